@@ -1,0 +1,33 @@
+# The two commands of the README: `make generate`, then `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CONTRACTS := $(wildcard contracts/*.json)
+
+.PHONY: generate test check bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+# Compile every contract into generated/ (atomic writes; a failing contract fails the target).
+generate: $(STAMP)
+	$(BIN)/straightline compile $(CONTRACTS) --out generated
+
+# The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+# Exit non-zero if generated/ is missing a module or holds a stale one.
+check: $(STAMP)
+	$(BIN)/straightline check $(CONTRACTS) --out generated
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

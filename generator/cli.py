@@ -1,0 +1,184 @@
+"""The `straightline` command: compile, check and preflight contracts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__
+from .api import compile_source, module_name_for, prepare
+from .errors import OptionError, StraightlineError
+from .loader import read_source
+from .profiles import LIMIT_OPTIONS, PROFILES
+
+_HEADER = re.compile(r"^# (straightline-version|profile|options|source-sha256): (.*)$", re.M)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sources", metavar="SRC", nargs="+", help="contract files (JSON)")
+    parser.add_argument("--profile", choices=sorted(PROFILES), required=True,
+                        help="the schema profile the contracts are written in")
+    for option in LIMIT_OPTIONS:
+        parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
+                            help=f"override the profile's {option.replace('_', ' ')} limit")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="straightline",
+        description="Compile JSON contracts into standalone Python validator modules.",
+    )
+    parser.add_argument("--version", action="version", version=f"straightline {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    compile_ = commands.add_parser("compile", help="compile contracts into modules",
+                                   description="Compile each contract into DIR/<name>.py (atomic writes).")
+    _add_common(compile_)
+    compile_.add_argument("--out", required=True, metavar="DIR", help="directory for the generated modules")
+
+    check = commands.add_parser("check", help="fail if a generated module is missing or stale",
+                                description="Exit non-zero, naming the files, if any module in DIR is "
+                                            "missing or was made from another source or with other options.")
+    _add_common(check)
+    check.add_argument("--out", required=True, metavar="DIR", help="directory of the generated modules")
+
+    preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
+                                    description="Check each contract against the profile; write nothing.")
+    _add_common(preflight)
+    return parser
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return {k: getattr(args, k) for k in LIMIT_OPTIONS if getattr(args, k) is not None}
+
+
+def _report(path: str, error: StraightlineError) -> None:
+    print(f"{path}:{error.pointer or '/'}: {error.message} [{error.code}]", file=sys.stderr)
+
+
+def _module_path(out: Path, source: str) -> Path:
+    stem = Path(source).name
+    if stem.endswith(".json"):
+        stem = stem[: -len(".json")]
+    return out / (module_name_for(stem) + ".py")
+
+
+def _targets(sources: Sequence[str], out: Path) -> dict[str, Path]:
+    targets: dict[str, Path] = {}
+    seen: dict[Path, str] = {}
+    for source in sources:
+        target = _module_path(out, source)
+        if target in seen and seen[target] != source:
+            raise OptionError(f"{source} and {seen[target]} would both be written to {target}")
+        seen[target] = source
+        targets[source] = target
+    return targets
+
+
+def _write_atomic(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _compile(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    failed = 0
+    for source, target in _targets(args.sources, out).items():
+        try:
+            text = compile_source(read_source(source), profile=args.profile, name=target.stem,
+                                  **_options(args))
+        except StraightlineError as error:
+            _report(source, error)
+            failed += 1
+            continue
+        try:
+            _write_atomic(target, text)
+        except OSError as error:
+            print(f"{target}: cannot write: {error.strerror or error}", file=sys.stderr)
+            failed += 1
+            continue
+        print(f"{source} -> {target}")
+    return 1 if failed else 0
+
+
+def read_header(path: Path) -> dict[str, str] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4096)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return dict(_HEADER.findall(head))
+
+
+def _check(args: argparse.Namespace) -> int:
+    import hashlib
+
+    stale = 0
+    expected_options = json.dumps(_options(args), sort_keys=True, separators=(",", ":"))
+    for source, target in _targets(args.sources, Path(args.out)).items():
+        try:
+            raw = read_source(source)
+        except StraightlineError as error:
+            _report(source, error)
+            stale += 1
+            continue
+        header = read_header(target)
+        if header is None:
+            print(f"{target}: missing (compile {source})", file=sys.stderr)
+            stale += 1
+            continue
+        reasons = []
+        if header.get("source-sha256") != hashlib.sha256(raw).hexdigest():
+            reasons.append("the source changed")
+        if header.get("profile") != args.profile:
+            reasons.append(f"profile {header.get('profile')} is not {args.profile}")
+        if header.get("options") != expected_options:
+            reasons.append(f"options {header.get('options')} are not {expected_options}")
+        if header.get("straightline-version") != __version__:
+            reasons.append(f"made by straightline {header.get('straightline-version')}, this is {__version__}")
+        if reasons:
+            print(f"{target}: stale ({'; '.join(reasons)}; recompile {source})", file=sys.stderr)
+            stale += 1
+        else:
+            print(f"{target}: up to date")
+    return 1 if stale else 0
+
+
+def _preflight(args: argparse.Namespace) -> int:
+    failed = 0
+    for source in args.sources:
+        try:
+            prepare(read_source(source), profile=args.profile, **_options(args))
+        except StraightlineError as error:
+            _report(source, error)
+            failed += 1
+            continue
+        print(f"{source}: ok ({args.profile})")
+    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return {"compile": _compile, "check": _check, "preflight": _preflight}[args.command](args)
+    except StraightlineError as error:
+        print(f"straightline: {error.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,123 @@
+"""Typed pieces of emitted code, so that schema text can never become code.
+
+Everything the emitter writes is a `Code`. Compiler-written syntax enters through `code(fmt, ...)`,
+whose arguments must themselves be `Code`: a `Name` (an identifier the compiler made) or a value
+rendered by `literal`, the one escaping function. A raw `str` is refused everywhere, including by
+the Jinja environment (see emit.py), so a template cannot splice schema text by accident.
+"""
+
+from __future__ import annotations
+
+import keyword
+import math
+from decimal import Decimal
+from typing import Any
+
+
+class Code:
+    """A fragment of emitted Python source."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise TypeError("Code wraps text")
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Code({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.text == self.text  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.text))
+
+
+class Name(Code):
+    """An identifier made by the compiler: checked, never taken from a schema."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        if not text.isidentifier() or keyword.iskeyword(text) or not text.isascii():
+            raise ValueError(f"not a safe identifier: {text!r}")
+        super().__init__(text)
+
+
+def code(fmt: str, *parts: Code) -> Code:
+    """Compiler syntax with typed holes: `code("if {} < {}:", name, literal(3))`."""
+    for part in parts:
+        if not isinstance(part, Code):
+            raise TypeError(f"code() takes Code parts only, not {type(part).__name__}")
+    return Code(fmt.format(*(p.text for p in parts)))
+
+
+def join(separator: str, parts: list[Code]) -> Code:
+    return code(separator.join("{}" for _ in parts), *parts)
+
+
+def _sort_key(rendered: str) -> tuple[int, str]:
+    return (len(rendered), rendered)
+
+
+def literal(value: Any) -> Code:
+    """The one escaping function: a JSON value (or a tuple/frozenset of them) as a Python literal.
+
+    Strings are rendered with ascii(), so the source is ASCII-only and quotes, backslashes,
+    newlines and U+2028 are all escaped. Sets are emitted in a fixed order, so output does not
+    depend on PYTHONHASHSEED.
+    """
+    if value is None or value is True or value is False:
+        return Code(repr(value))
+    if isinstance(value, str):
+        return Code(ascii(value))
+    if isinstance(value, int):
+        if abs(value) >= 10**4000:  # decimal literals that long hit Python's int digit limit
+            return Code(hex(value))
+        return Code(repr(int(value)))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("non-finite numbers are not JSON")
+        return Code(repr(float(value)))
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError("non-finite numbers are not JSON")
+        return Code("_Decimal(" + ascii(str(value)) + ")")
+    if isinstance(value, list):
+        return Code("[" + ", ".join(literal(v).text for v in value) + "]")
+    if isinstance(value, tuple):
+        inner = [literal(v).text for v in value]
+        return Code("(" + ", ".join(inner) + ("," if len(inner) == 1 else "") + ")")
+    if isinstance(value, frozenset):
+        inner = sorted((literal(v).text for v in value), key=_sort_key)
+        return Code("frozenset({" + ", ".join(inner) + "})" if inner else "frozenset()")
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise ValueError("object keys must be strings")
+            items.append(ascii(k) + ": " + literal(v).text)
+        return Code("{" + ", ".join(items) + "}")
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def uses_decimal(value: Any) -> bool:
+    """Whether literal(value) refers to _Decimal."""
+    if isinstance(value, Decimal):
+        return True
+    if isinstance(value, (list, tuple, frozenset)):
+        return any(uses_decimal(v) for v in value)
+    if isinstance(value, dict):
+        return any(uses_decimal(v) for v in value.values())
+    return False
+
+
+def comment(text: str) -> Code:
+    """A one-line comment of compiler-made text (versions, hashes, options)."""
+    if any(c in text for c in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") or not text.isascii():
+        raise ValueError("comment text must be one ASCII line")
+    return Code("# " + text)

@@ -1,0 +1,53 @@
+"""The typed errors of the compiler: every rejected schema or option ends up as one of these."""
+
+from __future__ import annotations
+
+
+class StraightlineError(Exception):
+    """Base of every error straightline reports to a user (never a bare traceback)."""
+
+    code: str = "error"
+
+    def __init__(self, message: str, *, code: str | None = None, pointer: str = "") -> None:
+        if code is not None:
+            self.code = code
+        self.pointer = pointer
+        self.message = message
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        where = self.pointer if self.pointer else "(root)"
+        return f"{where}: {self.message} [{self.code}]"
+
+
+class SchemaError(StraightlineError):
+    """A schema was rejected. `.code` is stable (see CODES), `.pointer` is a JSON pointer into the
+    schema, `.message` is a sentence for a person."""
+
+
+class OptionError(StraightlineError, ValueError):
+    """An option passed to the compiler (profile, limits, ...) is not acceptable."""
+
+    code = "bad-option"
+
+
+# The stable codes a SchemaError may carry.
+CODES = {
+    "bad-json": "the schema source is not valid JSON (syntax, encoding, duplicate keys, NaN/Infinity)",
+    "not-a-schema": "a value where a schema is expected is neither an object nor a boolean",
+    "keyword-not-in-profile": "a keyword outside the chosen profile (fail-closed profiles only)",
+    "bad-keyword-value": "a keyword's value has the wrong type or an impossible value",
+    "limit-exceeded": "a profile limit (source size, nesting, properties, enum values) was hit",
+    "bad-regex": "a pattern is not valid ECMA-262 or cannot be translated exactly to Python re",
+    "unresolvable-ref": "a $ref that does not resolve in the registry",
+    "unknown-profile": "the profile named (or implied by $schema) does not exist",
+}
+
+
+def escape_pointer_token(token: str) -> str:
+    """One reference token of a JSON pointer (RFC 6901)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)

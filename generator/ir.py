@@ -1,0 +1,142 @@
+"""The intermediate representation: a schema lowered to typed checks (frozen dataclasses).
+
+A Node is one subschema. Its checks are grouped by the JSON type they apply to; checks of other
+types are ignored for a value, as JSON Schema says. Equality of nodes is structural (locations are
+excluded), so identical subschemas can share one emitted function; values that JSON equality must
+tell apart (true vs 1) are compared through their canonical JSON text, never Python ==.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Union
+
+Number = Union[int, float, Decimal]
+
+
+@dataclass(frozen=True)
+class Node:
+    pointer: str = field(compare=False)  # where the subschema is, for comments only
+    boolean: bool | None = None  # a true/false schema
+    types: tuple[str, ...] | None = None  # allowed JSON types, None: any
+    checks: tuple["Check", ...] = ()
+
+
+@dataclass(frozen=True)
+class Check:
+    keyword: str  # the keyword, for keyword_location
+
+    # The JSON type a check applies to ("object", "array", "string", "number") or None: any value.
+    applies_to = None
+
+
+@dataclass(frozen=True)
+class Required(Check):
+    names: tuple[str, ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class Properties(Check):
+    entries: tuple[tuple[str, Node], ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class AdditionalProperties(Check):
+    known: tuple[str, ...] = ()  # names covered by properties
+    schema: Node | None = None
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PrefixItems(Check):
+    schemas: tuple[Node, ...] = ()
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class Items(Check):
+    start: int = 0  # items before `start` are prefixItems' business
+    schema: Node | None = None
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class ItemCount(Check):
+    bound: int = 0
+    at_least: bool = True  # minItems (True) or maxItems (False)
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class UniqueItems(Check):
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class StringLength(Check):
+    bound: int = 0
+    at_least: bool = True  # minLength (True) or maxLength (False)
+    applies_to = "string"
+
+
+@dataclass(frozen=True)
+class Pattern(Check):
+    source: str = ""  # the ECMA-262 pattern as written
+    python: str = ""  # its Python `re` translation
+    applies_to = "string"
+
+
+@dataclass(frozen=True)
+class NumberBound(Check):
+    bound: Number = 0  # integral bounds are ints, so comparisons never go through float
+    op: str = ">="  # the relation the instance must have to the bound: >=, >, <=, <
+    applies_to = "number"
+
+
+@dataclass(frozen=True)
+class MultipleOf(Check):
+    divisor: Number = 1
+    applies_to = "number"
+
+
+@dataclass(frozen=True)
+class Enum(Check):
+    values: tuple[Any, ...] = field(default=(), compare=False)
+    canonical: str = ""  # canonical JSON of the values: what equality of checks looks at
+
+
+@dataclass(frozen=True)
+class AllOf(Check):
+    schemas: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class AnyOf(Check):
+    schemas: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class OneOf(Check):
+    schemas: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
+class Not(Check):
+    schema: Node | None = None
+
+
+def children(node: Node) -> list[Node]:
+    """The subschema nodes directly under a node, in order."""
+    found: list[Node] = []
+    for check in node.checks:
+        if isinstance(check, Properties):
+            found.extend(sub for _, sub in check.entries)
+        elif isinstance(check, (AdditionalProperties, Items, Not)):
+            assert check.schema is not None
+            found.append(check.schema)
+        elif isinstance(check, (PrefixItems, AllOf, AnyOf, OneOf)):
+            found.extend(check.schemas)
+    return found

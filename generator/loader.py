@@ -1,0 +1,125 @@
+"""Stage 1, load: JSON text or bytes to a Python value, exactly.
+
+Integers stay `int`; a decimal literal becomes a `float` only when the float's shortest repr is the
+same number (so 0.1 is 0.1), otherwise a `Decimal` that keeps every digit. Duplicate keys, NaN and
+Infinity, bad encodings and sources over the size limit are rejected with a SchemaError.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any
+
+from .errors import SchemaError, join_pointer
+
+
+class _Duplicate(dict):  # type: ignore[type-arg]
+    """Stands in for an object that had a duplicate key, so its pointer can be found afterwards."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.duplicate_key = key
+
+
+def _parse_float(text: str) -> float | Decimal:
+    exact = Decimal(text)
+    as_float = float(text)
+    if math.isfinite(as_float) and Decimal(repr(as_float)) == exact:
+        return as_float
+    return exact
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _find_duplicate(value: Any) -> tuple[str, str] | None:
+    """Pointer and key of the first object (in document order) that had a duplicate key."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, _Duplicate):
+            return pointer, node.duplicate_key
+        if isinstance(node, dict):
+            children = [(join_pointer(pointer, k), v) for k, v in node.items()]
+        elif isinstance(node, list):
+            children = [(join_pointer(pointer, i), v) for i, v in enumerate(node)]
+        else:
+            continue
+        stack.extend(reversed(children))
+    return None
+
+
+def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = "schema") -> Any:
+    """Parse JSON exactly. `max_bytes` bounds the UTF-8 size of the source."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        raw = bytes(source)
+        if max_bytes is not None and len(raw) > max_bytes:
+            raise SchemaError(
+                f"the {what} source is {len(raw)} bytes, over the limit of {max_bytes} bytes",
+                code="limit-exceeded",
+            )
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise SchemaError(
+                f"the {what} source is not UTF-8 (byte {exc.start})", code="bad-json"
+            ) from None
+    else:
+        text = source
+        if max_bytes is not None:
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size > max_bytes:
+                raise SchemaError(
+                    f"the {what} source is {size} bytes, over the limit of {max_bytes} bytes",
+                    code="limit-exceeded",
+                )
+    found_duplicate = False
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal found_duplicate
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                found_duplicate = True
+                return _Duplicate(pairs, key)
+            seen.add(key)
+        return dict(pairs)
+
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=pairs_hook,
+            parse_float=_parse_float,
+            parse_constant=_reject_constant,
+        )
+    except json.JSONDecodeError as exc:
+        raise SchemaError(
+            f"the {what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            code="bad-json",
+        ) from None
+    except RecursionError:
+        raise SchemaError(
+            f"the {what} is nested too deeply to parse", code="limit-exceeded"
+        ) from None
+    except ValueError as exc:  # NaN/Infinity, or an integer literal over Python's digit limit
+        raise SchemaError(f"the {what} is not valid JSON: {exc}", code="bad-json") from None
+    if found_duplicate:
+        where = _find_duplicate(value)
+        assert where is not None
+        pointer, key = where
+        raise SchemaError(
+            f"duplicate key {key!r} in an object of the {what}", code="bad-json", pointer=pointer
+        )
+    return value
+
+
+def read_source(path: str) -> bytes:
+    """The bytes of a contract file; an unreadable file is a SchemaError naming it."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="bad-json") from None

@@ -1,0 +1,303 @@
+"""Stage 2, preflight: walk the schema against the profile before any code exists.
+
+Out-of-profile keywords (fail-closed profiles), wrong keyword values, exceeded limits and bad
+regexes are all rejected here with one SchemaError carrying a code and the JSON pointer of the
+offending place. Each keyword has one small checker in CHECKERS.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal
+from typing import Any, Callable
+
+from .errors import SchemaError, join_pointer
+from .profiles import TYPE_NAMES, Profile
+
+# Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
+MAX_VALUE_DEPTH = 100
+
+
+class _Walk:
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+
+    # -- values ---------------------------------------------------------------------------
+    def fail(self, code: str, pointer: str, message: str) -> SchemaError:
+        return SchemaError(message, code=code, pointer=pointer)
+
+    def json_value(self, value: Any, pointer: str) -> None:
+        """A plain JSON value: no NaN/Infinity, str keys, only JSON types, bounded depth."""
+        stack = [(value, pointer, 0)]
+        while stack:
+            node, where, depth = stack.pop()
+            if depth > MAX_VALUE_DEPTH:
+                raise self.fail("limit-exceeded", where, f"value nested deeper than {MAX_VALUE_DEPTH} levels")
+            if node is None or isinstance(node, (bool, str, int)):
+                continue
+            if isinstance(node, float):
+                if not math.isfinite(node):
+                    raise self.fail("bad-keyword-value", where, f"{node!r} is not a JSON number")
+                continue
+            if isinstance(node, Decimal):
+                if not node.is_finite():
+                    raise self.fail("bad-keyword-value", where, f"{node} is not a JSON number")
+                continue
+            if isinstance(node, list):
+                stack.extend((v, join_pointer(where, i), depth + 1) for i, v in enumerate(node))
+                continue
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if not isinstance(k, str):
+                        raise self.fail("bad-keyword-value", where, f"object key {k!r} is not a string")
+                    stack.append((v, join_pointer(where, k), depth + 1))
+                continue
+            raise self.fail("bad-keyword-value", where, f"a {type(node).__name__} is not a JSON value")
+
+    def number(self, value: Any, pointer: str, keyword: str) -> None:
+        ok = not isinstance(value, bool) and (
+            isinstance(value, int)
+            or (isinstance(value, float) and math.isfinite(value))
+            or (isinstance(value, Decimal) and value.is_finite())
+        )
+        if not ok:
+            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {_describe(value)}")
+
+    def count(self, value: Any, pointer: str, keyword: str) -> None:
+        """A non-negative integer (2.0 counts as 2, as JSON Schema allows)."""
+        self.number(value, pointer, keyword)
+        if value < 0 or value != int(value):
+            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-negative integer, not {value}")
+
+    def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None:
+        if not isinstance(value, list) or not value:
+            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-empty array of schemas")
+        for i, sub in enumerate(value):
+            self.schema(sub, join_pointer(pointer, i), depth + 1)
+
+    # -- schemas --------------------------------------------------------------------------
+    def schema(self, schema: Any, pointer: str, depth: int) -> None:
+        limits = self.profile.limits
+        if depth > limits.max_depth:
+            raise self.fail(
+                "limit-exceeded", pointer,
+                f"schemas nested deeper than the limit of {limits.max_depth} levels",
+            )
+        if isinstance(schema, bool):
+            if not self.profile.boolean_subschemas:
+                raise self.fail(
+                    "not-a-schema", pointer,
+                    f"the {self.profile.name} profile needs an object schema here, not {json.dumps(schema)}",
+                )
+            return
+        if not isinstance(schema, dict):
+            raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {_describe(schema)}")
+        for keyword, value in schema.items():
+            if not isinstance(keyword, str):
+                raise self.fail("bad-keyword-value", pointer, f"schema key {keyword!r} is not a string")
+            where = join_pointer(pointer, keyword)
+            status = self.profile.keyword_status(keyword)
+            if status == "enforced":
+                CHECKERS[keyword](self, value, where, depth)
+            elif status == "annotation":
+                ANNOTATION_CHECKERS.get(keyword, _check_any_json)(self, value, where, depth)
+            elif self.profile.fail_closed:
+                raise self.fail(
+                    "keyword-not-in-profile", where,
+                    f"keyword {keyword!r} is not in the {self.profile.name} profile",
+                )
+            # fail-open: an unknown keyword is ignored, its value is not looked at
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float, Decimal)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+Checker = Callable[[_Walk, Any, str, int], None]
+
+
+# -- one checker per keyword ------------------------------------------------------------------
+def _check_type(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, str):
+        if value not in TYPE_NAMES:
+            raise w.fail("bad-keyword-value", pointer, f"unknown type {value!r}; types are {', '.join(TYPE_NAMES)}")
+        return
+    if isinstance(value, list):
+        if not w.profile.type_arrays:
+            raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes one type name, not an array")
+        if not value:
+            raise w.fail("bad-keyword-value", pointer, "type must not be an empty array")
+        for i, name in enumerate(value):
+            if not isinstance(name, str) or name not in TYPE_NAMES:
+                raise w.fail("bad-keyword-value", join_pointer(pointer, i), f"unknown type {name!r}")
+        if len(set(value)) != len(value):
+            raise w.fail("bad-keyword-value", pointer, "type names must be unique")
+        return
+    raise w.fail("bad-keyword-value", pointer, f"type must be a string or an array of strings, not {_describe(value)}")
+
+
+def _check_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, f"properties must be an object, not {_describe(value)}")
+    limit = w.profile.limits.max_properties
+    if limit is not None and len(value) > limit:
+        raise w.fail("limit-exceeded", pointer, f"{len(value)} properties, over the limit of {limit} per object")
+    for name, sub in value.items():
+        if not isinstance(name, str):
+            raise w.fail("bad-keyword-value", pointer, f"property name {name!r} is not a string")
+        w.schema(sub, join_pointer(pointer, name), depth + 1)
+
+
+def _check_required(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise w.fail("bad-keyword-value", pointer, "required must be an array of strings")
+    if len(set(value)) != len(value):
+        raise w.fail("bad-keyword-value", pointer, "required names must be unique")
+
+
+def _check_additional_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, bool):
+        return
+    if not w.profile.schema_additional_properties:
+        raise w.fail(
+            "bad-keyword-value", pointer,
+            f"the {w.profile.name} profile takes only true or false for additionalProperties",
+        )
+    w.schema(value, pointer, depth + 1)
+
+
+def _check_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, list):
+        raise w.fail("bad-keyword-value", pointer, "items must be one schema (use prefixItems for tuples)")
+    w.schema(value, pointer, depth + 1)
+
+
+def _check_prefix_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema_array(value, pointer, "prefixItems", depth)
+
+
+def _check_count(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.count(value, pointer, pointer.rsplit("/", 1)[-1])
+
+
+def _check_number(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.number(value, pointer, pointer.rsplit("/", 1)[-1])
+
+
+def _check_multiple_of(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.number(value, pointer, "multipleOf")
+    if value <= 0:
+        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {value}")
+    if w.profile.integer_multiple_of_only and value != int(value):
+        raise w.fail(
+            "bad-keyword-value", pointer,
+            f"the {w.profile.name} profile takes only integer multipleOf, not {value}",
+        )
+
+
+def _check_enum(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, list):
+        raise w.fail("bad-keyword-value", pointer, f"enum must be an array, not {_describe(value)}")
+    limit = w.profile.limits.max_enum_values
+    if limit is not None and len(value) > limit:
+        raise w.fail("limit-exceeded", pointer, f"{len(value)} enum values, over the limit of {limit}")
+    w.json_value(value, pointer)
+
+
+def _check_any_json(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.json_value(value, pointer)
+
+
+def _check_pattern(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, str):
+        raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {_describe(value)}")
+    from .ecma_regex import RegexTranslationError, compile_pattern
+
+    try:
+        compile_pattern(value)
+    except RegexTranslationError as exc:
+        raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
+
+
+def _check_unique_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, bool):
+        raise w.fail("bad-keyword-value", pointer, f"uniqueItems must be a boolean, not {_describe(value)}")
+
+
+def _check_subschema(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema(value, pointer, depth + 1)
+
+
+def _check_combinator(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema_array(value, pointer, pointer.rsplit("/", 1)[-1], depth)
+
+
+def _check_string_annotation(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, str):
+        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string")
+
+
+def _check_examples(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, list):
+        raise w.fail("bad-keyword-value", pointer, "examples must be an array")
+    w.json_value(value, pointer)
+
+
+CHECKERS: dict[str, Checker] = {
+    "type": _check_type,
+    "properties": _check_properties,
+    "required": _check_required,
+    "additionalProperties": _check_additional_properties,
+    "items": _check_items,
+    "prefixItems": _check_prefix_items,
+    "minItems": _check_count,
+    "maxItems": _check_count,
+    "minLength": _check_count,
+    "maxLength": _check_count,
+    "minimum": _check_number,
+    "maximum": _check_number,
+    "exclusiveMinimum": _check_number,
+    "exclusiveMaximum": _check_number,
+    "multipleOf": _check_multiple_of,
+    "enum": _check_enum,
+    "const": _check_any_json,
+    "pattern": _check_pattern,
+    "uniqueItems": _check_unique_items,
+    "not": _check_subschema,
+    "allOf": _check_combinator,
+    "anyOf": _check_combinator,
+    "oneOf": _check_combinator,
+}
+
+ANNOTATION_CHECKERS: dict[str, Checker] = {
+    "title": _check_string_annotation,
+    "description": _check_string_annotation,
+    "$schema": _check_string_annotation,
+    "$id": _check_string_annotation,
+    "$comment": _check_string_annotation,
+    "format": _check_string_annotation,
+    "examples": _check_examples,
+}
+
+
+def source_size(schema: Any) -> int:
+    """The UTF-8 size of a schema given as a value, in compact JSON (for the source limit)."""
+    return len(json.dumps(schema, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "surrogatepass"))
+
+
+def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:
+    """Raise SchemaError if `schema` is not a valid schema of `profile`."""
+    _Walk(profile).schema(schema, pointer, 1)

@@ -1,0 +1,303 @@
+"""Leaf primitives shared by the reference interpreter and the generated modules.
+
+The generated modules are standalone, so the emitter copies the source of the functions below
+(the ones a module needs, see DEPENDS) into each module; the reference interpreter imports them.
+Each function may only use the names in PRELUDE_IMPORTS and the other functions of this file.
+
+Semantics (DESIGN.md, "Semantics that need a decision"):
+- bool is never a number; a float stands for the decimal number of its shortest repr, so 0.1 is
+  exactly one tenth; int, float and Decimal compare exactly; 1.0 is an integer.
+- JSON equality: 1 == 1.0, true != 1, objects ignore key order, arrays keep it.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal as _Decimal
+from fractions import Fraction as _Fraction
+
+# What the copied functions need from the standard library, as the module must import it.
+PRELUDE_IMPORTS = {
+    "_Decimal": "from decimal import Decimal as _Decimal",
+    "_Fraction": "from fractions import Fraction as _Fraction",
+}
+
+# Nesting depth to which values are frozen into hashable keys; deeper values are compared with
+# the iterative _json_equal instead, so no instance can exhaust the Python stack.
+_FREEZE_DEPTH = 48
+_TOO_DEEP = object()
+_NO_MATCH = object()
+_MISSING = object()
+
+
+def _kind(x):
+    """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
+    t = type(x)
+    if t is str:
+        return "string"
+    if t is dict:
+        return "object"
+    if t is list:
+        return "array"
+    if t is int or t is float:
+        return "number"
+    if t is bool:
+        return "boolean"
+    if x is None:
+        return "null"
+    if isinstance(x, bool):
+        return "boolean"
+    if isinstance(x, (int, float, _Decimal)):
+        return "number"
+    if isinstance(x, str):
+        return "string"
+    if isinstance(x, dict):
+        return "object"
+    if isinstance(x, list):
+        return "array"
+    return None
+
+
+def _exact(x):
+    """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
+    if isinstance(x, float):
+        return _Decimal(repr(x))
+    return x
+
+
+def _is_nan(x):
+    if isinstance(x, float):
+        return x != x
+    if isinstance(x, _Decimal):
+        return x.is_nan()
+    return False
+
+
+def _is_integral(x):
+    """A number (already known not to be a bool) whose exact value is a whole number."""
+    if isinstance(x, int):
+        return True
+    if isinstance(x, float):
+        if -9007199254740992.0 < x < 9007199254740992.0:
+            return x.is_integer()
+        return x - x == 0  # every finite float this large is whole (its repr is too)
+    if isinstance(x, _Decimal):
+        return x.is_finite() and x == x.to_integral_value()
+    return False
+
+
+def _is_type(x, name):
+    kind = _kind(x)
+    if name == "integer":
+        return kind == "number" and _is_integral(x)
+    return kind == name
+
+
+def _cmp(x, b):
+    """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
+    if _is_nan(x):
+        return None
+    x = _exact(x)
+    b = _exact(b)
+    return (x > b) - (x < b)
+
+
+def _is_multiple(x, m):
+    """Whether number x is an exact multiple of the positive number m (no float arithmetic)."""
+    if _is_nan(x):
+        return False
+    if isinstance(x, int) and isinstance(m, int):
+        return x % m == 0
+    x = _exact(x)
+    if isinstance(x, _Decimal) and not x.is_finite():
+        return False
+    q = _Fraction(x) / _Fraction(_exact(m))
+    return q.denominator == 1
+
+
+def _freeze(x, depth=0):
+    """A hashable key with JSON equality: equal keys iff equal JSON values."""
+    t = type(x)
+    if t is str or x is None:
+        return x
+    if t is int:
+        return x
+    if t is float:
+        if x != x:
+            return _NO_MATCH
+        if -9007199254740992.0 < x < 9007199254740992.0 or x - x != 0:
+            return x
+        return int(_Decimal(repr(x)))  # a large float stands for its repr, as in _cmp
+    if t is bool:
+        return ("b", x)
+    if depth > _FREEZE_DEPTH:
+        return _TOO_DEEP
+    if t is list:
+        items = []
+        for item in x:
+            key = _freeze(item, depth + 1)
+            if key is _TOO_DEEP or key is _NO_MATCH:
+                return key
+            items.append(key)
+        return ("a", tuple(items))
+    if t is dict:
+        items = []
+        for k, v in x.items():
+            if type(k) is not str:
+                return _NO_MATCH
+            key = _freeze(v, depth + 1)
+            if key is _TOO_DEEP or key is _NO_MATCH:
+                return key
+            items.append((k, key))
+        return ("o", frozenset(items))
+    kind = _kind(x)
+    if kind == "number":
+        if _is_nan(x):
+            return _NO_MATCH
+        e = _exact(x)
+        if isinstance(e, _Decimal):
+            if not e.is_finite():
+                return float(e)
+            if e == e.to_integral_value():
+                return int(e)
+            as_float = float(e)
+            if _Decimal(repr(as_float)) == e:
+                return as_float
+            return ("d", e.normalize())
+        return int(e)
+    if kind == "string":
+        return str(x)
+    if kind == "boolean":
+        return ("b", bool(x))
+    if kind == "array":
+        return _freeze(list(x), depth)
+    if kind == "object":
+        return _freeze(dict(x), depth)
+    return _NO_MATCH
+
+
+def _json_equal(a, b):
+    """JSON equality, iterative so that deep values cannot overflow the stack."""
+    stack = [(a, b)]
+    while stack:
+        a, b = stack.pop()
+        ka = _kind(a)
+        if ka is None or ka != _kind(b):
+            return False
+        if ka == "object":
+            if len(a) != len(b):
+                return False
+            for k, v in a.items():
+                if type(k) is not str or k not in b:
+                    return False
+                stack.append((v, b[k]))
+        elif ka == "array":
+            if len(a) != len(b):
+                return False
+            stack.extend(zip(a, b))
+        elif ka == "number":
+            if _cmp(a, b) != 0:
+                return False
+        elif a != b:
+            return False
+    return True
+
+
+def _table(values):
+    """The lookup table of an enum: frozen keys, plus the values too deep to freeze."""
+    keys = set()
+    deep = []
+    for v in values:
+        key = _freeze(v)
+        if key is _TOO_DEEP:
+            deep.append(v)
+        elif key is not _NO_MATCH:
+            keys.add(key)
+    return frozenset(keys), tuple(deep)
+
+
+def _in_table(x, table):
+    keys, deep = table
+    key = _freeze(x)
+    if key is _TOO_DEEP:
+        for v in deep:
+            if _json_equal(x, v):
+                return True
+        return False
+    return key in keys
+
+
+def _unique(items):
+    """Whether no two items of a list are JSON-equal."""
+    seen = set()
+    deep = []
+    for item in items:
+        key = _freeze(item)
+        if key is _TOO_DEEP:
+            for other in deep:
+                if _json_equal(item, other):
+                    return False
+            deep.append(item)
+        elif key is _NO_MATCH:
+            deep.append(item)
+        else:
+            if key in seen:
+                return False
+            seen.add(key)
+    return True
+
+
+def _esc(token):
+    """One JSON-pointer reference token for a key or index."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def _short(x):
+    """A bounded repr for error messages."""
+    try:
+        text = repr(x)
+    except Exception:
+        text = object.__repr__(x)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return text
+
+
+# Which primitives (and module-level names) each primitive uses, for the emitter.
+DEPENDS = {
+    "_kind": ("_Decimal",),
+    "_exact": ("_Decimal",),
+    "_is_nan": ("_Decimal",),
+    "_is_integral": ("_Decimal",),
+    "_is_type": ("_kind", "_is_integral"),
+    "_cmp": ("_is_nan", "_exact"),
+    "_is_multiple": ("_is_nan", "_exact", "_Decimal", "_Fraction"),
+    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_kind", "_is_nan", "_exact", "_Decimal"),
+    "_json_equal": ("_kind", "_cmp"),
+    "_table": ("_freeze", "_TOO_DEEP", "_NO_MATCH"),
+    "_in_table": ("_freeze", "_TOO_DEEP", "_json_equal"),
+    "_unique": ("_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
+    "_esc": (),
+    "_short": (),
+}
+
+# Module-level constants a copied function may need, with their emitted definition.
+CONSTANTS = {
+    "_FREEZE_DEPTH": f"_FREEZE_DEPTH = {_FREEZE_DEPTH}",
+    "_TOO_DEEP": "_TOO_DEEP = object()",
+    "_NO_MATCH": "_NO_MATCH = object()",
+    "_MISSING": "_MISSING = object()",
+}
+
+# Public names for the reference interpreter and tests.
+kind = _kind
+is_type = _is_type
+is_integral = _is_integral
+compare = _cmp
+is_multiple = _is_multiple
+freeze = _freeze
+json_equal = _json_equal
+table = _table
+in_table = _in_table
+unique = _unique
+pointer_token = _esc
+short_repr = _short
