@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-CONTRACTS := $(wildcard contracts/*.json)
+PROFILES := octoscript strict lenient
 
 .PHONY: generate test check bench clean
 
@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Compile every contract into generated/ (atomic writes; a failing contract fails the target).
+# contracts/<profile>/*.json are compiled with that profile into generated/<profile>/.
 generate: $(STAMP)
-	$(BIN)/straightline compile $(CONTRACTS) --out generated
+	@set -e; for p in $(PROFILES); do \
+	  $(BIN)/straightline compile contracts/$$p/*.json --profile $$p --out generated/$$p; \
+	done
 
 # The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
 test: $(STAMP)
@@ -23,7 +26,9 @@ test: $(STAMP)
 
 # Exit non-zero if generated/ is missing a module or holds a stale one.
 check: $(STAMP)
-	$(BIN)/straightline check $(CONTRACTS) --out generated
+	@set -e; for p in $(PROFILES); do \
+	  $(BIN)/straightline check contracts/$$p/*.json --profile $$p --out generated/$$p; \
+	done
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

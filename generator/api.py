@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -116,8 +117,13 @@ def prepare(schema: Any, *, profile: str | None = None, **options: Any) -> tuple
     return value, chosen, raw
 
 
-def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None, **options: Any) -> str:
-    """The source text of a standalone validator module for `schema`."""
+def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
+                   format: bool = True, **options: Any) -> str:
+    """The source text of a standalone validator module for `schema`.
+
+    `format=False` skips black (the code is the same, only laid out less neatly): for dynamic
+    use where nobody reads the text. Files written by the CLI are always formatted.
+    """
     value, chosen, raw = prepare(schema, profile=profile, **options)
     root = optimise(lower(value, chosen))
     emitter = Emitter()
@@ -146,16 +152,33 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
         metadata=metadata,
         root_fast=root_fast,
         root_error=root_error,
+        split=Code(_SPLIT),
     )
+    return _format(text) if format else text.replace(_SPLIT + "\n", "")
+
+
+_SPLIT = "#<straightline:chunk>"
+
+
+def _format(text: str) -> str:
+    """black, one top-level section at a time (the template marks them): the fixed parts repeat
+    in every module, so their formatting is cached; joined as black joins top-level blocks."""
+    chunks = [c.strip("\n") for c in text.split(_SPLIT + "\n")]
+    return "\n\n\n".join(_format_chunk(c).rstrip("\n") for c in chunks if c) + "\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _format_chunk(chunk: str) -> str:
     try:
-        return black.format_str(text, mode=_BLACK_MODE)
+        return black.format_str(chunk, mode=_BLACK_MODE)
     except Exception as exc:  # black refusing our output is a compiler bug: say so
         raise RuntimeError(f"straightline emitted code black cannot format (a compiler bug): {exc}") from exc
 
 
-def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None, **options: Any) -> types.ModuleType:
+def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,
+                   format: bool = True, **options: Any) -> types.ModuleType:
     """compile_source(), executed as a fresh module."""
-    source = compile_source(schema, profile=profile, name=name, **options)
+    source = compile_source(schema, profile=profile, name=name, format=format, **options)
     module = types.ModuleType(module_name_for(name) if name else "straightline_compiled")
     module.__dict__["__source__"] = source
     exec(compile(source, f"<straightline {module.__name__}>", "exec"), module.__dict__)

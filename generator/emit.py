@@ -387,6 +387,8 @@ class Emitter:
             lines = by_kind.setdefault(check.applies_to or "", Lines())
             getattr(self, "error_" + type(check).__name__)(check, lines)
         for kind, lines in by_kind.items():
+            if not lines:
+                continue
             if kind:
                 body.add(0, code("if k == {}:", literal(kind)))
                 body.extend(1, lines)

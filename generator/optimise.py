@@ -1,6 +1,5 @@
 """Stage 5, optimise: passes over the IR that keep its meaning and make the emitted code cheaper.
 
-- drop checks that cannot apply under the node's `type` (minLength under "type": "integer");
 - order checks cheap first (sizes and bounds before loops, patterns and combinators);
 - drop `{}`/`true` members of allOf, which always hold.
 Identical subschemas are shared by the emitter (nodes compare structurally).
@@ -12,21 +11,12 @@ from dataclasses import replace
 
 from . import ir
 
-_APPLIES = {"object": {"object"}, "array": {"array"}, "string": {"string"},
-            "number": {"number", "integer"}}
-
 # Lower runs first; a stable sort keeps keyword order within one cost class.
 _COST = {
     ir.Required: 0, ir.ItemCount: 0, ir.StringLength: 0, ir.NumberBound: 0, ir.MultipleOf: 1,
     ir.Enum: 1, ir.AdditionalProperties: 2, ir.Properties: 3, ir.PrefixItems: 3, ir.Pattern: 4,
     ir.UniqueItems: 5, ir.Items: 5, ir.Not: 6, ir.AllOf: 6, ir.AnyOf: 7, ir.OneOf: 8,
 }
-
-
-def _applicable(check: ir.Check, types: tuple[str, ...] | None) -> bool:
-    if types is None or check.applies_to is None:
-        return True
-    return bool(_APPLIES[check.applies_to] & set(types))
 
 
 def _always_true(node: ir.Node) -> bool:
@@ -52,8 +42,6 @@ def optimise(node: ir.Node) -> ir.Node:
         return node
     kept = []
     for check in node.checks:
-        if not _applicable(check, node.types):
-            continue
         better = _optimise_check(check)
         if better is not None:
             kept.append(better)

@@ -1,0 +1,148 @@
+"""Hypothesis strategies: schemas within each profile, and instances aimed at them."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from hypothesis import strategies as st
+
+NAMES = st.sampled_from(["a", "b", "c", "a/b", "m~n", "", "ключ", "x y"])
+TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"]
+# Valid ECMA-262 patterns with behaviour that differs from a naive Python reading.
+PATTERNS = ["^a", "b$", "^[a-c]*$", "\\d", "^\\w+$", "^(?!x)", "a|b", "^.{2,3}$", "\\s", "^$", "[^a]"]
+
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-5, max_value=5),
+    st.integers(),
+    st.sampled_from([10**30, -(10**30), 2**53 + 1]),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, -0.0, 1.0, 2.5, 0.1, 0.3, 1e30, 5.0]),
+    st.sampled_from([Decimal("0.1"), Decimal("0.30000000000000000001"), Decimal("2.0"), Decimal("1E+30")]),
+    st.text(alphabet="abcx1 \n\u0661é", max_size=4),
+)
+JSON = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(NAMES, inner, max_size=4),
+    ),
+    max_leaves=8,
+)
+NUMBERS = st.one_of(
+    st.integers(min_value=-10, max_value=10),
+    st.sampled_from([0.5, -2.5, 10**30, 0.1, 0.3]),
+    st.sampled_from([Decimal("0.30000000000000000001"), Decimal("-1.5")]),
+)
+COUNTS = st.integers(min_value=0, max_value=4)
+ANNOTATIONS = {"title": st.text(max_size=5), "description": st.text(max_size=5), "default": JSON,
+               "examples": st.lists(JSON, max_size=2)}
+
+
+def _subschemas(profile: str, depth: int) -> st.SearchStrategy[Any]:
+    return st.deferred(lambda: schemas(profile, depth - 1))
+
+
+def schemas(profile: str, depth: int = 3) -> st.SearchStrategy[Any]:
+    """Schemas valid in `profile` (octoscript, strict or lenient), nested at most `depth` deep."""
+    sub = _subschemas(profile, depth) if depth > 0 else st.just({})
+    optional: dict[str, st.SearchStrategy[Any]] = {
+        "type": st.sampled_from(TYPES),
+        "properties": st.dictionaries(NAMES, sub, max_size=3),
+        "required": st.lists(NAMES, unique=True, max_size=3),
+    }
+    if profile == "lenient":
+        optional["type"] = st.one_of(st.sampled_from(TYPES), st.lists(st.sampled_from(TYPES), min_size=1, max_size=3, unique=True))
+        # unknown keywords, with any value, are ignored by the lenient matcher
+        optional.update({"minimum": JSON, "enum": JSON, "x-anything": JSON, "pattern": JSON})
+        base = st.fixed_dictionaries({}, optional=optional)
+        return st.one_of(base, st.booleans()) if depth < 3 else base
+    optional.update(
+        {
+            "additionalProperties": st.booleans(),
+            "items": sub,
+            "minItems": COUNTS, "maxItems": COUNTS,
+            "minimum": NUMBERS, "maximum": NUMBERS,
+            "minLength": COUNTS, "maxLength": COUNTS,
+            "enum": st.lists(JSON, max_size=4),
+            **ANNOTATIONS,
+        }
+    )
+    if profile == "strict":
+        optional.update(
+            {
+                "type": st.one_of(st.sampled_from(TYPES), st.lists(st.sampled_from(TYPES), min_size=1, max_size=3, unique=True)),
+                "additionalProperties": st.one_of(st.booleans(), sub),
+                "const": JSON,
+                "pattern": st.sampled_from(PATTERNS),
+                "exclusiveMinimum": NUMBERS, "exclusiveMaximum": NUMBERS,
+                "multipleOf": st.integers(min_value=1, max_value=4),
+                "prefixItems": st.lists(sub, min_size=1, max_size=2),
+                "uniqueItems": st.booleans(),
+                "allOf": st.lists(sub, min_size=1, max_size=2),
+                "anyOf": st.lists(sub, min_size=1, max_size=2),
+                "oneOf": st.lists(sub, min_size=1, max_size=2),
+                "not": sub,
+                "format": st.sampled_from(["email", "date"]),
+            }
+        )
+    base = st.fixed_dictionaries({}, optional=optional)
+    if profile == "strict" and depth < 3:
+        return st.one_of(base, st.booleans())
+    return base
+
+
+@st.composite
+def instances(draw: st.DrawFn, schema: Any, depth: int = 4) -> Any:
+    """An instance aimed at `schema`: often valid or nearly so, sometimes anything."""
+    if depth <= 0 or not isinstance(schema, dict) or draw(st.integers(0, 5)) == 0:
+        return draw(JSON)
+    choices: list[Any] = []
+    for key in ("enum",):
+        if isinstance(schema.get(key), list) and schema[key]:
+            choices.append(draw(st.sampled_from(schema[key])))
+    if "const" in schema:
+        choices.append(schema["const"])
+    for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
+        bound = schema.get(key)
+        if isinstance(bound, (int, float, Decimal)) and not isinstance(bound, bool):
+            delta = draw(st.sampled_from([0, 1, -1, 0.5, Decimal("1E-20")]))
+            try:
+                choices.append(bound + delta)
+            except TypeError:
+                choices.append(Decimal(str(bound)) + Decimal(str(delta)))
+            choices.append(bound)
+    for key in ("minLength", "maxLength"):
+        if isinstance(schema.get(key), int):
+            n = max(0, schema[key] + draw(st.integers(-1, 1)))
+            choices.append(draw(st.sampled_from(["a" * n, "1" * n, "x" * n])))
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    if props or "required" in schema or schema.get("type") == "object":
+        obj: dict[str, Any] = {}
+        names = list(props) + [n for n in schema.get("required", []) if isinstance(n, str)]
+        for name in names:
+            if draw(st.integers(0, 4)):
+                obj[name] = draw(instances(props.get(name, {}), depth - 1))
+        if draw(st.integers(0, 3)) == 0:
+            obj[draw(NAMES)] = draw(JSON)
+        choices.append(obj)
+    item_schemas = []
+    if "items" in schema or "prefixItems" in schema or schema.get("type") == "array":
+        prefix = schema.get("prefixItems", []) if isinstance(schema.get("prefixItems"), list) else []
+        size = draw(st.integers(0, 4))
+        for i in range(size):
+            sub = prefix[i] if i < len(prefix) else schema.get("items", {})
+            item_schemas.append(draw(instances(sub, depth - 1)))
+        if schema.get("uniqueItems") and item_schemas and draw(st.booleans()):
+            item_schemas.append(item_schemas[0])
+        choices.append(item_schemas)
+    for key in ("allOf", "anyOf", "oneOf"):
+        if isinstance(schema.get(key), list) and schema[key]:
+            choices.append(draw(instances(draw(st.sampled_from(schema[key])), depth - 1)))
+    if "pattern" in schema:
+        choices.append(draw(st.sampled_from(["a", "b", "abc", "x", "1", "\u0661", "ab\n", "", "a b"])))
+    if not choices:
+        return draw(JSON)
+    return draw(st.sampled_from(choices))

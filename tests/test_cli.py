@@ -1,0 +1,419 @@
+"""The `straightline` command, run as a user runs it: the installed console script, in a temp dir.
+
+Every invocation goes through run(), which also asserts that no Python traceback ever reaches
+stderr: a user sees `FILE:POINTER: message [code]` lines or a usage message, nothing else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import keyword
+import os
+import re
+import subprocess
+import sys
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import generator
+
+STRAIGHTLINE = Path(sys.executable).parent / "straightline"
+
+pytestmark = pytest.mark.skipif(
+    not STRAIGHTLINE.exists(),
+    reason=f"the straightline console script is not installed next to {sys.executable}",
+)
+
+GOOD_A = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "minLength": 1}, "n": {"type": "integer", "minimum": 0}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+GOOD_B = {"type": "array", "items": {"enum": ["x", "y"]}, "maxItems": 2}
+HOSTILE_C = (  # JSON text: a lone surrogate and code-looking names, as a file would carry them
+    '{"type": "object", "properties": {"\\"); import os; #": {"const": "\\ud800"},'
+    ' "a/b": {"type": "integer"}}, "required": ["\\"); import os; #"]}'
+)
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None, python_m: bool = False):
+    command = [sys.executable, "-m", "generator", *args] if python_m else [str(STRAIGHTLINE), *args]
+    full_env = dict(os.environ)
+    full_env.pop("PYTHONHASHSEED", None)
+    full_env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=full_env, timeout=300)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stdout, proc.stdout
+    return proc
+
+
+def run_many(calls, cwd: Path):
+    """run() for several (args, env) at once (each is a separate process; the CLI is slow to
+    start because it imports black)."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(run, *args, cwd=cwd, env=env) for args, env in calls]
+        return [f.result() for f in futures]
+
+
+def write(path: Path, value) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(value, bytes):
+        path.write_bytes(value)
+    else:
+        path.write_text(value if isinstance(value, str) else json.dumps(value), encoding="utf-8")
+    return path
+
+
+def listing(directory: Path) -> set[str]:
+    """Every entry, hidden ones included."""
+    return {p.name for p in directory.iterdir()} if directory.exists() else set()
+
+
+def load(path: Path):
+    """Import a generated module from its file, as a user vendoring it would."""
+    spec = importlib.util.spec_from_file_location(f"{path.stem}_{uuid.uuid4().hex}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    old = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = old
+    return module
+
+
+def header(path: Path) -> dict[str, str]:
+    found = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[:20]:
+        m = re.match(r"^# (straightline-version|profile|options|source-sha256): (.*)$", line)
+        if m:
+            found[m.group(1)] = m.group(2)
+    return found
+
+
+def error_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.strip()]
+
+
+def assert_reported(stderr: str, source: str, pointer: str, code: str | None = None) -> None:
+    """stderr has a `SOURCE:POINTER: message [code]` line."""
+    code_re = re.escape(code) if code else r"[a-z][a-z-]*"
+    pattern = re.compile(rf"^{re.escape(source)}:{re.escape(pointer)}: \S.* \[{code_re}\]$")
+    assert any(pattern.match(line) for line in error_lines(stderr)), (source, pointer, code, stderr)
+
+
+# -- compile --------------------------------------------------------------------------------------
+
+def test_compile_writes_importable_modules(tmp_path):
+    write(tmp_path / "a.json", GOOD_A)
+    write(tmp_path / "b.json", GOOD_B)
+    write(tmp_path / "math.add.input.json", GOOD_B)
+    write(tmp_path / "1st.json", GOOD_B)
+    write(tmp_path / "class.json", GOOD_B)
+    write(tmp_path / "c.json", HOSTILE_C)
+    sources = ["a.json", "b.json", "math.add.input.json", "1st.json", "class.json", "c.json"]
+    proc = run("compile", *sources, "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    names = listing(out)
+    # atomic writes: only the modules, no temporary or hidden leftovers
+    assert all(n.endswith(".py") and not n.startswith(".") for n in names), names
+    assert len(names) == len(sources)
+    assert {"a.py", "b.py", "c.py", "math_add_input.py"} <= names
+    for stem in ("1st", "class"):
+        made = [n[:-3] for n in names if n[:-3].endswith(stem) and n[:-3] != stem]
+        assert len(made) == 1, (stem, names)
+        assert made[0].isidentifier() and not keyword.iskeyword(made[0])
+    for name in names:
+        assert name in proc.stdout, f"stdout does not name {name}: {proc.stdout!r}"
+
+    a = load(out / "a.py")
+    assert a.is_valid({"name": "x", "n": 3}) and a.validate({"name": "x"}) is None
+    assert not a.is_valid({"name": ""}) and not a.is_valid({"n": 1}) and not a.is_valid({"name": "x", "z": 1})
+    assert [(e.instance_location, e.keyword_location) for e in a.errors({"name": "x", "n": -1})] == [
+        ("/n", "/properties/n/minimum")]
+    with pytest.raises(a.ValidationError):
+        a.validate({"name": 5})
+    assert issubclass(a.ValidationError, ValueError)
+    b = load(out / "b.py")
+    assert b.is_valid(["x", "y"]) and not b.is_valid(["x", "z"]) and not b.is_valid(["x", "x", "x"])
+    assert [e.instance_location for e in b.errors(["x", "z"])] == ["/1"]
+    m = load(out / "math_add_input.py")
+    assert m.is_valid(["y"]) and not m.is_valid("y")
+    c = load(out / "c.py")
+    assert c.is_valid({'"); import os; #': "\ud800", "a/b": 1})
+    assert not c.is_valid({'"); import os; #': "\udfff"}) and not c.is_valid({})
+    assert [(e.instance_location, e.keyword_location) for e in c.errors({'"); import os; #': "\ud800", "a/b": "1"})] \
+        == [("/a~1b", "/properties/a~1b/type")]
+
+
+def test_failing_contracts_are_reported_and_not_written(tmp_path):
+    write(tmp_path / "good.json", GOOD_A)
+    write(tmp_path / "syntax.json", '{"type": "object",')
+    write(tmp_path / "keyword.json", {"properties": {"a/b": {"type": "string", "foo": 1}}})
+    write(tmp_path / "value.json", {"type": "object", "minimum": "3"})
+    write(tmp_path / "dup.json", '{"properties": {"m~n": {"type": "string", "type": "integer"}}}')
+    write(tmp_path / "latin1.json", b'{"title": "caf\xe9"}')
+    write(tmp_path / "regex2.json", {"prefixItems": [{}, {"pattern": "("}]})
+    (tmp_path / "adir.json").mkdir()
+    write(tmp_path / "good2.json", GOOD_B)
+    sources = ["syntax.json", "good.json", "keyword.json", "value.json", "dup.json", "latin1.json",
+               "regex2.json", "missing.json", "adir.json", "good.json/under.json", "good2.json"]
+    proc = run("compile", *sources, "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert_reported(proc.stderr, "syntax.json", "/", "bad-json")
+    assert_reported(proc.stderr, "keyword.json", "/properties/a~1b/foo", "keyword-not-in-profile")
+    assert_reported(proc.stderr, "value.json", "/minimum", "bad-keyword-value")
+    assert_reported(proc.stderr, "dup.json", "/properties/m~0n", "bad-json")
+    assert_reported(proc.stderr, "latin1.json", "/", "bad-json")
+    assert_reported(proc.stderr, "regex2.json", "/prefixItems/1/pattern", "bad-regex")
+    assert_reported(proc.stderr, "missing.json", "/")
+    assert_reported(proc.stderr, "adir.json", "/")
+    assert_reported(proc.stderr, "good.json/under.json", "/")
+    # one line per failing contract, none for the good ones
+    assert len(error_lines(proc.stderr)) == len(sources) - 2, proc.stderr
+    assert "good.json:" not in proc.stderr and "good2.json" not in proc.stderr
+    # the good contracts are still written, nothing else (no partial or temporary files)
+    assert listing(tmp_path / "out") == {"good.py", "good2.py"}
+    assert load(tmp_path / "out" / "good.py").is_valid({"name": "x"})
+    assert "good.json" in proc.stdout and "good2.json" in proc.stdout
+
+
+def test_items_array_is_reported_with_pointer(tmp_path):
+    write(tmp_path / "regex.json", {"items": {"pattern": "("}})
+    proc = run("compile", "regex.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert_reported(proc.stderr, "regex.json", "/items/pattern", "bad-regex")
+    assert listing(tmp_path / "out") == set()
+
+
+def test_failing_contract_leaves_existing_module_untouched(tmp_path):
+    write(tmp_path / "a.json", GOOD_A)
+    write(tmp_path / "b.json", GOOD_B)
+    assert run("compile", "a.json", "b.json", "--out", "out", "--profile", "strict", cwd=tmp_path).returncode == 0
+    before = (tmp_path / "out" / "a.py").read_bytes()
+    write(tmp_path / "a.json", {"type": "object", "properties": {"x": {"$ref": "#"}}})
+    write(tmp_path / "b.json", {"type": "array", "maxItems": 1})
+    proc = run("compile", "a.json", "b.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert_reported(proc.stderr, "a.json", "/properties/x/$ref", "keyword-not-in-profile")
+    assert (tmp_path / "out" / "a.py").read_bytes() == before
+    assert listing(tmp_path / "out") == {"a.py", "b.py"}
+    b = load(tmp_path / "out" / "b.py")  # the good one was rewritten
+    assert b.is_valid([1]) and not b.is_valid([1, 2])
+
+
+def test_colliding_module_names_are_refused(tmp_path):
+    write(tmp_path / "a-b.json", GOOD_A)
+    write(tmp_path / "a_b.json", GOOD_B)
+    proc = run("compile", "a-b.json", "a_b.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert "a-b.json" in proc.stderr and "a_b.json" in proc.stderr
+    assert not (tmp_path / "out" / "a_b.py").exists()
+
+
+# -- check ------------------------------------------------------------------------------------------
+
+def test_check_up_to_date_missing_and_stale(tmp_path):
+    write(tmp_path / "a.json", GOOD_A)
+    write(tmp_path / "b.json", GOOD_B)
+    common = ("--out", "out", "--profile", "strict")
+    assert run("compile", "a.json", "b.json", *common, cwd=tmp_path).returncode == 0
+
+    ok = run("check", "a.json", "b.json", *common, cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stderr.strip() == ""
+
+    # a missing module
+    (tmp_path / "out" / "b.py").unlink()
+    missing = run("check", "a.json", "b.json", *common, cwd=tmp_path)
+    assert missing.returncode != 0
+    assert "b.py" in missing.stderr and "a.py" not in missing.stderr
+    assert run("compile", "b.json", *common, cwd=tmp_path).returncode == 0
+
+    # the source changed (same meaning, different bytes counts too: the hash is of the file)
+    write(tmp_path / "a.json", json.dumps(GOOD_A, indent=2))
+    changed = run("check", "a.json", "b.json", *common, cwd=tmp_path)
+    assert changed.returncode != 0
+    assert "a.py" in changed.stderr or "a.json" in changed.stderr
+    assert "b.py" not in changed.stderr
+    assert run("compile", "a.json", *common, cwd=tmp_path).returncode == 0
+    assert run("check", "a.json", "b.json", *common, cwd=tmp_path).returncode == 0
+
+    # another profile
+    other = run("check", "a.json", "--out", "out", "--profile", "lenient", cwd=tmp_path)
+    assert other.returncode != 0
+    assert "a.py" in other.stderr or "a.json" in other.stderr
+
+
+def test_check_options_must_match(tmp_path):
+    write(tmp_path / "a.json", GOOD_A)
+    assert run("compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "10",
+               cwd=tmp_path).returncode == 0
+    assert header(tmp_path / "out" / "a.py")["options"] == '{"max_depth":10}'
+    without = run("check", "a.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert without.returncode != 0
+    assert "a.py" in without.stderr or "a.json" in without.stderr
+    other = run("check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "11", cwd=tmp_path)
+    assert other.returncode != 0
+    same = run("check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "10", cwd=tmp_path)
+    assert same.returncode == 0, same.stderr
+
+
+def test_check_missing_source(tmp_path):
+    proc = run("check", "nope.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert "nope.json" in proc.stderr
+
+
+# -- preflight --------------------------------------------------------------------------------------
+
+def test_preflight(tmp_path):
+    write(tmp_path / "a.json", GOOD_A)
+    write(tmp_path / "octo.json", {"type": "object", "properties": {"x": {"type": "string"}},
+                                   "additionalProperties": False})
+    ok = run("preflight", "a.json", "octo.json", "--profile", "octoscript", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    assert "ok" in ok.stdout and "a.json" in ok.stdout and "octo.json" in ok.stdout
+
+    write(tmp_path / "bad.json", {"properties": {"a": {"type": ["string", "null"]}}})
+    bad = run("preflight", "a.json", "bad.json", "--profile", "octoscript", cwd=tmp_path)
+    assert bad.returncode != 0
+    assert_reported(bad.stderr, "bad.json", "/properties/a/type", "bad-keyword-value")
+    assert "a.json" in bad.stdout and "ok" in bad.stdout
+    assert listing(tmp_path) == {"a.json", "octo.json", "bad.json"}  # preflight writes nothing
+
+    limit = run("preflight", "a.json", "--profile", "strict", "--max-depth", "1", cwd=tmp_path)
+    assert limit.returncode != 0
+    assert_reported(limit.stderr, "a.json", "/properties/name", "limit-exceeded")
+
+
+# -- usage errors -----------------------------------------------------------------------------------
+
+USAGE_ERRORS = {
+    "no-subcommand": [],
+    "unknown-subcommand": ["frobnicate", "a.json"],
+    "unknown-profile": ["compile", "a.json", "--out", "out", "--profile", "draft3"],
+    "missing-profile": ["compile", "a.json", "--out", "out"],
+    "missing-out": ["compile", "a.json", "--profile", "strict"],
+    "no-sources": ["compile", "--out", "out", "--profile", "strict"],
+    "unknown-flag": ["compile", "a.json", "--out", "out", "--profile", "strict", "--bogus"],
+    "max-depth-abc": ["compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "abc"],
+    "compile-max-depth-0": ["compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
+    "check-max-depth-0": ["check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
+    "preflight-max-depth-0": ["preflight", "a.json", "--profile", "strict", "--max-depth", "0"],
+}
+
+
+@pytest.fixture(scope="module")
+def usage_runs(tmp_path_factory):
+    """Every usage-error case, each in its own directory, run concurrently."""
+    dirs = {}
+    for name in USAGE_ERRORS:
+        dirs[name] = tmp_path_factory.mktemp(name)
+        write(dirs[name] / "a.json", GOOD_A)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = {name: pool.submit(run, *args, cwd=dirs[name]) for name, args in USAGE_ERRORS.items()}
+        return {name: (f.result(), dirs[name]) for name, f in futures.items()}
+
+
+@pytest.mark.parametrize("case", list(USAGE_ERRORS))
+def test_usage_errors(usage_runs, case):
+    proc, directory = usage_runs[case]
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert re.search(r"usage|error", proc.stderr, re.I), proc.stderr
+    assert listing(directory) == {"a.json"}, "a usage error must write nothing"
+
+
+# -- help and version -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [None, "compile", "check", "preflight"])
+def test_help(tmp_path, command):
+    args = ["--help"] if command is None else [command, "--help"]
+    proc = run(*args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "usage" in proc.stdout.lower()
+    assert "straightline" in proc.stdout
+    if command is None:
+        for sub in ("compile", "check", "preflight"):
+            assert sub in proc.stdout
+    else:
+        assert command in proc.stdout and "--profile" in proc.stdout
+        assert ("--out" in proc.stdout) == (command != "preflight")
+
+
+def test_version(tmp_path):
+    proc = run("--version", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert generator.__version__ in proc.stdout
+
+
+def test_python_m_generator_help(tmp_path):
+    proc = run("--help", cwd=tmp_path, python_m=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "usage" in proc.stdout.lower() and "compile" in proc.stdout
+
+
+# -- reproducibility and the header ----------------------------------------------------------------
+
+def _big_contract() -> dict:
+    words = [f"field_{i:03d}" for i in range(24)]
+    colours = ["red", "green", "blue", "cyan", "magenta", "yellow", "black", "white", "orange",
+               "purple", "pink", "brown", "grey", "olive", "navy", "teal", "lime", "maroon"]
+    properties = {}
+    for i, w in enumerate(words):
+        if i % 4 == 0:
+            properties[w] = {"enum": colours[i % 7:] + colours[: i % 7]}
+        elif i % 4 == 1:
+            properties[w] = {"type": "object", "properties": {c: {"type": "string"} for c in colours},
+                             "required": colours[: 3 + i % 9], "additionalProperties": False}
+        elif i % 4 == 2:
+            properties[w] = {"type": ["integer", "null"], "minimum": -i, "maximum": 10 ** (i % 25)}
+        else:
+            properties[w] = {"type": "array", "items": {"enum": colours + [1, 2.5, None, True]}, "uniqueItems": True}
+    return {"type": "object", "properties": properties, "required": words[::3],
+            "additionalProperties": {"enum": colours[::-1]}}
+
+
+def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
+    write(tmp_path / "big.json", _big_contract())
+    seeds = ("0", "12345")
+    procs = run_many([(("compile", "big.json", "--out", f"out{seed}", "--profile", "strict"),
+                       {"PYTHONHASHSEED": seed}) for seed in seeds], cwd=tmp_path)
+    outputs = []
+    for seed, proc in zip(seeds, procs):
+        assert proc.returncode == 0, proc.stderr
+        outputs.append((tmp_path / f"out{seed}" / "big.py").read_bytes())
+    assert outputs[0] == outputs[1]
+    in_process = generator.compile_source((tmp_path / "big.json").read_bytes(), profile="strict", name="big")
+    assert in_process.encode("utf-8") == outputs[0]
+
+
+def test_header_records_version_profile_options_and_source_hash(tmp_path):
+    raw = ('\ufeff{\r\n  "type": "object",\r\n  "properties": {"a": {"type": "string"}}\r\n}\r\n').encode("utf-8")
+    write(tmp_path / "h.json", raw)
+    proc = run("compile", "h.json", "--out", "out", "--profile", "lenient", "--max-depth", "7",
+               "--max-properties", "50", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    found = header(tmp_path / "out" / "h.py")
+    assert found["straightline-version"] == generator.__version__
+    assert found["profile"] == "lenient"
+    assert json.loads(found["options"]) == {"max_depth": 7, "max_properties": 50}
+    assert found["source-sha256"] == hashlib.sha256(raw).hexdigest()
+    module = load(tmp_path / "out" / "h.py")
+    assert module.STRAIGHTLINE["source_sha256"] == hashlib.sha256(raw).hexdigest()
+    assert module.STRAIGHTLINE["profile"] == "lenient"
+    assert module.STRAIGHTLINE["version"] == generator.__version__
+    assert module.is_valid({"a": "x"}) and not module.is_valid({"a": 1})
+    ok = run("check", "h.json", "--out", "out", "--profile", "lenient", "--max-depth", "7",
+             "--max-properties", "50", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr

@@ -1,0 +1,83 @@
+"""generated/ is exactly what `make generate` emits (golden files), and the emitted text is
+black-stable and the same program with or without formatting."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+from pathlib import Path
+
+import black
+import pytest
+
+import generator
+from generator.api import _BLACK_MODE
+from generator.cli import _module_path
+
+from .conftest import ROOT
+
+CONTRACTS = sorted((ROOT / "contracts").glob("*/*.json"))
+PROFILES = ("octoscript", "strict", "lenient")
+
+
+def _expected_path(contract: Path) -> Path:
+    return _module_path(ROOT / "generated" / contract.parent.name, str(contract))
+
+
+def test_every_profile_has_example_contracts() -> None:
+    assert {c.parent.name for c in CONTRACTS} == set(PROFILES)
+
+
+@pytest.mark.parametrize("contract", CONTRACTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_generated_module_is_what_make_generate_emits(contract: Path) -> None:
+    target = _expected_path(contract)
+    assert target.exists(), f"{target} is missing: run `make generate`"
+    emitted = generator.compile_source(contract.read_bytes(), profile=contract.parent.name, name=target.stem)
+    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
+
+
+@pytest.mark.parametrize("contract", CONTRACTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_emitted_text_is_black_stable_and_same_program_unformatted(contract: Path) -> None:
+    profile = contract.parent.name
+    formatted = generator.compile_source(contract.read_bytes(), profile=profile)
+    assert black.format_str(formatted, mode=_BLACK_MODE) == formatted
+    plain = generator.compile_source(contract.read_bytes(), profile=profile, format=False)
+    assert ast.dump(ast.parse(plain)) == ast.dump(ast.parse(formatted))
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(f"golden_{path.parent.name}_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_modules_import_only_the_standard_library() -> None:
+    import sys
+
+    allowed = set(sys.stdlib_module_names)
+    for path in sorted((ROOT / "generated").glob("*/*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert all(a.name.split(".")[0] in allowed for a in node.names), path
+            elif isinstance(node, ast.ImportFrom):
+                assert node.level == 0 and (node.module or "").split(".")[0] in allowed, path
+
+
+def test_math_add_modules_behave_as_the_seed_says() -> None:
+    add_in = _load(ROOT / "generated" / "octoscript" / "math_add_input.py")
+    add_out = _load(ROOT / "generated" / "octoscript" / "math_add_output.py")
+    assert add_in.is_valid({"left": 2, "right": 3})
+    assert not add_in.is_valid({"left": 2})
+    assert not add_in.is_valid({"left": 2, "right": "3"})
+    assert not add_in.is_valid({"left": 2, "right": 3, "extra": 0})
+    assert not add_in.is_valid({"left": True, "right": 3})
+    assert add_out.is_valid({"total": 5})
+    with pytest.raises(add_out.ValidationError) as raised:
+        add_out.validate({"total": 5.5})
+    assert (raised.value.instance_location, raised.value.keyword_location) == ("/total", "/properties/total/type")
+    header = json.loads(json.dumps(add_in.STRAIGHTLINE))
+    assert header["profile"] == "octoscript" and header["version"] == generator.__version__
