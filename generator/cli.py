@@ -15,7 +15,7 @@ from . import __version__
 from .api import compile_source, module_name_for, prepare
 from .errors import OptionError, StraightlineError
 from .loader import read_source
-from .profiles import LIMIT_OPTIONS, PROFILES
+from .profiles import LIMIT_OPTIONS, PROFILES, get_profile, with_options
 
 _HEADER = re.compile(r"^# (straightline-version|profile|options|source-sha256): (.*)$", re.M)
 
@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in LIMIT_OPTIONS if getattr(args, k) is not None}
+
+
+def _read(source: str, args: argparse.Namespace) -> bytes:
+    limits = with_options(get_profile(args.profile), _options(args)).limits
+    return read_source(source, max_bytes=limits.max_source_bytes)
 
 
 def _report(path: str, error: StraightlineError) -> None:
@@ -101,7 +106,7 @@ def _compile(args: argparse.Namespace) -> int:
     failed = 0
     for source, target in _targets(args.sources, out).items():
         try:
-            text = compile_source(read_source(source), profile=args.profile, name=target.stem,
+            text = compile_source(_read(source, args), profile=args.profile, name=target.stem,
                                   **_options(args))
         except StraightlineError as error:
             _report(source, error)
@@ -133,7 +138,7 @@ def _check(args: argparse.Namespace) -> int:
     expected_options = json.dumps(_options(args), sort_keys=True, separators=(",", ":"))
     for source, target in _targets(args.sources, Path(args.out)).items():
         try:
-            raw = read_source(source)
+            raw = _read(source, args)
         except StraightlineError as error:
             _report(source, error)
             stale += 1
@@ -164,7 +169,7 @@ def _preflight(args: argparse.Namespace) -> int:
     failed = 0
     for source in args.sources:
         try:
-            prepare(read_source(source), profile=args.profile, **_options(args))
+            prepare(_read(source, args), profile=args.profile, **_options(args))
         except StraightlineError as error:
             _report(source, error)
             failed += 1
@@ -174,7 +179,12 @@ def _preflight(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        with_options(get_profile(args.profile), _options(args))
+    except OptionError as error:
+        parser.error(error.message)  # a usage error: exit status 2
     try:
         return {"compile": _compile, "check": _check, "preflight": _preflight}[args.command](args)
     except StraightlineError as error:

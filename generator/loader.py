@@ -116,10 +116,14 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
     return value
 
 
-def read_source(path: str) -> bytes:
-    """The bytes of a contract file; an unreadable file is a SchemaError naming it."""
+def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
+    """The bytes of a contract file; an unreadable or oversized file is a SchemaError naming it.
+    Only `max_bytes + 1` bytes are ever read, so a huge file cannot exhaust memory."""
     try:
         with open(path, "rb") as handle:
-            return handle.read()
+            raw = handle.read(-1 if max_bytes is None else max_bytes + 1)
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="bad-json") from None
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise SchemaError(f"the file is over the source limit of {max_bytes} bytes", code="limit-exceeded")
+    return raw
