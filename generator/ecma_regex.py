@@ -60,6 +60,7 @@ import functools
 import re
 import sys
 import unicodedata
+from typing import NoReturn, Optional
 
 __all__ = ["RegexTranslationError", "translate", "compile_pattern", "MAX_NESTING"]
 
@@ -292,7 +293,7 @@ class _Ref:
         self.number = number
         self.name = name
         self.pos = pos
-        self.out = None  # emitted text, decided by the analysis pass
+        self.out: Optional[str] = None  # emitted text, decided by the analysis pass
 
 
 # A disjunction is a list of alternatives; an alternative is a list of terms.
@@ -314,7 +315,7 @@ class _Parser:
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def error(self, message: str, position=None):
+    def error(self, message: str, position: Optional[int] = None) -> NoReturn:
         raise RegexTranslationError(message, self.pos if position is None else position)
 
     def peek(self, offset: int = 0) -> str:
@@ -424,7 +425,7 @@ class _Parser:
         if j == i:
             return None
         lo = int(src[i:j])
-        hi = lo
+        hi: Optional[int] = lo
         if j < n and src[j] == ",":
             k = j + 1
             j = k
@@ -501,7 +502,7 @@ class _Parser:
 
     def group_name(self) -> str:
         """RegExpIdentifierName followed by '>' (the '<' is already consumed)."""
-        chars = []
+        chars: list[str] = []
         while True:
             if self.pos >= self.n:
                 self.error("unterminated group name")
@@ -588,8 +589,9 @@ class _Parser:
             self.error("invalid decimal escape" if in_class else "invalid escape", start)
         self.error(f"invalid escape \\{c}", start)
 
-    def class_escape_set(self, c: str, start: int):
+    def class_escape_set(self, c: str, start: int) -> Optional[tuple]:
         """CharacterClassEscape after the backslash, or None if ``c`` does not start one."""
+        ranges: tuple
         if c == "d":
             ranges = _DIGIT_SET
         elif c == "w":
@@ -597,7 +599,8 @@ class _Parser:
         elif c == "s":
             ranges = _SPACE_SET
         elif c in ("D", "W", "S"):
-            return _complement(self.class_escape_set(c.lower(), start))
+            self.pos += 1
+            return _complement({"D": _DIGIT_SET, "W": _WORD_SET, "S": _SPACE_SET}[c])
         elif c in ("p", "P"):
             ranges = self.property_escape(start)
             return _complement(ranges) if c == "P" else ranges
@@ -752,6 +755,7 @@ class _Analysis:
         self.p = parser
         self.group_info: dict[int, tuple] = {}  # index -> (tainted, negative look-around ids)
         self.ref_info: dict[int, tuple] = {}  # id(ref) -> (in look-behind, negative look-around ids)
+        self.lookbehinds: list[_Group] = []
 
     def run(self, body: list) -> None:
         self.walk_disjunction(body, False, False, False, ())
@@ -781,6 +785,10 @@ class _Analysis:
                         "in every iteration (ECMA clears captures on each iteration, Python does not)",
                         ref.pos)
             ref.number = group.index
+        for node in self.lookbehinds:
+            lo, hi = _width(node.body)
+            if lo != hi:
+                p.error("look-behind must have a fixed width in Python re", node.pos)
 
     def walk_disjunction(self, alternatives, in_loop, tainted, in_behind, negs):
         if in_loop and len(alternatives) > 1:
@@ -795,6 +803,10 @@ class _Analysis:
                 tainted = True
             if node.max is _INF or node.max > 1:
                 in_loop = True
+                if _term_width(node.atom)[0] == 0:
+                    # ECMA rejects an empty iteration once the minimum is reached; Python runs
+                    # one, which can overwrite captures inside it with empty strings.
+                    tainted = True
             self.walk(node.atom, in_loop, tainted, in_behind, negs)
         elif isinstance(node, _Group):
             kind = node.kind
@@ -804,9 +816,7 @@ class _Analysis:
                     tainted = True
             if kind in ("behind", "nbehind"):
                 in_behind = True
-                lo, hi = _width(node.body)
-                if lo != hi:
-                    self.p.error("look-behind must have a fixed width in Python re", node.pos)
+                self.lookbehinds.append(node)
             if kind == "capture":
                 self.group_info[node.index] = (tainted, negs)
             self.walk_disjunction(node.body, in_loop, tainted, in_behind, negs)
@@ -816,9 +826,11 @@ class _Analysis:
 
 def _width(alternatives) -> tuple:
     """(min, max) width in code points of a disjunction; max is None when unbounded."""
-    lo_all, hi_all = None, 0
+    lo_all: Optional[int] = None
+    hi_all: Optional[int] = 0
     for terms in alternatives:
-        lo, hi = 0, 0
+        lo = 0
+        hi: Optional[int] = 0
         for term in terms:
             tlo, thi = _term_width(term)
             lo += tlo

@@ -82,7 +82,17 @@ def _ptr(*tokens: str | int) -> Code:
 
 
 class Emitter:
-    def __init__(self) -> None:
+    def __init__(self, graph: dict[str, ir.Node] | None = None, dynamic: bool = False,
+                 dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None) -> None:
+        self.graph = graph or {}
+        # In dynamic mode ($dynamicRef/$recursiveRef) every function takes the dynamic scope `s`,
+        # a tuple of the ids of the schema resources entered; otherwise none does.
+        self.dynamic = dynamic
+        self.dynamic_tables = dynamic_tables or {}
+        self.S = Code(", s") if dynamic else Code("")
+        self.late_constants: list[Code] = []
+        self._annot: dict[ir.Node, Name] = {}
+        self._eval: dict[ir.Node, Name] = {}
         self.constants: list[Code] = []
         self._constant_names: dict[tuple[str, str], Name] = {}
         self.primitives: set[str] = set()
@@ -92,6 +102,7 @@ class Emitter:
         self._error: dict[ir.Node, Name] = {}
         self._pending: list[tuple[str, ir.Node]] = []
         self.functions: list[Function] = []
+        self._filled_tables: set[Name] = set()
 
     # -- names and constants ----------------------------------------------------------------
     def prim(self, name: str) -> Name:
@@ -124,24 +135,72 @@ class Emitter:
             self._pending.append(("error", node))
         return self._error[node]
 
+    def annot_fn(self, node: ir.Node) -> Name:
+        if node not in self._annot:
+            self._annot[node] = Name(f"_a{len(self._annot)}")
+            self._pending.append(("annot", node))
+        return self._annot[node]
+
+    def eval_fn(self, node: ir.Node) -> Name:
+        if node not in self._eval:
+            self._eval[node] = Name(f"_u{len(self._eval)}")
+            self._pending.append(("eval", node))
+        return self._eval[node]
+
+    def target(self, check: ir.Ref) -> ir.Node:
+        return self.graph[check.target]
+
     def run(self, root: ir.Node) -> tuple[Name, Name]:
         fast, error = self.fast_fn(root), self.error_fn(root)
+        makers = {"fast": self.fast_function, "error": self.error_function,
+                  "annot": self.annot_function, "eval": self.eval_function}
         while self._pending:
             which, node = self._pending.pop(0)
-            if which == "fast":
-                self.functions.append(self.fast_function(node))
-            else:
-                self.functions.append(self.error_function(node))
+            self.functions.append(makers[which](node))
         return fast, error
+
+    def params(self, base: str) -> Code:
+        return Code(base + (", s" if self.dynamic else ""))
+
+    def prologue(self, node: ir.Node, body: Lines) -> None:
+        """Entering a schema resource extends the dynamic scope."""
+        if self.dynamic and node.resource is not None:
+            body.add(0, code("s = s + ({},)", literal(node.resource)))
+
+    def dynamic_pick(self, check: ir.Ref) -> Code:
+        """An expression for the (fast, error, annotations) functions a dynamic reference reaches."""
+        key = (check.mode or "", check.anchor)
+        table_name = self.constant("D", Code("{}"), key="D" + repr(key))
+        default = self.functions_tuple(self.target(check))
+        picker = "_pick_dynamic" if check.mode == "dynamic" else "_pick_recursive"
+        if table_name not in self._filled_tables:
+            self._filled_tables.add(table_name)
+            for rid, target_key in self.dynamic_tables.get(key, []):
+                entry = self.functions_tuple(self.graph[target_key])
+                self.late_constants.append(code("{}[{}] = {}", table_name, literal(rid), entry))
+        return code("{}(s, {}, {})", self.prim(picker), table_name, default)
+
+    def ref_scope(self, check: ir.Ref) -> Code:
+        """The scope argument of a call through a reference: it enters the target's resource."""
+        if not self.dynamic:
+            return Code("")
+        if not check.enter:
+            return Code(", s")
+        return code(", s + {}", literal(check.enter))
+
+    def functions_tuple(self, node: ir.Node) -> Code:
+        return code("({}, {}, {})", self.fast_fn(node), self.error_fn(node), self.annot_fn(node))
 
     # -- the fast path ------------------------------------------------------------------------
     def fast_function(self, node: ir.Node) -> Function:
         name = self._fast[node]
         body = Lines()
         doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
+        params = self.params("x")
         if node.boolean is not None:
             body.add(0, code("return {}", literal(node.boolean)))
-            return Function(name, Code("x"), doc, body.render())
+            return Function(name, params, doc, body.render())
+        self.prologue(node, body)
         kind_checks = [c for c in node.checks if c.applies_to is not None or isinstance(c, ir.Enum)]
         general = [c for c in node.checks if c.applies_to is None and not isinstance(c, ir.Enum)]
         if node.types is not None or kind_checks:
@@ -149,7 +208,7 @@ class Emitter:
         for check in general:
             self.fast_general(check, body)
         body.add(0, Code("return True"))
-        return Function(name, Code("x"), doc, body.render())
+        return Function(name, params, doc, body.render())
 
     def dispatch(self, node: ir.Node, body: Lines) -> None:
         order = list(_EXACT)
@@ -169,16 +228,20 @@ class Emitter:
             body.add(0, code("if {}:" if i == 0 else "elif {}:", test))
             body.extend(1, lines if lines else _pass())
         body.add(0, Code("else:"))
-        body.add(1, code("return {}({}, x)", self.prim("_ok"), self.error_fn(node)))
+        body.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
 
     def fast_branch(self, node: ir.Node, exact: str) -> Lines:
+        self._current = node
         kind = _EXACT[exact][0]
         lines = Lines()
         types = node.types
         if types is not None and kind not in types:
-            if exact == "float" and "integer" in types:
+            if exact == "float" and "integer" in types and node.float_integers:
                 lines.add(0, Code("if not x.is_integer():"))
                 lines.add(1, Code("return False"))
+            elif exact == "float" and "integer" in types:
+                lines.add(0, Code("return False"))
+                return lines
             elif not (exact == "int" and "integer" in types):
                 lines.add(0, Code("return False"))
                 return lines
@@ -208,36 +271,106 @@ class Emitter:
                 continue
             fn = self.fast_fn(sub)
             if prop in present:
-                lines.add(0, code("if not {}(x[{}]):", fn, literal(prop)))
+                lines.add(0, code("if not {}(x[{}]{}):", fn, literal(prop), self.S))
             else:
-                lines.add(0, code("if {} in x and not {}(x[{}]):", literal(prop), fn, literal(prop)))
+                lines.add(0, code("if {} in x and not {}(x[{}]{}):", literal(prop), fn, literal(prop), self.S))
             lines.add(1, Code("return False"))
 
     def fast_AdditionalProperties(self, check: ir.AdditionalProperties, exact: str, lines: Lines, present: set[str]) -> None:
         assert check.schema is not None
+        if _always_true(check.schema):
+            return  # kept only for what it evaluates (unevaluatedProperties)
         known = self.constant("K", literal(frozenset(check.known))) if check.known else None
-        if check.schema.boolean is False:
+        if check.schema.boolean is False and not check.patterns:
             lines.add(0, code("if not x.keys() <= {}:", known) if known else Code("if x:"))
             lines.add(1, Code("return False"))
             return
-        fn = self.fast_fn(check.schema)
-        if known:
-            lines.add(0, Code("for k, v in x.items():"))
-            lines.add(1, code("if k not in {} and not {}(v):", known, fn))
+        tests = [code("k not in {}", known)] if known else []
+        tests += [code("{}(k) is None", self.regex(p)) for p in check.patterns]
+        if check.schema.boolean is False:
+            tests.append(Code("True"))
         else:
-            lines.add(0, Code("for v in x.values():"))
-            lines.add(1, code("if not {}(v):", fn))
+            tests.append(code("not {}(v{})", self.fast_fn(check.schema), self.S))
+        if check.patterns:
+            tests.insert(0, Code("isinstance(k, str)"))
+        lines.add(0, Code("for k, v in x.items():"))
+        lines.add(1, code("if {}:", join(" and ", tests)))
         lines.add(2, Code("return False"))
+
+    def fast_PatternProperties(self, check: ir.PatternProperties, exact: str, lines: Lines, present: set[str]) -> None:
+        lines.add(0, Code("for k, v in x.items():"))
+        lines.add(1, Code("if isinstance(k, str):"))
+        for _, python, sub in check.entries:
+            lines.add(2, code("if {}(k) is not None and not {}(v{}):", self.regex(python), self.fast_fn(sub), self.S))
+            lines.add(3, Code("return False"))
+
+    def fast_PropertyNames(self, check: ir.PropertyNames, exact: str, lines: Lines, present: set[str]) -> None:
+        assert check.schema is not None
+        lines.add(0, Code("for k in x:"))
+        lines.add(1, code("if not {}(k{}):", self.fast_fn(check.schema), self.S))
+        lines.add(2, Code("return False"))
+
+    def fast_PropertyCount(self, check: ir.PropertyCount, exact: str, lines: Lines, present: set[str]) -> None:
+        lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
+        lines.add(1, Code("return False"))
+
+    def fast_DependentRequired(self, check: ir.DependentRequired, exact: str, lines: Lines, present: set[str]) -> None:
+        for name, names in check.entries:
+            needed = join(" and ", [code("{} in x", literal(n)) for n in names])
+            lines.add(0, code("if {} in x and not ({}):", literal(name), needed))
+            lines.add(1, Code("return False"))
+
+    def fast_DependentSchemas(self, check: ir.DependentSchemas, exact: str, lines: Lines, present: set[str]) -> None:
+        for name, sub in check.entries:
+            if _always_true(sub):
+                continue
+            lines.add(0, code("if {} in x and not {}(x{}):", literal(name), self.fast_fn(sub), self.S))
+            lines.add(1, Code("return False"))
+
+    def fast_Contains(self, check: ir.Contains, exact: str, lines: Lines, present: set[str]) -> None:
+        assert check.schema is not None
+        fn = self.fast_fn(check.schema)
+        if check.maximum is None and check.minimum <= 1:
+            if check.minimum == 1:
+                lines.add(0, code("if not any({}(v{}) for v in x):", fn, self.S))
+                lines.add(1, Code("return False"))
+            return
+        lines.add(0, code("n = sum(1 for v in x if {}(v{}))", fn, self.S))
+        tests = [code("n < {}", literal(check.minimum))] if check.minimum else []
+        if check.maximum is not None:
+            tests.append(code("n > {}", literal(check.maximum)))
+        lines.add(0, code("if {}:", join(" or ", tests)))
+        lines.add(1, Code("return False"))
+
+    def fast_Unevaluated(self, check: ir.Unevaluated, exact: str, lines: Lines, present: set[str]) -> None:
+        assert check.schema is not None
+        if _always_true(check.schema):
+            return
+        node = self._current
+        lines.add(0, code("ev = {}(x{})", self.eval_fn(node), self.S))
+        if isinstance(check, ir.UnevaluatedItems):
+            lines.add(0, Code("for i in range(len(x)):"))
+            test = Code("True") if check.schema.boolean is False else code("not {}(x[i]{})", self.fast_fn(check.schema), self.S)
+            lines.add(1, code("if i not in ev and {}:", test))
+        else:
+            lines.add(0, Code("for k, v in x.items():"))
+            test = Code("True") if check.schema.boolean is False else code("not {}(v{})", self.fast_fn(check.schema), self.S)
+            lines.add(1, code("if k not in ev and {}:", test))
+        lines.add(2, Code("return False"))
+
+    fast_UnevaluatedItems = fast_Unevaluated
 
     def fast_PrefixItems(self, check: ir.PrefixItems, exact: str, lines: Lines, present: set[str]) -> None:
         for i, sub in enumerate(check.schemas):
             if _always_true(sub):
                 continue
-            lines.add(0, code("if len(x) > {} and not {}(x[{}]):", literal(i), self.fast_fn(sub), literal(i)))
+            lines.add(0, code("if len(x) > {} and not {}(x[{}]{}):", literal(i), self.fast_fn(sub), literal(i), self.S))
             lines.add(1, Code("return False"))
 
     def fast_Items(self, check: ir.Items, exact: str, lines: Lines, present: set[str]) -> None:
         assert check.schema is not None
+        if _always_true(check.schema):
+            return  # kept only for what it evaluates (unevaluatedItems)
         if check.schema.boolean is False:
             lines.add(0, code("if len(x) > {}:", literal(check.start)))
             lines.add(1, Code("return False"))
@@ -245,10 +378,10 @@ class Emitter:
         fn = self.fast_fn(check.schema)
         if check.start:
             lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
-            lines.add(1, code("if not {}(x[i]):", fn))
+            lines.add(1, code("if not {}(x[i]{}):", fn, self.S))
         else:
             lines.add(0, Code("for v in x:"))
-            lines.add(1, code("if not {}(v):", fn))
+            lines.add(1, code("if not {}(v{}):", fn, self.S))
         lines.add(2, Code("return False"))
 
     def fast_ItemCount(self, check: ir.ItemCount, exact: str, lines: Lines, present: set[str]) -> None:
@@ -266,8 +399,11 @@ class Emitter:
         lines.add(1, Code("return False"))
 
     def pattern(self, check: ir.Pattern) -> Name:
+        return self.regex(check.python)
+
+    def regex(self, python: str) -> Name:
         self.uses_re = True
-        return self.constant("P", code("_re.compile({}).search", literal(check.python)))
+        return self.constant("P", code("_re.compile({}).search", literal(python)))
 
     def bound(self, value: ir.Number) -> Code:
         return self.value_literal(value)
@@ -333,45 +469,162 @@ class Emitter:
         return self.constant("T", code("{}({})", self.prim("_table"), self.value_literal(list(check.values))),
                              key="T" + check.canonical)
 
+    def call(self, node: ir.Node, arg: str = "x") -> Code:
+        return code("{}(" + arg + "{})", self.fast_fn(node), self.S)
+
     def fast_general(self, check: ir.Check, body: Lines) -> None:
         if isinstance(check, ir.AllOf):
             for sub in check.schemas:
                 if not _always_true(sub):
-                    body.add(0, code("if not {}(x):", self.fast_fn(sub)))
+                    body.add(0, code("if not {}:", self.call(sub)))
                     body.add(1, Code("return False"))
         elif isinstance(check, ir.AnyOf):
             if any(_always_true(s) for s in check.schemas):
                 return
-            calls = [code("{}(x)", self.fast_fn(s)) for s in check.schemas]
+            calls = [self.call(s) for s in check.schemas]
             body.add(0, code("if not ({}):", join(" or ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.OneOf):
-            calls = [code("{}(x)", self.fast_fn(s)) for s in check.schemas]
+            calls = [self.call(s) for s in check.schemas]
             body.add(0, code("if ({}) != 1:", join(" + ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.Not):
             assert check.schema is not None
-            body.add(0, code("if {}(x):", self.fast_fn(check.schema)))
+            body.add(0, code("if {}:", self.call(check.schema)))
+            body.add(1, Code("return False"))
+        elif isinstance(check, ir.IfThenElse):
+            assert check.condition is not None
+            branches = [(check.then, "if {}:"), (check.otherwise, "if not {}:")]
+            if check.then is not None and check.otherwise is not None:
+                body.add(0, code("if {}:", self.call(check.condition)))
+                body.add(1, code("if not {}:", self.call(check.then)))
+                body.add(2, Code("return False"))
+                body.add(0, code("elif not {}:", self.call(check.otherwise)))
+                body.add(1, Code("return False"))
+            else:
+                for sub, test in branches:
+                    if sub is not None:
+                        body.add(0, code(test, self.call(check.condition)))
+                        body.add(1, code("if not {}:", self.call(sub)))
+                        body.add(2, Code("return False"))
+        elif isinstance(check, ir.Ref):
+            if check.mode is None:
+                body.add(0, code("if not {}(x{}):", self.fast_fn(self.target(check)), self.ref_scope(check)))
+            else:
+                body.add(0, code("if not {}[0](x{}):", self.dynamic_pick(check), self.ref_scope(check)))
             body.add(1, Code("return False"))
         else:  # pragma: no cover - the IR has no other general checks
             raise AssertionError(f"no fast emission for {check!r}")
+
+    # -- annotations, for unevaluatedProperties/unevaluatedItems ----------------------------
+    def annot_function(self, node: ir.Node) -> Function:
+        """`_aN(x)`: None if x fails the subschema, else the keys/indices it evaluated."""
+        name = self._annot[node]
+        body = Lines()
+        doc = literal("Evaluated keys or indices of the subschema at " + (node.pointer or "the root") + ", or None.")
+        if node.boolean is not None:
+            body.add(0, Code("return set()" if node.boolean else "return None"))
+            return Function(name, self.params("x"), doc, body.render())
+        body.add(0, code("if not {}:", self.call(node)))
+        body.add(1, Code("return None"))
+        kinds = {type(c) for c in node.checks}
+        if ir.Unevaluated in kinds or ir.UnevaluatedItems in kinds:
+            body.add(0, code("k = {}(x)", self.prim("_kind")))
+            if ir.Unevaluated in kinds:
+                body.add(0, Code("if k == 'object':"))
+                body.add(1, Code("return set(x)"))
+            if ir.UnevaluatedItems in kinds:
+                body.add(0, Code("if k == 'array':"))
+                body.add(1, Code("return set(range(len(x)))"))
+        body.add(0, code("return {}(x{})", self.eval_fn(node), self.S))
+        return Function(name, self.params("x"), doc, body.render())
+
+    def eval_function(self, node: ir.Node) -> Function:
+        """`_uN(x)`: the keys/indices evaluated by the subschema's keywords other than its own
+        unevaluated* ones: its own property/item keywords, and every valid in-place subschema."""
+        name = self._eval[node]
+        body = Lines()
+        doc = literal("Keys or indices evaluated at " + (node.pointer or "the root") + " (before unevaluated*).")
+        self.prologue(node, body)
+        body.add(0, Code("ev = set()"))
+        body.add(0, code("k = {}(x)", self.prim("_kind")))
+        objects, arrays, in_place = Lines(), Lines(), Lines()
+        for check in node.checks:
+            if isinstance(check, ir.Properties):
+                names = self.constant("K", literal(frozenset(n for n, _ in check.entries)))
+                objects.add(0, code("ev.update(x.keys() & {})", names))
+            elif isinstance(check, ir.PatternProperties):
+                tests = [code("{}(key) is not None", self.regex(python)) for _, python, _ in check.entries]
+                objects.add(0, Code("for key in x:"))
+                objects.add(1, code("if isinstance(key, str) and ({}):", join(" or ", tests)))
+                objects.add(2, Code("ev.add(key)"))
+            elif isinstance(check, ir.AdditionalProperties):
+                objects.add(0, Code("ev.update(x)"))
+            elif isinstance(check, ir.DependentSchemas):
+                for prop, sub in check.entries:
+                    objects.add(0, code("if {} in x:", literal(prop)))
+                    self.merge(objects, 1, self.acall(sub))
+            elif isinstance(check, ir.PrefixItems):
+                arrays.add(0, code("ev.update(range(min(len(x), {})))", literal(len(check.schemas))))
+            elif isinstance(check, ir.Items):
+                arrays.add(0, code("ev.update(range({}, len(x)))", literal(check.start)))
+            elif isinstance(check, ir.Contains) and check.annotates:
+                assert check.schema is not None
+                arrays.add(0, code("ev.update(i for i, v in enumerate(x) if {}(v{}))", self.fast_fn(check.schema), self.S))
+            elif isinstance(check, (ir.AllOf, ir.AnyOf, ir.OneOf)):
+                for sub in check.schemas:
+                    self.merge(in_place, 0, self.acall(sub))
+            elif isinstance(check, ir.IfThenElse):
+                assert check.condition is not None
+                in_place.add(0, code("r = {}", self.acall(check.condition)))
+                in_place.add(0, Code("if r is not None:"))
+                in_place.add(1, Code("ev.update(r)"))
+                if check.then is not None:
+                    self.merge(in_place, 1, self.acall(check.then))
+                if check.otherwise is not None:
+                    in_place.add(0, Code("else:"))
+                    self.merge(in_place, 1, self.acall(check.otherwise))
+            elif isinstance(check, ir.Ref):
+                function = self.annot_fn(self.target(check)) if check.mode is None else code("{}[2]", self.dynamic_pick(check))
+                self.merge(in_place, 0, code("{}(x{})", function, self.ref_scope(check)))
+        if objects:
+            body.add(0, Code("if k == 'object':"))
+            body.extend(1, objects)
+        if arrays:
+            body.add(0, Code("if k == 'array':"))
+            body.extend(1, arrays)
+        body.extend(0, in_place)
+        body.add(0, Code("return ev"))
+        return Function(name, self.params("x"), doc, body.render())
+
+    def acall(self, node: ir.Node) -> Code:
+        return code("{}(x{})", self.annot_fn(node), self.S)
+
+    def merge(self, lines: Lines, indent: int, call: Code) -> None:
+        lines.add(indent, code("r = {}", call))
+        lines.add(indent, Code("if r is not None:"))
+        lines.add(indent + 1, Code("ev.update(r)"))
 
     # -- the error path -------------------------------------------------------------------
     def error_function(self, node: ir.Node) -> Function:
         name = self._error[node]
         body = Lines()
         doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
-        params = Code("x, ip, kp, out")
+        params = self.params("x, ip, kp, out")
+        self._current = node
         if node.boolean is not None:
             if node.boolean is False:
                 self.fail(body, 0, code("'False schema does not allow ' + {}(x)", self.prim("_short")), Code("kp"))
             else:
                 body.add(0, Code("pass"))
             return Function(name, params, doc, body.render())
+        self.prologue(node, body)
         if node.types is not None:
             tests = []
             for t in node.types:
-                if t == "integer":
+                if t == "integer" and not node.float_integers:
+                    tests.append(Code("(k == 'number' and isinstance(x, int))"))
+                elif t == "integer":
                     tests.append(code("(k == 'number' and {}(x))", self.prim("_is_integral")))
                 else:
                     tests.append(code("k == {}", literal(t)))
@@ -398,6 +651,9 @@ class Emitter:
             body.add(0, Code("pass"))
         return Function(name, params, doc, body.render())
 
+    def ecall(self, node: ir.Node, arg: Code, at: Code, where: Code) -> Code:
+        return code("{}({}, {}, {}, out{})", self.error_fn(node), arg, at, where, self.S)
+
     def fail(self, lines: Lines, indent: int, message: Code, where: Code, at: Code = Code("ip")) -> None:
         lines.add(indent, code("out.append(ValidationError({}, {}, {}))", message, at, where))
 
@@ -411,34 +667,118 @@ class Emitter:
             if _always_true(sub):
                 continue
             lines.add(0, code("if {} in x:", literal(prop)))
-            lines.add(1, code("{}(x[{}], ip + {}, kp + {}, out)", self.error_fn(sub), literal(prop),
-                              _ptr(prop), _ptr("properties", prop)))
+            lines.add(1, self.ecall(sub, code("x[{}]", literal(prop)), code("ip + {}", _ptr(prop)),
+                                    code("kp + {}", _ptr("properties", prop))))
 
     def error_AdditionalProperties(self, check: ir.AdditionalProperties, lines: Lines) -> None:
         assert check.schema is not None
+        if _always_true(check.schema):
+            return
         known = self.constant("K", literal(frozenset(check.known)))
+        tests = [code("key not in {}", known)]
+        tests += [code("not (isinstance(key, str) and {}(key) is not None)", self.regex(p)) for p in check.patterns]
         lines.add(0, Code("for key in x:"))
-        lines.add(1, code("if key not in {}:", known))
+        lines.add(1, code("if {}:", join(" and ", tests)))
         at = code("ip + '/' + {}(key)", self.prim("_esc"))
         if check.schema.boolean is False:
             self.fail(lines, 2, Code("'additional property ' + repr(key) + ' is not allowed'"),
                       code("kp + {}", _ptr("additionalProperties")), at)
         else:
-            lines.add(2, code("{}(x[key], {}, kp + {}, out)", self.error_fn(check.schema), at,
-                              _ptr("additionalProperties")))
+            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr("additionalProperties"))))
+
+    def error_PatternProperties(self, check: ir.PatternProperties, lines: Lines) -> None:
+        lines.add(0, Code("for key in x:"))
+        lines.add(1, Code("if isinstance(key, str):"))
+        at = code("ip + '/' + {}(key)", self.prim("_esc"))
+        for source, python, sub in check.entries:
+            lines.add(2, code("if {}(key) is not None:", self.regex(python)))
+            lines.add(3, self.ecall(sub, Code("x[key]"), at, code("kp + {}", _ptr("patternProperties", source))))
+
+    def error_PropertyNames(self, check: ir.PropertyNames, lines: Lines) -> None:
+        assert check.schema is not None
+        lines.add(0, Code("for key in x:"))
+        lines.add(1, self.ecall(check.schema, Code("key"), Code("ip"), code("kp + {}", _ptr("propertyNames"))))
+
+    def error_PropertyCount(self, check: ir.PropertyCount, lines: Lines) -> None:
+        word = "few" if check.at_least else "many"
+        lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
+        self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" has too {word} properties")),
+                  code("kp + {}", _ptr(check.keyword)))
+
+    def error_DependentRequired(self, check: ir.DependentRequired, lines: Lines) -> None:
+        for name, names in check.entries:
+            lines.add(0, code("if {} in x:", literal(name)))
+            lines.add(1, code("for name in {}:", literal(names)))
+            lines.add(2, Code("if name not in x:"))
+            self.fail(lines, 3, code("repr(name) + {}", literal(f" is required by {name!r}")),
+                      code("kp + {}", _ptr(check.keyword)))
+
+    def error_DependentSchemas(self, check: ir.DependentSchemas, lines: Lines) -> None:
+        for name, sub in check.entries:
+            if not _always_true(sub):
+                lines.add(0, code("if {} in x:", literal(name)))
+                lines.add(1, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr(check.keyword, name))))
+
+    def error_Contains(self, check: ir.Contains, lines: Lines) -> None:
+        assert check.schema is not None
+        lines.add(0, code("n = sum(1 for v in x if {}(v{}))", self.fast_fn(check.schema), self.S))
+        lines.add(0, code("if n < {}:", literal(check.minimum)))
+        self.fail(lines, 1, code("{}(x) + ' does not contain enough matching items'", self.prim("_short")),
+                  code("kp + {}", _ptr(check.min_keyword)))
+        if check.maximum is not None:
+            lines.add(0, code("if n > {}:", literal(check.maximum)))
+            self.fail(lines, 1, code("{}(x) + ' contains too many matching items'", self.prim("_short")),
+                      code("kp + {}", _ptr("maxContains")))
+
+    def error_Unevaluated(self, check: ir.Unevaluated, lines: Lines) -> None:
+        assert check.schema is not None
+        if _always_true(check.schema):
+            return
+        items = isinstance(check, ir.UnevaluatedItems)
+        lines.add(0, code("ev = {}(x{})", self.eval_fn(self._current), self.S))
+        lines.add(0, Code("for key in range(len(x)):" if items else "for key in x:"))
+        lines.add(1, Code("if key not in ev:"))
+        at = code("ip + '/' + {}(key)", self.prim("_esc"))
+        where = code("kp + {}", _ptr(check.keyword))
+        if check.schema.boolean is False:
+            self.fail(lines, 2, Code("'unevaluated ' + repr(key) + ' is not allowed'"), where, at)
+        else:
+            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, where))
+
+    error_UnevaluatedItems = error_Unevaluated
+
+    def error_IfThenElse(self, check: ir.IfThenElse, lines: Lines) -> None:
+        assert check.condition is not None
+        if check.then is None and check.otherwise is None:
+            return
+        lines.add(0, code("if {}:", self.call(check.condition)))
+        if check.then is not None:
+            lines.add(1, self.ecall(check.then, Code("x"), Code("ip"), code("kp + {}", _ptr("then"))))
+        else:
+            lines.add(1, Code("pass"))
+        if check.otherwise is not None:
+            lines.add(0, Code("else:"))
+            lines.add(1, self.ecall(check.otherwise, Code("x"), Code("ip"), code("kp + {}", _ptr("else"))))
+
+    def error_Ref(self, check: ir.Ref, lines: Lines) -> None:
+        where = code("kp + {}", _ptr(check.keyword))
+        function = self.error_fn(self.target(check)) if check.mode is None else code("{}[1]", self.dynamic_pick(check))
+        lines.add(0, code("{}(x, ip, {}, out{})", function, where, self.ref_scope(check)))
 
     def error_PrefixItems(self, check: ir.PrefixItems, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
             if _always_true(sub):
                 continue
             lines.add(0, code("if len(x) > {}:", literal(i)))
-            lines.add(1, code("{}(x[{}], ip + {}, kp + {}, out)", self.error_fn(sub), literal(i), _ptr(i),
-                              _ptr("prefixItems", i)))
+            lines.add(1, self.ecall(sub, code("x[{}]", literal(i)), code("ip + {}", _ptr(i)),
+                                    code("kp + {}", _ptr(check.keyword, i))))
 
     def error_Items(self, check: ir.Items, lines: Lines) -> None:
         assert check.schema is not None
+        if _always_true(check.schema):
+            return
         lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
-        lines.add(1, code("{}(x[i], ip + '/' + str(i), kp + {}, out)", self.error_fn(check.schema), _ptr("items")))
+        lines.add(1, self.ecall(check.schema, Code("x[i]"), Code("ip + '/' + str(i)"), code("kp + {}", _ptr(check.keyword))))
 
     def error_ItemCount(self, check: ir.ItemCount, lines: Lines) -> None:
         word = "short" if check.at_least else "long"
@@ -461,13 +801,13 @@ class Emitter:
     def error_NumberBound(self, check: ir.NumberBound, lines: Lines) -> None:
         signs = _OPS[check.op][2]
         lines.add(0, code("if {}(x, {}) not in {}:", self.prim("_cmp"), self.bound(check.bound), literal(signs)))
-        text = f" is {_OP_WORDS[check.op]} the {check.keyword} of {check.bound}"
+        text = f" is {_OP_WORDS[check.op]} the {check.keyword} of {_number_text(check.bound)}"
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(text)),
                   code("kp + {}", _ptr(check.keyword)))
 
     def error_MultipleOf(self, check: ir.MultipleOf, lines: Lines) -> None:
         lines.add(0, code("if not {}(x, {}):", self.prim("_is_multiple"), self.bound(check.divisor)))
-        self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" is not a multiple of {check.divisor}")),
+        self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" is not a multiple of {_number_text(check.divisor)}")),
                   code("kp + {}", _ptr("multipleOf")))
 
     def error_Enum(self, check: ir.Enum, lines: Lines) -> None:
@@ -478,23 +818,23 @@ class Emitter:
     def error_AllOf(self, check: ir.AllOf, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
             if not _always_true(sub):
-                lines.add(0, code("{}(x, ip, kp + {}, out)", self.error_fn(sub), _ptr("allOf", i)))
+                lines.add(0, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr("allOf", i))))
 
     def error_AnyOf(self, check: ir.AnyOf, lines: Lines) -> None:
-        calls = [code("{}(x)", self.fast_fn(s)) for s in check.schemas]
+        calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if not ({}):", join(" or ", calls)))
         self.fail(lines, 1, code("{}(x) + ' is not valid under any of the given schemas'", self.prim("_short")),
                   code("kp + {}", _ptr("anyOf")))
 
     def error_OneOf(self, check: ir.OneOf, lines: Lines) -> None:
-        calls = [code("{}(x)", self.fast_fn(s)) for s in check.schemas]
+        calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if ({}) != 1:", join(" + ", calls)))
         self.fail(lines, 1, code("{}(x) + ' is not valid under exactly one of the given schemas'", self.prim("_short")),
                   code("kp + {}", _ptr("oneOf")))
 
     def error_Not(self, check: ir.Not, lines: Lines) -> None:
         assert check.schema is not None
-        lines.add(0, code("if {}(x):", self.fast_fn(check.schema)))
+        lines.add(0, code("if {}:", self.call(check.schema)))
         self.fail(lines, 1, code("{}(x) + ' should not be valid under the schema in not'", self.prim("_short")),
                   code("kp + {}", _ptr("not")))
 
@@ -525,6 +865,13 @@ class Emitter:
 def _definition_order(names: Iterable[str]) -> list[str]:
     wanted = set(names)
     return [n for n in primitives.DEPENDS if n in wanted and callable(getattr(primitives, n))]
+
+
+def _number_text(value: ir.Number) -> str:
+    """A number for a message (huge integers abbreviated: their digits would hit Python's limit)."""
+    if isinstance(value, int) and abs(value) >= 10**100:
+        return f"{Decimal(value):.15E}"  # str() of an int this long may pass Python's digit limit
+    return str(value)
 
 
 def _json_kind(value: Any) -> str:

@@ -40,6 +40,7 @@ CODES = {
     "limit-exceeded": "a profile limit (source size, nesting, properties, enum values) was hit",
     "bad-regex": "a pattern is not valid ECMA-262 or cannot be translated exactly to Python re",
     "unresolvable-ref": "a $ref that does not resolve in the registry",
+    "ref-cycle": "references that loop back without consuming input (validation would never end)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
 }
 

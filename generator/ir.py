@@ -21,6 +21,8 @@ class Node:
     boolean: bool | None = None  # a true/false schema
     types: tuple[str, ...] | None = None  # allowed JSON types, None: any
     checks: tuple["Check", ...] = ()
+    float_integers: bool = True  # a float like 1.0 counts as "integer" (not in draft 4)
+    resource: int | None = None  # id of the schema resource this node is the root of (dynamic scope)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,78 @@ class Properties(Check):
 class AdditionalProperties(Check):
     known: tuple[str, ...] = ()  # names covered by properties
     schema: Node | None = None
+    patterns: tuple[str, ...] = ()  # Python translations of the patternProperties patterns
     applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PatternProperties(Check):
+    entries: tuple[tuple[str, str, Node], ...] = ()  # (ECMA source, Python translation, schema)
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PropertyNames(Check):
+    schema: Node | None = None
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PropertyCount(Check):
+    bound: int = 0
+    at_least: bool = True  # minProperties (True) or maxProperties (False)
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class DependentRequired(Check):
+    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class DependentSchemas(Check):
+    entries: tuple[tuple[str, Node], ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class Contains(Check):
+    schema: Node | None = None
+    minimum: int = 1
+    maximum: int | None = None
+    min_keyword: str = "contains"  # where a too-small count is reported
+    annotates: bool = False  # contains' matches count as evaluated items (2020-12)
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class Unevaluated(Check):
+    schema: Node | None = None
+    applies_to = "object"  # "array" for unevaluatedItems (set per instance)
+
+
+@dataclass(frozen=True)
+class UnevaluatedItems(Unevaluated):
+    applies_to = "array"
+
+
+@dataclass(frozen=True)
+class Ref(Check):
+    target: str = ""  # graph key of the target node
+    where: str = field(default="", compare=False)  # pointer of the reference, for messages
+    # Dynamic references: "dynamic" ($dynamicRef) or "recursive" ($recursiveRef), with the
+    # anchor name; None for a plain static reference.
+    mode: str | None = None
+    anchor: str = ""
+    enter: tuple[int, ...] = ()  # resources entered by following it (one per hop of a ref chain)
+
+
+@dataclass(frozen=True)
+class IfThenElse(Check):
+    condition: Node | None = None
+    then: Node | None = None
+    otherwise: Node | None = None
 
 
 @dataclass(frozen=True)
@@ -128,15 +201,32 @@ class Not(Check):
     schema: Node | None = None
 
 
+def in_place(check: Check) -> list[Node]:
+    """The subschemas a check applies to the same instance (in-place applicators)."""
+    if isinstance(check, (AllOf, AnyOf, OneOf)):
+        return list(check.schemas)
+    if isinstance(check, Not):
+        return [check.schema] if check.schema is not None else []
+    if isinstance(check, IfThenElse):
+        return [n for n in (check.condition, check.then, check.otherwise) if n is not None]
+    if isinstance(check, DependentSchemas):
+        return [sub for _, sub in check.entries]
+    return []
+
+
 def children(node: Node) -> list[Node]:
-    """The subschema nodes directly under a node, in order."""
+    """Every subschema node directly under a node, in order."""
     found: list[Node] = []
     for check in node.checks:
         if isinstance(check, Properties):
             found.extend(sub for _, sub in check.entries)
-        elif isinstance(check, (AdditionalProperties, Items, Not)):
+        elif isinstance(check, PatternProperties):
+            found.extend(sub for _, _, sub in check.entries)
+        elif isinstance(check, (AdditionalProperties, Items, PropertyNames, Contains, Unevaluated)):
             assert check.schema is not None
             found.append(check.schema)
-        elif isinstance(check, (PrefixItems, AllOf, AnyOf, OneOf)):
+        elif isinstance(check, PrefixItems):
             found.extend(check.schemas)
+        else:
+            found.extend(in_place(check))
     return found

@@ -31,6 +31,12 @@ def _parse_float(text: str) -> float | Decimal:
     return exact
 
 
+def _parse_int(text: str) -> int:
+    # Python refuses int() of more than 4300 digits (a DoS guard); Decimal reads any length, and
+    # its conversion to int is arithmetic, so huge integers stay exact.
+    return int(text) if len(text) <= 4000 else int(Decimal(text))
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
@@ -64,8 +70,11 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
             raise SchemaError(
-                f"the {what} source is not UTF-8 (byte {exc.start})", code="bad-json"
+                f"the {what} source is not UTF-8: invalid byte at line {line} column {column}",
+                code="bad-json",
             ) from None
     else:
         text = source
@@ -93,6 +102,7 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
             text,
             object_pairs_hook=pairs_hook,
             parse_float=_parse_float,
+            parse_int=_parse_int,
             parse_constant=_reject_constant,
         )
     except json.JSONDecodeError as exc:

@@ -11,9 +11,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable
 
+from dataclasses import dataclass
+from urllib.parse import urldefrag
+
 from . import ir
-from .errors import join_pointer
+from .errors import SchemaError, join_pointer
+from .preflight import preflight
 from .profiles import TYPE_NAMES, Profile
+from .resolve import Location, Registry, draft_number, join_uri
 
 
 def normalize_number(value: Any) -> ir.Number:
@@ -39,7 +44,8 @@ def canonical(value: Any) -> str:
     if isinstance(value, str):
         return "s" + repr(value)
     if isinstance(value, (int, float, Decimal)):
-        return "n" + str(normalize_number(value))
+        number = normalize_number(value)
+        return "n" + (hex(number) if isinstance(number, int) else str(number))
     if isinstance(value, list):
         return "[" + ",".join(canonical(v) for v in value) + "]"
     if isinstance(value, dict):
@@ -47,30 +53,147 @@ def canonical(value: Any) -> str:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
-class Lowering:
-    def __init__(self, profile: Profile) -> None:
-        self.profile = profile
+@dataclass(frozen=True)
+class Context:
+    """Where a subschema sits: its document, pointer and base URI (drafts only)."""
 
-    def node(self, schema: Any, pointer: str) -> ir.Node:
+    document: str = ""
+    pointer: str = ""
+    base: str = ""
+
+
+class Lowering:
+    """Lowers one schema, and (for the drafts) every schema its references reach, into `graph`."""
+
+    def __init__(self, profile: Profile, registry: Registry | None = None) -> None:
+        self.profile = profile
+        self.registry = registry
+        self.draft = draft_number(profile.draft) if profile.draft else None
+        self.graph: dict[str, ir.Node] = {}  # location key -> node, for reference targets
+        self.pending: list[Location] = []
+        self.resource_ids: dict[str, int] = {}
+        self.dynamic_names: set[tuple[str, str]] = set()  # (mode, anchor) of dynamic references
+        self._preflighted: set[str] = set()
+
+    # -- nodes --------------------------------------------------------------------------------
+    def node(self, schema: Any, pointer: str, ctx: Context | None = None) -> ir.Node:
         if isinstance(schema, bool):
             return ir.Node(pointer=pointer, boolean=schema)
+        resource = None
+        if ctx is not None and self.registry is not None:
+            key = ctx.document + "#" + pointer
+            base = self.registry.bases.get(key)
+            if base is None:
+                ident = schema.get("id" if self.draft == 4 else "$id")
+                base = join_uri(ctx.base, ident) if isinstance(ident, str) and not ident.startswith("#") else ctx.base
+            ctx = Context(ctx.document, pointer, base)
+            if key in self.registry.resource_of:
+                resource = self.resource_id(self.registry.resource_of[key])
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
-        for keyword, value in schema.items():
+        entries = schema.items()
+        if self.draft is not None and self.draft <= 7 and "$ref" in schema:
+            entries = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
+        for keyword, value in entries:
             if self.profile.keyword_status(keyword) != "enforced":
                 continue  # annotations, and unknown keywords of a fail-open profile
             if keyword == "type":
                 types = lower_type(value)
                 continue
             where = join_pointer(pointer, keyword)
-            checks.extend(LOWERINGS[keyword](self, value, schema, where))
-        return ir.Node(pointer=pointer, types=types, checks=tuple(checks))
+            checks.extend(LOWERINGS[keyword](self, value, schema, where, ctx))
+        return ir.Node(pointer=pointer, types=types, checks=tuple(checks),
+                       float_integers=self.profile.float_integers, resource=resource)
 
-    def nodes(self, schemas: list[Any], pointer: str) -> tuple[ir.Node, ...]:
-        return tuple(self.node(s, join_pointer(pointer, i)) for i, s in enumerate(schemas))
+    def nodes(self, schemas: list[Any], pointer: str, ctx: Context | None) -> tuple[ir.Node, ...]:
+        return tuple(self.node(s, join_pointer(pointer, i), ctx) for i, s in enumerate(schemas))
+
+    def sub(self, schema: Any, where: str, ctx: Context | None) -> ir.Node:
+        return self.node(schema, where, ctx)
+
+    def enters(self, location: Location) -> int:
+        """The resource a reference to `location` enters (the one that contains it)."""
+        return self.resource_id(urldefrag(location.base)[0])
+
+    def resource_id(self, uri: str) -> int:
+        return self.resource_ids.setdefault(uri, len(self.resource_ids))
+
+    # -- references -----------------------------------------------------------------------
+    def target(self, location: Location, where: str) -> str:
+        """The graph key of a reference target, scheduling its lowering."""
+        return self.follow(location, where)[0]
+
+    def follow(self, location: Location, where: str) -> tuple[str, tuple[int, ...]]:
+        """The graph key of a reference target and the resources the reference enters. A target
+        that is only another reference is followed at compile time (so long chains cost nothing
+        at run time; each hop still enters its resource); a chain that comes back to itself can
+        never finish and is a SchemaError."""
+        assert self.registry is not None
+        seen: list[str] = []
+        enters = [self.enters(location)]
+        while True:
+            schema = location.schema
+            if not (isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)):
+                break
+            if location.key in seen:
+                raise SchemaError("this $ref starts a cycle of references that never reaches a schema",
+                                  code="ref-cycle", pointer=where)
+            seen.append(location.key)
+            location = self.registry.lookup(schema["$ref"], location.base, location.pointer + "/$ref")
+            enters.append(self.enters(location))
+        if location.key not in self.graph and all(p.key != location.key for p in self.pending):
+            self.pending.append(location)
+        return location.key, tuple(dict.fromkeys(enters))
+
+    def lower_pending(self) -> None:
+        """Lower every scheduled reference target (iteratively: no recursion through refs)."""
+        assert self.registry is not None
+        while True:
+            while self.pending:
+                location = self.pending.pop()
+                if location.key in self.graph:
+                    continue
+                self.check_target(location)
+                ctx = Context(location.document.uri, location.pointer, location.base)
+                self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
+            added = False
+            for mode, anchor in sorted(self.dynamic_names):
+                for location in self.dynamic_candidates(mode, anchor):
+                    if location.key not in self.graph:
+                        self.pending.append(location)
+                        added = True
+            if not added:
+                return
+
+    def check_target(self, location: Location) -> None:
+        """Preflight a reference target (it may lie in another document or an unknown keyword)."""
+        if location.key in self._preflighted:
+            return
+        self._preflighted.add(location.key)
+        profile = self.profile
+        from .profiles import DRAFT_PROFILES
+
+        if location.document.draft != profile.draft:
+            profile = DRAFT_PROFILES[location.document.draft]
+        preflight(location.schema, profile, pointer=location.pointer)
+
+    def dynamic_candidates(self, mode: str, anchor: str) -> list[Location]:
+        """Every location a dynamic reference could end at: each resource's anchor of that name."""
+        assert self.registry is not None
+        found = []
+        if mode == "dynamic":
+            for resource, names in sorted(self.registry.dynamic_anchors.items()):
+                if anchor in names:
+                    document, _, pointer = names[anchor].partition("#")
+                    found.append(self.registry.location(document, pointer))
+        else:
+            for resource in sorted(self.registry.recursive_anchors):
+                document, pointer = self.registry.resources[resource]
+                found.append(self.registry.location(document, pointer))
+        return found
 
 
-Lower = Callable[[Lowering, Any, dict[str, Any], str], list[ir.Check]]
+Lower = Callable[[Lowering, Any, dict[str, Any], str, "Context | None"], list[ir.Check]]
 
 
 def lower_type(value: str | list[str]) -> tuple[str, ...]:
@@ -81,109 +204,259 @@ def lower_type(value: str | list[str]) -> tuple[str, ...]:
 
 
 # -- one lowering per keyword -----------------------------------------------------------------
-def lower_properties(lw: Lowering, value: dict[str, Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
-    entries = tuple((name, lw.node(sub, join_pointer(where, name))) for name, sub in value.items())
+# Each takes (lowering, keyword value, whole schema object, pointer of the keyword, context).
+C = Context | None
+Checks = list[ir.Check]
+
+
+def _enforced(lw: Lowering, keyword: str, schema: dict[str, Any]) -> bool:
+    return keyword in schema and lw.profile.keyword_status(keyword) == "enforced"
+
+
+def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
     return [ir.Properties("properties", entries)] if entries else []
 
 
-def lower_required(lw: Lowering, value: list[str], schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    from .ecma_regex import translate
+
+    entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
+                    for source, sub in value.items())
+    return [ir.PatternProperties("patternProperties", entries)] if entries else []
+
+
+def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.Required("required", tuple(value))] if value else []
 
 
-def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
-    if value is True:
+def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    if value is True and not _needs_annotations(lw):
         return []
-    known = tuple(schema.get("properties", {})) if lw.profile.keyword_status("properties") == "enforced" else ()
-    return [ir.AdditionalProperties("additionalProperties", known, lw.node(value, where))]
+    from .ecma_regex import translate
+
+    known = tuple(schema["properties"]) if _enforced(lw, "properties", schema) else ()
+    patterns = tuple(translate(p) for p in schema["patternProperties"]) if _enforced(lw, "patternProperties", schema) else ()
+    return [ir.AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
 
 
-def lower_prefix_items(lw: Lowering, value: list[Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
-    return [ir.PrefixItems("prefixItems", lw.nodes(value, where))]
+def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [] if value is True else [ir.PropertyNames("propertyNames", lw.node(value, where, ctx))]
 
 
-def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
-    if value is True:
+def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.PropertyCount("minProperties", int(value), True)] if value > 0 else []
+
+
+def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.PropertyCount("maxProperties", int(value), False)]
+
+
+def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    entries = tuple((name, tuple(names)) for name, names in value.items() if names)
+    return [ir.DependentRequired("dependentRequired", entries)] if entries else []
+
+
+def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
+    return [ir.DependentSchemas("dependentSchemas", entries)] if entries else []
+
+
+def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    """Draft 4-7: an array value is dependentRequired, a schema value dependentSchemas."""
+    names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
+    schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
+    checks: Checks = []
+    if names:
+        checks.append(ir.DependentRequired("dependencies", names))
+    if schemas:
+        checks.append(ir.DependentSchemas("dependencies", schemas))
+    return checks
+
+
+def lower_prefix_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.PrefixItems("prefixItems", lw.nodes(value, where, ctx))]
+
+
+def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    if isinstance(value, list):  # the array form, before 2020-12
+        return [ir.PrefixItems("items", lw.nodes(value, where, ctx))]
+    if value is True and not _needs_annotations(lw):
         return []
-    start = len(schema.get("prefixItems", ())) if lw.profile.keyword_status("prefixItems") == "enforced" else 0
-    return [ir.Items("items", start, lw.node(value, where))]
+    start = len(schema["prefixItems"]) if _enforced(lw, "prefixItems", schema) else 0
+    return [ir.Items("items", start, lw.node(value, where, ctx))]
 
 
-def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_additional_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    items = schema.get("items")
+    if (value is True and not _needs_annotations(lw)) or not isinstance(items, list) or not _enforced(lw, "items", schema):
+        return []  # additionalItems means something only after an array of items
+    return [ir.Items("additionalItems", len(items), lw.node(value, where, ctx))]
+
+
+def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    minimum, maximum, min_keyword = 1, None, "contains"
+    if _enforced(lw, "minContains", schema):
+        minimum, min_keyword = int(schema["minContains"]), "minContains"
+    if _enforced(lw, "maxContains", schema):
+        maximum = int(schema["maxContains"])
+    annotates = lw.draft is not None and lw.draft >= 2020
+    return [ir.Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)]
+
+
+def lower_if(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    parent = where.rsplit("/", 1)[0]
+    then = lw.node(schema["then"], join_pointer(parent, "then"), ctx) if _enforced(lw, "then", schema) else None
+    otherwise = lw.node(schema["else"], join_pointer(parent, "else"), ctx) if _enforced(lw, "else", schema) else None
+    if then is None and otherwise is None and not _needs_annotations(lw):
+        return []  # `if` alone decides nothing
+    return [ir.IfThenElse("if", lw.node(value, where, ctx), then, otherwise)]
+
+
+def _needs_annotations(lw: Lowering) -> bool:
+    return lw.draft is not None and lw.draft >= 2019
+
+
+def lower_unevaluated_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.Unevaluated("unevaluatedProperties", lw.node(value, where, ctx))]
+
+
+def lower_unevaluated_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.UnevaluatedItems("unevaluatedItems", lw.node(value, where, ctx))]
+
+
+def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.ItemCount("minItems", int(value), True)] if value > 0 else []
 
 
-def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.ItemCount("maxItems", int(value), False)]
 
 
-def lower_unique_items(lw: Lowering, value: bool, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.UniqueItems("uniqueItems")] if value else []
 
 
-def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.StringLength("minLength", int(value), True)] if value > 0 else []
 
 
-def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.StringLength("maxLength", int(value), False)]
 
 
-def lower_pattern(lw: Lowering, value: str, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     from .ecma_regex import translate
 
     return [ir.Pattern("pattern", value, translate(value))]
 
 
-def _bound(keyword: str, op: str) -> Lower:
-    def lower_bound(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
-        return [ir.NumberBound(keyword, normalize_number(value), op)]
+def _bound(keyword: str, op: str, draft4_flag: str | None = None) -> Lower:
+    def lower_bound(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+        if isinstance(value, bool):
+            return []  # draft 4's exclusiveMaximum/exclusiveMinimum flags: read by their bound
+        chosen = op
+        if draft4_flag is not None and lw.draft == 4 and schema.get(draft4_flag) is True:
+            chosen = op[0]  # ">=" becomes ">", "<=" becomes "<"
+        return [ir.NumberBound(keyword, normalize_number(value), chosen)]
 
     lower_bound.__name__ = f"lower_{keyword}"
     return lower_bound
 
 
-def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.MultipleOf("multipleOf", normalize_number(value))]
 
 
-def lower_enum(lw: Lowering, value: list[Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_enum(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.Enum("enum", tuple(value), canonical(value))]
 
 
-def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
+def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     return [ir.Enum("const", (value,), canonical([value]))]
 
 
-def lower_all_of(lw: Lowering, value: list[Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
-    return [ir.AllOf("allOf", lw.nodes(value, where))]
+def lower_all_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.AllOf("allOf", lw.nodes(value, where, ctx))]
 
 
-def lower_any_of(lw: Lowering, value: list[Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
-    return [ir.AnyOf("anyOf", lw.nodes(value, where))]
+def lower_any_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.AnyOf("anyOf", lw.nodes(value, where, ctx))]
 
 
-def lower_one_of(lw: Lowering, value: list[Any], schema: dict[str, Any], where: str) -> list[ir.Check]:
-    return [ir.OneOf("oneOf", lw.nodes(value, where))]
+def lower_one_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.OneOf("oneOf", lw.nodes(value, where, ctx))]
 
 
-def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str) -> list[ir.Check]:
-    return [ir.Not("not", lw.node(value, where))]
+def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    return [ir.Not("not", lw.node(value, where, ctx))]
+
+
+def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters = lw.follow(location, where)
+    return [ir.Ref("$ref", key, where, enter=enters)]
+
+
+def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
+    the outermost resource in the dynamic scope with that anchor is chosen at run time."""
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters = lw.follow(location, where)
+    fragment = value.partition("#")[2]
+    target = location.schema
+    if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
+        lw.dynamic_names.add(("dynamic", fragment))
+        return [ir.Ref("$dynamicRef", key, where, "dynamic", fragment, enters)]
+    return [ir.Ref("$dynamicRef", key, where, enter=enters)]
+
+
+def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters = lw.follow(location, where)
+    target = location.schema
+    if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
+        lw.dynamic_names.add(("recursive", ""))
+        return [ir.Ref("$recursiveRef", key, where, "recursive", enter=enters)]
+    return [ir.Ref("$recursiveRef", key, where, enter=enters)]
+
+
+def _nothing(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
+    """Keywords read by a sibling's lowering (then/else by if, minContains by contains)."""
+    return []
 
 
 LOWERINGS: dict[str, Lower] = {
     "properties": lower_properties,
+    "patternProperties": lower_pattern_properties,
     "required": lower_required,
     "additionalProperties": lower_additional_properties,
+    "propertyNames": lower_property_names,
+    "minProperties": lower_min_properties,
+    "maxProperties": lower_max_properties,
+    "dependentRequired": lower_dependent_required,
+    "dependentSchemas": lower_dependent_schemas,
+    "dependencies": lower_dependencies,
     "prefixItems": lower_prefix_items,
     "items": lower_items,
+    "additionalItems": lower_additional_items,
+    "contains": lower_contains,
+    "minContains": _nothing,
+    "maxContains": _nothing,
     "minItems": lower_min_items,
     "maxItems": lower_max_items,
     "uniqueItems": lower_unique_items,
+    "unevaluatedProperties": lower_unevaluated_properties,
+    "unevaluatedItems": lower_unevaluated_items,
     "minLength": lower_min_length,
     "maxLength": lower_max_length,
     "pattern": lower_pattern,
-    "minimum": _bound("minimum", ">="),
-    "maximum": _bound("maximum", "<="),
+    "minimum": _bound("minimum", ">=", "exclusiveMinimum"),
+    "maximum": _bound("maximum", "<=", "exclusiveMaximum"),
     "exclusiveMinimum": _bound("exclusiveMinimum", ">"),
     "exclusiveMaximum": _bound("exclusiveMaximum", "<"),
     "multipleOf": lower_multiple_of,
@@ -193,9 +466,15 @@ LOWERINGS: dict[str, Lower] = {
     "anyOf": lower_any_of,
     "oneOf": lower_one_of,
     "not": lower_not,
+    "if": lower_if,
+    "then": _nothing,
+    "else": _nothing,
+    "$ref": lower_ref,
+    "$dynamicRef": lower_dynamic_ref,
+    "$recursiveRef": lower_recursive_ref,
 }
 
 
 def lower(schema: Any, profile: Profile, pointer: str = "") -> ir.Node:
-    """The IR of a preflighted schema."""
+    """The IR of a preflighted schema of a profile without references."""
     return Lowering(profile).node(schema, pointer)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .errors import SchemaError, join_pointer
 from .profiles import TYPE_NAMES, Profile
+from .resolve import draft_number
 
 # Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
 MAX_VALUE_DEPTH = 100
@@ -22,17 +23,19 @@ MAX_VALUE_DEPTH = 100
 class _Walk:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
+        self.draft = draft_number(profile.draft) if profile.draft else None
+        self.old_draft = self.draft is not None and self.draft <= 7
 
     # -- values ---------------------------------------------------------------------------
     def fail(self, code: str, pointer: str, message: str) -> SchemaError:
         return SchemaError(message, code=code, pointer=pointer)
 
-    def json_value(self, value: Any, pointer: str) -> None:
+    def json_value(self, value: Any, pointer: str, max_depth: int | None = MAX_VALUE_DEPTH) -> None:
         """A plain JSON value: no NaN/Infinity, str keys, only JSON types, bounded depth."""
         stack = [(value, pointer, 0)]
         while stack:
             node, where, depth = stack.pop()
-            if depth > MAX_VALUE_DEPTH:
+            if max_depth is not None and depth > max_depth:
                 raise self.fail("limit-exceeded", where, f"value nested deeper than {MAX_VALUE_DEPTH} levels")
             if node is None or isinstance(node, (bool, str, int)):
                 continue
@@ -93,7 +96,10 @@ class _Walk:
             return
         if not isinstance(schema, dict):
             raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {_describe(schema)}")
-        for keyword, value in schema.items():
+        items = schema.items()
+        if self.old_draft and "$ref" in schema:
+            items = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
+        for keyword, value in items:
             if not isinstance(keyword, str):
                 raise self.fail("bad-keyword-value", pointer, f"schema key {keyword!r} is not a string")
             where = join_pointer(pointer, keyword)
@@ -180,6 +186,10 @@ def _check_additional_properties(w: _Walk, value: Any, pointer: str, depth: int)
 
 
 def _check_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, list) and w.draft is not None and w.draft < 2020:
+        for i, sub in enumerate(value):
+            w.schema(sub, join_pointer(pointer, i), depth + 1)
+        return
     if isinstance(value, list):
         raise w.fail("bad-keyword-value", pointer, "items must be one schema (use prefixItems for tuples)")
     w.schema(value, pointer, depth + 1)
@@ -194,7 +204,12 @@ def _check_count(w: _Walk, value: Any, pointer: str, depth: int) -> None:
 
 
 def _check_number(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.number(value, pointer, pointer.rsplit("/", 1)[-1])
+    keyword = pointer.rsplit("/", 1)[-1]
+    if w.draft == 4 and keyword.startswith("exclusive"):
+        if not isinstance(value, bool):
+            raise w.fail("bad-keyword-value", pointer, f"in draft 4 {keyword} is a boolean")
+        return
+    w.number(value, pointer, keyword)
 
 
 def _check_multiple_of(w: _Walk, value: Any, pointer: str, depth: int) -> None:
@@ -256,6 +271,35 @@ def _check_examples(w: _Walk, value: Any, pointer: str, depth: int) -> None:
     w.json_value(value, pointer)
 
 
+def _check_ref(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, str):
+        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string (a URI reference)")
+
+
+def _check_schema_map(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be an object of schemas")
+    for name, sub in value.items():
+        w.schema(sub, join_pointer(pointer, name), depth + 1)
+
+
+def _check_dependent_required(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, "dependentRequired must be an object of string arrays")
+    for name, names in value.items():
+        _check_required(w, names, join_pointer(pointer, name), depth)
+
+
+def _check_dependencies(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, "dependencies must be an object")
+    for name, sub in value.items():
+        if isinstance(sub, list):
+            _check_required(w, sub, join_pointer(pointer, name), depth)
+        else:
+            w.schema(sub, join_pointer(pointer, name), depth + 1)
+
+
 CHECKERS: dict[str, Checker] = {
     "type": _check_type,
     "properties": _check_properties,
@@ -280,6 +324,25 @@ CHECKERS: dict[str, Checker] = {
     "allOf": _check_combinator,
     "anyOf": _check_combinator,
     "oneOf": _check_combinator,
+    "$ref": _check_ref,
+    "$dynamicRef": _check_ref,
+    "$recursiveRef": _check_ref,
+    "additionalItems": _check_subschema,
+    "contains": _check_subschema,
+    "propertyNames": _check_subschema,
+    "if": _check_subschema,
+    "then": _check_subschema,
+    "else": _check_subschema,
+    "unevaluatedItems": _check_subschema,
+    "unevaluatedProperties": _check_subschema,
+    "minContains": _check_count,
+    "maxContains": _check_count,
+    "minProperties": _check_count,
+    "maxProperties": _check_count,
+    "patternProperties": _check_schema_map,
+    "dependentSchemas": _check_schema_map,
+    "dependentRequired": _check_dependent_required,
+    "dependencies": _check_dependencies,
 }
 
 ANNOTATION_CHECKERS: dict[str, Checker] = {
@@ -290,12 +353,24 @@ ANNOTATION_CHECKERS: dict[str, Checker] = {
     "$comment": _check_string_annotation,
     "format": _check_string_annotation,
     "examples": _check_examples,
+    "$defs": _check_schema_map,
+    "definitions": _check_schema_map,
+    "$anchor": _check_string_annotation,
+    "$dynamicAnchor": _check_string_annotation,
+    "id": _check_any_json,
+    "$recursiveAnchor": _check_any_json,
+    "$vocabulary": _check_any_json,
 }
 
 
 def source_size(schema: Any) -> int:
     """The UTF-8 size of a schema given as a value, in compact JSON (for the source limit)."""
     return len(json.dumps(schema, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "surrogatepass"))
+
+
+def check_json_value(value: Any, profile: Profile) -> None:
+    """A schema given as a Python value must be JSON all through (ignored keywords included)."""
+    _Walk(profile).json_value(value, "", max_depth=None)
 
 
 def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:

@@ -262,6 +262,26 @@ def _short(x):
     return text
 
 
+def _pick_dynamic(scope, table, default):
+    """$dynamicRef: the outermost resource in the dynamic scope with the anchor wins."""
+    for resource in scope:
+        found = table.get(resource)
+        if found is not None:
+            return found
+    return default
+
+
+def _pick_recursive(scope, table, default):
+    """$recursiveRef: from the innermost resource outwards, while each has $recursiveAnchor."""
+    chosen = default
+    for resource in reversed(scope):
+        found = table.get(resource)
+        if found is None:
+            break
+        chosen = found
+    return chosen
+
+
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
     "_kind": ("_Decimal",),
@@ -278,6 +298,8 @@ DEPENDS = {
     "_unique": ("_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
     "_esc": (),
     "_short": (),
+    "_pick_dynamic": (),
+    "_pick_recursive": (),
 }
 
 # Module-level constants a copied function may need, with their emitted definition.

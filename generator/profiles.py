@@ -29,6 +29,8 @@ class Profile:
     schema_additional_properties: bool = True  # additionalProperties may be a schema
     boolean_subschemas: bool = True  # true/false may stand for a subschema
     integer_multiple_of_only: bool = False
+    draft: str | None = None  # the JSON Schema draft a full-draft profile implements
+    float_integers: bool = True  # 1.0 is an integer (false only in draft 4)
     notes: tuple[str, ...] = field(default=())
 
     def keyword_status(self, keyword: str) -> str:
@@ -89,7 +91,61 @@ LENIENT = Profile(
                   max_enum_values=None),
 )
 
-PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT)}
+_DRAFT4 = frozenset(
+    {
+        "type", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+        "maxLength", "minLength", "pattern", "items", "additionalItems", "maxItems", "minItems",
+        "uniqueItems", "maxProperties", "minProperties", "required", "properties",
+        "patternProperties", "additionalProperties", "dependencies", "allOf", "anyOf", "oneOf",
+        "not", "$ref",
+    }
+)
+_DRAFT6 = _DRAFT4 | {"const", "contains", "propertyNames"}
+_DRAFT7 = _DRAFT6 | {"if", "then", "else"}
+_DRAFT2019 = (_DRAFT7 - {"dependencies"}) | {
+    "dependentRequired", "dependentSchemas", "maxContains", "minContains", "unevaluatedItems",
+    "unevaluatedProperties", "$recursiveRef",
+}
+_DRAFT2020 = (_DRAFT2019 - {"additionalItems", "$recursiveRef"}) | {"prefixItems", "$dynamicRef"}
+# Keywords of the core vocabulary that the resolver reads; never checks of their own.
+CORE = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$defs",
+                  "definitions", "$vocabulary", "$comment"})
+# The keywords each vocabulary of a custom meta-schema ($vocabulary) can switch off.
+VALIDATION_VOCABULARY = frozenset(
+    {"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+     "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems",
+     "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired"}
+)
+APPLICATOR_VOCABULARY = frozenset(
+    {"prefixItems", "items", "additionalItems", "contains", "additionalProperties", "properties",
+     "patternProperties", "dependentSchemas", "propertyNames", "if", "then", "else", "allOf",
+     "anyOf", "oneOf", "not"}
+)
+UNEVALUATED_VOCABULARY = frozenset({"unevaluatedItems", "unevaluatedProperties"})
+
+
+def _draft(name: str, enforced: frozenset[str], *, float_integers: bool = True) -> Profile:
+    return Profile(
+        name=name,
+        enforced=frozenset(enforced),
+        annotations=CORE,
+        fail_closed=False,
+        limits=Limits(max_source_bytes=64 * 1024 * 1024, max_depth=128, max_properties=None,
+                      max_enum_values=None),
+        draft=name,
+        float_integers=float_integers,
+    )
+
+
+DRAFT_PROFILES = {
+    "draft2020-12": _draft("draft2020-12", _DRAFT2020),
+    "draft2019-09": _draft("draft2019-09", _DRAFT2019),
+    "draft7": _draft("draft7", _DRAFT7),
+    "draft6": _draft("draft6", _DRAFT6),
+    "draft4": _draft("draft4", _DRAFT4, float_integers=False),
+}
+
+PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT, *DRAFT_PROFILES.values())}
 
 # Options that set limits, with what each must be.
 LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")

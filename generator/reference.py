@@ -154,7 +154,7 @@ def pattern(r: Reference, source: Any, instance: Any, schema: dict[str, Any], ip
 def _bound(name: str, accept: tuple[int, ...], words: str) -> Keyword:
     def check(r: Reference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str) -> Errors:
         if _is(instance, "number") and p.compare(instance, bound) not in accept:
-            yield Error(f"{p.short_repr(instance)} is {words} the {name} of {bound}", ip, kp)
+            yield Error(f"{p.short_repr(instance)} is {words} the {name} of {p.short_repr(bound)}", ip, kp)
 
     check.__name__ = name
     return check
@@ -168,7 +168,7 @@ exclusive_maximum = _bound("exclusiveMaximum", (-1,), "greater than or equal to"
 
 def multiple_of(r: Reference, divisor: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str) -> Errors:
     if _is(instance, "number") and not p.is_multiple(instance, divisor):
-        yield Error(f"{p.short_repr(instance)} is not a multiple of {divisor}", ip, kp)
+        yield Error(f"{p.short_repr(instance)} is not a multiple of {p.short_repr(divisor)}", ip, kp)
 
 
 def enum(r: Reference, values: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str) -> Errors:

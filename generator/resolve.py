@@ -1,40 +1,244 @@
-"""Stage 3, resolve: give each schema resource a canonical URI and resolve references.
+"""Stage 3, resolve: schema resources, their canonical URIs, and reference lookup.
 
-The three current profiles have no references ($ref is out of every one of them, and preflight
-refuses it), so here the stage only indexes resources by `$id` and checks that nothing is left
-to resolve. The drafts will resolve `$ref` against this registry (a mapping of URI to schema,
-never the network).
+A Registry holds documents by URI (the schema being compiled, the bundled meta-schemas, and any
+the user supplies: a mapping of URI to schema, or a directory of schema files; never the network).
+It walks each document once, indexing every schema resource (`$id`, `id` in draft 4), anchor
+(`$anchor`, plain-name `$id` fragments), `$dynamicAnchor` and `$recursiveAnchor`. A location is
+(document URI, JSON pointer); `lookup` turns a reference into one, or raises SchemaError.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
+from importlib import resources as _resources
+from pathlib import Path
 from typing import Any, Iterator, Mapping
-from urllib.parse import unquote, urldefrag, urljoin
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
 from .errors import SchemaError, join_pointer
 
-# Keywords whose value is a schema, an array of schemas, or an object of schemas.
-_ONE = ("additionalProperties", "items", "not", "contains", "if", "then", "else", "propertyNames",
-        "unevaluatedItems", "unevaluatedProperties", "additionalItems")
-_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
-_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
+
+# Meta-schema URIs (as written in $schema, without a trailing '#') and the draft each names.
+META_SCHEMAS = {
+    "https://json-schema.org/draft/2020-12/schema": "draft2020-12",
+    "https://json-schema.org/draft/2019-09/schema": "draft2019-09",
+    "http://json-schema.org/draft-07/schema": "draft7",
+    "http://json-schema.org/draft-06/schema": "draft6",
+    "http://json-schema.org/draft-04/schema": "draft4",
+}
+_BUNDLED = {
+    "https://json-schema.org/draft/2020-12/schema": "draft2020-12.json",
+    "https://json-schema.org/draft/2019-09/schema": "draft2019-09.json",
+    "http://json-schema.org/draft-07/schema": "draft7.json",
+    "http://json-schema.org/draft-06/schema": "draft6.json",
+    "http://json-schema.org/draft-04/schema": "draft4.json",
+}
+for _vocab in ("applicator", "content", "core", "format-annotation", "format-assertion", "meta-data",
+               "unevaluated", "validation"):
+    _BUNDLED[f"https://json-schema.org/draft/2020-12/meta/{_vocab}"] = f"vocab2020/{_vocab}.json"
+for _vocab in ("applicator", "content", "core", "format", "meta-data", "validation"):
+    _BUNDLED[f"https://json-schema.org/draft/2019-09/meta/{_vocab}"] = f"vocab2019/{_vocab}.json"
+
+# Keywords whose value is a schema / an array of schemas / an object of schemas, by draft.
+_ONE = {"additionalProperties", "not", "items", "additionalItems", "contains", "propertyNames", "if",
+        "then", "else", "unevaluatedItems", "unevaluatedProperties"}
+_MANY = {"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+_MAP = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"}
 
 
-def subschemas(schema: Any, pointer: str) -> Iterator[tuple[str, Any]]:
-    """(pointer, subschema) for the schemas directly under `schema`."""
+def draft_number(draft: str) -> int:
+    """4, 6, 7, 2019 or 2020."""
+    return {"draft2020-12": 2020, "draft2019-09": 2019, "draft7": 7, "draft6": 6, "draft4": 4}[draft]
+
+
+def normalize_meta_uri(uri: str) -> str:
+    return uri[:-1] if uri.endswith("#") else uri
+
+
+def join_uri(base: str, ref: str) -> str:
+    """RFC 3986 reference resolution that also works for URNs and other non-hierarchical bases."""
+    if urlsplit(ref).scheme:
+        return ref
+    scheme = urlsplit(base).scheme
+    if scheme and scheme not in uses_relative:
+        if ref.startswith("#") or ref == "":
+            return urldefrag(base)[0] + ref
+        return ref
+    return urljoin(base, ref)
+
+
+def subschema_positions(schema: Any, draft: str) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+    """(path below `schema`, subschema) for the schemas directly inside `schema`."""
     if not isinstance(schema, dict):
         return
-    for key in _ONE:
-        if key in schema and isinstance(schema[key], (dict, bool)):
-            yield join_pointer(pointer, key), schema[key]
-    for key in _MANY:
-        if isinstance(schema.get(key), list):
-            for i, sub in enumerate(schema[key]):
-                yield join_pointer(pointer, key, i), sub
-    for key in _MAP:
-        if isinstance(schema.get(key), dict):
-            for name, sub in schema[key].items():
-                yield join_pointer(pointer, key, name), sub
+    for key, value in schema.items():
+        if key in _ONE and isinstance(value, (dict, bool)):
+            yield (key,), value
+        elif key in _MANY and isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield (key, i), sub
+        elif key in _MAP and isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(sub, (dict, bool)):
+                    yield (key, name), sub
+
+
+def id_keyword(draft: str) -> str:
+    return "id" if draft == "draft4" else "$id"
+
+
+@dataclass
+class Document:
+    uri: str
+    value: Any
+    draft: str
+
+
+@dataclass
+class Location:
+    document: Document
+    pointer: str
+    base: str  # the base URI in force at this location
+
+    @property
+    def key(self) -> str:
+        return self.document.uri + "#" + self.pointer
+
+    @property
+    def schema(self) -> Any:
+        return resolve_pointer(self.document.value, self.pointer)
+
+
+@dataclass
+class Registry:
+    draft: str  # the draft of documents that name none
+    documents: dict[str, Document] = field(default_factory=dict)
+    resources: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri -> (doc, pointer)
+    anchors: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri#name -> (doc, pointer)
+    dynamic_anchors: dict[str, dict[str, str]] = field(default_factory=dict)  # resource -> name -> pointer uri
+    recursive_anchors: set[str] = field(default_factory=set)  # resources with $recursiveAnchor: true
+    bases: dict[str, str] = field(default_factory=dict)  # location key -> base URI
+    resource_of: dict[str, str] = field(default_factory=dict)  # location key -> its resource URI, if a root
+    supplied: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- documents ------------------------------------------------------------------------
+    def add(self, uri: str, value: Any, draft: str | None = None) -> Document:
+        uri = urldefrag(uri)[0]
+        if uri in self.documents:
+            return self.documents[uri]
+        chosen = draft or self.draft_of(value) or self.draft
+        document = Document(uri, value, chosen)
+        self.documents[uri] = document
+        self._index(document)
+        return document
+
+    def draft_of(self, value: Any) -> str | None:
+        if isinstance(value, dict) and isinstance(value.get("$schema"), str):
+            return META_SCHEMAS.get(normalize_meta_uri(value["$schema"]))
+        return None
+
+    def _index(self, document: Document) -> None:
+        stack: list[tuple[str, Any, str, str]] = [("", document.value, document.uri, document.draft)]
+        while stack:
+            pointer, schema, base, draft = stack.pop()
+            key = document.uri + "#" + pointer
+            if isinstance(schema, dict):
+                if pointer and isinstance(schema.get("$schema"), str):
+                    draft = META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]), draft)
+                old_style = draft_number(draft) <= 7
+                ident = schema.get(id_keyword(draft))
+                if old_style and "$ref" in schema:
+                    ident = None  # $ref siblings, $id included, are ignored before 2019-09
+                if isinstance(ident, str):
+                    if old_style and ident.startswith("#"):
+                        self.anchors[join_uri(base, ident)] = (document.uri, pointer)
+                    else:
+                        base = join_uri(base, ident)
+                        resource = urldefrag(base)[0]
+                        self.resources.setdefault(resource, (document.uri, pointer))
+                        self.resource_of[key] = resource
+                        fragment = urldefrag(join_uri(base, ident))[1]
+                        if old_style and fragment:
+                            self.anchors[join_uri(base, "#" + fragment)] = (document.uri, pointer)
+                if not pointer:
+                    self.resource_of.setdefault(key, urldefrag(base)[0])
+                    self.resources.setdefault(urldefrag(base)[0], (document.uri, pointer))
+                    self.resources.setdefault(document.uri, (document.uri, pointer))
+                resource = urldefrag(base)[0]
+                if not old_style:
+                    for word in ("$anchor", "$dynamicAnchor"):
+                        name = schema.get(word)
+                        if isinstance(name, str):
+                            self.anchors.setdefault(resource + "#" + name, (document.uri, pointer))
+                            if word == "$dynamicAnchor":
+                                self.dynamic_anchors.setdefault(resource, {})[name] = key
+                    if schema.get("$recursiveAnchor") is True and self.resource_of.get(key):
+                        self.recursive_anchors.add(resource)
+            self.bases[key] = base
+            for path, sub in subschema_positions(schema, draft):
+                stack.append((join_pointer(pointer, *path), sub, base, draft))
+
+    def _document_for(self, uri: str) -> Document | None:
+        if uri in self.documents:
+            return self.documents[uri]
+        if uri in self.supplied:
+            return self.add(uri, self.supplied[uri])
+        meta = _BUNDLED.get(uri)
+        if meta is not None:
+            text = _resources.files("generator").joinpath("metaschemas").joinpath(meta).read_text("utf-8")
+            return self.add(uri, json.loads(text))
+        return None
+
+    # -- lookup -----------------------------------------------------------------------------
+    def location(self, document_uri: str, pointer: str) -> Location:
+        document = self.documents[document_uri]
+        key = document_uri + "#" + pointer
+        base = self.bases.get(key)
+        if base is None:
+            base = self._base_by_walking(document, pointer)
+        return Location(document, pointer, base)
+
+    def _base_by_walking(self, document: Document, pointer: str) -> str:
+        """The base URI at a location the index did not visit (inside an unknown keyword)."""
+        best, best_len = document.uri, -1
+        for key, base in self.bases.items():
+            doc, _, at = key.partition("#")
+            if doc == document.uri and (pointer == at or pointer.startswith(at + "/")) and len(at) > best_len:
+                best, best_len = base, len(at)
+        return best
+
+    def lookup(self, ref: str, base: str, where: str) -> Location:
+        """The location `ref` names, resolved against `base`; `where` is the $ref's pointer."""
+        target = join_uri(base, ref)
+        uri, fragment = urldefrag(target)
+        if not uri and not base:
+            uri = ""
+        fragment = unquote(fragment)
+        if fragment and not fragment.startswith("/"):
+            found = self.anchors.get(uri + "#" + fragment)
+            if found is None:
+                self._document_for(uri)
+                found = self.anchors.get(uri + "#" + fragment)
+            if found is None:
+                raise SchemaError(f"$ref {ref!r} names no anchor {fragment!r} in {uri or 'this document'}",
+                                  code="unresolvable-ref", pointer=where)
+            return self.location(*found)
+        if uri not in self.resources:
+            self._document_for(uri)
+        if uri not in self.resources:
+            raise SchemaError(f"$ref {ref!r} does not resolve: no schema is known as {uri or '(empty URI)'}"
+                              " (remote references are served only from the registry, never the network)",
+                              code="unresolvable-ref", pointer=where)
+        document_uri, at = self.resources[uri]
+        pointer = at + fragment
+        try:
+            resolve_pointer(self.documents[document_uri].value, pointer)
+        except KeyError:
+            raise SchemaError(f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
+                              code="unresolvable-ref", pointer=where) from None
+        return self.location(document_uri, pointer)
 
 
 def resolve_pointer(document: Any, fragment: str) -> Any:
@@ -45,9 +249,9 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     if not fragment.startswith("/"):
         raise KeyError(fragment)
     for token in fragment[1:].split("/"):
-        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        token = token.replace("~1", "/").replace("~0", "~")
         if isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
+            if not token.isdigit() or int(token) >= len(node) or (token != "0" and token.startswith("0")):
                 raise KeyError(token)
             node = node[int(token)]
         elif isinstance(node, dict) and token in node:
@@ -57,36 +261,18 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     return node
 
 
-class Resolver:
-    def __init__(self, root: Any, *, base_uri: str = "", registry: Mapping[str, Any] | None = None) -> None:
-        self.root = root
-        self.base_uri = base_uri
-        self.resources: dict[str, Any] = dict(registry or {})
-        root_id = root.get("$id") if isinstance(root, dict) else None
-        if isinstance(root_id, str):
-            self.base_uri = urljoin(base_uri, root_id)
-        self.resources[urldefrag(self.base_uri)[0]] = root
+def load_registry_directory(path: str | Path, *, base_uri: str | None = None) -> dict[str, Any]:
+    """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
+    has one, and under `base_uri` + its relative path when a base is given."""
+    from .loader import load_json
 
-    def lookup(self, ref: str, base: str, pointer: str) -> Any:
-        """The schema `ref` names, relative to `base`; SchemaError with `pointer` if none."""
-        uri, fragment = urldefrag(urljoin(base, ref))
-        document = self.resources.get(uri)
-        try:
-            if document is None:
-                raise KeyError(uri)
-            return resolve_pointer(document, fragment)
-        except KeyError:
-            raise SchemaError(f"$ref {ref!r} does not resolve", code="unresolvable-ref", pointer=pointer) from None
-
-    def check(self) -> None:
-        """Every $ref in the schema resolves."""
-        stack: list[tuple[str, Any, str]] = [("", self.root, self.base_uri)]
-        while stack:
-            pointer, schema, base = stack.pop()
-            if not isinstance(schema, dict):
-                continue
-            if isinstance(schema.get("$id"), str) and pointer:
-                base = urljoin(base, schema["$id"])
-            if isinstance(schema.get("$ref"), str):
-                self.lookup(schema["$ref"], base, join_pointer(pointer, "$ref"))
-            stack.extend((p, s, base) for p, s in subschemas(schema, pointer))
+    root = Path(path)
+    mapping: dict[str, Any] = {}
+    for file in sorted(root.rglob("*.json")):
+        value = load_json(file.read_bytes())
+        if base_uri is not None:
+            mapping[base_uri.rstrip("/") + "/" + file.relative_to(root).as_posix()] = value
+        if isinstance(value, dict) and isinstance(value.get("$id"), str):
+            mapping.setdefault(urldefrag(value["$id"])[0], value)
+        mapping.setdefault(file.resolve().as_uri(), value)
+    return mapping

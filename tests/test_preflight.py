@@ -16,6 +16,15 @@ import generator
 KIB32 = 32 * 1024
 
 
+def _pid(value: Any) -> str:
+    """A short, readable test id."""
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value)  # a stable id whatever the hash seed
+    text = value if isinstance(value, str) else repr(value)
+    text = text.encode("ascii", "backslashreplace").decode()
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
 def compile_(schema: Any, profile: str, **options: Any) -> Any:
     # format=False: black only lays the text out, and is slow; the checks under test come first
     return generator.compile_module(schema, profile=profile, format=False, **options)
@@ -153,7 +162,7 @@ def test_strict_accepts_its_keywords_and_annotations() -> None:
     {"foo": 1, "if": 5, "$defs": 7, "patternProperties": {"(": 5}, "minimum": "3", "pattern": "(",
      "enum": 5, "items": [1], "not": 5, "allOf": [], "minLength": -1, "format": 3, "$comment": 4},
     {"type": "object", "properties": {"a": {"$ref": "#/nope", "contains": {"x": 1}, "multipleOf": 0.5}}},
-])
+], ids=_pid)
 def test_lenient_ignores_unknown_keywords(schema: dict[str, Any]) -> None:
     module = accepted(schema, "lenient")
     for instance in (1, "x", None, [1, 1], {"a": "anything"}):
@@ -168,7 +177,7 @@ def test_lenient_ignores_unknown_keywords(schema: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------------------------
 NAN, INF = float("nan"), float("inf")
 
-BAD_COMMON = [  # type/required/properties: enforced in every profile
+BAD_COMMON: list[tuple[Any, Any]] = [  # type/required/properties: enforced in every profile
     ({"type": "strin"}, "/type"),
     ({"type": "Integer"}, "/type"),
     ({"type": 5}, "/type"),
@@ -184,7 +193,7 @@ BAD_COMMON = [  # type/required/properties: enforced in every profile
     ({"properties": {"a/b": {"required": ["x", "x"]}}}, "/properties/a~1b/required"),
 ]
 
-BAD_OCTO = [  # keywords of octoscript (and strict)
+BAD_OCTO: list[tuple[Any, Any]] = [  # keywords of octoscript (and strict)
     ({"minimum": "3"}, "/minimum"),
     ({"minimum": True}, "/minimum"),
     ({"minimum": None}, "/minimum"),
@@ -205,11 +214,8 @@ BAD_OCTO = [  # keywords of octoscript (and strict)
     ({"minimum": NAN}, "/minimum"),
     ({"maximum": INF}, "/maximum"),
     ({"maximum": -INF}, "/maximum"),
-    ({"minimum": Decimal("NaN")}, "/minimum"),
-    ({"maximum": Decimal("Infinity")}, "/maximum"),
     ({"enum": [1, NAN]}, {"/enum", "/enum/1"}),
     ({"enum": [[INF]]}, {"/enum", "/enum/0", "/enum/0/0"}),
-    ({"enum": [{"a": Decimal("-Infinity")}]}, {"/enum", "/enum/0", "/enum/0/a"}),
     ({"default": NAN}, "/default"),
     ({"examples": [1, INF]}, {"/examples", "/examples/1"}),
     ({"properties": {"a": {"minimum": NAN}}}, "/properties/a/minimum"),
@@ -217,7 +223,7 @@ BAD_OCTO = [  # keywords of octoscript (and strict)
     ({"items": {"properties": {"~": {"maxItems": "1"}}}}, "/items/properties/~0/maxItems"),
 ]
 
-BAD_STRICT = [  # strict-only keywords
+BAD_STRICT: list[tuple[Any, Any]] = [  # strict-only keywords
     ({"const": NAN}, "/const"),
     ({"const": [INF]}, {"/const", "/const/0"}),
     ({"exclusiveMinimum": NAN}, "/exclusiveMinimum"),
@@ -247,7 +253,7 @@ BAD_STRICT = [  # strict-only keywords
 ]
 
 # integer multipleOf only, in strict
-STRICT_NON_INTEGER_MULTIPLE_OF = [
+STRICT_NON_INTEGER_MULTIPLE_OF: list[tuple[Any, Any]] = [
     ({"multipleOf": 0.5}, "/multipleOf"),
     ({"multipleOf": 1.5}, "/multipleOf"),
     ('{"multipleOf": 0.1}', "/multipleOf"),
@@ -256,7 +262,7 @@ STRICT_NON_INTEGER_MULTIPLE_OF = [
     ({"anyOf": [{"multipleOf": Decimal("2.5")}]}, "/anyOf/0/multipleOf"),
 ]
 
-NOT_A_SUBSCHEMA = [  # where a schema is expected, a value that is neither object nor boolean
+NOT_A_SUBSCHEMA: list[tuple[Any, Any]] = [  # where a schema is expected, a value that is neither object nor boolean
     ({"not": 5}, "/not"),
     ({"allOf": [5]}, "/allOf/0"),
     ({"anyOf": [{}, "x"]}, "/anyOf/1"),
@@ -270,18 +276,32 @@ NOT_A_SUBSCHEMA = [  # where a schema is expected, a value that is neither objec
 
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
-@pytest.mark.parametrize("schema, pointer", BAD_COMMON)
+@pytest.mark.parametrize("schema, pointer", BAD_COMMON, ids=_pid)
 def test_bad_common_keyword_value(profile: str, schema: dict[str, Any], pointer: str) -> None:
     refused(schema, profile, "bad-keyword-value", pointer)
 
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict"])
-@pytest.mark.parametrize("schema, pointer", BAD_OCTO)
+@pytest.mark.parametrize("schema, pointer", BAD_OCTO, ids=_pid)
 def test_bad_keyword_value(profile: str, schema: dict[str, Any], pointer: Any) -> None:
     refused(schema, profile, "bad-keyword-value", pointer)
 
 
-@pytest.mark.parametrize("schema, pointer", BAD_STRICT + STRICT_NON_INTEGER_MULTIPLE_OF)
+@pytest.mark.parametrize("profile", ["octoscript", "strict"])
+@pytest.mark.parametrize("schema, pointer", [
+    ({"minimum": Decimal("NaN")}, "/minimum"),
+    ({"maximum": Decimal("Infinity")}, "/maximum"),
+    ({"properties": {"a": {"maximum": Decimal("-Infinity")}}}, "/properties/a/maximum"),
+    ({"enum": [{"a": Decimal("-Infinity")}]}, {"/enum", "/enum/0", "/enum/0/a"}),
+], ids=_pid)
+def test_non_finite_decimal_in_dict_schema(profile: str, schema: dict[str, Any], pointer: Any) -> None:
+    # Decimal is how the loader represents exact numbers, so a non-finite Decimal in a schema given
+    # as a value is the same mistake as a float NaN/Infinity: the keyword's value is bad, and the
+    # pointer says where
+    refused(schema, profile, "bad-keyword-value", pointer)
+
+
+@pytest.mark.parametrize("schema, pointer", BAD_STRICT + STRICT_NON_INTEGER_MULTIPLE_OF, ids=_pid)
 def test_bad_strict_keyword_value(schema: Any, pointer: Any) -> None:
     refused(schema, "strict", "bad-keyword-value", pointer)
 
@@ -293,7 +313,7 @@ def test_strict_accepts_integer_multiple_of(schema: Any) -> None:
     assert module.is_valid(0) and not module.is_valid(1)
 
 
-@pytest.mark.parametrize("schema, pointer", NOT_A_SUBSCHEMA)
+@pytest.mark.parametrize("schema, pointer", NOT_A_SUBSCHEMA, ids=_pid)
 def test_not_a_subschema(schema: dict[str, Any], pointer: str) -> None:
     refused(schema, "strict", "not-a-schema", pointer)
 
@@ -304,11 +324,11 @@ def test_octoscript_additional_properties_takes_only_booleans() -> None:
     refused({"items": "x"}, "octoscript", "not-a-schema", "/items")
 
 
-@pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
 @pytest.mark.parametrize("schema", [[], [{}], 5, 1.5, 0, None, Decimal("1"), "[]", "5", '"x"', "null", b"[{}]",
                                     b"3.5", '["type"]'], ids=repr)
-def test_not_a_schema_at_the_root(profile: str, schema: Any) -> None:
-    refused(schema, profile, "not-a-schema", "")
+def test_not_a_schema_at_the_root(schema: Any) -> None:
+    for profile in ("octoscript", "strict", "lenient"):
+        refused(schema, profile, "not-a-schema", "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -514,10 +534,10 @@ def test_enum_limit_option() -> None:
     {"max_depth": None}, {"max_properties": 0}, {"max_properties": "x"}, {"max_enum_values": -5},
     {"max_source_bytes": 1.5}, {"max_source_bytes": False}, {"max_enum_values": [3]},
 ], ids=repr)
-@pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
-def test_bad_option(profile: str, options: dict[str, Any]) -> None:
-    with pytest.raises(generator.OptionError):
-        compile_({"type": "integer"}, profile, **options)
+def test_bad_option(options: dict[str, Any]) -> None:
+    for profile in ("octoscript", "strict", "lenient"):
+        with pytest.raises(generator.OptionError):
+            compile_({"type": "integer"}, profile, **options)
 
 
 def test_bad_option_is_reported_before_the_schema_is_read() -> None:

@@ -150,7 +150,8 @@ RAW_PATTERNS = [
 # const, an object const, one enum and one alternation pattern.
 SUBSET = ["", "'\"", '"""', "\\", "{}", "\n", "\r", "\u2028", "\u2029", "\x00",
           "__import__('os').system('echo pwned')", '"); import os; #', "class", "x", "_v0",
-          "__builtins__", "a/b", "m~n", "\U0001f600", "\ud800", "\udfff\ud800"]
+          "__builtins__", "a/b", "m~n", "\U0001f600", "\ud800", "\udfff\ud800", "'''", "\\'", '\\"',
+          "\n# comment\nimport os\n", "{{ x }}", "__class__", " ", "\t"]
 assert set(SUBSET) <= set(HOSTILE)
 
 VALUES_SCHEMA = {
@@ -158,6 +159,8 @@ VALUES_SCHEMA = {
     "properties": {
         "c": {"type": "array", "prefixItems": [{"const": s} for s in SUBSET]},
         "p": {"type": "array", "prefixItems": [{"type": "string", "pattern": anchored(s)} for s in SUBSET]},
+        # distinct subschemas under hostile names, so hostile pointers reach the docstrings
+        "d": {"type": "object", "properties": {s: {"enum": [s]} for s in SUBSET}, "additionalProperties": False},
         "cl": {"const": list(HOSTILE)},
         "co": {"const": {s: s for s in HOSTILE}},
         "pa": {"type": "string", "pattern": "^(?:" + "|".join(ecma_literal(s) for s in HOSTILE) + ")$"},
@@ -298,6 +301,23 @@ def test_hostile_const(valmod, i):
         instance = dict(VAL_BASE, c=list(SUBSET))
         instance["c"][i] = bad
         assert_invalid(valmod, instance, [(f"/c/{i}", f"/properties/c/prefixItems/{i}/const")])
+
+
+@pytest.mark.parametrize("s", SUBSET, ids=ident)
+def test_hostile_property_with_own_subschema(valmod, s):
+    assert_valid(valmod, dict(VAL_BASE, d={s: s}))
+    for bad in near_values(s):
+        assert_invalid(valmod, dict(VAL_BASE, d={s: bad}),
+                       [("/d/" + esc(s), "/properties/d/properties/" + esc(s) + "/enum")])
+    assert_invalid(valmod, dict(VAL_BASE, d={near_key(s): s}), [("/d/" + esc(near_key(s)), "/properties/d/additionalProperties")])
+
+
+def test_hostile_pointers_reach_docstrings(valmod):
+    docs = {ast.get_docstring(n, clean=False) for n in ast.walk(ast.parse(valmod.__source__))
+            if isinstance(n, ast.FunctionDef)}
+    for s in SUBSET:
+        assert f"Fast path of the subschema at /properties/d/properties/{esc(s)}." in docs, ascii(s)
+        assert f"Every error of the subschema at /properties/d/properties/{esc(s)}." in docs, ascii(s)
 
 
 @pytest.mark.parametrize("i", range(len(SUBSET)), ids=[ident(s) for s in SUBSET])
@@ -506,7 +526,8 @@ def test_all_strict_keywords_module_works():
     assert_invalid(mod, dict(good, g1="off"), [("/g1", "/additionalProperties/enum")])
 
 
-def _fixed_strings() -> set[str]:
+@lru_cache(maxsize=None)
+def _fixed_strings() -> frozenset[str]:
     """Strings the compiler itself writes: those of a module for `{}` (the template) and those of
     the primitives it copies, plus metadata."""
     found: set[str] = set()
@@ -516,7 +537,7 @@ def _fixed_strings() -> set[str]:
         found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     found |= set(generator.PROFILES) | {generator.__version__}
     found |= {"max_source_bytes", "max_depth", "max_properties", "max_enum_values"}
-    return found
+    return frozenset(found)
 
 
 FIXED_MESSAGES = {
@@ -627,12 +648,12 @@ ALLOWED_NODES = {
     ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp,
     ast.Not, ast.USub, ast.UAdd, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod,
     ast.FloorDiv, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict, ast.Set,
-    ast.Try, ast.ExceptHandler, ast.Raise,
+    ast.Try, ast.ExceptHandler, ast.Raise, ast.Starred,
 }
 ALLOWED_BUILTINS = {
     "type", "len", "str", "repr", "range", "isinstance", "int", "float", "bool", "dict", "list",
     "tuple", "set", "frozenset", "object", "super", "ValueError", "Exception", "zip", "abs",
-    "min", "max", "any", "all", "sorted", "enumerate",
+    "min", "max", "any", "all", "sorted", "enumerate", "RecursionError",
 }
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}
@@ -640,7 +661,9 @@ ALLOWED_IMPORTS = {"re"}
 ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal"}, "fractions": {"Fraction"}}
 # The fixed preamble: the only places that may touch dunder attributes / use try / raise.
 DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",)}
-TRY_OK_IN = {("_short",)}
+# try is allowed only in fixed functions of the preamble and the API, catching only these:
+TRY_OK_IN = {("_short",): {"Exception"}, ("is_valid",): {"RecursionError"}, ("errors",): {"RecursionError"},
+             ("validate",): {"RecursionError"}}
 RAISE_OK_IN = {("validate",)}
 
 
@@ -688,7 +711,11 @@ def ast_violations(source: str) -> list[str]:
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", node.id):
                 problems.append(f"{where}:{line}: odd identifier {node.id!r}")
         if isinstance(node, (ast.Try, ast.ExceptHandler)) and scope not in TRY_OK_IN:
-            problems.append(f"{where}:{line}: try outside _short")
+            problems.append(f"{where}:{line}: try outside _short and the fixed API functions")
+        if isinstance(node, ast.ExceptHandler) and scope in TRY_OK_IN:
+            caught = node.type.id if isinstance(node.type, ast.Name) else ast.dump(node.type) if node.type else None
+            if caught not in TRY_OK_IN[scope]:
+                problems.append(f"{where}:{line}: except {caught} in {where}")
         if isinstance(node, ast.Raise) and scope not in RAISE_OK_IN:
             problems.append(f"{where}:{line}: raise outside validate")
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -846,11 +873,9 @@ def test_non_finite_json_text_rejected(text, profile):
 ANNOTATIONS = {
     "empty": {},
     "title": {"title": "t"},
-    "description": {"description": "\"\"\" __import__('os') \"\"\""},
     "default": {"default": {"a": [1, None]}},
-    "examples": {"examples": [1, "x", None]},
-    "format": {"format": "email"},
-    "all": {"title": "t", "description": "d", "default": 5, "examples": [], "$id": "urn:a",
+    "all": {"title": "t", "description": "\"\"\" __import__('os') \"\"\"", "default": 5,
+            "examples": [1, "x", None], "format": "email", "$id": "urn:a",
             "$schema": "https://json-schema.org/draft/2020-12/schema"},
 }
 
@@ -917,12 +942,21 @@ def test_annotation_only_subschema_octoscript():
     assert_invalid(mod, {"i": []}, [("/i", "/properties/i/minItems")])
 
 
-def test_comment_annotation_accepted():
-    """DESIGN.md: $comment is one of the "annotations accepted everywhere"."""
+def test_comment_is_refused_by_the_fail_closed_subsets_and_accepted_elsewhere():
+    """The issue and seeds 000/003 list the annotations octoscript and strict accept, without
+    $comment (README deviation 6); the lenient matcher and the drafts accept it."""
+    import generator
+
+    for profile in ("octoscript", "strict"):
+        with pytest.raises(generator.SchemaError) as raised:
+            compile_module({"type": "object", "properties": {"a": {"$comment": "c"}}}, profile=profile)
+        assert (raised.value.code, raised.value.pointer) == ("keyword-not-in-profile", "/properties/a/$comment")
     a = {"$comment": "a comment"}
-    mod = compile_module({"$comment": "root", "type": "object",
-                          "properties": {"a": a, "n": {"not": a}, "i": {"items": a}}}, profile="strict")
-    assert_valid(mod, {"a": 1, "i": [1, "x"]})
+    for profile in ("lenient", "draft2020-12"):
+        mod = compile_module({"$comment": "root", "type": "object",
+                              "properties": {"a": a, "n": {"not": a}, "i": {"items": a}}}, profile=profile)
+        assert_valid(mod, {"a": 1, "i": [1, "x"]})
+    mod = compile_module({"$comment": "root", "properties": {"n": {"not": a}}}, profile="draft2020-12")
     assert_invalid(mod, {"n": 1}, [("/n", "/properties/n/not")])
 
 

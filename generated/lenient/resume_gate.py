@@ -90,9 +90,9 @@ def _short(x):
     return text
 
 
-def _ok(check, x):
+def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out)
+    check(x, "", "", out, *scope)
     return not out
 
 
@@ -228,21 +228,30 @@ def _e4(x, ip, kp, out):
         )
 
 
+_TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
+
+
 def is_valid(instance):
     """Whether the instance matches the contract (stops at the first failure)."""
-    return _v0(instance)
+    try:
+        return _v0(instance)
+    except RecursionError:
+        return False
 
 
 def errors(instance):
-    """Every error of the instance, in schema order, as ValidationError objects."""
+    """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
-    _e0(instance, "", "", out)
+    try:
+        _e0(instance, "", "", out)
+    except RecursionError:
+        return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out
 
 
 def validate(instance):
     """Return None if the instance matches the contract, else raise its first ValidationError."""
-    if _v0(instance):
+    if is_valid(instance):
         return None
     found = errors(instance)
     raise found[0] if found else ValidationError("invalid instance", "", "")

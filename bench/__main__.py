@@ -1,0 +1,7 @@
+"""`python -m bench` (what `make bench` runs)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

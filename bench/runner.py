@@ -1,0 +1,254 @@
+"""Run the benchmark: for each case build every implementation, check its answers, time the ones
+that agree, then measure straightline's compile/import costs and peak memory. Returns one plain
+dict (the JSON document described in bench/README.md)."""
+
+from __future__ import annotations
+
+import datetime
+import sys
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from . import costs, machine, timing
+from .cases import Case, Instance, select_cases
+from .implementations import (
+    COMPARED,
+    IMPLEMENTATIONS,
+    STRAIGHTLINE,
+    Built,
+    build,
+    describe,
+    known_limitation,
+)
+
+FORMAT = "straightline-bench/1"
+
+# Statuses of an implementation on a case.
+OK = "ok"  # agreed with every expected answer, and was timed
+NOT_AVAILABLE = "n/a"  # not installed, could not compile the schema, or raised while validating
+ABSENT = "absent"  # has nothing for this case (there is no hand-written validator for it)
+DISAGREES = "disagrees"  # answered differently from the expected answer: never timed
+
+Log = Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _check_answers(built: Built, case: Case) -> tuple[str, str, list[dict[str, Any]]]:
+    """(status, reason, disagreements) of one built implementation over every instance."""
+    assert built.is_valid is not None
+    disagreements: list[dict[str, Any]] = []
+    for instance in case.instances:
+        try:
+            answer = built.is_valid(instance.value)
+        except Exception as exc:  # an implementation failing on an instance is n/a, not fatal
+            instance.restore()
+            return NOT_AVAILABLE, f"raised on {instance.name}: {describe(exc)[0]}", []
+        if not instance.is_pristine():
+            instance.restore()  # the next implementation must see the instance as it was
+            disagreements.append(
+                _disagreement(instance, answer, "modified the instance it validated")
+            )
+        elif bool(answer) != instance.expected_valid:
+            disagreements.append(_disagreement(instance, answer, ""))
+    if disagreements:
+        names = ", ".join(d["instance"] for d in disagreements)
+        return DISAGREES, f"disagrees with the expected answer on: {names}", disagreements
+    return OK, "", []
+
+
+def _disagreement(instance: Instance, answer: Any, problem: str) -> dict[str, Any]:
+    return {
+        "instance": instance.name,
+        "expected_valid": instance.expected_valid,
+        "answer": bool(answer),
+        "problem": problem
+        or f"expected {_verdict(instance.expected_valid)}, said {_verdict(bool(answer))}",
+    }
+
+
+def _verdict(valid: bool) -> str:
+    return "valid" if valid else "invalid"
+
+
+def _implementation_entry(
+    built: Built, status: str, reason: str, disagreements: list[dict[str, Any]]
+) -> dict[str, Any]:
+    short = built.short_reason if status in (NOT_AVAILABLE, ABSENT) else ""
+    if status == NOT_AVAILABLE and not short:
+        short = "error"
+    return {
+        "status": status,
+        "reason": reason,
+        "short_reason": short,
+        "build_ms": None if built.build_ns is None or built.absent else built.build_ns / 1e6,
+        "disagreements": disagreements,
+    }
+
+
+def _evaluate(case: Case, log: Log) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
+    """Build every implementation and check its answers: the ones that built, and an entry for
+    each (its status says whether it may be timed, and if not, why)."""
+    built_by_name: dict[str, Built] = {}
+    entries: dict[str, dict[str, Any]] = {}
+    for name in IMPLEMENTATIONS:
+        built = build(name, case)
+        if built.absent:
+            status, reason, disagreements = ABSENT, built.reason, []
+        elif built.is_valid is None:
+            status, reason, disagreements = NOT_AVAILABLE, built.reason, []
+        else:
+            status, reason, disagreements = _check_answers(built, case)
+            if status == DISAGREES and known_limitation(name, case):
+                reason += f"; expected: {known_limitation(name, case)}"
+        if built.is_valid is not None:
+            built_by_name[name] = built
+        entries[name] = _implementation_entry(built, status, reason, disagreements)
+        log(f"  {name}: {status}{' (' + reason + ')' if reason and status != ABSENT else ''}")
+    return built_by_name, entries
+
+
+def _time_instances(
+    case: Case, timed: dict[str, Built], settings: timing.TimingSettings, log: Log
+) -> list[dict[str, Any]]:
+    rows = []
+    for instance in case.instances:
+        timings: dict[str, dict[str, Any] | None] = {name: None for name in IMPLEMENTATIONS}
+        log(f"  timing {', '.join(timed) or 'nothing'} on {instance.name}")
+        for name, built in timed.items():
+            assert built.is_valid is not None
+            timings[name] = timing.measure(built.is_valid, instance.value, settings).to_json()
+        rows.append(
+            {
+                "name": instance.name,
+                "bytes": instance.size_bytes,
+                "expected_valid": instance.expected_valid,
+                "timings": timings,
+                "ratios": _ratios(timings),
+            }
+        )
+    return rows
+
+
+def _ratios(timings: dict[str, dict[str, Any] | None]) -> dict[str, float | None]:
+    """Each implementation's time over straightline's: above 1 means straightline is faster."""
+    base = timings.get(STRAIGHTLINE)
+    ratios: dict[str, float | None] = {}
+    for name in COMPARED:
+        other = timings.get(name)
+        ratios[name] = (
+            other["median_ns"] / base["median_ns"]
+            if base and other and base["median_ns"] > 0
+            else None
+        )
+    return ratios
+
+
+def _straightline_module(
+    case: Case, compiled: bool, reason: str, runs: dict[str, int], log: Log
+) -> dict[str, Any]:
+    if not compiled:
+        return {"status": NOT_AVAILABLE, "reason": reason}
+    log("  straightline: compile and import times")
+    try:
+        source, compile_figures = costs.compile_times(case, runs["compile"], runs["budget_ns"])
+        imports = costs.import_times(source, runs["import"], runs["budget_ns"])
+    except Exception as exc:  # measuring costs must not end the run
+        return {"status": NOT_AVAILABLE, "reason": describe(exc)[0]}
+    return {
+        "status": OK,
+        "reason": "",
+        **compile_figures,
+        "module_bytes": costs.module_bytes(source),
+        "module_lines": source.count("\n"),
+        "import": imports,
+    }
+
+
+def _peak_memory(case: Case, timed: dict[str, Built], log: Log) -> dict[str, Any] | None:
+    largest = case.largest_instance()
+    if largest is None:
+        return None
+    peaks: dict[str, int | None] = {name: None for name in IMPLEMENTATIONS}
+    log(f"  peak memory on {largest.name}")
+    for name, built in timed.items():
+        assert built.is_valid is not None
+        peaks[name] = costs.peak_memory_bytes(built.is_valid, largest.value)
+    return {
+        "instance": largest.name,
+        "bytes": largest.size_bytes,
+        "method": "tracemalloc peak over one is_valid call (Python heap only)",
+        "peak_bytes": peaks,
+    }
+
+
+def run_case(
+    case: Case, settings: timing.TimingSettings, runs: dict[str, int], log: Log
+) -> dict[str, Any]:
+    log(f"case {case.name} (straightline profile {case.profile}): building, checking answers")
+    built, entries = _evaluate(case, log)
+    timed = {name: b for name, b in built.items() if entries[name]["status"] == OK}
+    straightline = entries[STRAIGHTLINE]
+    compiled = STRAIGHTLINE in built
+    return {
+        "name": case.name,
+        "source": case.source,
+        "profile": case.profile,
+        "note": case.note,
+        "implementations": entries,
+        "instances": _time_instances(case, timed, settings, log),
+        "straightline_module": _straightline_module(
+            case, compiled, straightline["reason"], runs, log
+        ),
+        "memory": _peak_memory(case, timed, log),
+    }
+
+
+def _all_disagreements(case_results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for case in case_results:
+        for name, entry in case["implementations"].items():
+            for disagreement in entry["disagreements"]:
+                found.append({"case": case["name"], "implementation": name, **disagreement})
+    return found
+
+
+def run(
+    patterns: list[str] | None = None, *, quick: bool = False, log: Log | None = None
+) -> dict[str, Any]:
+    log = log or _stderr
+    settings = timing.QUICK if quick else timing.FULL
+    # Run counts for compile and import times, cut short once a measurement has used its budget.
+    runs = (
+        {"compile": 2, "import": 1, "budget_ns": 2 * 10**9}
+        if quick
+        else {"compile": 5, "import": 5, "budget_ns": 20 * 10**9}
+    )
+    loaders, notes = select_cases(patterns)
+    for note in notes:
+        log(f"note: {note}")
+    case_results = []
+    for load in loaders:
+        case_results.append(run_case(load(), settings, runs, log))
+    return {
+        "format": FORMAT,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "mode": "quick" if quick else "full",
+        "machine": machine.machine_info(),
+        "python": machine.python_info(),
+        "packages": machine.package_versions(),
+        "settings": {
+            **asdict(settings),
+            "compile_runs": runs["compile"],
+            "import_runs": runs["import"],
+            "cost_budget_ns": runs["budget_ns"],
+        },
+        "loop_overhead_ns": timing.loop_overhead_ns(settings),
+        "implementations": list(IMPLEMENTATIONS),
+        "cases": case_results,
+        "notes": notes,
+        "disagreements": _all_disagreements(case_results),
+    }

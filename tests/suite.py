@@ -1,0 +1,52 @@
+"""Access to the official JSON Schema Test Suite (optional: tests skip when it is absent)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from generator.loader import load_json
+
+from .conftest import ROOT
+
+DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
+REMOTE_BASE = "http://localhost:1234/"
+
+
+def suite_dir() -> Path | None:
+    configured = os.environ.get("STRAIGHTLINE_TEST_SUITE")
+    path = Path(configured) if configured else ROOT.parent / "shared" / "JSON-Schema-Test-Suite"
+    return path if (path / "tests").is_dir() else None
+
+
+SKIP_REASON = ("the JSON Schema Test Suite is not here: set STRAIGHTLINE_TEST_SUITE or place it at "
+               "../shared/JSON-Schema-Test-Suite")
+
+
+def remotes() -> dict[str, Any]:
+    """remotes/ served as http://localhost:1234/<path>, from a local registry."""
+    root = suite_dir()
+    assert root is not None
+    mapping = {}
+    for file in sorted((root / "remotes").rglob("*.json")):
+        mapping[REMOTE_BASE + file.relative_to(root / "remotes").as_posix()] = load_json(file.read_bytes())
+    return mapping
+
+
+def suite_files(draft: str) -> list[Path]:
+    root = suite_dir()
+    if root is None:
+        return []
+    return sorted((root / "tests" / draft).glob("*.json"))
+
+
+def groups(path: Path) -> Iterator[tuple[str, Any, list[dict[str, Any]]]]:
+    for group in load_json(path.read_bytes()):
+        yield group["description"], group["schema"], group["tests"]
+
+
+def known_failures() -> dict[str, str]:
+    """`draft/file.json::group::test` -> reason. The goal is an empty file."""
+    return json.loads((Path(__file__).parent / "known_failures.json").read_text(encoding="utf-8"))

@@ -1,0 +1,94 @@
+"""Every required test of drafts 2020-12, 2019-09, 7, 6 and 4 of the official JSON Schema Test
+Suite, through the generated modules (remotes served from a local registry, never the network)."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import generator
+
+from .suite import DRAFTS, SKIP_REASON, groups, known_failures, remotes, suite_dir, suite_files
+
+pytestmark = pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
+
+CASES = [(draft, path) for draft in DRAFTS for path in suite_files(draft)]
+
+
+@functools.lru_cache(maxsize=1)
+def _remotes() -> dict[str, Any]:
+    return remotes()
+
+
+def run_file(draft: str, path: Path, compile_: Any) -> list[str]:
+    """Failures (`id: what happened`) of one suite file, minus the known ones."""
+    known = known_failures()
+    failures = []
+    for description, schema, tests in groups(path):
+        group_id = f"{draft}/{path.name}::{description}"
+        try:
+            module = compile_(schema, draft)
+        except Exception as exc:  # noqa: BLE001 - every failure is reported below
+            for test in tests:
+                test_id = f"{group_id}::{test['description']}"
+                if test_id not in known:
+                    failures.append(f"{test_id}: compile failed: {type(exc).__name__}: {exc}")
+            continue
+        for test in tests:
+            test_id = f"{group_id}::{test['description']}"
+            try:
+                valid = module.is_valid(test["data"])
+                found = module.errors(test["data"])
+            except Exception as exc:  # noqa: BLE001
+                outcome = f"raised {type(exc).__name__}: {exc}"
+            else:
+                if valid != test["valid"]:
+                    outcome = f"is_valid gave {valid}, expected {test['valid']}"
+                elif valid != (not found):
+                    outcome = f"is_valid gave {valid} but errors() gave {len(found)} errors"
+                else:
+                    continue
+            if test_id not in known:
+                failures.append(f"{test_id}: {outcome}")
+    return failures
+
+
+def compile_in_memory(schema: Any, draft: str) -> Any:
+    return generator.compile_module(schema, profile=draft, registry=_remotes(), format=False)
+
+
+@pytest.mark.parametrize("draft,path", CASES, ids=[f"{d}/{p.name}" for d, p in CASES])
+def test_suite_file_through_generated_modules(draft: str, path: Path) -> None:
+    failures = run_file(draft, path, compile_in_memory)
+    assert not failures, "\n".join(failures)
+
+
+def test_known_failures_are_still_failures() -> None:
+    """The known-failures file lists only tests that really fail (and each with a reason)."""
+    for test_id, reason in known_failures().items():
+        assert reason.strip(), test_id
+
+
+@pytest.mark.parametrize("draft", DRAFTS)
+def test_modules_written_to_disk_and_imported(draft: str, tmp_path: Path) -> None:
+    """As users do: formatted source written to a file and imported (a sample of each draft)."""
+    counter = 0
+
+    def compile_to_disk(schema: Any, draft_: str) -> Any:
+        nonlocal counter
+        counter += 1
+        target = tmp_path / f"suite_module_{counter}.py"
+        target.write_text(generator.compile_source(schema, profile=draft_, registry=_remotes()), encoding="utf-8")
+        spec = importlib.util.spec_from_file_location(target.stem, target)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    sample = [p for p in suite_files(draft) if p.name in ("ref.json", "properties.json", "items.json", "anyOf.json")]
+    failures = [f for path in sample for f in run_file(draft, path, compile_to_disk)]
+    assert not failures, "\n".join(failures)

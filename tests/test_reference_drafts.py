@@ -1,0 +1,241 @@
+"""The draft reference interpreter against the official JSON Schema Test Suite (required tests of
+drafts 2020-12, 2019-09, 7, 6 and 4), plus the error-location conventions the compiler shares."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.errors import SchemaError
+from generator.loader import load_json
+from generator.reference_drafts import DraftReference
+
+SUITE = Path(
+    os.environ.get("STRAIGHTLINE_TEST_SUITE")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "JSON-Schema-Test-Suite"
+)
+DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
+REMOTE_BASE = "http://localhost:1234/"
+
+# "draft/file.json::group description::test description" -> why the reference disagrees.
+KNOWN_FAILURES: dict[str, str] = {}
+
+
+def _suite_files() -> list[Any]:
+    if not (SUITE / "tests").is_dir():
+        return [
+            pytest.param(
+                None,
+                None,
+                id="suite-missing",
+                marks=pytest.mark.skip(
+                    reason=f"JSON Schema Test Suite not found at {SUITE} "
+                    "(set STRAIGHTLINE_TEST_SUITE)"
+                ),
+            )
+        ]
+    return [
+        pytest.param(draft, path, id=f"{draft}/{path.name}")
+        for draft in DRAFTS
+        for path in sorted((SUITE / "tests" / draft).glob("*.json"))
+    ]
+
+
+@lru_cache(maxsize=None)
+def remotes() -> dict[str, Any]:
+    """remotes/<path> served as http://localhost:1234/<path>."""
+    root = SUITE / "remotes"
+    return {
+        REMOTE_BASE + file.relative_to(root).as_posix(): load_json(file.read_bytes())
+        for file in sorted(root.rglob("*.json"))
+    }
+
+
+def run_file(draft: str, path: Path) -> tuple[int, list[str]]:
+    """(number of tests run, failure descriptions) for one suite file."""
+    ran, failures = 0, []
+    for group in load_json(path.read_bytes()):
+        reference = DraftReference(group["schema"], draft, registry=remotes())
+        for test in group["tests"]:
+            name = f"{draft}/{path.name}::{group['description']}::{test['description']}"
+            ran += 1
+            try:
+                errors = reference.errors(test["data"])
+                valid = reference.is_valid(test["data"])
+            except SchemaError as exc:
+                got = f"SchemaError: {exc}"
+            else:
+                if valid != (not errors):
+                    got = f"is_valid() is {valid} but errors() gave {len(errors)}"
+                elif valid == test["valid"]:
+                    got = ""
+                else:
+                    got = f"expected valid={test['valid']}, got {valid} {errors[:3]}"
+            if name in KNOWN_FAILURES:
+                if not got:
+                    failures.append(f"{name}: listed in KNOWN_FAILURES but passes now")
+            elif got:
+                failures.append(f"{name}: {got}")
+    return ran, failures
+
+
+@pytest.mark.parametrize(("draft", "path"), _suite_files())
+def test_suite_file(draft: str, path: Path) -> None:
+    _, failures = run_file(draft, path)
+    assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures)
+
+
+# -- error locations ----------------------------------------------------------------------------------
+def where(
+    schema: Any, instance: Any, draft: str = "draft2020-12", **kwargs: Any
+) -> set[tuple[str, str]]:
+    return {
+        (e.instance_location, e.keyword_location)
+        for e in DraftReference(schema, draft, **kwargs).errors(instance)
+    }
+
+
+def test_ref_chain_location() -> None:
+    schema = {
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"properties": {"x": {"type": "string"}}}},
+        "properties": {"p": {"$ref": "#/$defs/a"}},
+    }
+    assert where(schema, {"p": {"x": 1}}) == {("/p/x", "/properties/p/$ref/$ref/properties/x/type")}
+
+
+def test_ref_siblings_ignored_before_2019() -> None:
+    schema = {"definitions": {"a": {"type": "integer"}}, "$ref": "#/definitions/a", "minimum": 10}
+    assert where(schema, 3, "draft7") == set()
+    assert where(schema, "x", "draft7") == {("", "/$ref/type")}
+    assert where({"$defs": {"a": {"type": "integer"}}, "$ref": "#/$defs/a", "minimum": 10}, 3) == {
+        ("", "/minimum")
+    }
+
+
+def test_property_names_location() -> None:
+    assert where({"propertyNames": {"maxLength": 2}}, {"ab": 1, "abc": 2}) == {
+        ("", "/propertyNames/maxLength")
+    }
+
+
+def test_contains_locations() -> None:
+    assert where({"contains": {"const": 1}}, [2]) == {("", "/contains")}
+    assert where({"contains": {"const": 1}, "minContains": 2}, [1, 2]) == {("", "/minContains")}
+    assert where({"contains": {"const": 1}, "maxContains": 1}, [1, 1]) == {("", "/maxContains")}
+    assert where({"minContains": 5, "maxContains": 0}, [1]) == set()
+    assert where({"contains": {"const": 1}, "minContains": 2}, [1, 2], "draft7") == set()
+
+
+def test_unevaluated_properties_false_location() -> None:
+    schema = {
+        "properties": {"a": True},
+        "allOf": [{"properties": {"b": True}}],
+        "anyOf": [{"properties": {"c": False}}, True],
+        "unevaluatedProperties": False,
+    }
+    assert where(schema, {"a": 1, "b": 2, "c": 3, "d": 4}) == {
+        ("/c", "/unevaluatedProperties"),
+        ("/d", "/unevaluatedProperties"),
+    }
+
+
+def test_annotations_of_invalid_subschemas_are_dropped() -> None:
+    # properties evaluates "a" although its subschema fails; a failing allOf branch evaluates nothing
+    assert where(
+        {"properties": {"a": {"type": "string"}}, "unevaluatedProperties": False}, {"a": 1}
+    ) == {("/a", "/properties/a/type")}
+    schema = {"allOf": [{"properties": {"a": {"type": "string"}}}], "unevaluatedProperties": False}
+    assert where(schema, {"a": 1}) == {
+        ("/a", "/allOf/0/properties/a/type"),
+        ("/a", "/unevaluatedProperties"),
+    }
+    schema = {
+        "prefixItems": [True],
+        "contains": {"const": 2},
+        "unevaluatedItems": {"type": "string"},
+    }
+    assert where(schema, [1, 2, 3]) == {("/2", "/unevaluatedItems/type")}
+    schema = {"items": [True], "contains": {"const": 2}, "unevaluatedItems": {"type": "string"}}
+    assert where(schema, [1, 2, 3], "draft2019-09") == {
+        ("/1", "/unevaluatedItems/type"),
+        ("/2", "/unevaluatedItems/type"),
+    }
+
+
+def test_property_and_item_locations() -> None:
+    schema = {
+        "properties": {"a/b": {"type": "string"}},
+        "patternProperties": {"^x": {"minimum": 3}},
+        "additionalProperties": False,
+        "required": ["r", "s"],
+    }
+    assert where(schema, {"a/b": 1, "x1": 1, "y": 0}) == {
+        ("/a~1b", "/properties/a~1b/type"),
+        ("/x1", "/patternProperties/^x/minimum"),
+        ("/y", "/additionalProperties"),
+        ("", "/required"),
+    }
+    assert where({"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}, [1, "a"]) == {
+        ("/0", "/prefixItems/0/type"),
+        ("/1", "/items/type"),
+    }
+    assert where({"items": [{"type": "string"}], "additionalItems": False}, [1, 2], "draft7") == {
+        ("/0", "/items/0/type"),
+        ("/1", "/additionalItems"),
+    }
+
+
+def test_dependencies_and_conditionals_locations() -> None:
+    assert where(
+        {"dependentRequired": {"a": ["b", "c"]}, "dependentSchemas": {"a": {"maxProperties": 0}}},
+        {"a": 1},
+    ) == {("", "/dependentRequired"), ("", "/dependentSchemas/a/maxProperties")}
+    assert where(
+        {"dependencies": {"a": ["b"], "c": {"required": ["d"]}}}, {"a": 1, "c": 2}, "draft7"
+    ) == {("", "/dependencies"), ("", "/dependencies/c/required")}
+    assert where(
+        {"if": {"type": "string"}, "then": {"maxLength": 1}, "else": {"minimum": 5}}, "ab"
+    ) == {("", "/then/maxLength")}
+    assert where(
+        {"if": {"type": "string"}, "then": {"maxLength": 1}, "else": {"minimum": 5}}, 3
+    ) == {("", "/else/minimum")}
+    assert where({"anyOf": [False], "oneOf": [True, True], "not": True, "allOf": [False]}, 1) == {
+        ("", "/anyOf"),
+        ("", "/oneOf"),
+        ("", "/not"),
+        ("", "/allOf/0"),
+    }
+
+
+def test_draft4_numbers() -> None:
+    assert where({"maximum": 3, "exclusiveMaximum": True}, 3, "draft4") == {("", "/maximum")}
+    assert where({"type": "integer"}, 1.0, "draft4") == {("", "/type")}
+    assert where({"type": "integer"}, 1.0, "draft6") == set()
+
+
+def test_dynamic_ref_location() -> None:
+    schema = {
+        "$id": "https://example.com/root",
+        "$dynamicAnchor": "node",
+        "$ref": "list",
+        "$defs": {
+            "list": {"$id": "list", "$dynamicAnchor": "node", "items": {"$dynamicRef": "#node"}},
+        },
+        "minItems": 0,
+        "items": {"type": ["array", "integer"]},
+    }
+    assert where(schema, [["x"]]) == {
+        (
+            "/0/0",
+            "/$ref/items/$dynamicRef/items/type",
+        ),  # the root wins: the outermost "node" anchor
+    }
+
+
+def test_unresolvable_ref() -> None:
+    with pytest.raises(SchemaError):
+        DraftReference({"$ref": "http://nowhere.invalid/x.json"}, "draft2020-12").errors(1)
