@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PROFILES := octoscript strict lenient
+PROFILES := octoscript strict lenient draft2020-12
+# Subschemas compiled on their own (FILE#/pointer).
+FRAGMENTS := 'contracts/draft2020-12/tool-package.schema.json\#/$$defs/invocation'
 
 .PHONY: generate test check bench clean
 
@@ -19,6 +21,7 @@ generate: $(STAMP)
 	@set -e; for p in $(PROFILES); do \
 	  $(BIN)/straightline compile contracts/$$p/*.json --profile $$p --out generated/$$p; \
 	done
+	$(BIN)/straightline compile $(FRAGMENTS) --out generated/draft2020-12
 
 # The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
 test: $(STAMP)
@@ -29,6 +32,7 @@ check: $(STAMP)
 	@set -e; for p in $(PROFILES); do \
 	  $(BIN)/straightline check contracts/$$p/*.json --profile $$p --out generated/$$p; \
 	done
+	$(BIN)/straightline check $(FRAGMENTS) --out generated/draft2020-12
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

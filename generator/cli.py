@@ -12,18 +12,22 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__
-from .api import compile_source, module_name_for, prepare
+from .api import compile_source, module_name_for
 from .errors import OptionError, StraightlineError
 from .loader import read_source
-from .profiles import LIMIT_OPTIONS, PROFILES, get_profile, with_options
+from .profiles import DRAFT_PROFILES, LIMIT_OPTIONS, PROFILES, get_profile, with_options
 
 _HEADER = re.compile(r"^# (straightline-version|profile|options|source-sha256): (.*)$", re.M)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", metavar="SRC", nargs="+", help="contract files (JSON)")
-    parser.add_argument("--profile", choices=sorted(PROFILES), required=True,
-                        help="the schema profile the contracts are written in")
+    parser.add_argument("sources", metavar="SRC", nargs="+",
+                        help="contract files (JSON); FILE#/json/pointer names one subschema of FILE")
+    parser.add_argument("--profile", choices=sorted(PROFILES),
+                        help="the schema profile the contracts are written in (default: the draft "
+                             "their $schema names, else draft2020-12)")
+    parser.add_argument("--registry", metavar="DIR",
+                        help="a directory of schema files that $ref may name (never the network)")
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
@@ -58,9 +62,30 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in LIMIT_OPTIONS if getattr(args, k) is not None}
 
 
+def _split(source: str) -> tuple[str, str]:
+    """FILE#/pointer -> (FILE, /pointer); a file whose own name has '#' is taken whole."""
+    if "#" in source and not Path(source).exists():
+        path, _, fragment = source.partition("#")
+        return path, fragment
+    return source, ""
+
+
 def _read(source: str, args: argparse.Namespace) -> bytes:
-    limits = with_options(get_profile(args.profile), _options(args)).limits
-    return read_source(source, max_bytes=limits.max_source_bytes)
+    profile = get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"]
+    limits = with_options(profile, _options(args)).limits
+    return read_source(_split(source)[0], max_bytes=limits.max_source_bytes)
+
+
+def _compile_options(source: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments of compile_source/prepare for one SRC."""
+    path, fragment = _split(source)
+    extra: dict[str, Any] = {"profile": args.profile, **_options(args)}
+    if fragment:
+        extra["fragment"] = fragment
+    if args.registry:
+        extra["registry"] = args.registry
+        extra["base_uri"] = Path(path).resolve().as_uri()
+    return extra
 
 
 def _report(path: str, error: StraightlineError) -> None:
@@ -68,9 +93,12 @@ def _report(path: str, error: StraightlineError) -> None:
 
 
 def _module_path(out: Path, source: str) -> Path:
-    stem = Path(source).name
+    path, fragment = _split(source)
+    stem = Path(path).name
     if stem.endswith(".json"):
         stem = stem[: -len(".json")]
+    if fragment:
+        stem += "_" + fragment.strip("#/").rsplit("/", 1)[-1]
     return out / (module_name_for(stem) + ".py")
 
 
@@ -106,8 +134,7 @@ def _compile(args: argparse.Namespace) -> int:
     failed = 0
     for source, target in _targets(args.sources, out).items():
         try:
-            text = compile_source(_read(source, args), profile=args.profile, name=target.stem,
-                                  **_options(args))
+            text = compile_source(_read(source, args), name=target.stem, **_compile_options(source, args))
         except StraightlineError as error:
             _report(source, error)
             failed += 1
@@ -135,8 +162,10 @@ def _check(args: argparse.Namespace) -> int:
     import hashlib
 
     stale = 0
-    expected_options = json.dumps(_options(args), sort_keys=True, separators=(",", ":"))
     for source, target in _targets(args.sources, Path(args.out)).items():
+        fragment = _split(source)[1]
+        recorded = {**_options(args), **({"fragment": fragment} if fragment else {})}
+        expected_options = json.dumps(recorded, sort_keys=True, separators=(",", ":"))
         try:
             raw = _read(source, args)
         except StraightlineError as error:
@@ -151,7 +180,7 @@ def _check(args: argparse.Namespace) -> int:
         reasons = []
         if header.get("source-sha256") != hashlib.sha256(raw).hexdigest():
             reasons.append("the source changed")
-        if header.get("profile") != args.profile:
+        if args.profile and header.get("profile") != args.profile:
             reasons.append(f"profile {header.get('profile')} is not {args.profile}")
         if header.get("options") != expected_options:
             reasons.append(f"options {header.get('options')} are not {expected_options}")
@@ -169,12 +198,12 @@ def _preflight(args: argparse.Namespace) -> int:
     failed = 0
     for source in args.sources:
         try:
-            prepare(_read(source, args), profile=args.profile, **_options(args))
+            compile_source(_read(source, args), format=False, **_compile_options(source, args))
         except StraightlineError as error:
             _report(source, error)
             failed += 1
             continue
-        print(f"{source}: ok ({args.profile})")
+        print(f"{source}: ok")
     return 1 if failed else 0
 
 
@@ -182,7 +211,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        with_options(get_profile(args.profile), _options(args))
+        with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], _options(args))
+        if args.registry and not Path(args.registry).is_dir():
+            raise OptionError(f"--registry {args.registry}: not a directory")
     except OptionError as error:
         parser.error(error.message)  # a usage error: exit status 2
     try:

@@ -119,8 +119,18 @@ _ALL = ((0, _MAX_CP),)
 _DIGIT_SET = ((0x30, 0x39),)
 _WORD_SET = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
 _SPACE_SET = _normalize(
-    [(0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
-     (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF)]
+    [
+        (0x09, 0x0D),
+        (0x20, 0x20),
+        (0xA0, 0xA0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200A),
+        (0x2028, 0x2029),
+        (0x202F, 0x202F),
+        (0x205F, 0x205F),
+        (0x3000, 0x3000),
+        (0xFEFF, 0xFEFF),
+    ]
 )
 _LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
 
@@ -140,17 +150,48 @@ _GC_GROUPS = {
     "Z": ("Zl", "Zp", "Zs"),
 }
 _GC_ALIASES = {
-    "Other": "C", "Control": "Cc", "cntrl": "Cc", "Format": "Cf", "Unassigned": "Cn",
-    "Private_Use": "Co", "Surrogate": "Cs", "Letter": "L", "Cased_Letter": "LC",
-    "Lowercase_Letter": "Ll", "Modifier_Letter": "Lm", "Other_Letter": "Lo",
-    "Titlecase_Letter": "Lt", "Uppercase_Letter": "Lu", "Mark": "M", "Combining_Mark": "M",
-    "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Nonspacing_Mark": "Mn", "Number": "N",
-    "Decimal_Number": "Nd", "digit": "Nd", "Letter_Number": "Nl", "Other_Number": "No",
-    "Punctuation": "P", "punct": "P", "Connector_Punctuation": "Pc", "Dash_Punctuation": "Pd",
-    "Close_Punctuation": "Pe", "Final_Punctuation": "Pf", "Initial_Punctuation": "Pi",
-    "Other_Punctuation": "Po", "Open_Punctuation": "Ps", "Symbol": "S", "Currency_Symbol": "Sc",
-    "Modifier_Symbol": "Sk", "Math_Symbol": "Sm", "Other_Symbol": "So", "Separator": "Z",
-    "Line_Separator": "Zl", "Paragraph_Separator": "Zp", "Space_Separator": "Zs",
+    "Other": "C",
+    "Control": "Cc",
+    "cntrl": "Cc",
+    "Format": "Cf",
+    "Unassigned": "Cn",
+    "Private_Use": "Co",
+    "Surrogate": "Cs",
+    "Letter": "L",
+    "Cased_Letter": "LC",
+    "Lowercase_Letter": "Ll",
+    "Modifier_Letter": "Lm",
+    "Other_Letter": "Lo",
+    "Titlecase_Letter": "Lt",
+    "Uppercase_Letter": "Lu",
+    "Mark": "M",
+    "Combining_Mark": "M",
+    "Spacing_Mark": "Mc",
+    "Enclosing_Mark": "Me",
+    "Nonspacing_Mark": "Mn",
+    "Number": "N",
+    "Decimal_Number": "Nd",
+    "digit": "Nd",
+    "Letter_Number": "Nl",
+    "Other_Number": "No",
+    "Punctuation": "P",
+    "punct": "P",
+    "Connector_Punctuation": "Pc",
+    "Dash_Punctuation": "Pd",
+    "Close_Punctuation": "Pe",
+    "Final_Punctuation": "Pf",
+    "Initial_Punctuation": "Pi",
+    "Other_Punctuation": "Po",
+    "Open_Punctuation": "Ps",
+    "Symbol": "S",
+    "Currency_Symbol": "Sc",
+    "Modifier_Symbol": "Sk",
+    "Math_Symbol": "Sm",
+    "Other_Symbol": "So",
+    "Separator": "Z",
+    "Line_Separator": "Zl",
+    "Paragraph_Separator": "Zp",
+    "Space_Separator": "Zs",
 }
 _GC_LEAVES = frozenset(c for group in _GC_GROUPS.values() for c in group)
 
@@ -160,19 +201,43 @@ _BINARY_FIXED = {
     "Any": _ALL,
     "ASCII": ((0, 0x7F),),
     "ASCII_Hex_Digit": ((0x30, 0x39), (0x41, 0x46), (0x61, 0x66)),
-    "Hex_Digit": ((0x30, 0x39), (0x41, 0x46), (0x61, 0x66), (0xFF10, 0xFF19), (0xFF21, 0xFF26),
-                  (0xFF41, 0xFF46)),
-    "Pattern_White_Space": ((0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0x200E, 0x200F),
-                            (0x2028, 0x2029)),
-    "White_Space": ((0x09, 0x0D), (0x20, 0x20), (0x85, 0x85), (0xA0, 0xA0), (0x1680, 0x1680),
-                    (0x2000, 0x200A), (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F),
-                    (0x3000, 0x3000)),
+    "Hex_Digit": (
+        (0x30, 0x39),
+        (0x41, 0x46),
+        (0x61, 0x66),
+        (0xFF10, 0xFF19),
+        (0xFF21, 0xFF26),
+        (0xFF41, 0xFF46),
+    ),
+    "Pattern_White_Space": (
+        (0x09, 0x0D),
+        (0x20, 0x20),
+        (0x85, 0x85),
+        (0x200E, 0x200F),
+        (0x2028, 0x2029),
+    ),
+    "White_Space": (
+        (0x09, 0x0D),
+        (0x20, 0x20),
+        (0x85, 0x85),
+        (0xA0, 0xA0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200A),
+        (0x2028, 0x2029),
+        (0x202F, 0x202F),
+        (0x205F, 0x205F),
+        (0x3000, 0x3000),
+    ),
     "Join_Control": ((0x200C, 0x200D),),
     "Regional_Indicator": ((0x1F1E6, 0x1F1FF),),
 }
 _BINARY_ALIASES = {
-    "AHex": "ASCII_Hex_Digit", "Hex": "Hex_Digit", "Pat_WS": "Pattern_White_Space",
-    "space": "White_Space", "Join_C": "Join_Control", "RI": "Regional_Indicator",
+    "AHex": "ASCII_Hex_Digit",
+    "Hex": "Hex_Digit",
+    "Pat_WS": "Pattern_White_Space",
+    "space": "White_Space",
+    "Join_C": "Join_Control",
+    "RI": "Regional_Indicator",
     "NChar": "Noncharacter_Code_Point",
 }
 # The remaining ECMA-262 binary properties: valid syntax, but not computable exactly here.
@@ -226,7 +291,9 @@ def _binary_property(name: str) -> tuple:
     if name == "Assigned":
         return _complement(_general_category("Cn"))
     if name == "Noncharacter_Code_Point":
-        ranges = [(0xFDD0, 0xFDEF)] + [(p + 0xFFFE, p + 0xFFFF) for p in range(0, 0x110000, 0x10000)]
+        ranges = [(0xFDD0, 0xFDEF)] + [
+            (p + 0xFFFE, p + 0xFFFF) for p in range(0, 0x110000, 0x10000)
+        ]
         return _normalize(ranges)
     raise KeyError(name)
 
@@ -334,7 +401,7 @@ class _Parser:
         return o
 
     def hex_digits(self, count: int):
-        s = self.src[self.pos:self.pos + count]
+        s = self.src[self.pos : self.pos + count]
         if len(s) == count and all(c in _HEX for c in s):
             return int(s, 16)
         return None
@@ -366,7 +433,7 @@ class _Parser:
         if c == "^" or c == "$":
             self.pos += 1
             return self.no_quantifier(_Assert("start" if c == "^" else "end"))
-        if c == "\\" and self.peek(1) in ("b", "B") and self.peek(1) != "":
+        if c == "\\" and self.peek(1) in ("b", "B"):
             self.pos += 2
             return self.no_quantifier(_Assert("word" if self.src[start + 1] == "b" else "nonword"))
         atom = self.atom()
@@ -424,14 +491,14 @@ class _Parser:
             j += 1
         if j == i:
             return None
-        lo = int(src[i:j])
+        lo = _decimal(src[i:j])
         hi: Optional[int] = lo
         if j < n and src[j] == ",":
             k = j + 1
             j = k
             while j < n and src[j] in _DIGITS:
                 j += 1
-            hi = int(src[k:j]) if j > k else _INF
+            hi = _decimal(src[k:j]) if j > k else _INF
         if j >= n or src[j] != "}":
             return None
         if not probe:
@@ -470,7 +537,7 @@ class _Parser:
             elif c == "=" or c == "!":
                 node = _Group("ahead" if c == "=" else "nahead", start)
                 self.pos += 3
-            elif c == "<" and self.peek(3) in ("=", "!") and self.peek(3) != "":
+            elif c == "<" and self.peek(3) in ("=", "!"):
                 node = _Group("behind" if self.peek(3) == "=" else "nbehind", start)
                 self.pos += 4
             elif c == "<":
@@ -482,7 +549,9 @@ class _Parser:
                 self.groups.append(node)
                 self.names[name] = node
             elif c and c in "ims-":
-                self.error("inline flags and pattern modifiers (?flags:...) are not supported", start)
+                self.error(
+                    "inline flags and pattern modifiers (?flags:...) are not supported", start
+                )
             else:
                 self.error("invalid group", start)
         else:
@@ -538,7 +607,7 @@ class _Parser:
                 j += 1
             if j == self.pos + 1 or j >= self.n or self.src[j] != "}":
                 self.error("invalid unicode escape", start)
-            value = int(self.src[self.pos + 1:j], 16)
+            value = int(self.src[self.pos + 1 : j], 16)
             if value > _MAX_CP:
                 self.error("unicode escape out of range", start)
             self.pos = j + 1
@@ -618,11 +687,13 @@ class _Parser:
             j += 1
         if j >= self.n:
             self.error("invalid property name (unterminated \\p{...})", start)
-        body = self.src[self.pos + 1:j]
+        body = self.src[self.pos + 1 : j]
         self.pos = j + 1
         name, eq, value = body.partition("=")
         if eq:
-            if not _is_property_token(name, digits=False) or not _is_property_token(value, digits=True):
+            if not _is_property_token(name, digits=False) or not _is_property_token(
+                value, digits=True
+            ):
                 self.error(f"invalid property name {body!r}", start)
             if name in ("General_Category", "gc"):
                 short = _gc_short(value)
@@ -630,8 +701,11 @@ class _Parser:
                     self.error(f"invalid General_Category value {value!r}", start)
                 return _general_category(short)
             if name in ("Script", "sc", "Script_Extensions", "scx"):
-                self.error(f"unicode property {name}={value} is not supported "
-                           "(script data is not available in Python's unicodedata)", start)
+                self.error(
+                    f"unicode property {name}={value} is not supported "
+                    "(script data is not available in Python's unicodedata)",
+                    start,
+                )
             self.error(f"invalid property name {name!r}", start)
         if not _is_property_token(body, digits=True):
             self.error(f"invalid property name {body!r}", start)
@@ -644,8 +718,11 @@ class _Parser:
         except KeyError:
             pass
         if body in _BINARY_UNSUPPORTED:
-            self.error(f"unicode property {body} is not supported "
-                       "(it cannot be computed exactly with Python's unicodedata)", start)
+            self.error(
+                f"unicode property {body} is not supported "
+                "(it cannot be computed exactly with Python's unicodedata)",
+                start,
+            )
         if body in _STRING_PROPERTIES:
             self.error(f"property of strings {body} needs the v flag", start)
         self.error(f"invalid property name {body!r}", start)
@@ -660,7 +737,7 @@ class _Parser:
             j = self.pos
             while j < self.n and self.src[j] in _DIGITS:
                 j += 1
-            ref = _Ref(start, number=int(self.src[self.pos:j]))
+            ref = _Ref(start, number=_decimal(self.src[self.pos : j]))
             self.pos = j
             self.refs.append(ref)
             return ref
@@ -717,8 +794,10 @@ class _Parser:
                 self.pos += 1
                 hi_cp, hi_set, hi_at = self.class_atom()
                 if lo_cp is None or hi_cp is None:
-                    self.error("invalid character class range (a class escape cannot be a range end)",
-                               lo_at if lo_cp is None else hi_at)
+                    self.error(
+                        "invalid character class range (a class escape cannot be a range end)",
+                        lo_at if lo_cp is None else hi_at,
+                    )
                 if lo_cp > hi_cp:
                     self.error("range out of order in character class", lo_at)
                 parts.append((lo_cp, hi_cp))
@@ -726,6 +805,15 @@ class _Parser:
                 parts.extend(lo_set)
         ranges = _normalize(parts)
         return _Set(_complement(ranges) if negate else ranges)
+
+
+def _decimal(digits: str) -> int:
+    """int() of an ASCII digit string of any length (int() alone refuses very long strings)."""
+    value = 0
+    for k in range(0, len(digits), 1000):
+        chunk = digits[k : k + 1000]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
 def _is_property_token(s: str, digits: bool) -> bool:
@@ -754,7 +842,9 @@ class _Analysis:
     def __init__(self, parser: _Parser):
         self.p = parser
         self.group_info: dict[int, tuple] = {}  # index -> (tainted, negative look-around ids)
-        self.ref_info: dict[int, tuple] = {}  # id(ref) -> (in look-behind, negative look-around ids)
+        self.ref_info: dict[int, tuple] = (
+            {}
+        )  # id(ref) -> (in look-behind, negative look-around ids)
         self.lookbehinds: list[_Group] = []
 
     def run(self, body: list) -> None:
@@ -768,8 +858,12 @@ class _Analysis:
                     p.error(f"reference to undefined group name {ref.name!r}", ref.pos)
             else:
                 if ref.number > total:
-                    p.error(f"back-reference \\{ref.number} to a non-existent group "
-                            f"(the pattern has {total})", ref.pos)
+                    p.error(
+                        f"back-reference \\{ref.number if ref.number < 10**9 else '...'} to a "
+                        "non-existent group "
+                        f"(the pattern has {total})",
+                        ref.pos,
+                    )
                 group = p.groups[ref.number - 1]
             in_behind, ref_negs = self.ref_info[id(ref)]
             if in_behind:
@@ -781,9 +875,11 @@ class _Analysis:
                 ref.out = "(?:)"
                 continue
             if tainted:
-                p.error("back-reference to a group inside a repeated atom that may not participate "
-                        "in every iteration (ECMA clears captures on each iteration, Python does not)",
-                        ref.pos)
+                p.error(
+                    "back-reference to a group inside a repeated atom that may not participate "
+                    "in every iteration (ECMA clears captures on each iteration, Python does not)",
+                    ref.pos,
+                )
             ref.number = group.index
         for node in self.lookbehinds:
             lo, hi = _width(node.body)
@@ -997,7 +1093,9 @@ def compile_pattern(pattern: str) -> "re.Pattern[str]":
     except re.error as exc:
         raise RegexTranslationError(f"Python re rejected the translation: {exc.msg}", 0) from None
     except (OverflowError, RecursionError) as exc:  # pragma: no cover - defensive
-        raise RegexTranslationError(f"Python re could not compile the translation: {exc}", 0) from None
+        raise RegexTranslationError(
+            f"Python re could not compile the translation: {exc}", 0
+        ) from None
 
 
 if __name__ == "__main__":  # pragma: no cover - manual use: python -m generator.ecma_regex PATTERN

@@ -571,9 +571,14 @@ class Emitter:
             elif isinstance(check, ir.Contains) and check.annotates:
                 assert check.schema is not None
                 arrays.add(0, code("ev.update(i for i, v in enumerate(x) if {}(v{}))", self.fast_fn(check.schema), self.S))
-            elif isinstance(check, (ir.AllOf, ir.AnyOf, ir.OneOf)):
+            elif isinstance(check, (ir.AllOf, ir.AnyOf)):
                 for sub in check.schemas:
                     self.merge(in_place, 0, self.acall(sub))
+            elif isinstance(check, ir.OneOf):  # annotates only when it holds: exactly one is valid
+                calls = [self.acall(sub) for sub in check.schemas]
+                in_place.add(0, code("rs = [r for r in ({},) if r is not None]", join(", ", calls)))
+                in_place.add(0, Code("if len(rs) == 1:"))
+                in_place.add(1, Code("ev.update(rs[0])"))
             elif isinstance(check, ir.IfThenElse):
                 assert check.condition is not None
                 in_place.add(0, code("r = {}", self.acall(check.condition)))
@@ -761,7 +766,7 @@ class Emitter:
             lines.add(1, self.ecall(check.otherwise, Code("x"), Code("ip"), code("kp + {}", _ptr("else"))))
 
     def error_Ref(self, check: ir.Ref, lines: Lines) -> None:
-        where = code("kp + {}", _ptr(check.keyword))
+        where = code("kp + {}", _ptr(check.keyword, *["$ref"] * check.hops))
         function = self.error_fn(self.target(check)) if check.mode is None else code("{}[1]", self.dynamic_pick(check))
         lines.add(0, code("{}(x, ip, {}, out{})", function, where, self.ref_scope(check)))
 

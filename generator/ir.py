@@ -114,6 +114,7 @@ class Ref(Check):
     mode: str | None = None
     anchor: str = ""
     enter: tuple[int, ...] = ()  # resources entered by following it (one per hop of a ref chain)
+    hops: int = 0  # plain {"$ref"} schemas followed at compile time: each adds "/$ref" to locations
 
 
 @dataclass(frozen=True)

@@ -120,10 +120,12 @@ class Lowering:
 
     # -- references -----------------------------------------------------------------------
     def target(self, location: Location, where: str) -> str:
-        """The graph key of a reference target, scheduling its lowering."""
-        return self.follow(location, where)[0]
+        """The graph key of a location, scheduling its lowering (no chain is followed)."""
+        if location.key not in self.graph and all(p.key != location.key for p in self.pending):
+            self.pending.append(location)
+        return location.key
 
-    def follow(self, location: Location, where: str) -> tuple[str, tuple[int, ...]]:
+    def follow(self, location: Location, where: str) -> tuple[str, tuple[int, ...], int]:
         """The graph key of a reference target and the resources the reference enters. A target
         that is only another reference is followed at compile time (so long chains cost nothing
         at run time; each hop still enters its resource); a chain that comes back to itself can
@@ -141,9 +143,7 @@ class Lowering:
             seen.append(location.key)
             location = self.registry.lookup(schema["$ref"], location.base, location.pointer + "/$ref")
             enters.append(self.enters(location))
-        if location.key not in self.graph and all(p.key != location.key for p in self.pending):
-            self.pending.append(location)
-        return location.key, tuple(dict.fromkeys(enters))
+        return self.target(location, where), tuple(dict.fromkeys(enters)), len(seen)
 
     def lower_pending(self) -> None:
         """Lower every scheduled reference target (iteratively: no recursion through refs)."""
@@ -395,8 +395,8 @@ def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx:
 def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     assert lw.registry is not None and ctx is not None
     location = lw.registry.lookup(value, ctx.base, where)
-    key, enters = lw.follow(location, where)
-    return [ir.Ref("$ref", key, where, enter=enters)]
+    key, enters, hops = lw.follow(location, where)
+    return [ir.Ref("$ref", key, where, enter=enters, hops=hops)]
 
 
 def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
@@ -404,25 +404,25 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
     the outermost resource in the dynamic scope with that anchor is chosen at run time."""
     assert lw.registry is not None and ctx is not None
     location = lw.registry.lookup(value, ctx.base, where)
-    key, enters = lw.follow(location, where)
+    key, enters, hops = lw.follow(location, where)
     fragment = value.partition("#")[2]
     target = location.schema
     if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
         lw.dynamic_names.add(("dynamic", fragment))
-        return [ir.Ref("$dynamicRef", key, where, "dynamic", fragment, enters)]
-    return [ir.Ref("$dynamicRef", key, where, enter=enters)]
+        return [ir.Ref("$dynamicRef", key, where, "dynamic", fragment, enters, hops)]
+    return [ir.Ref("$dynamicRef", key, where, enter=enters, hops=hops)]
 
 
 def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
     assert lw.registry is not None and ctx is not None
     location = lw.registry.lookup(value, ctx.base, where)
-    key, enters = lw.follow(location, where)
+    key, enters, hops = lw.follow(location, where)
     target = location.schema
     if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
         lw.dynamic_names.add(("recursive", ""))
-        return [ir.Ref("$recursiveRef", key, where, "recursive", enter=enters)]
-    return [ir.Ref("$recursiveRef", key, where, enter=enters)]
+        return [ir.Ref("$recursiveRef", key, where, "recursive", enter=enters, hops=hops)]
+    return [ir.Ref("$recursiveRef", key, where, enter=enters, hops=hops)]
 
 
 def _nothing(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import generator
+from generator.reference_drafts import DraftReference
 
 from .suite import DRAFTS, SKIP_REASON, groups, known_failures, remotes, suite_dir, suite_files
 
@@ -24,12 +25,19 @@ def _remotes() -> dict[str, Any]:
     return remotes()
 
 
-def run_file(draft: str, path: Path, compile_: Any) -> list[str]:
-    """Failures (`id: what happened`) of one suite file, minus the known ones."""
+def _locations(errors: list[Any]) -> list[tuple[str, str]]:
+    return sorted((e.instance_location, e.keyword_location) for e in errors)
+
+
+def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool = False) -> list[str]:
+    """Failures (`id: what happened`) of one suite file, minus the known ones. With
+    `compare_with_reference`, the generated module's error locations must also be exactly the
+    reference interpreter's (a differential test over every case of the suite)."""
     known = known_failures()
     failures = []
     for description, schema, tests in groups(path):
         group_id = f"{draft}/{path.name}::{description}"
+        reference = DraftReference(schema, draft, registry=_remotes()) if compare_with_reference else None
         try:
             module = compile_(schema, draft)
         except Exception as exc:  # noqa: BLE001 - every failure is reported below
@@ -50,6 +58,9 @@ def run_file(draft: str, path: Path, compile_: Any) -> list[str]:
                     outcome = f"is_valid gave {valid}, expected {test['valid']}"
                 elif valid != (not found):
                     outcome = f"is_valid gave {valid} but errors() gave {len(found)} errors"
+                elif reference is not None and _locations(found) != _locations(reference.errors(test["data"])):
+                    outcome = (f"error locations {_locations(found)} differ from the reference's "
+                               f"{_locations(reference.errors(test['data']))}")
                 else:
                     continue
             if test_id not in known:
@@ -63,7 +74,7 @@ def compile_in_memory(schema: Any, draft: str) -> Any:
 
 @pytest.mark.parametrize("draft,path", CASES, ids=[f"{d}/{p.name}" for d, p in CASES])
 def test_suite_file_through_generated_modules(draft: str, path: Path) -> None:
-    failures = run_file(draft, path, compile_in_memory)
+    failures = run_file(draft, path, compile_in_memory, compare_with_reference=True)
     assert not failures, "\n".join(failures)
 
 

@@ -27,7 +27,11 @@ def matches(pattern: str, text: str) -> bool:
 
 SEMANTICS = [
     # ^ and $ are input boundaries only; Python's $ also matches before a final newline
-    (r"^\d+$", ["0", "42", "0123456789"], ["12\n", "\u0661\u0662", "\u09ea\u09e8", "", "1a", "\n12"]),
+    (
+        r"^\d+$",
+        ["0", "42", "0123456789"],
+        ["12\n", "\u0661\u0662", "\u09ea\u09e8", "", "1a", "\n12"],
+    ),
     (r"^abc$", ["abc"], ["abc\n", "\nabc", "xabc"]),
     (r"a$", ["a", "ba"], ["a\n", "a\r"]),
     (r"^", ["", "x"], []),
@@ -37,8 +41,27 @@ SEMANTICS = [
     (r"^\W$", ["\u00e9", "-", " "], ["a", "_", "5"]),
     (r"\wcole", ["l'ecole"], ["l'\u00e9cole", "L'\u00c9COLE"]),
     # \s is WhiteSpace + LineTerminator, nothing more
-    (r"^\s$", [" ", "\t", "\n", "\v", "\f", "\r", "\u00a0", "\u1680", "\u2003", "\u2028", "\u2029",
-               "\u202f", "\u205f", "\u3000", "\ufeff"], ["\x1c", "\x1f", "\x85", "\u180e", "\u200b", "a"]),
+    (
+        r"^\s$",
+        [
+            " ",
+            "\t",
+            "\n",
+            "\v",
+            "\f",
+            "\r",
+            "\u00a0",
+            "\u1680",
+            "\u2003",
+            "\u2028",
+            "\u2029",
+            "\u202f",
+            "\u205f",
+            "\u3000",
+            "\ufeff",
+        ],
+        ["\x1c", "\x1f", "\x85", "\u180e", "\u200b", "a"],
+    ),
     (r"^\S$", ["\x1c", "\x85", "\u200b", "a"], [" ", "\ufeff", "\u2028"]),
     # classes with class escapes and negation
     (r"^[\d-]+$", ["1-2", "-"], ["a", "\u0661"]),
@@ -76,7 +99,11 @@ SEMANTICS = [
     (r"^\u{0000041}$", ["A"], ["a"]),
     (r"^\uD83D$", ["\ud83d"], ["\U0001f600"]),
     (r"^\u{D83D}\u{DE00}$", ["\ud83d\ude00"], ["\U0001f600"]),
-    (r"^[\uD83D\uDE00-\uD83D\uDE4F]$", ["\U0001f600", "\U0001f64f", "\U0001f620"], ["\U0001f650", "\ud83d"]),
+    (
+        r"^[\uD83D\uDE00-\uD83D\uDE4F]$",
+        ["\U0001f600", "\U0001f64f", "\U0001f620"],
+        ["\U0001f650", "\ud83d"],
+    ),
     ("^\U0001f600$", ["\U0001f600"], ["\ud83d"]),
     ("^\ud83d\ude00$", ["\U0001f600"], []),  # a surrogate pair in the source is one code point
     (r"^\x41\x7e$", ["A~"], ["x41"]),
@@ -304,7 +331,9 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("pattern,position,fragment", ERRORS, ids=[repr(row[0])[:40] for row in ERRORS])
+@pytest.mark.parametrize(
+    "pattern,position,fragment", ERRORS, ids=[repr(row[0])[:40] for row in ERRORS]
+)
 def test_errors(pattern: str, position: int, fragment: str) -> None:
     with pytest.raises(RegexTranslationError) as info:
         translate(pattern)
@@ -319,8 +348,21 @@ def test_errors(pattern: str, position: int, fragment: str) -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"[\d-]", r"[-\d]", r"[a-]", r"[-]", r"[--a]", r"(?:(a)b)*\1", r"(a){0}\1", r"((a)|b)\2",
-     r"(?<=ab|cd)x", r"(?<=(a))\1", r"(?=(a+))\1", r"a{0,4294967294}", r"(?:(a)b){2}\1"],
+    [
+        r"[\d-]",
+        r"[-\d]",
+        r"[a-]",
+        r"[-]",
+        r"[--a]",
+        r"(?:(a)b)*\1",
+        r"(a){0}\1",
+        r"((a)|b)\2",
+        r"(?<=ab|cd)x",
+        r"(?<=(a))\1",
+        r"(?=(a+))\1",
+        r"a{0,4294967294}",
+        r"(?:(a)b){2}\1",
+    ],
 )
 def test_accepted(pattern: str) -> None:
     compile_pattern(pattern)
@@ -397,17 +439,57 @@ def test_class_escapes_membership(ch: str) -> None:
     assert matches(r"\b", ch) == (ch in _ECMA_WORD)
 
 
-_GC_SHORT = ["C", "Cc", "Cf", "Cn", "Co", "Cs", "L", "LC", "Ll", "Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me",
-             "Mn", "N", "Nd", "Nl", "No", "P", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk",
-             "Sm", "So", "Z", "Zl", "Zp", "Zs"]
+_GC_SHORT = [
+    "C",
+    "Cc",
+    "Cf",
+    "Cn",
+    "Co",
+    "Cs",
+    "L",
+    "LC",
+    "Ll",
+    "Lm",
+    "Lo",
+    "Lt",
+    "Lu",
+    "M",
+    "Mc",
+    "Me",
+    "Mn",
+    "N",
+    "Nd",
+    "Nl",
+    "No",
+    "P",
+    "Pc",
+    "Pd",
+    "Pe",
+    "Pf",
+    "Pi",
+    "Po",
+    "Ps",
+    "S",
+    "Sc",
+    "Sk",
+    "Sm",
+    "So",
+    "Z",
+    "Zl",
+    "Zp",
+    "Zs",
+]
 
 
 @settings(deadline=None)
 @given(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), st.sampled_from(_GC_SHORT))
 def test_general_category_membership(ch: str, value: str) -> None:
     cat = unicodedata.category(ch)
-    expected = cat == value or (len(value) == 1 and cat[0] == value) or (
-        value == "LC" and cat in ("Ll", "Lt", "Lu"))
+    expected = (
+        cat == value
+        or (len(value) == 1 and cat[0] == value)
+        or (value == "LC" and cat in ("Ll", "Lt", "Lu"))
+    )
     assert matches(r"^\p{%s}$" % value, ch) == expected
     assert matches(r"^\P{%s}$" % value, ch) != expected
     assert matches(r"^[^\p{gc=%s}]$" % value, ch) != expected
@@ -421,7 +503,12 @@ def test_class_ranges(a: int, b: int, probe: int, negate: bool) -> None:
     assert matches(pattern, chr(probe)) == ((lo <= probe <= hi) != negate)
 
 
-_FUZZ_ALPHABET = list("ab01^$\\.*+?()[]{}|/-,=!<>:kpPudDwWsSbBcx ") + ["\\u{1F600}", "\\p{L}", "(?<n>", "\\k<n>"]
+_FUZZ_ALPHABET = list("ab01^$\\.*+?()[]{}|/-,=!<>:kpPudDwWsSbBcx ") + [
+    "\\u{1F600}",
+    "\\p{L}",
+    "(?<n>",
+    "\\k<n>",
+]
 
 
 @settings(deadline=None)
@@ -438,6 +525,7 @@ def test_fuzz_never_crashes(pattern: str) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # JSON-Schema-Test-Suite pattern cases.
+
 
 def _suite_dir() -> Path:
     env = os.environ.get("STRAIGHTLINE_TEST_SUITE")
@@ -463,8 +551,11 @@ def _leaf_in_scope(sub) -> bool:
     """Subschemas this test can evaluate itself: booleans, {"type": T}, {"maximum": N}."""
     if isinstance(sub, bool):
         return True
-    return (isinstance(sub, dict) and set(sub) <= {"type", "maximum"}
-            and sub.get("type", "null") in _JSON_TYPES)
+    return (
+        isinstance(sub, dict)
+        and set(sub) <= {"type", "maximum"}
+        and sub.get("type", "null") in _JSON_TYPES
+    )
 
 
 def _leaf_valid(sub, value) -> bool:
@@ -489,8 +580,9 @@ def _in_scope(schema) -> bool:
     if keys == {"pattern"}:
         return True
     if keys in ({"patternProperties"}, {"patternProperties", "additionalProperties"}):
-        return all(_leaf_in_scope(s) for s in schema["patternProperties"].values()) and _leaf_in_scope(
-            schema.get("additionalProperties", True))
+        return all(
+            _leaf_in_scope(s) for s in schema["patternProperties"].values()
+        ) and _leaf_in_scope(schema.get("additionalProperties", True))
     return False
 
 
@@ -499,12 +591,16 @@ def _valid_by_translation(schema: dict, data) -> bool:
     if "type" in schema and not _JSON_TYPES[schema["type"]](data):
         return False
     if "pattern" in schema:
-        return not isinstance(data, str) or compile_pattern(schema["pattern"]).search(data) is not None
+        return (
+            not isinstance(data, str) or compile_pattern(schema["pattern"]).search(data) is not None
+        )
     if not isinstance(data, dict):
         return True
     additional = schema.get("additionalProperties", True)
     for key, value in data.items():
-        hits = [sub for p, sub in schema["patternProperties"].items() if compile_pattern(p).search(key)]
+        hits = [
+            sub for p, sub in schema["patternProperties"].items() if compile_pattern(p).search(key)
+        ]
         if not hits:
             hits = [additional]
         if not all(_leaf_valid(sub, value) for sub in hits):
@@ -533,9 +629,13 @@ _CASES = _suite_cases()
 _SUITE_XFAIL: dict[str, str] = {}
 
 
-@pytest.mark.skipif(not _CASES, reason=f"JSON-Schema-Test-Suite not found at {_suite_dir()} "
-                                       "(set STRAIGHTLINE_TEST_SUITE)")
-@pytest.mark.parametrize("schema,data,valid", _CASES or [pytest.param(None, None, None, id="absent")])
+@pytest.mark.skipif(
+    not _CASES,
+    reason=f"JSON-Schema-Test-Suite not found at {_suite_dir()} " "(set STRAIGHTLINE_TEST_SUITE)",
+)
+@pytest.mark.parametrize(
+    "schema,data,valid", _CASES or [pytest.param(None, None, None, id="absent")]
+)
 def test_json_schema_test_suite(request, schema, data, valid) -> None:
     reason = _SUITE_XFAIL.get(request.node.callspec.id)
     if reason:
@@ -554,12 +654,48 @@ def test_json_schema_test_suite_ecmascript_regex_file_is_covered() -> None:
 # Optional differential check against a real ECMAScript engine (Node.js), when one is installed.
 
 _NODE_PATTERNS = [row[0] for row in SEMANTICS if "\ud83d" not in row[0]] + [
-    r"^(?:(a)|b)(?:c\1)?$", r"(?<=a(?=b))b", r"^(a)?(?(1)b)", r"^(?:a|ab)(?:c|bcd)(d*)$",
-    r"^(?=(\w+))\1:", r"[\d-z]", r"^\p{Lu}\p{Ll}+$", r"(?<![\w$])\d{2,}(?![\w$])",
+    r"^(?:(a)|b)(?:c\1)?$",
+    r"(?<=a(?=b))b",
+    r"^(a)?(?(1)b)",
+    r"^(?:a|ab)(?:c|bcd)(d*)$",
+    r"^(?=(\w+))\1:",
+    r"[\d-z]",
+    r"^\p{Lu}\p{Ll}+$",
+    r"(?<![\w$])\d{2,}(?![\w$])",
 ]
-_NODE_STRINGS = ["", "a", "ab", "aba", "abcd", "abc", "Ab1", "\u00c9t\u00e9", "12\n", "\u0661", "a..b", "a/b.c",
-                 "$42", "x 42", "-42", "\U0001f600", "\u2028", "\n", " \u00a0", "abc123", "'x'", "aa", "b", "ac",
-                 "abab", "Hello", "aaabaaa", "\x08", "foo bar", "(foo)", "^$.*"]
+_NODE_STRINGS = [
+    "",
+    "a",
+    "ab",
+    "aba",
+    "abcd",
+    "abc",
+    "Ab1",
+    "\u00c9t\u00e9",
+    "12\n",
+    "\u0661",
+    "a..b",
+    "a/b.c",
+    "$42",
+    "x 42",
+    "-42",
+    "\U0001f600",
+    "\u2028",
+    "\n",
+    " \u00a0",
+    "abc123",
+    "'x'",
+    "aa",
+    "b",
+    "ac",
+    "abab",
+    "Hello",
+    "aaabaaa",
+    "\x08",
+    "foo bar",
+    "(foo)",
+    "^$.*",
+]
 _NODE_SCRIPT = r"""
 const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 function search(r, s) {  // try code point boundaries only, as the u-mode spec does
@@ -578,12 +714,20 @@ process.stdout.write(JSON.stringify(data.patterns.map(p => {
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node (an ECMAScript engine) is not installed")
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="node (an ECMAScript engine) is not installed"
+)
 def test_differential_against_node() -> None:
     payload = json.dumps({"patterns": _NODE_PATTERNS, "strings": _NODE_STRINGS})
     try:
-        proc = subprocess.run(["node", "-e", _NODE_SCRIPT], input=payload, capture_output=True,
-                              text=True, timeout=30, check=True)
+        proc = subprocess.run(
+            ["node", "-e", _NODE_SCRIPT],
+            input=payload,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
     except (OSError, subprocess.SubprocessError) as exc:  # pragma: no cover - broken node install
         pytest.skip(f"node failed: {exc}")
     results = json.loads(proc.stdout)
@@ -594,4 +738,7 @@ def test_differential_against_node() -> None:
             continue
         compiled = compile_pattern(pattern)
         got = [compiled.search(s) is not None for s in _NODE_STRINGS]
-        assert got == expected, (pattern, [s for s, g, e in zip(_NODE_STRINGS, got, expected) if g != e])
+        assert got == expected, (
+            pattern,
+            [s for s, g, e in zip(_NODE_STRINGS, got, expected) if g != e],
+        )

@@ -18,7 +18,9 @@ from generator.cli import _module_path
 from .conftest import ROOT
 
 CONTRACTS = sorted((ROOT / "contracts").glob("*/*.json"))
-PROFILES = ("octoscript", "strict", "lenient")
+PROFILES = ("octoscript", "strict", "lenient", "draft2020-12")
+# Subschemas that `make generate` compiles on their own, as FILE#/pointer.
+FRAGMENTS = [("draft2020-12/tool-package.schema.json", "/$defs/invocation")]
 
 
 def _expected_path(contract: Path) -> Path:
@@ -34,6 +36,15 @@ def test_generated_module_is_what_make_generate_emits(contract: Path) -> None:
     target = _expected_path(contract)
     assert target.exists(), f"{target} is missing: run `make generate`"
     emitted = generator.compile_source(contract.read_bytes(), profile=contract.parent.name, name=target.stem)
+    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
+
+
+@pytest.mark.parametrize("contract,fragment", FRAGMENTS)
+def test_generated_fragment_module_is_what_make_generate_emits(contract: str, fragment: str) -> None:
+    source = ROOT / "contracts" / contract
+    target = _module_path(ROOT / "generated" / source.parent.name, f"{source}#{fragment}")
+    assert target.exists(), f"{target} is missing: run `make generate`"
+    emitted = generator.compile_source(source.read_bytes(), name=target.stem, fragment=fragment)
     assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
 
 
