@@ -71,6 +71,7 @@ class Lowering:
         self.draft = draft_number(profile.draft) if profile.draft else None
         self.graph: dict[str, ir.Node] = {}  # location key -> node, for reference targets
         self.pending: list[Location] = []
+        self._scheduled: set[str] = set()  # keys in graph or pending
         self.resource_ids: dict[str, int] = {}
         self.dynamic_names: set[tuple[str, str]] = set()  # (mode, anchor) of dynamic references
         self._preflighted: set[str] = set()
@@ -121,7 +122,8 @@ class Lowering:
     # -- references -----------------------------------------------------------------------
     def target(self, location: Location, where: str) -> str:
         """The graph key of a location, scheduling its lowering (no chain is followed)."""
-        if location.key not in self.graph and all(p.key != location.key for p in self.pending):
+        if location.key not in self._scheduled:
+            self._scheduled.add(location.key)
             self.pending.append(location)
         return location.key
 
@@ -131,7 +133,7 @@ class Lowering:
         at run time; each hop still enters its resource); a chain that comes back to itself can
         never finish and is a SchemaError."""
         assert self.registry is not None
-        seen: list[str] = []
+        seen: set[str] = set()
         enters = [self.enters(location)]
         while True:
             schema = location.schema
@@ -140,7 +142,7 @@ class Lowering:
             if location.key in seen:
                 raise SchemaError("this $ref starts a cycle of references that never reaches a schema",
                                   code="ref-cycle", pointer=where)
-            seen.append(location.key)
+            seen.add(location.key)
             location = self.registry.lookup(schema["$ref"], location.base, location.pointer + "/$ref")
             enters.append(self.enters(location))
         return self.target(location, where), tuple(dict.fromkeys(enters)), len(seen)
@@ -159,8 +161,8 @@ class Lowering:
             added = False
             for mode, anchor in sorted(self.dynamic_names):
                 for location in self.dynamic_candidates(mode, anchor):
-                    if location.key not in self.graph:
-                        self.pending.append(location)
+                    if location.key not in self._scheduled:
+                        self.target(location, "")
                         added = True
             if not added:
                 return

@@ -130,7 +130,7 @@ def _draft(name: str, enforced: frozenset[str], *, float_integers: bool = True) 
         enforced=frozenset(enforced),
         annotations=CORE,
         fail_closed=False,
-        limits=Limits(max_source_bytes=64 * 1024 * 1024, max_depth=128, max_properties=None,
+        limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=128, max_properties=None,
                       max_enum_values=None),
         draft=name,
         float_integers=float_integers,

@@ -1,0 +1,112 @@
+"""References at their worst: long chains, cycles that consume no input, deep instances against
+recursive schemas, unresolvable and remote references. Each gives a clear error or an answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import generator
+from generator.reference_drafts import DraftReference
+
+
+def chain(n: int, end: Any) -> dict[str, Any]:
+    defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(n)}
+    defs[f"d{n}"] = end
+    return {"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}
+
+
+def test_a_million_level_ref_chain_is_refused_by_the_source_limit_quickly() -> None:
+    text = json.dumps(chain(1_000_000, {"type": "integer"}))
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(text)
+    assert raised.value.code == "limit-exceeded"
+
+
+def test_a_long_ref_chain_is_followed_at_compile_time_and_answers() -> None:
+    n = 20_000
+    module = generator.compile_module(chain(n, {"type": "integer"}), format=False)
+    assert module.is_valid({"x": 1})
+    assert not module.is_valid({"x": "a"})
+    (error,) = module.errors({"x": "a"})
+    assert error.instance_location == "/x"
+    assert error.keyword_location == "/properties/x" + "/$ref" * (n + 1) + "/type"
+    # the chain costs nothing at run time: one function call reaches the end of it
+    assert module.__source__.count("def _v") < 10
+
+
+@pytest.mark.parametrize("schema,pointer", [
+    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, "/$ref"),
+    ({"$ref": "#"}, "/$ref"),
+    ({"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "properties": {"p": {"$ref": "#/$defs/a"}}},
+     "/$defs/a/allOf/0/$ref"),
+    ({"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]}, "/anyOf/1/not/$ref"),
+    ({"$defs": {"a": {"if": {"$ref": "#/$defs/b"}}, "b": {"oneOf": [{"$ref": "#/$defs/a"}]}},
+      "$ref": "#/$defs/a"}, None),
+])
+def test_a_ref_cycle_that_consumes_no_input_is_a_schema_error(schema: Any, pointer: str | None) -> None:
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema)
+    assert raised.value.code == "ref-cycle"
+    if pointer is not None:
+        assert raised.value.pointer == pointer
+
+
+def test_recursion_through_the_instance_is_fine() -> None:
+    tree = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}},
+                                             "value": {"type": "integer"}}}
+    module = generator.compile_module(tree)
+    assert module.is_valid({"value": 1, "children": [{"value": 2, "children": []}]})
+    assert not module.is_valid({"value": 1, "children": [{"value": "2"}]})
+    assert [(e.instance_location, e.keyword_location) for e in module.errors({"children": [{"value": "2"}]})] == [
+        ("/children/0/value", "/properties/children/items/$ref/properties/value/type")]
+
+
+def nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_an_instance_10000_deep_against_a_recursive_schema_gets_a_clear_error() -> None:
+    module = generator.compile_module({"type": "array", "items": {"$ref": "#"}})
+    deep = nested(10_000)
+    assert module.is_valid(nested(100))
+    assert module.is_valid(deep) is False  # too deep for Python's stack: refused, never a crash
+    (error,) = module.errors(deep)
+    assert "nested too deeply" in error.message
+    with pytest.raises(module.ValidationError, match="nested too deeply"):
+        module.validate(deep)
+
+
+@pytest.mark.parametrize("ref", ["#/$defs/missing", "other.json", "http://example.com/schema.json",
+                                 "#unknown-anchor", "#/properties/x/0"])
+def test_unresolvable_references_are_schema_errors_with_the_ref_pointer(ref: str) -> None:
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"properties": {"x": {"$ref": ref}}})
+    assert (raised.value.code, raised.value.pointer) == ("unresolvable-ref", "/properties/x/$ref")
+
+
+def test_remote_references_come_from_the_registry_mapping_or_directory(tmp_path: Any) -> None:
+    remote = {"$id": "https://example.com/defs.json", "$defs": {"positive": {"type": "integer", "minimum": 1}}}
+    schema = {"properties": {"n": {"$ref": "https://example.com/defs.json#/$defs/positive"}}}
+    for registry in ({"https://example.com/defs.json": remote}, str(tmp_path)):
+        (tmp_path / "defs.json").write_text(json.dumps(remote))
+        module = generator.compile_module(schema, registry=registry)
+        assert module.is_valid({"n": 2}) and not module.is_valid({"n": 0})
+    with pytest.raises(generator.SchemaError):
+        generator.compile_source(schema)  # no registry: never the network
+
+
+def test_meta_schema_references_resolve_offline() -> None:
+    module = generator.compile_module({"$ref": "https://json-schema.org/draft/2020-12/schema"})
+    assert module.is_valid({"type": "string", "minLength": 1})
+    assert not module.is_valid({"type": 12})
+    reference = DraftReference({"$ref": "https://json-schema.org/draft/2020-12/schema"}, "draft2020-12")
+    bad = {"properties": {"a": {"minLength": -1}}}
+    assert not module.is_valid(bad) and not reference.is_valid(bad)
+    assert sorted((e.instance_location, e.keyword_location) for e in module.errors(bad)) == sorted(
+        (e.instance_location, e.keyword_location) for e in reference.errors(bad))
