@@ -146,3 +146,72 @@ def instances(draw: st.DrawFn, schema: Any, depth: int = 4) -> Any:
     if not choices:
         return draw(JSON)
     return draw(st.sampled_from(choices))
+
+
+# -- the drafts: every keyword, and $ref graphs (recursive ones included) ----------------------
+DEF_NAMES = ["d0", "d1", "d2"]
+
+
+def draft_schemas(draft: str, depth: int = 3) -> st.SearchStrategy[Any]:
+    """Schemas of a draft, whose subschemas may refer to `#` or to `#/$defs/dN`."""
+    new = draft in ("draft2020-12", "draft2019-09")
+    sub: st.SearchStrategy[Any] = st.deferred(lambda: draft_schemas(draft, depth - 1)) if depth > 0 else st.just({})
+    ref_targets = ["#"] + [f"#/{'$defs' if new else 'definitions'}/{n}" for n in DEF_NAMES]
+    refs = st.builds(lambda target: {"$ref": target}, st.sampled_from(ref_targets))
+    if depth > 0:
+        sub = st.one_of(sub, refs, st.booleans())
+    optional: dict[str, st.SearchStrategy[Any]] = {
+        "type": st.one_of(st.sampled_from(TYPES), st.lists(st.sampled_from(TYPES), min_size=1, max_size=3, unique=True)),
+        "properties": st.dictionaries(NAMES, sub, max_size=3),
+        "patternProperties": st.dictionaries(st.sampled_from(["^a", "b", "^$", "x"]), sub, max_size=2),
+        "additionalProperties": sub,
+        "propertyNames": sub,
+        "required": st.lists(NAMES, unique=True, max_size=3),
+        "minProperties": COUNTS, "maxProperties": COUNTS,
+        "items": sub,
+        "minItems": COUNTS, "maxItems": COUNTS, "uniqueItems": st.booleans(),
+        "contains": sub,
+        "minimum": NUMBERS, "maximum": NUMBERS, "exclusiveMinimum": NUMBERS, "exclusiveMaximum": NUMBERS,
+        "multipleOf": st.sampled_from([1, 2, 0.5, Decimal("0.1")]),
+        "minLength": COUNTS, "maxLength": COUNTS, "pattern": st.sampled_from(PATTERNS),
+        "enum": st.lists(JSON, max_size=3), "const": JSON,
+        "allOf": st.lists(sub, min_size=1, max_size=2), "anyOf": st.lists(sub, min_size=1, max_size=2),
+        "oneOf": st.lists(sub, min_size=1, max_size=2), "not": sub,
+        "$ref": st.sampled_from(ref_targets),
+    }
+    if draft != "draft4":
+        optional.update({"if": sub, "then": sub, "else": sub} if draft != "draft6" else {})
+    if new:
+        optional.update({
+            "dependentRequired": st.dictionaries(NAMES, st.lists(NAMES, unique=True, max_size=2), max_size=2),
+            "dependentSchemas": st.dictionaries(NAMES, sub, max_size=2),
+            "minContains": COUNTS, "maxContains": COUNTS,
+            "unevaluatedProperties": sub, "unevaluatedItems": sub,
+        })
+    else:
+        optional["dependencies"] = st.dictionaries(
+            NAMES, st.one_of(sub, st.lists(NAMES, unique=True, max_size=2)), max_size=2)
+    if draft == "draft2020-12":
+        optional["prefixItems"] = st.lists(sub, min_size=1, max_size=2)
+    else:
+        optional["items"] = st.one_of(sub, st.lists(sub, min_size=1, max_size=2))
+        optional["additionalItems"] = sub
+    if draft == "draft4":
+        optional.update({"exclusiveMinimum": st.booleans(), "exclusiveMaximum": st.booleans()})
+        optional.pop("contains")
+        optional.pop("propertyNames")
+        optional.pop("const")
+    return _few_keywords(optional, 4 if depth >= 2 else 3)
+
+
+@st.composite
+def _few_keywords(draw: st.DrawFn, optional: dict[str, st.SearchStrategy[Any]], most: int) -> dict[str, Any]:
+    """A schema with a handful of the keywords (all of them at once makes huge, slow examples)."""
+    chosen = draw(st.lists(st.sampled_from(sorted(optional)), max_size=most, unique=True))
+    return {keyword: draw(optional[keyword]) for keyword in chosen}
+
+
+def draft_document(draft: str) -> st.SearchStrategy[Any]:
+    new = draft in ("draft2020-12", "draft2019-09")
+    defs = st.fixed_dictionaries({n: draft_schemas(draft, 1) for n in DEF_NAMES})
+    return st.builds(lambda root, d: {**root, ("$defs" if new else "definitions"): d}, draft_schemas(draft, 2), defs)
