@@ -7,6 +7,7 @@ the multi-megabyte shared data.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -71,7 +72,10 @@ class Case:
 
 # --- the project's own contracts -------------------------------------------------------------
 
-MATH_ADD_INPUT = (
+# (instance name, value, expected valid)
+Rows = tuple[tuple[str, Any, bool], ...]
+
+MATH_ADD_INPUT: Rows = (
     ("two ints", {"left": 1, "right": 2}, True),
     ("negative and zero", {"left": -5, "right": 0}, True),
     ("integral float 1.0", {"left": 1.0, "right": 2}, True),
@@ -85,7 +89,7 @@ MATH_ADD_INPUT = (
     ("array not object", [1, 2], False),
 )
 
-MATH_ADD_OUTPUT = (
+MATH_ADD_OUTPUT: Rows = (
     ("int total", {"total": 3}, True),
     ("integral float total", {"total": 3.0}, True),
     ("empty object", {}, False),
@@ -118,7 +122,7 @@ def _completion(**changes: Any) -> dict[str, Any]:
     return {**_FULL_COMPLETION, **changes}
 
 
-STRUCTURED_COMPLETION = (
+STRUCTURED_COMPLETION: Rows = (
     ("minimal", _MINIMAL_COMPLETION, True),
     ("refusal", {"kind": "answer", "answer": {"refusal": "cannot say"}}, True),
     ("every field", _FULL_COMPLETION, True),
@@ -147,13 +151,25 @@ STRUCTURED_COMPLETION = (
 )
 
 
-def _inline_instances(rows: tuple[tuple[str, Any, bool], ...]) -> list[Instance]:
+def _inline_instances(rows: Rows) -> list[Instance]:
     return [Instance(name, json.dumps(value), expected) for name, value, expected in rows]
 
 
-def _contract_case(
-    name: str, path: Path, profile: str, rows: tuple[tuple[str, Any, bool], ...]
-) -> Case:
+# name -> (contract file under contracts/, straightline profile, instances)
+CONTRACT_CASES: dict[str, tuple[str, str, Rows]] = {
+    "math.add.input": ("octoscript/math.add.input.json", "octoscript", MATH_ADD_INPUT),
+    "math.add.output": ("octoscript/math.add.output.json", "octoscript", MATH_ADD_OUTPUT),
+    "strict.structured_completion": (
+        "strict/structured_completion.json",
+        "strict",
+        STRUCTURED_COMPLETION,
+    ),
+}
+
+
+def _contract_case(name: str) -> Case:
+    file, profile, rows = CONTRACT_CASES[name]
+    path = ROOT / "contracts" / file
     return Case(
         name=name,
         source=str(path.relative_to(ROOT)),
@@ -162,30 +178,6 @@ def _contract_case(
         instances=_inline_instances(rows),
         handwritten=HANDWRITTEN.get(name),
     )
-
-
-def _builtin_loaders() -> dict[str, Callable[[], Case]]:
-    contracts = ROOT / "contracts"
-    return {
-        "math.add.input": lambda: _contract_case(
-            "math.add.input",
-            contracts / "octoscript" / "math.add.input.json",
-            "octoscript",
-            MATH_ADD_INPUT,
-        ),
-        "math.add.output": lambda: _contract_case(
-            "math.add.output",
-            contracts / "octoscript" / "math.add.output.json",
-            "octoscript",
-            MATH_ADD_OUTPUT,
-        ),
-        "strict.structured_completion": lambda: _contract_case(
-            "strict.structured_completion",
-            contracts / "strict" / "structured_completion.json",
-            "strict",
-            STRUCTURED_COMPLETION,
-        ),
-    }
 
 
 # --- the shared peer data (see its ORIGIN.md) ------------------------------------------------
@@ -257,7 +249,7 @@ def _missing_shared_files(name: str, directory: Path) -> list[str]:
 
 # --- selection --------------------------------------------------------------------------------
 
-ALL_CASE_NAMES = (*_builtin_loaders(), *SHARED_CASES)
+ALL_CASE_NAMES = (*CONTRACT_CASES, *SHARED_CASES)
 
 
 def matches(name: str, pattern: str) -> bool:
@@ -269,11 +261,14 @@ def unknown_patterns(patterns: list[str]) -> list[str]:
     return [p for p in patterns if not any(matches(name, p) for name in ALL_CASE_NAMES)]
 
 
-def select_cases(patterns: list[str] | None) -> tuple[list[Callable[[], Case]], list[str]]:
-    """Loaders of the selected cases (all when no pattern), and notes on the ones skipped."""
+def select_cases(
+    patterns: list[str] | None,
+) -> tuple[list[tuple[str, Callable[[], Case]]], list[str]]:
+    """(name, loader) of the selected cases (all when no pattern), and notes on those skipped."""
     wanted = [n for n in ALL_CASE_NAMES if not patterns or any(matches(n, p) for p in patterns)]
-    builtin = _builtin_loaders()
-    loaders: list[Callable[[], Case]] = [builtin[n] for n in wanted if n in builtin]
+    loaders: list[tuple[str, Callable[[], Case]]] = [
+        (name, functools.partial(_contract_case, name)) for name in wanted if name in CONTRACT_CASES
+    ]
     notes: list[str] = []
     shared_wanted = [n for n in wanted if n in SHARED_CASES]
     directory = shared_data_dir()
@@ -288,5 +283,5 @@ def select_cases(patterns: list[str] | None) -> tuple[list[Callable[[], Case]], 
         if missing:
             notes.append(f"skipped {name}: missing {', '.join(missing)} in {directory}")
         else:
-            loaders.append(lambda name=name: _shared_case(name, directory))  # type: ignore[misc]
+            loaders.append((name, functools.partial(_shared_case, name, directory)))
     return loaders, notes

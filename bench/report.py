@@ -124,7 +124,7 @@ def module_table(results: dict[str, Any]) -> str:
         module = case["straightline_module"]
         if module["status"] != "ok":
             rows.append(
-                [case["name"], case["profile"], f"n/a ({_short(module['reason'])})", "", "", "", ""]
+                [case["name"], case["profile"], f"n/a ({module['short_reason']})", "", "", "", ""]
             )
             continue
         imports = module["import"]
@@ -141,10 +141,6 @@ def module_table(results: dict[str, Any]) -> str:
         )
     title = "straightline: compile time, and size and import time (fresh subprocess) of the generated module"
     return title + "\n" + _render(header, rows, left_columns=2)
-
-
-def _short(reason: str, limit: int = 60) -> str:
-    return reason if len(reason) <= limit else reason[: limit - 3] + "..."
 
 
 def _kib(value: int | None) -> str:

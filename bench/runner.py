@@ -96,6 +96,7 @@ def _evaluate(case: Case, log: Log) -> tuple[dict[str, Built], dict[str, dict[st
     entries: dict[str, dict[str, Any]] = {}
     for name in IMPLEMENTATIONS:
         built = build(name, case)
+        disagreements: list[dict[str, Any]]
         if built.absent:
             status, reason, disagreements = ABSENT, built.reason, []
         elif built.is_valid is None:
@@ -148,19 +149,25 @@ def _ratios(timings: dict[str, dict[str, Any] | None]) -> dict[str, float | None
 
 
 def _straightline_module(
-    case: Case, compiled: bool, reason: str, runs: dict[str, int], log: Log
+    case: Case, compiled: bool, entry: dict[str, Any], runs: dict[str, int], log: Log
 ) -> dict[str, Any]:
     if not compiled:
-        return {"status": NOT_AVAILABLE, "reason": reason}
+        return {
+            "status": NOT_AVAILABLE,
+            "reason": entry["reason"],
+            "short_reason": entry["short_reason"],
+        }
     log("  straightline: compile and import times")
     try:
         source, compile_figures = costs.compile_times(case, runs["compile"], runs["budget_ns"])
         imports = costs.import_times(source, runs["import"], runs["budget_ns"])
     except Exception as exc:  # measuring costs must not end the run
-        return {"status": NOT_AVAILABLE, "reason": describe(exc)[0]}
+        reason, short = describe(exc)
+        return {"status": NOT_AVAILABLE, "reason": reason, "short_reason": short}
     return {
         "status": OK,
         "reason": "",
+        "short_reason": "",
         **compile_figures,
         "module_bytes": costs.module_bytes(source),
         "module_lines": source.count("\n"),
@@ -200,9 +207,7 @@ def run_case(
         "note": case.note,
         "implementations": entries,
         "instances": _time_instances(case, timed, settings, log),
-        "straightline_module": _straightline_module(
-            case, compiled, straightline["reason"], runs, log
-        ),
+        "straightline_module": _straightline_module(case, compiled, straightline, runs, log),
         "memory": _peak_memory(case, timed, log),
     }
 
@@ -231,8 +236,14 @@ def run(
     for note in notes:
         log(f"note: {note}")
     case_results = []
-    for load in loaders:
-        case_results.append(run_case(load(), settings, runs, log))
+    for name, load in loaders:
+        try:
+            case = load()
+        except (OSError, ValueError) as exc:  # unreadable or malformed data: note it, go on
+            notes.append(f"skipped {name}: could not load it: {describe(exc)[0]}")
+            log(f"note: {notes[-1]}")
+            continue
+        case_results.append(run_case(case, settings, runs, log))
     return {
         "format": FORMAT,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

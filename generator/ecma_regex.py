@@ -18,7 +18,8 @@ Semantics (u-mode, case-sensitive):
   code-point intervals and emitted explicitly, so negation and multi-set escapes are exact.
 * ``\\b``/``\\B`` use the ASCII word set (emitted as look-arounds); ``\\b`` in a class is U+0008.
 * ``.`` excludes only ``\\n \\r \\u2028 \\u2029``; ``^`` is ``\\A``; ``$`` is ``\\Z``.
-* ``[^]`` matches any code point, ``[]`` matches nothing.
+* ``[^]`` matches any code point, ``[]`` matches nothing.  As u-mode requires, a class escape
+  cannot be a range end (``[\\d-x]`` raises; ``[\\d-]`` is digits and ``-``).
 * ``\\uXXXX`` (surrogate pairs combine), ``\\u{...}``, ``\\xHH``, ``\\cX``, ``\\0``, control
   escapes and identity escapes of syntax characters (and ``/``; ``\\-`` in classes only).
 * Back-references ``\\N`` and ``\\k<name>``.  A reference to a group that has not participated
@@ -41,17 +42,19 @@ Deliberate deviations from ECMA-262 (all fail closed, except 1):
 3. ES2025 additions are not accepted: pattern modifiers ``(?i:...)`` and duplicate named groups
    in different alternatives raise.
 4. Back-references inside a look-behind raise; so does a back-reference to a group inside a
-   repeated atom (max > 1) unless that group participates in every iteration (ECMA clears
-   captures at the start of each iteration, Python keeps the previous value).
+   repeated atom (max > 1) unless that group participates in every iteration and the repeated
+   atom cannot match the empty string (ECMA clears captures at the start of each iteration and
+   rejects empty iterations once the minimum is reached; Python keeps the previous value and
+   runs one empty iteration).
 5. Look-behind bodies must have a fixed width (a Python limitation) and raise otherwise.
 6. Quantifier bounds of 2**32-1 or more raise (Python's ``MAXREPEAT``); group nesting deeper than
    ``MAX_NESTING`` raises.
 7. Group-name characters are checked with :meth:`str.isidentifier` (XID_Start/XID_Continue)
    plus ``$``, ZWNJ and ZWJ, a few code points off from ECMA's ID_Start/ID_Continue.  Names that
    are not ASCII Python identifiers are renamed in the output (matching is unaffected).
-8. Inputs are matched as Python code points: a surrogate pair stored as two code units in a
-   Python ``str`` (only possible with ``surrogatepass`` decoding) is two code points here, where
-   ECMA would see one.
+8. Inputs are matched as Python code points: a ``str`` holding a surrogate pair as two separate
+   code units (``"\\ud83d\\ude00"``; ``json.loads`` never produces one) is two code points here,
+   where ECMA would see one.
 """
 
 from __future__ import annotations
@@ -656,7 +659,8 @@ class _Parser:
             return ord(c)
         if c in _DIGITS:
             self.error("invalid decimal escape" if in_class else "invalid escape", start)
-        self.error(f"invalid escape \\{c}", start)
+        shown = "\\" + c if c.isprintable() else "(backslash before U+%04X)" % ord(c)
+        self.error(f"invalid escape {shown}", start)
 
     def class_escape_set(self, c: str, start: int) -> Optional[tuple]:
         """CharacterClassEscape after the backslash, or None if ``c`` does not start one."""
@@ -827,11 +831,14 @@ def _is_property_token(s: str, digits: bool) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _maxrepeat() -> int:
+    """Python's repeat-count limit (counts must stay below it): 2**32-1 on CPython."""
+    import importlib
+
     try:
-        from re._constants import MAXREPEAT  # Python >= 3.11
+        constants = importlib.import_module("re._constants")  # Python >= 3.11
     except ImportError:  # pragma: no cover - older Pythons
-        from sre_constants import MAXREPEAT
-    return int(MAXREPEAT)
+        constants = importlib.import_module("sre_constants")
+    return int(constants.MAXREPEAT)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -615,7 +615,7 @@ class Emitter:
         name = self._error[node]
         body = Lines()
         doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
-        params = self.params("x, ip, kp, out")
+        params = self.params("x, ip, kp, out, ak")
         self._current = node
         if node.boolean is not None:
             if node.boolean is False:
@@ -657,10 +657,10 @@ class Emitter:
         return Function(name, params, doc, body.render())
 
     def ecall(self, node: ir.Node, arg: Code, at: Code, where: Code) -> Code:
-        return code("{}({}, {}, {}, out{})", self.error_fn(node), arg, at, where, self.S)
+        return code("{}({}, {}, {}, out, {}{})", self.error_fn(node), arg, at, where, _absolute(where), self.S)
 
     def fail(self, lines: Lines, indent: int, message: Code, where: Code, at: Code = Code("ip")) -> None:
-        lines.add(indent, code("out.append(ValidationError({}, {}, {}))", message, at, where))
+        lines.add(indent, code("out.append(ValidationError({}, {}, {}, {}))", message, at, where, _absolute(where)))
 
     def error_Required(self, check: ir.Required, lines: Lines) -> None:
         lines.add(0, code("for name in {}:", literal(check.names)))
@@ -768,7 +768,9 @@ class Emitter:
     def error_Ref(self, check: ir.Ref, lines: Lines) -> None:
         where = code("kp + {}", _ptr(check.keyword, *["$ref"] * check.hops))
         function = self.error_fn(self.target(check)) if check.mode is None else code("{}[1]", self.dynamic_pick(check))
-        lines.add(0, code("{}(x, ip, {}, out{})", function, where, self.ref_scope(check)))
+        # crossing a reference: locations below it are also given absolutely, from its target
+        absolute = literal(check.absolute) if check.mode is None else Code("None")
+        lines.add(0, code("{}(x, ip, {}, out, {}{})", function, where, absolute, self.ref_scope(check)))
 
     def error_PrefixItems(self, check: ir.PrefixItems, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
@@ -870,6 +872,15 @@ class Emitter:
 def _definition_order(names: Iterable[str]) -> list[str]:
     wanted = set(names)
     return [n for n in primitives.DEPENDS if n in wanted and callable(getattr(primitives, n))]
+
+
+def _absolute(where: Code) -> Code:
+    """The absolute keyword location that goes with a relative one (`kp + suffix`): `ak` is the
+    absolute location of the current schema once a reference was crossed, None before."""
+    if where.text == "kp":
+        return Code("ak")
+    assert where.text.startswith("kp + ")
+    return Code("ak and ak + " + where.text[len("kp + "):])
 
 
 def _number_text(value: ir.Number) -> str:

@@ -115,6 +115,7 @@ class Ref(Check):
     anchor: str = ""
     enter: tuple[int, ...] = ()  # resources entered by following it (one per hop of a ref chain)
     hops: int = 0  # plain {"$ref"} schemas followed at compile time: each adds "/$ref" to locations
+    absolute: str = ""  # the absolute URI of the target (for absolute_keyword_location)
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,17 @@ class Lowering:
     def sub(self, schema: Any, where: str, ctx: Context | None) -> ir.Node:
         return self.node(schema, where, ctx)
 
+    def absolute(self, key: str) -> str:
+        """The absolute URI of a location: its resource's URI and the pointer within it."""
+        assert self.registry is not None
+        document, _, pointer = key.partition("#")
+        best, best_length = document, 0
+        for uri, (doc, root) in self.registry.resources.items():
+            if doc == document and (pointer == root or pointer.startswith(root + "/")) and len(root) >= best_length:
+                if len(root) > best_length or best == document:
+                    best, best_length = uri, len(root)
+        return best + "#" + pointer[best_length:]
+
     def enters(self, location: Location) -> int:
         """The resource a reference to `location` enters (the one that contains it)."""
         return self.resource_id(urldefrag(location.base)[0])
@@ -398,7 +409,7 @@ def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx:
     assert lw.registry is not None and ctx is not None
     location = lw.registry.lookup(value, ctx.base, where)
     key, enters, hops = lw.follow(location, where)
-    return [ir.Ref("$ref", key, where, enter=enters, hops=hops)]
+    return [ir.Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
 def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
@@ -412,7 +423,7 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
     if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
         lw.dynamic_names.add(("dynamic", fragment))
         return [ir.Ref("$dynamicRef", key, where, "dynamic", fragment, enters, hops)]
-    return [ir.Ref("$dynamicRef", key, where, enter=enters, hops=hops)]
+    return [ir.Ref("$dynamicRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
 def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
@@ -424,7 +435,7 @@ def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where:
     if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
         lw.dynamic_names.add(("recursive", ""))
         return [ir.Ref("$recursiveRef", key, where, "recursive", enter=enters, hops=hops)]
-    return [ir.Ref("$recursiveRef", key, where, enter=enters, hops=hops)]
+    return [ir.Ref("$recursiveRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
 def _nothing(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:

@@ -38,11 +38,12 @@ def document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if _shared_fast_case_present():
         selection += ["--case", "fast"]
     assert cli.main(["--quick", "--quiet", *selection, "--json", str(path)]) == 0
-    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
 
 
 def _case(document: dict[str, Any], name: str) -> dict[str, Any]:
-    found = [case for case in document["cases"] if case["name"] == name]
+    found: list[dict[str, Any]] = [c for c in document["cases"] if c["name"] == name]
     assert found, f"case {name} did not run"
     return found[0]
 
@@ -166,7 +167,7 @@ OUTPUT_EDGE_VALUES = [
 
 
 def _python_jsonschema(contract: str) -> Any:
-    from jsonschema.validators import validator_for
+    from jsonschema.validators import validator_for  # type: ignore[import-untyped]
 
     schema = json.loads(
         (ROOT / "contracts" / "octoscript" / f"math.add.{contract}.json").read_text()

@@ -303,7 +303,6 @@ USAGE_ERRORS = {
     "no-subcommand": [],
     "unknown-subcommand": ["frobnicate", "a.json"],
     "unknown-profile": ["compile", "a.json", "--out", "out", "--profile", "draft3"],
-    "missing-profile": ["compile", "a.json", "--out", "out"],
     "missing-out": ["compile", "a.json", "--profile", "strict"],
     "no-sources": ["compile", "--out", "out", "--profile", "strict"],
     "unknown-flag": ["compile", "a.json", "--out", "out", "--profile", "strict", "--bogus"],
@@ -417,3 +416,34 @@ def test_header_records_version_profile_options_and_source_hash(tmp_path):
     ok = run("check", "h.json", "--out", "out", "--profile", "lenient", "--max-depth", "7",
              "--max-properties", "50", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
+
+
+# -- the drafts: profile from $schema, FILE#pointer, --registry ------------------------------------
+
+def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
+    write(tmp_path / "defs" / "common.json", {"$id": "https://example.com/common.json",
+                                               "$defs": {"id": {"type": "string", "pattern": "^[a-z]+$"}}})
+    write(tmp_path / "api.json", {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "definitions": {"item": {"type": "object", "properties": {"id": {"$ref": "https://example.com/common.json#/$defs/id"}},
+                                 "required": ["id"]}},
+        "type": "array", "items": {"$ref": "#/definitions/item"},
+    })
+    proc = run("compile", "api.json", "api.json#/definitions/item", "--out", "out", "--registry", "defs", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    api, item = load(tmp_path / "out" / "api.py"), load(tmp_path / "out" / "api_item.py")
+    assert api.STRAIGHTLINE["profile"] == "draft4"
+    assert api.is_valid([{"id": "abc"}]) and not api.is_valid([{"id": "ABC"}]) and not api.is_valid([{}])
+    assert item.is_valid({"id": "abc"}) and not item.is_valid({"id": 1})
+    assert item.STRAIGHTLINE["options"] == {"fragment": "/definitions/item"}
+    check = run("check", "api.json", "api.json#/definitions/item", "--out", "out", cwd=tmp_path)
+    assert check.returncode == 0, check.stderr
+    # without the registry the remote reference cannot resolve: reported with its pointer, no file
+    proc = run("compile", "api.json", "--out", "out2", cwd=tmp_path)
+    assert proc.returncode != 0
+    assert_reported(proc.stderr, "api.json", "/definitions/item/properties/id/$ref", "unresolvable-ref")
+    assert not (tmp_path / "out2" / "api.py").exists()
+    missing = run("compile", "api.json#/definitions/nothing", "--out", "out3", cwd=tmp_path)
+    assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    bad_registry = run("compile", "api.json", "--out", "out4", "--registry", "nowhere", cwd=tmp_path)
+    assert bad_registry.returncode == 2 and "Traceback" not in bad_registry.stderr

@@ -110,3 +110,20 @@ def test_meta_schema_references_resolve_offline() -> None:
     assert not module.is_valid(bad) and not reference.is_valid(bad)
     assert sorted((e.instance_location, e.keyword_location) for e in module.errors(bad)) == sorted(
         (e.instance_location, e.keyword_location) for e in reference.errors(bad))
+
+
+def test_errors_give_the_absolute_keyword_location_where_a_reference_was_crossed() -> None:
+    schema = {
+        "$id": "https://example.com/root.json",
+        "$defs": {"positive": {"$id": "positive.json", "type": "integer", "minimum": 1},
+                  "text": {"type": "string"}},
+        "properties": {"n": {"$ref": "positive.json"}, "m": {"$ref": "#/$defs/text"}, "k": {"minimum": 3}},
+    }
+    module = generator.compile_module(schema)
+    found = {(e.instance_location, e.keyword_location, e.absolute_keyword_location)
+             for e in module.errors({"n": 0, "m": 1, "k": 1})}
+    assert found == {
+        ("/n", "/properties/n/$ref/minimum", "https://example.com/positive.json#/minimum"),
+        ("/m", "/properties/m/$ref/type", "https://example.com/root.json#/$defs/text/type"),
+        ("/k", "/properties/k/minimum", None),
+    }

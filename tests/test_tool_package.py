@@ -108,6 +108,7 @@ def test_entry_path_accepts_relative_paths_without_dot_dot_segments(path: str) -
 @pytest.mark.parametrize("version,valid", [("latest", False), ("3.11", True), ("latest-1", True),
                                            ("Latest", True), ("", False), ("latest\n", True)])
 def test_runtime_version_refuses_latest(version: str, valid: bool) -> None:
+    # ECMA-262: `$` is the end of input only and `.` stops at "\n", so "latest\n" is not "latest"
     assert_outcome(changed(["entry", "runtime_version"], version), valid)
 
 

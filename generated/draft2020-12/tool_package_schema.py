@@ -23,13 +23,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -332,7 +336,7 @@ _T28 = _table(["declared_variation"])
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -397,11 +401,15 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in (
             "tool_key",
@@ -424,7 +432,12 @@ def _e0(x, ip, kp, out):
         ):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K1:
@@ -433,58 +446,151 @@ def _e0(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "tool_key" in x:
-            _e1(x["tool_key"], ip + "/tool_key", kp + "/properties/tool_key", out)
+            _e1(
+                x["tool_key"],
+                ip + "/tool_key",
+                kp + "/properties/tool_key",
+                out,
+                ak and ak + "/properties/tool_key",
+            )
         if "version" in x:
-            _e2(x["version"], ip + "/version", kp + "/properties/version", out)
+            _e2(
+                x["version"],
+                ip + "/version",
+                kp + "/properties/version",
+                out,
+                ak and ak + "/properties/version",
+            )
         if "owner_domain" in x:
-            _e3(x["owner_domain"], ip + "/owner_domain", kp + "/properties/owner_domain", out)
+            _e3(
+                x["owner_domain"],
+                ip + "/owner_domain",
+                kp + "/properties/owner_domain",
+                out,
+                ak and ak + "/properties/owner_domain",
+            )
         if "purpose" in x:
-            _e3(x["purpose"], ip + "/purpose", kp + "/properties/purpose", out)
+            _e3(
+                x["purpose"],
+                ip + "/purpose",
+                kp + "/properties/purpose",
+                out,
+                ak and ak + "/properties/purpose",
+            )
         if "applies_when" in x:
-            _e3(x["applies_when"], ip + "/applies_when", kp + "/properties/applies_when", out)
+            _e3(
+                x["applies_when"],
+                ip + "/applies_when",
+                kp + "/properties/applies_when",
+                out,
+                ak and ak + "/properties/applies_when",
+            )
         if "artifacts" in x:
-            _e4(x["artifacts"], ip + "/artifacts", kp + "/properties/artifacts", out)
+            _e4(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
+                out,
+                ak and ak + "/properties/artifacts",
+            )
         if "entry" in x:
-            _e5(x["entry"], ip + "/entry", kp + "/properties/entry", out)
+            _e5(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
         if "input_schema" in x:
-            _e6(x["input_schema"], ip + "/input_schema", kp + "/properties/input_schema", out)
+            _e6(
+                x["input_schema"],
+                ip + "/input_schema",
+                kp + "/properties/input_schema",
+                out,
+                ak and ak + "/properties/input_schema",
+            )
         if "output_schema" in x:
-            _e6(x["output_schema"], ip + "/output_schema", kp + "/properties/output_schema", out)
+            _e6(
+                x["output_schema"],
+                ip + "/output_schema",
+                kp + "/properties/output_schema",
+                out,
+                ak and ak + "/properties/output_schema",
+            )
         if "dependencies" in x:
-            _e7(x["dependencies"], ip + "/dependencies", kp + "/properties/dependencies", out)
+            _e7(
+                x["dependencies"],
+                ip + "/dependencies",
+                kp + "/properties/dependencies",
+                out,
+                ak and ak + "/properties/dependencies",
+            )
         if "effect" in x:
-            _e8(x["effect"], ip + "/effect", kp + "/properties/effect", out)
+            _e8(
+                x["effect"],
+                ip + "/effect",
+                kp + "/properties/effect",
+                out,
+                ak and ak + "/properties/effect",
+            )
         if "connector_operations" in x:
             _e9(
                 x["connector_operations"],
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
                 out,
+                ak and ak + "/properties/connector_operations",
             )
         if "uses_model" in x:
-            _e10(x["uses_model"], ip + "/uses_model", kp + "/properties/uses_model", out)
+            _e10(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
         if "repeatability" in x:
-            _e11(x["repeatability"], ip + "/repeatability", kp + "/properties/repeatability", out)
+            _e11(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
         if "limits" in x:
-            _e12(x["limits"], ip + "/limits", kp + "/properties/limits", out)
+            _e12(
+                x["limits"],
+                ip + "/limits",
+                kp + "/properties/limits",
+                out,
+                ak and ak + "/properties/limits",
+            )
         if "tests" in x:
-            _e13(x["tests"], ip + "/tests", kp + "/properties/tests", out)
+            _e13(
+                x["tests"],
+                ip + "/tests",
+                kp + "/properties/tests",
+                out,
+                ak and ak + "/properties/tests",
+            )
         if "provenance_refs" in x:
             _e14(
                 x["provenance_refs"],
                 ip + "/provenance_refs",
                 kp + "/properties/provenance_refs",
                 out,
+                ak and ak + "/properties/provenance_refs",
             )
-    _e15(x, ip, kp + "/allOf/0", out)
-    _e16(x, ip, kp + "/allOf/1", out)
-    _e17(x, ip, kp + "/allOf/2", out)
-    _e18(x, ip, kp + "/allOf/3", out)
-    _e19(x, ip, kp + "/allOf/4", out)
-    _e20(x, ip, kp + "/allOf/5", out)
+    _e15(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e16(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
+    _e17(x, ip, kp + "/allOf/2", out, ak and ak + "/allOf/2")
+    _e18(x, ip, kp + "/allOf/3", out, ak and ak + "/allOf/3")
+    _e19(x, ip, kp + "/allOf/4", out, ak and ak + "/allOf/4")
+    _e20(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
 
 
 def _v1(x):
@@ -773,47 +879,75 @@ def _v20(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/tool_key."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P2(str(x)) is None:
             out.append(
                 ValidationError(
-                    _short(x) + " does not match '^[a-z][a-z0-9_.-]+$'", ip, kp + "/pattern"
+                    _short(x) + " does not match '^[a-z][a-z0-9_.-]+$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
                 )
             )
 
 
-def _e2(x, ip, kp, out):
+def _e2(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/version."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 1) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 1", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 1",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
 
 
-def _e3(x, ip, kp, out):
+def _e3(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/owner_domain."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
 
 
-def _e4(x, ip, kp, out):
+def _e4(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/artifacts."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for key in x:
             if key not in _K3:
@@ -822,30 +956,55 @@ def _e4(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "source" in x:
-            _e21(x["source"], ip + "/source", kp + "/properties/source", out)
+            _e21(
+                x["source"],
+                ip + "/source",
+                kp + "/properties/source",
+                out,
+                ak and ak + "/properties/source",
+            )
         if "binary" in x:
-            _e21(x["binary"], ip + "/binary", kp + "/properties/binary", out)
+            _e21(
+                x["binary"],
+                ip + "/binary",
+                kp + "/properties/binary",
+                out,
+                ak and ak + "/properties/binary",
+            )
     if not (_v22(x) or _v23(x)):
         out.append(
             ValidationError(
-                _short(x) + " is not valid under any of the given schemas", ip, kp + "/anyOf"
+                _short(x) + " is not valid under any of the given schemas",
+                ip,
+                kp + "/anyOf",
+                ak and ak + "/anyOf",
             )
         )
 
 
-def _e5(x, ip, kp, out):
+def _e5(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/entry."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("artifact", "path", "runtime_id", "runtime_version", "kind"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K5:
@@ -854,79 +1013,139 @@ def _e5(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "artifact" in x:
-            _e22(x["artifact"], ip + "/artifact", kp + "/properties/artifact", out)
+            _e22(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
         if "path" in x:
-            _e23(x["path"], ip + "/path", kp + "/properties/path", out)
+            _e23(
+                x["path"],
+                ip + "/path",
+                kp + "/properties/path",
+                out,
+                ak and ak + "/properties/path",
+            )
         if "runtime_id" in x:
-            _e3(x["runtime_id"], ip + "/runtime_id", kp + "/properties/runtime_id", out)
+            _e3(
+                x["runtime_id"],
+                ip + "/runtime_id",
+                kp + "/properties/runtime_id",
+                out,
+                ak and ak + "/properties/runtime_id",
+            )
         if "runtime_version" in x:
             _e24(
                 x["runtime_version"],
                 ip + "/runtime_version",
                 kp + "/properties/runtime_version",
                 out,
+                ak and ak + "/properties/runtime_version",
             )
         if "kind" in x:
-            _e25(x["kind"], ip + "/kind", kp + "/properties/kind", out)
+            _e25(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
 
 
-def _e6(x, ip, kp, out):
+def _e6(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/input_schema."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e7(x, ip, kp, out):
+def _e7(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/dependencies."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         for i in range(0, len(x)):
-            _e26(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e26(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e8(x, ip, kp, out):
+def _e8(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/effect."
     if not _in_table(x, _T10):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e9(x, ip, kp, out):
+def _e9(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/connector_operations."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         for i in range(0, len(x)):
-            _e3(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
         if not _unique(x):
             out.append(
-                ValidationError(_short(x) + " has non-unique elements", ip, kp + "/uniqueItems")
+                ValidationError(
+                    _short(x) + " has non-unique elements",
+                    ip,
+                    kp + "/uniqueItems",
+                    ak and ak + "/uniqueItems",
+                )
             )
 
 
-def _e10(x, ip, kp, out):
+def _e10(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/uses_model."
     k = _kind(x)
     if not (k == "boolean"):
-        out.append(ValidationError(_short(x) + " is not of type 'boolean'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'boolean'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e11(x, ip, kp, out):
+def _e11(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/repeatability."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("kind", "comparison"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K7:
@@ -935,26 +1154,54 @@ def _e11(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "kind" in x:
-            _e27(x["kind"], ip + "/kind", kp + "/properties/kind", out)
+            _e27(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
         if "comparison" in x:
-            _e3(x["comparison"], ip + "/comparison", kp + "/properties/comparison", out)
+            _e3(
+                x["comparison"],
+                ip + "/comparison",
+                kp + "/properties/comparison",
+                out,
+                ak and ak + "/properties/comparison",
+            )
         if "tolerance_ref" in x:
-            _e3(x["tolerance_ref"], ip + "/tolerance_ref", kp + "/properties/tolerance_ref", out)
+            _e3(
+                x["tolerance_ref"],
+                ip + "/tolerance_ref",
+                kp + "/properties/tolerance_ref",
+                out,
+                ak and ak + "/properties/tolerance_ref",
+            )
 
 
-def _e12(x, ip, kp, out):
+def _e12(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/limits."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("timeout_ms", "max_output_bytes"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K8:
@@ -963,29 +1210,46 @@ def _e12(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "timeout_ms" in x:
-            _e2(x["timeout_ms"], ip + "/timeout_ms", kp + "/properties/timeout_ms", out)
+            _e2(
+                x["timeout_ms"],
+                ip + "/timeout_ms",
+                kp + "/properties/timeout_ms",
+                out,
+                ak and ak + "/properties/timeout_ms",
+            )
         if "max_output_bytes" in x:
             _e2(
                 x["max_output_bytes"],
                 ip + "/max_output_bytes",
                 kp + "/properties/max_output_bytes",
                 out,
+                ak and ak + "/properties/max_output_bytes",
             )
 
 
-def _e13(x, ip, kp, out):
+def _e13(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/tests."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("corpus_ref", "result_ref"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K9:
@@ -994,60 +1258,81 @@ def _e13(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "corpus_ref" in x:
-            _e3(x["corpus_ref"], ip + "/corpus_ref", kp + "/properties/corpus_ref", out)
+            _e3(
+                x["corpus_ref"],
+                ip + "/corpus_ref",
+                kp + "/properties/corpus_ref",
+                out,
+                ak and ak + "/properties/corpus_ref",
+            )
         if "result_ref" in x:
-            _e3(x["result_ref"], ip + "/result_ref", kp + "/properties/result_ref", out)
+            _e3(
+                x["result_ref"],
+                ip + "/result_ref",
+                kp + "/properties/result_ref",
+                out,
+                ak and ak + "/properties/result_ref",
+            )
 
 
-def _e14(x, ip, kp, out):
+def _e14(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/provenance_refs."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minItems"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
+                )
+            )
         for i in range(0, len(x)):
-            _e3(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e15(x, ip, kp, out):
+def _e15(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/0."
     if _v30(x):
-        _e28(x, ip, kp + "/then", out)
+        _e28(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e16(x, ip, kp, out):
+def _e16(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1."
     if _v32(x):
-        _e29(x, ip, kp + "/then", out)
+        _e29(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e17(x, ip, kp, out):
+def _e17(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2."
     if _v34(x):
-        _e30(x, ip, kp + "/then", out)
+        _e30(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e18(x, ip, kp, out):
+def _e18(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/3."
     if _v36(x):
-        _e31(x, ip, kp + "/then", out)
+        _e31(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e19(x, ip, kp, out):
+def _e19(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/4."
     if _v38(x):
-        _e32(x, ip, kp + "/then", out)
+        _e32(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e20(x, ip, kp, out):
+def _e20(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5."
     if _v40(x):
-        _e33(x, ip, kp + "/then", out)
+        _e33(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _v21(x):
@@ -1355,16 +1640,25 @@ def _v41(x):
     return True
 
 
-def _e21(x, ip, kp, out):
+def _e21(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/artifacts/properties/source."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("uri", "sha256"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K11:
@@ -1373,29 +1667,56 @@ def _e21(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "uri" in x:
-            _e3(x["uri"], ip + "/uri", kp + "/properties/uri", out)
+            _e3(x["uri"], ip + "/uri", kp + "/properties/uri", out, ak and ak + "/properties/uri")
         if "sha256" in x:
-            _e42(x["sha256"], ip + "/sha256", kp + "/properties/sha256", out)
+            _e42(
+                x["sha256"],
+                ip + "/sha256",
+                kp + "/properties/sha256",
+                out,
+                ak and ak + "/properties/sha256",
+            )
         if "revision" in x:
-            _e3(x["revision"], ip + "/revision", kp + "/properties/revision", out)
+            _e3(
+                x["revision"],
+                ip + "/revision",
+                kp + "/properties/revision",
+                out,
+                ak and ak + "/properties/revision",
+            )
         if "platform" in x:
-            _e3(x["platform"], ip + "/platform", kp + "/properties/platform", out)
+            _e3(
+                x["platform"],
+                ip + "/platform",
+                kp + "/properties/platform",
+                out,
+                ak and ak + "/properties/platform",
+            )
 
 
-def _e22(x, ip, kp, out):
+def _e22(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/entry/properties/artifact."
     if not _in_table(x, _T18):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e23(x, ip, kp, out):
+def _e23(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/entry/properties/path."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P13(str(x)) is None:
             out.append(
@@ -1404,38 +1725,61 @@ def _e23(x, ip, kp, out):
                     + " does not match '^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[A-Za-z0-9_./-]+$'",
                     ip,
                     kp + "/pattern",
+                    ak and ak + "/pattern",
                 )
             )
 
 
-def _e24(x, ip, kp, out):
+def _e24(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/entry/properties/runtime_version."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P14(str(x)) is None:
             out.append(
-                ValidationError(_short(x) + " does not match '^(?!latest$).+'", ip, kp + "/pattern")
+                ValidationError(
+                    _short(x) + " does not match '^(?!latest$).+'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
             )
 
 
-def _e25(x, ip, kp, out):
+def _e25(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/entry/properties/kind."
     if not _in_table(x, _T19):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e26(x, ip, kp, out):
+def _e26(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/dependencies/items."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("key", "version", "sha256"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K16:
@@ -1444,39 +1788,68 @@ def _e26(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "key" in x:
-            _e3(x["key"], ip + "/key", kp + "/properties/key", out)
+            _e3(x["key"], ip + "/key", kp + "/properties/key", out, ak and ak + "/properties/key")
         if "version" in x:
-            _e3(x["version"], ip + "/version", kp + "/properties/version", out)
+            _e3(
+                x["version"],
+                ip + "/version",
+                kp + "/properties/version",
+                out,
+                ak and ak + "/properties/version",
+            )
         if "sha256" in x:
-            _e42(x["sha256"], ip + "/sha256", kp + "/properties/sha256", out)
+            _e42(
+                x["sha256"],
+                ip + "/sha256",
+                kp + "/properties/sha256",
+                out,
+                ak and ak + "/properties/sha256",
+            )
 
 
-def _e27(x, ip, kp, out):
+def _e27(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/repeatability/properties/kind."
     if not _in_table(x, _T20):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e28(x, ip, kp, out):
+def _e28(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/0/then."
     k = _kind(x)
     if k == "object":
         if "artifacts" in x:
-            _e34(x["artifacts"], ip + "/artifacts", kp + "/properties/artifacts", out)
+            _e34(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
+                out,
+                ak and ak + "/properties/artifacts",
+            )
 
 
-def _e29(x, ip, kp, out):
+def _e29(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/then."
     k = _kind(x)
     if k == "object":
         if "artifacts" in x:
-            _e43(x["artifacts"], ip + "/artifacts", kp + "/properties/artifacts", out)
+            _e43(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
+                out,
+                ak and ak + "/properties/artifacts",
+            )
 
 
-def _e30(x, ip, kp, out):
+def _e30(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2/then."
     k = _kind(x)
     if k == "object":
@@ -1486,12 +1859,19 @@ def _e30(x, ip, kp, out):
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
                 out,
+                ak and ak + "/properties/connector_operations",
             )
         if "uses_model" in x:
-            _e45(x["uses_model"], ip + "/uses_model", kp + "/properties/uses_model", out)
+            _e45(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
 
 
-def _e31(x, ip, kp, out):
+def _e31(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/3/then."
     k = _kind(x)
     if k == "object":
@@ -1501,23 +1881,36 @@ def _e31(x, ip, kp, out):
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
                 out,
+                ak and ak + "/properties/connector_operations",
             )
 
 
-def _e32(x, ip, kp, out):
+def _e32(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/4/then."
     k = _kind(x)
     if k == "object":
         if "uses_model" in x:
-            _e45(x["uses_model"], ip + "/uses_model", kp + "/properties/uses_model", out)
+            _e45(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
 
 
-def _e33(x, ip, kp, out):
+def _e33(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5/then."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e47(x["repeatability"], ip + "/repeatability", kp + "/properties/repeatability", out)
+            _e47(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
 
 
 def _v42(x):
@@ -1533,25 +1926,35 @@ def _v42(x):
     return True
 
 
-def _e34(x, ip, kp, out):
+def _e34(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/artifacts/anyOf/0."
     k = _kind(x)
     if k == "object":
         for name in ("source",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
 
 
-def _e35(x, ip, kp, out):
+def _e35(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/artifacts/anyOf/1."
     k = _kind(x)
     if k == "object":
         for name in ("binary",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
 
 
@@ -1568,12 +1971,18 @@ def _v43(x):
     return True
 
 
-def _e36(x, ip, kp, out):
+def _e36(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/0/if."
     k = _kind(x)
     if k == "object":
         if "entry" in x:
-            _e48(x["entry"], ip + "/entry", kp + "/properties/entry", out)
+            _e48(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
 
 
 def _v44(x):
@@ -1589,12 +1998,18 @@ def _v44(x):
     return True
 
 
-def _e37(x, ip, kp, out):
+def _e37(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/if."
     k = _kind(x)
     if k == "object":
         if "entry" in x:
-            _e49(x["entry"], ip + "/entry", kp + "/properties/entry", out)
+            _e49(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
 
 
 def _v45(x):
@@ -1627,12 +2042,18 @@ def _v46(x):
     return True
 
 
-def _e38(x, ip, kp, out):
+def _e38(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e50(x["effect"], ip + "/effect", kp + "/properties/effect", out)
+            _e50(
+                x["effect"],
+                ip + "/effect",
+                kp + "/properties/effect",
+                out,
+                ak and ak + "/properties/effect",
+            )
 
 
 def _v47(x):
@@ -1680,12 +2101,18 @@ def _v49(x):
     return True
 
 
-def _e39(x, ip, kp, out):
+def _e39(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/3/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e51(x["effect"], ip + "/effect", kp + "/properties/effect", out)
+            _e51(
+                x["effect"],
+                ip + "/effect",
+                kp + "/properties/effect",
+                out,
+                ak and ak + "/properties/effect",
+            )
 
 
 def _v50(x):
@@ -1716,12 +2143,18 @@ def _v51(x):
     return True
 
 
-def _e40(x, ip, kp, out):
+def _e40(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/4/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e52(x["repeatability"], ip + "/repeatability", kp + "/properties/repeatability", out)
+            _e52(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
 
 
 def _v52(x):
@@ -1737,12 +2170,18 @@ def _v52(x):
     return True
 
 
-def _e41(x, ip, kp, out):
+def _e41(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e53(x["repeatability"], ip + "/repeatability", kp + "/properties/repeatability", out)
+            _e53(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
 
 
 def _v53(x):
@@ -1758,61 +2197,98 @@ def _v53(x):
     return True
 
 
-def _e42(x, ip, kp, out):
+def _e42(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P21(str(x)) is None:
             out.append(
-                ValidationError(_short(x) + " does not match '^[a-f0-9]{64}$'", ip, kp + "/pattern")
+                ValidationError(
+                    _short(x) + " does not match '^[a-f0-9]{64}$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
             )
 
 
-def _e43(x, ip, kp, out):
+def _e43(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/then/properties/artifacts."
     k = _kind(x)
     if k == "object":
         for name in ("binary",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         if "binary" in x:
-            _e54(x["binary"], ip + "/binary", kp + "/properties/binary", out)
+            _e54(
+                x["binary"],
+                ip + "/binary",
+                kp + "/properties/binary",
+                out,
+                ak and ak + "/properties/binary",
+            )
 
 
-def _e44(x, ip, kp, out):
+def _e44(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
         if len(x) > 0:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxItems"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
+                )
+            )
 
 
-def _e45(x, ip, kp, out):
+def _e45(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2/then/properties/uses_model."
     if not _in_table(x, _T22):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e46(x, ip, kp, out):
+def _e46(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/3/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minItems"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
+                )
+            )
 
 
-def _e47(x, ip, kp, out):
+def _e47(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5/then/properties/repeatability."
     k = _kind(x)
     if k == "object":
         for name in ("tolerance_ref",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
 
 
@@ -1831,12 +2307,18 @@ def _v54(x):
     return True
 
 
-def _e48(x, ip, kp, out):
+def _e48(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/0/if/properties/entry."
     k = _kind(x)
     if k == "object":
         if "artifact" in x:
-            _e55(x["artifact"], ip + "/artifact", kp + "/properties/artifact", out)
+            _e55(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
 
 
 def _v55(x):
@@ -1854,12 +2336,18 @@ def _v55(x):
     return True
 
 
-def _e49(x, ip, kp, out):
+def _e49(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/if/properties/entry."
     k = _kind(x)
     if k == "object":
         if "artifact" in x:
-            _e56(x["artifact"], ip + "/artifact", kp + "/properties/artifact", out)
+            _e56(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
 
 
 def _v56(x):
@@ -1875,16 +2363,24 @@ def _v56(x):
     return True
 
 
-def _e50(x, ip, kp, out):
+def _e50(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/2/if/properties/effect."
     if not _in_table(x, _T23):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e51(x, ip, kp, out):
+def _e51(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/3/if/properties/effect."
     if not _in_table(x, _T24):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
 def _v57(x):
@@ -1902,12 +2398,18 @@ def _v57(x):
     return True
 
 
-def _e52(x, ip, kp, out):
+def _e52(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/4/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e57(x["kind"], ip + "/kind", kp + "/properties/kind", out)
+            _e57(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
 
 
 def _v58(x):
@@ -1925,47 +2427,74 @@ def _v58(x):
     return True
 
 
-def _e53(x, ip, kp, out):
+def _e53(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e58(x["kind"], ip + "/kind", kp + "/properties/kind", out)
+            _e58(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
 
 
-def _e54(x, ip, kp, out):
+def _e54(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     k = _kind(x)
     if k == "object":
         for name in ("platform",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
 
 
-def _e55(x, ip, kp, out):
+def _e55(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
     if not _in_table(x, _T25):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e56(x, ip, kp, out):
+def _e56(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
     if not _in_table(x, _T26):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e57(x, ip, kp, out):
+def _e57(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T27):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e58(x, ip, kp, out):
+def _e58(x, ip, kp, out, ak):
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T28):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
@@ -1983,7 +2512,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out

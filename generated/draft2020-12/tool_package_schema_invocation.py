@@ -22,13 +22,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -125,7 +129,7 @@ _K1 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_versio
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -154,16 +158,25 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at /$defs/invocation."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("skill_key", "skill_version", "tool_key", "tool_version", "input"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K1:
@@ -172,18 +185,49 @@ def _e0(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "skill_key" in x:
-            _e1(x["skill_key"], ip + "/skill_key", kp + "/properties/skill_key", out)
+            _e1(
+                x["skill_key"],
+                ip + "/skill_key",
+                kp + "/properties/skill_key",
+                out,
+                ak and ak + "/properties/skill_key",
+            )
         if "skill_version" in x:
-            _e2(x["skill_version"], ip + "/skill_version", kp + "/properties/skill_version", out)
+            _e2(
+                x["skill_version"],
+                ip + "/skill_version",
+                kp + "/properties/skill_version",
+                out,
+                ak and ak + "/properties/skill_version",
+            )
         if "tool_key" in x:
-            _e1(x["tool_key"], ip + "/tool_key", kp + "/properties/tool_key", out)
+            _e1(
+                x["tool_key"],
+                ip + "/tool_key",
+                kp + "/properties/tool_key",
+                out,
+                ak and ak + "/properties/tool_key",
+            )
         if "tool_version" in x:
-            _e2(x["tool_version"], ip + "/tool_version", kp + "/properties/tool_version", out)
+            _e2(
+                x["tool_version"],
+                ip + "/tool_version",
+                kp + "/properties/tool_version",
+                out,
+                ak and ak + "/properties/tool_version",
+            )
         if "input" in x:
-            _e3(x["input"], ip + "/input", kp + "/properties/input", out)
+            _e3(
+                x["input"],
+                ip + "/input",
+                kp + "/properties/input",
+                out,
+                ak and ak + "/properties/input",
+            )
 
 
 def _v1(x):
@@ -229,33 +273,54 @@ def _v3(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /$defs/invocation/properties/skill_key."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
-
-
-def _e2(x, ip, kp, out):
-    "Every error of the subschema at /$defs/invocation/properties/skill_version."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
-    if k == "number":
-        if _cmp(x, 1) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 1", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
             )
 
 
-def _e3(x, ip, kp, out):
+def _e2(x, ip, kp, out, ak):
+    "Every error of the subschema at /$defs/invocation/properties/skill_version."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "number":
+        if _cmp(x, 1) not in (0, 1):
+            out.append(
+                ValidationError(
+                    _short(x) + " is less than the minimum of 1",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
+            )
+
+
+def _e3(x, ip, kp, out, ak):
     "Every error of the subschema at /$defs/invocation/properties/input."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
@@ -273,7 +338,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out

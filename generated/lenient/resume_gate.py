@@ -22,13 +22,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -92,7 +96,7 @@ def _short(x):
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -117,23 +121,50 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("run_id", "step"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         if "run_id" in x:
-            _e1(x["run_id"], ip + "/run_id", kp + "/properties/run_id", out)
+            _e1(
+                x["run_id"],
+                ip + "/run_id",
+                kp + "/properties/run_id",
+                out,
+                ak and ak + "/properties/run_id",
+            )
         if "step" in x:
-            _e2(x["step"], ip + "/step", kp + "/properties/step", out)
+            _e2(
+                x["step"],
+                ip + "/step",
+                kp + "/properties/step",
+                out,
+                ak and ak + "/properties/step",
+            )
         if "state" in x:
-            _e3(x["state"], ip + "/state", kp + "/properties/state", out)
+            _e3(
+                x["state"],
+                ip + "/state",
+                kp + "/properties/state",
+                out,
+                ak and ak + "/properties/state",
+            )
 
 
 def _v1(x):
@@ -178,33 +209,56 @@ def _v3(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/run_id."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e2(x, ip, kp, out):
+def _e2(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/step."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e3(x, ip, kp, out):
+def _e3(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/state."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("cursor",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         if "cursor" in x:
-            _e4(x["cursor"], ip + "/cursor", kp + "/properties/cursor", out)
+            _e4(
+                x["cursor"],
+                ip + "/cursor",
+                kp + "/properties/cursor",
+                out,
+                ak and ak + "/properties/cursor",
+            )
 
 
 def _v4(x):
@@ -219,12 +273,17 @@ def _v4(x):
     return True
 
 
-def _e4(x, ip, kp, out):
+def _e4(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/state/properties/cursor."
     k = _kind(x)
     if not (k == "null" or k == "string"):
         out.append(
-            ValidationError(_short(x) + " is not of type 'null', 'string'", ip, kp + "/type")
+            ValidationError(
+                _short(x) + " is not of type 'null', 'string'",
+                ip,
+                kp + "/type",
+                ak and ak + "/type",
+            )
         )
 
 
@@ -243,7 +302,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out

@@ -22,13 +22,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -100,7 +104,7 @@ _K0 = frozenset({"left", "right"})
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -125,16 +129,25 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("left", "right"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K0:
@@ -143,12 +156,25 @@ def _e0(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "left" in x:
-            _e1(x["left"], ip + "/left", kp + "/properties/left", out)
+            _e1(
+                x["left"],
+                ip + "/left",
+                kp + "/properties/left",
+                out,
+                ak and ak + "/properties/left",
+            )
         if "right" in x:
-            _e1(x["right"], ip + "/right", kp + "/properties/right", out)
+            _e1(
+                x["right"],
+                ip + "/right",
+                kp + "/properties/right",
+                out,
+                ak and ak + "/properties/right",
+            )
 
 
 def _v1(x):
@@ -166,11 +192,15 @@ def _v1(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/left."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
@@ -188,7 +218,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out

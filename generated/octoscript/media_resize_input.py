@@ -22,13 +22,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -257,7 +261,7 @@ _T3 = _table(["png", "jpeg", "webp"])
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -300,16 +304,25 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("source", "width", "height"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K0:
@@ -318,28 +331,89 @@ def _e0(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "source" in x:
-            _e1(x["source"], ip + "/source", kp + "/properties/source", out)
+            _e1(
+                x["source"],
+                ip + "/source",
+                kp + "/properties/source",
+                out,
+                ak and ak + "/properties/source",
+            )
         if "width" in x:
-            _e2(x["width"], ip + "/width", kp + "/properties/width", out)
+            _e2(
+                x["width"],
+                ip + "/width",
+                kp + "/properties/width",
+                out,
+                ak and ak + "/properties/width",
+            )
         if "height" in x:
-            _e2(x["height"], ip + "/height", kp + "/properties/height", out)
+            _e2(
+                x["height"],
+                ip + "/height",
+                kp + "/properties/height",
+                out,
+                ak and ak + "/properties/height",
+            )
         if "scale" in x:
-            _e3(x["scale"], ip + "/scale", kp + "/properties/scale", out)
+            _e3(
+                x["scale"],
+                ip + "/scale",
+                kp + "/properties/scale",
+                out,
+                ak and ak + "/properties/scale",
+            )
         if "budget" in x:
-            _e4(x["budget"], ip + "/budget", kp + "/properties/budget", out)
+            _e4(
+                x["budget"],
+                ip + "/budget",
+                kp + "/properties/budget",
+                out,
+                ak and ak + "/properties/budget",
+            )
         if "format" in x:
-            _e5(x["format"], ip + "/format", kp + "/properties/format", out)
+            _e5(
+                x["format"],
+                ip + "/format",
+                kp + "/properties/format",
+                out,
+                ak and ak + "/properties/format",
+            )
         if "keep_metadata" in x:
-            _e6(x["keep_metadata"], ip + "/keep_metadata", kp + "/properties/keep_metadata", out)
+            _e6(
+                x["keep_metadata"],
+                ip + "/keep_metadata",
+                kp + "/properties/keep_metadata",
+                out,
+                ak and ak + "/properties/keep_metadata",
+            )
         if "watermark" in x:
-            _e7(x["watermark"], ip + "/watermark", kp + "/properties/watermark", out)
+            _e7(
+                x["watermark"],
+                ip + "/watermark",
+                kp + "/properties/watermark",
+                out,
+                ak and ak + "/properties/watermark",
+            )
         if "tags" in x:
-            _e8(x["tags"], ip + "/tags", kp + "/properties/tags", out)
+            _e8(
+                x["tags"],
+                ip + "/tags",
+                kp + "/properties/tags",
+                out,
+                ak and ak + "/properties/tags",
+            )
         if "crop" in x:
-            _e9(x["crop"], ip + "/crop", kp + "/properties/crop", out)
+            _e9(
+                x["crop"],
+                ip + "/crop",
+                kp + "/properties/crop",
+                out,
+                ak and ak + "/properties/crop",
+            )
 
 
 def _v1(x):
@@ -495,41 +569,69 @@ def _v9(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/source."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
-        if len(x) > 2048:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxLength"))
-
-
-def _e2(x, ip, kp, out):
-    "Every error of the subschema at /properties/width."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
-    if k == "number":
-        if _cmp(x, 1) not in (0, 1):
-            out.append(
-                ValidationError(_short(x) + " is less than the minimum of 1", ip, kp + "/minimum")
-            )
-        if _cmp(x, 16384) not in (-1, 0):
             out.append(
                 ValidationError(
-                    _short(x) + " is greater than the maximum of 16384", ip, kp + "/maximum"
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
+        if len(x) > 2048:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
                 )
             )
 
 
-def _e3(x, ip, kp, out):
+def _e2(x, ip, kp, out, ak):
+    "Every error of the subschema at /properties/width."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "number":
+        if _cmp(x, 1) not in (0, 1):
+            out.append(
+                ValidationError(
+                    _short(x) + " is less than the minimum of 1",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
+            )
+        if _cmp(x, 16384) not in (-1, 0):
+            out.append(
+                ValidationError(
+                    _short(x) + " is greater than the maximum of 16384",
+                    ip,
+                    kp + "/maximum",
+                    ak and ak + "/maximum",
+                )
+            )
+
+
+def _e3(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/scale."
     k = _kind(x)
     if not (k == "number"):
-        out.append(ValidationError(_short(x) + " is not of type 'number'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'number'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, _Decimal("0.30000000000000000001")) not in (0, 1):
             out.append(
@@ -537,25 +639,38 @@ def _e3(x, ip, kp, out):
                     _short(x) + " is less than the minimum of 0.30000000000000000001",
                     ip,
                     kp + "/minimum",
+                    ak and ak + "/minimum",
                 )
             )
         if _cmp(x, 100) not in (-1, 0):
             out.append(
                 ValidationError(
-                    _short(x) + " is greater than the maximum of 100", ip, kp + "/maximum"
+                    _short(x) + " is greater than the maximum of 100",
+                    ip,
+                    kp + "/maximum",
+                    ak and ak + "/maximum",
                 )
             )
 
 
-def _e4(x, ip, kp, out):
+def _e4(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/budget."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 0", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 0",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
         if _cmp(x, 123456789012345678901234567890) not in (-1, 0):
             out.append(
@@ -563,55 +678,89 @@ def _e4(x, ip, kp, out):
                     _short(x) + " is greater than the maximum of 123456789012345678901234567890",
                     ip,
                     kp + "/maximum",
+                    ak and ak + "/maximum",
                 )
             )
 
 
-def _e5(x, ip, kp, out):
+def _e5(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/format."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if not _in_table(x, _T3):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e6(x, ip, kp, out):
+def _e6(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/keep_metadata."
     k = _kind(x)
     if not (k == "boolean"):
-        out.append(ValidationError(_short(x) + " is not of type 'boolean'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'boolean'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e7(x, ip, kp, out):
+def _e7(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/watermark."
     k = _kind(x)
     if not (k == "null"):
-        out.append(ValidationError(_short(x) + " is not of type 'null'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'null'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
 
 
-def _e8(x, ip, kp, out):
+def _e8(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         if len(x) > 16:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxItems"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
+                )
+            )
         for i in range(0, len(x)):
-            _e10(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e10(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e9(x, ip, kp, out):
+def _e9(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/crop."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("x", "y"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K2:
@@ -620,12 +769,13 @@ def _e9(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "x" in x:
-            _e11(x["x"], ip + "/x", kp + "/properties/x", out)
+            _e11(x["x"], ip + "/x", kp + "/properties/x", out, ak and ak + "/properties/x")
         if "y" in x:
-            _e11(x["y"], ip + "/y", kp + "/properties/y", out)
+            _e11(x["y"], ip + "/y", kp + "/properties/y", out, ak and ak + "/properties/y")
 
 
 def _v10(x):
@@ -661,27 +811,48 @@ def _v11(x):
     return True
 
 
-def _e10(x, ip, kp, out):
+def _e10(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/tags/items."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
         if len(x) > 32:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxLength"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
+                )
+            )
 
 
-def _e11(x, ip, kp, out):
+def _e11(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/crop/properties/x."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 0", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 0",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
 
 
@@ -700,7 +871,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out

@@ -24,13 +24,17 @@ STRAIGHTLINE = {
 
 
 class ValidationError(ValueError):
-    """An instance does not match the contract; locations are JSON pointers."""
+    """An instance does not match the contract; locations are JSON pointers. The absolute
+    keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
-    def __init__(self, message, instance_location, keyword_location):
+    def __init__(
+        self, message, instance_location, keyword_location, absolute_keyword_location=None
+    ):
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
 
     def __repr__(self):
         return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
@@ -301,7 +305,7 @@ _P9 = _re.compile("\\A[0-9]+\\Z").search
 
 def _ok(check, x, *scope):
     out = []
-    check(x, "", "", out, *scope)
+    check(x, "", "", out, None, *scope)
     return not out
 
 
@@ -348,16 +352,25 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out):
+def _e0(x, ip, kp, out, ak):
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("kind", "answer"):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K0:
@@ -366,34 +379,113 @@ def _e0(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "kind" in x:
-            _e1(x["kind"], ip + "/kind", kp + "/properties/kind", out)
+            _e1(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
         if "language" in x:
-            _e2(x["language"], ip + "/language", kp + "/properties/language", out)
+            _e2(
+                x["language"],
+                ip + "/language",
+                kp + "/properties/language",
+                out,
+                ak and ak + "/properties/language",
+            )
         if "confidence" in x:
-            _e3(x["confidence"], ip + "/confidence", kp + "/properties/confidence", out)
+            _e3(
+                x["confidence"],
+                ip + "/confidence",
+                kp + "/properties/confidence",
+                out,
+                ak and ak + "/properties/confidence",
+            )
         if "retries" in x:
-            _e4(x["retries"], ip + "/retries", kp + "/properties/retries", out)
+            _e4(
+                x["retries"],
+                ip + "/retries",
+                kp + "/properties/retries",
+                out,
+                ak and ak + "/properties/retries",
+            )
         if "page_size" in x:
-            _e5(x["page_size"], ip + "/page_size", kp + "/properties/page_size", out)
+            _e5(
+                x["page_size"],
+                ip + "/page_size",
+                kp + "/properties/page_size",
+                out,
+                ak and ak + "/properties/page_size",
+            )
         if "severity" in x:
-            _e6(x["severity"], ip + "/severity", kp + "/properties/severity", out)
+            _e6(
+                x["severity"],
+                ip + "/severity",
+                kp + "/properties/severity",
+                out,
+                ak and ak + "/properties/severity",
+            )
         if "summary" in x:
-            _e7(x["summary"], ip + "/summary", kp + "/properties/summary", out)
+            _e7(
+                x["summary"],
+                ip + "/summary",
+                kp + "/properties/summary",
+                out,
+                ak and ak + "/properties/summary",
+            )
         if "tags" in x:
-            _e8(x["tags"], ip + "/tags", kp + "/properties/tags", out)
+            _e8(
+                x["tags"],
+                ip + "/tags",
+                kp + "/properties/tags",
+                out,
+                ak and ak + "/properties/tags",
+            )
         if "span" in x:
-            _e9(x["span"], ip + "/span", kp + "/properties/span", out)
+            _e9(
+                x["span"],
+                ip + "/span",
+                kp + "/properties/span",
+                out,
+                ak and ak + "/properties/span",
+            )
         if "answer" in x:
-            _e10(x["answer"], ip + "/answer", kp + "/properties/answer", out)
+            _e10(
+                x["answer"],
+                ip + "/answer",
+                kp + "/properties/answer",
+                out,
+                ak and ak + "/properties/answer",
+            )
         if "citations" in x:
-            _e11(x["citations"], ip + "/citations", kp + "/properties/citations", out)
+            _e11(
+                x["citations"],
+                ip + "/citations",
+                kp + "/properties/citations",
+                out,
+                ak and ak + "/properties/citations",
+            )
         if "metadata" in x:
-            _e12(x["metadata"], ip + "/metadata", kp + "/properties/metadata", out)
+            _e12(
+                x["metadata"],
+                ip + "/metadata",
+                kp + "/properties/metadata",
+                out,
+                ak and ak + "/properties/metadata",
+            )
         if "identifier" in x:
-            _e13(x["identifier"], ip + "/identifier", kp + "/properties/identifier", out)
+            _e13(
+                x["identifier"],
+                ip + "/identifier",
+                kp + "/properties/identifier",
+                out,
+                ak and ak + "/properties/identifier",
+            )
 
 
 def _v1(x):
@@ -611,31 +703,46 @@ def _v13(x):
     return True
 
 
-def _e1(x, ip, kp, out):
+def _e1(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/kind."
     if not _in_table(x, _T3):
-        out.append(ValidationError(_short(x) + " is not the const value", ip, kp + "/const"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
 
 
-def _e2(x, ip, kp, out):
+def _e2(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/language."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P1(str(x)) is None:
             out.append(
                 ValidationError(
-                    _short(x) + " does not match '^[a-z]{2}(-[A-Z]{2})?$'", ip, kp + "/pattern"
+                    _short(x) + " does not match '^[a-z]{2}(-[A-Z]{2})?$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
                 )
             )
 
 
-def _e3(x, ip, kp, out):
+def _e3(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/confidence."
     k = _kind(x)
     if not (k == "number"):
-        out.append(ValidationError(_short(x) + " is not of type 'number'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'number'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 0) not in (1,):
             out.append(
@@ -643,25 +750,38 @@ def _e3(x, ip, kp, out):
                     _short(x) + " is less than or equal to the exclusiveMinimum of 0",
                     ip,
                     kp + "/exclusiveMinimum",
+                    ak and ak + "/exclusiveMinimum",
                 )
             )
         if _cmp(x, 1) not in (-1, 0):
             out.append(
                 ValidationError(
-                    _short(x) + " is greater than the maximum of 1", ip, kp + "/maximum"
+                    _short(x) + " is greater than the maximum of 1",
+                    ip,
+                    kp + "/maximum",
+                    ak and ak + "/maximum",
                 )
             )
 
 
-def _e4(x, ip, kp, out):
+def _e4(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/retries."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 0", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 0",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
         if _cmp(x, 10) not in (-1,):
             out.append(
@@ -669,89 +789,150 @@ def _e4(x, ip, kp, out):
                     _short(x) + " is greater than or equal to the exclusiveMaximum of 10",
                     ip,
                     kp + "/exclusiveMaximum",
+                    ak and ak + "/exclusiveMaximum",
                 )
             )
         if not _is_multiple(x, 1):
             out.append(
-                ValidationError(_short(x) + " is not a multiple of 1", ip, kp + "/multipleOf")
+                ValidationError(
+                    _short(x) + " is not a multiple of 1",
+                    ip,
+                    kp + "/multipleOf",
+                    ak and ak + "/multipleOf",
+                )
             )
 
 
-def _e5(x, ip, kp, out):
+def _e5(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/page_size."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 10) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 10", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 10",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
         if _cmp(x, 100) not in (-1, 0):
             out.append(
                 ValidationError(
-                    _short(x) + " is greater than the maximum of 100", ip, kp + "/maximum"
+                    _short(x) + " is greater than the maximum of 100",
+                    ip,
+                    kp + "/maximum",
+                    ak and ak + "/maximum",
                 )
             )
         if not _is_multiple(x, 10):
             out.append(
-                ValidationError(_short(x) + " is not a multiple of 10", ip, kp + "/multipleOf")
+                ValidationError(
+                    _short(x) + " is not a multiple of 10",
+                    ip,
+                    kp + "/multipleOf",
+                    ak and ak + "/multipleOf",
+                )
             )
 
 
-def _e6(x, ip, kp, out):
+def _e6(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/severity."
     if not _in_table(x, _T4):
-        out.append(ValidationError(_short(x) + " is not one of the enum values", ip, kp + "/enum"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
 
 
-def _e7(x, ip, kp, out):
+def _e7(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/summary."
     k = _kind(x)
     if not (k == "null" or k == "string"):
         out.append(
-            ValidationError(_short(x) + " is not of type 'null', 'string'", ip, kp + "/type")
+            ValidationError(
+                _short(x) + " is not of type 'null', 'string'",
+                ip,
+                kp + "/type",
+                ak and ak + "/type",
+            )
         )
     if k == "string":
         if len(x) < 1:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
-        if len(x) > 280:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxLength"))
-
-
-def _e8(x, ip, kp, out):
-    "Every error of the subschema at /properties/tags."
-    k = _kind(x)
-    if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
-    if k == "array":
-        if len(x) > 8:
-            out.append(ValidationError(_short(x) + " is too long", ip, kp + "/maxItems"))
-        for i in range(0, len(x)):
-            _e14(x[i], ip + "/" + str(i), kp + "/items", out)
-        if not _unique(x):
             out.append(
-                ValidationError(_short(x) + " has non-unique elements", ip, kp + "/uniqueItems")
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
+        if len(x) > 280:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
+                )
             )
 
 
-def _e9(x, ip, kp, out):
+def _e8(x, ip, kp, out, ak):
+    "Every error of the subschema at /properties/tags."
+    k = _kind(x)
+    if not (k == "array"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "array":
+        if len(x) > 8:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
+                )
+            )
+        for i in range(0, len(x)):
+            _e14(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        if not _unique(x):
+            out.append(
+                ValidationError(
+                    _short(x) + " has non-unique elements",
+                    ip,
+                    kp + "/uniqueItems",
+                    ak and ak + "/uniqueItems",
+                )
+            )
+
+
+def _e9(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/span."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         if len(x) < 2:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minItems"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
+                )
+            )
         if len(x) > 0:
-            _e15(x[0], ip + "/0", kp + "/prefixItems/0", out)
+            _e15(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
         if len(x) > 1:
-            _e15(x[1], ip + "/1", kp + "/prefixItems/1", out)
+            _e15(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
         for i in range(2, len(x)):
-            _e16(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e10(x, ip, kp, out):
+def _e10(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/answer."
     if (_v16(x) + _v17(x)) != 1:
         out.append(
@@ -759,35 +940,50 @@ def _e10(x, ip, kp, out):
                 _short(x) + " is not valid under exactly one of the given schemas",
                 ip,
                 kp + "/oneOf",
+                ak and ak + "/oneOf",
             )
         )
 
 
-def _e11(x, ip, kp, out):
+def _e11(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/citations."
     k = _kind(x)
     if not (k == "array"):
-        out.append(ValidationError(_short(x) + " is not of type 'array'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "array":
         for i in range(0, len(x)):
-            _e17(x[i], ip + "/" + str(i), kp + "/items", out)
+            _e17(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e12(x, ip, kp, out):
+def _e12(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/metadata."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for key in x:
             if key not in _K5:
-                _e18(x[key], ip + "/" + _esc(key), kp + "/additionalProperties", out)
+                _e18(
+                    x[key],
+                    ip + "/" + _esc(key),
+                    kp + "/additionalProperties",
+                    out,
+                    ak and ak + "/additionalProperties",
+                )
 
 
-def _e13(x, ip, kp, out):
+def _e13(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/identifier."
-    _e19(x, ip, kp + "/allOf/0", out)
-    _e20(x, ip, kp + "/allOf/1", out)
+    _e19(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e20(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
 
 
 def _v14(x):
@@ -893,81 +1089,120 @@ def _v21(x):
     return True
 
 
-def _e14(x, ip, kp, out):
+def _e14(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/tags/items."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
-
-
-def _e15(x, ip, kp, out):
-    "Every error of the subschema at /properties/span/prefixItems/0."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
-    if k == "number":
-        if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(_short(x) + " is less than the minimum of 0", ip, kp + "/minimum")
-            )
-
-
-def _e16(x, ip, kp, out):
-    "Every error of the subschema at /properties/span/items."
-    out.append(ValidationError("False schema does not allow " + _short(x), ip, kp))
-
-
-def _e17(x, ip, kp, out):
-    "Every error of the subschema at /properties/citations/items."
-    if not (_v22(x) or _v23(x)):
         out.append(
             ValidationError(
-                _short(x) + " is not valid under any of the given schemas", ip, kp + "/anyOf"
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
             )
         )
 
 
-def _e18(x, ip, kp, out):
+def _e15(x, ip, kp, out, ak):
+    "Every error of the subschema at /properties/span/prefixItems/0."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "number":
+        if _cmp(x, 0) not in (0, 1):
+            out.append(
+                ValidationError(
+                    _short(x) + " is less than the minimum of 0",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
+            )
+
+
+def _e16(x, ip, kp, out, ak):
+    "Every error of the subschema at /properties/span/items."
+    out.append(ValidationError("False schema does not allow " + _short(x), ip, kp, ak))
+
+
+def _e17(x, ip, kp, out, ak):
+    "Every error of the subschema at /properties/citations/items."
+    if not (_v22(x) or _v23(x)):
+        out.append(
+            ValidationError(
+                _short(x) + " is not valid under any of the given schemas",
+                ip,
+                kp + "/anyOf",
+                ak and ak + "/anyOf",
+            )
+        )
+
+
+def _e18(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/metadata/additionalProperties."
     k = _kind(x)
     if not (k == "boolean" or k == "number" or k == "string"):
         out.append(
             ValidationError(
-                _short(x) + " is not of type 'boolean', 'number', 'string'", ip, kp + "/type"
+                _short(x) + " is not of type 'boolean', 'number', 'string'",
+                ip,
+                kp + "/type",
+                ak and ak + "/type",
             )
         )
 
 
-def _e19(x, ip, kp, out):
+def _e19(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/identifier/allOf/0."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if len(x) < 3:
-            out.append(ValidationError(_short(x) + " is too short", ip, kp + "/minLength"))
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
 
 
-def _e20(x, ip, kp, out):
+def _e20(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/identifier/allOf/1."
     if _v24(x):
         out.append(
             ValidationError(
-                _short(x) + " should not be valid under the schema in not", ip, kp + "/not"
+                _short(x) + " should not be valid under the schema in not",
+                ip,
+                kp + "/not",
+                ak and ak + "/not",
             )
         )
 
 
-def _e21(x, ip, kp, out):
+def _e21(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/answer/oneOf/0."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("text",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K6:
@@ -976,22 +1211,38 @@ def _e21(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "text" in x:
-            _e14(x["text"], ip + "/text", kp + "/properties/text", out)
+            _e14(
+                x["text"],
+                ip + "/text",
+                kp + "/properties/text",
+                out,
+                ak and ak + "/properties/text",
+            )
 
 
-def _e22(x, ip, kp, out):
+def _e22(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/answer/oneOf/1."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("refusal",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         for key in x:
             if key not in _K7:
@@ -1000,10 +1251,17 @@ def _e22(x, ip, kp, out):
                         "additional property " + repr(key) + " is not allowed",
                         ip + "/" + _esc(key),
                         kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
                     )
                 )
         if "refusal" in x:
-            _e14(x["refusal"], ip + "/refusal", kp + "/properties/refusal", out)
+            _e14(
+                x["refusal"],
+                ip + "/refusal",
+                kp + "/properties/refusal",
+                out,
+                ak and ak + "/properties/refusal",
+            )
 
 
 def _v22(x):
@@ -1051,15 +1309,24 @@ def _v24(x):
     return True
 
 
-def _e23(x, ip, kp, out):
+def _e23(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/citations/items/anyOf/0."
     k = _kind(x)
     if not (k == "string"):
-        out.append(ValidationError(_short(x) + " is not of type 'string'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "string":
         if _P8(str(x)) is None:
             out.append(
-                ValidationError(_short(x) + " does not match '^https://'", ip, kp + "/pattern")
+                ValidationError(
+                    _short(x) + " does not match '^https://'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
             )
 
 
@@ -1081,42 +1348,71 @@ def _v25(x):
     return True
 
 
-def _e24(x, ip, kp, out):
+def _e24(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/citations/items/anyOf/1."
     k = _kind(x)
     if not (k == "object"):
-        out.append(ValidationError(_short(x) + " is not of type 'object'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "object":
         for name in ("doc",):
             if name not in x:
                 out.append(
-                    ValidationError(repr(name) + " is a required property", ip, kp + "/required")
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
                 )
         if "doc" in x:
-            _e14(x["doc"], ip + "/doc", kp + "/properties/doc", out)
+            _e14(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
         if "page" in x:
-            _e26(x["page"], ip + "/page", kp + "/properties/page", out)
+            _e26(
+                x["page"],
+                ip + "/page",
+                kp + "/properties/page",
+                out,
+                ak and ak + "/properties/page",
+            )
 
 
-def _e25(x, ip, kp, out):
+def _e25(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
         if _P9(str(x)) is None:
             out.append(
-                ValidationError(_short(x) + " does not match '^\\\\d+$'", ip, kp + "/pattern")
+                ValidationError(
+                    _short(x) + " does not match '^\\\\d+$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
             )
 
 
-def _e26(x, ip, kp, out):
+def _e26(x, ip, kp, out, ak):
     "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(ValidationError(_short(x) + " is not of type 'integer'", ip, kp + "/type"))
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
     if k == "number":
         if _cmp(x, 1) not in (0, 1):
             out.append(
-                ValidationError(_short(x) + " is less than the minimum of 1", ip, kp + "/minimum")
+                ValidationError(
+                    _short(x) + " is less than the minimum of 1",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
             )
 
 
@@ -1135,7 +1431,7 @@ def errors(instance):
     """Every error of the instance, in a fixed order, as ValidationError objects."""
     out = []
     try:
-        _e0(instance, "", "", out)
+        _e0(instance, "", "", out, None)
     except RecursionError:
         return [ValidationError(_TOO_DEEP_MESSAGE, "", "")]
     return out
