@@ -22,6 +22,7 @@ generate: $(STAMP)
 	  $(BIN)/straightline compile contracts/$$p/*.json --profile $$p --out generated/$$p; \
 	done
 	$(BIN)/straightline compile $(FRAGMENTS) --out generated/draft2020-12
+	$(BIN)/straightline compile contracts/tools/*.json --out generated/tools
 
 # The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
 test: $(STAMP)
@@ -33,6 +34,7 @@ check: $(STAMP)
 	  $(BIN)/straightline check contracts/$$p/*.json --profile $$p --out generated/$$p; \
 	done
 	$(BIN)/straightline check $(FRAGMENTS) --out generated/draft2020-12
+	$(BIN)/straightline check contracts/tools/*.json --out generated/tools
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from . import __version__
 from .api import compile_source, module_name_for
+from .contracts import catalog_entry, compile_contract_source, is_contract, load_contract
 from .errors import OptionError, StraightlineError
 from .loader import read_source
 from .profiles import DRAFT_PROFILES, LIMIT_OPTIONS, PROFILES, get_profile, with_options
@@ -51,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
                                             "missing or was made from another source or with other options.")
     _add_common(check)
     check.add_argument("--out", required=True, metavar="DIR", help="directory of the generated modules")
+
+    catalog = commands.add_parser("catalog", help="the tool catalog of contract files, as JSON",
+                                  description="Write the catalog entries (name, description, input "
+                                              "and output schema) of tool contract files as a JSON array.")
+    catalog.add_argument("sources", metavar="SRC", nargs="+", help="tool contract files (JSON)")
+    catalog.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
 
     preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
                                     description="Check each contract against the profile; write nothing.")
@@ -129,12 +136,26 @@ def _write_atomic(target: Path, text: str) -> None:
         raise
 
 
+def _build(source: str, args: argparse.Namespace, *, name: str | None, format: bool = True) -> str:
+    """The module text for one SRC: a tool contract file, or a schema."""
+    raw = _read(source, args)
+    if not _split(source)[1]:
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = None  # the loader below reports it properly
+        if is_contract(value):
+            extra = {k: v for k, v in _compile_options(source, args).items() if k not in ("profile", "base_uri")}
+            return compile_contract_source(raw, name=name, format=format, **extra)
+    return compile_source(raw, name=name, format=format, **_compile_options(source, args))
+
+
 def _compile(args: argparse.Namespace) -> int:
     out = Path(args.out)
     failed = 0
     for source, target in _targets(args.sources, out).items():
         try:
-            text = compile_source(_read(source, args), name=target.stem, **_compile_options(source, args))
+            text = _build(source, args, name=target.stem)
         except StraightlineError as error:
             _report(source, error)
             failed += 1
@@ -198,7 +219,7 @@ def _preflight(args: argparse.Namespace) -> int:
     failed = 0
     for source in args.sources:
         try:
-            compile_source(_read(source, args), format=False, **_compile_options(source, args))
+            _build(source, args, name=None, format=False)
         except StraightlineError as error:
             _report(source, error)
             failed += 1
@@ -207,10 +228,63 @@ def _preflight(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _catalog(args: argparse.Namespace) -> int:
+    entries = []
+    failed = 0
+    for source in args.sources:
+        try:
+            contract, _ = load_contract(read_source(source, max_bytes=64 * 1024 * 1024))
+        except StraightlineError as error:
+            _report(source, error)
+            failed += 1
+            continue
+        entries.append(catalog_entry(contract))
+    if failed:
+        return 1
+    text = _dump_exact(entries)
+    if args.output:
+        try:
+            _write_atomic(Path(args.output), text)
+        except OSError as error:
+            print(f"{args.output}: cannot write: {error.strerror or error}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _dump_exact(value: Any) -> str:
+    """JSON text keeping Decimal numbers exact (json.dumps would turn them into floats or fail):
+    each Decimal goes out as a unique marker string that is then replaced by its digits."""
+    import uuid
+    from decimal import Decimal
+
+    token = uuid.uuid4().hex
+    numbers: dict[str, str] = {}
+
+    def mark(node: Any) -> Any:
+        if isinstance(node, Decimal):
+            marker = f"{token}:{len(numbers)}"
+            numbers[json.dumps(marker)] = str(node)
+            return marker
+        if isinstance(node, dict):
+            return {k: mark(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [mark(v) for v in node]
+        return node
+
+    text = json.dumps(mark(value), indent=2, ensure_ascii=False)
+    for marker, digits in numbers.items():
+        text = text.replace(marker, digits)
+    return text + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "catalog":
+            return _catalog(args)
         with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], _options(args))
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")

@@ -94,7 +94,7 @@ def literal(value: Any) -> Code:
         return Code("(" + ", ".join(inner) + ("," if len(inner) == 1 else "") + ")")
     if isinstance(value, frozenset):
         inner = sorted((literal(v).text for v in value), key=_sort_key)
-        return Code("frozenset({" + ", ".join(inner) + "})" if inner else "frozenset()")
+        return Code("frozenset({" + ", ".join(inner) + "})" if inner else "frozenset[str]()")
     if isinstance(value, dict):
         items = []
         for k, v in value.items():

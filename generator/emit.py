@@ -48,6 +48,7 @@ class Function:
     params: Code
     doc: Code
     body: list[Code]
+    returns: Code = Code("bool")
 
 
 class Lines:
@@ -83,7 +84,11 @@ def _ptr(*tokens: str | int) -> Code:
 
 class Emitter:
     def __init__(self, graph: dict[str, ir.Node] | None = None, dynamic: bool = False,
-                 dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None) -> None:
+                 dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
+                 prefix: str = "") -> None:
+        # Names are _<prefix>v0, _<prefix>K1...: two emitters (a contract's input and output)
+        # can share one module.
+        self.prefix = Name("p" + prefix).text[1:] if prefix else ""
         self.graph = graph or {}
         # In dynamic mode ($dynamicRef/$recursiveRef) every function takes the dynamic scope `s`,
         # a tuple of the ids of the schema resources entered; otherwise none does.
@@ -109,13 +114,16 @@ class Emitter:
         self.primitives.add(name)
         return Name(name)
 
-    def constant(self, prefix: str, value: Code, key: str | None = None) -> Name:
+    def constant(self, prefix: str, value: Code, key: str | None = None, annotation: Code | None = None) -> Name:
         """A module-level constant, shared between identical definitions."""
         ident = (prefix, key if key is not None else value.text)
         if ident not in self._constant_names:
-            name = Name(f"_{prefix}{len(self._constant_names)}")
+            name = Name(f"_{self.prefix}{prefix}{len(self._constant_names)}")
             self._constant_names[ident] = name
-            self.constants.append(code("{} = {}", name, value))
+            if annotation is None:
+                self.constants.append(code("{} = {}", name, value))
+            else:
+                self.constants.append(code("{}: {} = {}", name, annotation, value))
         return self._constant_names[ident]
 
     def value_literal(self, value: Any) -> Code:
@@ -125,25 +133,25 @@ class Emitter:
 
     def fast_fn(self, node: ir.Node) -> Name:
         if node not in self._fast:
-            self._fast[node] = Name(f"_v{len(self._fast)}")
+            self._fast[node] = Name(f"_{self.prefix}v{len(self._fast)}")
             self._pending.append(("fast", node))
         return self._fast[node]
 
     def error_fn(self, node: ir.Node) -> Name:
         if node not in self._error:
-            self._error[node] = Name(f"_e{len(self._error)}")
+            self._error[node] = Name(f"_{self.prefix}e{len(self._error)}")
             self._pending.append(("error", node))
         return self._error[node]
 
     def annot_fn(self, node: ir.Node) -> Name:
         if node not in self._annot:
-            self._annot[node] = Name(f"_a{len(self._annot)}")
+            self._annot[node] = Name(f"_{self.prefix}a{len(self._annot)}")
             self._pending.append(("annot", node))
         return self._annot[node]
 
     def eval_fn(self, node: ir.Node) -> Name:
         if node not in self._eval:
-            self._eval[node] = Name(f"_u{len(self._eval)}")
+            self._eval[node] = Name(f"_{self.prefix}u{len(self._eval)}")
             self._pending.append(("eval", node))
         return self._eval[node]
 
@@ -159,8 +167,10 @@ class Emitter:
             self.functions.append(makers[which](node))
         return fast, error
 
+    _PARAMS = {"x": "x: Any", "x, ip, kp, out, ak": "x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None"}
+
     def params(self, base: str) -> Code:
-        return Code(base + (", s" if self.dynamic else ""))
+        return Code(self._PARAMS[base] + (", s: tuple[int, ...]" if self.dynamic else ""))
 
     def prologue(self, node: ir.Node, body: Lines) -> None:
         """Entering a schema resource extends the dynamic scope."""
@@ -170,7 +180,7 @@ class Emitter:
     def dynamic_pick(self, check: ir.Ref) -> Code:
         """An expression for the (fast, error, annotations) functions a dynamic reference reaches."""
         key = (check.mode or "", check.anchor)
-        table_name = self.constant("D", Code("{}"), key="D" + repr(key))
+        table_name = self.constant("D", Code("{}"), key="D" + repr(key), annotation=Code("dict[int, Any]"))
         default = self.functions_tuple(self.target(check))
         picker = "_pick_dynamic" if check.mode == "dynamic" else "_pick_recursive"
         if table_name not in self._filled_tables:
@@ -524,7 +534,7 @@ class Emitter:
         doc = literal("Evaluated keys or indices of the subschema at " + (node.pointer or "the root") + ", or None.")
         if node.boolean is not None:
             body.add(0, Code("return set()" if node.boolean else "return None"))
-            return Function(name, self.params("x"), doc, body.render())
+            return Function(name, self.params("x"), doc, body.render(), Code("set[Any] | None"))
         body.add(0, code("if not {}:", self.call(node)))
         body.add(1, Code("return None"))
         kinds = {type(c) for c in node.checks}
@@ -537,7 +547,7 @@ class Emitter:
                 body.add(0, Code("if k == 'array':"))
                 body.add(1, Code("return set(range(len(x)))"))
         body.add(0, code("return {}(x{})", self.eval_fn(node), self.S))
-        return Function(name, self.params("x"), doc, body.render())
+        return Function(name, self.params("x"), doc, body.render(), Code("set[Any] | None"))
 
     def eval_function(self, node: ir.Node) -> Function:
         """`_uN(x)`: the keys/indices evaluated by the subschema's keywords other than its own
@@ -546,7 +556,7 @@ class Emitter:
         body = Lines()
         doc = literal("Keys or indices evaluated at " + (node.pointer or "the root") + " (before unevaluated*).")
         self.prologue(node, body)
-        body.add(0, Code("ev = set()"))
+        body.add(0, Code("ev: set[Any] = set()"))
         body.add(0, code("k = {}(x)", self.prim("_kind")))
         objects, arrays, in_place = Lines(), Lines(), Lines()
         for check in node.checks:
@@ -600,7 +610,7 @@ class Emitter:
             body.extend(1, arrays)
         body.extend(0, in_place)
         body.add(0, Code("return ev"))
-        return Function(name, self.params("x"), doc, body.render())
+        return Function(name, self.params("x"), doc, body.render(), Code("set[Any]"))
 
     def acall(self, node: ir.Node) -> Code:
         return code("{}(x{})", self.annot_fn(node), self.S)
@@ -622,7 +632,7 @@ class Emitter:
                 self.fail(body, 0, code("'False schema does not allow ' + {}(x)", self.prim("_short")), Code("kp"))
             else:
                 body.add(0, Code("pass"))
-            return Function(name, params, doc, body.render())
+            return Function(name, params, doc, body.render(), Code("None"))
         self.prologue(node, body)
         if node.types is not None:
             tests = []
@@ -654,7 +664,7 @@ class Emitter:
                 body.extend(0, lines)
         if not body:
             body.add(0, Code("pass"))
-        return Function(name, params, doc, body.render())
+        return Function(name, params, doc, body.render(), Code("None"))
 
     def ecall(self, node: ir.Node, arg: Code, at: Code, where: Code) -> Code:
         return code("{}({}, {}, {}, out, {}{})", self.error_fn(node), arg, at, where, _absolute(where), self.S)
@@ -848,25 +858,27 @@ class Emitter:
     # -- the module's primitives --------------------------------------------------------
     def primitive_sources(self) -> tuple[list[Code], list[Code], list[Code]]:
         """Imports, constants and function sources of the primitives this module uses."""
-        needed: set[str] = set()
-        stack = sorted(self.primitives - {"_ok"})
-        while stack:
-            item = stack.pop()
-            if item in needed:
-                continue
+        return primitive_sources([self])
+
+
+def primitive_sources(emitters: list["Emitter"]) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and function sources of the primitives some emitters' code uses."""
+    needed: set[str] = set()
+    stack = sorted(set().union(*(e.primitives for e in emitters)) - {"_ok"})
+    while stack:
+        item = stack.pop()
+        if item not in needed:
             needed.add(item)
             stack.extend(primitives.DEPENDS.get(item, ()))
-        if self.uses_decimal:
-            needed.add("_Decimal")
-        imports = [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
-        if self.uses_re:
-            imports.insert(0, Code("import re as _re"))
-        constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
-        functions = [
-            Code(inspect.getsource(getattr(primitives, n)))
-            for n in _definition_order(needed)
-        ]
-        return imports, constants, functions
+    if any(e.uses_decimal for e in emitters):
+        needed.add("_Decimal")
+    imports = [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
+    imports.append(Code("from typing import Any"))
+    if any(e.uses_re for e in emitters):
+        imports.insert(0, Code("import re as _re"))
+    constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
+    functions = [Code(inspect.getsource(getattr(primitives, n))) for n in _definition_order(needed)]
+    return imports, constants, functions
 
 
 def _definition_order(names: Iterable[str]) -> list[str]:

@@ -41,6 +41,7 @@ CODES = {
     "bad-regex": "a pattern is not valid ECMA-262 or cannot be translated exactly to Python re",
     "unresolvable-ref": "a $ref that does not resolve in the registry",
     "ref-cycle": "references that loop back without consuming input (validation would never end)",
+    "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
 }
 

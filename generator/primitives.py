@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from decimal import Decimal as _Decimal
 from fractions import Fraction as _Fraction
+from typing import Any
 
 # What the copied functions need from the standard library, as the module must import it.
 PRELUDE_IMPORTS = {
@@ -29,7 +30,7 @@ _NO_MATCH = object()
 _MISSING = object()
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -57,14 +58,14 @@ def _kind(x):
     return None
 
 
-def _exact(x):
+def _exact(x: Any) -> Any:
     """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
     if isinstance(x, float):
         return _Decimal(repr(x))
     return x
 
 
-def _is_nan(x):
+def _is_nan(x: Any) -> bool:
     if isinstance(x, float):
         return x != x
     if isinstance(x, _Decimal):
@@ -72,7 +73,7 @@ def _is_nan(x):
     return False
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -85,23 +86,23 @@ def _is_integral(x):
     return False
 
 
-def _is_type(x, name):
+def _is_type(x: Any, name: str) -> bool:
     kind = _kind(x)
     if name == "integer":
         return kind == "number" and _is_integral(x)
     return kind == name
 
 
-def _cmp(x, b):
+def _cmp(x: Any, b: Any) -> int | None:
     """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
     if _is_nan(x):
         return None
     x = _exact(x)
     b = _exact(b)
-    return (x > b) - (x < b)
+    return int(x > b) - int(x < b)
 
 
-def _is_multiple(x, m):
+def _is_multiple(x: Any, m: Any) -> bool:
     """Whether number x is an exact multiple of the positive number m (no float arithmetic)."""
     if _is_nan(x):
         return False
@@ -114,7 +115,7 @@ def _is_multiple(x, m):
     return q.denominator == 1
 
 
-def _freeze(x, depth=0):
+def _freeze(x: Any, depth: int = 0) -> Any:
     """A hashable key with JSON equality: equal keys iff equal JSON values."""
     t = type(x)
     if t is str or x is None:
@@ -132,7 +133,7 @@ def _freeze(x, depth=0):
     if depth > _FREEZE_DEPTH:
         return _TOO_DEEP
     if t is list:
-        items = []
+        items: list[Any] = []
         for item in x:
             key = _freeze(item, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
@@ -140,15 +141,15 @@ def _freeze(x, depth=0):
             items.append(key)
         return ("a", tuple(items))
     if t is dict:
-        items = []
+        pairs: list[Any] = []
         for k, v in x.items():
             if type(k) is not str:
                 return _NO_MATCH
             key = _freeze(v, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
                 return key
-            items.append((k, key))
-        return ("o", frozenset(items))
+            pairs.append((k, key))
+        return ("o", frozenset(pairs))
     kind = _kind(x)
     if kind == "number":
         if _is_nan(x):
@@ -175,9 +176,9 @@ def _freeze(x, depth=0):
     return _NO_MATCH
 
 
-def _json_equal(a, b):
+def _json_equal(a: Any, b: Any) -> bool:
     """JSON equality, iterative so that deep values cannot overflow the stack."""
-    stack = [(a, b)]
+    stack: list[tuple[Any, Any]] = [(a, b)]
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
@@ -202,10 +203,10 @@ def _json_equal(a, b):
     return True
 
 
-def _table(values):
+def _table(values: Any) -> tuple[frozenset[Any], tuple[Any, ...]]:
     """The lookup table of an enum: frozen keys, plus the values too deep to freeze."""
-    keys = set()
-    deep = []
+    keys: set[Any] = set()
+    deep: list[Any] = []
     for v in values:
         key = _freeze(v)
         if key is _TOO_DEEP:
@@ -215,7 +216,7 @@ def _table(values):
     return frozenset(keys), tuple(deep)
 
 
-def _in_table(x, table):
+def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
     keys, deep = table
     key = _freeze(x)
     if key is _TOO_DEEP:
@@ -226,10 +227,10 @@ def _in_table(x, table):
     return key in keys
 
 
-def _unique(items):
+def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
-    seen = set()
-    deep = []
+    seen: set[Any] = set()
+    deep: list[Any] = []
     for item in items:
         key = _freeze(item)
         if key is _TOO_DEEP:
@@ -246,12 +247,12 @@ def _unique(items):
     return True
 
 
-def _esc(token):
+def _esc(token: Any) -> str:
     """One JSON-pointer reference token for a key or index."""
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -262,7 +263,7 @@ def _short(x):
     return text
 
 
-def _pick_dynamic(scope, table, default):
+def _pick_dynamic(scope: tuple[int, ...], table: dict[int, Any], default: Any) -> Any:
     """$dynamicRef: the outermost resource in the dynamic scope with the anchor wins."""
     for resource in scope:
         found = table.get(resource)
@@ -271,7 +272,7 @@ def _pick_dynamic(scope, table, default):
     return default
 
 
-def _pick_recursive(scope, table, default):
+def _pick_recursive(scope: tuple[int, ...], table: dict[int, Any], default: Any) -> Any:
     """$recursiveRef: from the innermost resource outwards, while each has $recursiveAnchor."""
     chosen = default
     for resource in reversed(scope):

@@ -649,6 +649,8 @@ ALLOWED_NODES = {
     ast.Not, ast.USub, ast.UAdd, ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod,
     ast.FloorDiv, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict, ast.Set,
     ast.Try, ast.ExceptHandler, ast.Raise, ast.Starred,
+    # type annotations (the generated modules pass mypy --strict): `x: Any`, `str | None`
+    ast.AnnAssign, ast.BitOr,
 }
 ALLOWED_BUILTINS = {
     "type", "len", "str", "repr", "range", "isinstance", "int", "float", "bool", "dict", "list",
@@ -658,7 +660,7 @@ ALLOWED_BUILTINS = {
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}
 ALLOWED_IMPORTS = {"re"}
-ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal"}, "fractions": {"Fraction"}}
+ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal"}, "fractions": {"Fraction"}, "typing": {"Any"}}
 # The fixed preamble: the only places that may touch dunder attributes / use try / raise.
 DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",)}
 # try is allowed only in fixed functions of the preamble and the API, catching only these:

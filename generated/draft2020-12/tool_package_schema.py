@@ -11,6 +11,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 
 import re as _re
 from decimal import Decimal as _Decimal
+from typing import Any
 
 __all__ = ["ValidationError", "errors", "is_valid", "validate"]
 
@@ -27,16 +28,21 @@ class ValidationError(ValueError):
     keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
     def __init__(
-        self, message, instance_location, keyword_location, absolute_keyword_location=None
-    ):
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
         self.absolute_keyword_location = absolute_keyword_location
 
-    def __repr__(self):
-        return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
+    def __repr__(self) -> str:
+        return "%s(%r, instance_location=%r, keyword_location=%r)" % (
+            type(self).__name__,
             self.message,
             self.instance_location,
             self.keyword_location,
@@ -48,7 +54,7 @@ _NO_MATCH = object()
 _TOO_DEEP = object()
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -76,14 +82,14 @@ def _kind(x):
     return None
 
 
-def _exact(x):
+def _exact(x: Any) -> Any:
     """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
     if isinstance(x, float):
         return _Decimal(repr(x))
     return x
 
 
-def _is_nan(x):
+def _is_nan(x: Any) -> bool:
     if isinstance(x, float):
         return x != x
     if isinstance(x, _Decimal):
@@ -91,7 +97,7 @@ def _is_nan(x):
     return False
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -104,16 +110,16 @@ def _is_integral(x):
     return False
 
 
-def _cmp(x, b):
+def _cmp(x: Any, b: Any) -> int | None:
     """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
     if _is_nan(x):
         return None
     x = _exact(x)
     b = _exact(b)
-    return (x > b) - (x < b)
+    return int(x > b) - int(x < b)
 
 
-def _freeze(x, depth=0):
+def _freeze(x: Any, depth: int = 0) -> Any:
     """A hashable key with JSON equality: equal keys iff equal JSON values."""
     t = type(x)
     if t is str or x is None:
@@ -131,7 +137,7 @@ def _freeze(x, depth=0):
     if depth > _FREEZE_DEPTH:
         return _TOO_DEEP
     if t is list:
-        items = []
+        items: list[Any] = []
         for item in x:
             key = _freeze(item, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
@@ -139,15 +145,15 @@ def _freeze(x, depth=0):
             items.append(key)
         return ("a", tuple(items))
     if t is dict:
-        items = []
+        pairs: list[Any] = []
         for k, v in x.items():
             if type(k) is not str:
                 return _NO_MATCH
             key = _freeze(v, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
                 return key
-            items.append((k, key))
-        return ("o", frozenset(items))
+            pairs.append((k, key))
+        return ("o", frozenset(pairs))
     kind = _kind(x)
     if kind == "number":
         if _is_nan(x):
@@ -174,9 +180,9 @@ def _freeze(x, depth=0):
     return _NO_MATCH
 
 
-def _json_equal(a, b):
+def _json_equal(a: Any, b: Any) -> bool:
     """JSON equality, iterative so that deep values cannot overflow the stack."""
-    stack = [(a, b)]
+    stack: list[tuple[Any, Any]] = [(a, b)]
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
@@ -201,10 +207,10 @@ def _json_equal(a, b):
     return True
 
 
-def _table(values):
+def _table(values: Any) -> tuple[frozenset[Any], tuple[Any, ...]]:
     """The lookup table of an enum: frozen keys, plus the values too deep to freeze."""
-    keys = set()
-    deep = []
+    keys: set[Any] = set()
+    deep: list[Any] = []
     for v in values:
         key = _freeze(v)
         if key is _TOO_DEEP:
@@ -214,7 +220,7 @@ def _table(values):
     return frozenset(keys), tuple(deep)
 
 
-def _in_table(x, table):
+def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
     keys, deep = table
     key = _freeze(x)
     if key is _TOO_DEEP:
@@ -225,10 +231,10 @@ def _in_table(x, table):
     return key in keys
 
 
-def _unique(items):
+def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
-    seen = set()
-    deep = []
+    seen: set[Any] = set()
+    deep: list[Any] = []
     for item in items:
         key = _freeze(item)
         if key is _TOO_DEEP:
@@ -245,12 +251,12 @@ def _unique(items):
     return True
 
 
-def _esc(token):
+def _esc(token: Any) -> str:
     """One JSON-pointer reference token for a key or index."""
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -334,13 +340,13 @@ _T27 = _table(["deterministic"])
 _T28 = _table(["declared_variation"])
 
 
-def _ok(check, x, *scope):
-    out = []
+def _ok(check: Any, x: Any, *scope: Any) -> bool:
+    out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
     return not out
 
 
-def _v0(x):
+def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
@@ -401,7 +407,7 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out, ak):
+def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
@@ -593,7 +599,7 @@ def _e0(x, ip, kp, out, ak):
     _e20(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
 
 
-def _v1(x):
+def _v1(x: Any) -> bool:
     "Fast path of the subschema at /properties/tool_key."
     t = type(x)
     if t is str:
@@ -606,7 +612,7 @@ def _v1(x):
     return True
 
 
-def _v2(x):
+def _v2(x: Any) -> bool:
     "Fast path of the subschema at /properties/version."
     t = type(x)
     if t is int:
@@ -624,7 +630,7 @@ def _v2(x):
     return True
 
 
-def _v3(x):
+def _v3(x: Any) -> bool:
     "Fast path of the subschema at /properties/owner_domain."
     t = type(x)
     if t is str:
@@ -637,7 +643,7 @@ def _v3(x):
     return True
 
 
-def _v4(x):
+def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts."
     t = type(x)
     if t is dict:
@@ -656,7 +662,7 @@ def _v4(x):
     return True
 
 
-def _v5(x):
+def _v5(x: Any) -> bool:
     "Fast path of the subschema at /properties/entry."
     t = type(x)
     if t is dict:
@@ -681,7 +687,7 @@ def _v5(x):
     return True
 
 
-def _v6(x):
+def _v6(x: Any) -> bool:
     "Fast path of the subschema at /properties/input_schema."
     t = type(x)
     if t is dict:
@@ -693,7 +699,7 @@ def _v6(x):
     return True
 
 
-def _v7(x):
+def _v7(x: Any) -> bool:
     "Fast path of the subschema at /properties/dependencies."
     t = type(x)
     if t is list:
@@ -707,7 +713,7 @@ def _v7(x):
     return True
 
 
-def _v8(x):
+def _v8(x: Any) -> bool:
     "Fast path of the subschema at /properties/effect."
     t = type(x)
     if t is dict or t is list:
@@ -722,7 +728,7 @@ def _v8(x):
     return True
 
 
-def _v9(x):
+def _v9(x: Any) -> bool:
     "Fast path of the subschema at /properties/connector_operations."
     t = type(x)
     if t is list:
@@ -738,7 +744,7 @@ def _v9(x):
     return True
 
 
-def _v10(x):
+def _v10(x: Any) -> bool:
     "Fast path of the subschema at /properties/uses_model."
     t = type(x)
     if t is bool:
@@ -750,7 +756,7 @@ def _v10(x):
     return True
 
 
-def _v11(x):
+def _v11(x: Any) -> bool:
     "Fast path of the subschema at /properties/repeatability."
     t = type(x)
     if t is dict:
@@ -773,7 +779,7 @@ def _v11(x):
     return True
 
 
-def _v12(x):
+def _v12(x: Any) -> bool:
     "Fast path of the subschema at /properties/limits."
     t = type(x)
     if t is dict:
@@ -794,7 +800,7 @@ def _v12(x):
     return True
 
 
-def _v13(x):
+def _v13(x: Any) -> bool:
     "Fast path of the subschema at /properties/tests."
     t = type(x)
     if t is dict:
@@ -815,7 +821,7 @@ def _v13(x):
     return True
 
 
-def _v14(x):
+def _v14(x: Any) -> bool:
     "Fast path of the subschema at /properties/provenance_refs."
     t = type(x)
     if t is list:
@@ -831,7 +837,7 @@ def _v14(x):
     return True
 
 
-def _v15(x):
+def _v15(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0."
     if _v30(x):
         if not _v31(x):
@@ -839,7 +845,7 @@ def _v15(x):
     return True
 
 
-def _v16(x):
+def _v16(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1."
     if _v32(x):
         if not _v33(x):
@@ -847,7 +853,7 @@ def _v16(x):
     return True
 
 
-def _v17(x):
+def _v17(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2."
     if _v34(x):
         if not _v35(x):
@@ -855,7 +861,7 @@ def _v17(x):
     return True
 
 
-def _v18(x):
+def _v18(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3."
     if _v36(x):
         if not _v37(x):
@@ -863,7 +869,7 @@ def _v18(x):
     return True
 
 
-def _v19(x):
+def _v19(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4."
     if _v38(x):
         if not _v39(x):
@@ -871,7 +877,7 @@ def _v19(x):
     return True
 
 
-def _v20(x):
+def _v20(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5."
     if _v40(x):
         if not _v41(x):
@@ -879,7 +885,7 @@ def _v20(x):
     return True
 
 
-def _e1(x, ip, kp, out, ak):
+def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tool_key."
     k = _kind(x)
     if not (k == "string"):
@@ -900,7 +906,7 @@ def _e1(x, ip, kp, out, ak):
             )
 
 
-def _e2(x, ip, kp, out, ak):
+def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/version."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -921,7 +927,7 @@ def _e2(x, ip, kp, out, ak):
             )
 
 
-def _e3(x, ip, kp, out, ak):
+def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/owner_domain."
     k = _kind(x)
     if not (k == "string"):
@@ -939,7 +945,7 @@ def _e3(x, ip, kp, out, ak):
             )
 
 
-def _e4(x, ip, kp, out, ak):
+def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts."
     k = _kind(x)
     if not (k == "object"):
@@ -986,7 +992,7 @@ def _e4(x, ip, kp, out, ak):
         )
 
 
-def _e5(x, ip, kp, out, ak):
+def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry."
     k = _kind(x)
     if not (k == "object"):
@@ -1058,7 +1064,7 @@ def _e5(x, ip, kp, out, ak):
             )
 
 
-def _e6(x, ip, kp, out, ak):
+def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/input_schema."
     k = _kind(x)
     if not (k == "object"):
@@ -1069,7 +1075,7 @@ def _e6(x, ip, kp, out, ak):
         )
 
 
-def _e7(x, ip, kp, out, ak):
+def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/dependencies."
     k = _kind(x)
     if not (k == "array"):
@@ -1083,7 +1089,7 @@ def _e7(x, ip, kp, out, ak):
             _e26(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e8(x, ip, kp, out, ak):
+def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/effect."
     if not _in_table(x, _T10):
         out.append(
@@ -1093,7 +1099,7 @@ def _e8(x, ip, kp, out, ak):
         )
 
 
-def _e9(x, ip, kp, out, ak):
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/connector_operations."
     k = _kind(x)
     if not (k == "array"):
@@ -1116,7 +1122,7 @@ def _e9(x, ip, kp, out, ak):
             )
 
 
-def _e10(x, ip, kp, out, ak):
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/uses_model."
     k = _kind(x)
     if not (k == "boolean"):
@@ -1127,7 +1133,7 @@ def _e10(x, ip, kp, out, ak):
         )
 
 
-def _e11(x, ip, kp, out, ak):
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability."
     k = _kind(x)
     if not (k == "object"):
@@ -1183,7 +1189,7 @@ def _e11(x, ip, kp, out, ak):
             )
 
 
-def _e12(x, ip, kp, out, ak):
+def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/limits."
     k = _kind(x)
     if not (k == "object"):
@@ -1231,7 +1237,7 @@ def _e12(x, ip, kp, out, ak):
             )
 
 
-def _e13(x, ip, kp, out, ak):
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tests."
     k = _kind(x)
     if not (k == "object"):
@@ -1279,7 +1285,7 @@ def _e13(x, ip, kp, out, ak):
             )
 
 
-def _e14(x, ip, kp, out, ak):
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/provenance_refs."
     k = _kind(x)
     if not (k == "array"):
@@ -1299,43 +1305,43 @@ def _e14(x, ip, kp, out, ak):
             _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e15(x, ip, kp, out, ak):
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0."
     if _v30(x):
         _e28(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e16(x, ip, kp, out, ak):
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1."
     if _v32(x):
         _e29(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e17(x, ip, kp, out, ak):
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2."
     if _v34(x):
         _e30(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e18(x, ip, kp, out, ak):
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3."
     if _v36(x):
         _e31(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e19(x, ip, kp, out, ak):
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4."
     if _v38(x):
         _e32(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _e20(x, ip, kp, out, ak):
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5."
     if _v40(x):
         _e33(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
-def _v21(x):
+def _v21(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts/properties/source."
     t = type(x)
     if t is dict:
@@ -1360,7 +1366,7 @@ def _v21(x):
     return True
 
 
-def _v22(x):
+def _v22(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts/anyOf/0."
     t = type(x)
     if t is dict:
@@ -1373,7 +1379,7 @@ def _v22(x):
     return True
 
 
-def _v23(x):
+def _v23(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts/anyOf/1."
     t = type(x)
     if t is dict:
@@ -1386,7 +1392,7 @@ def _v23(x):
     return True
 
 
-def _v24(x):
+def _v24(x: Any) -> bool:
     "Fast path of the subschema at /properties/entry/properties/artifact."
     t = type(x)
     if t is dict or t is list:
@@ -1401,7 +1407,7 @@ def _v24(x):
     return True
 
 
-def _v25(x):
+def _v25(x: Any) -> bool:
     "Fast path of the subschema at /properties/entry/properties/path."
     t = type(x)
     if t is str:
@@ -1414,7 +1420,7 @@ def _v25(x):
     return True
 
 
-def _v26(x):
+def _v26(x: Any) -> bool:
     "Fast path of the subschema at /properties/entry/properties/runtime_version."
     t = type(x)
     if t is str:
@@ -1427,7 +1433,7 @@ def _v26(x):
     return True
 
 
-def _v27(x):
+def _v27(x: Any) -> bool:
     "Fast path of the subschema at /properties/entry/properties/kind."
     t = type(x)
     if t is dict or t is list:
@@ -1442,7 +1448,7 @@ def _v27(x):
     return True
 
 
-def _v28(x):
+def _v28(x: Any) -> bool:
     "Fast path of the subschema at /properties/dependencies/items."
     t = type(x)
     if t is dict:
@@ -1467,7 +1473,7 @@ def _v28(x):
     return True
 
 
-def _v29(x):
+def _v29(x: Any) -> bool:
     "Fast path of the subschema at /properties/repeatability/properties/kind."
     t = type(x)
     if t is dict or t is list:
@@ -1482,7 +1488,7 @@ def _v29(x):
     return True
 
 
-def _v30(x):
+def _v30(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0/if."
     t = type(x)
     if t is dict:
@@ -1495,7 +1501,7 @@ def _v30(x):
     return True
 
 
-def _v31(x):
+def _v31(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0/then."
     t = type(x)
     if t is dict:
@@ -1508,7 +1514,7 @@ def _v31(x):
     return True
 
 
-def _v32(x):
+def _v32(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/if."
     t = type(x)
     if t is dict:
@@ -1521,7 +1527,7 @@ def _v32(x):
     return True
 
 
-def _v33(x):
+def _v33(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/then."
     t = type(x)
     if t is dict:
@@ -1534,7 +1540,7 @@ def _v33(x):
     return True
 
 
-def _v34(x):
+def _v34(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/if."
     t = type(x)
     if t is dict:
@@ -1547,7 +1553,7 @@ def _v34(x):
     return True
 
 
-def _v35(x):
+def _v35(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/then."
     t = type(x)
     if t is dict:
@@ -1562,7 +1568,7 @@ def _v35(x):
     return True
 
 
-def _v36(x):
+def _v36(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/if."
     t = type(x)
     if t is dict:
@@ -1575,7 +1581,7 @@ def _v36(x):
     return True
 
 
-def _v37(x):
+def _v37(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/then."
     t = type(x)
     if t is dict:
@@ -1588,7 +1594,7 @@ def _v37(x):
     return True
 
 
-def _v38(x):
+def _v38(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4/if."
     t = type(x)
     if t is dict:
@@ -1601,7 +1607,7 @@ def _v38(x):
     return True
 
 
-def _v39(x):
+def _v39(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4/then."
     t = type(x)
     if t is dict:
@@ -1614,7 +1620,7 @@ def _v39(x):
     return True
 
 
-def _v40(x):
+def _v40(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/if."
     t = type(x)
     if t is dict:
@@ -1627,7 +1633,7 @@ def _v40(x):
     return True
 
 
-def _v41(x):
+def _v41(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/then."
     t = type(x)
     if t is dict:
@@ -1640,7 +1646,7 @@ def _v41(x):
     return True
 
 
-def _e21(x, ip, kp, out, ak):
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/properties/source."
     k = _kind(x)
     if not (k == "object"):
@@ -1698,7 +1704,7 @@ def _e21(x, ip, kp, out, ak):
             )
 
 
-def _e22(x, ip, kp, out, ak):
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/artifact."
     if not _in_table(x, _T18):
         out.append(
@@ -1708,7 +1714,7 @@ def _e22(x, ip, kp, out, ak):
         )
 
 
-def _e23(x, ip, kp, out, ak):
+def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/path."
     k = _kind(x)
     if not (k == "string"):
@@ -1730,7 +1736,7 @@ def _e23(x, ip, kp, out, ak):
             )
 
 
-def _e24(x, ip, kp, out, ak):
+def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/runtime_version."
     k = _kind(x)
     if not (k == "string"):
@@ -1751,7 +1757,7 @@ def _e24(x, ip, kp, out, ak):
             )
 
 
-def _e25(x, ip, kp, out, ak):
+def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/kind."
     if not _in_table(x, _T19):
         out.append(
@@ -1761,7 +1767,7 @@ def _e25(x, ip, kp, out, ak):
         )
 
 
-def _e26(x, ip, kp, out, ak):
+def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/dependencies/items."
     k = _kind(x)
     if not (k == "object"):
@@ -1811,7 +1817,7 @@ def _e26(x, ip, kp, out, ak):
             )
 
 
-def _e27(x, ip, kp, out, ak):
+def _e27(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability/properties/kind."
     if not _in_table(x, _T20):
         out.append(
@@ -1821,7 +1827,7 @@ def _e27(x, ip, kp, out, ak):
         )
 
 
-def _e28(x, ip, kp, out, ak):
+def _e28(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/then."
     k = _kind(x)
     if k == "object":
@@ -1835,7 +1841,7 @@ def _e28(x, ip, kp, out, ak):
             )
 
 
-def _e29(x, ip, kp, out, ak):
+def _e29(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then."
     k = _kind(x)
     if k == "object":
@@ -1849,7 +1855,7 @@ def _e29(x, ip, kp, out, ak):
             )
 
 
-def _e30(x, ip, kp, out, ak):
+def _e30(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then."
     k = _kind(x)
     if k == "object":
@@ -1871,7 +1877,7 @@ def _e30(x, ip, kp, out, ak):
             )
 
 
-def _e31(x, ip, kp, out, ak):
+def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/then."
     k = _kind(x)
     if k == "object":
@@ -1885,7 +1891,7 @@ def _e31(x, ip, kp, out, ak):
             )
 
 
-def _e32(x, ip, kp, out, ak):
+def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/then."
     k = _kind(x)
     if k == "object":
@@ -1899,7 +1905,7 @@ def _e32(x, ip, kp, out, ak):
             )
 
 
-def _e33(x, ip, kp, out, ak):
+def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/then."
     k = _kind(x)
     if k == "object":
@@ -1913,7 +1919,7 @@ def _e33(x, ip, kp, out, ak):
             )
 
 
-def _v42(x):
+def _v42(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts/properties/source/properties/sha256."
     t = type(x)
     if t is str:
@@ -1926,7 +1932,7 @@ def _v42(x):
     return True
 
 
-def _e34(x, ip, kp, out, ak):
+def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/anyOf/0."
     k = _kind(x)
     if k == "object":
@@ -1942,7 +1948,7 @@ def _e34(x, ip, kp, out, ak):
                 )
 
 
-def _e35(x, ip, kp, out, ak):
+def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/anyOf/1."
     k = _kind(x)
     if k == "object":
@@ -1958,7 +1964,7 @@ def _e35(x, ip, kp, out, ak):
                 )
 
 
-def _v43(x):
+def _v43(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0/if/properties/entry."
     t = type(x)
     if t is dict:
@@ -1971,7 +1977,7 @@ def _v43(x):
     return True
 
 
-def _e36(x, ip, kp, out, ak):
+def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if."
     k = _kind(x)
     if k == "object":
@@ -1985,7 +1991,7 @@ def _e36(x, ip, kp, out, ak):
             )
 
 
-def _v44(x):
+def _v44(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/if/properties/entry."
     t = type(x)
     if t is dict:
@@ -1998,7 +2004,7 @@ def _v44(x):
     return True
 
 
-def _e37(x, ip, kp, out, ak):
+def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if."
     k = _kind(x)
     if k == "object":
@@ -2012,7 +2018,7 @@ def _e37(x, ip, kp, out, ak):
             )
 
 
-def _v45(x):
+def _v45(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/then/properties/artifacts."
     t = type(x)
     if t is dict:
@@ -2027,7 +2033,7 @@ def _v45(x):
     return True
 
 
-def _v46(x):
+def _v46(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/if/properties/effect."
     t = type(x)
     if t is dict or t is list:
@@ -2042,7 +2048,7 @@ def _v46(x):
     return True
 
 
-def _e38(x, ip, kp, out, ak):
+def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if."
     k = _kind(x)
     if k == "object":
@@ -2056,7 +2062,7 @@ def _e38(x, ip, kp, out, ak):
             )
 
 
-def _v47(x):
+def _v47(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/then/properties/connector_operations."
     t = type(x)
     if t is dict:
@@ -2071,7 +2077,7 @@ def _v47(x):
     return True
 
 
-def _v48(x):
+def _v48(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/then/properties/uses_model."
     t = type(x)
     if t is dict or t is list or t is str or t is int or t is float:
@@ -2086,7 +2092,7 @@ def _v48(x):
     return True
 
 
-def _v49(x):
+def _v49(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/if/properties/effect."
     t = type(x)
     if t is dict or t is list:
@@ -2101,7 +2107,7 @@ def _v49(x):
     return True
 
 
-def _e39(x, ip, kp, out, ak):
+def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if."
     k = _kind(x)
     if k == "object":
@@ -2115,7 +2121,7 @@ def _e39(x, ip, kp, out, ak):
             )
 
 
-def _v50(x):
+def _v50(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/then/properties/connector_operations."
     t = type(x)
     if t is dict:
@@ -2130,7 +2136,7 @@ def _v50(x):
     return True
 
 
-def _v51(x):
+def _v51(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4/if/properties/repeatability."
     t = type(x)
     if t is dict:
@@ -2143,7 +2149,7 @@ def _v51(x):
     return True
 
 
-def _e40(x, ip, kp, out, ak):
+def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if."
     k = _kind(x)
     if k == "object":
@@ -2157,7 +2163,7 @@ def _e40(x, ip, kp, out, ak):
             )
 
 
-def _v52(x):
+def _v52(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/if/properties/repeatability."
     t = type(x)
     if t is dict:
@@ -2170,7 +2176,7 @@ def _v52(x):
     return True
 
 
-def _e41(x, ip, kp, out, ak):
+def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if."
     k = _kind(x)
     if k == "object":
@@ -2184,7 +2190,7 @@ def _e41(x, ip, kp, out, ak):
             )
 
 
-def _v53(x):
+def _v53(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/then/properties/repeatability."
     t = type(x)
     if t is dict:
@@ -2197,7 +2203,7 @@ def _v53(x):
     return True
 
 
-def _e42(x, ip, kp, out, ak):
+def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
     k = _kind(x)
     if not (k == "string"):
@@ -2218,7 +2224,7 @@ def _e42(x, ip, kp, out, ak):
             )
 
 
-def _e43(x, ip, kp, out, ak):
+def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts."
     k = _kind(x)
     if k == "object":
@@ -2242,7 +2248,7 @@ def _e43(x, ip, kp, out, ak):
             )
 
 
-def _e44(x, ip, kp, out, ak):
+def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
@@ -2254,7 +2260,7 @@ def _e44(x, ip, kp, out, ak):
             )
 
 
-def _e45(x, ip, kp, out, ak):
+def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/uses_model."
     if not _in_table(x, _T22):
         out.append(
@@ -2264,7 +2270,7 @@ def _e45(x, ip, kp, out, ak):
         )
 
 
-def _e46(x, ip, kp, out, ak):
+def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
@@ -2276,7 +2282,7 @@ def _e46(x, ip, kp, out, ak):
             )
 
 
-def _e47(x, ip, kp, out, ak):
+def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/then/properties/repeatability."
     k = _kind(x)
     if k == "object":
@@ -2292,7 +2298,7 @@ def _e47(x, ip, kp, out, ak):
                 )
 
 
-def _v54(x):
+def _v54(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0/if/properties/entry/properties/artifact."
     t = type(x)
     if t is dict or t is list:
@@ -2307,7 +2313,7 @@ def _v54(x):
     return True
 
 
-def _e48(x, ip, kp, out, ak):
+def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if/properties/entry."
     k = _kind(x)
     if k == "object":
@@ -2321,7 +2327,7 @@ def _e48(x, ip, kp, out, ak):
             )
 
 
-def _v55(x):
+def _v55(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/if/properties/entry/properties/artifact."
     t = type(x)
     if t is dict or t is list:
@@ -2336,7 +2342,7 @@ def _v55(x):
     return True
 
 
-def _e49(x, ip, kp, out, ak):
+def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry."
     k = _kind(x)
     if k == "object":
@@ -2350,7 +2356,7 @@ def _e49(x, ip, kp, out, ak):
             )
 
 
-def _v56(x):
+def _v56(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     t = type(x)
     if t is dict:
@@ -2363,7 +2369,7 @@ def _v56(x):
     return True
 
 
-def _e50(x, ip, kp, out, ak):
+def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if/properties/effect."
     if not _in_table(x, _T23):
         out.append(
@@ -2373,7 +2379,7 @@ def _e50(x, ip, kp, out, ak):
         )
 
 
-def _e51(x, ip, kp, out, ak):
+def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if/properties/effect."
     if not _in_table(x, _T24):
         out.append(
@@ -2383,7 +2389,7 @@ def _e51(x, ip, kp, out, ak):
         )
 
 
-def _v57(x):
+def _v57(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
     t = type(x)
     if t is dict or t is list:
@@ -2398,7 +2404,7 @@ def _v57(x):
     return True
 
 
-def _e52(x, ip, kp, out, ak):
+def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
@@ -2412,7 +2418,7 @@ def _e52(x, ip, kp, out, ak):
             )
 
 
-def _v58(x):
+def _v58(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
     t = type(x)
     if t is dict or t is list:
@@ -2427,7 +2433,7 @@ def _v58(x):
     return True
 
 
-def _e53(x, ip, kp, out, ak):
+def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
@@ -2441,7 +2447,7 @@ def _e53(x, ip, kp, out, ak):
             )
 
 
-def _e54(x, ip, kp, out, ak):
+def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     k = _kind(x)
     if k == "object":
@@ -2457,7 +2463,7 @@ def _e54(x, ip, kp, out, ak):
                 )
 
 
-def _e55(x, ip, kp, out, ak):
+def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
     if not _in_table(x, _T25):
         out.append(
@@ -2467,7 +2473,7 @@ def _e55(x, ip, kp, out, ak):
         )
 
 
-def _e56(x, ip, kp, out, ak):
+def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
     if not _in_table(x, _T26):
         out.append(
@@ -2477,7 +2483,7 @@ def _e56(x, ip, kp, out, ak):
         )
 
 
-def _e57(x, ip, kp, out, ak):
+def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T27):
         out.append(
@@ -2487,7 +2493,7 @@ def _e57(x, ip, kp, out, ak):
         )
 
 
-def _e58(x, ip, kp, out, ak):
+def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T28):
         out.append(
@@ -2500,17 +2506,17 @@ def _e58(x, ip, kp, out, ak):
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance):
+def is_valid(instance: Any) -> bool:
     """Whether the instance matches the contract (stops at the first failure)."""
     try:
-        return _v0(instance)
+        return bool(_v0(instance))
     except RecursionError:
         return False
 
 
-def errors(instance):
+def errors(instance: Any) -> list[ValidationError]:
     """Every error of the instance, in a fixed order, as ValidationError objects."""
-    out = []
+    out: list[ValidationError] = []
     try:
         _e0(instance, "", "", out, None)
     except RecursionError:
@@ -2518,7 +2524,7 @@ def errors(instance):
     return out
 
 
-def validate(instance):
+def validate(instance: Any) -> None:
     """Return None if the instance matches the contract, else raise its first ValidationError."""
     if is_valid(instance):
         return None

@@ -10,6 +10,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 """
 
 from decimal import Decimal as _Decimal
+from typing import Any
 
 __all__ = ["ValidationError", "errors", "is_valid", "validate"]
 
@@ -26,23 +27,28 @@ class ValidationError(ValueError):
     keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
     def __init__(
-        self, message, instance_location, keyword_location, absolute_keyword_location=None
-    ):
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
         self.absolute_keyword_location = absolute_keyword_location
 
-    def __repr__(self):
-        return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
+    def __repr__(self) -> str:
+        return "%s(%r, instance_location=%r, keyword_location=%r)" % (
+            type(self).__name__,
             self.message,
             self.instance_location,
             self.keyword_location,
         )
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -70,14 +76,14 @@ def _kind(x):
     return None
 
 
-def _exact(x):
+def _exact(x: Any) -> Any:
     """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
     if isinstance(x, float):
         return _Decimal(repr(x))
     return x
 
 
-def _is_nan(x):
+def _is_nan(x: Any) -> bool:
     if isinstance(x, float):
         return x != x
     if isinstance(x, _Decimal):
@@ -85,7 +91,7 @@ def _is_nan(x):
     return False
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -98,21 +104,21 @@ def _is_integral(x):
     return False
 
 
-def _cmp(x, b):
+def _cmp(x: Any, b: Any) -> int | None:
     """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
     if _is_nan(x):
         return None
     x = _exact(x)
     b = _exact(b)
-    return (x > b) - (x < b)
+    return int(x > b) - int(x < b)
 
 
-def _esc(token):
+def _esc(token: Any) -> str:
     """One JSON-pointer reference token for a key or index."""
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -127,13 +133,13 @@ _R0 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_versio
 _K1 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
 
 
-def _ok(check, x, *scope):
-    out = []
+def _ok(check: Any, x: Any, *scope: Any) -> bool:
+    out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
     return not out
 
 
-def _v0(x):
+def _v0(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation."
     t = type(x)
     if t is dict:
@@ -158,7 +164,7 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out, ak):
+def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation."
     k = _kind(x)
     if not (k == "object"):
@@ -230,7 +236,7 @@ def _e0(x, ip, kp, out, ak):
             )
 
 
-def _v1(x):
+def _v1(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation/properties/skill_key."
     t = type(x)
     if t is str:
@@ -243,7 +249,7 @@ def _v1(x):
     return True
 
 
-def _v2(x):
+def _v2(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation/properties/skill_version."
     t = type(x)
     if t is int:
@@ -261,7 +267,7 @@ def _v2(x):
     return True
 
 
-def _v3(x):
+def _v3(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation/properties/input."
     t = type(x)
     if t is dict:
@@ -273,7 +279,7 @@ def _v3(x):
     return True
 
 
-def _e1(x, ip, kp, out, ak):
+def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/skill_key."
     k = _kind(x)
     if not (k == "string"):
@@ -291,7 +297,7 @@ def _e1(x, ip, kp, out, ak):
             )
 
 
-def _e2(x, ip, kp, out, ak):
+def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/skill_version."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -312,7 +318,7 @@ def _e2(x, ip, kp, out, ak):
             )
 
 
-def _e3(x, ip, kp, out, ak):
+def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/input."
     k = _kind(x)
     if not (k == "object"):
@@ -326,17 +332,17 @@ def _e3(x, ip, kp, out, ak):
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance):
+def is_valid(instance: Any) -> bool:
     """Whether the instance matches the contract (stops at the first failure)."""
     try:
-        return _v0(instance)
+        return bool(_v0(instance))
     except RecursionError:
         return False
 
 
-def errors(instance):
+def errors(instance: Any) -> list[ValidationError]:
     """Every error of the instance, in a fixed order, as ValidationError objects."""
-    out = []
+    out: list[ValidationError] = []
     try:
         _e0(instance, "", "", out, None)
     except RecursionError:
@@ -344,7 +350,7 @@ def errors(instance):
     return out
 
 
-def validate(instance):
+def validate(instance: Any) -> None:
     """Return None if the instance matches the contract, else raise its first ValidationError."""
     if is_valid(instance):
         return None

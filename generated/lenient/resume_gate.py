@@ -10,6 +10,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 """
 
 from decimal import Decimal as _Decimal
+from typing import Any
 
 __all__ = ["ValidationError", "errors", "is_valid", "validate"]
 
@@ -26,23 +27,28 @@ class ValidationError(ValueError):
     keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
     def __init__(
-        self, message, instance_location, keyword_location, absolute_keyword_location=None
-    ):
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
         self.absolute_keyword_location = absolute_keyword_location
 
-    def __repr__(self):
-        return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
+    def __repr__(self) -> str:
+        return "%s(%r, instance_location=%r, keyword_location=%r)" % (
+            type(self).__name__,
             self.message,
             self.instance_location,
             self.keyword_location,
         )
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -70,7 +76,7 @@ def _kind(x):
     return None
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -83,7 +89,7 @@ def _is_integral(x):
     return False
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -94,13 +100,13 @@ def _short(x):
     return text
 
 
-def _ok(check, x, *scope):
-    out = []
+def _ok(check: Any, x: Any, *scope: Any) -> bool:
+    out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
     return not out
 
 
-def _v0(x):
+def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
@@ -121,7 +127,7 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out, ak):
+def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
@@ -167,7 +173,7 @@ def _e0(x, ip, kp, out, ak):
             )
 
 
-def _v1(x):
+def _v1(x: Any) -> bool:
     "Fast path of the subschema at /properties/run_id."
     t = type(x)
     if t is str:
@@ -179,7 +185,7 @@ def _v1(x):
     return True
 
 
-def _v2(x):
+def _v2(x: Any) -> bool:
     "Fast path of the subschema at /properties/step."
     t = type(x)
     if t is int:
@@ -194,7 +200,7 @@ def _v2(x):
     return True
 
 
-def _v3(x):
+def _v3(x: Any) -> bool:
     "Fast path of the subschema at /properties/state."
     t = type(x)
     if t is dict:
@@ -209,7 +215,7 @@ def _v3(x):
     return True
 
 
-def _e1(x, ip, kp, out, ak):
+def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/run_id."
     k = _kind(x)
     if not (k == "string"):
@@ -220,7 +226,7 @@ def _e1(x, ip, kp, out, ak):
         )
 
 
-def _e2(x, ip, kp, out, ak):
+def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/step."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -231,7 +237,7 @@ def _e2(x, ip, kp, out, ak):
         )
 
 
-def _e3(x, ip, kp, out, ak):
+def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/state."
     k = _kind(x)
     if not (k == "object"):
@@ -261,7 +267,7 @@ def _e3(x, ip, kp, out, ak):
             )
 
 
-def _v4(x):
+def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/state/properties/cursor."
     t = type(x)
     if x is None or t is str:
@@ -273,7 +279,7 @@ def _v4(x):
     return True
 
 
-def _e4(x, ip, kp, out, ak):
+def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/state/properties/cursor."
     k = _kind(x)
     if not (k == "null" or k == "string"):
@@ -290,17 +296,17 @@ def _e4(x, ip, kp, out, ak):
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance):
+def is_valid(instance: Any) -> bool:
     """Whether the instance matches the contract (stops at the first failure)."""
     try:
-        return _v0(instance)
+        return bool(_v0(instance))
     except RecursionError:
         return False
 
 
-def errors(instance):
+def errors(instance: Any) -> list[ValidationError]:
     """Every error of the instance, in a fixed order, as ValidationError objects."""
-    out = []
+    out: list[ValidationError] = []
     try:
         _e0(instance, "", "", out, None)
     except RecursionError:
@@ -308,7 +314,7 @@ def errors(instance):
     return out
 
 
-def validate(instance):
+def validate(instance: Any) -> None:
     """Return None if the instance matches the contract, else raise its first ValidationError."""
     if is_valid(instance):
         return None

@@ -10,6 +10,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 """
 
 from decimal import Decimal as _Decimal
+from typing import Any
 
 __all__ = ["ValidationError", "errors", "is_valid", "validate"]
 
@@ -26,16 +27,21 @@ class ValidationError(ValueError):
     keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
     def __init__(
-        self, message, instance_location, keyword_location, absolute_keyword_location=None
-    ):
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
         self.absolute_keyword_location = absolute_keyword_location
 
-    def __repr__(self):
-        return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
+    def __repr__(self) -> str:
+        return "%s(%r, instance_location=%r, keyword_location=%r)" % (
+            type(self).__name__,
             self.message,
             self.instance_location,
             self.keyword_location,
@@ -47,7 +53,7 @@ _NO_MATCH = object()
 _TOO_DEEP = object()
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -75,14 +81,14 @@ def _kind(x):
     return None
 
 
-def _exact(x):
+def _exact(x: Any) -> Any:
     """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
     if isinstance(x, float):
         return _Decimal(repr(x))
     return x
 
 
-def _is_nan(x):
+def _is_nan(x: Any) -> bool:
     if isinstance(x, float):
         return x != x
     if isinstance(x, _Decimal):
@@ -90,7 +96,7 @@ def _is_nan(x):
     return False
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -103,16 +109,16 @@ def _is_integral(x):
     return False
 
 
-def _cmp(x, b):
+def _cmp(x: Any, b: Any) -> int | None:
     """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
     if _is_nan(x):
         return None
     x = _exact(x)
     b = _exact(b)
-    return (x > b) - (x < b)
+    return int(x > b) - int(x < b)
 
 
-def _freeze(x, depth=0):
+def _freeze(x: Any, depth: int = 0) -> Any:
     """A hashable key with JSON equality: equal keys iff equal JSON values."""
     t = type(x)
     if t is str or x is None:
@@ -130,7 +136,7 @@ def _freeze(x, depth=0):
     if depth > _FREEZE_DEPTH:
         return _TOO_DEEP
     if t is list:
-        items = []
+        items: list[Any] = []
         for item in x:
             key = _freeze(item, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
@@ -138,15 +144,15 @@ def _freeze(x, depth=0):
             items.append(key)
         return ("a", tuple(items))
     if t is dict:
-        items = []
+        pairs: list[Any] = []
         for k, v in x.items():
             if type(k) is not str:
                 return _NO_MATCH
             key = _freeze(v, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
                 return key
-            items.append((k, key))
-        return ("o", frozenset(items))
+            pairs.append((k, key))
+        return ("o", frozenset(pairs))
     kind = _kind(x)
     if kind == "number":
         if _is_nan(x):
@@ -173,9 +179,9 @@ def _freeze(x, depth=0):
     return _NO_MATCH
 
 
-def _json_equal(a, b):
+def _json_equal(a: Any, b: Any) -> bool:
     """JSON equality, iterative so that deep values cannot overflow the stack."""
-    stack = [(a, b)]
+    stack: list[tuple[Any, Any]] = [(a, b)]
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
@@ -200,10 +206,10 @@ def _json_equal(a, b):
     return True
 
 
-def _table(values):
+def _table(values: Any) -> tuple[frozenset[Any], tuple[Any, ...]]:
     """The lookup table of an enum: frozen keys, plus the values too deep to freeze."""
-    keys = set()
-    deep = []
+    keys: set[Any] = set()
+    deep: list[Any] = []
     for v in values:
         key = _freeze(v)
         if key is _TOO_DEEP:
@@ -213,7 +219,7 @@ def _table(values):
     return frozenset(keys), tuple(deep)
 
 
-def _in_table(x, table):
+def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
     keys, deep = table
     key = _freeze(x)
     if key is _TOO_DEEP:
@@ -224,12 +230,12 @@ def _in_table(x, table):
     return key in keys
 
 
-def _esc(token):
+def _esc(token: Any) -> str:
     """One JSON-pointer reference token for a key or index."""
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -259,13 +265,13 @@ _K2 = frozenset({"x", "y"})
 _T3 = _table(["png", "jpeg", "webp"])
 
 
-def _ok(check, x, *scope):
-    out = []
+def _ok(check: Any, x: Any, *scope: Any) -> bool:
+    out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
     return not out
 
 
-def _v0(x):
+def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
@@ -304,7 +310,7 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out, ak):
+def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
@@ -416,7 +422,7 @@ def _e0(x, ip, kp, out, ak):
             )
 
 
-def _v1(x):
+def _v1(x: Any) -> bool:
     "Fast path of the subschema at /properties/source."
     t = type(x)
     if t is str:
@@ -431,7 +437,7 @@ def _v1(x):
     return True
 
 
-def _v2(x):
+def _v2(x: Any) -> bool:
     "Fast path of the subschema at /properties/width."
     t = type(x)
     if t is int:
@@ -453,7 +459,7 @@ def _v2(x):
     return True
 
 
-def _v3(x):
+def _v3(x: Any) -> bool:
     "Fast path of the subschema at /properties/scale."
     t = type(x)
     if t is int:
@@ -473,7 +479,7 @@ def _v3(x):
     return True
 
 
-def _v4(x):
+def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/budget."
     t = type(x)
     if t is int:
@@ -495,7 +501,7 @@ def _v4(x):
     return True
 
 
-def _v5(x):
+def _v5(x: Any) -> bool:
     "Fast path of the subschema at /properties/format."
     t = type(x)
     if t is str:
@@ -508,7 +514,7 @@ def _v5(x):
     return True
 
 
-def _v6(x):
+def _v6(x: Any) -> bool:
     "Fast path of the subschema at /properties/keep_metadata."
     t = type(x)
     if t is bool:
@@ -520,7 +526,7 @@ def _v6(x):
     return True
 
 
-def _v7(x):
+def _v7(x: Any) -> bool:
     "Fast path of the subschema at /properties/watermark."
     t = type(x)
     if x is None:
@@ -532,7 +538,7 @@ def _v7(x):
     return True
 
 
-def _v8(x):
+def _v8(x: Any) -> bool:
     "Fast path of the subschema at /properties/tags."
     t = type(x)
     if t is list:
@@ -548,7 +554,7 @@ def _v8(x):
     return True
 
 
-def _v9(x):
+def _v9(x: Any) -> bool:
     "Fast path of the subschema at /properties/crop."
     t = type(x)
     if t is dict:
@@ -569,7 +575,7 @@ def _v9(x):
     return True
 
 
-def _e1(x, ip, kp, out, ak):
+def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/source."
     k = _kind(x)
     if not (k == "string"):
@@ -593,7 +599,7 @@ def _e1(x, ip, kp, out, ak):
             )
 
 
-def _e2(x, ip, kp, out, ak):
+def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/width."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -623,7 +629,7 @@ def _e2(x, ip, kp, out, ak):
             )
 
 
-def _e3(x, ip, kp, out, ak):
+def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/scale."
     k = _kind(x)
     if not (k == "number"):
@@ -653,7 +659,7 @@ def _e3(x, ip, kp, out, ak):
             )
 
 
-def _e4(x, ip, kp, out, ak):
+def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/budget."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -683,7 +689,7 @@ def _e4(x, ip, kp, out, ak):
             )
 
 
-def _e5(x, ip, kp, out, ak):
+def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/format."
     k = _kind(x)
     if not (k == "string"):
@@ -700,7 +706,7 @@ def _e5(x, ip, kp, out, ak):
         )
 
 
-def _e6(x, ip, kp, out, ak):
+def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/keep_metadata."
     k = _kind(x)
     if not (k == "boolean"):
@@ -711,7 +717,7 @@ def _e6(x, ip, kp, out, ak):
         )
 
 
-def _e7(x, ip, kp, out, ak):
+def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/watermark."
     k = _kind(x)
     if not (k == "null"):
@@ -722,7 +728,7 @@ def _e7(x, ip, kp, out, ak):
         )
 
 
-def _e8(x, ip, kp, out, ak):
+def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
@@ -742,7 +748,7 @@ def _e8(x, ip, kp, out, ak):
             _e10(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e9(x, ip, kp, out, ak):
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/crop."
     k = _kind(x)
     if not (k == "object"):
@@ -778,7 +784,7 @@ def _e9(x, ip, kp, out, ak):
             _e11(x["y"], ip + "/y", kp + "/properties/y", out, ak and ak + "/properties/y")
 
 
-def _v10(x):
+def _v10(x: Any) -> bool:
     "Fast path of the subschema at /properties/tags/items."
     t = type(x)
     if t is str:
@@ -793,7 +799,7 @@ def _v10(x):
     return True
 
 
-def _v11(x):
+def _v11(x: Any) -> bool:
     "Fast path of the subschema at /properties/crop/properties/x."
     t = type(x)
     if t is int:
@@ -811,7 +817,7 @@ def _v11(x):
     return True
 
 
-def _e10(x, ip, kp, out, ak):
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags/items."
     k = _kind(x)
     if not (k == "string"):
@@ -835,7 +841,7 @@ def _e10(x, ip, kp, out, ak):
             )
 
 
-def _e11(x, ip, kp, out, ak):
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/crop/properties/x."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -859,17 +865,17 @@ def _e11(x, ip, kp, out, ak):
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance):
+def is_valid(instance: Any) -> bool:
     """Whether the instance matches the contract (stops at the first failure)."""
     try:
-        return _v0(instance)
+        return bool(_v0(instance))
     except RecursionError:
         return False
 
 
-def errors(instance):
+def errors(instance: Any) -> list[ValidationError]:
     """Every error of the instance, in a fixed order, as ValidationError objects."""
-    out = []
+    out: list[ValidationError] = []
     try:
         _e0(instance, "", "", out, None)
     except RecursionError:
@@ -877,7 +883,7 @@ def errors(instance):
     return out
 
 
-def validate(instance):
+def validate(instance: Any) -> None:
     """Return None if the instance matches the contract, else raise its first ValidationError."""
     if is_valid(instance):
         return None

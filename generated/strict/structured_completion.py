@@ -12,6 +12,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 import re as _re
 from decimal import Decimal as _Decimal
 from fractions import Fraction as _Fraction
+from typing import Any
 
 __all__ = ["ValidationError", "errors", "is_valid", "validate"]
 
@@ -28,16 +29,21 @@ class ValidationError(ValueError):
     keyword location (a URI) is given where a reference was crossed to reach the keyword."""
 
     def __init__(
-        self, message, instance_location, keyword_location, absolute_keyword_location=None
-    ):
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.instance_location = instance_location
         self.keyword_location = keyword_location
         self.absolute_keyword_location = absolute_keyword_location
 
-    def __repr__(self):
-        return "ValidationError(%r, instance_location=%r, keyword_location=%r)" % (
+    def __repr__(self) -> str:
+        return "%s(%r, instance_location=%r, keyword_location=%r)" % (
+            type(self).__name__,
             self.message,
             self.instance_location,
             self.keyword_location,
@@ -49,7 +55,7 @@ _NO_MATCH = object()
 _TOO_DEEP = object()
 
 
-def _kind(x):
+def _kind(x: Any) -> str | None:
     """The JSON type of a Python value ('integer' is reported as 'number'), or None."""
     t = type(x)
     if t is str:
@@ -77,14 +83,14 @@ def _kind(x):
     return None
 
 
-def _exact(x):
+def _exact(x: Any) -> Any:
     """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
     if isinstance(x, float):
         return _Decimal(repr(x))
     return x
 
 
-def _is_nan(x):
+def _is_nan(x: Any) -> bool:
     if isinstance(x, float):
         return x != x
     if isinstance(x, _Decimal):
@@ -92,7 +98,7 @@ def _is_nan(x):
     return False
 
 
-def _is_integral(x):
+def _is_integral(x: Any) -> bool:
     """A number (already known not to be a bool) whose exact value is a whole number."""
     if isinstance(x, int):
         return True
@@ -105,16 +111,16 @@ def _is_integral(x):
     return False
 
 
-def _cmp(x, b):
+def _cmp(x: Any, b: Any) -> int | None:
     """-1, 0 or 1 comparing number x with schema bound b exactly; None when x is NaN."""
     if _is_nan(x):
         return None
     x = _exact(x)
     b = _exact(b)
-    return (x > b) - (x < b)
+    return int(x > b) - int(x < b)
 
 
-def _is_multiple(x, m):
+def _is_multiple(x: Any, m: Any) -> bool:
     """Whether number x is an exact multiple of the positive number m (no float arithmetic)."""
     if _is_nan(x):
         return False
@@ -127,7 +133,7 @@ def _is_multiple(x, m):
     return q.denominator == 1
 
 
-def _freeze(x, depth=0):
+def _freeze(x: Any, depth: int = 0) -> Any:
     """A hashable key with JSON equality: equal keys iff equal JSON values."""
     t = type(x)
     if t is str or x is None:
@@ -145,7 +151,7 @@ def _freeze(x, depth=0):
     if depth > _FREEZE_DEPTH:
         return _TOO_DEEP
     if t is list:
-        items = []
+        items: list[Any] = []
         for item in x:
             key = _freeze(item, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
@@ -153,15 +159,15 @@ def _freeze(x, depth=0):
             items.append(key)
         return ("a", tuple(items))
     if t is dict:
-        items = []
+        pairs: list[Any] = []
         for k, v in x.items():
             if type(k) is not str:
                 return _NO_MATCH
             key = _freeze(v, depth + 1)
             if key is _TOO_DEEP or key is _NO_MATCH:
                 return key
-            items.append((k, key))
-        return ("o", frozenset(items))
+            pairs.append((k, key))
+        return ("o", frozenset(pairs))
     kind = _kind(x)
     if kind == "number":
         if _is_nan(x):
@@ -188,9 +194,9 @@ def _freeze(x, depth=0):
     return _NO_MATCH
 
 
-def _json_equal(a, b):
+def _json_equal(a: Any, b: Any) -> bool:
     """JSON equality, iterative so that deep values cannot overflow the stack."""
-    stack = [(a, b)]
+    stack: list[tuple[Any, Any]] = [(a, b)]
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
@@ -215,10 +221,10 @@ def _json_equal(a, b):
     return True
 
 
-def _table(values):
+def _table(values: Any) -> tuple[frozenset[Any], tuple[Any, ...]]:
     """The lookup table of an enum: frozen keys, plus the values too deep to freeze."""
-    keys = set()
-    deep = []
+    keys: set[Any] = set()
+    deep: list[Any] = []
     for v in values:
         key = _freeze(v)
         if key is _TOO_DEEP:
@@ -228,7 +234,7 @@ def _table(values):
     return frozenset(keys), tuple(deep)
 
 
-def _in_table(x, table):
+def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
     keys, deep = table
     key = _freeze(x)
     if key is _TOO_DEEP:
@@ -239,10 +245,10 @@ def _in_table(x, table):
     return key in keys
 
 
-def _unique(items):
+def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
-    seen = set()
-    deep = []
+    seen: set[Any] = set()
+    deep: list[Any] = []
     for item in items:
         key = _freeze(item)
         if key is _TOO_DEEP:
@@ -259,12 +265,12 @@ def _unique(items):
     return True
 
 
-def _esc(token):
+def _esc(token: Any) -> str:
     """One JSON-pointer reference token for a key or index."""
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _short(x):
+def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
         text = repr(x)
@@ -296,20 +302,20 @@ _P1 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
 _S2 = frozenset({"low", "high", "medium"})
 _T3 = _table(["answer"])
 _T4 = _table(["low", "medium", "high", None])
-_K5 = frozenset()
+_K5 = frozenset[str]()
 _K6 = frozenset({"text"})
 _K7 = frozenset({"refusal"})
 _P8 = _re.compile("\\Ahttps\\:\\/\\/").search
 _P9 = _re.compile("\\A[0-9]+\\Z").search
 
 
-def _ok(check, x, *scope):
-    out = []
+def _ok(check: Any, x: Any, *scope: Any) -> bool:
+    out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
     return not out
 
 
-def _v0(x):
+def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
@@ -352,7 +358,7 @@ def _v0(x):
     return True
 
 
-def _e0(x, ip, kp, out, ak):
+def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
@@ -488,7 +494,7 @@ def _e0(x, ip, kp, out, ak):
             )
 
 
-def _v1(x):
+def _v1(x: Any) -> bool:
     "Fast path of the subschema at /properties/kind."
     t = type(x)
     if t is dict or t is list:
@@ -503,7 +509,7 @@ def _v1(x):
     return True
 
 
-def _v2(x):
+def _v2(x: Any) -> bool:
     "Fast path of the subschema at /properties/language."
     t = type(x)
     if t is str:
@@ -516,7 +522,7 @@ def _v2(x):
     return True
 
 
-def _v3(x):
+def _v3(x: Any) -> bool:
     "Fast path of the subschema at /properties/confidence."
     t = type(x)
     if t is int:
@@ -536,7 +542,7 @@ def _v3(x):
     return True
 
 
-def _v4(x):
+def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/retries."
     t = type(x)
     if t is int:
@@ -562,7 +568,7 @@ def _v4(x):
     return True
 
 
-def _v5(x):
+def _v5(x: Any) -> bool:
     "Fast path of the subschema at /properties/page_size."
     t = type(x)
     if t is int:
@@ -588,7 +594,7 @@ def _v5(x):
     return True
 
 
-def _v6(x):
+def _v6(x: Any) -> bool:
     "Fast path of the subschema at /properties/severity."
     t = type(x)
     if t is dict or t is list:
@@ -605,7 +611,7 @@ def _v6(x):
     return True
 
 
-def _v7(x):
+def _v7(x: Any) -> bool:
     "Fast path of the subschema at /properties/summary."
     t = type(x)
     if x is None:
@@ -622,7 +628,7 @@ def _v7(x):
     return True
 
 
-def _v8(x):
+def _v8(x: Any) -> bool:
     "Fast path of the subschema at /properties/tags."
     t = type(x)
     if t is list:
@@ -640,7 +646,7 @@ def _v8(x):
     return True
 
 
-def _v9(x):
+def _v9(x: Any) -> bool:
     "Fast path of the subschema at /properties/span."
     t = type(x)
     if t is list:
@@ -659,14 +665,14 @@ def _v9(x):
     return True
 
 
-def _v10(x):
+def _v10(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer."
     if (_v16(x) + _v17(x)) != 1:
         return False
     return True
 
 
-def _v11(x):
+def _v11(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations."
     t = type(x)
     if t is list:
@@ -680,7 +686,7 @@ def _v11(x):
     return True
 
 
-def _v12(x):
+def _v12(x: Any) -> bool:
     "Fast path of the subschema at /properties/metadata."
     t = type(x)
     if t is dict:
@@ -694,7 +700,7 @@ def _v12(x):
     return True
 
 
-def _v13(x):
+def _v13(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier."
     if not _v20(x):
         return False
@@ -703,7 +709,7 @@ def _v13(x):
     return True
 
 
-def _e1(x, ip, kp, out, ak):
+def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/kind."
     if not _in_table(x, _T3):
         out.append(
@@ -713,7 +719,7 @@ def _e1(x, ip, kp, out, ak):
         )
 
 
-def _e2(x, ip, kp, out, ak):
+def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/language."
     k = _kind(x)
     if not (k == "string"):
@@ -734,7 +740,7 @@ def _e2(x, ip, kp, out, ak):
             )
 
 
-def _e3(x, ip, kp, out, ak):
+def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/confidence."
     k = _kind(x)
     if not (k == "number"):
@@ -764,7 +770,7 @@ def _e3(x, ip, kp, out, ak):
             )
 
 
-def _e4(x, ip, kp, out, ak):
+def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/retries."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -803,7 +809,7 @@ def _e4(x, ip, kp, out, ak):
             )
 
 
-def _e5(x, ip, kp, out, ak):
+def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/page_size."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -842,7 +848,7 @@ def _e5(x, ip, kp, out, ak):
             )
 
 
-def _e6(x, ip, kp, out, ak):
+def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/severity."
     if not _in_table(x, _T4):
         out.append(
@@ -852,7 +858,7 @@ def _e6(x, ip, kp, out, ak):
         )
 
 
-def _e7(x, ip, kp, out, ak):
+def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/summary."
     k = _kind(x)
     if not (k == "null" or k == "string"):
@@ -879,7 +885,7 @@ def _e7(x, ip, kp, out, ak):
             )
 
 
-def _e8(x, ip, kp, out, ak):
+def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
@@ -908,7 +914,7 @@ def _e8(x, ip, kp, out, ak):
             )
 
 
-def _e9(x, ip, kp, out, ak):
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span."
     k = _kind(x)
     if not (k == "array"):
@@ -932,7 +938,7 @@ def _e9(x, ip, kp, out, ak):
             _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e10(x, ip, kp, out, ak):
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer."
     if (_v16(x) + _v17(x)) != 1:
         out.append(
@@ -945,7 +951,7 @@ def _e10(x, ip, kp, out, ak):
         )
 
 
-def _e11(x, ip, kp, out, ak):
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations."
     k = _kind(x)
     if not (k == "array"):
@@ -959,7 +965,7 @@ def _e11(x, ip, kp, out, ak):
             _e17(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e12(x, ip, kp, out, ak):
+def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/metadata."
     k = _kind(x)
     if not (k == "object"):
@@ -980,13 +986,13 @@ def _e12(x, ip, kp, out, ak):
                 )
 
 
-def _e13(x, ip, kp, out, ak):
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier."
     _e19(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
     _e20(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
 
 
-def _v14(x):
+def _v14(x: Any) -> bool:
     "Fast path of the subschema at /properties/tags/items."
     t = type(x)
     if t is str:
@@ -998,7 +1004,7 @@ def _v14(x):
     return True
 
 
-def _v15(x):
+def _v15(x: Any) -> bool:
     "Fast path of the subschema at /properties/span/prefixItems/0."
     t = type(x)
     if t is int:
@@ -1016,7 +1022,7 @@ def _v15(x):
     return True
 
 
-def _v16(x):
+def _v16(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/0."
     t = type(x)
     if t is dict:
@@ -1033,7 +1039,7 @@ def _v16(x):
     return True
 
 
-def _v17(x):
+def _v17(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/1."
     t = type(x)
     if t is dict:
@@ -1050,14 +1056,14 @@ def _v17(x):
     return True
 
 
-def _v18(x):
+def _v18(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items."
     if not (_v22(x) or _v23(x)):
         return False
     return True
 
 
-def _v19(x):
+def _v19(x: Any) -> bool:
     "Fast path of the subschema at /properties/metadata/additionalProperties."
     t = type(x)
     if t is bool or t is int or t is float or t is str:
@@ -1069,7 +1075,7 @@ def _v19(x):
     return True
 
 
-def _v20(x):
+def _v20(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/0."
     t = type(x)
     if t is str:
@@ -1082,14 +1088,14 @@ def _v20(x):
     return True
 
 
-def _v21(x):
+def _v21(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/1."
     if _v24(x):
         return False
     return True
 
 
-def _e14(x, ip, kp, out, ak):
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags/items."
     k = _kind(x)
     if not (k == "string"):
@@ -1100,7 +1106,7 @@ def _e14(x, ip, kp, out, ak):
         )
 
 
-def _e15(x, ip, kp, out, ak):
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span/prefixItems/0."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -1121,12 +1127,12 @@ def _e15(x, ip, kp, out, ak):
             )
 
 
-def _e16(x, ip, kp, out, ak):
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span/items."
     out.append(ValidationError("False schema does not allow " + _short(x), ip, kp, ak))
 
 
-def _e17(x, ip, kp, out, ak):
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items."
     if not (_v22(x) or _v23(x)):
         out.append(
@@ -1139,7 +1145,7 @@ def _e17(x, ip, kp, out, ak):
         )
 
 
-def _e18(x, ip, kp, out, ak):
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/metadata/additionalProperties."
     k = _kind(x)
     if not (k == "boolean" or k == "number" or k == "string"):
@@ -1153,7 +1159,7 @@ def _e18(x, ip, kp, out, ak):
         )
 
 
-def _e19(x, ip, kp, out, ak):
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/0."
     k = _kind(x)
     if not (k == "string"):
@@ -1171,7 +1177,7 @@ def _e19(x, ip, kp, out, ak):
             )
 
 
-def _e20(x, ip, kp, out, ak):
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/1."
     if _v24(x):
         out.append(
@@ -1184,7 +1190,7 @@ def _e20(x, ip, kp, out, ak):
         )
 
 
-def _e21(x, ip, kp, out, ak):
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/0."
     k = _kind(x)
     if not (k == "object"):
@@ -1224,7 +1230,7 @@ def _e21(x, ip, kp, out, ak):
             )
 
 
-def _e22(x, ip, kp, out, ak):
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/1."
     k = _kind(x)
     if not (k == "object"):
@@ -1264,7 +1270,7 @@ def _e22(x, ip, kp, out, ak):
             )
 
 
-def _v22(x):
+def _v22(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/0."
     t = type(x)
     if t is str:
@@ -1277,7 +1283,7 @@ def _v22(x):
     return True
 
 
-def _v23(x):
+def _v23(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/1."
     t = type(x)
     if t is dict:
@@ -1294,7 +1300,7 @@ def _v23(x):
     return True
 
 
-def _v24(x):
+def _v24(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/1/not."
     t = type(x)
     if t is dict or t is list:
@@ -1309,7 +1315,7 @@ def _v24(x):
     return True
 
 
-def _e23(x, ip, kp, out, ak):
+def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/0."
     k = _kind(x)
     if not (k == "string"):
@@ -1330,7 +1336,7 @@ def _e23(x, ip, kp, out, ak):
             )
 
 
-def _v25(x):
+def _v25(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/1/properties/page."
     t = type(x)
     if t is int:
@@ -1348,7 +1354,7 @@ def _v25(x):
     return True
 
 
-def _e24(x, ip, kp, out, ak):
+def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/1."
     k = _kind(x)
     if not (k == "object"):
@@ -1380,7 +1386,7 @@ def _e24(x, ip, kp, out, ak):
             )
 
 
-def _e25(x, ip, kp, out, ak):
+def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
@@ -1395,7 +1401,7 @@ def _e25(x, ip, kp, out, ak):
             )
 
 
-def _e26(x, ip, kp, out, ak):
+def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -1419,17 +1425,17 @@ def _e26(x, ip, kp, out, ak):
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance):
+def is_valid(instance: Any) -> bool:
     """Whether the instance matches the contract (stops at the first failure)."""
     try:
-        return _v0(instance)
+        return bool(_v0(instance))
     except RecursionError:
         return False
 
 
-def errors(instance):
+def errors(instance: Any) -> list[ValidationError]:
     """Every error of the instance, in a fixed order, as ValidationError objects."""
-    out = []
+    out: list[ValidationError] = []
     try:
         _e0(instance, "", "", out, None)
     except RecursionError:
@@ -1437,7 +1443,7 @@ def errors(instance):
     return out
 
 
-def validate(instance):
+def validate(instance: Any) -> None:
     """Return None if the instance matches the contract, else raise its first ValidationError."""
     if is_valid(instance):
         return None

@@ -1,0 +1,115 @@
+"""Tool contracts: an input and an output schema compiled together into one module.
+
+A contract file is JSON: {"name": "math.add", "description": "...", "input": {schema},
+"output": {schema}, "profile": "octoscript"}; `profile` defaults to octoscript, the seed's
+bounded subset. Unknown top-level keys are refused, naming the key.
+"""
+
+from __future__ import annotations
+
+import json
+import types as _types
+from typing import Any
+
+from .api import Root, build, prepare, render, root_of
+from .codegen import Code, Name, literal
+from .errors import SchemaError, join_pointer
+from .loader import load_json
+from .preflight import check_json_value
+from .profiles import OCTOSCRIPT, get_profile
+from .typed import IMPORTS, typed_definitions
+
+KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
+        "output": "a schema", "profile": "a profile name"}
+REQUIRED = ("name", "input", "output")
+
+
+def is_contract(value: Any) -> bool:
+    """A contract file is an object with both an `input` and an `output` member."""
+    return isinstance(value, dict) and "input" in value and "output" in value
+
+
+def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
+    """The contract as a checked dict, and the bytes its hash is taken over."""
+    if isinstance(contract, (str, bytes, bytearray, memoryview)):
+        raw = contract.encode("utf-8", "surrogatepass") if isinstance(contract, str) else bytes(contract)
+        value = load_json(raw, max_bytes=64 * 1024 * 1024, what="contract")
+    elif isinstance(contract, dict):
+        check_json_value(contract, OCTOSCRIPT)
+        raw = json.dumps(contract, sort_keys=True, ensure_ascii=True, default=str).encode()
+        value = contract
+    else:
+        raise SchemaError(f"a contract must be JSON text or an object, not {type(contract).__name__}",
+                          code="bad-contract")
+    if not isinstance(value, dict):
+        raise SchemaError("a contract must be a JSON object", code="bad-contract")
+    for key in value:
+        if key not in KEYS:
+            raise SchemaError(f"unknown contract key {key!r}; a contract has {', '.join(KEYS)}",
+                              code="bad-contract", pointer=join_pointer("", key))
+    for key in REQUIRED:
+        if key not in value:
+            raise SchemaError(f"a contract needs {key!r} ({KEYS[key]})", code="bad-contract")
+    if not isinstance(value["name"], str) or not value["name"]:
+        raise SchemaError("the contract name must be a non-empty string", code="bad-contract", pointer="/name")
+    if not isinstance(value.get("description", ""), str):
+        raise SchemaError("the description must be a string", code="bad-contract", pointer="/description")
+    return value, raw
+
+
+def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
+                            registry: Any = None, **options: Any) -> str:
+    """The source of one standalone module validating a tool's input and output."""
+    value, raw = load_contract(contract)
+    profile_name = value.get("profile", "octoscript")
+    try:
+        get_profile(profile_name)
+    except Exception as error:  # an OptionError: here it is a fault of the contract file
+        raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
+    emitters, roots = [], []
+    for side, prefix in (("input", "i"), ("output", "o")):
+        try:
+            schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
+            emitter, fast, error = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}",
+                                         prefix=prefix)
+        except SchemaError as failure:
+            raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+        emitters.append(emitter)
+        roots.append(root_of(emitter, fast, error, is_valid=Name(f"is_valid_{side}"),
+                             errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
+                             what=Code(side), envelope=True))
+        emitter.prim("_short")
+    for emitter in emitters:
+        emitter.uses_decimal = emitter.uses_decimal or _has_decimal(value)
+    return render(
+        "contract.py.j2", emitters, roots, profile=profile_name, options=options, raw=raw,
+        name=name or value["name"], format=format,
+        name_literal=literal(value["name"]),
+        description=literal(value.get("description", "")),
+        profile_literal=literal(profile_name),
+        input_schema=literal(value["input"]),
+        output_schema=literal(value["output"]),
+        types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
+        extra_imports=[IMPORTS],
+    )
+
+
+def _has_decimal(value: Any) -> bool:
+    from .codegen import uses_decimal
+
+    return uses_decimal(value)
+
+
+def compile_contract_module(contract: Any, **kwargs: Any) -> _types.ModuleType:
+    """compile_contract_source(), executed as a fresh module."""
+    source = compile_contract_source(contract, **kwargs)
+    module = _types.ModuleType("straightline_contract")
+    module.__dict__["__source__"] = source
+    exec(compile(source, "<straightline contract>", "exec"), module.__dict__)
+    return module
+
+
+def catalog_entry(contract: dict[str, Any]) -> dict[str, Any]:
+    """The tool catalog entry of a loaded contract: what tool-calling model APIs take."""
+    return {"name": contract["name"], "description": contract.get("description", ""),
+            "input_schema": contract["input"], "output_schema": contract["output"]}
