@@ -17,7 +17,8 @@ from generator.cli import _module_path
 
 from .conftest import ROOT
 
-CONTRACTS = sorted((ROOT / "contracts").glob("*/*.json"))
+CONTRACTS = sorted(p for p in (ROOT / "contracts").glob("*/*.json") if p.parent.name != "tools")
+TOOL_CONTRACTS = sorted((ROOT / "contracts" / "tools").glob("*.json"))
 PROFILES = ("octoscript", "strict", "lenient", "draft2020-12")
 # Subschemas that `make generate` compiles on their own, as FILE#/pointer.
 FRAGMENTS = [("draft2020-12/tool-package.schema.json", "/$defs/invocation")]
@@ -36,6 +37,14 @@ def test_generated_module_is_what_make_generate_emits(contract: Path) -> None:
     target = _expected_path(contract)
     assert target.exists(), f"{target} is missing: run `make generate`"
     emitted = generator.compile_source(contract.read_bytes(), profile=contract.parent.name, name=target.stem)
+    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
+
+
+@pytest.mark.parametrize("contract", TOOL_CONTRACTS, ids=lambda p: p.name)
+def test_generated_tool_contract_module_is_what_make_generate_emits(contract: Path) -> None:
+    target = _module_path(ROOT / "generated" / "tools", str(contract))
+    assert target.exists(), f"{target} is missing: run `make generate`"
+    emitted = generator.compile_contract_source(contract.read_bytes(), name=target.stem)
     assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
 
 
