@@ -1,24 +1,19 @@
-"""The seed's math.add tool, guarded by its contract: a plain handler and a typed one.
+"""The seed's math.add tool guarded by its generated contract: a plain handler and a typed one.
 
-Run from the repository root: `.venv/bin/python -m examples.math_add_handler`.
+From the repository root: `.venv/bin/python -m examples.math_add_handler`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-import generator
+from generated.tools import math_add as contract  # `make generate` writes it
 from generator.adapters import register_typed
 from generator.runtime import ToolDenied, ToolRuntime
 
-contract = generator.compile_contract_module(
-    (Path(__file__).resolve().parents[1] / "contracts" / "tools" / "math.add.json").read_text()
-)
 
-
-def add(request: dict[str, int]) -> dict[str, int]:
-    """The plain handler: JSON in, JSON out (the input is already checked)."""
+def add(request: contract.Input) -> contract.Output:
+    """The plain handler: JSON in, JSON out; the input was checked before it got here."""
     return {"total": request["left"] + request["right"]}
 
 

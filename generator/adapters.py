@@ -44,7 +44,6 @@ from typing import (
     Literal,
     TypeVar,
     Union,
-    cast,
     get_args,
     get_origin,
     get_type_hints,
@@ -164,14 +163,22 @@ def check_type(tp: Any) -> None:
 # ------------------------------------------------------------------------------- from_json
 
 
-def from_json(cls: type[T], data: Any) -> T:
+@overload
+def from_json(cls: type[T], data: Any) -> T: ...
+
+
+@overload
+def from_json(cls: Any, data: Any) -> Any: ...  # list[int], Optional[X], Literal[...]
+
+
+def from_json(cls: Any, data: Any) -> Any:
     """Turn a JSON value (as ``json.loads`` makes it) into an instance of ``cls``.
 
     Lenient where a deserializer usually is (unknown object keys are ignored; a missing key
     takes the field's default), strict about types. Raises :class:`AdapterError` where the
     value does not fit, TypeError for an unsupported annotation. Meant to run *after* the
     contract accepted ``data``: it is not a validator."""
-    return cast(T, _from(cls, data, ""))
+    return _from(cls, data, "")
 
 
 def _esc(token: object) -> str:

@@ -14,7 +14,8 @@ Every call takes one path, whether synchronous, asynchronous or deferred:
 1. **Input.** The contract module checks the JSON object/array envelope, then the input contract;
    the runtime then checks that the value is plain JSON all the way down (see below). Rejected
    input is recorded as ``denied`` with its errors, does not consume budget, never reaches the
-   handler, and raises :class:`ToolDenied`.
+   handler, and raises :class:`ToolDenied`. A name no tool has raises :class:`UnknownTool`,
+   recorded as ``denied`` (detail ``"unknown tool"``).
 2. **Reservation.** One call is reserved against the tool's budget, under a lock (so with many
    threads exactly ``budget`` calls get through). None left: recorded as ``budget_exhausted``,
    :class:`BudgetExhausted`. A reserved call stays consumed whatever happens next.

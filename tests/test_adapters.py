@@ -1,0 +1,489 @@
+"""Typed adapters (generator.adapters): dataclass handlers, with the schema as wire authority.
+
+The drift cases the seed names are caught by the contract, not papered over by the conversion:
+a default for an omitted required field, unknown fields, enum encodings, numeric ranges, and
+Python's bool being an int.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal, Optional
+
+import pytest
+
+import generator
+from generator.adapters import AdapterError, check_type, from_json, register_typed, to_json
+from generator.runtime import HandlerFailed, OutputRejected, ToolDenied, ToolRuntime
+
+
+def contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:
+    return generator.compile_contract_module({"name": name, "input": input, "output": output})
+
+
+def obj(
+    properties: dict[str, Any], required: list[str] | None = None, closed: bool = True
+) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    schema["required"] = list(properties) if required is None else required
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+INT = {"type": "integer"}
+STR = {"type": "string"}
+
+MATH_ADD = contract(
+    "math.add",
+    obj({"left": INT, "right": INT}),
+    obj({"total": INT}),
+)
+
+
+@dataclass
+class AddInput:
+    left: int
+    right: int
+
+
+@dataclass
+class AddOutput:
+    total: int
+
+
+def typed_runtime(
+    module: Any, handler: Any, input_type: Any, output_type: Any, **kw: Any
+) -> ToolRuntime:
+    runtime = ToolRuntime()
+    register_typed(runtime, module, handler, input_type, output_type, **kw)
+    return runtime
+
+
+# ------------------------------------------------------------------------------ the path
+
+
+def test_the_seed_typed_math_add() -> None:
+    seen: list[AddInput] = []
+
+    def add(request: AddInput) -> AddOutput:
+        seen.append(request)
+        return AddOutput(request.left + request.right)
+
+    runtime = typed_runtime(MATH_ADD, add, AddInput, AddOutput, budget=2)
+    assert runtime.call("math.add", {"left": 2, "right": 3}) == {"total": 5}
+    assert seen == [AddInput(2, 3)] and type(seen[0]) is AddInput
+    # 5.0 is an integer for JSON Schema; the handler gets the int 5.
+    assert runtime.call("math.add", {"left": 5.0, "right": 1}) == {"total": 6}
+    assert type(seen[1].left) is int
+    assert runtime.remaining_budget("math.add") == 0
+
+
+def test_input_is_validated_before_it_becomes_a_dataclass() -> None:
+    calls: list[Any] = []
+
+    def add(request: AddInput) -> AddOutput:
+        calls.append(request)
+        return AddOutput(0)
+
+    runtime = typed_runtime(MATH_ADD, add, AddInput, AddOutput, budget=1)
+    for bad in ({"left": "1", "right": 2}, {"left": 1}, "1+2", None):
+        with pytest.raises(ToolDenied):
+            runtime.call("math.add", bad)
+    assert calls == [] and runtime.remaining_budget("math.add") == 1
+
+
+def test_async_typed_handlers() -> None:
+    async def add(request: AddInput) -> AddOutput:
+        await asyncio.sleep(0)
+        return AddOutput(request.left + request.right)
+
+    runtime = typed_runtime(MATH_ADD, add, AddInput, AddOutput)
+    assert asyncio.run(runtime.call_async("math.add", {"left": 1, "right": 1})) == {"total": 2}
+    with pytest.raises(ToolDenied):
+        asyncio.run(runtime.call_async("math.add", {"left": 1, "right": True}))
+
+
+def test_a_handler_returning_the_wrong_type_is_a_handler_error() -> None:
+    runtime = typed_runtime(MATH_ADD, lambda request: {"total": 3}, AddInput, AddOutput)
+    with pytest.raises(HandlerFailed) as caught:
+        runtime.call("math.add", {"left": 1, "right": 2})
+    assert isinstance(caught.value.__cause__, AdapterError)
+    assert "not AddOutput" in str(caught.value.__cause__)
+    assert [r.outcome for r in runtime.records()] == ["handler_error"]
+
+
+# ----------------------------------------------------------------------------- drift cases
+
+
+@dataclass
+class Resize:
+    width: int
+    height: int
+    unit: str = "px"  # the Python default
+
+
+RESIZE = contract(
+    "media.resize",
+    obj({"width": INT, "height": INT, "unit": {"type": "string", "enum": ["px", "cm"]}}),
+    obj({"area": INT}),
+)
+
+
+@dataclass
+class Area:
+    area: int
+
+
+def test_drift_a_python_default_for_an_omitted_required_field() -> None:
+    # The conversion alone would default the field...
+    assert from_json(Resize, {"width": 2, "height": 3}) == Resize(2, 3, "px")
+    # ...the contract requires it, so such input is denied and never defaulted.
+    calls: list[Resize] = []
+
+    def area(request: Resize) -> Area:
+        calls.append(request)
+        return Area(request.width * request.height)
+
+    runtime = typed_runtime(RESIZE, area, Resize, Area, budget=5)
+    with pytest.raises(ToolDenied) as caught:
+        runtime.call("media.resize", {"width": 2, "height": 3})
+    assert runtime.records()[-1].errors == (("", "/required", "'unit' is a required property"),)
+    assert caught.value.errors[0].keyword_location == "/required"
+    assert calls == [] and runtime.remaining_budget("media.resize") == 5
+    assert runtime.call("media.resize", {"width": 2, "height": 3, "unit": "cm"}) == {"area": 6}
+    assert calls == [Resize(2, 3, "cm")]
+
+
+def test_drift_unknown_fields() -> None:
+    data = {"left": 1, "right": 2, "admin": True}
+    # A lenient conversion drops the unknown field silently...
+    assert from_json(AddInput, data) == AddInput(1, 2)
+    # ...additionalProperties: false denies the input before the conversion runs.
+    calls: list[AddInput] = []
+
+    def add(request: AddInput) -> AddOutput:
+        calls.append(request)
+        return AddOutput(request.left + request.right)
+
+    runtime = typed_runtime(MATH_ADD, add, AddInput, AddOutput)
+    with pytest.raises(ToolDenied):
+        runtime.call("math.add", data)
+    assert runtime.records()[-1].errors == (
+        ("/admin", "/additionalProperties", "additional property 'admin' is not allowed"),
+    )
+    assert calls == []
+    # Without additionalProperties: false the field gets through and is dropped: the contract,
+    # not the dataclass, decides what the capability accepts.
+    lenient = contract(
+        "math.add", obj({"left": INT, "right": INT}, closed=False), obj({"total": INT})
+    )
+    open_runtime = typed_runtime(lenient, add, AddInput, AddOutput)
+    assert open_runtime.call("math.add", data) == {"total": 3}
+    assert calls == [AddInput(1, 2)]
+
+
+class Color(enum.Enum):
+    RED = "RED"  # the schema says "red": the encodings disagree
+    GREEN = "GREEN"
+
+
+class Shade(enum.IntEnum):
+    LIGHT = 1
+    DARK = 2
+
+
+@dataclass
+class Paint:
+    color: Color
+
+
+@dataclass
+class Painted:
+    color: Color
+
+
+COLOR = {"type": "string", "enum": ["red", "green"]}
+PAINT = contract("paint", obj({"color": {"type": "string"}}), obj({"color": COLOR}))
+
+
+def test_drift_enum_encodings_on_output() -> None:
+    runtime = typed_runtime(PAINT, lambda request: Painted(request.color), Paint, Painted, budget=3)
+    with pytest.raises(OutputRejected) as caught:
+        runtime.call("paint", {"color": "RED"})
+    assert [(e.instance_location, e.keyword_location) for e in caught.value.errors] == [
+        ("/color", "/properties/color/enum")
+    ]
+    assert runtime.records()[-1].outcome == "output_rejected"
+
+    @dataclass
+    class Shaded:
+        color: Shade
+
+    shaded = typed_runtime(PAINT, lambda request: Shaded(Shade.DARK), Paint, Shaded)
+    with pytest.raises(OutputRejected) as by_number:
+        shaded.call("paint", {"color": "RED"})
+    assert [e.keyword_location for e in by_number.value.errors] == [
+        "/properties/color/type",
+        "/properties/color/enum",
+    ]
+    assert to_json(Shaded(Shade.DARK)) == {"color": 2}
+
+
+def test_drift_enum_encodings_on_input() -> None:
+    # The schema accepts "red"; the Python enum has no such value: a handler error, never a guess.
+    strict_in = contract("paint", obj({"color": COLOR}), obj({"color": COLOR}))
+    calls: list[Paint] = []
+
+    def paint(request: Paint) -> Painted:
+        calls.append(request)
+        return Painted(request.color)
+
+    runtime = typed_runtime(strict_in, paint, Paint, Painted)
+    with pytest.raises(HandlerFailed) as caught:
+        runtime.call("paint", {"color": "red"})
+    cause = caught.value.__cause__
+    assert isinstance(cause, AdapterError) and cause.location == "/color"
+    assert calls == []
+    assert runtime.records()[-1].outcome == "handler_error"
+
+
+PERCENT = {"type": "integer", "minimum": 0, "maximum": 100}
+
+
+@dataclass
+class Progress:
+    done: int
+    total: int
+
+
+@dataclass
+class Percent:
+    percent: int
+
+
+PROGRESS = contract(
+    "progress",
+    obj({"done": {"type": "integer", "minimum": 0}, "total": {"type": "integer", "minimum": 1}}),
+    obj({"percent": PERCENT}),
+)
+
+
+def test_drift_numeric_ranges() -> None:
+    def percent(request: Progress) -> Percent:  # forgets to clamp done > total
+        return Percent(100 * request.done // request.total)
+
+    runtime = typed_runtime(PROGRESS, percent, Progress, Percent)
+    assert runtime.call("progress", {"done": 1, "total": 4}) == {"percent": 25}
+    with pytest.raises(OutputRejected) as over:
+        runtime.call("progress", {"done": 5, "total": 4})
+    assert runtime.records()[-1].errors == (
+        ("/percent", "/properties/percent/maximum", "125 is greater than the maximum of 100"),
+    )
+    assert over.value.errors[0].instance_location == "/percent"
+    # The input range is checked before the dataclass exists (a Python int has no range).
+    with pytest.raises(ToolDenied):
+        runtime.call("progress", {"done": -1, "total": 4})
+    with pytest.raises(ToolDenied):
+        runtime.call("progress", {"done": 1, "total": 0})  # would divide by zero
+    assert [r.outcome for r in runtime.records()] == [
+        "accepted",
+        "output_rejected",
+        "denied",
+        "denied",
+    ]
+
+
+def test_drift_bool_versus_int() -> None:
+    # A Python bool is an int: the dataclass would hold True in an int field, the contract says no.
+    def compare(request: AddInput) -> AddOutput:
+        return AddOutput(request.left > request.right)
+
+    runtime = typed_runtime(MATH_ADD, compare, AddInput, AddOutput)
+    with pytest.raises(OutputRejected) as caught:
+        runtime.call("math.add", {"left": 2, "right": 1})
+    assert runtime.records()[-1].errors == (
+        ("/total", "/properties/total/type", "True is not of type 'integer'"),
+    )
+    assert caught.value.errors[0].keyword_location == "/properties/total/type"
+    with pytest.raises(ToolDenied):
+        runtime.call("math.add", {"left": True, "right": 1})
+    # from_json itself is strict both ways (defense in depth).
+    with pytest.raises(AdapterError):
+        from_json(AddInput, {"left": True, "right": 1})
+
+    @dataclass
+    class Flag:
+        on: bool
+
+    with pytest.raises(AdapterError):
+        from_json(Flag, {"on": 1})
+    assert from_json(Flag, {"on": False}) == Flag(False)
+
+
+def test_drift_a_non_json_number_is_rejected_on_the_way_out() -> None:
+    @dataclass
+    class Ratio:
+        ratio: float
+
+    module = contract("ratio", obj({"left": INT, "right": INT}), obj({"ratio": {"type": "number"}}))
+    runtime = typed_runtime(
+        module, lambda r: Ratio(r.left / r.right if r.right else float("nan")), AddInput, Ratio
+    )
+    assert runtime.call("ratio", {"left": 1, "right": 4}) == {"ratio": 0.25}
+    with pytest.raises(OutputRejected):
+        runtime.call("ratio", {"left": 1, "right": 0})
+    assert runtime.records()[-1].errors == (("/ratio", "", "nan is not a JSON number"),)
+
+
+# ---------------------------------------------------------------------- nested structures
+
+
+class Kind(enum.Enum):
+    FILE = "file"
+    DIR = "dir"
+
+
+@dataclass
+class Entry:
+    name: str
+    kind: Kind
+    size: Optional[int] = field(default=None, metadata={"omit_none": True})
+    children: list[Entry] = field(default_factory=list)
+
+
+@dataclass
+class Listing:
+    root: Entry
+    mode: Literal["flat", "tree"]
+    tags: dict[str, str] = field(default_factory=dict)
+    klass: str | None = field(default=None, metadata={"json_name": "class", "omit_none": True})
+
+
+ENTRY: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": STR,
+        "kind": {"type": "string", "enum": ["file", "dir"]},
+        "size": {"type": "integer", "minimum": 0},
+        "children": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["name", "kind"],
+    "additionalProperties": False,
+}
+LISTING = obj(
+    {
+        "root": ENTRY,
+        "mode": {"type": "string", "enum": ["flat", "tree"]},
+        "tags": {"type": "object"},
+        "class": STR,
+    },
+    required=["root", "mode"],
+)
+
+
+def test_nested_dataclasses_round_trip_through_the_contract() -> None:
+    module = contract("listing", LISTING, LISTING)
+    data = {
+        "root": {
+            "name": "/",
+            "kind": "dir",
+            "children": [{"name": "a.txt", "kind": "file", "size": 3, "children": []}],
+        },
+        "mode": "tree",
+        "tags": {"owner": "me"},
+        "class": "x",
+    }
+    listing = from_json(Listing, data)
+    assert listing.root.children[0] == Entry("a.txt", Kind.FILE, 3)
+    assert listing.root.kind is Kind.DIR and listing.klass == "x"
+    seen: list[Listing] = []
+
+    def echo(request: Listing) -> Listing:
+        seen.append(request)
+        return request
+
+    runtime = typed_runtime(module, echo, Listing, Listing)
+    out = runtime.call("listing", data)
+    assert seen == [listing]
+    # size None and class None are omitted (omit_none); an empty children list is kept.
+    assert out == {
+        "root": {
+            "name": "/",
+            "kind": "dir",
+            "children": [{"name": "a.txt", "kind": "file", "size": 3, "children": []}],
+        },
+        "mode": "tree",
+        "tags": {"owner": "me"},
+        "class": "x",
+    }
+    # Without omit_none a None is written as null, and the contract decides.
+    with pytest.raises(OutputRejected) as caught:
+        runtime_null = typed_runtime(
+            module, lambda r: NullClass(r.root, r.mode), Listing, NullClass
+        )
+        runtime_null.call("listing", data)
+    assert caught.value.errors[0].keyword_location == "/properties/class/type"
+
+
+@dataclass
+class NullClass:
+    root: Entry
+    mode: str
+    klass: str | None = field(default=None, metadata={"json_name": "class"})
+
+
+def test_from_json_conversions() -> None:
+    assert from_json(list[int], [1, 2.0, Decimal("3")]) == [1, 2, 3]
+    assert from_json(Optional[int], None) is None
+    assert from_json(int | str, "x") == "x"
+    assert from_json(float, 2) == 2.0 and type(from_json(float, 2)) is float
+    assert from_json(Decimal, 0.1) == Decimal("0.1")
+    assert from_json(Literal[1, "one"], 1.0) == 1
+    assert from_json(Shade, 2) is Shade.DARK
+    assert from_json(dict[str, Any], {"a": (1,)}) == {"a": (1,)}
+    for tp, value, where in [
+        (list[int], [1, 2.5], "/1"),
+        (Literal[1], True, ""),
+        (Shade, True, ""),
+        (AddInput, {"left": 1}, "/right"),
+        (AddInput, [1, 2], ""),
+        (dict[str, int], {"a~b": "x"}, "/a~0b"),
+        (Optional[str], 3, ""),
+        (str, None, ""),
+    ]:
+        with pytest.raises(AdapterError) as caught:
+            from_json(tp, value)
+        assert caught.value.location == where, (tp, value)
+
+
+def test_to_json_conversions() -> None:
+    assert to_json(AddOutput(3)) == {"total": 3}
+    assert to_json({"a": (1, Kind.FILE), Kind.DIR: None}) == {"a": [1, "file"], "dir": None}
+    for bad, where in [({1, 2}, ""), ({"a": [object()]}, "/a/0"), ({1: "x"}, "")]:
+        with pytest.raises(AdapterError) as caught:
+            to_json(bad)
+        assert caught.value.location == where
+
+
+def test_unsupported_types_fail_at_registration() -> None:
+    @dataclass
+    class Bad:
+        items: set[int]
+
+    @dataclass
+    class BadKey:
+        m: dict[int, str]
+
+    class NotADataclass:
+        pass
+
+    for tp in (Bad, BadKey, NotADataclass):
+        with pytest.raises(TypeError):
+            register_typed(ToolRuntime(), MATH_ADD, lambda r: r, tp, AddOutput)
+    with pytest.raises(TypeError):
+        check_type(tuple[int, int])
+    check_type(Listing)  # recursive and nested: fine
