@@ -249,10 +249,12 @@ class Root:
     validate: Name = Name("validate")
     what: Code = Code("instance")
     envelope: bool = False
+    direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
 
 
 def root_of(emitter: Emitter, fast: Name, error: Name, **names: Any) -> Root:
-    return Root(fast, error, Code(", ()") if emitter.dynamic else Code(""), **names)
+    direct = not emitter.dynamic and not emitter.has_refs and not names.get("envelope", False)
+    return Root(fast, error, Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
 
 
 def render(template: str, emitters: list[Emitter], roots: list[Root], *, profile: str, options: dict[str, Any],

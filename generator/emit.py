@@ -10,6 +10,8 @@ Every piece of emitted text is a codegen.Code; schema values enter only through 
 from __future__ import annotations
 
 import inspect
+import io
+import tokenize
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable
@@ -108,6 +110,10 @@ class Emitter:
         self._pending: list[tuple[str, ir.Node]] = []
         self.functions: list[Function] = []
         self._filled_tables: set[Name] = set()
+        self._inline = False
+        self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
+        self._inline_depth = 0
+        self._inline_count = 0
 
     # -- names and constants ----------------------------------------------------------------
     def prim(self, name: str) -> Name:
@@ -204,21 +210,60 @@ class Emitter:
     # -- the fast path ------------------------------------------------------------------------
     def fast_function(self, node: ir.Node) -> Function:
         name = self._fast[node]
-        body = Lines()
         doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
-        params = self.params("x")
-        if node.boolean is not None:
-            body.add(0, code("return {}", literal(node.boolean)))
-            return Function(name, params, doc, body.render())
-        self.prologue(node, body)
-        kind_checks = [c for c in node.checks if c.applies_to is not None or isinstance(c, ir.Enum)]
-        general = [c for c in node.checks if c.applies_to is None and not isinstance(c, ir.Enum)]
-        if node.types is not None or kind_checks:
-            self.dispatch(node, body)
-        for check in general:
-            self.fast_general(check, body)
-        body.add(0, Code("return True"))
-        return Function(name, params, doc, body.render())
+        return Function(name, self.params("x"), doc, self.fast_body(node, inline=False).render())
+
+    def fast_body(self, node: ir.Node, inline: bool) -> Lines:
+        """The fast checks of a node on `x`: a function body, or (inline) statements that
+        `return False` from the enclosing function on failure and fall through on success."""
+        body = Lines()
+        outer, self._inline = self._inline, inline
+        try:
+            if node.boolean is not None:
+                if not (inline and node.boolean):
+                    body.add(0, code("return {}", literal(node.boolean)))
+                return body
+            self.prologue(node, body)
+            kind_checks = [c for c in node.checks if c.applies_to is not None or isinstance(c, ir.Enum)]
+            general = [c for c in node.checks if c.applies_to is None and not isinstance(c, ir.Enum)]
+            if node.types is not None or kind_checks:
+                self.dispatch(node, body)
+            for check in general:
+                self.fast_general(check, body)
+            if not inline:
+                body.add(0, Code("return True"))
+            return body
+        finally:
+            self._inline = outer
+
+    # Small subschemas of properties and items are checked in place, without a call.
+    INLINE_DEPTH = 3
+    INLINE_CHECKS = 6
+
+    def inlinable(self, node: ir.Node) -> bool:
+        return (self._inline_depth < self.INLINE_DEPTH and node.resource is None
+                and len(node.checks) <= self.INLINE_CHECKS)
+
+    def check_in_place(self, node: ir.Node, value: Code | None, lines: Lines, indent: int, var: Name | None = None) -> None:
+        """Lines that check `node` on `value` (or on the loop variable `var`) without a call:
+        the node's fast body with its local names (x, t, k, v, i, n, ev) renamed apart."""
+        self._inline_count += 1
+        suffix = str(self._inline_count)
+        target = var or Name("x" + suffix)
+        saved = getattr(self, "_current", None)
+        self._inline_depth += 1
+        try:
+            body = self.fast_body(node, inline=True)
+        finally:
+            self._inline_depth -= 1
+            self._current = saved
+        if not body:
+            return
+        if value is not None:
+            lines.add(indent, code("{} = {}", target, value))
+        renames = {name: name + suffix for name in _LOCALS}
+        renames["x"] = target.text
+        lines.extend(indent, _rename(body, renames))
 
     def dispatch(self, node: ir.Node, body: Lines) -> None:
         order = list(_EXACT)
@@ -238,7 +283,11 @@ class Emitter:
             body.add(0, code("if {}:" if i == 0 else "elif {}:", test))
             body.extend(1, lines if lines else _pass())
         body.add(0, Code("else:"))
-        body.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
+        if self._inline:
+            body.add(1, code("if not {}({}, x{}):", self.prim("_ok"), self.error_fn(node), self.S))
+            body.add(2, Code("return False"))
+        else:
+            body.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
 
     def fast_branch(self, node: ir.Node, exact: str) -> Lines:
         self._current = node
@@ -265,7 +314,11 @@ class Emitter:
 
     # one method per check type; each appends "if failed: return False" lines
     def fast_Required(self, check: ir.Required, exact: str, lines: Lines, present: set[str]) -> None:
-        if len(check.names) <= 4:
+        if self._closed_keys(check.names) is not None:
+            # every allowed property is required: the key set must be exactly that, one comparison
+            lines.add(0, code("if x.keys() != {}:", self._closed_keys(check.names)))
+            lines.add(1, Code("return False"))
+        elif len(check.names) <= 4:
             for n in check.names:
                 lines.add(0, code("if {} not in x:", literal(n)))
                 lines.add(1, Code("return False"))
@@ -275,9 +328,29 @@ class Emitter:
             lines.add(1, Code("return False"))
         present.update(check.names)
 
+    def _closed_keys(self, names: tuple[str, ...]) -> Name | None:
+        """The key-set constant when the current node requires exactly the names that its
+        `additionalProperties: false` allows (then `x.keys() != K` checks both at once)."""
+        for other in self._current.checks:
+            if (isinstance(other, ir.AdditionalProperties) and other.schema is not None
+                    and other.schema.boolean is False and not other.patterns
+                    and set(other.known) == set(names) and len(set(names)) == len(names)):
+                return self.constant("K", literal(frozenset(other.known)))
+        return None
+
     def fast_Properties(self, check: ir.Properties, exact: str, lines: Lines, present: set[str]) -> None:
         for prop, sub in check.entries:
             if _always_true(sub):
+                continue
+            if self.inlinable(sub):
+                if prop in present:
+                    self.check_in_place(sub, code("x[{}]", literal(prop)), lines, 0)
+                else:
+                    inner = Lines()
+                    self.check_in_place(sub, code("x[{}]", literal(prop)), inner, 0)
+                    if inner:
+                        lines.add(0, code("if {} in x:", literal(prop)))
+                        lines.extend(1, inner)
                 continue
             fn = self.fast_fn(sub)
             if prop in present:
@@ -292,6 +365,8 @@ class Emitter:
             return  # kept only for what it evaluates (unevaluatedProperties)
         known = self.constant("K", literal(frozenset(check.known))) if check.known else None
         if check.schema.boolean is False and not check.patterns:
+            if present and set(present) == set(check.known) and self._closed_keys(tuple(present)) is not None:
+                return  # already compared with the whole key set by fast_Required
             lines.add(0, code("if not x.keys() <= {}:", known) if known else Code("if x:"))
             lines.add(1, Code("return False"))
             return
@@ -384,6 +459,20 @@ class Emitter:
         if check.schema.boolean is False:
             lines.add(0, code("if len(x) > {}:", literal(check.start)))
             lines.add(1, Code("return False"))
+            return
+        if self.inlinable(check.schema):
+            inner = Lines()
+            if check.start:  # by index: a slice would copy the list on the valid path
+                index = Name("index" + str(self._inline_count + 1))
+                self.check_in_place(check.schema, code("x[{}]", index), inner, 0)
+                head = code("for {} in range({}, len(x)):", index, literal(check.start))
+            else:
+                item = Name("item" + str(self._inline_count + 1))
+                self.check_in_place(check.schema, None, inner, 0, var=item)
+                head = code("for {} in x:", item)
+            if inner:
+                lines.add(0, head)
+                lines.extend(1, inner)
             return
         fn = self.fast_fn(check.schema)
         if check.start:
@@ -518,6 +607,7 @@ class Emitter:
                         body.add(1, code("if not {}:", self.call(sub)))
                         body.add(2, Code("return False"))
         elif isinstance(check, ir.Ref):
+            self.has_refs = True
             if check.mode is None:
                 body.add(0, code("if not {}(x{}):", self.fast_fn(self.target(check)), self.ref_scope(check)))
             else:
@@ -884,6 +974,29 @@ def primitive_sources(emitters: list["Emitter"]) -> tuple[list[Code], list[Code]
 def _definition_order(names: Iterable[str]) -> list[str]:
     wanted = set(names)
     return [n for n in primitives.DEPENDS if n in wanted and callable(getattr(primitives, n))]
+
+
+# Local names of a fast body, renamed apart when it is inlined.
+_LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs")
+
+
+def _rename(body: Lines, renames: dict[str, str]) -> Lines:
+    """`body` with the NAME tokens in `renames` replaced. Only names are touched: string literals
+    (where schema text lives) are separate tokens and stay as they are."""
+    renamed = Lines()
+    for indent, line in body.lines:
+        text = line.text
+        pieces: list[str] = []
+        last = 0
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and token.string in renames:
+                start, end = token.start[1], token.end[1]
+                pieces.append(text[last:start])
+                pieces.append(renames[token.string])
+                last = end
+        pieces.append(text[last:])
+        renamed.add(indent, Code("".join(pieces)))
+    return renamed
 
 
 def _absolute(where: Code) -> Code:

@@ -316,7 +316,7 @@ def test_hostile_pointers_reach_docstrings(valmod):
     docs = {ast.get_docstring(n, clean=False) for n in ast.walk(ast.parse(valmod.__source__))
             if isinstance(n, ast.FunctionDef)}
     for s in SUBSET:
-        assert f"Fast path of the subschema at /properties/d/properties/{esc(s)}." in docs, ascii(s)
+        # (the fast path of these small subschemas is inlined into their parent: no docstring)
         assert f"Every error of the subschema at /properties/d/properties/{esc(s)}." in docs, ascii(s)
 
 

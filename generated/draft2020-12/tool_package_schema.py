@@ -267,7 +267,7 @@ def _short(x: Any) -> str:
     return text
 
 
-_R0 = frozenset(
+_K0 = frozenset(
     {
         "entry",
         "tests",
@@ -288,56 +288,34 @@ _R0 = frozenset(
         "connector_operations",
     }
 )
-_K1 = frozenset(
-    {
-        "entry",
-        "tests",
-        "effect",
-        "limits",
-        "purpose",
-        "version",
-        "tool_key",
-        "artifacts",
-        "uses_model",
-        "applies_when",
-        "dependencies",
-        "input_schema",
-        "owner_domain",
-        "output_schema",
-        "repeatability",
-        "provenance_refs",
-        "connector_operations",
-    }
-)
-_P2 = _re.compile("\\A[a-z][\\-\\.0-9_a-z]+\\Z").search
-_K3 = frozenset({"binary", "source"})
-_R4 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
+_P1 = _re.compile("\\A[a-z][\\-\\.0-9_a-z]+\\Z").search
+_K2 = frozenset({"binary", "source"})
+_K3 = frozenset({"uri", "sha256", "platform", "revision"})
+_P4 = _re.compile("\\A[0-9a-f]{64}\\Z").search
 _K5 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
-_S6 = frozenset({"compute", "connector", "case_artifacts"})
-_K7 = frozenset({"kind", "comparison", "tolerance_ref"})
-_K8 = frozenset({"timeout_ms", "max_output_bytes"})
-_K9 = frozenset({"corpus_ref", "result_ref"})
-_T10 = _table(["compute", "case_artifacts", "connector"])
-_K11 = frozenset({"uri", "sha256", "platform", "revision"})
-_S12 = frozenset({"binary", "source"})
-_P13 = _re.compile(
+_S6 = frozenset({"binary", "source"})
+_P7 = _re.compile(
     "\\A(?!\\/)(?![^\\x0a\\x0d\\u2028\\u2029]*(?:\\A|\\/)\\.\\.(?:\\/|\\Z))[\\--9A-Z_a-z]+\\Z"
 ).search
-_P14 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
-_S15 = frozenset({"managed_handler", "restricted_process"})
-_K16 = frozenset({"key", "sha256", "version"})
-_S17 = frozenset({"deterministic", "declared_variation"})
-_T18 = _table(["source", "binary"])
-_T19 = _table(["managed_handler", "restricted_process"])
-_T20 = _table(["deterministic", "declared_variation"])
-_P21 = _re.compile("\\A[0-9a-f]{64}\\Z").search
-_T22 = _table([False])
-_T23 = _table(["compute"])
+_P8 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
+_S9 = frozenset({"managed_handler", "restricted_process"})
+_K10 = frozenset({"key", "sha256", "version"})
+_S11 = frozenset({"compute", "connector", "case_artifacts"})
+_K12 = frozenset({"kind", "comparison", "tolerance_ref"})
+_S13 = frozenset({"deterministic", "declared_variation"})
+_K14 = frozenset({"timeout_ms", "max_output_bytes"})
+_K15 = frozenset({"corpus_ref", "result_ref"})
+_T16 = _table(["source", "binary"])
+_T17 = _table(["managed_handler", "restricted_process"])
+_T18 = _table(["compute", "case_artifacts", "connector"])
+_T19 = _table(["deterministic", "declared_variation"])
+_T20 = _table(["source"])
+_T21 = _table(["binary"])
+_T22 = _table(["compute"])
+_T23 = _table([False])
 _T24 = _table(["connector"])
-_T25 = _table(["source"])
-_T26 = _table(["binary"])
-_T27 = _table(["deterministic"])
-_T28 = _table(["declared_variation"])
+_T25 = _table(["deterministic"])
+_T26 = _table(["declared_variation"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -350,59 +328,668 @@ def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
-        if not x.keys() >= _R0:
+        if x.keys() != _K0:
             return False
-        if not x.keys() <= _K1:
+        x1 = x["tool_key"]
+        t1 = type(x1)
+        if t1 is str:
+            if _P1(x1) is None:
+                return False
+        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
             return False
-        if not _v1(x["tool_key"]):
+        else:
+            if not _ok(_e1, x1):
+                return False
+        x2 = x["version"]
+        t2 = type(x2)
+        if t2 is int:
+            if x2 < 1:
+                return False
+        elif t2 is float:
+            if not x2.is_integer():
+                return False
+            if not (x2 >= 1):
+                return False
+        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
             return False
-        if not _v2(x["version"]):
+        else:
+            if not _ok(_e2, x2):
+                return False
+        x3 = x["owner_domain"]
+        t3 = type(x3)
+        if t3 is str:
+            if len(x3) < 1:
+                return False
+        elif t3 is dict or t3 is list or t3 is int or t3 is float or t3 is bool or x3 is None:
             return False
-        if not _v3(x["owner_domain"]):
+        else:
+            if not _ok(_e3, x3):
+                return False
+        x4 = x["purpose"]
+        t4 = type(x4)
+        if t4 is str:
+            if len(x4) < 1:
+                return False
+        elif t4 is dict or t4 is list or t4 is int or t4 is float or t4 is bool or x4 is None:
             return False
-        if not _v3(x["purpose"]):
+        else:
+            if not _ok(_e3, x4):
+                return False
+        x5 = x["applies_when"]
+        t5 = type(x5)
+        if t5 is str:
+            if len(x5) < 1:
+                return False
+        elif t5 is dict or t5 is list or t5 is int or t5 is float or t5 is bool or x5 is None:
             return False
-        if not _v3(x["applies_when"]):
+        else:
+            if not _ok(_e3, x5):
+                return False
+        x6 = x["artifacts"]
+        t6 = type(x6)
+        if t6 is dict:
+            if not x6.keys() <= _K2:
+                return False
+            if "source" in x6:
+                x7 = x6["source"]
+                t7 = type(x7)
+                if t7 is dict:
+                    if "uri" not in x7:
+                        return False
+                    if "sha256" not in x7:
+                        return False
+                    if not x7.keys() <= _K3:
+                        return False
+                    x8 = x7["uri"]
+                    t8 = type(x8)
+                    if t8 is str:
+                        if len(x8) < 1:
+                            return False
+                    elif (
+                        t8 is dict
+                        or t8 is list
+                        or t8 is int
+                        or t8 is float
+                        or t8 is bool
+                        or x8 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e3, x8):
+                            return False
+                    x9 = x7["sha256"]
+                    t9 = type(x9)
+                    if t9 is str:
+                        if _P4(x9) is None:
+                            return False
+                    elif (
+                        t9 is dict
+                        or t9 is list
+                        or t9 is int
+                        or t9 is float
+                        or t9 is bool
+                        or x9 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e4, x9):
+                            return False
+                    if "revision" in x7:
+                        x10 = x7["revision"]
+                        t10 = type(x10)
+                        if t10 is str:
+                            if len(x10) < 1:
+                                return False
+                        elif (
+                            t10 is dict
+                            or t10 is list
+                            or t10 is int
+                            or t10 is float
+                            or t10 is bool
+                            or x10 is None
+                        ):
+                            return False
+                        else:
+                            if not _ok(_e3, x10):
+                                return False
+                    if "platform" in x7:
+                        x11 = x7["platform"]
+                        t11 = type(x11)
+                        if t11 is str:
+                            if len(x11) < 1:
+                                return False
+                        elif (
+                            t11 is dict
+                            or t11 is list
+                            or t11 is int
+                            or t11 is float
+                            or t11 is bool
+                            or x11 is None
+                        ):
+                            return False
+                        else:
+                            if not _ok(_e3, x11):
+                                return False
+                elif (
+                    t7 is list or t7 is str or t7 is int or t7 is float or t7 is bool or x7 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e5, x7):
+                        return False
+            if "binary" in x6:
+                x12 = x6["binary"]
+                t12 = type(x12)
+                if t12 is dict:
+                    if "uri" not in x12:
+                        return False
+                    if "sha256" not in x12:
+                        return False
+                    if not x12.keys() <= _K3:
+                        return False
+                    x13 = x12["uri"]
+                    t13 = type(x13)
+                    if t13 is str:
+                        if len(x13) < 1:
+                            return False
+                    elif (
+                        t13 is dict
+                        or t13 is list
+                        or t13 is int
+                        or t13 is float
+                        or t13 is bool
+                        or x13 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e3, x13):
+                            return False
+                    x14 = x12["sha256"]
+                    t14 = type(x14)
+                    if t14 is str:
+                        if _P4(x14) is None:
+                            return False
+                    elif (
+                        t14 is dict
+                        or t14 is list
+                        or t14 is int
+                        or t14 is float
+                        or t14 is bool
+                        or x14 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e4, x14):
+                            return False
+                    if "revision" in x12:
+                        x15 = x12["revision"]
+                        t15 = type(x15)
+                        if t15 is str:
+                            if len(x15) < 1:
+                                return False
+                        elif (
+                            t15 is dict
+                            or t15 is list
+                            or t15 is int
+                            or t15 is float
+                            or t15 is bool
+                            or x15 is None
+                        ):
+                            return False
+                        else:
+                            if not _ok(_e3, x15):
+                                return False
+                    if "platform" in x12:
+                        x16 = x12["platform"]
+                        t16 = type(x16)
+                        if t16 is str:
+                            if len(x16) < 1:
+                                return False
+                        elif (
+                            t16 is dict
+                            or t16 is list
+                            or t16 is int
+                            or t16 is float
+                            or t16 is bool
+                            or x16 is None
+                        ):
+                            return False
+                        else:
+                            if not _ok(_e3, x16):
+                                return False
+                elif (
+                    t12 is list
+                    or t12 is str
+                    or t12 is int
+                    or t12 is float
+                    or t12 is bool
+                    or x12 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e5, x12):
+                        return False
+        elif t6 is list or t6 is str or t6 is int or t6 is float or t6 is bool or x6 is None:
             return False
-        if not _v4(x["artifacts"]):
+        else:
+            if not _ok(_e6, x6):
+                return False
+        if not (_v1(x6) or _v2(x6)):
             return False
-        if not _v5(x["entry"]):
+        x17 = x["entry"]
+        t17 = type(x17)
+        if t17 is dict:
+            if x17.keys() != _K5:
+                return False
+            x18 = x17["artifact"]
+            t18 = type(x18)
+            if t18 is dict or t18 is list:
+                return False
+            elif t18 is str:
+                if x18 not in _S6:
+                    return False
+            elif t18 is int or t18 is float or t18 is bool or x18 is None:
+                return False
+            else:
+                if not _ok(_e7, x18):
+                    return False
+            x19 = x17["path"]
+            t19 = type(x19)
+            if t19 is str:
+                if _P7(x19) is None:
+                    return False
+            elif (
+                t19 is dict
+                or t19 is list
+                or t19 is int
+                or t19 is float
+                or t19 is bool
+                or x19 is None
+            ):
+                return False
+            else:
+                if not _ok(_e8, x19):
+                    return False
+            x20 = x17["runtime_id"]
+            t20 = type(x20)
+            if t20 is str:
+                if len(x20) < 1:
+                    return False
+            elif (
+                t20 is dict
+                or t20 is list
+                or t20 is int
+                or t20 is float
+                or t20 is bool
+                or x20 is None
+            ):
+                return False
+            else:
+                if not _ok(_e3, x20):
+                    return False
+            x21 = x17["runtime_version"]
+            t21 = type(x21)
+            if t21 is str:
+                if _P8(x21) is None:
+                    return False
+            elif (
+                t21 is dict
+                or t21 is list
+                or t21 is int
+                or t21 is float
+                or t21 is bool
+                or x21 is None
+            ):
+                return False
+            else:
+                if not _ok(_e9, x21):
+                    return False
+            x22 = x17["kind"]
+            t22 = type(x22)
+            if t22 is dict or t22 is list:
+                return False
+            elif t22 is str:
+                if x22 not in _S9:
+                    return False
+            elif t22 is int or t22 is float or t22 is bool or x22 is None:
+                return False
+            else:
+                if not _ok(_e10, x22):
+                    return False
+        elif t17 is list or t17 is str or t17 is int or t17 is float or t17 is bool or x17 is None:
             return False
-        if not _v6(x["input_schema"]):
+        else:
+            if not _ok(_e11, x17):
+                return False
+        x23 = x["input_schema"]
+        t23 = type(x23)
+        if t23 is dict:
+            pass
+        elif t23 is list or t23 is str or t23 is int or t23 is float or t23 is bool or x23 is None:
             return False
-        if not _v6(x["output_schema"]):
+        else:
+            if not _ok(_e12, x23):
+                return False
+        x24 = x["output_schema"]
+        t24 = type(x24)
+        if t24 is dict:
+            pass
+        elif t24 is list or t24 is str or t24 is int or t24 is float or t24 is bool or x24 is None:
             return False
-        if not _v7(x["dependencies"]):
+        else:
+            if not _ok(_e12, x24):
+                return False
+        x25 = x["dependencies"]
+        t25 = type(x25)
+        if t25 is list:
+            for item26 in x25:
+                t26 = type(item26)
+                if t26 is dict:
+                    if item26.keys() != _K10:
+                        return False
+                    x27 = item26["key"]
+                    t27 = type(x27)
+                    if t27 is str:
+                        if len(x27) < 1:
+                            return False
+                    elif (
+                        t27 is dict
+                        or t27 is list
+                        or t27 is int
+                        or t27 is float
+                        or t27 is bool
+                        or x27 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e3, x27):
+                            return False
+                    x28 = item26["version"]
+                    t28 = type(x28)
+                    if t28 is str:
+                        if len(x28) < 1:
+                            return False
+                    elif (
+                        t28 is dict
+                        or t28 is list
+                        or t28 is int
+                        or t28 is float
+                        or t28 is bool
+                        or x28 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e3, x28):
+                            return False
+                    x29 = item26["sha256"]
+                    t29 = type(x29)
+                    if t29 is str:
+                        if _P4(x29) is None:
+                            return False
+                    elif (
+                        t29 is dict
+                        or t29 is list
+                        or t29 is int
+                        or t29 is float
+                        or t29 is bool
+                        or x29 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e4, x29):
+                            return False
+                elif (
+                    t26 is list
+                    or t26 is str
+                    or t26 is int
+                    or t26 is float
+                    or t26 is bool
+                    or item26 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e13, item26):
+                        return False
+        elif t25 is dict or t25 is str or t25 is int or t25 is float or t25 is bool or x25 is None:
             return False
-        if not _v8(x["effect"]):
+        else:
+            if not _ok(_e14, x25):
+                return False
+        x30 = x["effect"]
+        t30 = type(x30)
+        if t30 is dict or t30 is list:
             return False
-        if not _v9(x["connector_operations"]):
+        elif t30 is str:
+            if x30 not in _S11:
+                return False
+        elif t30 is int or t30 is float or t30 is bool or x30 is None:
             return False
-        if not _v10(x["uses_model"]):
+        else:
+            if not _ok(_e15, x30):
+                return False
+        x31 = x["connector_operations"]
+        t31 = type(x31)
+        if t31 is list:
+            for item32 in x31:
+                t32 = type(item32)
+                if t32 is str:
+                    if len(item32) < 1:
+                        return False
+                elif (
+                    t32 is dict
+                    or t32 is list
+                    or t32 is int
+                    or t32 is float
+                    or t32 is bool
+                    or item32 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e3, item32):
+                        return False
+            if not _unique(x31):
+                return False
+        elif t31 is dict or t31 is str or t31 is int or t31 is float or t31 is bool or x31 is None:
             return False
-        if not _v11(x["repeatability"]):
+        else:
+            if not _ok(_e16, x31):
+                return False
+        x33 = x["uses_model"]
+        t33 = type(x33)
+        if t33 is bool:
+            pass
+        elif t33 is dict or t33 is list or t33 is str or t33 is int or t33 is float or x33 is None:
             return False
-        if not _v12(x["limits"]):
+        else:
+            if not _ok(_e17, x33):
+                return False
+        x34 = x["repeatability"]
+        t34 = type(x34)
+        if t34 is dict:
+            if "kind" not in x34:
+                return False
+            if "comparison" not in x34:
+                return False
+            if not x34.keys() <= _K12:
+                return False
+            x35 = x34["kind"]
+            t35 = type(x35)
+            if t35 is dict or t35 is list:
+                return False
+            elif t35 is str:
+                if x35 not in _S13:
+                    return False
+            elif t35 is int or t35 is float or t35 is bool or x35 is None:
+                return False
+            else:
+                if not _ok(_e18, x35):
+                    return False
+            x36 = x34["comparison"]
+            t36 = type(x36)
+            if t36 is str:
+                if len(x36) < 1:
+                    return False
+            elif (
+                t36 is dict
+                or t36 is list
+                or t36 is int
+                or t36 is float
+                or t36 is bool
+                or x36 is None
+            ):
+                return False
+            else:
+                if not _ok(_e3, x36):
+                    return False
+            if "tolerance_ref" in x34:
+                x37 = x34["tolerance_ref"]
+                t37 = type(x37)
+                if t37 is str:
+                    if len(x37) < 1:
+                        return False
+                elif (
+                    t37 is dict
+                    or t37 is list
+                    or t37 is int
+                    or t37 is float
+                    or t37 is bool
+                    or x37 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e3, x37):
+                        return False
+        elif t34 is list or t34 is str or t34 is int or t34 is float or t34 is bool or x34 is None:
             return False
-        if not _v13(x["tests"]):
+        else:
+            if not _ok(_e19, x34):
+                return False
+        x38 = x["limits"]
+        t38 = type(x38)
+        if t38 is dict:
+            if x38.keys() != _K14:
+                return False
+            x39 = x38["timeout_ms"]
+            t39 = type(x39)
+            if t39 is int:
+                if x39 < 1:
+                    return False
+            elif t39 is float:
+                if not x39.is_integer():
+                    return False
+                if not (x39 >= 1):
+                    return False
+            elif t39 is dict or t39 is list or t39 is str or t39 is bool or x39 is None:
+                return False
+            else:
+                if not _ok(_e2, x39):
+                    return False
+            x40 = x38["max_output_bytes"]
+            t40 = type(x40)
+            if t40 is int:
+                if x40 < 1:
+                    return False
+            elif t40 is float:
+                if not x40.is_integer():
+                    return False
+                if not (x40 >= 1):
+                    return False
+            elif t40 is dict or t40 is list or t40 is str or t40 is bool or x40 is None:
+                return False
+            else:
+                if not _ok(_e2, x40):
+                    return False
+        elif t38 is list or t38 is str or t38 is int or t38 is float or t38 is bool or x38 is None:
             return False
-        if not _v14(x["provenance_refs"]):
+        else:
+            if not _ok(_e20, x38):
+                return False
+        x41 = x["tests"]
+        t41 = type(x41)
+        if t41 is dict:
+            if x41.keys() != _K15:
+                return False
+            x42 = x41["corpus_ref"]
+            t42 = type(x42)
+            if t42 is str:
+                if len(x42) < 1:
+                    return False
+            elif (
+                t42 is dict
+                or t42 is list
+                or t42 is int
+                or t42 is float
+                or t42 is bool
+                or x42 is None
+            ):
+                return False
+            else:
+                if not _ok(_e3, x42):
+                    return False
+            x43 = x41["result_ref"]
+            t43 = type(x43)
+            if t43 is str:
+                if len(x43) < 1:
+                    return False
+            elif (
+                t43 is dict
+                or t43 is list
+                or t43 is int
+                or t43 is float
+                or t43 is bool
+                or x43 is None
+            ):
+                return False
+            else:
+                if not _ok(_e3, x43):
+                    return False
+        elif t41 is list or t41 is str or t41 is int or t41 is float or t41 is bool or x41 is None:
             return False
+        else:
+            if not _ok(_e21, x41):
+                return False
+        x44 = x["provenance_refs"]
+        t44 = type(x44)
+        if t44 is list:
+            if len(x44) < 1:
+                return False
+            for item45 in x44:
+                t45 = type(item45)
+                if t45 is str:
+                    if len(item45) < 1:
+                        return False
+                elif (
+                    t45 is dict
+                    or t45 is list
+                    or t45 is int
+                    or t45 is float
+                    or t45 is bool
+                    or item45 is None
+                ):
+                    return False
+                else:
+                    if not _ok(_e3, item45):
+                        return False
+        elif t44 is dict or t44 is str or t44 is int or t44 is float or t44 is bool or x44 is None:
+            return False
+        else:
+            if not _ok(_e22, x44):
+                return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
         return _ok(_e0, x)
-    if not _v15(x):
+    if not _v3(x):
         return False
-    if not _v16(x):
+    if not _v4(x):
         return False
-    if not _v17(x):
+    if not _v5(x):
         return False
-    if not _v18(x):
+    if not _v6(x):
         return False
-    if not _v19(x):
+    if not _v7(x):
         return False
-    if not _v20(x):
+    if not _v8(x):
         return False
     return True
 
@@ -446,7 +1033,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         for key in x:
-            if key not in _K1:
+            if key not in _K0:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -496,7 +1083,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/applies_when",
             )
         if "artifacts" in x:
-            _e4(
+            _e6(
                 x["artifacts"],
                 ip + "/artifacts",
                 kp + "/properties/artifacts",
@@ -504,7 +1091,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/artifacts",
             )
         if "entry" in x:
-            _e5(
+            _e11(
                 x["entry"],
                 ip + "/entry",
                 kp + "/properties/entry",
@@ -512,7 +1099,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/entry",
             )
         if "input_schema" in x:
-            _e6(
+            _e12(
                 x["input_schema"],
                 ip + "/input_schema",
                 kp + "/properties/input_schema",
@@ -520,7 +1107,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/input_schema",
             )
         if "output_schema" in x:
-            _e6(
+            _e12(
                 x["output_schema"],
                 ip + "/output_schema",
                 kp + "/properties/output_schema",
@@ -528,7 +1115,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/output_schema",
             )
         if "dependencies" in x:
-            _e7(
+            _e14(
                 x["dependencies"],
                 ip + "/dependencies",
                 kp + "/properties/dependencies",
@@ -536,7 +1123,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/dependencies",
             )
         if "effect" in x:
-            _e8(
+            _e15(
                 x["effect"],
                 ip + "/effect",
                 kp + "/properties/effect",
@@ -544,7 +1131,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/effect",
             )
         if "connector_operations" in x:
-            _e9(
+            _e16(
                 x["connector_operations"],
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
@@ -552,7 +1139,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/connector_operations",
             )
         if "uses_model" in x:
-            _e10(
+            _e17(
                 x["uses_model"],
                 ip + "/uses_model",
                 kp + "/properties/uses_model",
@@ -560,7 +1147,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/uses_model",
             )
         if "repeatability" in x:
-            _e11(
+            _e19(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
@@ -568,7 +1155,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/repeatability",
             )
         if "limits" in x:
-            _e12(
+            _e20(
                 x["limits"],
                 ip + "/limits",
                 kp + "/properties/limits",
@@ -576,7 +1163,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/limits",
             )
         if "tests" in x:
-            _e13(
+            _e21(
                 x["tests"],
                 ip + "/tests",
                 kp + "/properties/tests",
@@ -584,305 +1171,19 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/tests",
             )
         if "provenance_refs" in x:
-            _e14(
+            _e22(
                 x["provenance_refs"],
                 ip + "/provenance_refs",
                 kp + "/properties/provenance_refs",
                 out,
                 ak and ak + "/properties/provenance_refs",
             )
-    _e15(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
-    _e16(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
-    _e17(x, ip, kp + "/allOf/2", out, ak and ak + "/allOf/2")
-    _e18(x, ip, kp + "/allOf/3", out, ak and ak + "/allOf/3")
-    _e19(x, ip, kp + "/allOf/4", out, ak and ak + "/allOf/4")
-    _e20(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
-
-
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tool_key."
-    t = type(x)
-    if t is str:
-        if _P2(x) is None:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e1, x)
-    return True
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/version."
-    t = type(x)
-    if t is int:
-        if x < 1:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 1):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e2, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/owner_domain."
-    t = type(x)
-    if t is str:
-        if len(x) < 1:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e3, x)
-    return True
-
-
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts."
-    t = type(x)
-    if t is dict:
-        if not x.keys() <= _K3:
-            return False
-        if "source" in x and not _v21(x["source"]):
-            return False
-        if "binary" in x and not _v21(x["binary"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e4, x)
-    if not (_v22(x) or _v23(x)):
-        return False
-    return True
-
-
-def _v5(x: Any) -> bool:
-    "Fast path of the subschema at /properties/entry."
-    t = type(x)
-    if t is dict:
-        if not x.keys() >= _R4:
-            return False
-        if not x.keys() <= _K5:
-            return False
-        if not _v24(x["artifact"]):
-            return False
-        if not _v25(x["path"]):
-            return False
-        if not _v3(x["runtime_id"]):
-            return False
-        if not _v26(x["runtime_version"]):
-            return False
-        if not _v27(x["kind"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e5, x)
-    return True
-
-
-def _v6(x: Any) -> bool:
-    "Fast path of the subschema at /properties/input_schema."
-    t = type(x)
-    if t is dict:
-        pass
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e6, x)
-    return True
-
-
-def _v7(x: Any) -> bool:
-    "Fast path of the subschema at /properties/dependencies."
-    t = type(x)
-    if t is list:
-        for v in x:
-            if not _v28(v):
-                return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e7, x)
-    return True
-
-
-def _v8(x: Any) -> bool:
-    "Fast path of the subschema at /properties/effect."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S6:
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e8, x)
-    return True
-
-
-def _v9(x: Any) -> bool:
-    "Fast path of the subschema at /properties/connector_operations."
-    t = type(x)
-    if t is list:
-        for v in x:
-            if not _v3(v):
-                return False
-        if not _unique(x):
-            return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e9, x)
-    return True
-
-
-def _v10(x: Any) -> bool:
-    "Fast path of the subschema at /properties/uses_model."
-    t = type(x)
-    if t is bool:
-        pass
-    elif t is dict or t is list or t is str or t is int or t is float or x is None:
-        return False
-    else:
-        return _ok(_e10, x)
-    return True
-
-
-def _v11(x: Any) -> bool:
-    "Fast path of the subschema at /properties/repeatability."
-    t = type(x)
-    if t is dict:
-        if "kind" not in x:
-            return False
-        if "comparison" not in x:
-            return False
-        if not x.keys() <= _K7:
-            return False
-        if not _v29(x["kind"]):
-            return False
-        if not _v3(x["comparison"]):
-            return False
-        if "tolerance_ref" in x and not _v3(x["tolerance_ref"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e11, x)
-    return True
-
-
-def _v12(x: Any) -> bool:
-    "Fast path of the subschema at /properties/limits."
-    t = type(x)
-    if t is dict:
-        if "timeout_ms" not in x:
-            return False
-        if "max_output_bytes" not in x:
-            return False
-        if not x.keys() <= _K8:
-            return False
-        if not _v2(x["timeout_ms"]):
-            return False
-        if not _v2(x["max_output_bytes"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e12, x)
-    return True
-
-
-def _v13(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tests."
-    t = type(x)
-    if t is dict:
-        if "corpus_ref" not in x:
-            return False
-        if "result_ref" not in x:
-            return False
-        if not x.keys() <= _K9:
-            return False
-        if not _v3(x["corpus_ref"]):
-            return False
-        if not _v3(x["result_ref"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e13, x)
-    return True
-
-
-def _v14(x: Any) -> bool:
-    "Fast path of the subschema at /properties/provenance_refs."
-    t = type(x)
-    if t is list:
-        if len(x) < 1:
-            return False
-        for v in x:
-            if not _v3(v):
-                return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e14, x)
-    return True
-
-
-def _v15(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0."
-    if _v30(x):
-        if not _v31(x):
-            return False
-    return True
-
-
-def _v16(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1."
-    if _v32(x):
-        if not _v33(x):
-            return False
-    return True
-
-
-def _v17(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2."
-    if _v34(x):
-        if not _v35(x):
-            return False
-    return True
-
-
-def _v18(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3."
-    if _v36(x):
-        if not _v37(x):
-            return False
-    return True
-
-
-def _v19(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4."
-    if _v38(x):
-        if not _v39(x):
-            return False
-    return True
-
-
-def _v20(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5."
-    if _v40(x):
-        if not _v41(x):
-            return False
-    return True
+    _e23(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e24(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
+    _e25(x, ip, kp + "/allOf/2", out, ak and ak + "/allOf/2")
+    _e26(x, ip, kp + "/allOf/3", out, ak and ak + "/allOf/3")
+    _e27(x, ip, kp + "/allOf/4", out, ak and ak + "/allOf/4")
+    _e28(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -895,7 +1196,7 @@ def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "string":
-        if _P2(str(x)) is None:
+        if _P1(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^[a-z][a-z0-9_.-]+$'",
@@ -946,7 +1247,28 @@ def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 
 def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts."
+    "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "string":
+        if _P4(str(x)) is None:
+            out.append(
+                ValidationError(
+                    _short(x) + " does not match '^[a-f0-9]{64}$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
+            )
+
+
+def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/artifacts/properties/source."
     k = _kind(x)
     if not (k == "object"):
         out.append(
@@ -955,6 +1277,16 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "object":
+        for name in ("uri", "sha256"):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
         for key in x:
             if key not in _K3:
                 out.append(
@@ -965,8 +1297,56 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                         ak and ak + "/additionalProperties",
                     )
                 )
+        if "uri" in x:
+            _e3(x["uri"], ip + "/uri", kp + "/properties/uri", out, ak and ak + "/properties/uri")
+        if "sha256" in x:
+            _e4(
+                x["sha256"],
+                ip + "/sha256",
+                kp + "/properties/sha256",
+                out,
+                ak and ak + "/properties/sha256",
+            )
+        if "revision" in x:
+            _e3(
+                x["revision"],
+                ip + "/revision",
+                kp + "/properties/revision",
+                out,
+                ak and ak + "/properties/revision",
+            )
+        if "platform" in x:
+            _e3(
+                x["platform"],
+                ip + "/platform",
+                kp + "/properties/platform",
+                out,
+                ak and ak + "/properties/platform",
+            )
+
+
+def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/artifacts."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for key in x:
+            if key not in _K2:
+                out.append(
+                    ValidationError(
+                        "additional property " + repr(key) + " is not allowed",
+                        ip + "/" + _esc(key),
+                        kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
+                    )
+                )
         if "source" in x:
-            _e21(
+            _e5(
                 x["source"],
                 ip + "/source",
                 kp + "/properties/source",
@@ -974,14 +1354,14 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/source",
             )
         if "binary" in x:
-            _e21(
+            _e5(
                 x["binary"],
                 ip + "/binary",
                 kp + "/properties/binary",
                 out,
                 ak and ak + "/properties/binary",
             )
-    if not (_v22(x) or _v23(x)):
+    if not (_v1(x) or _v2(x)):
         out.append(
             ValidationError(
                 _short(x) + " is not valid under any of the given schemas",
@@ -992,7 +1372,96 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
         )
 
 
-def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v1(x: Any) -> bool:
+    "Fast path of the subschema at /properties/artifacts/anyOf/0."
+    t = type(x)
+    if t is dict:
+        if "source" not in x:
+            return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e29, x)
+    return True
+
+
+def _v2(x: Any) -> bool:
+    "Fast path of the subschema at /properties/artifacts/anyOf/1."
+    t = type(x)
+    if t is dict:
+        if "binary" not in x:
+            return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e30, x)
+    return True
+
+
+def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/entry/properties/artifact."
+    if not _in_table(x, _T16):
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
+
+
+def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/entry/properties/path."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "string":
+        if _P7(str(x)) is None:
+            out.append(
+                ValidationError(
+                    _short(x)
+                    + " does not match '^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[A-Za-z0-9_./-]+$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
+            )
+
+
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/entry/properties/runtime_version."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "string":
+        if _P8(str(x)) is None:
+            out.append(
+                ValidationError(
+                    _short(x) + " does not match '^(?!latest$).+'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
+            )
+
+
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/entry/properties/kind."
+    if not _in_table(x, _T17):
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
+
+
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry."
     k = _kind(x)
     if not (k == "object"):
@@ -1023,7 +1492,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         if "artifact" in x:
-            _e22(
+            _e7(
                 x["artifact"],
                 ip + "/artifact",
                 kp + "/properties/artifact",
@@ -1031,7 +1500,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/artifact",
             )
         if "path" in x:
-            _e23(
+            _e8(
                 x["path"],
                 ip + "/path",
                 kp + "/properties/path",
@@ -1047,7 +1516,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/runtime_id",
             )
         if "runtime_version" in x:
-            _e24(
+            _e9(
                 x["runtime_version"],
                 ip + "/runtime_version",
                 kp + "/properties/runtime_version",
@@ -1055,7 +1524,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/runtime_version",
             )
         if "kind" in x:
-            _e25(
+            _e10(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -1064,7 +1533,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
 
 
-def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/input_schema."
     k = _kind(x)
     if not (k == "object"):
@@ -1075,7 +1544,57 @@ def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
         )
 
 
-def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/dependencies/items."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for name in ("key", "version", "sha256"):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
+        for key in x:
+            if key not in _K10:
+                out.append(
+                    ValidationError(
+                        "additional property " + repr(key) + " is not allowed",
+                        ip + "/" + _esc(key),
+                        kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
+                    )
+                )
+        if "key" in x:
+            _e3(x["key"], ip + "/key", kp + "/properties/key", out, ak and ak + "/properties/key")
+        if "version" in x:
+            _e3(
+                x["version"],
+                ip + "/version",
+                kp + "/properties/version",
+                out,
+                ak and ak + "/properties/version",
+            )
+        if "sha256" in x:
+            _e4(
+                x["sha256"],
+                ip + "/sha256",
+                kp + "/properties/sha256",
+                out,
+                ak and ak + "/properties/sha256",
+            )
+
+
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/dependencies."
     k = _kind(x)
     if not (k == "array"):
@@ -1086,12 +1605,12 @@ def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
         )
     if k == "array":
         for i in range(0, len(x)):
-            _e26(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e13(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/effect."
-    if not _in_table(x, _T10):
+    if not _in_table(x, _T18):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -1099,7 +1618,7 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
         )
 
 
-def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/connector_operations."
     k = _kind(x)
     if not (k == "array"):
@@ -1122,7 +1641,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
 
 
-def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/uses_model."
     k = _kind(x)
     if not (k == "boolean"):
@@ -1133,7 +1652,17 @@ def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/repeatability/properties/kind."
+    if not _in_table(x, _T19):
+        out.append(
+            ValidationError(
+                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
+            )
+        )
+
+
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability."
     k = _kind(x)
     if not (k == "object"):
@@ -1154,7 +1683,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K7:
+            if key not in _K12:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1164,7 +1693,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         if "kind" in x:
-            _e27(
+            _e18(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -1189,7 +1718,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/limits."
     k = _kind(x)
     if not (k == "object"):
@@ -1210,7 +1739,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K8:
+            if key not in _K14:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1237,7 +1766,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tests."
     k = _kind(x)
     if not (k == "object"):
@@ -1258,7 +1787,7 @@ def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K9:
+            if key not in _K15:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1285,7 +1814,7 @@ def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/provenance_refs."
     k = _kind(x)
     if not (k == "array"):
@@ -1305,634 +1834,91 @@ def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0."
-    if _v30(x):
-        _e28(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1."
-    if _v32(x):
-        _e29(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2."
-    if _v34(x):
-        _e30(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3."
-    if _v36(x):
-        _e31(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4."
-    if _v38(x):
-        _e32(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5."
-    if _v40(x):
-        _e33(x, ip, kp + "/then", out, ak and ak + "/then")
-
-
-def _v21(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/properties/source."
-    t = type(x)
-    if t is dict:
-        if "uri" not in x:
+def _v3(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/0."
+    if _v9(x):
+        if not _v10(x):
             return False
-        if "sha256" not in x:
-            return False
-        if not x.keys() <= _K11:
-            return False
-        if not _v3(x["uri"]):
-            return False
-        if not _v42(x["sha256"]):
-            return False
-        if "revision" in x and not _v3(x["revision"]):
-            return False
-        if "platform" in x and not _v3(x["platform"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e21, x)
     return True
 
 
-def _v22(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/anyOf/0."
-    t = type(x)
-    if t is dict:
-        if "source" not in x:
+def _v4(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/1."
+    if _v11(x):
+        if not _v12(x):
             return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e34, x)
     return True
 
 
-def _v23(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/anyOf/1."
-    t = type(x)
-    if t is dict:
-        if "binary" not in x:
+def _v5(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/2."
+    if _v13(x):
+        if not _v14(x):
             return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e35, x)
     return True
 
 
-def _v24(x: Any) -> bool:
-    "Fast path of the subschema at /properties/entry/properties/artifact."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S12:
+def _v6(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/3."
+    if _v15(x):
+        if not _v16(x):
             return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e22, x)
     return True
 
 
-def _v25(x: Any) -> bool:
-    "Fast path of the subschema at /properties/entry/properties/path."
-    t = type(x)
-    if t is str:
-        if _P13(x) is None:
+def _v7(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4."
+    if _v17(x):
+        if not _v18(x):
             return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e23, x)
     return True
 
 
-def _v26(x: Any) -> bool:
-    "Fast path of the subschema at /properties/entry/properties/runtime_version."
-    t = type(x)
-    if t is str:
-        if _P14(x) is None:
+def _v8(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/5."
+    if _v19(x):
+        if not _v20(x):
             return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e24, x)
     return True
-
-
-def _v27(x: Any) -> bool:
-    "Fast path of the subschema at /properties/entry/properties/kind."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S15:
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e25, x)
-    return True
-
-
-def _v28(x: Any) -> bool:
-    "Fast path of the subschema at /properties/dependencies/items."
-    t = type(x)
-    if t is dict:
-        if "key" not in x:
-            return False
-        if "version" not in x:
-            return False
-        if "sha256" not in x:
-            return False
-        if not x.keys() <= _K16:
-            return False
-        if not _v3(x["key"]):
-            return False
-        if not _v3(x["version"]):
-            return False
-        if not _v42(x["sha256"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e26, x)
-    return True
-
-
-def _v29(x: Any) -> bool:
-    "Fast path of the subschema at /properties/repeatability/properties/kind."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S17:
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e27, x)
-    return True
-
-
-def _v30(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/if."
-    t = type(x)
-    if t is dict:
-        if "entry" in x and not _v43(x["entry"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e36, x)
-    return True
-
-
-def _v31(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/then."
-    t = type(x)
-    if t is dict:
-        if "artifacts" in x and not _v22(x["artifacts"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e28, x)
-    return True
-
-
-def _v32(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/if."
-    t = type(x)
-    if t is dict:
-        if "entry" in x and not _v44(x["entry"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e37, x)
-    return True
-
-
-def _v33(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/then."
-    t = type(x)
-    if t is dict:
-        if "artifacts" in x and not _v45(x["artifacts"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e29, x)
-    return True
-
-
-def _v34(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/if."
-    t = type(x)
-    if t is dict:
-        if "effect" in x and not _v46(x["effect"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e38, x)
-    return True
-
-
-def _v35(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/then."
-    t = type(x)
-    if t is dict:
-        if "connector_operations" in x and not _v47(x["connector_operations"]):
-            return False
-        if "uses_model" in x and not _v48(x["uses_model"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e30, x)
-    return True
-
-
-def _v36(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/if."
-    t = type(x)
-    if t is dict:
-        if "effect" in x and not _v49(x["effect"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e39, x)
-    return True
-
-
-def _v37(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/then."
-    t = type(x)
-    if t is dict:
-        if "connector_operations" in x and not _v50(x["connector_operations"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e31, x)
-    return True
-
-
-def _v38(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/if."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x and not _v51(x["repeatability"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e40, x)
-    return True
-
-
-def _v39(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/then."
-    t = type(x)
-    if t is dict:
-        if "uses_model" in x and not _v48(x["uses_model"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e32, x)
-    return True
-
-
-def _v40(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/if."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x and not _v52(x["repeatability"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e41, x)
-    return True
-
-
-def _v41(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/then."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x and not _v53(x["repeatability"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e33, x)
-    return True
-
-
-def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/properties/source."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("uri", "sha256"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K11:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "uri" in x:
-            _e3(x["uri"], ip + "/uri", kp + "/properties/uri", out, ak and ak + "/properties/uri")
-        if "sha256" in x:
-            _e42(
-                x["sha256"],
-                ip + "/sha256",
-                kp + "/properties/sha256",
-                out,
-                ak and ak + "/properties/sha256",
-            )
-        if "revision" in x:
-            _e3(
-                x["revision"],
-                ip + "/revision",
-                kp + "/properties/revision",
-                out,
-                ak and ak + "/properties/revision",
-            )
-        if "platform" in x:
-            _e3(
-                x["platform"],
-                ip + "/platform",
-                kp + "/properties/platform",
-                out,
-                ak and ak + "/properties/platform",
-            )
-
-
-def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/artifact."
-    if not _in_table(x, _T18):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
 
 
 def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/path."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P13(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x)
-                    + " does not match '^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[A-Za-z0-9_./-]+$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
+    "Every error of the subschema at /allOf/0."
+    if _v9(x):
+        _e31(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/runtime_version."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P14(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^(?!latest$).+'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
+    "Every error of the subschema at /allOf/1."
+    if _v11(x):
+        _e32(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/kind."
-    if not _in_table(x, _T19):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+    "Every error of the subschema at /allOf/2."
+    if _v13(x):
+        _e33(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/dependencies/items."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("key", "version", "sha256"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K16:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "key" in x:
-            _e3(x["key"], ip + "/key", kp + "/properties/key", out, ak and ak + "/properties/key")
-        if "version" in x:
-            _e3(
-                x["version"],
-                ip + "/version",
-                kp + "/properties/version",
-                out,
-                ak and ak + "/properties/version",
-            )
-        if "sha256" in x:
-            _e42(
-                x["sha256"],
-                ip + "/sha256",
-                kp + "/properties/sha256",
-                out,
-                ak and ak + "/properties/sha256",
-            )
+    "Every error of the subschema at /allOf/3."
+    if _v15(x):
+        _e34(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e27(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/repeatability/properties/kind."
-    if not _in_table(x, _T20):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+    "Every error of the subschema at /allOf/4."
+    if _v17(x):
+        _e35(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e28(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/then."
-    k = _kind(x)
-    if k == "object":
-        if "artifacts" in x:
-            _e34(
-                x["artifacts"],
-                ip + "/artifacts",
-                kp + "/properties/artifacts",
-                out,
-                ak and ak + "/properties/artifacts",
-            )
+    "Every error of the subschema at /allOf/5."
+    if _v19(x):
+        _e36(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e29(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/then."
-    k = _kind(x)
-    if k == "object":
-        if "artifacts" in x:
-            _e43(
-                x["artifacts"],
-                ip + "/artifacts",
-                kp + "/properties/artifacts",
-                out,
-                ak and ak + "/properties/artifacts",
-            )
-
-
-def _e30(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/then."
-    k = _kind(x)
-    if k == "object":
-        if "connector_operations" in x:
-            _e44(
-                x["connector_operations"],
-                ip + "/connector_operations",
-                kp + "/properties/connector_operations",
-                out,
-                ak and ak + "/properties/connector_operations",
-            )
-        if "uses_model" in x:
-            _e45(
-                x["uses_model"],
-                ip + "/uses_model",
-                kp + "/properties/uses_model",
-                out,
-                ak and ak + "/properties/uses_model",
-            )
-
-
-def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3/then."
-    k = _kind(x)
-    if k == "object":
-        if "connector_operations" in x:
-            _e46(
-                x["connector_operations"],
-                ip + "/connector_operations",
-                kp + "/properties/connector_operations",
-                out,
-                ak and ak + "/properties/connector_operations",
-            )
-
-
-def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4/then."
-    k = _kind(x)
-    if k == "object":
-        if "uses_model" in x:
-            _e45(
-                x["uses_model"],
-                ip + "/uses_model",
-                kp + "/properties/uses_model",
-                out,
-                ak and ak + "/properties/uses_model",
-            )
-
-
-def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/then."
-    k = _kind(x)
-    if k == "object":
-        if "repeatability" in x:
-            _e47(
-                x["repeatability"],
-                ip + "/repeatability",
-                kp + "/properties/repeatability",
-                out,
-                ak and ak + "/properties/repeatability",
-            )
-
-
-def _v42(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/properties/source/properties/sha256."
-    t = type(x)
-    if t is str:
-        if _P21(x) is None:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e42, x)
-    return True
-
-
-def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/anyOf/0."
     k = _kind(x)
     if k == "object":
@@ -1948,7 +1934,7 @@ def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e30(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts/anyOf/1."
     k = _kind(x)
     if k == "object":
@@ -1964,404 +1950,303 @@ def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _v43(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/if/properties/entry."
+def _v9(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/0/if."
     t = type(x)
     if t is dict:
-        if "artifact" in x and not _v54(x["artifact"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e48, x)
-    return True
-
-
-def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if."
-    k = _kind(x)
-    if k == "object":
         if "entry" in x:
-            _e48(
-                x["entry"],
-                ip + "/entry",
-                kp + "/properties/entry",
-                out,
-                ak and ak + "/properties/entry",
-            )
-
-
-def _v44(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/if/properties/entry."
-    t = type(x)
-    if t is dict:
-        if "artifact" in x and not _v55(x["artifact"]):
-            return False
+            x46 = x["entry"]
+            t46 = type(x46)
+            if t46 is dict:
+                if "artifact" in x46:
+                    x47 = x46["artifact"]
+                    t47 = type(x47)
+                    if t47 is dict or t47 is list:
+                        return False
+                    elif t47 is str:
+                        if x47 != "source":
+                            return False
+                    elif t47 is int or t47 is float or t47 is bool or x47 is None:
+                        return False
+                    else:
+                        if not _ok(_e37, x47):
+                            return False
+            elif (
+                t46 is list
+                or t46 is str
+                or t46 is int
+                or t46 is float
+                or t46 is bool
+                or x46 is None
+            ):
+                pass
+            else:
+                if not _ok(_e38, x46):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
     else:
-        return _ok(_e49, x)
+        return _ok(_e39, x)
     return True
 
 
-def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/if."
-    k = _kind(x)
-    if k == "object":
+def _v10(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/0/then."
+    t = type(x)
+    if t is dict:
+        if "artifacts" in x:
+            x48 = x["artifacts"]
+            t48 = type(x48)
+            if t48 is dict:
+                if "source" not in x48:
+                    return False
+            elif (
+                t48 is list
+                or t48 is str
+                or t48 is int
+                or t48 is float
+                or t48 is bool
+                or x48 is None
+            ):
+                pass
+            else:
+                if not _ok(_e29, x48):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e31, x)
+    return True
+
+
+def _v11(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/1/if."
+    t = type(x)
+    if t is dict:
         if "entry" in x:
-            _e49(
-                x["entry"],
-                ip + "/entry",
-                kp + "/properties/entry",
-                out,
-                ak and ak + "/properties/entry",
-            )
-
-
-def _v45(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/then/properties/artifacts."
-    t = type(x)
-    if t is dict:
-        if "binary" not in x:
-            return False
-        if not _v56(x["binary"]):
-            return False
+            x49 = x["entry"]
+            t49 = type(x49)
+            if t49 is dict:
+                if "artifact" in x49:
+                    x50 = x49["artifact"]
+                    t50 = type(x50)
+                    if t50 is dict or t50 is list:
+                        return False
+                    elif t50 is str:
+                        if x50 != "binary":
+                            return False
+                    elif t50 is int or t50 is float or t50 is bool or x50 is None:
+                        return False
+                    else:
+                        if not _ok(_e40, x50):
+                            return False
+            elif (
+                t49 is list
+                or t49 is str
+                or t49 is int
+                or t49 is float
+                or t49 is bool
+                or x49 is None
+            ):
+                pass
+            else:
+                if not _ok(_e41, x49):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
     else:
-        return _ok(_e43, x)
+        return _ok(_e42, x)
     return True
 
 
-def _v46(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/if/properties/effect."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "compute":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e50, x)
-    return True
-
-
-def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/if."
-    k = _kind(x)
-    if k == "object":
-        if "effect" in x:
-            _e50(
-                x["effect"],
-                ip + "/effect",
-                kp + "/properties/effect",
-                out,
-                ak and ak + "/properties/effect",
-            )
-
-
-def _v47(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/then/properties/connector_operations."
+def _v12(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/1/then."
     t = type(x)
     if t is dict:
+        if "artifacts" in x:
+            x51 = x["artifacts"]
+            t51 = type(x51)
+            if t51 is dict:
+                if "binary" not in x51:
+                    return False
+                x52 = x51["binary"]
+                t52 = type(x52)
+                if t52 is dict:
+                    if "platform" not in x52:
+                        return False
+                elif (
+                    t52 is list
+                    or t52 is str
+                    or t52 is int
+                    or t52 is float
+                    or t52 is bool
+                    or x52 is None
+                ):
+                    pass
+                else:
+                    if not _ok(_e43, x52):
+                        return False
+            elif (
+                t51 is list
+                or t51 is str
+                or t51 is int
+                or t51 is float
+                or t51 is bool
+                or x51 is None
+            ):
+                pass
+            else:
+                if not _ok(_e44, x51):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
-    elif t is list:
-        if len(x) > 0:
-            return False
-    elif t is str or t is int or t is float or t is bool or x is None:
-        pass
     else:
-        return _ok(_e44, x)
+        return _ok(_e32, x)
     return True
 
 
-def _v48(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/then/properties/uses_model."
-    t = type(x)
-    if t is dict or t is list or t is str or t is int or t is float:
-        return False
-    elif t is bool:
-        if x is not False:
-            return False
-    elif x is None:
-        return False
-    else:
-        return _ok(_e45, x)
-    return True
-
-
-def _v49(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/if/properties/effect."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "connector":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e51, x)
-    return True
-
-
-def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3/if."
-    k = _kind(x)
-    if k == "object":
-        if "effect" in x:
-            _e51(
-                x["effect"],
-                ip + "/effect",
-                kp + "/properties/effect",
-                out,
-                ak and ak + "/properties/effect",
-            )
-
-
-def _v50(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/then/properties/connector_operations."
+def _v13(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/2/if."
     t = type(x)
     if t is dict:
-        pass
-    elif t is list:
-        if len(x) < 1:
-            return False
-    elif t is str or t is int or t is float or t is bool or x is None:
+        if "effect" in x:
+            x53 = x["effect"]
+            t53 = type(x53)
+            if t53 is dict or t53 is list:
+                return False
+            elif t53 is str:
+                if x53 != "compute":
+                    return False
+            elif t53 is int or t53 is float or t53 is bool or x53 is None:
+                return False
+            else:
+                if not _ok(_e45, x53):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
     else:
         return _ok(_e46, x)
     return True
 
 
-def _v51(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/if/properties/repeatability."
+def _v14(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/2/then."
     t = type(x)
     if t is dict:
-        if "kind" in x and not _v57(x["kind"]):
-            return False
+        if "connector_operations" in x:
+            x54 = x["connector_operations"]
+            t54 = type(x54)
+            if t54 is dict:
+                pass
+            elif t54 is list:
+                if len(x54) > 0:
+                    return False
+            elif t54 is str or t54 is int or t54 is float or t54 is bool or x54 is None:
+                pass
+            else:
+                if not _ok(_e47, x54):
+                    return False
+        if "uses_model" in x:
+            x55 = x["uses_model"]
+            t55 = type(x55)
+            if t55 is dict or t55 is list or t55 is str or t55 is int or t55 is float:
+                return False
+            elif t55 is bool:
+                if x55 is not False:
+                    return False
+            elif x55 is None:
+                return False
+            else:
+                if not _ok(_e48, x55):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
     else:
-        return _ok(_e52, x)
+        return _ok(_e33, x)
     return True
 
 
-def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4/if."
-    k = _kind(x)
-    if k == "object":
+def _v15(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/3/if."
+    t = type(x)
+    if t is dict:
+        if "effect" in x:
+            x56 = x["effect"]
+            t56 = type(x56)
+            if t56 is dict or t56 is list:
+                return False
+            elif t56 is str:
+                if x56 != "connector":
+                    return False
+            elif t56 is int or t56 is float or t56 is bool or x56 is None:
+                return False
+            else:
+                if not _ok(_e49, x56):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e50, x)
+    return True
+
+
+def _v16(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/3/then."
+    t = type(x)
+    if t is dict:
+        if "connector_operations" in x:
+            x57 = x["connector_operations"]
+            t57 = type(x57)
+            if t57 is dict:
+                pass
+            elif t57 is list:
+                if len(x57) < 1:
+                    return False
+            elif t57 is str or t57 is int or t57 is float or t57 is bool or x57 is None:
+                pass
+            else:
+                if not _ok(_e51, x57):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e34, x)
+    return True
+
+
+def _v17(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4/if."
+    t = type(x)
+    if t is dict:
         if "repeatability" in x:
-            _e52(
-                x["repeatability"],
-                ip + "/repeatability",
-                kp + "/properties/repeatability",
-                out,
-                ak and ak + "/properties/repeatability",
-            )
-
-
-def _v52(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/if/properties/repeatability."
-    t = type(x)
-    if t is dict:
-        if "kind" in x and not _v58(x["kind"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e53, x)
-    return True
-
-
-def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/if."
-    k = _kind(x)
-    if k == "object":
-        if "repeatability" in x:
-            _e53(
-                x["repeatability"],
-                ip + "/repeatability",
-                kp + "/properties/repeatability",
-                out,
-                ak and ak + "/properties/repeatability",
-            )
-
-
-def _v53(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/then/properties/repeatability."
-    t = type(x)
-    if t is dict:
-        if "tolerance_ref" not in x:
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e47, x)
-    return True
-
-
-def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P21(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^[a-f0-9]{64}$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/then/properties/artifacts."
-    k = _kind(x)
-    if k == "object":
-        for name in ("binary",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        if "binary" in x:
-            _e54(
-                x["binary"],
-                ip + "/binary",
-                kp + "/properties/binary",
-                out,
-                ak and ak + "/properties/binary",
-            )
-
-
-def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/then/properties/connector_operations."
-    k = _kind(x)
-    if k == "array":
-        if len(x) > 0:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
-                )
-            )
-
-
-def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/then/properties/uses_model."
-    if not _in_table(x, _T22):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3/then/properties/connector_operations."
-    k = _kind(x)
-    if k == "array":
-        if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
-                )
-            )
-
-
-def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/then/properties/repeatability."
-    k = _kind(x)
-    if k == "object":
-        for name in ("tolerance_ref",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-
-
-def _v54(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/if/properties/entry/properties/artifact."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "source":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e55, x)
-    return True
-
-
-def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if/properties/entry."
-    k = _kind(x)
-    if k == "object":
-        if "artifact" in x:
-            _e55(
-                x["artifact"],
-                ip + "/artifact",
-                kp + "/properties/artifact",
-                out,
-                ak and ak + "/properties/artifact",
-            )
-
-
-def _v55(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/if/properties/entry/properties/artifact."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "binary":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e56, x)
-    return True
-
-
-def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/if/properties/entry."
-    k = _kind(x)
-    if k == "object":
-        if "artifact" in x:
-            _e56(
-                x["artifact"],
-                ip + "/artifact",
-                kp + "/properties/artifact",
-                out,
-                ak and ak + "/properties/artifact",
-            )
-
-
-def _v56(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
-    t = type(x)
-    if t is dict:
-        if "platform" not in x:
-            return False
+            x58 = x["repeatability"]
+            t58 = type(x58)
+            if t58 is dict:
+                if "kind" in x58:
+                    x59 = x58["kind"]
+                    t59 = type(x59)
+                    if t59 is dict or t59 is list:
+                        return False
+                    elif t59 is str:
+                        if x59 != "deterministic":
+                            return False
+                    elif t59 is int or t59 is float or t59 is bool or x59 is None:
+                        return False
+                    else:
+                        if not _ok(_e52, x59):
+                            return False
+            elif (
+                t58 is list
+                or t58 is str
+                or t58 is int
+                or t58 is float
+                or t58 is bool
+                or x58 is None
+            ):
+                pass
+            else:
+                if not _ok(_e53, x58):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         pass
     else:
@@ -2369,85 +2254,268 @@ def _v56(x: Any) -> bool:
     return True
 
 
-def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/if/properties/effect."
-    if not _in_table(x, _T23):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3/if/properties/effect."
-    if not _in_table(x, _T24):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _v57(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
+def _v18(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4/then."
     t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "deterministic":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
+    if t is dict:
+        if "uses_model" in x:
+            x60 = x["uses_model"]
+            t60 = type(x60)
+            if t60 is dict or t60 is list or t60 is str or t60 is int or t60 is float:
+                return False
+            elif t60 is bool:
+                if x60 is not False:
+                    return False
+            elif x60 is None:
+                return False
+            else:
+                if not _ok(_e48, x60):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e35, x)
+    return True
+
+
+def _v19(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/5/if."
+    t = type(x)
+    if t is dict:
+        if "repeatability" in x:
+            x61 = x["repeatability"]
+            t61 = type(x61)
+            if t61 is dict:
+                if "kind" in x61:
+                    x62 = x61["kind"]
+                    t62 = type(x62)
+                    if t62 is dict or t62 is list:
+                        return False
+                    elif t62 is str:
+                        if x62 != "declared_variation":
+                            return False
+                    elif t62 is int or t62 is float or t62 is bool or x62 is None:
+                        return False
+                    else:
+                        if not _ok(_e55, x62):
+                            return False
+            elif (
+                t61 is list
+                or t61 is str
+                or t61 is int
+                or t61 is float
+                or t61 is bool
+                or x61 is None
+            ):
+                pass
+            else:
+                if not _ok(_e56, x61):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
     else:
         return _ok(_e57, x)
     return True
 
 
-def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4/if/properties/repeatability."
-    k = _kind(x)
-    if k == "object":
-        if "kind" in x:
-            _e57(
-                x["kind"],
-                ip + "/kind",
-                kp + "/properties/kind",
-                out,
-                ak and ak + "/properties/kind",
-            )
-
-
-def _v58(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
+def _v20(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/5/then."
     t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "declared_variation":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
+    if t is dict:
+        if "repeatability" in x:
+            x63 = x["repeatability"]
+            t63 = type(x63)
+            if t63 is dict:
+                if "tolerance_ref" not in x63:
+                    return False
+            elif (
+                t63 is list
+                or t63 is str
+                or t63 is int
+                or t63 is float
+                or t63 is bool
+                or x63 is None
+            ):
+                pass
+            else:
+                if not _ok(_e58, x63):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        pass
     else:
-        return _ok(_e58, x)
+        return _ok(_e36, x)
     return True
 
 
-def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/if/properties/repeatability."
+def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/then."
     k = _kind(x)
     if k == "object":
-        if "kind" in x:
-            _e58(
-                x["kind"],
-                ip + "/kind",
-                kp + "/properties/kind",
+        if "artifacts" in x:
+            _e29(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
                 out,
-                ak and ak + "/properties/kind",
+                ak and ak + "/properties/artifacts",
             )
 
 
-def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/then."
+    k = _kind(x)
+    if k == "object":
+        if "artifacts" in x:
+            _e44(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
+                out,
+                ak and ak + "/properties/artifacts",
+            )
+
+
+def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/then."
+    k = _kind(x)
+    if k == "object":
+        if "connector_operations" in x:
+            _e47(
+                x["connector_operations"],
+                ip + "/connector_operations",
+                kp + "/properties/connector_operations",
+                out,
+                ak and ak + "/properties/connector_operations",
+            )
+        if "uses_model" in x:
+            _e48(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
+
+
+def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3/then."
+    k = _kind(x)
+    if k == "object":
+        if "connector_operations" in x:
+            _e51(
+                x["connector_operations"],
+                ip + "/connector_operations",
+                kp + "/properties/connector_operations",
+                out,
+                ak and ak + "/properties/connector_operations",
+            )
+
+
+def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4/then."
+    k = _kind(x)
+    if k == "object":
+        if "uses_model" in x:
+            _e48(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
+
+
+def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5/then."
+    k = _kind(x)
+    if k == "object":
+        if "repeatability" in x:
+            _e58(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
+
+
+def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
+    if not _in_table(x, _T20):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if/properties/entry."
+    k = _kind(x)
+    if k == "object":
+        if "artifact" in x:
+            _e37(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
+
+
+def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if."
+    k = _kind(x)
+    if k == "object":
+        if "entry" in x:
+            _e38(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
+
+
+def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
+    if not _in_table(x, _T21):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/if/properties/entry."
+    k = _kind(x)
+    if k == "object":
+        if "artifact" in x:
+            _e40(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
+
+
+def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/if."
+    k = _kind(x)
+    if k == "object":
+        if "entry" in x:
+            _e41(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
+
+
+def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     k = _kind(x)
     if k == "object":
@@ -2463,8 +2531,114 @@ def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
+def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/then/properties/artifacts."
+    k = _kind(x)
+    if k == "object":
+        for name in ("binary",):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
+        if "binary" in x:
+            _e43(
+                x["binary"],
+                ip + "/binary",
+                kp + "/properties/binary",
+                out,
+                ak and ak + "/properties/binary",
+            )
+
+
+def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/if/properties/effect."
+    if not _in_table(x, _T22):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/if."
+    k = _kind(x)
+    if k == "object":
+        if "effect" in x:
+            _e45(
+                x["effect"],
+                ip + "/effect",
+                kp + "/properties/effect",
+                out,
+                ak and ak + "/properties/effect",
+            )
+
+
+def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/then/properties/connector_operations."
+    k = _kind(x)
+    if k == "array":
+        if len(x) > 0:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
+                )
+            )
+
+
+def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/then/properties/uses_model."
+    if not _in_table(x, _T23):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3/if/properties/effect."
+    if not _in_table(x, _T24):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3/if."
+    k = _kind(x)
+    if k == "object":
+        if "effect" in x:
+            _e49(
+                x["effect"],
+                ip + "/effect",
+                kp + "/properties/effect",
+                out,
+                ak and ak + "/properties/effect",
+            )
+
+
+def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3/then/properties/connector_operations."
+    k = _kind(x)
+    if k == "array":
+        if len(x) < 1:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
+                )
+            )
+
+
+def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T25):
         out.append(
             ValidationError(
@@ -2473,8 +2647,36 @@ def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
+def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4/if/properties/repeatability."
+    k = _kind(x)
+    if k == "object":
+        if "kind" in x:
+            _e52(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
+            )
+
+
+def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4/if."
+    k = _kind(x)
+    if k == "object":
+        if "repeatability" in x:
+            _e53(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
+
+
+def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T26):
         out.append(
             ValidationError(
@@ -2483,35 +2685,54 @@ def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T27):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5/if/properties/repeatability."
+    k = _kind(x)
+    if k == "object":
+        if "kind" in x:
+            _e55(
+                x["kind"],
+                ip + "/kind",
+                kp + "/properties/kind",
+                out,
+                ak and ak + "/properties/kind",
             )
-        )
+
+
+def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5/if."
+    k = _kind(x)
+    if k == "object":
+        if "repeatability" in x:
+            _e56(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
 
 
 def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T28):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    "Every error of the subschema at /allOf/5/then/properties/repeatability."
+    k = _kind(x)
+    if k == "object":
+        for name in ("tolerance_ref",):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance: Any) -> bool:
-    """Whether the instance matches the contract (stops at the first failure)."""
-    try:
-        return bool(_v0(instance))
-    except RecursionError:
-        return False
+is_valid = _v0
 
 
 def errors(instance: Any) -> list[ValidationError]:

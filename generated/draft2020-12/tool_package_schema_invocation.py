@@ -129,8 +129,7 @@ def _short(x: Any) -> str:
     return text
 
 
-_R0 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
-_K1 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
+_K0 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -143,20 +142,67 @@ def _v0(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation."
     t = type(x)
     if t is dict:
-        if not x.keys() >= _R0:
+        if x.keys() != _K0:
             return False
-        if not x.keys() <= _K1:
+        x1 = x["skill_key"]
+        t1 = type(x1)
+        if t1 is str:
+            if len(x1) < 1:
+                return False
+        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
             return False
-        if not _v1(x["skill_key"]):
+        else:
+            if not _ok(_e1, x1):
+                return False
+        x2 = x["skill_version"]
+        t2 = type(x2)
+        if t2 is int:
+            if x2 < 1:
+                return False
+        elif t2 is float:
+            if not x2.is_integer():
+                return False
+            if not (x2 >= 1):
+                return False
+        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
             return False
-        if not _v2(x["skill_version"]):
+        else:
+            if not _ok(_e2, x2):
+                return False
+        x3 = x["tool_key"]
+        t3 = type(x3)
+        if t3 is str:
+            if len(x3) < 1:
+                return False
+        elif t3 is dict or t3 is list or t3 is int or t3 is float or t3 is bool or x3 is None:
             return False
-        if not _v1(x["tool_key"]):
+        else:
+            if not _ok(_e1, x3):
+                return False
+        x4 = x["tool_version"]
+        t4 = type(x4)
+        if t4 is int:
+            if x4 < 1:
+                return False
+        elif t4 is float:
+            if not x4.is_integer():
+                return False
+            if not (x4 >= 1):
+                return False
+        elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
             return False
-        if not _v2(x["tool_version"]):
+        else:
+            if not _ok(_e2, x4):
+                return False
+        x5 = x["input"]
+        t5 = type(x5)
+        if t5 is dict:
+            pass
+        elif t5 is list or t5 is str or t5 is int or t5 is float or t5 is bool or x5 is None:
             return False
-        if not _v3(x["input"]):
-            return False
+        else:
+            if not _ok(_e3, x5):
+                return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -185,7 +231,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         for key in x:
-            if key not in _K1:
+            if key not in _K0:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -234,49 +280,6 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 out,
                 ak and ak + "/properties/input",
             )
-
-
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /$defs/invocation/properties/skill_key."
-    t = type(x)
-    if t is str:
-        if len(x) < 1:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e1, x)
-    return True
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /$defs/invocation/properties/skill_version."
-    t = type(x)
-    if t is int:
-        if x < 1:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 1):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e2, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /$defs/invocation/properties/input."
-    t = type(x)
-    if t is dict:
-        pass
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e3, x)
-    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -332,12 +335,7 @@ def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance: Any) -> bool:
-    """Whether the instance matches the contract (stops at the first failure)."""
-    try:
-        return bool(_v0(instance))
-    except RecursionError:
-        return False
+is_valid = _v0
 
 
 def errors(instance: Any) -> list[ValidationError]:

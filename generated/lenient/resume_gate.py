@@ -114,12 +114,47 @@ def _v0(x: Any) -> bool:
             return False
         if "step" not in x:
             return False
-        if not _v1(x["run_id"]):
+        x1 = x["run_id"]
+        t1 = type(x1)
+        if t1 is str:
+            pass
+        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
             return False
-        if not _v2(x["step"]):
+        else:
+            if not _ok(_e1, x1):
+                return False
+        x2 = x["step"]
+        t2 = type(x2)
+        if t2 is int:
+            pass
+        elif t2 is float:
+            if not x2.is_integer():
+                return False
+        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
             return False
-        if "state" in x and not _v3(x["state"]):
-            return False
+        else:
+            if not _ok(_e2, x2):
+                return False
+        if "state" in x:
+            x3 = x["state"]
+            t3 = type(x3)
+            if t3 is dict:
+                if "cursor" not in x3:
+                    return False
+                x4 = x3["cursor"]
+                t4 = type(x4)
+                if x4 is None or t4 is str:
+                    pass
+                elif t4 is dict or t4 is list or t4 is int or t4 is float or t4 is bool:
+                    return False
+                else:
+                    if not _ok(_e3, x4):
+                        return False
+            elif t3 is list or t3 is str or t3 is int or t3 is float or t3 is bool or x3 is None:
+                return False
+            else:
+                if not _ok(_e4, x3):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -164,55 +199,13 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/step",
             )
         if "state" in x:
-            _e3(
+            _e4(
                 x["state"],
                 ip + "/state",
                 kp + "/properties/state",
                 out,
                 ak and ak + "/properties/state",
             )
-
-
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/run_id."
-    t = type(x)
-    if t is str:
-        pass
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e1, x)
-    return True
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/step."
-    t = type(x)
-    if t is int:
-        pass
-    elif t is float:
-        if not x.is_integer():
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e2, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/state."
-    t = type(x)
-    if t is dict:
-        if "cursor" not in x:
-            return False
-        if not _v4(x["cursor"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e3, x)
-    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -238,6 +231,20 @@ def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/state/properties/cursor."
+    k = _kind(x)
+    if not (k == "null" or k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'null', 'string'",
+                ip,
+                kp + "/type",
+                ak and ak + "/type",
+            )
+        )
+
+
+def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/state."
     k = _kind(x)
     if not (k == "object"):
@@ -258,7 +265,7 @@ def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         if "cursor" in x:
-            _e4(
+            _e3(
                 x["cursor"],
                 ip + "/cursor",
                 kp + "/properties/cursor",
@@ -267,41 +274,10 @@ def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
 
 
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/state/properties/cursor."
-    t = type(x)
-    if x is None or t is str:
-        pass
-    elif t is dict or t is list or t is int or t is float or t is bool:
-        return False
-    else:
-        return _ok(_e4, x)
-    return True
-
-
-def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/state/properties/cursor."
-    k = _kind(x)
-    if not (k == "null" or k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'null', 'string'",
-                ip,
-                kp + "/type",
-                ak and ak + "/type",
-            )
-        )
-
-
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance: Any) -> bool:
-    """Whether the instance matches the contract (stops at the first failure)."""
-    try:
-        return bool(_v0(instance))
-    except RecursionError:
-        return False
+is_valid = _v0
 
 
 def errors(instance: Any) -> list[ValidationError]:

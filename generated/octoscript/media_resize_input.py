@@ -283,26 +283,203 @@ def _v0(x: Any) -> bool:
             return False
         if not x.keys() <= _K0:
             return False
-        if not _v1(x["source"]):
+        x1 = x["source"]
+        t1 = type(x1)
+        if t1 is str:
+            if len(x1) < 1:
+                return False
+            if len(x1) > 2048:
+                return False
+        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
             return False
-        if not _v2(x["width"]):
+        else:
+            if not _ok(_e1, x1):
+                return False
+        x2 = x["width"]
+        t2 = type(x2)
+        if t2 is int:
+            if x2 < 1:
+                return False
+            if x2 > 16384:
+                return False
+        elif t2 is float:
+            if not x2.is_integer():
+                return False
+            if not (x2 >= 1):
+                return False
+            if not (x2 <= 16384):
+                return False
+        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
             return False
-        if not _v2(x["height"]):
+        else:
+            if not _ok(_e2, x2):
+                return False
+        x3 = x["height"]
+        t3 = type(x3)
+        if t3 is int:
+            if x3 < 1:
+                return False
+            if x3 > 16384:
+                return False
+        elif t3 is float:
+            if not x3.is_integer():
+                return False
+            if not (x3 >= 1):
+                return False
+            if not (x3 <= 16384):
+                return False
+        elif t3 is dict or t3 is list or t3 is str or t3 is bool or x3 is None:
             return False
-        if "scale" in x and not _v3(x["scale"]):
-            return False
-        if "budget" in x and not _v4(x["budget"]):
-            return False
-        if "format" in x and not _v5(x["format"]):
-            return False
-        if "keep_metadata" in x and not _v6(x["keep_metadata"]):
-            return False
-        if "watermark" in x and not _v7(x["watermark"]):
-            return False
-        if "tags" in x and not _v8(x["tags"]):
-            return False
-        if "crop" in x and not _v9(x["crop"]):
-            return False
+        else:
+            if not _ok(_e2, x3):
+                return False
+        if "scale" in x:
+            x4 = x["scale"]
+            t4 = type(x4)
+            if t4 is int:
+                if x4 < _Decimal("0.30000000000000000001"):
+                    return False
+                if x4 > 100:
+                    return False
+            elif t4 is float:
+                if _cmp(x4, _Decimal("0.30000000000000000001")) not in (0, 1):
+                    return False
+                if not (x4 <= 100):
+                    return False
+            elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
+                return False
+            else:
+                if not _ok(_e3, x4):
+                    return False
+        if "budget" in x:
+            x5 = x["budget"]
+            t5 = type(x5)
+            if t5 is int:
+                if x5 < 0:
+                    return False
+                if x5 > 123456789012345678901234567890:
+                    return False
+            elif t5 is float:
+                if not x5.is_integer():
+                    return False
+                if not (x5 >= 0):
+                    return False
+                if _cmp(x5, 123456789012345678901234567890) not in (-1, 0):
+                    return False
+            elif t5 is dict or t5 is list or t5 is str or t5 is bool or x5 is None:
+                return False
+            else:
+                if not _ok(_e4, x5):
+                    return False
+        if "format" in x:
+            x6 = x["format"]
+            t6 = type(x6)
+            if t6 is str:
+                if x6 not in _S1:
+                    return False
+            elif t6 is dict or t6 is list or t6 is int or t6 is float or t6 is bool or x6 is None:
+                return False
+            else:
+                if not _ok(_e5, x6):
+                    return False
+        if "keep_metadata" in x:
+            x7 = x["keep_metadata"]
+            t7 = type(x7)
+            if t7 is bool:
+                pass
+            elif t7 is dict or t7 is list or t7 is str or t7 is int or t7 is float or x7 is None:
+                return False
+            else:
+                if not _ok(_e6, x7):
+                    return False
+        if "watermark" in x:
+            x8 = x["watermark"]
+            t8 = type(x8)
+            if x8 is None:
+                pass
+            elif t8 is dict or t8 is list or t8 is str or t8 is int or t8 is float or t8 is bool:
+                return False
+            else:
+                if not _ok(_e7, x8):
+                    return False
+        if "tags" in x:
+            x9 = x["tags"]
+            t9 = type(x9)
+            if t9 is list:
+                if len(x9) > 16:
+                    return False
+                for item10 in x9:
+                    t10 = type(item10)
+                    if t10 is str:
+                        if len(item10) < 1:
+                            return False
+                        if len(item10) > 32:
+                            return False
+                    elif (
+                        t10 is dict
+                        or t10 is list
+                        or t10 is int
+                        or t10 is float
+                        or t10 is bool
+                        or item10 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e8, item10):
+                            return False
+            elif t9 is dict or t9 is str or t9 is int or t9 is float or t9 is bool or x9 is None:
+                return False
+            else:
+                if not _ok(_e9, x9):
+                    return False
+        if "crop" in x:
+            x11 = x["crop"]
+            t11 = type(x11)
+            if t11 is dict:
+                if x11.keys() != _K2:
+                    return False
+                x12 = x11["x"]
+                t12 = type(x12)
+                if t12 is int:
+                    if x12 < 0:
+                        return False
+                elif t12 is float:
+                    if not x12.is_integer():
+                        return False
+                    if not (x12 >= 0):
+                        return False
+                elif t12 is dict or t12 is list or t12 is str or t12 is bool or x12 is None:
+                    return False
+                else:
+                    if not _ok(_e10, x12):
+                        return False
+                x13 = x11["y"]
+                t13 = type(x13)
+                if t13 is int:
+                    if x13 < 0:
+                        return False
+                elif t13 is float:
+                    if not x13.is_integer():
+                        return False
+                    if not (x13 >= 0):
+                        return False
+                elif t13 is dict or t13 is list or t13 is str or t13 is bool or x13 is None:
+                    return False
+                else:
+                    if not _ok(_e10, x13):
+                        return False
+            elif (
+                t11 is list
+                or t11 is str
+                or t11 is int
+                or t11 is float
+                or t11 is bool
+                or x11 is None
+            ):
+                return False
+            else:
+                if not _ok(_e11, x11):
+                    return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -405,7 +582,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/watermark",
             )
         if "tags" in x:
-            _e8(
+            _e9(
                 x["tags"],
                 ip + "/tags",
                 kp + "/properties/tags",
@@ -413,166 +590,13 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/tags",
             )
         if "crop" in x:
-            _e9(
+            _e11(
                 x["crop"],
                 ip + "/crop",
                 kp + "/properties/crop",
                 out,
                 ak and ak + "/properties/crop",
             )
-
-
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/source."
-    t = type(x)
-    if t is str:
-        if len(x) < 1:
-            return False
-        if len(x) > 2048:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e1, x)
-    return True
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/width."
-    t = type(x)
-    if t is int:
-        if x < 1:
-            return False
-        if x > 16384:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 1):
-            return False
-        if not (x <= 16384):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e2, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/scale."
-    t = type(x)
-    if t is int:
-        if x < _Decimal("0.30000000000000000001"):
-            return False
-        if x > 100:
-            return False
-    elif t is float:
-        if _cmp(x, _Decimal("0.30000000000000000001")) not in (0, 1):
-            return False
-        if not (x <= 100):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e3, x)
-    return True
-
-
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/budget."
-    t = type(x)
-    if t is int:
-        if x < 0:
-            return False
-        if x > 123456789012345678901234567890:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 0):
-            return False
-        if _cmp(x, 123456789012345678901234567890) not in (-1, 0):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e4, x)
-    return True
-
-
-def _v5(x: Any) -> bool:
-    "Fast path of the subschema at /properties/format."
-    t = type(x)
-    if t is str:
-        if x not in _S1:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e5, x)
-    return True
-
-
-def _v6(x: Any) -> bool:
-    "Fast path of the subschema at /properties/keep_metadata."
-    t = type(x)
-    if t is bool:
-        pass
-    elif t is dict or t is list or t is str or t is int or t is float or x is None:
-        return False
-    else:
-        return _ok(_e6, x)
-    return True
-
-
-def _v7(x: Any) -> bool:
-    "Fast path of the subschema at /properties/watermark."
-    t = type(x)
-    if x is None:
-        pass
-    elif t is dict or t is list or t is str or t is int or t is float or t is bool:
-        return False
-    else:
-        return _ok(_e7, x)
-    return True
-
-
-def _v8(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tags."
-    t = type(x)
-    if t is list:
-        if len(x) > 16:
-            return False
-        for v in x:
-            if not _v10(v):
-                return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e8, x)
-    return True
-
-
-def _v9(x: Any) -> bool:
-    "Fast path of the subschema at /properties/crop."
-    t = type(x)
-    if t is dict:
-        if "x" not in x:
-            return False
-        if "y" not in x:
-            return False
-        if not x.keys() <= _K2:
-            return False
-        if not _v11(x["x"]):
-            return False
-        if not _v11(x["y"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e9, x)
-    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -729,6 +753,30 @@ def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 
 def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/tags/items."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "string":
+        if len(x) < 1:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
+        if len(x) > 32:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
+                )
+            )
+
+
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
@@ -745,10 +793,31 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 )
             )
         for i in range(0, len(x)):
-            _e10(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e8(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/crop/properties/x."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "number":
+        if _cmp(x, 0) not in (0, 1):
+            out.append(
+                ValidationError(
+                    _short(x) + " is less than the minimum of 0",
+                    ip,
+                    kp + "/minimum",
+                    ak and ak + "/minimum",
+                )
+            )
+
+
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/crop."
     k = _kind(x)
     if not (k == "object"):
@@ -779,98 +848,15 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         if "x" in x:
-            _e11(x["x"], ip + "/x", kp + "/properties/x", out, ak and ak + "/properties/x")
+            _e10(x["x"], ip + "/x", kp + "/properties/x", out, ak and ak + "/properties/x")
         if "y" in x:
-            _e11(x["y"], ip + "/y", kp + "/properties/y", out, ak and ak + "/properties/y")
-
-
-def _v10(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tags/items."
-    t = type(x)
-    if t is str:
-        if len(x) < 1:
-            return False
-        if len(x) > 32:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e10, x)
-    return True
-
-
-def _v11(x: Any) -> bool:
-    "Fast path of the subschema at /properties/crop/properties/x."
-    t = type(x)
-    if t is int:
-        if x < 0:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 0):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e11, x)
-    return True
-
-
-def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/tags/items."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
-        if len(x) > 32:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
-                )
-            )
-
-
-def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/crop/properties/x."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "number":
-        if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _e10(x["y"], ip + "/y", kp + "/properties/y", out, ak and ak + "/properties/y")
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance: Any) -> bool:
-    """Whether the instance matches the contract (stops at the first failure)."""
-    try:
-        return bool(_v0(instance))
-    except RecursionError:
-        return False
+is_valid = _v0
 
 
 def errors(instance: Any) -> list[ValidationError]:

@@ -302,10 +302,10 @@ _P1 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
 _S2 = frozenset({"low", "high", "medium"})
 _T3 = _table(["answer"])
 _T4 = _table(["low", "medium", "high", None])
-_K5 = frozenset[str]()
-_K6 = frozenset({"text"})
-_K7 = frozenset({"refusal"})
-_P8 = _re.compile("\\Ahttps\\:\\/\\/").search
+_K5 = frozenset({"text"})
+_K6 = frozenset({"refusal"})
+_P7 = _re.compile("\\Ahttps\\:\\/\\/").search
+_K8 = frozenset[str]()
 _P9 = _re.compile("\\A[0-9]+\\Z").search
 
 
@@ -325,32 +325,225 @@ def _v0(x: Any) -> bool:
             return False
         if not x.keys() <= _K0:
             return False
-        if not _v1(x["kind"]):
+        x1 = x["kind"]
+        t1 = type(x1)
+        if t1 is dict or t1 is list:
             return False
-        if "language" in x and not _v2(x["language"]):
+        elif t1 is str:
+            if x1 != "answer":
+                return False
+        elif t1 is int or t1 is float or t1 is bool or x1 is None:
             return False
-        if "confidence" in x and not _v3(x["confidence"]):
+        else:
+            if not _ok(_e1, x1):
+                return False
+        if "language" in x:
+            x2 = x["language"]
+            t2 = type(x2)
+            if t2 is str:
+                if _P1(x2) is None:
+                    return False
+            elif t2 is dict or t2 is list or t2 is int or t2 is float or t2 is bool or x2 is None:
+                return False
+            else:
+                if not _ok(_e2, x2):
+                    return False
+        if "confidence" in x:
+            x3 = x["confidence"]
+            t3 = type(x3)
+            if t3 is int:
+                if x3 <= 0:
+                    return False
+                if x3 > 1:
+                    return False
+            elif t3 is float:
+                if not (x3 > 0):
+                    return False
+                if not (x3 <= 1):
+                    return False
+            elif t3 is dict or t3 is list or t3 is str or t3 is bool or x3 is None:
+                return False
+            else:
+                if not _ok(_e3, x3):
+                    return False
+        if "retries" in x:
+            x4 = x["retries"]
+            t4 = type(x4)
+            if t4 is int:
+                if x4 < 0:
+                    return False
+                if x4 >= 10:
+                    return False
+                if x4 % 1:
+                    return False
+            elif t4 is float:
+                if not x4.is_integer():
+                    return False
+                if not (x4 >= 0):
+                    return False
+                if not (x4 < 10):
+                    return False
+                if not _is_multiple(x4, 1):
+                    return False
+            elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
+                return False
+            else:
+                if not _ok(_e4, x4):
+                    return False
+        if "page_size" in x:
+            x5 = x["page_size"]
+            t5 = type(x5)
+            if t5 is int:
+                if x5 < 10:
+                    return False
+                if x5 > 100:
+                    return False
+                if x5 % 10:
+                    return False
+            elif t5 is float:
+                if not x5.is_integer():
+                    return False
+                if not (x5 >= 10):
+                    return False
+                if not (x5 <= 100):
+                    return False
+                if not _is_multiple(x5, 10):
+                    return False
+            elif t5 is dict or t5 is list or t5 is str or t5 is bool or x5 is None:
+                return False
+            else:
+                if not _ok(_e5, x5):
+                    return False
+        if "severity" in x:
+            x6 = x["severity"]
+            t6 = type(x6)
+            if t6 is dict or t6 is list:
+                return False
+            elif t6 is str:
+                if x6 not in _S2:
+                    return False
+            elif t6 is int or t6 is float or t6 is bool:
+                return False
+            elif x6 is None:
+                pass
+            else:
+                if not _ok(_e6, x6):
+                    return False
+        if "summary" in x:
+            x7 = x["summary"]
+            t7 = type(x7)
+            if x7 is None:
+                pass
+            elif t7 is str:
+                if len(x7) < 1:
+                    return False
+                if len(x7) > 280:
+                    return False
+            elif t7 is dict or t7 is list or t7 is int or t7 is float or t7 is bool:
+                return False
+            else:
+                if not _ok(_e7, x7):
+                    return False
+        if "tags" in x:
+            x8 = x["tags"]
+            t8 = type(x8)
+            if t8 is list:
+                if len(x8) > 8:
+                    return False
+                for item9 in x8:
+                    t9 = type(item9)
+                    if t9 is str:
+                        pass
+                    elif (
+                        t9 is dict
+                        or t9 is list
+                        or t9 is int
+                        or t9 is float
+                        or t9 is bool
+                        or item9 is None
+                    ):
+                        return False
+                    else:
+                        if not _ok(_e8, item9):
+                            return False
+                if not _unique(x8):
+                    return False
+            elif t8 is dict or t8 is str or t8 is int or t8 is float or t8 is bool or x8 is None:
+                return False
+            else:
+                if not _ok(_e9, x8):
+                    return False
+        if "span" in x:
+            x10 = x["span"]
+            t10 = type(x10)
+            if t10 is list:
+                if len(x10) < 2:
+                    return False
+                if len(x10) > 0 and not _v1(x10[0]):
+                    return False
+                if len(x10) > 1 and not _v1(x10[1]):
+                    return False
+                if len(x10) > 2:
+                    return False
+            elif (
+                t10 is dict
+                or t10 is str
+                or t10 is int
+                or t10 is float
+                or t10 is bool
+                or x10 is None
+            ):
+                return False
+            else:
+                if not _ok(_e10, x10):
+                    return False
+        x11 = x["answer"]
+        if (_v2(x11) + _v3(x11)) != 1:
             return False
-        if "retries" in x and not _v4(x["retries"]):
-            return False
-        if "page_size" in x and not _v5(x["page_size"]):
-            return False
-        if "severity" in x and not _v6(x["severity"]):
-            return False
-        if "summary" in x and not _v7(x["summary"]):
-            return False
-        if "tags" in x and not _v8(x["tags"]):
-            return False
-        if "span" in x and not _v9(x["span"]):
-            return False
-        if not _v10(x["answer"]):
-            return False
-        if "citations" in x and not _v11(x["citations"]):
-            return False
-        if "metadata" in x and not _v12(x["metadata"]):
-            return False
-        if "identifier" in x and not _v13(x["identifier"]):
-            return False
+        if "citations" in x:
+            x12 = x["citations"]
+            t12 = type(x12)
+            if t12 is list:
+                for item13 in x12:
+                    if not (_v4(item13) or _v5(item13)):
+                        return False
+            elif (
+                t12 is dict
+                or t12 is str
+                or t12 is int
+                or t12 is float
+                or t12 is bool
+                or x12 is None
+            ):
+                return False
+            else:
+                if not _ok(_e11, x12):
+                    return False
+        if "metadata" in x:
+            x14 = x["metadata"]
+            t14 = type(x14)
+            if t14 is dict:
+                for k14, v14 in x14.items():
+                    if not _v6(v14):
+                        return False
+            elif (
+                t14 is list
+                or t14 is str
+                or t14 is int
+                or t14 is float
+                or t14 is bool
+                or x14 is None
+            ):
+                return False
+            else:
+                if not _ok(_e12, x14):
+                    return False
+        if "identifier" in x:
+            x15 = x["identifier"]
+            if not _v7(x15):
+                return False
+            if not _v8(x15):
+                return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -445,7 +638,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/summary",
             )
         if "tags" in x:
-            _e8(
+            _e9(
                 x["tags"],
                 ip + "/tags",
                 kp + "/properties/tags",
@@ -453,7 +646,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/tags",
             )
         if "span" in x:
-            _e9(
+            _e10(
                 x["span"],
                 ip + "/span",
                 kp + "/properties/span",
@@ -461,7 +654,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/span",
             )
         if "answer" in x:
-            _e10(
+            _e13(
                 x["answer"],
                 ip + "/answer",
                 kp + "/properties/answer",
@@ -485,228 +678,13 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/metadata",
             )
         if "identifier" in x:
-            _e13(
+            _e14(
                 x["identifier"],
                 ip + "/identifier",
                 kp + "/properties/identifier",
                 out,
                 ak and ak + "/properties/identifier",
             )
-
-
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/kind."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x != "answer":
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e1, x)
-    return True
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/language."
-    t = type(x)
-    if t is str:
-        if _P1(x) is None:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e2, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/confidence."
-    t = type(x)
-    if t is int:
-        if x <= 0:
-            return False
-        if x > 1:
-            return False
-    elif t is float:
-        if not (x > 0):
-            return False
-        if not (x <= 1):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e3, x)
-    return True
-
-
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/retries."
-    t = type(x)
-    if t is int:
-        if x < 0:
-            return False
-        if x >= 10:
-            return False
-        if x % 1:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 0):
-            return False
-        if not (x < 10):
-            return False
-        if not _is_multiple(x, 1):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e4, x)
-    return True
-
-
-def _v5(x: Any) -> bool:
-    "Fast path of the subschema at /properties/page_size."
-    t = type(x)
-    if t is int:
-        if x < 10:
-            return False
-        if x > 100:
-            return False
-        if x % 10:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 10):
-            return False
-        if not (x <= 100):
-            return False
-        if not _is_multiple(x, 10):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e5, x)
-    return True
-
-
-def _v6(x: Any) -> bool:
-    "Fast path of the subschema at /properties/severity."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S2:
-            return False
-    elif t is int or t is float or t is bool:
-        return False
-    elif x is None:
-        pass
-    else:
-        return _ok(_e6, x)
-    return True
-
-
-def _v7(x: Any) -> bool:
-    "Fast path of the subschema at /properties/summary."
-    t = type(x)
-    if x is None:
-        pass
-    elif t is str:
-        if len(x) < 1:
-            return False
-        if len(x) > 280:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool:
-        return False
-    else:
-        return _ok(_e7, x)
-    return True
-
-
-def _v8(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tags."
-    t = type(x)
-    if t is list:
-        if len(x) > 8:
-            return False
-        for v in x:
-            if not _v14(v):
-                return False
-        if not _unique(x):
-            return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e8, x)
-    return True
-
-
-def _v9(x: Any) -> bool:
-    "Fast path of the subschema at /properties/span."
-    t = type(x)
-    if t is list:
-        if len(x) < 2:
-            return False
-        if len(x) > 0 and not _v15(x[0]):
-            return False
-        if len(x) > 1 and not _v15(x[1]):
-            return False
-        if len(x) > 2:
-            return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e9, x)
-    return True
-
-
-def _v10(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer."
-    if (_v16(x) + _v17(x)) != 1:
-        return False
-    return True
-
-
-def _v11(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations."
-    t = type(x)
-    if t is list:
-        for v in x:
-            if not _v18(v):
-                return False
-    elif t is dict or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e11, x)
-    return True
-
-
-def _v12(x: Any) -> bool:
-    "Fast path of the subschema at /properties/metadata."
-    t = type(x)
-    if t is dict:
-        for k, v in x.items():
-            if not _v19(v):
-                return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e12, x)
-    return True
-
-
-def _v13(x: Any) -> bool:
-    "Fast path of the subschema at /properties/identifier."
-    if not _v20(x):
-        return False
-    if not _v21(x):
-        return False
-    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -886,6 +864,17 @@ def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 
 def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/tags/items."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+
+
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
@@ -902,7 +891,7 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 )
             )
         for i in range(0, len(x)):
-            _e14(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e8(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
         if not _unique(x):
             out.append(
                 ValidationError(
@@ -914,7 +903,25 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
 
 
-def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v1(x: Any) -> bool:
+    "Fast path of the subschema at /properties/span/prefixItems/0."
+    t = type(x)
+    if t is int:
+        if x < 0:
+            return False
+    elif t is float:
+        if not x.is_integer():
+            return False
+        if not (x >= 0):
+            return False
+    elif t is dict or t is list or t is str or t is bool or x is None:
+        return False
+    else:
+        return _ok(_e15, x)
+    return True
+
+
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span."
     k = _kind(x)
     if not (k == "array"):
@@ -938,17 +945,99 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/answer."
-    if (_v16(x) + _v17(x)) != 1:
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under exactly one of the given schemas",
-                ip,
-                kp + "/oneOf",
-                ak and ak + "/oneOf",
-            )
-        )
+def _v2(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/0."
+    t = type(x)
+    if t is dict:
+        if x.keys() != _K5:
+            return False
+        x16 = x["text"]
+        t16 = type(x16)
+        if t16 is str:
+            pass
+        elif t16 is dict or t16 is list or t16 is int or t16 is float or t16 is bool or x16 is None:
+            return False
+        else:
+            if not _ok(_e8, x16):
+                return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        return False
+    else:
+        return _ok(_e17, x)
+    return True
+
+
+def _v3(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/1."
+    t = type(x)
+    if t is dict:
+        if x.keys() != _K6:
+            return False
+        x17 = x["refusal"]
+        t17 = type(x17)
+        if t17 is str:
+            pass
+        elif t17 is dict or t17 is list or t17 is int or t17 is float or t17 is bool or x17 is None:
+            return False
+        else:
+            if not _ok(_e8, x17):
+                return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        return False
+    else:
+        return _ok(_e18, x)
+    return True
+
+
+def _v4(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/0."
+    t = type(x)
+    if t is str:
+        if _P7(x) is None:
+            return False
+    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
+        return False
+    else:
+        return _ok(_e19, x)
+    return True
+
+
+def _v5(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/1."
+    t = type(x)
+    if t is dict:
+        if "doc" not in x:
+            return False
+        x18 = x["doc"]
+        t18 = type(x18)
+        if t18 is str:
+            pass
+        elif t18 is dict or t18 is list or t18 is int or t18 is float or t18 is bool or x18 is None:
+            return False
+        else:
+            if not _ok(_e8, x18):
+                return False
+        if "page" in x:
+            x19 = x["page"]
+            t19 = type(x19)
+            if t19 is int:
+                if x19 < 1:
+                    return False
+            elif t19 is float:
+                if not x19.is_integer():
+                    return False
+                if not (x19 >= 1):
+                    return False
+            elif t19 is dict or t19 is list or t19 is str or t19 is bool or x19 is None:
+                return False
+            else:
+                if not _ok(_e20, x19):
+                    return False
+    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+        return False
+    else:
+        return _ok(_e21, x)
+    return True
 
 
 def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -962,7 +1051,19 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
     if k == "array":
         for i in range(0, len(x)):
-            _e17(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e22(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+
+
+def _v6(x: Any) -> bool:
+    "Fast path of the subschema at /properties/metadata/additionalProperties."
+    t = type(x)
+    if t is bool or t is int or t is float or t is str:
+        pass
+    elif t is dict or t is list or x is None:
+        return False
+    else:
+        return _ok(_e23, x)
+    return True
 
 
 def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -976,8 +1077,8 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
     if k == "object":
         for key in x:
-            if key not in _K5:
-                _e18(
+            if key not in _K8:
+                _e23(
                     x[key],
                     ip + "/" + _esc(key),
                     kp + "/additionalProperties",
@@ -986,96 +1087,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier."
-    _e19(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
-    _e20(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
-
-
-def _v14(x: Any) -> bool:
-    "Fast path of the subschema at /properties/tags/items."
-    t = type(x)
-    if t is str:
-        pass
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e14, x)
-    return True
-
-
-def _v15(x: Any) -> bool:
-    "Fast path of the subschema at /properties/span/prefixItems/0."
-    t = type(x)
-    if t is int:
-        if x < 0:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 0):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e15, x)
-    return True
-
-
-def _v16(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/0."
-    t = type(x)
-    if t is dict:
-        if "text" not in x:
-            return False
-        if not x.keys() <= _K6:
-            return False
-        if not _v14(x["text"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e21, x)
-    return True
-
-
-def _v17(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/1."
-    t = type(x)
-    if t is dict:
-        if "refusal" not in x:
-            return False
-        if not x.keys() <= _K7:
-            return False
-        if not _v14(x["refusal"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e22, x)
-    return True
-
-
-def _v18(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items."
-    if not (_v22(x) or _v23(x)):
-        return False
-    return True
-
-
-def _v19(x: Any) -> bool:
-    "Fast path of the subschema at /properties/metadata/additionalProperties."
-    t = type(x)
-    if t is bool or t is int or t is float or t is str:
-        pass
-    elif t is dict or t is list or x is None:
-        return False
-    else:
-        return _ok(_e18, x)
-    return True
-
-
-def _v20(x: Any) -> bool:
+def _v7(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/0."
     t = type(x)
     if t is str:
@@ -1084,26 +1096,34 @@ def _v20(x: Any) -> bool:
     elif t is dict or t is list or t is int or t is float or t is bool or x is None:
         return False
     else:
-        return _ok(_e19, x)
+        return _ok(_e24, x)
     return True
 
 
-def _v21(x: Any) -> bool:
+def _v8(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/1."
-    if _v24(x):
+    if _v9(x):
         return False
     return True
 
 
-def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/tags/items."
-    k = _kind(x)
-    if not (k == "string"):
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/answer."
+    if (_v2(x) + _v3(x)) != 1:
         out.append(
             ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+                _short(x) + " is not valid under exactly one of the given schemas",
+                ip,
+                kp + "/oneOf",
+                ak and ak + "/oneOf",
             )
         )
+
+
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier."
+    _e24(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e25(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
 
 
 def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -1133,64 +1153,6 @@ def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 
 def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items."
-    if not (_v22(x) or _v23(x)):
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under any of the given schemas",
-                ip,
-                kp + "/anyOf",
-                ak and ak + "/anyOf",
-            )
-        )
-
-
-def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/metadata/additionalProperties."
-    k = _kind(x)
-    if not (k == "boolean" or k == "number" or k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'boolean', 'number', 'string'",
-                ip,
-                kp + "/type",
-                ak and ak + "/type",
-            )
-        )
-
-
-def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier/allOf/0."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if len(x) < 3:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
-
-
-def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier/allOf/1."
-    if _v24(x):
-        out.append(
-            ValidationError(
-                _short(x) + " should not be valid under the schema in not",
-                ip,
-                kp + "/not",
-                ak and ak + "/not",
-            )
-        )
-
-
-def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/0."
     k = _kind(x)
     if not (k == "object"):
@@ -1211,7 +1173,7 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K6:
+            if key not in _K5:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1221,7 +1183,7 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         if "text" in x:
-            _e14(
+            _e8(
                 x["text"],
                 ip + "/text",
                 kp + "/properties/text",
@@ -1230,7 +1192,7 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/1."
     k = _kind(x)
     if not (k == "object"):
@@ -1251,7 +1213,7 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K7:
+            if key not in _K6:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1261,7 +1223,7 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         if "refusal" in x:
-            _e14(
+            _e8(
                 x["refusal"],
                 ip + "/refusal",
                 kp + "/properties/refusal",
@@ -1270,52 +1232,7 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _v22(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/0."
-    t = type(x)
-    if t is str:
-        if _P8(x) is None:
-            return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e23, x)
-    return True
-
-
-def _v23(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/1."
-    t = type(x)
-    if t is dict:
-        if "doc" not in x:
-            return False
-        if not _v14(x["doc"]):
-            return False
-        if "page" in x and not _v25(x["page"]):
-            return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e24, x)
-    return True
-
-
-def _v24(x: Any) -> bool:
-    "Fast path of the subschema at /properties/identifier/allOf/1/not."
-    t = type(x)
-    if t is dict or t is list:
-        pass
-    elif t is str:
-        if _P9(x) is None:
-            return False
-    elif t is int or t is float or t is bool or x is None:
-        pass
-    else:
-        return _ok(_e25, x)
-    return True
-
-
-def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/0."
     k = _kind(x)
     if not (k == "string"):
@@ -1325,7 +1242,7 @@ def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
         )
     if k == "string":
-        if _P8(str(x)) is None:
+        if _P7(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^https://'",
@@ -1336,72 +1253,7 @@ def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _v25(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/1/properties/page."
-    t = type(x)
-    if t is int:
-        if x < 1:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 1):
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_e26, x)
-    return True
-
-
-def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items/anyOf/1."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("doc",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        if "doc" in x:
-            _e14(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
-        if "page" in x:
-            _e26(
-                x["page"],
-                ip + "/page",
-                kp + "/properties/page",
-                out,
-                ak and ak + "/properties/page",
-            )
-
-
-def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier/allOf/1/not."
-    k = _kind(x)
-    if k == "string":
-        if _P9(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^\\\\d+$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -1422,15 +1274,130 @@ def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items/anyOf/1."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for name in ("doc",):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
+        if "doc" in x:
+            _e8(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
+        if "page" in x:
+            _e20(
+                x["page"],
+                ip + "/page",
+                kp + "/properties/page",
+                out,
+                ak and ak + "/properties/page",
+            )
+
+
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items."
+    if not (_v4(x) or _v5(x)):
+        out.append(
+            ValidationError(
+                _short(x) + " is not valid under any of the given schemas",
+                ip,
+                kp + "/anyOf",
+                ak and ak + "/anyOf",
+            )
+        )
+
+
+def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/metadata/additionalProperties."
+    k = _kind(x)
+    if not (k == "boolean" or k == "number" or k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'boolean', 'number', 'string'",
+                ip,
+                kp + "/type",
+                ak and ak + "/type",
+            )
+        )
+
+
+def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier/allOf/0."
+    k = _kind(x)
+    if not (k == "string"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "string":
+        if len(x) < 3:
+            out.append(
+                ValidationError(
+                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
+                )
+            )
+
+
+def _v9(x: Any) -> bool:
+    "Fast path of the subschema at /properties/identifier/allOf/1/not."
+    t = type(x)
+    if t is dict or t is list:
+        pass
+    elif t is str:
+        if _P9(x) is None:
+            return False
+    elif t is int or t is float or t is bool or x is None:
+        pass
+    else:
+        return _ok(_e26, x)
+    return True
+
+
+def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier/allOf/1."
+    if _v9(x):
+        out.append(
+            ValidationError(
+                _short(x) + " should not be valid under the schema in not",
+                ip,
+                kp + "/not",
+                ak and ak + "/not",
+            )
+        )
+
+
+def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier/allOf/1/not."
+    k = _kind(x)
+    if k == "string":
+        if _P9(str(x)) is None:
+            out.append(
+                ValidationError(
+                    _short(x) + " does not match '^\\\\d+$'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
+            )
+
+
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
-def is_valid(instance: Any) -> bool:
-    """Whether the instance matches the contract (stops at the first failure)."""
-    try:
-        return bool(_v0(instance))
-    except RecursionError:
-        return False
+is_valid = _v0
 
 
 def errors(instance: Any) -> list[ValidationError]:

@@ -163,16 +163,32 @@ def _iv0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
-        if "left" not in x:
+        if x.keys() != _iK0:
             return False
-        if "right" not in x:
+        x1 = x["left"]
+        t1 = type(x1)
+        if t1 is int:
+            pass
+        elif t1 is float:
+            if not x1.is_integer():
+                return False
+        elif t1 is dict or t1 is list or t1 is str or t1 is bool or x1 is None:
             return False
-        if not x.keys() <= _iK0:
+        else:
+            if not _ok(_ie1, x1):
+                return False
+        x2 = x["right"]
+        t2 = type(x2)
+        if t2 is int:
+            pass
+        elif t2 is float:
+            if not x2.is_integer():
+                return False
+        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
             return False
-        if not _iv1(x["left"]):
-            return False
-        if not _iv1(x["right"]):
-            return False
+        else:
+            if not _ok(_ie1, x2):
+                return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -228,21 +244,6 @@ def _ie0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _iv1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/left."
-    t = type(x)
-    if t is int:
-        pass
-    elif t is float:
-        if not x.is_integer():
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_ie1, x)
-    return True
-
-
 def _ie1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/left."
     k = _kind(x)
@@ -258,12 +259,20 @@ def _ov0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     t = type(x)
     if t is dict:
-        if "total" not in x:
+        if x.keys() != _oK0:
             return False
-        if not x.keys() <= _oK0:
+        x1 = x["total"]
+        t1 = type(x1)
+        if t1 is int:
+            pass
+        elif t1 is float:
+            if not x1.is_integer():
+                return False
+        elif t1 is dict or t1 is list or t1 is str or t1 is bool or x1 is None:
             return False
-        if not _ov1(x["total"]):
-            return False
+        else:
+            if not _ok(_oe1, x1):
+                return False
     elif t is list or t is str or t is int or t is float or t is bool or x is None:
         return False
     else:
@@ -311,21 +320,6 @@ def _oe0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _ov1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/total."
-    t = type(x)
-    if t is int:
-        pass
-    elif t is float:
-        if not x.is_integer():
-            return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
-        return False
-    else:
-        return _ok(_oe1, x)
-    return True
-
-
 def _oe1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/total."
     k = _kind(x)
@@ -349,7 +343,7 @@ def is_valid_input(instance: Any) -> bool:
     if not isinstance(instance, (dict, list)):
         return False
     try:
-        return bool(_iv0(instance))
+        return _iv0(instance)
     except RecursionError:
         return False
 
@@ -380,7 +374,7 @@ def is_valid_output(instance: Any) -> bool:
     if not isinstance(instance, (dict, list)):
         return False
     try:
-        return bool(_ov0(instance))
+        return _ov0(instance)
     except RecursionError:
         return False
 
