@@ -74,19 +74,19 @@ def literal(value: Any) -> Code:
     if value is None or value is True or value is False:
         return Code(repr(value))
     if isinstance(value, str):
-        return Code(ascii(value))
+        return Code(_string(value))
     if isinstance(value, int):
         if abs(value) >= 10**4000:  # decimal literals that long hit Python's int digit limit
-            return Code(hex(value))
+            return Code(("-" if value < 0 else "") + "0x" + format(abs(value), "X"))
         return Code(repr(int(value)))
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError("non-finite numbers are not JSON")
-        return Code(repr(float(value)))
+        return Code(repr(float(value)).replace("e+", "e"))  # black writes 1e16, not 1e+16
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError("non-finite numbers are not JSON")
-        return Code("_Decimal(" + ascii(str(value)) + ")")
+        return Code("_Decimal(" + _string(str(value)) + ")")
     if isinstance(value, list):
         return Code("[" + ", ".join(literal(v).text for v in value) + "]")
     if isinstance(value, tuple):
@@ -100,9 +100,38 @@ def literal(value: Any) -> Code:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise ValueError("object keys must be strings")
-            items.append(ascii(k) + ": " + literal(v).text)
+            items.append(_string(k) + ": " + literal(v).text)
         return Code("{" + ", ".join(items) + "}")
     raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+def _string(text: str) -> str:
+    """A str literal, ASCII-only (ascii() escapes quotes, backslashes, newlines, U+2028, lone
+    surrogates...), in the quotes black prefers: double, unless that needs more escapes. So the
+    emitted text is already what black would make of it."""
+    value = ascii(text)
+    if value[0] == '"':
+        return value  # ascii() chose double quotes: the string holds ' and no "
+    body = value[1:-1]
+    # In the single-quoted body, \' escapes a quote; double quotes appear bare.
+    unescaped = body.replace("\\'", "'")
+    double = _escape_double_quotes(unescaped)
+    if double.count("\\") > body.count("\\"):
+        return value  # more escaping with double quotes: black keeps single ones
+    return '"' + double + '"'
+
+
+def _escape_double_quotes(body: str) -> str:
+    """Escape every `"` not already escaped in a body taken from a single-quoted literal."""
+    out = []
+    backslashes = 0
+    for char in body:
+        if char == '"' and backslashes % 2 == 0:
+            out.append('\\"')
+        else:
+            out.append(char)
+        backslashes = backslashes + 1 if char == "\\" else 0
+    return "".join(out)
 
 
 def uses_decimal(value: Any) -> bool:

@@ -32,6 +32,8 @@ _EXACT = {
     "bool": ("boolean", "t is bool"),
     "None": ("null", "x is None"),
 }
+_TYPE_NAMES = {"dict": "dict", "list": "list", "str": "str", "int": "int", "float": "float",
+               "bool": "bool", "None": "type(None)"}
 _JSON_TO_EXACT = {
     "object": ("dict",), "array": ("list",), "string": ("str",), "integer": ("int", "float"),
     "number": ("int", "float"), "boolean": ("bool",), "null": ("None",),
@@ -237,7 +239,7 @@ class Emitter:
             self._inline = outer
 
     # Small subschemas of properties and items are checked in place, without a call.
-    INLINE_DEPTH = 3
+    INLINE_DEPTH = 4
     INLINE_CHECKS = 6
 
     def inlinable(self, node: ir.Node) -> bool:
@@ -279,7 +281,11 @@ class Emitter:
                 branches.append(([exact], lines))
         body.add(0, Code("t = type(x)"))
         for i, (exacts, lines) in enumerate(branches):
-            test = code(" or ".join(_EXACT[e][1] for e in exacts))
+            if len(exacts) >= 3:  # one set lookup instead of a long chain of `is` tests
+                types = ", ".join(_TYPE_NAMES[e] for e in exacts)
+                test = code("t in {}", self.constant("Y", Code("frozenset({" + types + "})")))
+            else:
+                test = code(" or ".join(_EXACT[e][1] for e in exacts))
             body.add(0, code("if {}:" if i == 0 else "elif {}:", test))
             body.extend(1, lines if lines else _pass())
         body.add(0, Code("else:"))
@@ -631,10 +637,10 @@ class Emitter:
         if ir.Unevaluated in kinds or ir.UnevaluatedItems in kinds:
             body.add(0, code("k = {}(x)", self.prim("_kind")))
             if ir.Unevaluated in kinds:
-                body.add(0, Code("if k == 'object':"))
+                body.add(0, Code('if k == "object":'))
                 body.add(1, Code("return set(x)"))
             if ir.UnevaluatedItems in kinds:
-                body.add(0, Code("if k == 'array':"))
+                body.add(0, Code('if k == "array":'))
                 body.add(1, Code("return set(range(len(x)))"))
         body.add(0, code("return {}(x{})", self.eval_fn(node), self.S))
         return Function(name, self.params("x"), doc, body.render(), Code("set[Any] | None"))
@@ -676,7 +682,8 @@ class Emitter:
                     self.merge(in_place, 0, self.acall(sub))
             elif isinstance(check, ir.OneOf):  # annotates only when it holds: exactly one is valid
                 calls = [self.acall(sub) for sub in check.schemas]
-                in_place.add(0, code("rs = [r for r in ({},) if r is not None]", join(", ", calls)))
+                tuple_text = "rs = [r for r in ({},) if r is not None]" if len(calls) == 1 else "rs = [r for r in ({}) if r is not None]"
+                in_place.add(0, code(tuple_text, join(", ", calls)))
                 in_place.add(0, Code("if len(rs) == 1:"))
                 in_place.add(1, Code("ev.update(rs[0])"))
             elif isinstance(check, ir.IfThenElse):
@@ -693,10 +700,10 @@ class Emitter:
                 function = self.annot_fn(self.target(check)) if check.mode is None else code("{}[2]", self.dynamic_pick(check))
                 self.merge(in_place, 0, code("{}(x{})", function, self.ref_scope(check)))
         if objects:
-            body.add(0, Code("if k == 'object':"))
+            body.add(0, Code('if k == "object":'))
             body.extend(1, objects)
         if arrays:
-            body.add(0, Code("if k == 'array':"))
+            body.add(0, Code('if k == "array":'))
             body.extend(1, arrays)
         body.extend(0, in_place)
         body.add(0, Code("return ev"))
@@ -719,7 +726,7 @@ class Emitter:
         self._current = node
         if node.boolean is not None:
             if node.boolean is False:
-                self.fail(body, 0, code("'False schema does not allow ' + {}(x)", self.prim("_short")), Code("kp"))
+                self.fail(body, 0, code('"False schema does not allow " + {}(x)', self.prim("_short")), Code("kp"))
             else:
                 body.add(0, Code("pass"))
             return Function(name, params, doc, body.render(), Code("None"))
@@ -728,9 +735,9 @@ class Emitter:
             tests = []
             for t in node.types:
                 if t == "integer" and not node.float_integers:
-                    tests.append(Code("(k == 'number' and isinstance(x, int))"))
+                    tests.append(Code('(k == "number" and isinstance(x, int))'))
                 elif t == "integer":
-                    tests.append(code("(k == 'number' and {}(x))", self.prim("_is_integral")))
+                    tests.append(code('(k == "number" and {}(x))', self.prim("_is_integral")))
                 else:
                     tests.append(code("k == {}", literal(t)))
             names = ", ".join(repr(t) for t in node.types)
@@ -765,7 +772,7 @@ class Emitter:
     def error_Required(self, check: ir.Required, lines: Lines) -> None:
         lines.add(0, code("for name in {}:", literal(check.names)))
         lines.add(1, Code("if name not in x:"))
-        self.fail(lines, 2, Code("repr(name) + ' is a required property'"), code("kp + {}", _ptr("required")))
+        self.fail(lines, 2, Code('repr(name) + " is a required property"'), code("kp + {}", _ptr("required")))
 
     def error_Properties(self, check: ir.Properties, lines: Lines) -> None:
         for prop, sub in check.entries:
@@ -784,9 +791,9 @@ class Emitter:
         tests += [code("not (isinstance(key, str) and {}(key) is not None)", self.regex(p)) for p in check.patterns]
         lines.add(0, Code("for key in x:"))
         lines.add(1, code("if {}:", join(" and ", tests)))
-        at = code("ip + '/' + {}(key)", self.prim("_esc"))
+        at = code('ip + "/" + {}(key)', self.prim("_esc"))
         if check.schema.boolean is False:
-            self.fail(lines, 2, Code("'additional property ' + repr(key) + ' is not allowed'"),
+            self.fail(lines, 2, Code('"additional property " + repr(key) + " is not allowed"'),
                       code("kp + {}", _ptr("additionalProperties")), at)
         else:
             lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr("additionalProperties"))))
@@ -794,7 +801,7 @@ class Emitter:
     def error_PatternProperties(self, check: ir.PatternProperties, lines: Lines) -> None:
         lines.add(0, Code("for key in x:"))
         lines.add(1, Code("if isinstance(key, str):"))
-        at = code("ip + '/' + {}(key)", self.prim("_esc"))
+        at = code('ip + "/" + {}(key)', self.prim("_esc"))
         for source, python, sub in check.entries:
             lines.add(2, code("if {}(key) is not None:", self.regex(python)))
             lines.add(3, self.ecall(sub, Code("x[key]"), at, code("kp + {}", _ptr("patternProperties", source))))
@@ -828,11 +835,11 @@ class Emitter:
         assert check.schema is not None
         lines.add(0, code("n = sum(1 for v in x if {}(v{}))", self.fast_fn(check.schema), self.S))
         lines.add(0, code("if n < {}:", literal(check.minimum)))
-        self.fail(lines, 1, code("{}(x) + ' does not contain enough matching items'", self.prim("_short")),
+        self.fail(lines, 1, code('{}(x) + " does not contain enough matching items"', self.prim("_short")),
                   code("kp + {}", _ptr(check.min_keyword)))
         if check.maximum is not None:
             lines.add(0, code("if n > {}:", literal(check.maximum)))
-            self.fail(lines, 1, code("{}(x) + ' contains too many matching items'", self.prim("_short")),
+            self.fail(lines, 1, code('{}(x) + " contains too many matching items"', self.prim("_short")),
                       code("kp + {}", _ptr("maxContains")))
 
     def error_Unevaluated(self, check: ir.Unevaluated, lines: Lines) -> None:
@@ -843,10 +850,10 @@ class Emitter:
         lines.add(0, code("ev = {}(x{})", self.eval_fn(self._current), self.S))
         lines.add(0, Code("for key in range(len(x)):" if items else "for key in x:"))
         lines.add(1, Code("if key not in ev:"))
-        at = code("ip + '/' + {}(key)", self.prim("_esc"))
+        at = code('ip + "/" + {}(key)', self.prim("_esc"))
         where = code("kp + {}", _ptr(check.keyword))
         if check.schema.boolean is False:
-            self.fail(lines, 2, Code("'unevaluated ' + repr(key) + ' is not allowed'"), where, at)
+            self.fail(lines, 2, Code('"unevaluated " + repr(key) + " is not allowed"'), where, at)
         else:
             lines.add(2, self.ecall(check.schema, Code("x[key]"), at, where))
 
@@ -885,7 +892,7 @@ class Emitter:
         if _always_true(check.schema):
             return
         lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
-        lines.add(1, self.ecall(check.schema, Code("x[i]"), Code("ip + '/' + str(i)"), code("kp + {}", _ptr(check.keyword))))
+        lines.add(1, self.ecall(check.schema, Code("x[i]"), Code('ip + "/" + str(i)'), code("kp + {}", _ptr(check.keyword))))
 
     def error_ItemCount(self, check: ir.ItemCount, lines: Lines) -> None:
         word = "short" if check.at_least else "long"
@@ -897,7 +904,7 @@ class Emitter:
 
     def error_UniqueItems(self, check: ir.UniqueItems, lines: Lines) -> None:
         lines.add(0, code("if not {}(x):", self.prim("_unique")))
-        self.fail(lines, 1, code("{}(x) + ' has non-unique elements'", self.prim("_short")),
+        self.fail(lines, 1, code('{}(x) + " has non-unique elements"', self.prim("_short")),
                   code("kp + {}", _ptr("uniqueItems")))
 
     def error_Pattern(self, check: ir.Pattern, lines: Lines) -> None:
@@ -930,19 +937,19 @@ class Emitter:
     def error_AnyOf(self, check: ir.AnyOf, lines: Lines) -> None:
         calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if not ({}):", join(" or ", calls)))
-        self.fail(lines, 1, code("{}(x) + ' is not valid under any of the given schemas'", self.prim("_short")),
+        self.fail(lines, 1, code('{}(x) + " is not valid under any of the given schemas"', self.prim("_short")),
                   code("kp + {}", _ptr("anyOf")))
 
     def error_OneOf(self, check: ir.OneOf, lines: Lines) -> None:
         calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if ({}) != 1:", join(" + ", calls)))
-        self.fail(lines, 1, code("{}(x) + ' is not valid under exactly one of the given schemas'", self.prim("_short")),
+        self.fail(lines, 1, code('{}(x) + " is not valid under exactly one of the given schemas"', self.prim("_short")),
                   code("kp + {}", _ptr("oneOf")))
 
     def error_Not(self, check: ir.Not, lines: Lines) -> None:
         assert check.schema is not None
         lines.add(0, code("if {}:", self.call(check.schema)))
-        self.fail(lines, 1, code("{}(x) + ' should not be valid under the schema in not'", self.prim("_short")),
+        self.fail(lines, 1, code('{}(x) + " should not be valid under the schema in not"', self.prim("_short")),
                   code("kp + {}", _ptr("not")))
 
     # -- the module's primitives --------------------------------------------------------

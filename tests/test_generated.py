@@ -101,3 +101,49 @@ def test_math_add_modules_behave_as_the_seed_says() -> None:
     assert (raised.value.instance_location, raised.value.keyword_location) == ("/total", "/properties/total/type")
     header = json.loads(json.dumps(add_in.STRAIGHTLINE))
     assert header["profile"] == "octoscript" and header["version"] == generator.__version__
+
+
+# -- the emitter writes black's style itself (black runs only on sections with long lines) ----------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from .strategies import draft_document, schemas  # noqa: E402
+
+
+@given(st.one_of(st.text(), st.floats(allow_nan=False, allow_infinity=False), st.integers()))
+def test_literals_are_written_as_black_writes_them(value: object) -> None:
+    from generator.codegen import literal
+
+    text = literal(value).text
+    assert ast.literal_eval(text) == value if not text.startswith("-") else ast.literal_eval(text[1:]) == -value
+    line = f"x = {text}\n"
+    assert black.format_str(line, mode=_BLACK_MODE) == line
+
+
+@settings(max_examples=25)
+@given(st.one_of(schemas("strict"), schemas("octoscript"), draft_document("draft2020-12"), draft_document("draft7")))
+def test_formatted_output_of_any_schema_is_black_stable(schema: object) -> None:
+    profile = None
+    if isinstance(schema, dict) and not ("$defs" in schema or "definitions" in schema):
+        profile = "strict"
+    try:
+        text = generator.compile_source(schema, profile=profile)
+    except generator.SchemaError:
+        return  # e.g. a reference cycle: nothing emitted
+    assert black.format_str(text, mode=_BLACK_MODE) == text
+
+
+LONG = st.text(alphabet="abcdefghij_/~\"'\\é", min_size=30, max_size=70)
+
+
+@settings(max_examples=25)
+@given(st.dictionaries(LONG, st.sampled_from([{"type": "string"}, {"enum": ["a" * 60, 'b"' * 30]}, {"minimum": 10**40},
+                                                {"items": {"type": "integer"}}, {"pattern": "^" + "a" * 90}]),
+                       min_size=1, max_size=4),
+       st.lists(LONG, max_size=3, unique=True))
+def test_long_names_and_values_are_laid_out_as_black_would(properties: dict[str, object], required: list[str]) -> None:
+    """Long lines are laid out by generator/layout.py, not black: the result must be black's."""
+    schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False,
+              "enum": [{"x" * 80: 1}]}
+    text = generator.compile_source(schema, profile="strict")
+    assert black.format_str(text, mode=_BLACK_MODE) == text

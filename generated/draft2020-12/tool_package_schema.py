@@ -289,33 +289,41 @@ _K0 = frozenset(
     }
 )
 _P1 = _re.compile("\\A[a-z][\\-\\.0-9_a-z]+\\Z").search
-_K2 = frozenset({"binary", "source"})
-_K3 = frozenset({"uri", "sha256", "platform", "revision"})
-_P4 = _re.compile("\\A[0-9a-f]{64}\\Z").search
-_K5 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
-_S6 = frozenset({"binary", "source"})
-_P7 = _re.compile(
+_Y2 = frozenset({dict, list, int, float, bool, type(None)})
+_Y3 = frozenset({dict, list, str, bool, type(None)})
+_K4 = frozenset({"binary", "source"})
+_K5 = frozenset({"uri", "sha256", "platform", "revision"})
+_P6 = _re.compile("\\A[0-9a-f]{64}\\Z").search
+_Y7 = frozenset({list, str, int, float, bool, type(None)})
+_K8 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
+_S9 = frozenset({"binary", "source"})
+_Y10 = frozenset({int, float, bool, type(None)})
+_P11 = _re.compile(
     "\\A(?!\\/)(?![^\\x0a\\x0d\\u2028\\u2029]*(?:\\A|\\/)\\.\\.(?:\\/|\\Z))[\\--9A-Z_a-z]+\\Z"
 ).search
-_P8 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
-_S9 = frozenset({"managed_handler", "restricted_process"})
-_K10 = frozenset({"key", "sha256", "version"})
-_S11 = frozenset({"compute", "connector", "case_artifacts"})
-_K12 = frozenset({"kind", "comparison", "tolerance_ref"})
-_S13 = frozenset({"deterministic", "declared_variation"})
-_K14 = frozenset({"timeout_ms", "max_output_bytes"})
-_K15 = frozenset({"corpus_ref", "result_ref"})
-_T16 = _table(["source", "binary"])
-_T17 = _table(["managed_handler", "restricted_process"])
-_T18 = _table(["compute", "case_artifacts", "connector"])
-_T19 = _table(["deterministic", "declared_variation"])
-_T20 = _table(["source"])
-_T21 = _table(["binary"])
-_T22 = _table(["compute"])
-_T23 = _table([False])
-_T24 = _table(["connector"])
-_T25 = _table(["deterministic"])
-_T26 = _table(["declared_variation"])
+_P12 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
+_S13 = frozenset({"managed_handler", "restricted_process"})
+_K14 = frozenset({"key", "sha256", "version"})
+_Y15 = frozenset({dict, str, int, float, bool, type(None)})
+_S16 = frozenset({"compute", "connector", "case_artifacts"})
+_Y17 = frozenset({dict, list, str, int, float, type(None)})
+_K18 = frozenset({"kind", "comparison", "tolerance_ref"})
+_S19 = frozenset({"deterministic", "declared_variation"})
+_K20 = frozenset({"timeout_ms", "max_output_bytes"})
+_K21 = frozenset({"corpus_ref", "result_ref"})
+_T22 = _table(["source", "binary"])
+_T23 = _table(["managed_handler", "restricted_process"])
+_T24 = _table(["compute", "case_artifacts", "connector"])
+_T25 = _table(["deterministic", "declared_variation"])
+_Y26 = frozenset({str, int, float, bool, type(None)})
+_Y27 = frozenset({dict, list, str, int, float})
+_T28 = _table(["source"])
+_T29 = _table(["binary"])
+_T30 = _table(["compute"])
+_T31 = _table([False])
+_T32 = _table(["connector"])
+_T33 = _table(["deterministic"])
+_T34 = _table(["declared_variation"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -335,7 +343,7 @@ def _v0(x: Any) -> bool:
         if t1 is str:
             if _P1(x1) is None:
                 return False
-        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
+        elif t1 in _Y2:
             return False
         else:
             if not _ok(_e1, x1):
@@ -350,7 +358,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not (x2 >= 1):
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _Y3:
             return False
         else:
             if not _ok(_e2, x2):
@@ -360,7 +368,7 @@ def _v0(x: Any) -> bool:
         if t3 is str:
             if len(x3) < 1:
                 return False
-        elif t3 is dict or t3 is list or t3 is int or t3 is float or t3 is bool or x3 is None:
+        elif t3 in _Y2:
             return False
         else:
             if not _ok(_e3, x3):
@@ -370,7 +378,7 @@ def _v0(x: Any) -> bool:
         if t4 is str:
             if len(x4) < 1:
                 return False
-        elif t4 is dict or t4 is list or t4 is int or t4 is float or t4 is bool or x4 is None:
+        elif t4 in _Y2:
             return False
         else:
             if not _ok(_e3, x4):
@@ -380,7 +388,7 @@ def _v0(x: Any) -> bool:
         if t5 is str:
             if len(x5) < 1:
                 return False
-        elif t5 is dict or t5 is list or t5 is int or t5 is float or t5 is bool or x5 is None:
+        elif t5 in _Y2:
             return False
         else:
             if not _ok(_e3, x5):
@@ -388,7 +396,7 @@ def _v0(x: Any) -> bool:
         x6 = x["artifacts"]
         t6 = type(x6)
         if t6 is dict:
-            if not x6.keys() <= _K2:
+            if not x6.keys() <= _K4:
                 return False
             if "source" in x6:
                 x7 = x6["source"]
@@ -398,21 +406,14 @@ def _v0(x: Any) -> bool:
                         return False
                     if "sha256" not in x7:
                         return False
-                    if not x7.keys() <= _K3:
+                    if not x7.keys() <= _K5:
                         return False
                     x8 = x7["uri"]
                     t8 = type(x8)
                     if t8 is str:
                         if len(x8) < 1:
                             return False
-                    elif (
-                        t8 is dict
-                        or t8 is list
-                        or t8 is int
-                        or t8 is float
-                        or t8 is bool
-                        or x8 is None
-                    ):
+                    elif t8 in _Y2:
                         return False
                     else:
                         if not _ok(_e3, x8):
@@ -420,16 +421,9 @@ def _v0(x: Any) -> bool:
                     x9 = x7["sha256"]
                     t9 = type(x9)
                     if t9 is str:
-                        if _P4(x9) is None:
+                        if _P6(x9) is None:
                             return False
-                    elif (
-                        t9 is dict
-                        or t9 is list
-                        or t9 is int
-                        or t9 is float
-                        or t9 is bool
-                        or x9 is None
-                    ):
+                    elif t9 in _Y2:
                         return False
                     else:
                         if not _ok(_e4, x9):
@@ -440,14 +434,7 @@ def _v0(x: Any) -> bool:
                         if t10 is str:
                             if len(x10) < 1:
                                 return False
-                        elif (
-                            t10 is dict
-                            or t10 is list
-                            or t10 is int
-                            or t10 is float
-                            or t10 is bool
-                            or x10 is None
-                        ):
+                        elif t10 in _Y2:
                             return False
                         else:
                             if not _ok(_e3, x10):
@@ -458,21 +445,12 @@ def _v0(x: Any) -> bool:
                         if t11 is str:
                             if len(x11) < 1:
                                 return False
-                        elif (
-                            t11 is dict
-                            or t11 is list
-                            or t11 is int
-                            or t11 is float
-                            or t11 is bool
-                            or x11 is None
-                        ):
+                        elif t11 in _Y2:
                             return False
                         else:
                             if not _ok(_e3, x11):
                                 return False
-                elif (
-                    t7 is list or t7 is str or t7 is int or t7 is float or t7 is bool or x7 is None
-                ):
+                elif t7 in _Y7:
                     return False
                 else:
                     if not _ok(_e5, x7):
@@ -485,21 +463,14 @@ def _v0(x: Any) -> bool:
                         return False
                     if "sha256" not in x12:
                         return False
-                    if not x12.keys() <= _K3:
+                    if not x12.keys() <= _K5:
                         return False
                     x13 = x12["uri"]
                     t13 = type(x13)
                     if t13 is str:
                         if len(x13) < 1:
                             return False
-                    elif (
-                        t13 is dict
-                        or t13 is list
-                        or t13 is int
-                        or t13 is float
-                        or t13 is bool
-                        or x13 is None
-                    ):
+                    elif t13 in _Y2:
                         return False
                     else:
                         if not _ok(_e3, x13):
@@ -507,16 +478,9 @@ def _v0(x: Any) -> bool:
                     x14 = x12["sha256"]
                     t14 = type(x14)
                     if t14 is str:
-                        if _P4(x14) is None:
+                        if _P6(x14) is None:
                             return False
-                    elif (
-                        t14 is dict
-                        or t14 is list
-                        or t14 is int
-                        or t14 is float
-                        or t14 is bool
-                        or x14 is None
-                    ):
+                    elif t14 in _Y2:
                         return False
                     else:
                         if not _ok(_e4, x14):
@@ -527,14 +491,7 @@ def _v0(x: Any) -> bool:
                         if t15 is str:
                             if len(x15) < 1:
                                 return False
-                        elif (
-                            t15 is dict
-                            or t15 is list
-                            or t15 is int
-                            or t15 is float
-                            or t15 is bool
-                            or x15 is None
-                        ):
+                        elif t15 in _Y2:
                             return False
                         else:
                             if not _ok(_e3, x15):
@@ -545,31 +502,17 @@ def _v0(x: Any) -> bool:
                         if t16 is str:
                             if len(x16) < 1:
                                 return False
-                        elif (
-                            t16 is dict
-                            or t16 is list
-                            or t16 is int
-                            or t16 is float
-                            or t16 is bool
-                            or x16 is None
-                        ):
+                        elif t16 in _Y2:
                             return False
                         else:
                             if not _ok(_e3, x16):
                                 return False
-                elif (
-                    t12 is list
-                    or t12 is str
-                    or t12 is int
-                    or t12 is float
-                    or t12 is bool
-                    or x12 is None
-                ):
+                elif t12 in _Y7:
                     return False
                 else:
                     if not _ok(_e5, x12):
                         return False
-        elif t6 is list or t6 is str or t6 is int or t6 is float or t6 is bool or x6 is None:
+        elif t6 in _Y7:
             return False
         else:
             if not _ok(_e6, x6):
@@ -579,16 +522,16 @@ def _v0(x: Any) -> bool:
         x17 = x["entry"]
         t17 = type(x17)
         if t17 is dict:
-            if x17.keys() != _K5:
+            if x17.keys() != _K8:
                 return False
             x18 = x17["artifact"]
             t18 = type(x18)
             if t18 is dict or t18 is list:
                 return False
             elif t18 is str:
-                if x18 not in _S6:
+                if x18 not in _S9:
                     return False
-            elif t18 is int or t18 is float or t18 is bool or x18 is None:
+            elif t18 in _Y10:
                 return False
             else:
                 if not _ok(_e7, x18):
@@ -596,16 +539,9 @@ def _v0(x: Any) -> bool:
             x19 = x17["path"]
             t19 = type(x19)
             if t19 is str:
-                if _P7(x19) is None:
+                if _P11(x19) is None:
                     return False
-            elif (
-                t19 is dict
-                or t19 is list
-                or t19 is int
-                or t19 is float
-                or t19 is bool
-                or x19 is None
-            ):
+            elif t19 in _Y2:
                 return False
             else:
                 if not _ok(_e8, x19):
@@ -615,14 +551,7 @@ def _v0(x: Any) -> bool:
             if t20 is str:
                 if len(x20) < 1:
                     return False
-            elif (
-                t20 is dict
-                or t20 is list
-                or t20 is int
-                or t20 is float
-                or t20 is bool
-                or x20 is None
-            ):
+            elif t20 in _Y2:
                 return False
             else:
                 if not _ok(_e3, x20):
@@ -630,16 +559,9 @@ def _v0(x: Any) -> bool:
             x21 = x17["runtime_version"]
             t21 = type(x21)
             if t21 is str:
-                if _P8(x21) is None:
+                if _P12(x21) is None:
                     return False
-            elif (
-                t21 is dict
-                or t21 is list
-                or t21 is int
-                or t21 is float
-                or t21 is bool
-                or x21 is None
-            ):
+            elif t21 in _Y2:
                 return False
             else:
                 if not _ok(_e9, x21):
@@ -649,14 +571,14 @@ def _v0(x: Any) -> bool:
             if t22 is dict or t22 is list:
                 return False
             elif t22 is str:
-                if x22 not in _S9:
+                if x22 not in _S13:
                     return False
-            elif t22 is int or t22 is float or t22 is bool or x22 is None:
+            elif t22 in _Y10:
                 return False
             else:
                 if not _ok(_e10, x22):
                     return False
-        elif t17 is list or t17 is str or t17 is int or t17 is float or t17 is bool or x17 is None:
+        elif t17 in _Y7:
             return False
         else:
             if not _ok(_e11, x17):
@@ -665,7 +587,7 @@ def _v0(x: Any) -> bool:
         t23 = type(x23)
         if t23 is dict:
             pass
-        elif t23 is list or t23 is str or t23 is int or t23 is float or t23 is bool or x23 is None:
+        elif t23 in _Y7:
             return False
         else:
             if not _ok(_e12, x23):
@@ -674,7 +596,7 @@ def _v0(x: Any) -> bool:
         t24 = type(x24)
         if t24 is dict:
             pass
-        elif t24 is list or t24 is str or t24 is int or t24 is float or t24 is bool or x24 is None:
+        elif t24 in _Y7:
             return False
         else:
             if not _ok(_e12, x24):
@@ -685,21 +607,14 @@ def _v0(x: Any) -> bool:
             for item26 in x25:
                 t26 = type(item26)
                 if t26 is dict:
-                    if item26.keys() != _K10:
+                    if item26.keys() != _K14:
                         return False
                     x27 = item26["key"]
                     t27 = type(x27)
                     if t27 is str:
                         if len(x27) < 1:
                             return False
-                    elif (
-                        t27 is dict
-                        or t27 is list
-                        or t27 is int
-                        or t27 is float
-                        or t27 is bool
-                        or x27 is None
-                    ):
+                    elif t27 in _Y2:
                         return False
                     else:
                         if not _ok(_e3, x27):
@@ -709,14 +624,7 @@ def _v0(x: Any) -> bool:
                     if t28 is str:
                         if len(x28) < 1:
                             return False
-                    elif (
-                        t28 is dict
-                        or t28 is list
-                        or t28 is int
-                        or t28 is float
-                        or t28 is bool
-                        or x28 is None
-                    ):
+                    elif t28 in _Y2:
                         return False
                     else:
                         if not _ok(_e3, x28):
@@ -724,33 +632,19 @@ def _v0(x: Any) -> bool:
                     x29 = item26["sha256"]
                     t29 = type(x29)
                     if t29 is str:
-                        if _P4(x29) is None:
+                        if _P6(x29) is None:
                             return False
-                    elif (
-                        t29 is dict
-                        or t29 is list
-                        or t29 is int
-                        or t29 is float
-                        or t29 is bool
-                        or x29 is None
-                    ):
+                    elif t29 in _Y2:
                         return False
                     else:
                         if not _ok(_e4, x29):
                             return False
-                elif (
-                    t26 is list
-                    or t26 is str
-                    or t26 is int
-                    or t26 is float
-                    or t26 is bool
-                    or item26 is None
-                ):
+                elif t26 in _Y7:
                     return False
                 else:
                     if not _ok(_e13, item26):
                         return False
-        elif t25 is dict or t25 is str or t25 is int or t25 is float or t25 is bool or x25 is None:
+        elif t25 in _Y15:
             return False
         else:
             if not _ok(_e14, x25):
@@ -760,9 +654,9 @@ def _v0(x: Any) -> bool:
         if t30 is dict or t30 is list:
             return False
         elif t30 is str:
-            if x30 not in _S11:
+            if x30 not in _S16:
                 return False
-        elif t30 is int or t30 is float or t30 is bool or x30 is None:
+        elif t30 in _Y10:
             return False
         else:
             if not _ok(_e15, x30):
@@ -775,21 +669,14 @@ def _v0(x: Any) -> bool:
                 if t32 is str:
                     if len(item32) < 1:
                         return False
-                elif (
-                    t32 is dict
-                    or t32 is list
-                    or t32 is int
-                    or t32 is float
-                    or t32 is bool
-                    or item32 is None
-                ):
+                elif t32 in _Y2:
                     return False
                 else:
                     if not _ok(_e3, item32):
                         return False
             if not _unique(x31):
                 return False
-        elif t31 is dict or t31 is str or t31 is int or t31 is float or t31 is bool or x31 is None:
+        elif t31 in _Y15:
             return False
         else:
             if not _ok(_e16, x31):
@@ -798,7 +685,7 @@ def _v0(x: Any) -> bool:
         t33 = type(x33)
         if t33 is bool:
             pass
-        elif t33 is dict or t33 is list or t33 is str or t33 is int or t33 is float or x33 is None:
+        elif t33 in _Y17:
             return False
         else:
             if not _ok(_e17, x33):
@@ -810,16 +697,16 @@ def _v0(x: Any) -> bool:
                 return False
             if "comparison" not in x34:
                 return False
-            if not x34.keys() <= _K12:
+            if not x34.keys() <= _K18:
                 return False
             x35 = x34["kind"]
             t35 = type(x35)
             if t35 is dict or t35 is list:
                 return False
             elif t35 is str:
-                if x35 not in _S13:
+                if x35 not in _S19:
                     return False
-            elif t35 is int or t35 is float or t35 is bool or x35 is None:
+            elif t35 in _Y10:
                 return False
             else:
                 if not _ok(_e18, x35):
@@ -829,14 +716,7 @@ def _v0(x: Any) -> bool:
             if t36 is str:
                 if len(x36) < 1:
                     return False
-            elif (
-                t36 is dict
-                or t36 is list
-                or t36 is int
-                or t36 is float
-                or t36 is bool
-                or x36 is None
-            ):
+            elif t36 in _Y2:
                 return False
             else:
                 if not _ok(_e3, x36):
@@ -847,19 +727,12 @@ def _v0(x: Any) -> bool:
                 if t37 is str:
                     if len(x37) < 1:
                         return False
-                elif (
-                    t37 is dict
-                    or t37 is list
-                    or t37 is int
-                    or t37 is float
-                    or t37 is bool
-                    or x37 is None
-                ):
+                elif t37 in _Y2:
                     return False
                 else:
                     if not _ok(_e3, x37):
                         return False
-        elif t34 is list or t34 is str or t34 is int or t34 is float or t34 is bool or x34 is None:
+        elif t34 in _Y7:
             return False
         else:
             if not _ok(_e19, x34):
@@ -867,7 +740,7 @@ def _v0(x: Any) -> bool:
         x38 = x["limits"]
         t38 = type(x38)
         if t38 is dict:
-            if x38.keys() != _K14:
+            if x38.keys() != _K20:
                 return False
             x39 = x38["timeout_ms"]
             t39 = type(x39)
@@ -879,7 +752,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if not (x39 >= 1):
                     return False
-            elif t39 is dict or t39 is list or t39 is str or t39 is bool or x39 is None:
+            elif t39 in _Y3:
                 return False
             else:
                 if not _ok(_e2, x39):
@@ -894,12 +767,12 @@ def _v0(x: Any) -> bool:
                     return False
                 if not (x40 >= 1):
                     return False
-            elif t40 is dict or t40 is list or t40 is str or t40 is bool or x40 is None:
+            elif t40 in _Y3:
                 return False
             else:
                 if not _ok(_e2, x40):
                     return False
-        elif t38 is list or t38 is str or t38 is int or t38 is float or t38 is bool or x38 is None:
+        elif t38 in _Y7:
             return False
         else:
             if not _ok(_e20, x38):
@@ -907,21 +780,14 @@ def _v0(x: Any) -> bool:
         x41 = x["tests"]
         t41 = type(x41)
         if t41 is dict:
-            if x41.keys() != _K15:
+            if x41.keys() != _K21:
                 return False
             x42 = x41["corpus_ref"]
             t42 = type(x42)
             if t42 is str:
                 if len(x42) < 1:
                     return False
-            elif (
-                t42 is dict
-                or t42 is list
-                or t42 is int
-                or t42 is float
-                or t42 is bool
-                or x42 is None
-            ):
+            elif t42 in _Y2:
                 return False
             else:
                 if not _ok(_e3, x42):
@@ -931,19 +797,12 @@ def _v0(x: Any) -> bool:
             if t43 is str:
                 if len(x43) < 1:
                     return False
-            elif (
-                t43 is dict
-                or t43 is list
-                or t43 is int
-                or t43 is float
-                or t43 is bool
-                or x43 is None
-            ):
+            elif t43 in _Y2:
                 return False
             else:
                 if not _ok(_e3, x43):
                     return False
-        elif t41 is list or t41 is str or t41 is int or t41 is float or t41 is bool or x41 is None:
+        elif t41 in _Y7:
             return False
         else:
             if not _ok(_e21, x41):
@@ -958,24 +817,17 @@ def _v0(x: Any) -> bool:
                 if t45 is str:
                     if len(item45) < 1:
                         return False
-                elif (
-                    t45 is dict
-                    or t45 is list
-                    or t45 is int
-                    or t45 is float
-                    or t45 is bool
-                    or item45 is None
-                ):
+                elif t45 in _Y2:
                     return False
                 else:
                     if not _ok(_e3, item45):
                         return False
-        elif t44 is dict or t44 is str or t44 is int or t44 is float or t44 is bool or x44 is None:
+        elif t44 in _Y15:
             return False
         else:
             if not _ok(_e22, x44):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         return False
     else:
         return _ok(_e0, x)
@@ -1256,7 +1108,7 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "string":
-        if _P4(str(x)) is None:
+        if _P6(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^[a-f0-9]{64}$'",
@@ -1288,7 +1140,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                     )
                 )
         for key in x:
-            if key not in _K3:
+            if key not in _K5:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1336,7 +1188,7 @@ def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
         )
     if k == "object":
         for key in x:
-            if key not in _K2:
+            if key not in _K4:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1378,7 +1230,7 @@ def _v1(x: Any) -> bool:
     if t is dict:
         if "source" not in x:
             return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e29, x)
@@ -1391,7 +1243,7 @@ def _v2(x: Any) -> bool:
     if t is dict:
         if "binary" not in x:
             return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e30, x)
@@ -1400,7 +1252,7 @@ def _v2(x: Any) -> bool:
 
 def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/artifact."
-    if not _in_table(x, _T16):
+    if not _in_table(x, _T22):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -1418,7 +1270,7 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "string":
-        if _P7(str(x)) is None:
+        if _P11(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x)
@@ -1440,7 +1292,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "string":
-        if _P8(str(x)) is None:
+        if _P12(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^(?!latest$).+'",
@@ -1453,7 +1305,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/kind."
-    if not _in_table(x, _T17):
+    if not _in_table(x, _T23):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -1482,7 +1334,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K5:
+            if key not in _K8:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1565,7 +1417,7 @@ def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K10:
+            if key not in _K14:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1610,7 +1462,7 @@ def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/effect."
-    if not _in_table(x, _T18):
+    if not _in_table(x, _T24):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -1654,7 +1506,7 @@ def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability/properties/kind."
-    if not _in_table(x, _T19):
+    if not _in_table(x, _T25):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -1683,7 +1535,7 @@ def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K12:
+            if key not in _K18:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1739,7 +1591,7 @@ def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K14:
+            if key not in _K20:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1787,7 +1639,7 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K15:
+            if key not in _K21:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1966,24 +1818,17 @@ def _v9(x: Any) -> bool:
                     elif t47 is str:
                         if x47 != "source":
                             return False
-                    elif t47 is int or t47 is float or t47 is bool or x47 is None:
+                    elif t47 in _Y10:
                         return False
                     else:
                         if not _ok(_e37, x47):
                             return False
-            elif (
-                t46 is list
-                or t46 is str
-                or t46 is int
-                or t46 is float
-                or t46 is bool
-                or x46 is None
-            ):
+            elif t46 in _Y7:
                 pass
             else:
                 if not _ok(_e38, x46):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e39, x)
@@ -2000,19 +1845,12 @@ def _v10(x: Any) -> bool:
             if t48 is dict:
                 if "source" not in x48:
                     return False
-            elif (
-                t48 is list
-                or t48 is str
-                or t48 is int
-                or t48 is float
-                or t48 is bool
-                or x48 is None
-            ):
+            elif t48 in _Y7:
                 pass
             else:
                 if not _ok(_e29, x48):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e31, x)
@@ -2035,24 +1873,17 @@ def _v11(x: Any) -> bool:
                     elif t50 is str:
                         if x50 != "binary":
                             return False
-                    elif t50 is int or t50 is float or t50 is bool or x50 is None:
+                    elif t50 in _Y10:
                         return False
                     else:
                         if not _ok(_e40, x50):
                             return False
-            elif (
-                t49 is list
-                or t49 is str
-                or t49 is int
-                or t49 is float
-                or t49 is bool
-                or x49 is None
-            ):
+            elif t49 in _Y7:
                 pass
             else:
                 if not _ok(_e41, x49):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e42, x)
@@ -2074,31 +1905,17 @@ def _v12(x: Any) -> bool:
                 if t52 is dict:
                     if "platform" not in x52:
                         return False
-                elif (
-                    t52 is list
-                    or t52 is str
-                    or t52 is int
-                    or t52 is float
-                    or t52 is bool
-                    or x52 is None
-                ):
+                elif t52 in _Y7:
                     pass
                 else:
                     if not _ok(_e43, x52):
                         return False
-            elif (
-                t51 is list
-                or t51 is str
-                or t51 is int
-                or t51 is float
-                or t51 is bool
-                or x51 is None
-            ):
+            elif t51 in _Y7:
                 pass
             else:
                 if not _ok(_e44, x51):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e32, x)
@@ -2117,12 +1934,12 @@ def _v13(x: Any) -> bool:
             elif t53 is str:
                 if x53 != "compute":
                     return False
-            elif t53 is int or t53 is float or t53 is bool or x53 is None:
+            elif t53 in _Y10:
                 return False
             else:
                 if not _ok(_e45, x53):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e46, x)
@@ -2141,7 +1958,7 @@ def _v14(x: Any) -> bool:
             elif t54 is list:
                 if len(x54) > 0:
                     return False
-            elif t54 is str or t54 is int or t54 is float or t54 is bool or x54 is None:
+            elif t54 in _Y26:
                 pass
             else:
                 if not _ok(_e47, x54):
@@ -2149,7 +1966,7 @@ def _v14(x: Any) -> bool:
         if "uses_model" in x:
             x55 = x["uses_model"]
             t55 = type(x55)
-            if t55 is dict or t55 is list or t55 is str or t55 is int or t55 is float:
+            if t55 in _Y27:
                 return False
             elif t55 is bool:
                 if x55 is not False:
@@ -2159,7 +1976,7 @@ def _v14(x: Any) -> bool:
             else:
                 if not _ok(_e48, x55):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e33, x)
@@ -2178,12 +1995,12 @@ def _v15(x: Any) -> bool:
             elif t56 is str:
                 if x56 != "connector":
                     return False
-            elif t56 is int or t56 is float or t56 is bool or x56 is None:
+            elif t56 in _Y10:
                 return False
             else:
                 if not _ok(_e49, x56):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e50, x)
@@ -2202,12 +2019,12 @@ def _v16(x: Any) -> bool:
             elif t57 is list:
                 if len(x57) < 1:
                     return False
-            elif t57 is str or t57 is int or t57 is float or t57 is bool or x57 is None:
+            elif t57 in _Y26:
                 pass
             else:
                 if not _ok(_e51, x57):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e34, x)
@@ -2230,24 +2047,17 @@ def _v17(x: Any) -> bool:
                     elif t59 is str:
                         if x59 != "deterministic":
                             return False
-                    elif t59 is int or t59 is float or t59 is bool or x59 is None:
+                    elif t59 in _Y10:
                         return False
                     else:
                         if not _ok(_e52, x59):
                             return False
-            elif (
-                t58 is list
-                or t58 is str
-                or t58 is int
-                or t58 is float
-                or t58 is bool
-                or x58 is None
-            ):
+            elif t58 in _Y7:
                 pass
             else:
                 if not _ok(_e53, x58):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e54, x)
@@ -2261,7 +2071,7 @@ def _v18(x: Any) -> bool:
         if "uses_model" in x:
             x60 = x["uses_model"]
             t60 = type(x60)
-            if t60 is dict or t60 is list or t60 is str or t60 is int or t60 is float:
+            if t60 in _Y27:
                 return False
             elif t60 is bool:
                 if x60 is not False:
@@ -2271,7 +2081,7 @@ def _v18(x: Any) -> bool:
             else:
                 if not _ok(_e48, x60):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e35, x)
@@ -2294,24 +2104,17 @@ def _v19(x: Any) -> bool:
                     elif t62 is str:
                         if x62 != "declared_variation":
                             return False
-                    elif t62 is int or t62 is float or t62 is bool or x62 is None:
+                    elif t62 in _Y10:
                         return False
                     else:
                         if not _ok(_e55, x62):
                             return False
-            elif (
-                t61 is list
-                or t61 is str
-                or t61 is int
-                or t61 is float
-                or t61 is bool
-                or x61 is None
-            ):
+            elif t61 in _Y7:
                 pass
             else:
                 if not _ok(_e56, x61):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e57, x)
@@ -2328,19 +2131,12 @@ def _v20(x: Any) -> bool:
             if t63 is dict:
                 if "tolerance_ref" not in x63:
                     return False
-            elif (
-                t63 is list
-                or t63 is str
-                or t63 is int
-                or t63 is float
-                or t63 is bool
-                or x63 is None
-            ):
+            elif t63 in _Y7:
                 pass
             else:
                 if not _ok(_e58, x63):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y7:
         pass
     else:
         return _ok(_e36, x)
@@ -2441,7 +2237,7 @@ def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T20):
+    if not _in_table(x, _T28):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2479,7 +2275,7 @@ def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T21):
+    if not _in_table(x, _T29):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2557,7 +2353,7 @@ def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if/properties/effect."
-    if not _in_table(x, _T22):
+    if not _in_table(x, _T30):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2593,7 +2389,7 @@ def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/uses_model."
-    if not _in_table(x, _T23):
+    if not _in_table(x, _T31):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2603,7 +2399,7 @@ def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if/properties/effect."
-    if not _in_table(x, _T24):
+    if not _in_table(x, _T32):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2639,7 +2435,7 @@ def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T25):
+    if not _in_table(x, _T33):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -2677,7 +2473,7 @@ def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T26):
+    if not _in_table(x, _T34):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"

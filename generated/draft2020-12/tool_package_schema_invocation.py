@@ -130,6 +130,9 @@ def _short(x: Any) -> str:
 
 
 _K0 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
+_Y1 = frozenset({dict, list, int, float, bool, type(None)})
+_Y2 = frozenset({dict, list, str, bool, type(None)})
+_Y3 = frozenset({list, str, int, float, bool, type(None)})
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -149,7 +152,7 @@ def _v0(x: Any) -> bool:
         if t1 is str:
             if len(x1) < 1:
                 return False
-        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
+        elif t1 in _Y1:
             return False
         else:
             if not _ok(_e1, x1):
@@ -164,7 +167,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not (x2 >= 1):
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _Y2:
             return False
         else:
             if not _ok(_e2, x2):
@@ -174,7 +177,7 @@ def _v0(x: Any) -> bool:
         if t3 is str:
             if len(x3) < 1:
                 return False
-        elif t3 is dict or t3 is list or t3 is int or t3 is float or t3 is bool or x3 is None:
+        elif t3 in _Y1:
             return False
         else:
             if not _ok(_e1, x3):
@@ -189,7 +192,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not (x4 >= 1):
                 return False
-        elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
+        elif t4 in _Y2:
             return False
         else:
             if not _ok(_e2, x4):
@@ -198,12 +201,12 @@ def _v0(x: Any) -> bool:
         t5 = type(x5)
         if t5 is dict:
             pass
-        elif t5 is list or t5 is str or t5 is int or t5 is float or t5 is bool or x5 is None:
+        elif t5 in _Y3:
             return False
         else:
             if not _ok(_e3, x5):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y3:
         return False
     else:
         return _ok(_e0, x)

@@ -100,6 +100,12 @@ def _short(x: Any) -> str:
     return text
 
 
+_Y0 = frozenset({dict, list, int, float, bool, type(None)})
+_Y1 = frozenset({dict, list, str, bool, type(None)})
+_Y2 = frozenset({dict, list, int, float, bool})
+_Y3 = frozenset({list, str, int, float, bool, type(None)})
+
+
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
     out: list[ValidationError] = []
     check(x, "", "", out, None, *scope)
@@ -118,7 +124,7 @@ def _v0(x: Any) -> bool:
         t1 = type(x1)
         if t1 is str:
             pass
-        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
+        elif t1 in _Y0:
             return False
         else:
             if not _ok(_e1, x1):
@@ -130,7 +136,7 @@ def _v0(x: Any) -> bool:
         elif t2 is float:
             if not x2.is_integer():
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _Y1:
             return False
         else:
             if not _ok(_e2, x2):
@@ -145,17 +151,17 @@ def _v0(x: Any) -> bool:
                 t4 = type(x4)
                 if x4 is None or t4 is str:
                     pass
-                elif t4 is dict or t4 is list or t4 is int or t4 is float or t4 is bool:
+                elif t4 in _Y2:
                     return False
                 else:
                     if not _ok(_e3, x4):
                         return False
-            elif t3 is list or t3 is str or t3 is int or t3 is float or t3 is bool or x3 is None:
+            elif t3 in _Y3:
                 return False
             else:
                 if not _ok(_e4, x3):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y3:
         return False
     else:
         return _ok(_e0, x)

@@ -106,6 +106,8 @@ def _short(x: Any) -> str:
 
 
 _K0 = frozenset({"left", "right"})
+_Y1 = frozenset({dict, list, str, bool, type(None)})
+_Y2 = frozenset({list, str, int, float, bool, type(None)})
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -127,7 +129,7 @@ def _v0(x: Any) -> bool:
         elif t1 is float:
             if not x1.is_integer():
                 return False
-        elif t1 is dict or t1 is list or t1 is str or t1 is bool or x1 is None:
+        elif t1 in _Y1:
             return False
         else:
             if not _ok(_e1, x1):
@@ -139,12 +141,12 @@ def _v0(x: Any) -> bool:
         elif t2 is float:
             if not x2.is_integer():
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _Y1:
             return False
         else:
             if not _ok(_e1, x2):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y2:
         return False
     else:
         return _ok(_e0, x)

@@ -260,9 +260,15 @@ _K0 = frozenset(
         "keep_metadata",
     }
 )
-_S1 = frozenset({"png", "jpeg", "webp"})
-_K2 = frozenset({"x", "y"})
-_T3 = _table(["png", "jpeg", "webp"])
+_Y1 = frozenset({dict, list, int, float, bool, type(None)})
+_Y2 = frozenset({dict, list, str, bool, type(None)})
+_S3 = frozenset({"png", "jpeg", "webp"})
+_Y4 = frozenset({dict, list, str, int, float, type(None)})
+_Y5 = frozenset({dict, list, str, int, float, bool})
+_Y6 = frozenset({dict, str, int, float, bool, type(None)})
+_K7 = frozenset({"x", "y"})
+_Y8 = frozenset({list, str, int, float, bool, type(None)})
+_T9 = _table(["png", "jpeg", "webp"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -290,7 +296,7 @@ def _v0(x: Any) -> bool:
                 return False
             if len(x1) > 2048:
                 return False
-        elif t1 is dict or t1 is list or t1 is int or t1 is float or t1 is bool or x1 is None:
+        elif t1 in _Y1:
             return False
         else:
             if not _ok(_e1, x1):
@@ -309,7 +315,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not (x2 <= 16384):
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _Y2:
             return False
         else:
             if not _ok(_e2, x2):
@@ -328,7 +334,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not (x3 <= 16384):
                 return False
-        elif t3 is dict or t3 is list or t3 is str or t3 is bool or x3 is None:
+        elif t3 in _Y2:
             return False
         else:
             if not _ok(_e2, x3):
@@ -346,7 +352,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if not (x4 <= 100):
                     return False
-            elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
+            elif t4 in _Y2:
                 return False
             else:
                 if not _ok(_e3, x4):
@@ -366,7 +372,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if _cmp(x5, 123456789012345678901234567890) not in (-1, 0):
                     return False
-            elif t5 is dict or t5 is list or t5 is str or t5 is bool or x5 is None:
+            elif t5 in _Y2:
                 return False
             else:
                 if not _ok(_e4, x5):
@@ -375,9 +381,9 @@ def _v0(x: Any) -> bool:
             x6 = x["format"]
             t6 = type(x6)
             if t6 is str:
-                if x6 not in _S1:
+                if x6 not in _S3:
                     return False
-            elif t6 is dict or t6 is list or t6 is int or t6 is float or t6 is bool or x6 is None:
+            elif t6 in _Y1:
                 return False
             else:
                 if not _ok(_e5, x6):
@@ -387,7 +393,7 @@ def _v0(x: Any) -> bool:
             t7 = type(x7)
             if t7 is bool:
                 pass
-            elif t7 is dict or t7 is list or t7 is str or t7 is int or t7 is float or x7 is None:
+            elif t7 in _Y4:
                 return False
             else:
                 if not _ok(_e6, x7):
@@ -397,7 +403,7 @@ def _v0(x: Any) -> bool:
             t8 = type(x8)
             if x8 is None:
                 pass
-            elif t8 is dict or t8 is list or t8 is str or t8 is int or t8 is float or t8 is bool:
+            elif t8 in _Y5:
                 return False
             else:
                 if not _ok(_e7, x8):
@@ -415,19 +421,12 @@ def _v0(x: Any) -> bool:
                             return False
                         if len(item10) > 32:
                             return False
-                    elif (
-                        t10 is dict
-                        or t10 is list
-                        or t10 is int
-                        or t10 is float
-                        or t10 is bool
-                        or item10 is None
-                    ):
+                    elif t10 in _Y1:
                         return False
                     else:
                         if not _ok(_e8, item10):
                             return False
-            elif t9 is dict or t9 is str or t9 is int or t9 is float or t9 is bool or x9 is None:
+            elif t9 in _Y6:
                 return False
             else:
                 if not _ok(_e9, x9):
@@ -436,7 +435,7 @@ def _v0(x: Any) -> bool:
             x11 = x["crop"]
             t11 = type(x11)
             if t11 is dict:
-                if x11.keys() != _K2:
+                if x11.keys() != _K7:
                     return False
                 x12 = x11["x"]
                 t12 = type(x12)
@@ -448,7 +447,7 @@ def _v0(x: Any) -> bool:
                         return False
                     if not (x12 >= 0):
                         return False
-                elif t12 is dict or t12 is list or t12 is str or t12 is bool or x12 is None:
+                elif t12 in _Y2:
                     return False
                 else:
                     if not _ok(_e10, x12):
@@ -463,24 +462,17 @@ def _v0(x: Any) -> bool:
                         return False
                     if not (x13 >= 0):
                         return False
-                elif t13 is dict or t13 is list or t13 is str or t13 is bool or x13 is None:
+                elif t13 in _Y2:
                     return False
                 else:
                     if not _ok(_e10, x13):
                         return False
-            elif (
-                t11 is list
-                or t11 is str
-                or t11 is int
-                or t11 is float
-                or t11 is bool
-                or x11 is None
-            ):
+            elif t11 in _Y8:
                 return False
             else:
                 if not _ok(_e11, x11):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y8:
         return False
     else:
         return _ok(_e0, x)
@@ -722,7 +714,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
             )
         )
-    if not _in_table(x, _T3):
+    if not _in_table(x, _T9):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -838,7 +830,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K2:
+            if key not in _K7:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",

@@ -298,15 +298,24 @@ _K0 = frozenset(
         "identifier",
     }
 )
-_P1 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
-_S2 = frozenset({"low", "high", "medium"})
-_T3 = _table(["answer"])
-_T4 = _table(["low", "medium", "high", None])
-_K5 = frozenset({"text"})
-_K6 = frozenset({"refusal"})
-_P7 = _re.compile("\\Ahttps\\:\\/\\/").search
-_K8 = frozenset[str]()
-_P9 = _re.compile("\\A[0-9]+\\Z").search
+_Y1 = frozenset({int, float, bool, type(None)})
+_P2 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
+_Y3 = frozenset({dict, list, int, float, bool, type(None)})
+_Y4 = frozenset({dict, list, str, bool, type(None)})
+_S5 = frozenset({"low", "high", "medium"})
+_Y6 = frozenset({int, float, bool})
+_Y7 = frozenset({dict, list, int, float, bool})
+_Y8 = frozenset({dict, str, int, float, bool, type(None)})
+_Y9 = frozenset({list, str, int, float, bool, type(None)})
+_T10 = _table(["answer"])
+_T11 = _table(["low", "medium", "high", None])
+_K12 = frozenset({"text"})
+_K13 = frozenset({"refusal"})
+_P14 = _re.compile("\\Ahttps\\:\\/\\/").search
+_Y15 = frozenset({bool, int, float, str})
+_Y16 = frozenset({dict, list, type(None)})
+_K17 = frozenset[str]()
+_P18 = _re.compile("\\A[0-9]+\\Z").search
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -332,7 +341,7 @@ def _v0(x: Any) -> bool:
         elif t1 is str:
             if x1 != "answer":
                 return False
-        elif t1 is int or t1 is float or t1 is bool or x1 is None:
+        elif t1 in _Y1:
             return False
         else:
             if not _ok(_e1, x1):
@@ -341,9 +350,9 @@ def _v0(x: Any) -> bool:
             x2 = x["language"]
             t2 = type(x2)
             if t2 is str:
-                if _P1(x2) is None:
+                if _P2(x2) is None:
                     return False
-            elif t2 is dict or t2 is list or t2 is int or t2 is float or t2 is bool or x2 is None:
+            elif t2 in _Y3:
                 return False
             else:
                 if not _ok(_e2, x2):
@@ -361,7 +370,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if not (x3 <= 1):
                     return False
-            elif t3 is dict or t3 is list or t3 is str or t3 is bool or x3 is None:
+            elif t3 in _Y4:
                 return False
             else:
                 if not _ok(_e3, x3):
@@ -385,7 +394,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if not _is_multiple(x4, 1):
                     return False
-            elif t4 is dict or t4 is list or t4 is str or t4 is bool or x4 is None:
+            elif t4 in _Y4:
                 return False
             else:
                 if not _ok(_e4, x4):
@@ -409,7 +418,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if not _is_multiple(x5, 10):
                     return False
-            elif t5 is dict or t5 is list or t5 is str or t5 is bool or x5 is None:
+            elif t5 in _Y4:
                 return False
             else:
                 if not _ok(_e5, x5):
@@ -420,9 +429,9 @@ def _v0(x: Any) -> bool:
             if t6 is dict or t6 is list:
                 return False
             elif t6 is str:
-                if x6 not in _S2:
+                if x6 not in _S5:
                     return False
-            elif t6 is int or t6 is float or t6 is bool:
+            elif t6 in _Y6:
                 return False
             elif x6 is None:
                 pass
@@ -439,7 +448,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if len(x7) > 280:
                     return False
-            elif t7 is dict or t7 is list or t7 is int or t7 is float or t7 is bool:
+            elif t7 in _Y7:
                 return False
             else:
                 if not _ok(_e7, x7):
@@ -454,21 +463,14 @@ def _v0(x: Any) -> bool:
                     t9 = type(item9)
                     if t9 is str:
                         pass
-                    elif (
-                        t9 is dict
-                        or t9 is list
-                        or t9 is int
-                        or t9 is float
-                        or t9 is bool
-                        or item9 is None
-                    ):
+                    elif t9 in _Y3:
                         return False
                     else:
                         if not _ok(_e8, item9):
                             return False
                 if not _unique(x8):
                     return False
-            elif t8 is dict or t8 is str or t8 is int or t8 is float or t8 is bool or x8 is None:
+            elif t8 in _Y8:
                 return False
             else:
                 if not _ok(_e9, x8):
@@ -485,14 +487,7 @@ def _v0(x: Any) -> bool:
                     return False
                 if len(x10) > 2:
                     return False
-            elif (
-                t10 is dict
-                or t10 is str
-                or t10 is int
-                or t10 is float
-                or t10 is bool
-                or x10 is None
-            ):
+            elif t10 in _Y8:
                 return False
             else:
                 if not _ok(_e10, x10):
@@ -507,14 +502,7 @@ def _v0(x: Any) -> bool:
                 for item13 in x12:
                     if not (_v4(item13) or _v5(item13)):
                         return False
-            elif (
-                t12 is dict
-                or t12 is str
-                or t12 is int
-                or t12 is float
-                or t12 is bool
-                or x12 is None
-            ):
+            elif t12 in _Y8:
                 return False
             else:
                 if not _ok(_e11, x12):
@@ -526,14 +514,7 @@ def _v0(x: Any) -> bool:
                 for k14, v14 in x14.items():
                     if not _v6(v14):
                         return False
-            elif (
-                t14 is list
-                or t14 is str
-                or t14 is int
-                or t14 is float
-                or t14 is bool
-                or x14 is None
-            ):
+            elif t14 in _Y9:
                 return False
             else:
                 if not _ok(_e12, x14):
@@ -544,7 +525,7 @@ def _v0(x: Any) -> bool:
                 return False
             if not _v8(x15):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y9:
         return False
     else:
         return _ok(_e0, x)
@@ -689,7 +670,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/kind."
-    if not _in_table(x, _T3):
+    if not _in_table(x, _T10):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -707,7 +688,7 @@ def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
         )
     if k == "string":
-        if _P1(str(x)) is None:
+        if _P2(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^[a-z]{2}(-[A-Z]{2})?$'",
@@ -828,7 +809,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/severity."
-    if not _in_table(x, _T4):
+    if not _in_table(x, _T11):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -914,7 +895,7 @@ def _v1(x: Any) -> bool:
             return False
         if not (x >= 0):
             return False
-    elif t is dict or t is list or t is str or t is bool or x is None:
+    elif t in _Y4:
         return False
     else:
         return _ok(_e15, x)
@@ -949,18 +930,18 @@ def _v2(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/0."
     t = type(x)
     if t is dict:
-        if x.keys() != _K5:
+        if x.keys() != _K12:
             return False
         x16 = x["text"]
         t16 = type(x16)
         if t16 is str:
             pass
-        elif t16 is dict or t16 is list or t16 is int or t16 is float or t16 is bool or x16 is None:
+        elif t16 in _Y3:
             return False
         else:
             if not _ok(_e8, x16):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y9:
         return False
     else:
         return _ok(_e17, x)
@@ -971,18 +952,18 @@ def _v3(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/1."
     t = type(x)
     if t is dict:
-        if x.keys() != _K6:
+        if x.keys() != _K13:
             return False
         x17 = x["refusal"]
         t17 = type(x17)
         if t17 is str:
             pass
-        elif t17 is dict or t17 is list or t17 is int or t17 is float or t17 is bool or x17 is None:
+        elif t17 in _Y3:
             return False
         else:
             if not _ok(_e8, x17):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y9:
         return False
     else:
         return _ok(_e18, x)
@@ -993,9 +974,9 @@ def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/0."
     t = type(x)
     if t is str:
-        if _P7(x) is None:
+        if _P14(x) is None:
             return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
+    elif t in _Y3:
         return False
     else:
         return _ok(_e19, x)
@@ -1012,7 +993,7 @@ def _v5(x: Any) -> bool:
         t18 = type(x18)
         if t18 is str:
             pass
-        elif t18 is dict or t18 is list or t18 is int or t18 is float or t18 is bool or x18 is None:
+        elif t18 in _Y3:
             return False
         else:
             if not _ok(_e8, x18):
@@ -1028,12 +1009,12 @@ def _v5(x: Any) -> bool:
                     return False
                 if not (x19 >= 1):
                     return False
-            elif t19 is dict or t19 is list or t19 is str or t19 is bool or x19 is None:
+            elif t19 in _Y4:
                 return False
             else:
                 if not _ok(_e20, x19):
                     return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _Y9:
         return False
     else:
         return _ok(_e21, x)
@@ -1057,9 +1038,9 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v6(x: Any) -> bool:
     "Fast path of the subschema at /properties/metadata/additionalProperties."
     t = type(x)
-    if t is bool or t is int or t is float or t is str:
+    if t in _Y15:
         pass
-    elif t is dict or t is list or x is None:
+    elif t in _Y16:
         return False
     else:
         return _ok(_e23, x)
@@ -1077,7 +1058,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
     if k == "object":
         for key in x:
-            if key not in _K8:
+            if key not in _K17:
                 _e23(
                     x[key],
                     ip + "/" + _esc(key),
@@ -1093,7 +1074,7 @@ def _v7(x: Any) -> bool:
     if t is str:
         if len(x) < 3:
             return False
-    elif t is dict or t is list or t is int or t is float or t is bool or x is None:
+    elif t in _Y3:
         return False
     else:
         return _ok(_e24, x)
@@ -1173,7 +1154,7 @@ def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K5:
+            if key not in _K12:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1213,7 +1194,7 @@ def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         for key in x:
-            if key not in _K6:
+            if key not in _K13:
                 out.append(
                     ValidationError(
                         "additional property " + repr(key) + " is not allowed",
@@ -1242,7 +1223,7 @@ def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
         )
     if k == "string":
-        if _P7(str(x)) is None:
+        if _P14(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^https://'",
@@ -1357,9 +1338,9 @@ def _v9(x: Any) -> bool:
     if t is dict or t is list:
         pass
     elif t is str:
-        if _P9(x) is None:
+        if _P18(x) is None:
             return False
-    elif t is int or t is float or t is bool or x is None:
+    elif t in _Y1:
         pass
     else:
         return _ok(_e26, x)
@@ -1383,7 +1364,7 @@ def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
-        if _P9(str(x)) is None:
+        if _P18(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^\\\\d+$'",

@@ -150,7 +150,11 @@ def _short(x: Any) -> str:
 
 
 _iK0 = frozenset({"left", "right"})
+_iY1 = frozenset({dict, list, str, bool, type(None)})
+_iY2 = frozenset({list, str, int, float, bool, type(None)})
 _oK0 = frozenset({"total"})
+_oY1 = frozenset({dict, list, str, bool, type(None)})
+_oY2 = frozenset({list, str, int, float, bool, type(None)})
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -172,7 +176,7 @@ def _iv0(x: Any) -> bool:
         elif t1 is float:
             if not x1.is_integer():
                 return False
-        elif t1 is dict or t1 is list or t1 is str or t1 is bool or x1 is None:
+        elif t1 in _iY1:
             return False
         else:
             if not _ok(_ie1, x1):
@@ -184,12 +188,12 @@ def _iv0(x: Any) -> bool:
         elif t2 is float:
             if not x2.is_integer():
                 return False
-        elif t2 is dict or t2 is list or t2 is str or t2 is bool or x2 is None:
+        elif t2 in _iY1:
             return False
         else:
             if not _ok(_ie1, x2):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _iY2:
         return False
     else:
         return _ok(_ie0, x)
@@ -268,12 +272,12 @@ def _ov0(x: Any) -> bool:
         elif t1 is float:
             if not x1.is_integer():
                 return False
-        elif t1 is dict or t1 is list or t1 is str or t1 is bool or x1 is None:
+        elif t1 in _oY1:
             return False
         else:
             if not _ok(_oe1, x1):
                 return False
-    elif t is list or t is str or t is int or t is float or t is bool or x is None:
+    elif t in _oY2:
         return False
     else:
         return _ok(_oe0, x)
@@ -336,6 +340,7 @@ _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python'
 
 class EnvelopeError(ValidationError):
     """The value is not a JSON object or array, so the contract is not even consulted."""
+
 
 
 def is_valid_input(instance: Any) -> bool:
