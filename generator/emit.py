@@ -113,6 +113,7 @@ class Emitter:
         self.functions: list[Function] = []
         self._filled_tables: set[Name] = set()
         self._inline = False
+        self._current: ir.Node | None = None  # the node whose checks are being emitted
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self._inline_depth = 0
         self._inline_count = 0
@@ -252,7 +253,7 @@ class Emitter:
         self._inline_count += 1
         suffix = str(self._inline_count)
         target = var or Name("x" + suffix)
-        saved = getattr(self, "_current", None)
+        saved = self._current
         self._inline_depth += 1
         try:
             body = self.fast_body(node, inline=True)
@@ -337,6 +338,7 @@ class Emitter:
     def _closed_keys(self, names: tuple[str, ...]) -> Name | None:
         """The key-set constant when the current node requires exactly the names that its
         `additionalProperties: false` allows (then `x.keys() != K` checks both at once)."""
+        assert self._current is not None
         for other in self._current.checks:
             if (isinstance(other, ir.AdditionalProperties) and other.schema is not None
                     and other.schema.boolean is False and not other.patterns

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import OptionError
@@ -31,7 +31,6 @@ class Profile:
     integer_multiple_of_only: bool = False
     draft: str | None = None  # the JSON Schema draft a full-draft profile implements
     float_integers: bool = True  # 1.0 is an integer (false only in draft 4)
-    notes: tuple[str, ...] = field(default=())
 
     def keyword_status(self, keyword: str) -> str:
         """'enforced', 'annotation' or 'unknown'."""
