@@ -15,7 +15,7 @@ from typing import Any
 import black
 import jinja2
 
-from . import __version__
+from . import __version__, ir, layout
 from .codegen import Code, Name, comment, literal
 from .emit import Emitter, primitive_sources
 from .errors import OptionError, SchemaError
@@ -23,9 +23,8 @@ from .loader import load_json
 from .lower import Lowering, lower
 from .optimise import optimise
 from .preflight import check_json_value, preflight, source_size
-from .profiles import PROFILES, Profile, get_profile, with_options
-from . import ir, layout
-from .profiles import APPLICATOR_VOCABULARY, DRAFT_PROFILES, UNEVALUATED_VOCABULARY, VALIDATION_VOCABULARY
+from .profiles import (APPLICATOR_VOCABULARY, DRAFT_PROFILES, PROFILES, UNEVALUATED_VOCABULARY,
+                       VALIDATION_VOCABULARY, Profile, get_profile, with_options)
 from .resolve import META_SCHEMAS, Registry, load_registry_directory, normalize_meta_uri
 
 _LINE_LENGTH = 100
@@ -161,7 +160,7 @@ def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
     return value, chosen, raw
 
 
-def _in_place_targets(node: ir.Node, graph: dict[str, ir.Node], tables: dict[tuple[str, str], list[tuple[int, str]]]) -> list[tuple[str, str]]:
+def _in_place_targets(node: ir.Node, tables: dict[tuple[str, str], list[tuple[int, str]]]) -> list[tuple[str, str]]:
     """(target key, $ref pointer) of every reference a node reaches without descending into the
     instance: following those in a cycle would never end."""
     found: list[tuple[str, str]] = []
@@ -178,7 +177,7 @@ def _in_place_targets(node: ir.Node, graph: dict[str, ir.Node], tables: dict[tup
 
 
 def _reject_ref_cycles(graph: dict[str, ir.Node], tables: dict[tuple[str, str], list[tuple[int, str]]]) -> None:
-    edges = {key: _in_place_targets(node, graph, tables) for key, node in graph.items()}
+    edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done
     for start in sorted(graph):
         if start in state:
@@ -303,6 +302,7 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     references; nothing is ever fetched. `base_uri`: the URI of the schema document itself.
     `fragment`: a JSON pointer (`/$defs/invocation`) or anchor naming the subschema to compile.
     """
+    registry = _registry_mapping(registry)  # a directory is read once
     value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
     emitter, fast, error = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
     recorded = {**options, **({"fragment": fragment} if fragment else {})}

@@ -11,7 +11,7 @@ import json
 import types as _types
 from typing import Any
 
-from .api import Root, build, prepare, render, root_of
+from .api import _registry_mapping, build, prepare, render, root_of
 from .codegen import Code, Name, literal
 from .errors import SchemaError, join_pointer
 from .loader import load_json
@@ -67,6 +67,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, roots = [], []
+    registry = _registry_mapping(registry)  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
