@@ -12,7 +12,7 @@ import types as _types
 from typing import Any
 
 from .api import _registry_mapping, build, prepare, render, root_of
-from .codegen import Code, Name, literal
+from .codegen import Code, Name, literal, uses_decimal
 from .errors import SchemaError, join_pointer
 from .loader import load_json
 from .preflight import check_json_value
@@ -80,8 +80,8 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
                              errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
                              what=Code(side), envelope=True))
         emitter.prim("_short")
-    for emitter in emitters:
-        emitter.uses_decimal = emitter.uses_decimal or _has_decimal(value)
+    # the schemas are emitted as data too: a Decimal in them needs the import
+    emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
     return render(
         "contract.py.j2", emitters, roots, profile=profile_name, options=options, raw=raw,
         name=name or value["name"], format=format,
@@ -93,12 +93,6 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
         extra_imports=[IMPORTS],
     )
-
-
-def _has_decimal(value: Any) -> bool:
-    from .codegen import uses_decimal
-
-    return uses_decimal(value)
 
 
 def compile_contract_module(contract: Any, **kwargs: Any) -> _types.ModuleType:

@@ -10,6 +10,7 @@ Every piece of emitted text is a codegen.Code; schema values enter only through 
 from __future__ import annotations
 
 import inspect
+from collections import deque
 import io
 import tokenize
 from dataclasses import dataclass
@@ -77,10 +78,6 @@ class Lines:
         return [Code("    " * (i + 1) + line.text) for i, line in self.lines]
 
 
-def _always_true(node: ir.Node) -> bool:
-    return node.boolean is True or (node.boolean is None and node.types is None and not node.checks)
-
-
 def _ptr(*tokens: str | int) -> Code:
     """A literal JSON-pointer suffix, escaped at compile time."""
     return literal("".join("/" + escape_pointer_token(str(t)) for t in tokens))
@@ -109,7 +106,7 @@ class Emitter:
         self.uses_decimal = False
         self._fast: dict[ir.Node, Name] = {}
         self._error: dict[ir.Node, Name] = {}
-        self._pending: list[tuple[str, ir.Node]] = []
+        self._pending: deque[tuple[str, ir.Node]] = deque()
         self.functions: list[Function] = []
         self._filled_tables: set[Name] = set()
         self._inline = False
@@ -172,7 +169,7 @@ class Emitter:
         makers = {"fast": self.fast_function, "error": self.error_function,
                   "annot": self.annot_function, "eval": self.eval_function}
         while self._pending:
-            which, node = self._pending.pop(0)
+            which, node = self._pending.popleft()
             self.functions.append(makers[which](node))
         return fast, error
 
@@ -348,7 +345,7 @@ class Emitter:
 
     def fast_Properties(self, check: ir.Properties, exact: str, lines: Lines, present: set[str]) -> None:
         for prop, sub in check.entries:
-            if _always_true(sub):
+            if ir.always_true(sub):
                 continue
             if self.inlinable(sub):
                 if prop in present:
@@ -369,7 +366,7 @@ class Emitter:
 
     def fast_AdditionalProperties(self, check: ir.AdditionalProperties, exact: str, lines: Lines, present: set[str]) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return  # kept only for what it evaluates (unevaluatedProperties)
         known = self.constant("K", literal(frozenset(check.known))) if check.known else None
         if check.schema.boolean is False and not check.patterns:
@@ -415,7 +412,7 @@ class Emitter:
 
     def fast_DependentSchemas(self, check: ir.DependentSchemas, exact: str, lines: Lines, present: set[str]) -> None:
         for name, sub in check.entries:
-            if _always_true(sub):
+            if ir.always_true(sub):
                 continue
             lines.add(0, code("if {} in x and not {}(x{}):", literal(name), self.fast_fn(sub), self.S))
             lines.add(1, Code("return False"))
@@ -424,8 +421,11 @@ class Emitter:
         assert check.schema is not None
         fn = self.fast_fn(check.schema)
         if check.maximum is None and check.minimum <= 1:
-            if check.minimum == 1:
-                lines.add(0, code("if not any({}(v{}) for v in x):", fn, self.S))
+            if check.minimum == 1:  # a plain loop: no generator object on the valid path
+                lines.add(0, Code("for v in x:"))
+                lines.add(1, code("if {}(v{}):", fn, self.S))
+                lines.add(2, Code("break"))
+                lines.add(0, Code("else:"))
                 lines.add(1, Code("return False"))
             return
         lines.add(0, code("n = sum(1 for v in x if {}(v{}))", fn, self.S))
@@ -437,7 +437,7 @@ class Emitter:
 
     def fast_Unevaluated(self, check: ir.Unevaluated, exact: str, lines: Lines, present: set[str]) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return
         node = self._current
         lines.add(0, code("ev = {}(x{})", self.eval_fn(node), self.S))
@@ -455,14 +455,14 @@ class Emitter:
 
     def fast_PrefixItems(self, check: ir.PrefixItems, exact: str, lines: Lines, present: set[str]) -> None:
         for i, sub in enumerate(check.schemas):
-            if _always_true(sub):
+            if ir.always_true(sub):
                 continue
             lines.add(0, code("if len(x) > {} and not {}(x[{}]{}):", literal(i), self.fast_fn(sub), literal(i), self.S))
             lines.add(1, Code("return False"))
 
     def fast_Items(self, check: ir.Items, exact: str, lines: Lines, present: set[str]) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return  # kept only for what it evaluates (unevaluatedItems)
         if check.schema.boolean is False:
             lines.add(0, code("if len(x) > {}:", literal(check.start)))
@@ -582,11 +582,11 @@ class Emitter:
     def fast_general(self, check: ir.Check, body: Lines) -> None:
         if isinstance(check, ir.AllOf):
             for sub in check.schemas:
-                if not _always_true(sub):
+                if not ir.always_true(sub):
                     body.add(0, code("if not {}:", self.call(sub)))
                     body.add(1, Code("return False"))
         elif isinstance(check, ir.AnyOf):
-            if any(_always_true(s) for s in check.schemas):
+            if any(ir.always_true(s) for s in check.schemas):
                 return
             calls = [self.call(s) for s in check.schemas]
             body.add(0, code("if not ({}):", join(" or ", calls)))
@@ -778,7 +778,7 @@ class Emitter:
 
     def error_Properties(self, check: ir.Properties, lines: Lines) -> None:
         for prop, sub in check.entries:
-            if _always_true(sub):
+            if ir.always_true(sub):
                 continue
             lines.add(0, code("if {} in x:", literal(prop)))
             lines.add(1, self.ecall(sub, code("x[{}]", literal(prop)), code("ip + {}", _ptr(prop)),
@@ -786,7 +786,7 @@ class Emitter:
 
     def error_AdditionalProperties(self, check: ir.AdditionalProperties, lines: Lines) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return
         known = self.constant("K", literal(frozenset(check.known)))
         tests = [code("key not in {}", known)]
@@ -829,7 +829,7 @@ class Emitter:
 
     def error_DependentSchemas(self, check: ir.DependentSchemas, lines: Lines) -> None:
         for name, sub in check.entries:
-            if not _always_true(sub):
+            if not ir.always_true(sub):
                 lines.add(0, code("if {} in x:", literal(name)))
                 lines.add(1, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr(check.keyword, name))))
 
@@ -846,7 +846,7 @@ class Emitter:
 
     def error_Unevaluated(self, check: ir.Unevaluated, lines: Lines) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return
         items = isinstance(check, ir.UnevaluatedItems)
         lines.add(0, code("ev = {}(x{})", self.eval_fn(self._current), self.S))
@@ -883,7 +883,7 @@ class Emitter:
 
     def error_PrefixItems(self, check: ir.PrefixItems, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
-            if _always_true(sub):
+            if ir.always_true(sub):
                 continue
             lines.add(0, code("if len(x) > {}:", literal(i)))
             lines.add(1, self.ecall(sub, code("x[{}]", literal(i)), code("ip + {}", _ptr(i)),
@@ -891,7 +891,7 @@ class Emitter:
 
     def error_Items(self, check: ir.Items, lines: Lines) -> None:
         assert check.schema is not None
-        if _always_true(check.schema):
+        if ir.always_true(check.schema):
             return
         lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
         lines.add(1, self.ecall(check.schema, Code("x[i]"), Code('ip + "/" + str(i)'), code("kp + {}", _ptr(check.keyword))))
@@ -933,7 +933,7 @@ class Emitter:
 
     def error_AllOf(self, check: ir.AllOf, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
-            if not _always_true(sub):
+            if not ir.always_true(sub):
                 lines.add(0, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr("allOf", i))))
 
     def error_AnyOf(self, check: ir.AnyOf, lines: Lines) -> None:
@@ -955,11 +955,6 @@ class Emitter:
                   code("kp + {}", _ptr("not")))
 
     # -- the module's primitives --------------------------------------------------------
-    def primitive_sources(self) -> tuple[list[Code], list[Code], list[Code]]:
-        """Imports, constants and function sources of the primitives this module uses."""
-        return primitive_sources([self])
-
-
 def primitive_sources(emitters: list["Emitter"]) -> tuple[list[Code], list[Code], list[Code]]:
     """Imports, constants and function sources of the primitives some emitters' code uses."""
     needed: set[str] = set()

@@ -203,6 +203,11 @@ class Not(Check):
     schema: Node | None = None
 
 
+def always_true(node: Node) -> bool:
+    """A subschema every value passes: `true`, or `{}` with nothing to check."""
+    return node.boolean is True or (node.boolean is None and node.types is None and not node.checks)
+
+
 def in_place(check: Check) -> list[Node]:
     """The subschemas a check applies to the same instance (in-place applicators)."""
     if isinstance(check, (AllOf, AnyOf, OneOf)):
@@ -214,21 +219,3 @@ def in_place(check: Check) -> list[Node]:
     if isinstance(check, DependentSchemas):
         return [sub for _, sub in check.entries]
     return []
-
-
-def children(node: Node) -> list[Node]:
-    """Every subschema node directly under a node, in order."""
-    found: list[Node] = []
-    for check in node.checks:
-        if isinstance(check, Properties):
-            found.extend(sub for _, sub in check.entries)
-        elif isinstance(check, PatternProperties):
-            found.extend(sub for _, _, sub in check.entries)
-        elif isinstance(check, (AdditionalProperties, Items, PropertyNames, Contains, Unevaluated)):
-            assert check.schema is not None
-            found.append(check.schema)
-        elif isinstance(check, PrefixItems):
-            found.extend(check.schemas)
-        else:
-            found.extend(in_place(check))
-    return found

@@ -109,9 +109,6 @@ class Lowering:
     def nodes(self, schemas: list[Any], pointer: str, ctx: Context | None) -> tuple[ir.Node, ...]:
         return tuple(self.node(s, join_pointer(pointer, i), ctx) for i, s in enumerate(schemas))
 
-    def sub(self, schema: Any, where: str, ctx: Context | None) -> ir.Node:
-        return self.node(schema, where, ctx)
-
     def absolute(self, key: str) -> str:
         """The absolute URI of a location: its resource's URI and the pointer within it."""
         assert self.registry is not None

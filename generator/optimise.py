@@ -22,10 +22,6 @@ _COST = {
 }
 
 
-def _always_true(node: ir.Node) -> bool:
-    return node.boolean is True or (node.boolean is None and node.types is None and not node.checks)
-
-
 def _optimise_value(value: object) -> object:
     if isinstance(value, ir.Node):
         return optimise(value)
@@ -35,7 +31,7 @@ def _optimise_value(value: object) -> object:
 
 
 def _optimise_check(check: ir.Check) -> ir.Check | None:
-    if isinstance(check, ir.AllOf) and all(_always_true(s) for s in check.schemas):
+    if isinstance(check, ir.AllOf) and all(ir.always_true(s) for s in check.schemas):
         return None  # every member always holds (members are kept otherwise: their index is a location)
     changes = {f.name: _optimise_value(getattr(check, f.name)) for f in fields(check)
                if f.name not in ("keyword", "values")}
