@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    log = (lambda message: None) if args.quiet else None
+    log = runner.silent if args.quiet else None
     results = runner.run(args.case, quick=args.quick, log=log)
     print(report.text(results), end="")
     report.write_json(results, args.json)

@@ -5,13 +5,17 @@ dict (the JSON document described in bench/README.md)."""
 from __future__ import annotations
 
 import datetime
+import gc
+import json
+import statistics
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
 from . import costs, machine, timing
-from .cases import Case, Instance, select_cases
+from .cases import ROOT, Case, Instance, select_cases
 from .implementations import (
     COMPARED,
     IMPLEMENTATIONS,
@@ -119,9 +123,13 @@ def _time_instances(
     for instance in case.instances:
         timings: dict[str, dict[str, Any] | None] = {name: None for name in IMPLEMENTATIONS}
         log(f"  timing {', '.join(timed) or 'nothing'} on {instance.name}")
-        for name, built in timed.items():
-            assert built.is_valid is not None
-            timings[name] = timing.measure(built.is_valid, instance.value, settings).to_json()
+        calls = {name: built.is_valid for name, built in timed.items() if built.is_valid is not None}
+        # A fresh parse, after a collection: what earlier cases left in the heap does not scatter
+        # this instance's objects (a traversal's cache misses are most of a fast validator's time).
+        gc.collect()
+        instance.restore()
+        for name, measured in timing.measure_side_by_side(calls, instance.value, settings).items():
+            timings[name] = measured.to_json()
         rows.append(
             {
                 "name": instance.name,
@@ -135,16 +143,15 @@ def _time_instances(
 
 
 def _ratios(timings: dict[str, dict[str, Any] | None]) -> dict[str, float | None]:
-    """Each implementation's time over straightline's: above 1 means straightline is faster."""
+    """Each implementation's time over straightline's: above 1 means straightline is faster.
+    The median of the ratios of samples taken in the same round (side by side in time), which a
+    slow spell of the machine changes far less than it changes either median alone."""
     base = timings.get(STRAIGHTLINE)
     ratios: dict[str, float | None] = {}
     for name in COMPARED:
         other = timings.get(name)
-        ratios[name] = (
-            other["median_ns"] / base["median_ns"]
-            if base and other and base["median_ns"] > 0
-            else None
-        )
+        pairs = list(zip(other["samples_ns"], base["samples_ns"])) if base and other else []
+        ratios[name] = statistics.median(o / b for o, b in pairs) if pairs and all(b > 0 for _, b in pairs) else None
     return ratios
 
 
@@ -221,29 +228,66 @@ def _all_disagreements(case_results: list[dict[str, Any]]) -> list[dict[str, Any
     return found
 
 
+def silent(message: str) -> None:
+    return None
+
+
+def _runs(quick: bool) -> dict[str, int]:
+    """Run counts for compile and import times, cut short once a measurement has used its budget."""
+    if quick:
+        return {"compile": 2, "import": 1, "budget_ns": 2 * 10**9}
+    return {"compile": 5, "import": 5, "budget_ns": 20 * 10**9}
+
+
+def run_one(name: str, *, quick: bool = False, log: Log | None = None) -> dict[str, Any]:
+    """One case by its exact name, in this process: its result, or {"note": why it was skipped}."""
+    log = log or _stderr
+    loaders = [load for case_name, load in select_cases([name])[0] if case_name == name]
+    if not loaders:
+        return {"note": f"skipped {name}: not found"}
+    try:
+        case = loaders[0]()
+    except (OSError, ValueError) as exc:  # unreadable or malformed data: note it, go on
+        return {"note": f"skipped {name}: could not load it: {describe(exc)[0]}"}
+    return run_case(case, timing.QUICK if quick else timing.FULL, _runs(quick), log)
+
+
+def _run_isolated(name: str, quick: bool, log: Log) -> dict[str, Any]:
+    """run_one in a fresh interpreter (bench/worker.py), so that no case's figures depend on the
+    cases that ran before it: earlier cases' garbage and fragmented heap slow a traversal of a
+    large instance by up to a third, and not every implementation alike."""
+    command = [sys.executable, "-m", "bench.worker", name, *(["--quick"] if quick else [])]
+    if log is silent:
+        command.append("--quiet")
+    finished = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=False)
+    if finished.returncode != 0:
+        return {"note": f"skipped {name}: its worker process failed (exit {finished.returncode})"}
+    result: dict[str, Any] = json.loads(finished.stdout)
+    return result
+
+
 def run(
-    patterns: list[str] | None = None, *, quick: bool = False, log: Log | None = None
+    patterns: list[str] | None = None,
+    *,
+    quick: bool = False,
+    log: Log | None = None,
+    isolate: bool = True,
 ) -> dict[str, Any]:
+    """Every selected case, each in a process of its own unless `isolate` is False."""
     log = log or _stderr
     settings = timing.QUICK if quick else timing.FULL
-    # Run counts for compile and import times, cut short once a measurement has used its budget.
-    runs = (
-        {"compile": 2, "import": 1, "budget_ns": 2 * 10**9}
-        if quick
-        else {"compile": 5, "import": 5, "budget_ns": 20 * 10**9}
-    )
+    runs = _runs(quick)
     loaders, notes = select_cases(patterns)
     for note in notes:
         log(f"note: {note}")
     case_results = []
-    for name, load in loaders:
-        try:
-            case = load()
-        except (OSError, ValueError) as exc:  # unreadable or malformed data: note it, go on
-            notes.append(f"skipped {name}: could not load it: {describe(exc)[0]}")
+    for name, _ in loaders:
+        result = _run_isolated(name, quick, log) if isolate else run_one(name, quick=quick, log=log)
+        if "note" in result and "name" not in result:
+            notes.append(result["note"])
             log(f"note: {notes[-1]}")
-            continue
-        case_results.append(run_case(case, settings, runs, log))
+        else:
+            case_results.append(result)
     return {
         "format": FORMAT,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

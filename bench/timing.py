@@ -23,7 +23,7 @@ class TimingSettings:
     slow_repeats: int  # ...gets only this many samples (minutes per case otherwise)
 
 
-FULL = TimingSettings(repeats=7, target_ns=50_000_000, slow_call_ns=1_000_000_000, slow_repeats=3)
+FULL = TimingSettings(repeats=15, target_ns=20_000_000, slow_call_ns=1_000_000_000, slow_repeats=3)
 QUICK = TimingSettings(repeats=3, target_ns=1_000_000, slow_call_ns=100_000_000, slow_repeats=1)
 
 
@@ -70,6 +70,30 @@ def measure(call: Callable[[Any], Any], argument: Any, settings: TimingSettings)
     samples = [first_elapsed / loops]
     samples += [_time_loops(call, argument, loops) / loops for _ in range(repeats - 1)]
     return Timing(median_ns=statistics.median(samples), samples_ns=samples, loops=loops)
+
+
+def measure_side_by_side(
+    calls: dict[str, Callable[[Any], Any]], argument: Any, settings: TimingSettings
+) -> dict[str, Timing]:
+    """measure() for several implementations of one call, their samples taken in turns (one
+    sample of each, then the next round), so that a slow spell of a shared machine falls on all
+    of them alike instead of on whichever was being timed then: the ratios are what counts."""
+    loops: dict[str, int] = {}
+    samples: dict[str, list[float]] = {}
+    wanted: dict[str, int] = {}
+    for name, call in calls.items():
+        loops[name], first_elapsed = _autorange(call, argument, settings.target_ns)
+        samples[name] = [first_elapsed / loops[name]]
+        slow = first_elapsed / loops[name] > settings.slow_call_ns
+        wanted[name] = settings.slow_repeats if slow else settings.repeats
+    for round_ in range(1, max(wanted.values(), default=0)):
+        for name, call in calls.items():
+            if round_ < wanted[name]:
+                samples[name].append(_time_loops(call, argument, loops[name]) / loops[name])
+    return {
+        name: Timing(median_ns=statistics.median(samples[name]), samples_ns=samples[name], loops=loops[name])
+        for name in calls
+    }
 
 
 def loop_overhead_ns(settings: TimingSettings) -> float:

@@ -37,8 +37,12 @@ _TYPE_NAMES = {"dict": "dict", "list": "list", "str": "str", "int": "int", "floa
                "bool": "bool", "None": "type(None)"}
 _JSON_TO_EXACT = {
     "object": ("dict",), "array": ("list",), "string": ("str",), "integer": ("int", "float"),
-    "number": ("int", "float"), "boolean": ("bool",), "null": ("None",),
+    # float first: data a schema types as "number" (not "integer") is mostly floats
+    "number": ("float", "int"), "boolean": ("bool",), "null": ("None",),
 }
+# Checks that hold no subschema: a node made of these alone is a leaf, cheap to check in place.
+_LEAF_CHECKS = (ir.Required, ir.PropertyCount, ir.DependentRequired, ir.ItemCount, ir.UniqueItems,
+                ir.StringLength, ir.Pattern, ir.NumberBound, ir.MultipleOf, ir.Enum)
 _SAFE_FLOAT_INT = 2**53  # ints up to this size compare with floats exactly as decimals do
 
 _OPS = {">=": ("<", "{} >= {}", (0, 1)), ">": ("<=", "{} > {}", (1,)),
@@ -240,9 +244,14 @@ class Emitter:
     INLINE_DEPTH = 4
     INLINE_CHECKS = 6
 
+    @staticmethod
+    def is_leaf(node: ir.Node) -> bool:
+        return node.boolean is None and all(isinstance(c, _LEAF_CHECKS) for c in node.checks)
+
     def inlinable(self, node: ir.Node) -> bool:
-        return (self._inline_depth < self.INLINE_DEPTH and node.resource is None
-                and len(node.checks) <= self.INLINE_CHECKS)
+        # a leaf adds one level at most, so it is inlined at any depth
+        return ((self._inline_depth < self.INLINE_DEPTH or self.is_leaf(node)) and node.resource is None
+                and node.boolean is None and len(node.checks) <= self.INLINE_CHECKS)
 
     def check_in_place(self, node: ir.Node, value: Code | None, lines: Lines, indent: int, var: Name | None = None) -> None:
         """Lines that check `node` on `value` (or on the loop variable `var`) without a call:
@@ -277,21 +286,55 @@ class Emitter:
                 branches[-1][0].append(exact)
             else:
                 branches.append(([exact], lines))
-        body.add(0, Code("t = type(x)"))
+        if self.dispatch_type_only(node, branches, body):
+            return
+        chain, nested = Lines(), 0
+        if not branches[0][1]:
+            # the first type passes with nothing to check: test only it on the common path,
+            # `if type(x) is not int:`, and dispatch the others below that
+            body.add(0, code("if {}:", self.type_test(branches[0][0], "type(x)", negate=True)))
+            branches, nested = branches[1:], 1
+        chain.add(0, Code("t = type(x)"))
         for i, (exacts, lines) in enumerate(branches):
-            if len(exacts) >= 3:  # one set lookup instead of a long chain of `is` tests
-                types = ", ".join(_TYPE_NAMES[e] for e in exacts)
-                test = code("t in {}", self.constant("Y", Code("frozenset({" + types + "})")))
-            else:
-                test = code(" or ".join(_EXACT[e][1] for e in exacts))
-            body.add(0, code("if {}:" if i == 0 else "elif {}:", test))
-            body.extend(1, lines if lines else _pass())
-        body.add(0, Code("else:"))
+            chain.add(0, code("if {}:" if i == 0 else "elif {}:", self.type_test(exacts, "t")))
+            chain.extend(1, lines if lines else _pass())
+        chain.add(0, Code("else:"))
         if self._inline:
-            body.add(1, code("if not {}({}, x{}):", self.prim("_ok"), self.error_fn(node), self.S))
+            chain.add(1, code("if not {}({}, x{}):", self.prim("_ok"), self.error_fn(node), self.S))
+            chain.add(2, Code("return False"))
+        else:
+            chain.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
+        body.extend(nested, chain)
+
+    def type_test(self, exacts: list[str], t: str, negate: bool = False) -> Code:
+        """`t` (the value's type, a name or `type(x)`) is one of `exacts` (or, negated, none)."""
+        if len(exacts) >= 3:  # one set lookup instead of a long chain of `is` tests
+            types = ", ".join(_TYPE_NAMES[e] for e in exacts)
+            table = self.constant("Y", Code("frozenset({" + types + "})"))
+            return code("{} not in {}" if negate else "{} in {}", Code(t), table)
+        tests = [("x is not None" if negate else "x is None") if e == "None"
+                 else t + (" is not " if negate else " is ") + _TYPE_NAMES[e] for e in exacts]
+        return Code((" and " if negate else " or ").join(tests))
+
+    def dispatch_type_only(self, node: ir.Node, branches: list[tuple[list[str], Lines]], body: Lines) -> bool:
+        """A node whose only fast check is its type (every exact type passes or fails outright)
+        is one test, with no local: `if type(x) is not float and type(x) is not int: ...`."""
+        fails = Lines()
+        fails.add(0, Code("return False"))
+        accepted = [e for exacts, lines in branches if not lines for e in exacts]
+        rejected = [e for exacts, lines in branches if lines.key() == fails.key() for e in exacts]
+        if not accepted or len(accepted) + len(rejected) != len(_EXACT):
+            return False
+        body.add(0, code("if {}:", self.type_test(accepted, "type(x)", negate=True)))
+        other = code("{}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S)
+        if self._inline:
+            test = join(" or ", [self.type_test(rejected, "type(x)"), code("not {}", other)]) if rejected else code("not {}", other)
+            body.add(1, code("if {}:", test))
             body.add(2, Code("return False"))
         else:
-            body.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
+            result = join(" and ", [self.type_test(rejected, "type(x)", negate=True), other]) if rejected else other
+            body.add(1, code("return {}", result))
+        return True
 
     def fast_branch(self, node: ir.Node, exact: str) -> Lines:
         self._current = node
@@ -375,6 +418,20 @@ class Emitter:
             lines.add(0, code("if not x.keys() <= {}:", known) if known else Code("if x:"))
             lines.add(1, Code("return False"))
             return
+        if not check.patterns and self.inlinable(check.schema):
+            # the subschema checked in place, in the loop; over the values alone when no
+            # property is known
+            inner = Lines()
+            value = Name("value" + str(self._inline_count + 1))
+            self.check_in_place(check.schema, None, inner, 1 if known else 0, var=value)
+            if inner:
+                if known:
+                    lines.add(0, code("for k, {} in x.items():", value))
+                    lines.add(1, code("if k not in {}:", known))
+                else:
+                    lines.add(0, code("for {} in x.values():", value))
+                lines.extend(1, inner)
+            return
         tests = [code("k not in {}", known)] if known else []
         tests += [code("{}(k) is None", self.regex(p)) for p in check.patterns]
         if check.schema.boolean is False:
@@ -456,6 +513,13 @@ class Emitter:
     def fast_PrefixItems(self, check: ir.PrefixItems, exact: str, lines: Lines, present: set[str]) -> None:
         for i, sub in enumerate(check.schemas):
             if ir.always_true(sub):
+                continue
+            if self.inlinable(sub):
+                inner = Lines()
+                self.check_in_place(sub, code("x[{}]", literal(i)), inner, 0)
+                if inner:
+                    lines.add(0, code("if len(x) > {}:", literal(i)))
+                    lines.extend(1, inner)
                 continue
             lines.add(0, code("if len(x) > {} and not {}(x[{}]{}):", literal(i), self.fast_fn(sub), literal(i), self.S))
             lines.add(1, Code("return False"))
@@ -582,18 +646,24 @@ class Emitter:
     def fast_general(self, check: ir.Check, body: Lines) -> None:
         if isinstance(check, ir.AllOf):
             for sub in check.schemas:
-                if not ir.always_true(sub):
+                if ir.always_true(sub):
+                    continue
+                if self.inlinable(sub):
+                    self.check_in_place(sub, None, body, 0, var=Name("x"))
+                else:
                     body.add(0, code("if not {}:", self.call(sub)))
                     body.add(1, Code("return False"))
         elif isinstance(check, ir.AnyOf):
             if any(ir.always_true(s) for s in check.schemas):
                 return
             calls = [self.call(s) for s in check.schemas]
-            body.add(0, code("if not ({}):", join(" or ", calls)))
+            opener = "elif" if self.discriminated(check.schemas, body) else "if"
+            body.add(0, code(opener + " not ({}):", join(" or ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.OneOf):
             calls = [self.call(s) for s in check.schemas]
-            body.add(0, code("if ({}) != 1:", join(" + ", calls)))
+            opener = "elif" if self.discriminated(check.schemas, body) else "if"
+            body.add(0, code(opener + " ({}) != 1:", join(" + ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.Not):
             assert check.schema is not None
@@ -616,13 +686,119 @@ class Emitter:
                         body.add(2, Code("return False"))
         elif isinstance(check, ir.Ref):
             self.has_refs = True
+            target = self.target(check)
+            if check.mode is None and not check.enter and self.is_leaf(target) and self.inlinable(target):
+                # a reference to a leaf (FHIR's `string`, `code`...) is checked in place
+                self.check_in_place(target, None, body, 0, var=Name("x"))
+                return
             if check.mode is None:
-                body.add(0, code("if not {}(x{}):", self.fast_fn(self.target(check)), self.ref_scope(check)))
+                body.add(0, code("if not {}(x{}):", self.fast_fn(target), self.ref_scope(check)))
             else:
                 body.add(0, code("if not {}[0](x{}):", self.dynamic_pick(check), self.ref_scope(check)))
             body.add(1, Code("return False"))
         else:  # pragma: no cover - the IR has no other general checks
             raise AssertionError(f"no fast emission for {check!r}")
+
+    # A oneOf/anyOf checks every alternative; where the data tells which alternative alone can pass,
+    # only that one is checked. The `if` chain these open is continued by the caller's general
+    # test (`elif`), which still answers for the values the dispatch is not about.
+    def discriminated(self, schemas: tuple[ir.Node, ...], body: Lines) -> bool:
+        if self.dynamic or len(schemas) < 2:  # in dynamic mode a call also needs its scope
+            return False
+        return self.dispatch_by_type(schemas, body) or self.dispatch_by_const(schemas, body)
+
+    def dispatch_by_type(self, schemas: tuple[ir.Node, ...], body: Lines) -> bool:
+        """Alternatives with disjoint types (`string`, `array`, `object`): a value's exact type
+        picks the one alternative that can pass, or none."""
+        nodes = [self.through_refs(n) for n in schemas]
+        pick: dict[str, int | None] = {}
+        for exact, (kind, _) in _EXACT.items():
+            kinds = ("integer", "number") if kind == "number" else (kind,)
+            candidates = [i for i, n in enumerate(nodes) if not self.rejects_kinds(n, kinds)]
+            if len(candidates) > 1:
+                return False
+            pick[exact] = candidates[0] if candidates else None
+        groups: dict[int | None, list[str]] = {}
+        for exact, i in pick.items():
+            groups.setdefault(i, []).append(exact)
+        body.add(0, Code("t = type(x)"))
+        opener = "if {}:"
+        for i, exacts in groups.items():
+            if i is None:
+                continue
+            body.add(0, code(opener, self.type_test(exacts, "t")))
+            if ir.always_true(nodes[i]):
+                body.add(1, Code("pass"))
+            elif self.inlinable(nodes[i]):
+                self.check_in_place(nodes[i], None, body, 1, var=Name("x"))
+            else:
+                body.add(1, code("if not {}:", self.call(nodes[i])))
+                body.add(2, Code("return False"))
+            opener = "elif {}:"
+        if None in groups:
+            body.add(0, code(opener, self.type_test(groups[None], "t")))
+            body.add(1, Code("return False"))
+        return True
+
+    @staticmethod
+    def rejects_kinds(node: ir.Node, kinds: tuple[str, ...]) -> bool:
+        """No value of these JSON types passes `node` (its `type` excludes them all)."""
+        return node.boolean is False or (node.types is not None and not any(k in node.types for k in kinds))
+
+    def dispatch_by_const(self, schemas: tuple[ir.Node, ...], body: Lines) -> bool:
+        """Object alternatives told apart by one required property whose schema names its string
+        values (FHIR's resourceType, GeoJSON's type const, a tag enum): a dict whose property is
+        a string can only pass the alternative that lists that string."""
+        if len(schemas) < 3:
+            return False
+        # alternatives that no object passes (`{"type": "null"}`) take no part
+        candidates = [self.through_refs(n) for n in schemas]
+        candidates = [n for n in candidates if not self.rejects_kinds(n, ("object",))]
+        if len(candidates) < 2:
+            return False
+        values = [self.required_strings(node) for node in candidates]
+        for prop in sorted(set.intersection(*(set(v) for v in values))):
+            entries = [(s, self.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop])]
+            if len({s for s, _ in entries}) == len(entries):  # each string names one alternative
+                break
+        else:
+            return False
+        table = self.constant("D", Code("{}"), key="D" + repr((prop, entries)), annotation=Code("dict[str, Any]"))
+        if table not in self._filled_tables:
+            self._filled_tables.add(table)
+            for value, fn in entries:
+                self.late_constants.append(code("{}[{}] = {}", table, literal(value), fn))
+        body.add(0, code("if type(x) is dict and type(x.get({})) is str:", literal(prop)))
+        body.add(1, code("f = {}.get(x[{}])", table, literal(prop)))
+        body.add(1, Code("if f is None or not f(x):"))
+        body.add(2, Code("return False"))
+        return True
+
+    def through_refs(self, node: ir.Node) -> ir.Node:
+        """The node a plain static reference (alone in its schema) leads to: it checks the same."""
+        for _ in range(64):
+            if (node.boolean is None and node.types is None and len(node.checks) == 1
+                    and isinstance(node.checks[0], ir.Ref) and node.checks[0].mode is None):
+                node = self.target(node.checks[0])
+            else:
+                break
+        return node
+
+    def required_strings(self, node: ir.Node) -> dict[str, frozenset[str]]:
+        """The required properties of `node` whose schema has a const or enum: the strings each
+        may be (an object whose property is another string fails the node)."""
+        if node.boolean is not None:
+            return {}
+        required = {n for c in node.checks if isinstance(c, ir.Required) for n in c.names}
+        found: dict[str, frozenset[str]] = {}
+        for check in node.checks:
+            if isinstance(check, ir.Properties):
+                for name, sub in check.entries:
+                    sub = self.through_refs(sub)
+                    for e in sub.checks if name in required and sub.boolean is None else ():
+                        if isinstance(e, ir.Enum):
+                            found[name] = frozenset(v for v in e.values if type(v) is str)
+        return found
 
     # -- annotations, for unevaluatedProperties/unevaluatedItems ----------------------------
     def annot_function(self, node: ir.Node) -> Function:
@@ -981,7 +1157,7 @@ def _definition_order(names: Iterable[str]) -> list[str]:
 
 
 # Local names of a fast body, renamed apart when it is inlined.
-_LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs")
+_LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs", "f")
 
 
 def _rename(body: Lines, renames: dict[str, str]) -> Lines:

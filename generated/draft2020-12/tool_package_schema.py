@@ -584,22 +584,12 @@ def _v0(x: Any) -> bool:
             if not _ok(_e11, x17):
                 return False
         x23 = x["input_schema"]
-        t23 = type(x23)
-        if t23 is dict:
-            pass
-        elif t23 in _Y7:
-            return False
-        else:
-            if not _ok(_e12, x23):
+        if type(x23) is not dict:
+            if type(x23) in _Y7 or not _ok(_e12, x23):
                 return False
         x24 = x["output_schema"]
-        t24 = type(x24)
-        if t24 is dict:
-            pass
-        elif t24 in _Y7:
-            return False
-        else:
-            if not _ok(_e12, x24):
+        if type(x24) is not dict:
+            if type(x24) in _Y7 or not _ok(_e12, x24):
                 return False
         x25 = x["dependencies"]
         t25 = type(x25)
@@ -682,13 +672,8 @@ def _v0(x: Any) -> bool:
             if not _ok(_e16, x31):
                 return False
         x33 = x["uses_model"]
-        t33 = type(x33)
-        if t33 is bool:
-            pass
-        elif t33 in _Y17:
-            return False
-        else:
-            if not _ok(_e17, x33):
+        if type(x33) is not bool:
+            if type(x33) in _Y17 or not _ok(_e17, x33):
                 return False
         x34 = x["repeatability"]
         t34 = type(x34)
@@ -831,18 +816,24 @@ def _v0(x: Any) -> bool:
         return False
     else:
         return _ok(_e0, x)
-    if not _v3(x):
-        return False
-    if not _v4(x):
-        return False
-    if not _v5(x):
-        return False
-    if not _v6(x):
-        return False
-    if not _v7(x):
-        return False
-    if not _v8(x):
-        return False
+    if _v3(x):
+        if not _v4(x):
+            return False
+    if _v5(x):
+        if not _v6(x):
+            return False
+    if _v7(x):
+        if not _v8(x):
+            return False
+    if _v9(x):
+        if not _v10(x):
+            return False
+    if _v11(x):
+        if not _v12(x):
+            return False
+    if _v13(x):
+        if not _v14(x):
+            return False
     return True
 
 
@@ -1687,87 +1678,378 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 
 def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0."
-    if _v9(x):
-        if not _v10(x):
-            return False
+    "Fast path of the subschema at /allOf/0/if."
+    t = type(x)
+    if t is dict:
+        if "entry" in x:
+            x52 = x["entry"]
+            t52 = type(x52)
+            if t52 is dict:
+                if "artifact" in x52:
+                    x53 = x52["artifact"]
+                    t53 = type(x53)
+                    if t53 is dict or t53 is list:
+                        return False
+                    elif t53 is str:
+                        if x53 != "source":
+                            return False
+                    elif t53 in _Y10:
+                        return False
+                    else:
+                        if not _ok(_e31, x53):
+                            return False
+            elif t52 in _Y7:
+                pass
+            else:
+                if not _ok(_e32, x52):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e33, x)
     return True
 
 
 def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1."
-    if _v11(x):
-        if not _v12(x):
-            return False
+    "Fast path of the subschema at /allOf/0/then."
+    t = type(x)
+    if t is dict:
+        if "artifacts" in x:
+            x54 = x["artifacts"]
+            t54 = type(x54)
+            if t54 is dict:
+                if "source" not in x54:
+                    return False
+            elif t54 in _Y7:
+                pass
+            else:
+                if not _ok(_e29, x54):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e34, x)
     return True
 
 
 def _v5(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2."
-    if _v13(x):
-        if not _v14(x):
-            return False
+    "Fast path of the subschema at /allOf/1/if."
+    t = type(x)
+    if t is dict:
+        if "entry" in x:
+            x55 = x["entry"]
+            t55 = type(x55)
+            if t55 is dict:
+                if "artifact" in x55:
+                    x56 = x55["artifact"]
+                    t56 = type(x56)
+                    if t56 is dict or t56 is list:
+                        return False
+                    elif t56 is str:
+                        if x56 != "binary":
+                            return False
+                    elif t56 in _Y10:
+                        return False
+                    else:
+                        if not _ok(_e35, x56):
+                            return False
+            elif t55 in _Y7:
+                pass
+            else:
+                if not _ok(_e36, x55):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e37, x)
     return True
 
 
 def _v6(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3."
-    if _v15(x):
-        if not _v16(x):
-            return False
+    "Fast path of the subschema at /allOf/1/then."
+    t = type(x)
+    if t is dict:
+        if "artifacts" in x:
+            x57 = x["artifacts"]
+            t57 = type(x57)
+            if t57 is dict:
+                if "binary" not in x57:
+                    return False
+                x58 = x57["binary"]
+                t58 = type(x58)
+                if t58 is dict:
+                    if "platform" not in x58:
+                        return False
+                elif t58 in _Y7:
+                    pass
+                else:
+                    if not _ok(_e38, x58):
+                        return False
+            elif t57 in _Y7:
+                pass
+            else:
+                if not _ok(_e39, x57):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e40, x)
     return True
 
 
 def _v7(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4."
-    if _v17(x):
-        if not _v18(x):
-            return False
+    "Fast path of the subschema at /allOf/2/if."
+    t = type(x)
+    if t is dict:
+        if "effect" in x:
+            x59 = x["effect"]
+            t59 = type(x59)
+            if t59 is dict or t59 is list:
+                return False
+            elif t59 is str:
+                if x59 != "compute":
+                    return False
+            elif t59 in _Y10:
+                return False
+            else:
+                if not _ok(_e41, x59):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e42, x)
     return True
 
 
 def _v8(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5."
-    if _v19(x):
-        if not _v20(x):
-            return False
+    "Fast path of the subschema at /allOf/2/then."
+    t = type(x)
+    if t is dict:
+        if "connector_operations" in x:
+            x60 = x["connector_operations"]
+            if type(x60) is not dict:
+                t60 = type(x60)
+                if t60 is list:
+                    if len(x60) > 0:
+                        return False
+                elif t60 in _Y26:
+                    pass
+                else:
+                    if not _ok(_e43, x60):
+                        return False
+        if "uses_model" in x:
+            x61 = x["uses_model"]
+            t61 = type(x61)
+            if t61 in _Y27:
+                return False
+            elif t61 is bool:
+                if x61 is not False:
+                    return False
+            elif x61 is None:
+                return False
+            else:
+                if not _ok(_e44, x61):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e45, x)
+    return True
+
+
+def _v9(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/3/if."
+    t = type(x)
+    if t is dict:
+        if "effect" in x:
+            x62 = x["effect"]
+            t62 = type(x62)
+            if t62 is dict or t62 is list:
+                return False
+            elif t62 is str:
+                if x62 != "connector":
+                    return False
+            elif t62 in _Y10:
+                return False
+            else:
+                if not _ok(_e46, x62):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e47, x)
+    return True
+
+
+def _v10(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/3/then."
+    t = type(x)
+    if t is dict:
+        if "connector_operations" in x:
+            x63 = x["connector_operations"]
+            if type(x63) is not dict:
+                t63 = type(x63)
+                if t63 is list:
+                    if len(x63) < 1:
+                        return False
+                elif t63 in _Y26:
+                    pass
+                else:
+                    if not _ok(_e48, x63):
+                        return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e49, x)
+    return True
+
+
+def _v11(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4/if."
+    t = type(x)
+    if t is dict:
+        if "repeatability" in x:
+            x64 = x["repeatability"]
+            t64 = type(x64)
+            if t64 is dict:
+                if "kind" in x64:
+                    x65 = x64["kind"]
+                    t65 = type(x65)
+                    if t65 is dict or t65 is list:
+                        return False
+                    elif t65 is str:
+                        if x65 != "deterministic":
+                            return False
+                    elif t65 in _Y10:
+                        return False
+                    else:
+                        if not _ok(_e50, x65):
+                            return False
+            elif t64 in _Y7:
+                pass
+            else:
+                if not _ok(_e51, x64):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e52, x)
+    return True
+
+
+def _v12(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4/then."
+    t = type(x)
+    if t is dict:
+        if "uses_model" in x:
+            x66 = x["uses_model"]
+            t66 = type(x66)
+            if t66 in _Y27:
+                return False
+            elif t66 is bool:
+                if x66 is not False:
+                    return False
+            elif x66 is None:
+                return False
+            else:
+                if not _ok(_e44, x66):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e53, x)
+    return True
+
+
+def _v13(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/5/if."
+    t = type(x)
+    if t is dict:
+        if "repeatability" in x:
+            x67 = x["repeatability"]
+            t67 = type(x67)
+            if t67 is dict:
+                if "kind" in x67:
+                    x68 = x67["kind"]
+                    t68 = type(x68)
+                    if t68 is dict or t68 is list:
+                        return False
+                    elif t68 is str:
+                        if x68 != "declared_variation":
+                            return False
+                    elif t68 in _Y10:
+                        return False
+                    else:
+                        if not _ok(_e54, x68):
+                            return False
+            elif t67 in _Y7:
+                pass
+            else:
+                if not _ok(_e55, x67):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e56, x)
+    return True
+
+
+def _v14(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/5/then."
+    t = type(x)
+    if t is dict:
+        if "repeatability" in x:
+            x69 = x["repeatability"]
+            t69 = type(x69)
+            if t69 is dict:
+                if "tolerance_ref" not in x69:
+                    return False
+            elif t69 in _Y7:
+                pass
+            else:
+                if not _ok(_e57, x69):
+                    return False
+    elif t in _Y7:
+        pass
+    else:
+        return _ok(_e58, x)
     return True
 
 
 def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0."
-    if _v9(x):
-        _e31(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v3(x):
+        _e34(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1."
-    if _v11(x):
-        _e32(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v5(x):
+        _e40(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2."
-    if _v13(x):
-        _e33(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v7(x):
+        _e45(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3."
-    if _v15(x):
-        _e34(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v9(x):
+        _e49(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e27(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4."
-    if _v17(x):
-        _e35(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v11(x):
+        _e53(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e28(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5."
-    if _v19(x):
-        _e36(x, ip, kp + "/then", out, ak and ak + "/then")
+    if _v13(x):
+        _e58(x, ip, kp + "/then", out, ak and ak + "/then")
 
 
 def _e29(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
@@ -1802,348 +2084,45 @@ def _e30(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _v9(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/if."
-    t = type(x)
-    if t is dict:
-        if "entry" in x:
-            x46 = x["entry"]
-            t46 = type(x46)
-            if t46 is dict:
-                if "artifact" in x46:
-                    x47 = x46["artifact"]
-                    t47 = type(x47)
-                    if t47 is dict or t47 is list:
-                        return False
-                    elif t47 is str:
-                        if x47 != "source":
-                            return False
-                    elif t47 in _Y10:
-                        return False
-                    else:
-                        if not _ok(_e37, x47):
-                            return False
-            elif t46 in _Y7:
-                pass
-            else:
-                if not _ok(_e38, x46):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e39, x)
-    return True
-
-
-def _v10(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/then."
-    t = type(x)
-    if t is dict:
-        if "artifacts" in x:
-            x48 = x["artifacts"]
-            t48 = type(x48)
-            if t48 is dict:
-                if "source" not in x48:
-                    return False
-            elif t48 in _Y7:
-                pass
-            else:
-                if not _ok(_e29, x48):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e31, x)
-    return True
-
-
-def _v11(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/if."
-    t = type(x)
-    if t is dict:
-        if "entry" in x:
-            x49 = x["entry"]
-            t49 = type(x49)
-            if t49 is dict:
-                if "artifact" in x49:
-                    x50 = x49["artifact"]
-                    t50 = type(x50)
-                    if t50 is dict or t50 is list:
-                        return False
-                    elif t50 is str:
-                        if x50 != "binary":
-                            return False
-                    elif t50 in _Y10:
-                        return False
-                    else:
-                        if not _ok(_e40, x50):
-                            return False
-            elif t49 in _Y7:
-                pass
-            else:
-                if not _ok(_e41, x49):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e42, x)
-    return True
-
-
-def _v12(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/1/then."
-    t = type(x)
-    if t is dict:
-        if "artifacts" in x:
-            x51 = x["artifacts"]
-            t51 = type(x51)
-            if t51 is dict:
-                if "binary" not in x51:
-                    return False
-                x52 = x51["binary"]
-                t52 = type(x52)
-                if t52 is dict:
-                    if "platform" not in x52:
-                        return False
-                elif t52 in _Y7:
-                    pass
-                else:
-                    if not _ok(_e43, x52):
-                        return False
-            elif t51 in _Y7:
-                pass
-            else:
-                if not _ok(_e44, x51):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e32, x)
-    return True
-
-
-def _v13(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/if."
-    t = type(x)
-    if t is dict:
-        if "effect" in x:
-            x53 = x["effect"]
-            t53 = type(x53)
-            if t53 is dict or t53 is list:
-                return False
-            elif t53 is str:
-                if x53 != "compute":
-                    return False
-            elif t53 in _Y10:
-                return False
-            else:
-                if not _ok(_e45, x53):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e46, x)
-    return True
-
-
-def _v14(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/2/then."
-    t = type(x)
-    if t is dict:
-        if "connector_operations" in x:
-            x54 = x["connector_operations"]
-            t54 = type(x54)
-            if t54 is dict:
-                pass
-            elif t54 is list:
-                if len(x54) > 0:
-                    return False
-            elif t54 in _Y26:
-                pass
-            else:
-                if not _ok(_e47, x54):
-                    return False
-        if "uses_model" in x:
-            x55 = x["uses_model"]
-            t55 = type(x55)
-            if t55 in _Y27:
-                return False
-            elif t55 is bool:
-                if x55 is not False:
-                    return False
-            elif x55 is None:
-                return False
-            else:
-                if not _ok(_e48, x55):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e33, x)
-    return True
-
-
-def _v15(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/if."
-    t = type(x)
-    if t is dict:
-        if "effect" in x:
-            x56 = x["effect"]
-            t56 = type(x56)
-            if t56 is dict or t56 is list:
-                return False
-            elif t56 is str:
-                if x56 != "connector":
-                    return False
-            elif t56 in _Y10:
-                return False
-            else:
-                if not _ok(_e49, x56):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e50, x)
-    return True
-
-
-def _v16(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/3/then."
-    t = type(x)
-    if t is dict:
-        if "connector_operations" in x:
-            x57 = x["connector_operations"]
-            t57 = type(x57)
-            if t57 is dict:
-                pass
-            elif t57 is list:
-                if len(x57) < 1:
-                    return False
-            elif t57 in _Y26:
-                pass
-            else:
-                if not _ok(_e51, x57):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e34, x)
-    return True
-
-
-def _v17(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/if."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x:
-            x58 = x["repeatability"]
-            t58 = type(x58)
-            if t58 is dict:
-                if "kind" in x58:
-                    x59 = x58["kind"]
-                    t59 = type(x59)
-                    if t59 is dict or t59 is list:
-                        return False
-                    elif t59 is str:
-                        if x59 != "deterministic":
-                            return False
-                    elif t59 in _Y10:
-                        return False
-                    else:
-                        if not _ok(_e52, x59):
-                            return False
-            elif t58 in _Y7:
-                pass
-            else:
-                if not _ok(_e53, x58):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e54, x)
-    return True
-
-
-def _v18(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/then."
-    t = type(x)
-    if t is dict:
-        if "uses_model" in x:
-            x60 = x["uses_model"]
-            t60 = type(x60)
-            if t60 in _Y27:
-                return False
-            elif t60 is bool:
-                if x60 is not False:
-                    return False
-            elif x60 is None:
-                return False
-            else:
-                if not _ok(_e48, x60):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e35, x)
-    return True
-
-
-def _v19(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/if."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x:
-            x61 = x["repeatability"]
-            t61 = type(x61)
-            if t61 is dict:
-                if "kind" in x61:
-                    x62 = x61["kind"]
-                    t62 = type(x62)
-                    if t62 is dict or t62 is list:
-                        return False
-                    elif t62 is str:
-                        if x62 != "declared_variation":
-                            return False
-                    elif t62 in _Y10:
-                        return False
-                    else:
-                        if not _ok(_e55, x62):
-                            return False
-            elif t61 in _Y7:
-                pass
-            else:
-                if not _ok(_e56, x61):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e57, x)
-    return True
-
-
-def _v20(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/5/then."
-    t = type(x)
-    if t is dict:
-        if "repeatability" in x:
-            x63 = x["repeatability"]
-            t63 = type(x63)
-            if t63 is dict:
-                if "tolerance_ref" not in x63:
-                    return False
-            elif t63 in _Y7:
-                pass
-            else:
-                if not _ok(_e58, x63):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e36, x)
-    return True
-
-
 def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
+    if not _in_table(x, _T28):
+        out.append(
+            ValidationError(
+                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
+            )
+        )
+
+
+def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if/properties/entry."
+    k = _kind(x)
+    if k == "object":
+        if "artifact" in x:
+            _e31(
+                x["artifact"],
+                ip + "/artifact",
+                kp + "/properties/artifact",
+                out,
+                ak and ak + "/properties/artifact",
+            )
+
+
+def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/if."
+    k = _kind(x)
+    if k == "object":
+        if "entry" in x:
+            _e32(
+                x["entry"],
+                ip + "/entry",
+                kp + "/properties/entry",
+                out,
+                ak and ak + "/properties/entry",
+            )
+
+
+def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/then."
     k = _kind(x)
     if k == "object":
@@ -2157,123 +2136,7 @@ def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1/then."
-    k = _kind(x)
-    if k == "object":
-        if "artifacts" in x:
-            _e44(
-                x["artifacts"],
-                ip + "/artifacts",
-                kp + "/properties/artifacts",
-                out,
-                ak and ak + "/properties/artifacts",
-            )
-
-
-def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/then."
-    k = _kind(x)
-    if k == "object":
-        if "connector_operations" in x:
-            _e47(
-                x["connector_operations"],
-                ip + "/connector_operations",
-                kp + "/properties/connector_operations",
-                out,
-                ak and ak + "/properties/connector_operations",
-            )
-        if "uses_model" in x:
-            _e48(
-                x["uses_model"],
-                ip + "/uses_model",
-                kp + "/properties/uses_model",
-                out,
-                ak and ak + "/properties/uses_model",
-            )
-
-
-def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3/then."
-    k = _kind(x)
-    if k == "object":
-        if "connector_operations" in x:
-            _e51(
-                x["connector_operations"],
-                ip + "/connector_operations",
-                kp + "/properties/connector_operations",
-                out,
-                ak and ak + "/properties/connector_operations",
-            )
-
-
 def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4/then."
-    k = _kind(x)
-    if k == "object":
-        if "uses_model" in x:
-            _e48(
-                x["uses_model"],
-                ip + "/uses_model",
-                kp + "/properties/uses_model",
-                out,
-                ak and ak + "/properties/uses_model",
-            )
-
-
-def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5/then."
-    k = _kind(x)
-    if k == "object":
-        if "repeatability" in x:
-            _e58(
-                x["repeatability"],
-                ip + "/repeatability",
-                kp + "/properties/repeatability",
-                out,
-                ak and ak + "/properties/repeatability",
-            )
-
-
-def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T28):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if/properties/entry."
-    k = _kind(x)
-    if k == "object":
-        if "artifact" in x:
-            _e37(
-                x["artifact"],
-                ip + "/artifact",
-                kp + "/properties/artifact",
-                out,
-                ak and ak + "/properties/artifact",
-            )
-
-
-def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if."
-    k = _kind(x)
-    if k == "object":
-        if "entry" in x:
-            _e38(
-                x["entry"],
-                ip + "/entry",
-                kp + "/properties/entry",
-                out,
-                ak and ak + "/properties/entry",
-            )
-
-
-def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
     if not _in_table(x, _T29):
         out.append(
@@ -2283,12 +2146,12 @@ def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry."
     k = _kind(x)
     if k == "object":
         if "artifact" in x:
-            _e40(
+            _e35(
                 x["artifact"],
                 ip + "/artifact",
                 kp + "/properties/artifact",
@@ -2297,12 +2160,12 @@ def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if."
     k = _kind(x)
     if k == "object":
         if "entry" in x:
-            _e41(
+            _e36(
                 x["entry"],
                 ip + "/entry",
                 kp + "/properties/entry",
@@ -2311,7 +2174,7 @@ def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     k = _kind(x)
     if k == "object":
@@ -2327,7 +2190,7 @@ def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
-def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts."
     k = _kind(x)
     if k == "object":
@@ -2342,7 +2205,7 @@ def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     )
                 )
         if "binary" in x:
-            _e43(
+            _e38(
                 x["binary"],
                 ip + "/binary",
                 kp + "/properties/binary",
@@ -2351,7 +2214,21 @@ def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1/then."
+    k = _kind(x)
+    if k == "object":
+        if "artifacts" in x:
+            _e39(
+                x["artifacts"],
+                ip + "/artifacts",
+                kp + "/properties/artifacts",
+                out,
+                ak and ak + "/properties/artifacts",
+            )
+
+
+def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if/properties/effect."
     if not _in_table(x, _T30):
         out.append(
@@ -2361,12 +2238,12 @@ def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e45(
+            _e41(
                 x["effect"],
                 ip + "/effect",
                 kp + "/properties/effect",
@@ -2375,7 +2252,7 @@ def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
@@ -2387,7 +2264,7 @@ def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/uses_model."
     if not _in_table(x, _T31):
         out.append(
@@ -2397,7 +2274,29 @@ def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/then."
+    k = _kind(x)
+    if k == "object":
+        if "connector_operations" in x:
+            _e43(
+                x["connector_operations"],
+                ip + "/connector_operations",
+                kp + "/properties/connector_operations",
+                out,
+                ak and ak + "/properties/connector_operations",
+            )
+        if "uses_model" in x:
+            _e44(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
+
+
+def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if/properties/effect."
     if not _in_table(x, _T32):
         out.append(
@@ -2407,12 +2306,12 @@ def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e49(
+            _e46(
                 x["effect"],
                 ip + "/effect",
                 kp + "/properties/effect",
@@ -2421,7 +2320,7 @@ def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
@@ -2433,7 +2332,21 @@ def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3/then."
+    k = _kind(x)
+    if k == "object":
+        if "connector_operations" in x:
+            _e48(
+                x["connector_operations"],
+                ip + "/connector_operations",
+                kp + "/properties/connector_operations",
+                out,
+                ak and ak + "/properties/connector_operations",
+            )
+
+
+def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T33):
         out.append(
@@ -2443,12 +2356,12 @@ def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e52(
+            _e50(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -2457,12 +2370,12 @@ def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e53(
+            _e51(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
@@ -2471,7 +2384,21 @@ def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4/then."
+    k = _kind(x)
+    if k == "object":
+        if "uses_model" in x:
+            _e44(
+                x["uses_model"],
+                ip + "/uses_model",
+                kp + "/properties/uses_model",
+                out,
+                ak and ak + "/properties/uses_model",
+            )
+
+
+def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
     if not _in_table(x, _T34):
         out.append(
@@ -2481,12 +2408,12 @@ def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e55(
+            _e54(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -2495,12 +2422,12 @@ def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e56(
+            _e55(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
@@ -2509,7 +2436,7 @@ def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/then/properties/repeatability."
     k = _kind(x)
     if k == "object":
@@ -2523,6 +2450,20 @@ def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                         ak and ak + "/required",
                     )
                 )
+
+
+def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5/then."
+    k = _kind(x)
+    if k == "object":
+        if "repeatability" in x:
+            _e57(
+                x["repeatability"],
+                ip + "/repeatability",
+                kp + "/properties/repeatability",
+                out,
+                ak and ak + "/properties/repeatability",
+            )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -198,13 +198,8 @@ def _v0(x: Any) -> bool:
             if not _ok(_e2, x4):
                 return False
         x5 = x["input"]
-        t5 = type(x5)
-        if t5 is dict:
-            pass
-        elif t5 in _Y3:
-            return False
-        else:
-            if not _ok(_e3, x5):
+        if type(x5) is not dict:
+            if type(x5) in _Y3 or not _ok(_e3, x5):
                 return False
     elif t in _Y3:
         return False

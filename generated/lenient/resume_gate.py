@@ -121,26 +121,20 @@ def _v0(x: Any) -> bool:
         if "step" not in x:
             return False
         x1 = x["run_id"]
-        t1 = type(x1)
-        if t1 is str:
-            pass
-        elif t1 in _Y0:
-            return False
-        else:
-            if not _ok(_e1, x1):
+        if type(x1) is not str:
+            if type(x1) in _Y0 or not _ok(_e1, x1):
                 return False
         x2 = x["step"]
-        t2 = type(x2)
-        if t2 is int:
-            pass
-        elif t2 is float:
-            if not x2.is_integer():
+        if type(x2) is not int:
+            t2 = type(x2)
+            if t2 is float:
+                if not x2.is_integer():
+                    return False
+            elif t2 in _Y1:
                 return False
-        elif t2 in _Y1:
-            return False
-        else:
-            if not _ok(_e2, x2):
-                return False
+            else:
+                if not _ok(_e2, x2):
+                    return False
         if "state" in x:
             x3 = x["state"]
             t3 = type(x3)
@@ -148,13 +142,8 @@ def _v0(x: Any) -> bool:
                 if "cursor" not in x3:
                     return False
                 x4 = x3["cursor"]
-                t4 = type(x4)
-                if x4 is None or t4 is str:
-                    pass
-                elif t4 in _Y2:
-                    return False
-                else:
-                    if not _ok(_e3, x4):
+                if x4 is not None and type(x4) is not str:
+                    if type(x4) in _Y2 or not _ok(_e3, x4):
                         return False
             elif t3 in _Y3:
                 return False

@@ -123,29 +123,27 @@ def _v0(x: Any) -> bool:
         if x.keys() != _K0:
             return False
         x1 = x["left"]
-        t1 = type(x1)
-        if t1 is int:
-            pass
-        elif t1 is float:
-            if not x1.is_integer():
+        if type(x1) is not int:
+            t1 = type(x1)
+            if t1 is float:
+                if not x1.is_integer():
+                    return False
+            elif t1 in _Y1:
                 return False
-        elif t1 in _Y1:
-            return False
-        else:
-            if not _ok(_e1, x1):
-                return False
+            else:
+                if not _ok(_e1, x1):
+                    return False
         x2 = x["right"]
-        t2 = type(x2)
-        if t2 is int:
-            pass
-        elif t2 is float:
-            if not x2.is_integer():
+        if type(x2) is not int:
+            t2 = type(x2)
+            if t2 is float:
+                if not x2.is_integer():
+                    return False
+            elif t2 in _Y1:
                 return False
-        elif t2 in _Y1:
-            return False
-        else:
-            if not _ok(_e1, x2):
-                return False
+            else:
+                if not _ok(_e1, x2):
+                    return False
     elif t in _Y2:
         return False
     else:

@@ -123,17 +123,16 @@ def _v0(x: Any) -> bool:
         if x.keys() != _K0:
             return False
         x1 = x["total"]
-        t1 = type(x1)
-        if t1 is int:
-            pass
-        elif t1 is float:
-            if not x1.is_integer():
+        if type(x1) is not int:
+            t1 = type(x1)
+            if t1 is float:
+                if not x1.is_integer():
+                    return False
+            elif t1 in _Y1:
                 return False
-        elif t1 in _Y1:
-            return False
-        else:
-            if not _ok(_e1, x1):
-                return False
+            else:
+                if not _ok(_e1, x1):
+                    return False
     elif t in _Y2:
         return False
     else:

@@ -342,15 +342,15 @@ def _v0(x: Any) -> bool:
         if "scale" in x:
             x4 = x["scale"]
             t4 = type(x4)
-            if t4 is int:
-                if x4 < _Decimal("0.30000000000000000001"):
-                    return False
-                if x4 > 100:
-                    return False
-            elif t4 is float:
+            if t4 is float:
                 if _cmp(x4, _Decimal("0.30000000000000000001")) not in (0, 1):
                     return False
                 if not (x4 <= 100):
+                    return False
+            elif t4 is int:
+                if x4 < _Decimal("0.30000000000000000001"):
+                    return False
+                if x4 > 100:
                     return False
             elif t4 in _Y2:
                 return False
@@ -390,23 +390,13 @@ def _v0(x: Any) -> bool:
                     return False
         if "keep_metadata" in x:
             x7 = x["keep_metadata"]
-            t7 = type(x7)
-            if t7 is bool:
-                pass
-            elif t7 in _Y4:
-                return False
-            else:
-                if not _ok(_e6, x7):
+            if type(x7) is not bool:
+                if type(x7) in _Y4 or not _ok(_e6, x7):
                     return False
         if "watermark" in x:
             x8 = x["watermark"]
-            t8 = type(x8)
-            if x8 is None:
-                pass
-            elif t8 in _Y5:
-                return False
-            else:
-                if not _ok(_e7, x8):
+            if x8 is not None:
+                if type(x8) in _Y5 or not _ok(_e7, x8):
                     return False
         if "tags" in x:
             x9 = x["tags"]

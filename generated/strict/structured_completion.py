@@ -307,15 +307,16 @@ _Y6 = frozenset({int, float, bool})
 _Y7 = frozenset({dict, list, int, float, bool})
 _Y8 = frozenset({dict, str, int, float, bool, type(None)})
 _Y9 = frozenset({list, str, int, float, bool, type(None)})
-_T10 = _table(["answer"])
-_T11 = _table(["low", "medium", "high", None])
-_K12 = frozenset({"text"})
-_K13 = frozenset({"refusal"})
-_P14 = _re.compile("\\Ahttps\\:\\/\\/").search
-_Y15 = frozenset({bool, int, float, str})
-_Y16 = frozenset({dict, list, type(None)})
-_K17 = frozenset[str]()
-_P18 = _re.compile("\\A[0-9]+\\Z").search
+_P10 = _re.compile("\\Ahttps\\:\\/\\/").search
+_Y11 = frozenset({list, int, float, bool, type(None)})
+_Y12 = frozenset({bool, float, int, str})
+_Y13 = frozenset({dict, list, type(None)})
+_T14 = _table(["answer"])
+_T15 = _table(["low", "medium", "high", None])
+_K16 = frozenset({"text"})
+_K17 = frozenset({"refusal"})
+_K18 = frozenset[str]()
+_P19 = _re.compile("\\A[0-9]+\\Z").search
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -360,15 +361,15 @@ def _v0(x: Any) -> bool:
         if "confidence" in x:
             x3 = x["confidence"]
             t3 = type(x3)
-            if t3 is int:
-                if x3 <= 0:
-                    return False
-                if x3 > 1:
-                    return False
-            elif t3 is float:
+            if t3 is float:
                 if not (x3 > 0):
                     return False
                 if not (x3 <= 1):
+                    return False
+            elif t3 is int:
+                if x3 <= 0:
+                    return False
+                if x3 > 1:
                     return False
             elif t3 in _Y4:
                 return False
@@ -440,19 +441,18 @@ def _v0(x: Any) -> bool:
                     return False
         if "summary" in x:
             x7 = x["summary"]
-            t7 = type(x7)
-            if x7 is None:
-                pass
-            elif t7 is str:
-                if len(x7) < 1:
+            if x7 is not None:
+                t7 = type(x7)
+                if t7 is str:
+                    if len(x7) < 1:
+                        return False
+                    if len(x7) > 280:
+                        return False
+                elif t7 in _Y7:
                     return False
-                if len(x7) > 280:
-                    return False
-            elif t7 in _Y7:
-                return False
-            else:
-                if not _ok(_e7, x7):
-                    return False
+                else:
+                    if not _ok(_e7, x7):
+                        return False
         if "tags" in x:
             x8 = x["tags"]
             t8 = type(x8)
@@ -460,13 +460,8 @@ def _v0(x: Any) -> bool:
                 if len(x8) > 8:
                     return False
                 for item9 in x8:
-                    t9 = type(item9)
-                    if t9 is str:
-                        pass
-                    elif t9 in _Y3:
-                        return False
-                    else:
-                        if not _ok(_e8, item9):
+                    if type(item9) is not str:
+                        if type(item9) in _Y3 or not _ok(_e8, item9):
                             return False
                 if not _unique(x8):
                     return False
@@ -481,49 +476,128 @@ def _v0(x: Any) -> bool:
             if t10 is list:
                 if len(x10) < 2:
                     return False
-                if len(x10) > 0 and not _v1(x10[0]):
-                    return False
-                if len(x10) > 1 and not _v1(x10[1]):
-                    return False
+                if len(x10) > 0:
+                    x11 = x10[0]
+                    t11 = type(x11)
+                    if t11 is int:
+                        if x11 < 0:
+                            return False
+                    elif t11 is float:
+                        if not x11.is_integer():
+                            return False
+                        if not (x11 >= 0):
+                            return False
+                    elif t11 in _Y4:
+                        return False
+                    else:
+                        if not _ok(_e10, x11):
+                            return False
+                if len(x10) > 1:
+                    x12 = x10[1]
+                    t12 = type(x12)
+                    if t12 is int:
+                        if x12 < 0:
+                            return False
+                    elif t12 is float:
+                        if not x12.is_integer():
+                            return False
+                        if not (x12 >= 0):
+                            return False
+                    elif t12 in _Y4:
+                        return False
+                    else:
+                        if not _ok(_e10, x12):
+                            return False
                 if len(x10) > 2:
                     return False
             elif t10 in _Y8:
                 return False
             else:
-                if not _ok(_e10, x10):
+                if not _ok(_e11, x10):
                     return False
-        x11 = x["answer"]
-        if (_v2(x11) + _v3(x11)) != 1:
+        x13 = x["answer"]
+        if (_v1(x13) + _v2(x13)) != 1:
             return False
         if "citations" in x:
-            x12 = x["citations"]
-            t12 = type(x12)
-            if t12 is list:
-                for item13 in x12:
-                    if not (_v4(item13) or _v5(item13)):
+            x14 = x["citations"]
+            t14 = type(x14)
+            if t14 is list:
+                for item15 in x14:
+                    t15 = type(item15)
+                    if t15 is dict:
+                        t16 = type(item15)
+                        if t16 is dict:
+                            if "doc" not in item15:
+                                return False
+                            x17 = item15["doc"]
+                            if type(x17) is not str:
+                                if type(x17) in _Y3 or not _ok(_e8, x17):
+                                    return False
+                            if "page" in item15:
+                                x18 = item15["page"]
+                                t18 = type(x18)
+                                if t18 is int:
+                                    if x18 < 1:
+                                        return False
+                                elif t18 is float:
+                                    if not x18.is_integer():
+                                        return False
+                                    if not (x18 >= 1):
+                                        return False
+                                elif t18 in _Y4:
+                                    return False
+                                else:
+                                    if not _ok(_e12, x18):
+                                        return False
+                        elif t16 in _Y9:
+                            return False
+                        else:
+                            if not _ok(_e13, item15):
+                                return False
+                    elif t15 is str:
+                        t19 = type(item15)
+                        if t19 is str:
+                            if _P10(item15) is None:
+                                return False
+                        elif t19 in _Y3:
+                            return False
+                        else:
+                            if not _ok(_e14, item15):
+                                return False
+                    elif t15 in _Y11:
                         return False
-            elif t12 in _Y8:
+                    elif not (_v3(item15) or _v4(item15)):
+                        return False
+            elif t14 in _Y8:
                 return False
             else:
-                if not _ok(_e11, x12):
+                if not _ok(_e15, x14):
                     return False
         if "metadata" in x:
-            x14 = x["metadata"]
-            t14 = type(x14)
-            if t14 is dict:
-                for k14, v14 in x14.items():
-                    if not _v6(v14):
-                        return False
-            elif t14 in _Y9:
+            x20 = x["metadata"]
+            t20 = type(x20)
+            if t20 is dict:
+                for value21 in x20.values():
+                    if type(value21) not in _Y12:
+                        if type(value21) in _Y13 or not _ok(_e16, value21):
+                            return False
+            elif t20 in _Y9:
                 return False
             else:
-                if not _ok(_e12, x14):
+                if not _ok(_e17, x20):
                     return False
         if "identifier" in x:
-            x15 = x["identifier"]
-            if not _v7(x15):
+            x22 = x["identifier"]
+            t23 = type(x22)
+            if t23 is str:
+                if len(x22) < 3:
+                    return False
+            elif t23 in _Y3:
                 return False
-            if not _v8(x15):
+            else:
+                if not _ok(_e18, x22):
+                    return False
+            if _v5(x22):
                 return False
     elif t in _Y9:
         return False
@@ -627,7 +701,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/tags",
             )
         if "span" in x:
-            _e10(
+            _e11(
                 x["span"],
                 ip + "/span",
                 kp + "/properties/span",
@@ -635,7 +709,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/span",
             )
         if "answer" in x:
-            _e13(
+            _e19(
                 x["answer"],
                 ip + "/answer",
                 kp + "/properties/answer",
@@ -643,7 +717,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/answer",
             )
         if "citations" in x:
-            _e11(
+            _e15(
                 x["citations"],
                 ip + "/citations",
                 kp + "/properties/citations",
@@ -651,7 +725,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/citations",
             )
         if "metadata" in x:
-            _e12(
+            _e17(
                 x["metadata"],
                 ip + "/metadata",
                 kp + "/properties/metadata",
@@ -659,7 +733,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/metadata",
             )
         if "identifier" in x:
-            _e14(
+            _e20(
                 x["identifier"],
                 ip + "/identifier",
                 kp + "/properties/identifier",
@@ -670,7 +744,7 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/kind."
-    if not _in_table(x, _T10):
+    if not _in_table(x, _T14):
         out.append(
             ValidationError(
                 _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
@@ -809,7 +883,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/severity."
-    if not _in_table(x, _T11):
+    if not _in_table(x, _T15):
         out.append(
             ValidationError(
                 _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
@@ -884,230 +958,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             )
 
 
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/span/prefixItems/0."
-    t = type(x)
-    if t is int:
-        if x < 0:
-            return False
-    elif t is float:
-        if not x.is_integer():
-            return False
-        if not (x >= 0):
-            return False
-    elif t in _Y4:
-        return False
-    else:
-        return _ok(_e15, x)
-    return True
-
-
 def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/span."
-    k = _kind(x)
-    if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "array":
-        if len(x) < 2:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
-                )
-            )
-        if len(x) > 0:
-            _e15(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
-        if len(x) > 1:
-            _e15(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
-        for i in range(2, len(x)):
-            _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
-
-
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/0."
-    t = type(x)
-    if t is dict:
-        if x.keys() != _K12:
-            return False
-        x16 = x["text"]
-        t16 = type(x16)
-        if t16 is str:
-            pass
-        elif t16 in _Y3:
-            return False
-        else:
-            if not _ok(_e8, x16):
-                return False
-    elif t in _Y9:
-        return False
-    else:
-        return _ok(_e17, x)
-    return True
-
-
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/1."
-    t = type(x)
-    if t is dict:
-        if x.keys() != _K13:
-            return False
-        x17 = x["refusal"]
-        t17 = type(x17)
-        if t17 is str:
-            pass
-        elif t17 in _Y3:
-            return False
-        else:
-            if not _ok(_e8, x17):
-                return False
-    elif t in _Y9:
-        return False
-    else:
-        return _ok(_e18, x)
-    return True
-
-
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/0."
-    t = type(x)
-    if t is str:
-        if _P14(x) is None:
-            return False
-    elif t in _Y3:
-        return False
-    else:
-        return _ok(_e19, x)
-    return True
-
-
-def _v5(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/1."
-    t = type(x)
-    if t is dict:
-        if "doc" not in x:
-            return False
-        x18 = x["doc"]
-        t18 = type(x18)
-        if t18 is str:
-            pass
-        elif t18 in _Y3:
-            return False
-        else:
-            if not _ok(_e8, x18):
-                return False
-        if "page" in x:
-            x19 = x["page"]
-            t19 = type(x19)
-            if t19 is int:
-                if x19 < 1:
-                    return False
-            elif t19 is float:
-                if not x19.is_integer():
-                    return False
-                if not (x19 >= 1):
-                    return False
-            elif t19 in _Y4:
-                return False
-            else:
-                if not _ok(_e20, x19):
-                    return False
-    elif t in _Y9:
-        return False
-    else:
-        return _ok(_e21, x)
-    return True
-
-
-def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations."
-    k = _kind(x)
-    if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "array":
-        for i in range(0, len(x)):
-            _e22(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
-
-
-def _v6(x: Any) -> bool:
-    "Fast path of the subschema at /properties/metadata/additionalProperties."
-    t = type(x)
-    if t in _Y15:
-        pass
-    elif t in _Y16:
-        return False
-    else:
-        return _ok(_e23, x)
-    return True
-
-
-def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/metadata."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for key in x:
-            if key not in _K17:
-                _e23(
-                    x[key],
-                    ip + "/" + _esc(key),
-                    kp + "/additionalProperties",
-                    out,
-                    ak and ak + "/additionalProperties",
-                )
-
-
-def _v7(x: Any) -> bool:
-    "Fast path of the subschema at /properties/identifier/allOf/0."
-    t = type(x)
-    if t is str:
-        if len(x) < 3:
-            return False
-    elif t in _Y3:
-        return False
-    else:
-        return _ok(_e24, x)
-    return True
-
-
-def _v8(x: Any) -> bool:
-    "Fast path of the subschema at /properties/identifier/allOf/1."
-    if _v9(x):
-        return False
-    return True
-
-
-def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/answer."
-    if (_v2(x) + _v3(x)) != 1:
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under exactly one of the given schemas",
-                ip,
-                kp + "/oneOf",
-                ak and ak + "/oneOf",
-            )
-        )
-
-
-def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier."
-    _e24(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
-    _e25(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
-
-
-def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span/prefixItems/0."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -1128,113 +979,111 @@ def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/span/items."
-    out.append(ValidationError("False schema does not allow " + _short(x), ip, kp, ak))
-
-
-def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/answer/oneOf/0."
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/span."
     k = _kind(x)
-    if not (k == "object"):
+    if not (k == "array"):
         out.append(
             ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
             )
         )
-    if k == "object":
-        for name in ("text",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K12:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "text" in x:
-            _e8(
-                x["text"],
-                ip + "/text",
-                kp + "/properties/text",
-                out,
-                ak and ak + "/properties/text",
-            )
-
-
-def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/answer/oneOf/1."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("refusal",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K13:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "refusal" in x:
-            _e8(
-                x["refusal"],
-                ip + "/refusal",
-                kp + "/properties/refusal",
-                out,
-                ak and ak + "/properties/refusal",
-            )
-
-
-def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items/anyOf/0."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P14(str(x)) is None:
+    if k == "array":
+        if len(x) < 2:
             out.append(
                 ValidationError(
-                    _short(x) + " does not match '^https://'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
+                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
                 )
             )
+        if len(x) > 0:
+            _e10(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
+        if len(x) > 1:
+            _e10(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
+        for i in range(2, len(x)):
+            _e21(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v1(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/0."
+    t = type(x)
+    if t is dict:
+        if x.keys() != _K16:
+            return False
+        x25 = x["text"]
+        if type(x25) is not str:
+            if type(x25) in _Y3 or not _ok(_e8, x25):
+                return False
+    elif t in _Y9:
+        return False
+    else:
+        return _ok(_e22, x)
+    return True
+
+
+def _v2(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/1."
+    t = type(x)
+    if t is dict:
+        if x.keys() != _K17:
+            return False
+        x26 = x["refusal"]
+        if type(x26) is not str:
+            if type(x26) in _Y3 or not _ok(_e8, x26):
+                return False
+    elif t in _Y9:
+        return False
+    else:
+        return _ok(_e23, x)
+    return True
+
+
+def _v3(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/0."
+    t = type(x)
+    if t is str:
+        if _P10(x) is None:
+            return False
+    elif t in _Y3:
+        return False
+    else:
+        return _ok(_e14, x)
+    return True
+
+
+def _v4(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/1."
+    t = type(x)
+    if t is dict:
+        if "doc" not in x:
+            return False
+        x27 = x["doc"]
+        if type(x27) is not str:
+            if type(x27) in _Y3 or not _ok(_e8, x27):
+                return False
+        if "page" in x:
+            x28 = x["page"]
+            t28 = type(x28)
+            if t28 is int:
+                if x28 < 1:
+                    return False
+            elif t28 is float:
+                if not x28.is_integer():
+                    return False
+                if not (x28 >= 1):
+                    return False
+            elif t28 in _Y4:
+                return False
+            else:
+                if not _ok(_e12, x28):
+                    return False
+    elif t in _Y9:
+        return False
+    else:
+        return _ok(_e13, x)
+    return True
+
+
+def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
@@ -1255,7 +1104,7 @@ def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/citations/items/anyOf/1."
     k = _kind(x)
     if not (k == "object"):
@@ -1278,7 +1127,7 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         if "doc" in x:
             _e8(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
         if "page" in x:
-            _e20(
+            _e12(
                 x["page"],
                 ip + "/page",
                 kp + "/properties/page",
@@ -1287,20 +1136,42 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items."
-    if not (_v4(x) or _v5(x)):
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items/anyOf/0."
+    k = _kind(x)
+    if not (k == "string"):
         out.append(
             ValidationError(
-                _short(x) + " is not valid under any of the given schemas",
-                ip,
-                kp + "/anyOf",
-                ak and ak + "/anyOf",
+                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
             )
         )
+    if k == "string":
+        if _P10(str(x)) is None:
+            out.append(
+                ValidationError(
+                    _short(x) + " does not match '^https://'",
+                    ip,
+                    kp + "/pattern",
+                    ak and ak + "/pattern",
+                )
+            )
 
 
-def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations."
+    k = _kind(x)
+    if not (k == "array"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "array":
+        for i in range(0, len(x)):
+            _e24(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+
+
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/metadata/additionalProperties."
     k = _kind(x)
     if not (k == "boolean" or k == "number" or k == "string"):
@@ -1314,7 +1185,28 @@ def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         )
 
 
-def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/metadata."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for key in x:
+            if key not in _K18:
+                _e16(
+                    x[key],
+                    ip + "/" + _esc(key),
+                    kp + "/additionalProperties",
+                    out,
+                    ak and ak + "/additionalProperties",
+                )
+
+
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/0."
     k = _kind(x)
     if not (k == "string"):
@@ -1332,39 +1224,142 @@ def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _v9(x: Any) -> bool:
+def _v5(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/1/not."
-    t = type(x)
-    if t is dict or t is list:
-        pass
-    elif t is str:
-        if _P18(x) is None:
-            return False
-    elif t in _Y1:
-        pass
-    else:
-        return _ok(_e26, x)
+    if type(x) is not dict and type(x) is not list:
+        t = type(x)
+        if t is str:
+            if _P19(x) is None:
+                return False
+        elif t in _Y1:
+            pass
+        else:
+            return _ok(_e25, x)
     return True
 
 
-def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier/allOf/1."
-    if _v9(x):
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/answer."
+    if (_v1(x) + _v2(x)) != 1:
         out.append(
             ValidationError(
-                _short(x) + " should not be valid under the schema in not",
+                _short(x) + " is not valid under exactly one of the given schemas",
                 ip,
-                kp + "/not",
-                ak and ak + "/not",
+                kp + "/oneOf",
+                ak and ak + "/oneOf",
             )
         )
 
 
-def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier."
+    _e18(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e26(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
+
+
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/span/items."
+    out.append(ValidationError("False schema does not allow " + _short(x), ip, kp, ak))
+
+
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/answer/oneOf/0."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for name in ("text",):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
+        for key in x:
+            if key not in _K16:
+                out.append(
+                    ValidationError(
+                        "additional property " + repr(key) + " is not allowed",
+                        ip + "/" + _esc(key),
+                        kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
+                    )
+                )
+        if "text" in x:
+            _e8(
+                x["text"],
+                ip + "/text",
+                kp + "/properties/text",
+                out,
+                ak and ak + "/properties/text",
+            )
+
+
+def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/answer/oneOf/1."
+    k = _kind(x)
+    if not (k == "object"):
+        out.append(
+            ValidationError(
+                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
+            )
+        )
+    if k == "object":
+        for name in ("refusal",):
+            if name not in x:
+                out.append(
+                    ValidationError(
+                        repr(name) + " is a required property",
+                        ip,
+                        kp + "/required",
+                        ak and ak + "/required",
+                    )
+                )
+        for key in x:
+            if key not in _K17:
+                out.append(
+                    ValidationError(
+                        "additional property " + repr(key) + " is not allowed",
+                        ip + "/" + _esc(key),
+                        kp + "/additionalProperties",
+                        ak and ak + "/additionalProperties",
+                    )
+                )
+        if "refusal" in x:
+            _e8(
+                x["refusal"],
+                ip + "/refusal",
+                kp + "/properties/refusal",
+                out,
+                ak and ak + "/properties/refusal",
+            )
+
+
+def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items."
+    if not (_v3(x) or _v4(x)):
+        out.append(
+            ValidationError(
+                _short(x) + " is not valid under any of the given schemas",
+                ip,
+                kp + "/anyOf",
+                ak and ak + "/anyOf",
+            )
+        )
+
+
+def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
-        if _P18(str(x)) is None:
+        if _P19(str(x)) is None:
             out.append(
                 ValidationError(
                     _short(x) + " does not match '^\\\\d+$'",
@@ -1373,6 +1368,19 @@ def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                     ak and ak + "/pattern",
                 )
             )
+
+
+def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier/allOf/1."
+    if _v5(x):
+        out.append(
+            ValidationError(
+                _short(x) + " should not be valid under the schema in not",
+                ip,
+                kp + "/not",
+                ak and ak + "/not",
+            )
+        )
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -1,0 +1,258 @@
+"""The fast path's specialised shapes give the same answers as the draft reference interpreter.
+
+Each shape is a bet on what data usually looks like (floats where a schema says "number", one
+alternative of a oneOf told apart by a const property, a type test alone): these tests check that
+the shape is really emitted (so they fail if the emitter stops producing it) and that every value,
+including the ones the bet is not about (bool for int, Decimal, subclasses, non-string keys and
+discriminants, missing properties), gets the reference's answer and error locations.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import generator
+from generator.reference_drafts import DraftReference
+
+from .strategies import JSON, SCALARS
+from .test_differential import assert_agree
+
+
+class MyDict(dict):  # type: ignore[type-arg]
+    pass
+
+
+class MyStr(str):
+    pass
+
+
+class MyFloat(float):
+    pass
+
+
+ODD = st.sampled_from([True, False, None, 0, 1, -1, 1.0, 2.5, float("inf"), Decimal("1.0"), Decimal("0.5"),
+                       MyFloat(1.5), MyStr("Point"), "", "x", [], {}, MyDict(), (1, 2), 10**40])
+VALUES = st.one_of(SCALARS, ODD, JSON)
+
+
+def _pair(schema: Any, draft: str) -> tuple[Any, DraftReference, str]:
+    source = generator.compile_source(schema, profile=draft, format=False)
+    module = generator.compile_module(schema, profile=draft, format=False)
+    return module, DraftReference(schema, draft), source
+
+
+# -- oneOf / anyOf over alternatives told apart by a const property ------------------------------
+def _shape(name: str, coordinates: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["type", "coordinates"],
+        "properties": {"type": {"const": name}, "coordinates": coordinates},
+    }
+
+
+def _geometry(draft: str, keyword: str) -> dict[str, Any]:
+    defs = "$defs" if draft in ("draft2020-12", "draft2019-09") else "definitions"
+    return {
+        defs: {
+            "Point": _shape("Point", {"type": "array", "items": {"type": "number"}, "minItems": 2}),
+            "Line": _shape("Line", {"type": "array", "items": {"type": "array"}, "minItems": 2}),
+            # the const reached through a reference, and an extra required property
+            "Name": {"const": "Ring"},
+            "Ring": {**_shape("Ring", {"type": "array"}), "properties": {"type": {"$ref": f"#/{defs}/Name"}},
+                     "required": ["type", "closed"]},
+        },
+        keyword: [
+            {"type": "null"},  # takes no part in the dispatch: no object passes it
+            {"$ref": f"#/{defs}/Point"},
+            {"$ref": f"#/{defs}/Line"},
+            {"$ref": f"#/{defs}/Ring"},
+        ],
+    }
+
+
+DISCRIMINANTS = st.one_of(st.sampled_from(["Point", "Line", "Ring", "Polygon", "", MyStr("Point")]), VALUES)
+
+
+@st.composite
+def geometries(draw: st.DrawFn) -> Any:
+    value: dict[Any, Any] = draw(st.dictionaries(st.sampled_from(["coordinates", "closed", "bbox", "z"]),
+                                                 st.one_of(st.lists(st.one_of(st.floats(allow_nan=False), VALUES),
+                                                                    max_size=3), VALUES), max_size=3))
+    if draw(st.booleans()):
+        value["type"] = draw(DISCRIMINANTS)
+    if draw(st.booleans()):
+        value[1] = "a non-string key"
+    if draw(st.integers(0, 4)) == 0:
+        value = MyDict(value)
+    return draw(st.one_of(st.just(value), VALUES)) if draw(st.integers(0, 5)) == 0 else value
+
+
+@pytest.mark.parametrize("keyword", ["oneOf", "anyOf"])
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft7"])
+def test_discriminated_alternatives_are_dispatched_by_their_const(draft: str, keyword: str) -> None:
+    module, reference, source = _pair(_geometry(draft, keyword), draft)
+    assert 'x.get("type")' in source  # the dispatch is emitted
+    for value, valid in [
+        ({"type": "Point", "coordinates": [1.5, 2]}, True),
+        ({"type": "Point", "coordinates": [1.5]}, False),  # the one candidate fails
+        ({"type": "Ring", "coordinates": []}, False),  # Ring requires `closed` too
+        ({"type": "Ring", "coordinates": [], "closed": True}, True),
+        ({"type": "Polygon", "coordinates": []}, False),  # no alternative has that value
+        ({"type": 1, "coordinates": []}, False),  # not a string: the general test answers
+        ({"coordinates": []}, False),
+        (MyDict({"type": "Point", "coordinates": [0, 0]}), True),  # a dict subclass is an object
+        ({"type": MyStr("Line"), "coordinates": [[], []]}, True),
+        (None, True),
+        ([], False),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@pytest.mark.parametrize("keyword", ["oneOf", "anyOf"])
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft7"])
+@given(value=geometries())
+def test_discriminated_alternatives_agree_with_reference(draft: str, keyword: str, value: Any) -> None:
+    module, reference, _ = _compiled(draft, keyword)
+    assert_agree(module, reference, value)
+
+
+_CACHE: dict[tuple[str, str], tuple[Any, DraftReference, str]] = {}
+
+
+def _compiled(draft: str, keyword: str) -> tuple[Any, DraftReference, str]:
+    if (draft, keyword) not in _CACHE:
+        _CACHE[draft, keyword] = _pair(_geometry(draft, keyword), draft)
+    return _CACHE[draft, keyword]
+
+
+def test_no_dispatch_when_values_repeat_or_a_candidate_lacks_the_const() -> None:
+    repeated = {"oneOf": [_shape("A", {}), _shape("A", {"type": "array"}), _shape("B", {})]}
+    module, reference, source = _pair(repeated, "draft2020-12")
+    assert "x.get(" not in source
+    for value in ({"type": "A", "coordinates": 1}, {"type": "A", "coordinates": []}, {"type": "B", "coordinates": 1}):
+        assert_agree(module, reference, value)
+    optional = {"oneOf": [_shape("A", {}), _shape("B", {}), {"properties": {"type": {"const": "C"}}}]}
+    module, reference, source = _pair(optional, "draft2020-12")
+    assert "x.get(" not in source  # C does not require `type`: an object without it may match C
+    for value in ({"coordinates": 1}, {"type": "C"}, {"type": "A", "coordinates": 1}):
+        assert_agree(module, reference, value)
+
+
+# -- type tests: a type alone, the first type of a node, float before int for "number" -----------
+TYPE_SETS = st.one_of(
+    st.sampled_from(["null", "boolean", "object", "array", "number", "integer", "string"]),
+    st.lists(st.sampled_from(["null", "boolean", "object", "array", "number", "integer", "string"]),
+             min_size=1, max_size=4, unique=True),
+)
+
+
+@st.composite
+def typed_schemas(draw: st.DrawFn) -> Any:
+    leaf: dict[str, Any] = {"type": draw(TYPE_SETS)}
+    if draw(st.booleans()):
+        leaf.update(draw(st.sampled_from([{"minimum": 1}, {"maxLength": 1}, {"minItems": 1}, {"enum": [1, "a", None]}])))
+    wrap = draw(st.sampled_from(["items", "additionalProperties", "properties", "deep", "self"]))
+    if wrap == "items":
+        return {"type": "array", "items": leaf}
+    if wrap == "additionalProperties":
+        return {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": leaf}
+    if wrap == "properties":
+        return {"properties": {"a": leaf, "b": leaf}}
+    if wrap == "deep":  # past the inlining depth of non-leaf subschemas
+        return {"items": {"items": {"items": {"items": {"items": {"items": leaf}}}}}}
+    return leaf
+
+
+@given(schema=typed_schemas(), data=st.data())
+def test_type_tests_agree_with_reference(schema: Any, data: st.DataObject) -> None:
+    module, reference, _ = _pair(schema, "draft2020-12")
+    for _ in range(6):
+        value = data.draw(st.one_of(VALUES, st.lists(VALUES, max_size=3),
+                                    st.dictionaries(st.sampled_from(["a", "b", "c"]), VALUES, max_size=3),
+                                    st.builds(lambda v: [[[[[[v]]]]]], VALUES)))
+        assert_agree(module, reference, value)
+
+
+def test_type_alone_is_one_test_without_a_local() -> None:
+    _, _, source = _pair({"type": "array", "items": {"type": "number"}}, "draft2020-12")
+    assert "if type(item" in source and " is not float and type(item" in source
+    _, _, source = _pair({"type": "object", "additionalProperties": {"type": "string"}}, "draft2020-12")
+    assert "in x.values():" in source  # no property is known: the loop runs over the values
+
+
+# -- oneOf over alternatives of disjoint types, and a tag enum naming several values per branch --
+CONTENT = {
+    "$defs": {
+        "content": {
+            "oneOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"$ref": "#/$defs/content"}},
+                {
+                    "type": "object",
+                    "oneOf": [
+                        {"required": ["tag"], "properties": {"tag": {"const": "br"}}, "additionalProperties": False},
+                        {"required": ["tag"], "properties": {"tag": {"enum": ["div", "span", 7]},
+                                                             "content": {"$ref": "#/$defs/content"}}},
+                        {"required": ["tag", "href"], "properties": {"tag": {"enum": ["a"]}, "href": {"type": "string"}}},
+                    ],
+                },
+            ]
+        }
+    },
+    "$ref": "#/$defs/content",
+}
+
+TAGS = st.sampled_from(["br", "div", "span", "a", "img", 7, None, MyStr("div")])
+
+
+@st.composite
+def contents(draw: st.DrawFn, depth: int = 3) -> Any:
+    choice = draw(st.integers(0, 4 if depth else 1))
+    if choice == 0:
+        return draw(st.one_of(st.text(max_size=2), VALUES))
+    if choice == 1:
+        return draw(st.lists(st.one_of(st.text(max_size=1), VALUES), max_size=2))
+    if choice == 2:
+        return [draw(contents(depth - 1)) for _ in range(draw(st.integers(0, 2)))]
+    node: dict[Any, Any] = {}
+    if draw(st.booleans()):
+        node["tag"] = draw(TAGS)
+    if draw(st.booleans()):
+        node["content"] = draw(contents(depth - 1))
+    if draw(st.booleans()):
+        node["href"] = draw(st.one_of(st.just("x"), VALUES))
+    return MyDict(node) if draw(st.integers(0, 5)) == 0 else node
+
+
+def test_disjoint_types_and_tag_enums_are_dispatched() -> None:
+    module, reference, source = _pair(CONTENT, "draft2020-12")
+    assert 'x.get("tag")' in source and "t = type(x)" in source
+    for value, valid in [
+        ("text", True),
+        (["a", {"tag": "br"}], True),
+        ({"tag": "br", "content": "x"}, False),  # br allows no other property
+        ({"tag": "span", "content": [{"tag": "a", "href": "h"}]}, True),
+        ({"tag": 7}, True),  # a non-string tag: the general test answers
+        ({"tag": "a"}, False),
+        (1, False),
+        ([[[["deep"]]], None], False),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=contents())
+def test_disjoint_types_and_tag_enums_agree_with_reference(value: Any) -> None:
+    if not _CONTENT:
+        _CONTENT.append(_pair(CONTENT, "draft2020-12"))
+    module, reference, _ = _CONTENT[0]
+    assert_agree(module, reference, value)
+
+
+_CONTENT: list[tuple[Any, DraftReference, str]] = []
