@@ -244,6 +244,10 @@ class Emitter:
     INLINE_DEPTH = 4
     INLINE_CHECKS = 6
 
+    def type_only(self, node: ir.Node) -> bool:
+        """A subschema that is a type test alone: cheaper in place than a call, at any size."""
+        return node.boolean is None and not node.checks and node.resource is None
+
     @staticmethod
     def is_leaf(node: ir.Node) -> bool:
         return node.boolean is None and all(isinstance(c, _LEAF_CHECKS) for c in node.checks)
@@ -286,7 +290,7 @@ class Emitter:
                 branches[-1][0].append(exact)
             else:
                 branches.append(([exact], lines))
-        if self.dispatch_type_only(node, branches, body):
+        if self.dispatch_type_only(node, branches, body) or self.dispatch_one_type(node, branches, body):
             return
         chain, nested = Lines(), 0
         if not branches[0][1]:
@@ -305,6 +309,23 @@ class Emitter:
         else:
             chain.add(1, code("return {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S))
         body.extend(nested, chain)
+
+    def dispatch_one_type(self, node: ir.Node, branches: list[tuple[list[str], Lines]], body: Lines) -> bool:
+        """A node with checks for one type and every other type failing outright (an object with
+        properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
+        then `elif type(x) in _Y or not _ok(_eN, x): return False`."""
+        fails = Lines()
+        fails.add(0, Code("return False"))
+        (first, lines), rest = branches[0], branches[1:]
+        if not lines or lines.key() == fails.key() or any(other.key() != fails.key() for _, other in rest):
+            return False
+        body.add(0, code("if {}:", self.type_test(first, "type(x)")))
+        body.extend(1, lines)
+        other = code("not {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S)
+        rejected = [e for exacts, _ in rest for e in exacts]
+        body.add(0, code("elif {}:", join(" or ", [self.type_test(rejected, "type(x)"), other]) if rejected else other))
+        body.add(1, Code("return False"))
+        return True
 
     def type_test(self, exacts: list[str], t: str, negate: bool = False) -> Code:
         """`t` (the value's type, a name or `type(x)`) is one of `exacts` (or, negated, none)."""
@@ -386,11 +407,64 @@ class Emitter:
                 return self.constant("K", literal(frozenset(other.known)))
         return None
 
+    # An object schema with this many properties is checked by a loop over the properties the
+    # instance has, each looked up in a table: large schemas (FHIR's resources) declare dozens of
+    # properties of which an instance has a few, and a test per declared property costs more.
+    PROPERTY_TABLE = 12
+
+    def property_table(self, check: ir.Properties, error_only: bool = False) -> Name | None:
+        """The table of a large `properties`: name -> (fast function, error function), used by
+        both paths; or (error_only, for the error path of a smaller one) name -> error function.
+        None when there are too few properties (each is then tested by name), and in dynamic mode
+        (where calls carry the scope)."""
+        entries = [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
+        large = len(entries) >= self.PROPERTY_TABLE
+        if self.dynamic or len(entries) < 3 or not (large or error_only):
+            return None
+        if large:
+            rows = [(prop, code("({}, {})", self.fast_fn(self.through_refs(sub)), self.error_fn(sub)))
+                    for prop, sub in entries]
+        else:
+            rows = [(prop, Code(self.error_fn(sub).text)) for prop, sub in entries]
+        prefix = "F" if large else "G"
+        table = self.constant(prefix, Code("{}"), key=prefix + repr([(p, r.text) for p, r in rows]),
+                              annotation=Code("dict[str, tuple[Any, Any]]" if large else "dict[str, Any]"))
+        if table not in self._filled_tables:
+            self._filled_tables.add(table)
+            items = join(", ", [code("{}: {}", literal(prop), row) for prop, row in rows])
+            self.late_constants.append(code("{}.update({{{}}})", table, items))
+        return table
+
+    def closed_table(self) -> Name | None:
+        """The property table of the current node when it also lists exactly the names that its
+        `additionalProperties: false` allows: then a name missing from it fails, and the table
+        loop checks both keywords at once."""
+        assert self._current is not None
+        properties = [c for c in self._current.checks if isinstance(c, ir.Properties)]
+        for other in self._current.checks:
+            if (isinstance(other, ir.AdditionalProperties) and other.schema is not None
+                    and other.schema.boolean is False and not other.patterns and len(properties) == 1):
+                names = {p for p, sub in properties[0].entries if not ir.always_true(sub)}
+                if names == set(other.known) and len(names) >= self.PROPERTY_TABLE:
+                    return self.property_table(properties[0])
+        return None
+
     def fast_Properties(self, check: ir.Properties, exact: str, lines: Lines, present: set[str]) -> None:
+        table = self.property_table(check)
+        if table is not None:
+            lines.add(0, Code("for k, v in x.items():"))
+            lines.add(1, code("f = {}.get(k)", table))
+            closed = self.closed_table() is not None
+            lines.add(1, Code("if f is None or not f[0](v):" if closed else "if f is not None and not f[0](v):"))
+            lines.add(2, Code("return False"))
+            return
         for prop, sub in check.entries:
             if ir.always_true(sub):
                 continue
-            if self.inlinable(sub):
+            target = sub if self.dynamic else self.through_refs(sub)
+            if target is not sub and not self.type_only(target):
+                sub = target  # a reference to a shared subschema: its function, called directly
+            elif self.inlinable(sub):
                 if prop in present:
                     self.check_in_place(sub, code("x[{}]", literal(prop)), lines, 0)
                 else:
@@ -411,6 +485,8 @@ class Emitter:
         assert check.schema is not None
         if ir.always_true(check.schema):
             return  # kept only for what it evaluates (unevaluatedProperties)
+        if check.schema.boolean is False and self.closed_table() is not None:
+            return  # checked by the loop over the property table
         known = self.constant("K", literal(frozenset(check.known))) if check.known else None
         if check.schema.boolean is False and not check.patterns:
             if present and set(present) == set(check.known) and self._closed_keys(tuple(present)) is not None:
@@ -687,8 +763,8 @@ class Emitter:
         elif isinstance(check, ir.Ref):
             self.has_refs = True
             target = self.target(check)
-            if check.mode is None and not check.enter and self.is_leaf(target) and self.inlinable(target):
-                # a reference to a leaf (FHIR's `string`, `code`...) is checked in place
+            if check.mode is None and (not self.dynamic or not check.enter) and self.type_only(target):
+                # a reference to a type alone (FHIR's `boolean`) is checked in place
                 self.check_in_place(target, None, body, 0, var=Name("x"))
                 return
             if check.mode is None:
@@ -945,14 +1021,20 @@ class Emitter:
         return code("{}({}, {}, {}, out, {}{})", self.error_fn(node), arg, at, where, _absolute(where), self.S)
 
     def fail(self, lines: Lines, indent: int, message: Code, where: Code, at: Code = Code("ip")) -> None:
-        lines.add(indent, code("out.append(ValidationError({}, {}, {}, {}))", message, at, where, _absolute(where)))
+        # _fail(out, message, instance location, kp, ak, keyword suffix): one short line
+        suffix = Code('""') if where.text == "kp" else Code(where.text[len("kp + "):])
+        assert where.text == "kp" or where.text.startswith("kp + ")
+        lines.add(indent, code("{}(out, {}, {}, kp, ak, {})", self.prim("_fail"), message, at, suffix))
 
     def error_Required(self, check: ir.Required, lines: Lines) -> None:
-        lines.add(0, code("for name in {}:", literal(check.names)))
-        lines.add(1, Code("if name not in x:"))
-        self.fail(lines, 2, Code('repr(name) + " is a required property"'), code("kp + {}", _ptr("required")))
+        lines.add(0, code("{}(x, {}, ip, kp, ak, out)", self.prim("_required_errors"), literal(check.names)))
 
     def error_Properties(self, check: ir.Properties, lines: Lines) -> None:
+        table = self.property_table(check, error_only=True)
+        if table is not None:
+            pairs = table.text.startswith("_" + self.prefix + "F")
+            lines.add(0, code("{}(x, {}, {}, ip, kp, ak, out)", self.prim("_property_errors"), table, literal(pairs)))
+            return
         for prop, sub in check.entries:
             if ir.always_true(sub):
                 continue
@@ -964,7 +1046,11 @@ class Emitter:
         assert check.schema is not None
         if ir.always_true(check.schema):
             return
-        known = self.constant("K", literal(frozenset(check.known)))
+        known = self.closed_table() if check.schema.boolean is False else None
+        known = known or self.constant("K", literal(frozenset(check.known)))
+        if check.schema.boolean is False and not check.patterns:
+            lines.add(0, code("{}(x, {}, ip, kp, ak, out)", self.prim("_extra_errors"), known))
+            return
         tests = [code("key not in {}", known)]
         tests += [code("not (isinstance(key, str) and {}(key) is not None)", self.regex(p)) for p in check.patterns]
         lines.add(0, Code("for key in x:"))

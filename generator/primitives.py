@@ -283,6 +283,43 @@ def _pick_recursive(scope: tuple[int, ...], table: dict[int, Any], default: Any)
     return chosen
 
 
+# The error path's helpers: each generated module defines ValidationError (the template); this
+# stand-in, never copied, only lets this file be checked and imported on its own.
+class ValidationError(ValueError):
+    def __init__(self, message: str, instance_location: str, keyword_location: str,
+                 absolute_keyword_location: str | None = None) -> None:
+        super().__init__(message)
+
+
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
+def _property_errors(x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None,
+                     out: list[Any]) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where)
+
+
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
     "_kind": ("_Decimal",),
@@ -301,6 +338,10 @@ DEPENDS = {
     "_short": (),
     "_pick_dynamic": (),
     "_pick_recursive": (),
+    "_fail": (),
+    "_required_errors": ("_fail",),
+    "_extra_errors": ("_fail", "_esc"),
+    "_property_errors": ("_esc",),
 }
 
 # Module-level constants a copied function may need, with their emitted definition.

@@ -256,3 +256,68 @@ def test_disjoint_types_and_tag_enums_agree_with_reference(value: Any) -> None:
 
 
 _CONTENT: list[tuple[Any, DraftReference, str]] = []
+
+
+# -- large `properties`: a loop over the instance's names and a table -----------------------------
+def _large(closed: Any) -> dict[str, Any]:
+    names = [f"p{i}" for i in range(13)] + ["a/b", "m~n"]
+    props: dict[str, Any] = {name: {"$ref": "#/$defs/code"} for name in names[:5]}
+    props.update({name: {"type": "integer", "minimum": i} for i, name in enumerate(names[5:10])})
+    props.update({name: {"type": "array", "items": {"$ref": "#/$defs/code"}} for name in names[10:]})
+    schema: dict[str, Any] = {
+        "$defs": {"code": {"type": "string", "pattern": "^[a-z]+$"}},
+        "type": "object",
+        "required": ["p0", "p7"],
+        "properties": props,
+    }
+    if closed is not None:
+        schema["additionalProperties"] = closed
+    return schema
+
+
+LARGE_NAMES = st.sampled_from([f"p{i}" for i in range(14)] + ["a/b", "m~n", "zz", "", "p1 "])
+
+
+@st.composite
+def large_objects(draw: st.DrawFn) -> Any:
+    value: dict[Any, Any] = draw(st.dictionaries(
+        LARGE_NAMES, st.one_of(st.sampled_from(["ab", "A", "", 3, 7.0, -1, ["x", "y"], ["x", 1], None]), VALUES),
+        max_size=6))
+    if draw(st.booleans()):  # random objects are rarely valid: make every declared name valid
+        valid = {**{f"p{i}": "ab" for i in range(5)}, **{f"p{i}": 9 for i in range(5, 10)},
+                 **{name: ["x"] for name in ("p10", "p11", "p12", "a/b", "m~n")}}
+        value = {"p0": "ab", "p7": 7, **{k: valid.get(k, v) for k, v in value.items()}}
+    if draw(st.integers(0, 6)) == 0:
+        value[draw(st.sampled_from([1, None, 2.5]))] = "a non-string key"
+    return MyDict(value) if draw(st.integers(0, 5)) == 0 else value
+
+
+@pytest.mark.parametrize("closed", [False, None, {"type": "string"}])
+def test_large_properties_use_a_table(closed: Any) -> None:
+    module, reference, source = _pair(_large(closed), "draft2020-12")
+    assert ".get(k)" in source  # the fast path loops over the instance's names
+    assert "_property_errors(x, _F" in source  # the error path shares the table
+    if closed is False:
+        assert "if f is None or not f[0](v)" in source and "_extra_errors(x, _F" in source
+    for value in ({"p0": "ab", "p7": 7}, {"p0": "ab", "p7": 6}, {"p0": "AB", "p7": 7, "zz": 1},
+                  {"p0": "ab", "p7": 7, "a/b": ["x", 2], "m~n": [1]}, {}, MyDict({"p0": "ab", "p7": 9}),
+                  {"p0": "ab", "p7": 7, 1: 2}):
+        assert_agree(module, reference, value)
+    # errors come in schema order, as without a table
+    found = module.errors({"p12": 1, "p6": -5, "p0": 1, "p7": 1})
+    locations = [e.keyword_location for e in found]
+    assert locations == sorted(locations, key=lambda where: [*_large(closed)["properties"]].index(where.split("/")[2])
+                               if where.startswith("/properties/") else -1)
+
+
+@pytest.mark.parametrize("closed", [False, None, {"type": "string"}])
+@given(value=large_objects())
+def test_large_properties_agree_with_reference(closed: Any, value: Any) -> None:
+    key = f"large-{closed!r}"
+    if key not in _LARGE:
+        _LARGE[key] = _pair(_large(closed), "draft2020-12")
+    module, reference, _ = _LARGE[key]
+    assert_agree(module, reference, value)
+
+
+_LARGE: dict[str, tuple[Any, DraftReference, str]] = {}

@@ -267,6 +267,40 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
+
+
 _K0 = frozenset(
     {
         "entry",
@@ -288,42 +322,47 @@ _K0 = frozenset(
         "connector_operations",
     }
 )
-_P1 = _re.compile("\\A[a-z][\\-\\.0-9_a-z]+\\Z").search
-_Y2 = frozenset({dict, list, int, float, bool, type(None)})
-_Y3 = frozenset({dict, list, str, bool, type(None)})
-_K4 = frozenset({"binary", "source"})
-_K5 = frozenset({"uri", "sha256", "platform", "revision"})
-_P6 = _re.compile("\\A[0-9a-f]{64}\\Z").search
-_Y7 = frozenset({list, str, int, float, bool, type(None)})
-_K8 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
-_S9 = frozenset({"binary", "source"})
-_Y10 = frozenset({int, float, bool, type(None)})
-_P11 = _re.compile(
+_F1: dict[str, tuple[Any, Any]] = {}
+_Y2 = frozenset({list, str, int, float, bool, type(None)})
+_P3 = _re.compile("\\A[a-z][\\-\\.0-9_a-z]+\\Z").search
+_Y4 = frozenset({dict, list, int, float, bool, type(None)})
+_Y5 = frozenset({dict, list, str, bool, type(None)})
+_K6 = frozenset({"binary", "source"})
+_K7 = frozenset({"uri", "sha256", "platform", "revision"})
+_P8 = _re.compile("\\A[0-9a-f]{64}\\Z").search
+_K9 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
+_S10 = frozenset({"binary", "source"})
+_Y11 = frozenset({int, float, bool, type(None)})
+_P12 = _re.compile(
     "\\A(?!\\/)(?![^\\x0a\\x0d\\u2028\\u2029]*(?:\\A|\\/)\\.\\.(?:\\/|\\Z))[\\--9A-Z_a-z]+\\Z"
 ).search
-_P12 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
-_S13 = frozenset({"managed_handler", "restricted_process"})
-_K14 = frozenset({"key", "sha256", "version"})
-_Y15 = frozenset({dict, str, int, float, bool, type(None)})
-_S16 = frozenset({"compute", "connector", "case_artifacts"})
-_Y17 = frozenset({dict, list, str, int, float, type(None)})
-_K18 = frozenset({"kind", "comparison", "tolerance_ref"})
-_S19 = frozenset({"deterministic", "declared_variation"})
-_K20 = frozenset({"timeout_ms", "max_output_bytes"})
-_K21 = frozenset({"corpus_ref", "result_ref"})
-_T22 = _table(["source", "binary"])
-_T23 = _table(["managed_handler", "restricted_process"])
-_T24 = _table(["compute", "case_artifacts", "connector"])
-_T25 = _table(["deterministic", "declared_variation"])
+_P13 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
+_S14 = frozenset({"managed_handler", "restricted_process"})
+_G15: dict[str, Any] = {}
+_K16 = frozenset({"key", "sha256", "version"})
+_Y17 = frozenset({dict, str, int, float, bool, type(None)})
+_S18 = frozenset({"compute", "connector", "case_artifacts"})
+_T19 = _table(["compute", "case_artifacts", "connector"])
+_Y20 = frozenset({dict, list, str, int, float, type(None)})
+_K21 = frozenset({"kind", "comparison", "tolerance_ref"})
+_S22 = frozenset({"deterministic", "declared_variation"})
+_G23: dict[str, Any] = {}
+_K24 = frozenset({"timeout_ms", "max_output_bytes"})
+_K25 = frozenset({"corpus_ref", "result_ref"})
 _Y26 = frozenset({str, int, float, bool, type(None)})
 _Y27 = frozenset({dict, list, str, int, float})
-_T28 = _table(["source"])
-_T29 = _table(["binary"])
-_T30 = _table(["compute"])
-_T31 = _table([False])
-_T32 = _table(["connector"])
-_T33 = _table(["deterministic"])
-_T34 = _table(["declared_variation"])
+_G28: dict[str, Any] = {}
+_T29 = _table(["source", "binary"])
+_T30 = _table(["managed_handler", "restricted_process"])
+_G31: dict[str, Any] = {}
+_T32 = _table(["deterministic", "declared_variation"])
+_T33 = _table(["source"])
+_T34 = _table(["binary"])
+_T35 = _table(["compute"])
+_T36 = _table([False])
+_T37 = _table(["connector"])
+_T38 = _table(["deterministic"])
+_T39 = _table(["declared_variation"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -334,505 +373,32 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if x.keys() != _K0:
             return False
-        x1 = x["tool_key"]
-        t1 = type(x1)
-        if t1 is str:
-            if _P1(x1) is None:
+        for k, v in x.items():
+            f = _F1.get(k)
+            if f is None or not f[0](v):
                 return False
-        elif t1 in _Y2:
-            return False
-        else:
-            if not _ok(_e1, x1):
-                return False
-        x2 = x["version"]
-        t2 = type(x2)
-        if t2 is int:
-            if x2 < 1:
-                return False
-        elif t2 is float:
-            if not x2.is_integer():
-                return False
-            if not (x2 >= 1):
-                return False
-        elif t2 in _Y3:
-            return False
-        else:
-            if not _ok(_e2, x2):
-                return False
-        x3 = x["owner_domain"]
-        t3 = type(x3)
-        if t3 is str:
-            if len(x3) < 1:
-                return False
-        elif t3 in _Y2:
-            return False
-        else:
-            if not _ok(_e3, x3):
-                return False
-        x4 = x["purpose"]
-        t4 = type(x4)
-        if t4 is str:
-            if len(x4) < 1:
-                return False
-        elif t4 in _Y2:
-            return False
-        else:
-            if not _ok(_e3, x4):
-                return False
-        x5 = x["applies_when"]
-        t5 = type(x5)
-        if t5 is str:
-            if len(x5) < 1:
-                return False
-        elif t5 in _Y2:
-            return False
-        else:
-            if not _ok(_e3, x5):
-                return False
-        x6 = x["artifacts"]
-        t6 = type(x6)
-        if t6 is dict:
-            if not x6.keys() <= _K4:
-                return False
-            if "source" in x6:
-                x7 = x6["source"]
-                t7 = type(x7)
-                if t7 is dict:
-                    if "uri" not in x7:
-                        return False
-                    if "sha256" not in x7:
-                        return False
-                    if not x7.keys() <= _K5:
-                        return False
-                    x8 = x7["uri"]
-                    t8 = type(x8)
-                    if t8 is str:
-                        if len(x8) < 1:
-                            return False
-                    elif t8 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e3, x8):
-                            return False
-                    x9 = x7["sha256"]
-                    t9 = type(x9)
-                    if t9 is str:
-                        if _P6(x9) is None:
-                            return False
-                    elif t9 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e4, x9):
-                            return False
-                    if "revision" in x7:
-                        x10 = x7["revision"]
-                        t10 = type(x10)
-                        if t10 is str:
-                            if len(x10) < 1:
-                                return False
-                        elif t10 in _Y2:
-                            return False
-                        else:
-                            if not _ok(_e3, x10):
-                                return False
-                    if "platform" in x7:
-                        x11 = x7["platform"]
-                        t11 = type(x11)
-                        if t11 is str:
-                            if len(x11) < 1:
-                                return False
-                        elif t11 in _Y2:
-                            return False
-                        else:
-                            if not _ok(_e3, x11):
-                                return False
-                elif t7 in _Y7:
-                    return False
-                else:
-                    if not _ok(_e5, x7):
-                        return False
-            if "binary" in x6:
-                x12 = x6["binary"]
-                t12 = type(x12)
-                if t12 is dict:
-                    if "uri" not in x12:
-                        return False
-                    if "sha256" not in x12:
-                        return False
-                    if not x12.keys() <= _K5:
-                        return False
-                    x13 = x12["uri"]
-                    t13 = type(x13)
-                    if t13 is str:
-                        if len(x13) < 1:
-                            return False
-                    elif t13 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e3, x13):
-                            return False
-                    x14 = x12["sha256"]
-                    t14 = type(x14)
-                    if t14 is str:
-                        if _P6(x14) is None:
-                            return False
-                    elif t14 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e4, x14):
-                            return False
-                    if "revision" in x12:
-                        x15 = x12["revision"]
-                        t15 = type(x15)
-                        if t15 is str:
-                            if len(x15) < 1:
-                                return False
-                        elif t15 in _Y2:
-                            return False
-                        else:
-                            if not _ok(_e3, x15):
-                                return False
-                    if "platform" in x12:
-                        x16 = x12["platform"]
-                        t16 = type(x16)
-                        if t16 is str:
-                            if len(x16) < 1:
-                                return False
-                        elif t16 in _Y2:
-                            return False
-                        else:
-                            if not _ok(_e3, x16):
-                                return False
-                elif t12 in _Y7:
-                    return False
-                else:
-                    if not _ok(_e5, x12):
-                        return False
-        elif t6 in _Y7:
-            return False
-        else:
-            if not _ok(_e6, x6):
-                return False
-        if not (_v1(x6) or _v2(x6)):
-            return False
-        x17 = x["entry"]
-        t17 = type(x17)
-        if t17 is dict:
-            if x17.keys() != _K8:
-                return False
-            x18 = x17["artifact"]
-            t18 = type(x18)
-            if t18 is dict or t18 is list:
-                return False
-            elif t18 is str:
-                if x18 not in _S9:
-                    return False
-            elif t18 in _Y10:
-                return False
-            else:
-                if not _ok(_e7, x18):
-                    return False
-            x19 = x17["path"]
-            t19 = type(x19)
-            if t19 is str:
-                if _P11(x19) is None:
-                    return False
-            elif t19 in _Y2:
-                return False
-            else:
-                if not _ok(_e8, x19):
-                    return False
-            x20 = x17["runtime_id"]
-            t20 = type(x20)
-            if t20 is str:
-                if len(x20) < 1:
-                    return False
-            elif t20 in _Y2:
-                return False
-            else:
-                if not _ok(_e3, x20):
-                    return False
-            x21 = x17["runtime_version"]
-            t21 = type(x21)
-            if t21 is str:
-                if _P12(x21) is None:
-                    return False
-            elif t21 in _Y2:
-                return False
-            else:
-                if not _ok(_e9, x21):
-                    return False
-            x22 = x17["kind"]
-            t22 = type(x22)
-            if t22 is dict or t22 is list:
-                return False
-            elif t22 is str:
-                if x22 not in _S13:
-                    return False
-            elif t22 in _Y10:
-                return False
-            else:
-                if not _ok(_e10, x22):
-                    return False
-        elif t17 in _Y7:
-            return False
-        else:
-            if not _ok(_e11, x17):
-                return False
-        x23 = x["input_schema"]
-        if type(x23) is not dict:
-            if type(x23) in _Y7 or not _ok(_e12, x23):
-                return False
-        x24 = x["output_schema"]
-        if type(x24) is not dict:
-            if type(x24) in _Y7 or not _ok(_e12, x24):
-                return False
-        x25 = x["dependencies"]
-        t25 = type(x25)
-        if t25 is list:
-            for item26 in x25:
-                t26 = type(item26)
-                if t26 is dict:
-                    if item26.keys() != _K14:
-                        return False
-                    x27 = item26["key"]
-                    t27 = type(x27)
-                    if t27 is str:
-                        if len(x27) < 1:
-                            return False
-                    elif t27 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e3, x27):
-                            return False
-                    x28 = item26["version"]
-                    t28 = type(x28)
-                    if t28 is str:
-                        if len(x28) < 1:
-                            return False
-                    elif t28 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e3, x28):
-                            return False
-                    x29 = item26["sha256"]
-                    t29 = type(x29)
-                    if t29 is str:
-                        if _P6(x29) is None:
-                            return False
-                    elif t29 in _Y2:
-                        return False
-                    else:
-                        if not _ok(_e4, x29):
-                            return False
-                elif t26 in _Y7:
-                    return False
-                else:
-                    if not _ok(_e13, item26):
-                        return False
-        elif t25 in _Y15:
-            return False
-        else:
-            if not _ok(_e14, x25):
-                return False
-        x30 = x["effect"]
-        t30 = type(x30)
-        if t30 is dict or t30 is list:
-            return False
-        elif t30 is str:
-            if x30 not in _S16:
-                return False
-        elif t30 in _Y10:
-            return False
-        else:
-            if not _ok(_e15, x30):
-                return False
-        x31 = x["connector_operations"]
-        t31 = type(x31)
-        if t31 is list:
-            for item32 in x31:
-                t32 = type(item32)
-                if t32 is str:
-                    if len(item32) < 1:
-                        return False
-                elif t32 in _Y2:
-                    return False
-                else:
-                    if not _ok(_e3, item32):
-                        return False
-            if not _unique(x31):
-                return False
-        elif t31 in _Y15:
-            return False
-        else:
-            if not _ok(_e16, x31):
-                return False
-        x33 = x["uses_model"]
-        if type(x33) is not bool:
-            if type(x33) in _Y17 or not _ok(_e17, x33):
-                return False
-        x34 = x["repeatability"]
-        t34 = type(x34)
-        if t34 is dict:
-            if "kind" not in x34:
-                return False
-            if "comparison" not in x34:
-                return False
-            if not x34.keys() <= _K18:
-                return False
-            x35 = x34["kind"]
-            t35 = type(x35)
-            if t35 is dict or t35 is list:
-                return False
-            elif t35 is str:
-                if x35 not in _S19:
-                    return False
-            elif t35 in _Y10:
-                return False
-            else:
-                if not _ok(_e18, x35):
-                    return False
-            x36 = x34["comparison"]
-            t36 = type(x36)
-            if t36 is str:
-                if len(x36) < 1:
-                    return False
-            elif t36 in _Y2:
-                return False
-            else:
-                if not _ok(_e3, x36):
-                    return False
-            if "tolerance_ref" in x34:
-                x37 = x34["tolerance_ref"]
-                t37 = type(x37)
-                if t37 is str:
-                    if len(x37) < 1:
-                        return False
-                elif t37 in _Y2:
-                    return False
-                else:
-                    if not _ok(_e3, x37):
-                        return False
-        elif t34 in _Y7:
-            return False
-        else:
-            if not _ok(_e19, x34):
-                return False
-        x38 = x["limits"]
-        t38 = type(x38)
-        if t38 is dict:
-            if x38.keys() != _K20:
-                return False
-            x39 = x38["timeout_ms"]
-            t39 = type(x39)
-            if t39 is int:
-                if x39 < 1:
-                    return False
-            elif t39 is float:
-                if not x39.is_integer():
-                    return False
-                if not (x39 >= 1):
-                    return False
-            elif t39 in _Y3:
-                return False
-            else:
-                if not _ok(_e2, x39):
-                    return False
-            x40 = x38["max_output_bytes"]
-            t40 = type(x40)
-            if t40 is int:
-                if x40 < 1:
-                    return False
-            elif t40 is float:
-                if not x40.is_integer():
-                    return False
-                if not (x40 >= 1):
-                    return False
-            elif t40 in _Y3:
-                return False
-            else:
-                if not _ok(_e2, x40):
-                    return False
-        elif t38 in _Y7:
-            return False
-        else:
-            if not _ok(_e20, x38):
-                return False
-        x41 = x["tests"]
-        t41 = type(x41)
-        if t41 is dict:
-            if x41.keys() != _K21:
-                return False
-            x42 = x41["corpus_ref"]
-            t42 = type(x42)
-            if t42 is str:
-                if len(x42) < 1:
-                    return False
-            elif t42 in _Y2:
-                return False
-            else:
-                if not _ok(_e3, x42):
-                    return False
-            x43 = x41["result_ref"]
-            t43 = type(x43)
-            if t43 is str:
-                if len(x43) < 1:
-                    return False
-            elif t43 in _Y2:
-                return False
-            else:
-                if not _ok(_e3, x43):
-                    return False
-        elif t41 in _Y7:
-            return False
-        else:
-            if not _ok(_e21, x41):
-                return False
-        x44 = x["provenance_refs"]
-        t44 = type(x44)
-        if t44 is list:
-            if len(x44) < 1:
-                return False
-            for item45 in x44:
-                t45 = type(item45)
-                if t45 is str:
-                    if len(item45) < 1:
-                        return False
-                elif t45 in _Y2:
-                    return False
-                else:
-                    if not _ok(_e3, item45):
-                        return False
-        elif t44 in _Y15:
-            return False
-        else:
-            if not _ok(_e22, x44):
-                return False
-    elif t in _Y7:
+    elif type(x) in _Y2 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
-    if _v3(x):
-        if not _v4(x):
+    if _v15(x):
+        if not _v16(x):
             return False
-    if _v5(x):
-        if not _v6(x):
+    if _v17(x):
+        if not _v18(x):
             return False
-    if _v7(x):
-        if not _v8(x):
+    if _v19(x):
+        if not _v20(x):
             return False
-    if _v9(x):
-        if not _v10(x):
+    if _v21(x):
+        if not _v22(x):
             return False
-    if _v11(x):
-        if not _v12(x):
+    if _v23(x):
+        if not _v24(x):
             return False
-    if _v13(x):
-        if not _v14(x):
+    if _v25(x):
+        if not _v26(x):
             return False
     return True
 
@@ -841,355 +407,207 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in (
-            "tool_key",
-            "version",
-            "owner_domain",
-            "purpose",
-            "applies_when",
-            "artifacts",
-            "entry",
-            "input_schema",
-            "output_schema",
-            "dependencies",
-            "effect",
-            "connector_operations",
-            "uses_model",
-            "repeatability",
-            "limits",
-            "tests",
-            "provenance_refs",
-        ):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "tool_key" in x:
-            _e1(
-                x["tool_key"],
-                ip + "/tool_key",
-                kp + "/properties/tool_key",
-                out,
-                ak and ak + "/properties/tool_key",
-            )
-        if "version" in x:
-            _e2(
-                x["version"],
-                ip + "/version",
-                kp + "/properties/version",
-                out,
-                ak and ak + "/properties/version",
-            )
-        if "owner_domain" in x:
-            _e3(
-                x["owner_domain"],
-                ip + "/owner_domain",
-                kp + "/properties/owner_domain",
-                out,
-                ak and ak + "/properties/owner_domain",
-            )
-        if "purpose" in x:
-            _e3(
-                x["purpose"],
-                ip + "/purpose",
-                kp + "/properties/purpose",
-                out,
-                ak and ak + "/properties/purpose",
-            )
-        if "applies_when" in x:
-            _e3(
-                x["applies_when"],
-                ip + "/applies_when",
-                kp + "/properties/applies_when",
-                out,
-                ak and ak + "/properties/applies_when",
-            )
-        if "artifacts" in x:
-            _e6(
-                x["artifacts"],
-                ip + "/artifacts",
-                kp + "/properties/artifacts",
-                out,
-                ak and ak + "/properties/artifacts",
-            )
-        if "entry" in x:
-            _e11(
-                x["entry"],
-                ip + "/entry",
-                kp + "/properties/entry",
-                out,
-                ak and ak + "/properties/entry",
-            )
-        if "input_schema" in x:
-            _e12(
-                x["input_schema"],
-                ip + "/input_schema",
-                kp + "/properties/input_schema",
-                out,
-                ak and ak + "/properties/input_schema",
-            )
-        if "output_schema" in x:
-            _e12(
-                x["output_schema"],
-                ip + "/output_schema",
-                kp + "/properties/output_schema",
-                out,
-                ak and ak + "/properties/output_schema",
-            )
-        if "dependencies" in x:
-            _e14(
-                x["dependencies"],
-                ip + "/dependencies",
-                kp + "/properties/dependencies",
-                out,
-                ak and ak + "/properties/dependencies",
-            )
-        if "effect" in x:
-            _e15(
-                x["effect"],
-                ip + "/effect",
-                kp + "/properties/effect",
-                out,
-                ak and ak + "/properties/effect",
-            )
-        if "connector_operations" in x:
-            _e16(
-                x["connector_operations"],
-                ip + "/connector_operations",
-                kp + "/properties/connector_operations",
-                out,
-                ak and ak + "/properties/connector_operations",
-            )
-        if "uses_model" in x:
-            _e17(
-                x["uses_model"],
-                ip + "/uses_model",
-                kp + "/properties/uses_model",
-                out,
-                ak and ak + "/properties/uses_model",
-            )
-        if "repeatability" in x:
-            _e19(
-                x["repeatability"],
-                ip + "/repeatability",
-                kp + "/properties/repeatability",
-                out,
-                ak and ak + "/properties/repeatability",
-            )
-        if "limits" in x:
-            _e20(
-                x["limits"],
-                ip + "/limits",
-                kp + "/properties/limits",
-                out,
-                ak and ak + "/properties/limits",
-            )
-        if "tests" in x:
-            _e21(
-                x["tests"],
-                ip + "/tests",
-                kp + "/properties/tests",
-                out,
-                ak and ak + "/properties/tests",
-            )
-        if "provenance_refs" in x:
-            _e22(
-                x["provenance_refs"],
-                ip + "/provenance_refs",
-                kp + "/properties/provenance_refs",
-                out,
-                ak and ak + "/properties/provenance_refs",
-            )
-    _e23(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
-    _e24(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
-    _e25(x, ip, kp + "/allOf/2", out, ak and ak + "/allOf/2")
-    _e26(x, ip, kp + "/allOf/3", out, ak and ak + "/allOf/3")
-    _e27(x, ip, kp + "/allOf/4", out, ak and ak + "/allOf/4")
-    _e28(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
+        _required_errors(
+            x,
+            (
+                "tool_key",
+                "version",
+                "owner_domain",
+                "purpose",
+                "applies_when",
+                "artifacts",
+                "entry",
+                "input_schema",
+                "output_schema",
+                "dependencies",
+                "effect",
+                "connector_operations",
+                "uses_model",
+                "repeatability",
+                "limits",
+                "tests",
+                "provenance_refs",
+            ),
+            ip,
+            kp,
+            ak,
+            out,
+        )
+        _extra_errors(x, _F1, ip, kp, ak, out)
+        _property_errors(x, _F1, True, ip, kp, ak, out)
+    _e15(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e16(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
+    _e17(x, ip, kp + "/allOf/2", out, ak and ak + "/allOf/2")
+    _e18(x, ip, kp + "/allOf/3", out, ak and ak + "/allOf/3")
+    _e19(x, ip, kp + "/allOf/4", out, ak and ak + "/allOf/4")
+    _e20(x, ip, kp + "/allOf/5", out, ak and ak + "/allOf/5")
+
+
+def _v1(x: Any) -> bool:
+    "Fast path of the subschema at /properties/tool_key."
+    if type(x) is str:
+        if _P3(x) is None:
+            return False
+    elif type(x) in _Y4 or not _ok(_e1, x):
+        return False
+    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tool_key."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P1(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^[a-z][a-z0-9_.-]+$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
+        if _P3(str(x)) is None:
+            _fail(out, _short(x) + " does not match '^[a-z][a-z0-9_.-]+$'", ip, kp, ak, "/pattern")
+
+
+def _v2(x: Any) -> bool:
+    "Fast path of the subschema at /properties/version."
+    t = type(x)
+    if t is int:
+        if x < 1:
+            return False
+    elif t is float:
+        if not x.is_integer():
+            return False
+        if not (x >= 1):
+            return False
+    elif t in _Y5:
+        return False
+    else:
+        return _ok(_e2, x)
+    return True
 
 
 def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/version."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 1) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 1",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 1", ip, kp, ak, "/minimum")
+
+
+def _v3(x: Any) -> bool:
+    "Fast path of the subschema at /properties/owner_domain."
+    if type(x) is str:
+        if len(x) < 1:
+            return False
+    elif type(x) in _Y4 or not _ok(_e3, x):
+        return False
+    return True
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/owner_domain."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
+
+
+def _v4(x: Any) -> bool:
+    "Fast path of the subschema at /properties/artifacts."
+    if type(x) is dict:
+        if not x.keys() <= _K6:
+            return False
+        if "source" in x:
+            x7 = x["source"]
+            if type(x7) is dict:
+                if "uri" not in x7:
+                    return False
+                if "sha256" not in x7:
+                    return False
+                if not x7.keys() <= _K7:
+                    return False
+                x8 = x7["uri"]
+                if type(x8) is str:
+                    if len(x8) < 1:
+                        return False
+                elif type(x8) in _Y4 or not _ok(_e3, x8):
+                    return False
+                x9 = x7["sha256"]
+                if type(x9) is str:
+                    if _P8(x9) is None:
+                        return False
+                elif type(x9) in _Y4 or not _ok(_e21, x9):
+                    return False
+                if "revision" in x7:
+                    x10 = x7["revision"]
+                    if type(x10) is str:
+                        if len(x10) < 1:
+                            return False
+                    elif type(x10) in _Y4 or not _ok(_e3, x10):
+                        return False
+                if "platform" in x7:
+                    x11 = x7["platform"]
+                    if type(x11) is str:
+                        if len(x11) < 1:
+                            return False
+                    elif type(x11) in _Y4 or not _ok(_e3, x11):
+                        return False
+            elif type(x7) in _Y2 or not _ok(_e22, x7):
+                return False
+        if "binary" in x:
+            x12 = x["binary"]
+            if type(x12) is dict:
+                if "uri" not in x12:
+                    return False
+                if "sha256" not in x12:
+                    return False
+                if not x12.keys() <= _K7:
+                    return False
+                x13 = x12["uri"]
+                if type(x13) is str:
+                    if len(x13) < 1:
+                        return False
+                elif type(x13) in _Y4 or not _ok(_e3, x13):
+                    return False
+                x14 = x12["sha256"]
+                if type(x14) is str:
+                    if _P8(x14) is None:
+                        return False
+                elif type(x14) in _Y4 or not _ok(_e21, x14):
+                    return False
+                if "revision" in x12:
+                    x15 = x12["revision"]
+                    if type(x15) is str:
+                        if len(x15) < 1:
+                            return False
+                    elif type(x15) in _Y4 or not _ok(_e3, x15):
+                        return False
+                if "platform" in x12:
+                    x16 = x12["platform"]
+                    if type(x16) is str:
+                        if len(x16) < 1:
+                            return False
+                    elif type(x16) in _Y4 or not _ok(_e3, x16):
+                        return False
+            elif type(x12) in _Y2 or not _ok(_e22, x12):
+                return False
+    elif type(x) in _Y2 or not _ok(_e4, x):
+        return False
+    if not (_v27(x) or _v28(x)):
+        return False
+    return True
 
 
 def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P6(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^[a-f0-9]{64}$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/properties/source."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("uri", "sha256"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K5:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "uri" in x:
-            _e3(x["uri"], ip + "/uri", kp + "/properties/uri", out, ak and ak + "/properties/uri")
-        if "sha256" in x:
-            _e4(
-                x["sha256"],
-                ip + "/sha256",
-                kp + "/properties/sha256",
-                out,
-                ak and ak + "/properties/sha256",
-            )
-        if "revision" in x:
-            _e3(
-                x["revision"],
-                ip + "/revision",
-                kp + "/properties/revision",
-                out,
-                ak and ak + "/properties/revision",
-            )
-        if "platform" in x:
-            _e3(
-                x["platform"],
-                ip + "/platform",
-                kp + "/properties/platform",
-                out,
-                ak and ak + "/properties/platform",
-            )
-
-
-def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/artifacts."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for key in x:
-            if key not in _K4:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _extra_errors(x, _K6, ip, kp, ak, out)
         if "source" in x:
-            _e5(
+            _e22(
                 x["source"],
                 ip + "/source",
                 kp + "/properties/source",
@@ -1197,400 +615,299 @@ def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 ak and ak + "/properties/source",
             )
         if "binary" in x:
-            _e5(
+            _e22(
                 x["binary"],
                 ip + "/binary",
                 kp + "/properties/binary",
                 out,
                 ak and ak + "/properties/binary",
             )
-    if not (_v1(x) or _v2(x)):
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under any of the given schemas",
-                ip,
-                kp + "/anyOf",
-                ak and ak + "/anyOf",
-            )
-        )
+    if not (_v27(x) or _v28(x)):
+        _fail(out, _short(x) + " is not valid under any of the given schemas", ip, kp, ak, "/anyOf")
 
 
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/anyOf/0."
-    t = type(x)
-    if t is dict:
-        if "source" not in x:
+def _v5(x: Any) -> bool:
+    "Fast path of the subschema at /properties/entry."
+    if type(x) is dict:
+        if x.keys() != _K9:
             return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e29, x)
+        x17 = x["artifact"]
+        t17 = type(x17)
+        if t17 is dict or t17 is list:
+            return False
+        elif t17 is str:
+            if x17 not in _S10:
+                return False
+        elif t17 in _Y11:
+            return False
+        else:
+            if not _ok(_e23, x17):
+                return False
+        x18 = x["path"]
+        if type(x18) is str:
+            if _P12(x18) is None:
+                return False
+        elif type(x18) in _Y4 or not _ok(_e24, x18):
+            return False
+        x19 = x["runtime_id"]
+        if type(x19) is str:
+            if len(x19) < 1:
+                return False
+        elif type(x19) in _Y4 or not _ok(_e3, x19):
+            return False
+        x20 = x["runtime_version"]
+        if type(x20) is str:
+            if _P13(x20) is None:
+                return False
+        elif type(x20) in _Y4 or not _ok(_e25, x20):
+            return False
+        x21 = x["kind"]
+        t21 = type(x21)
+        if t21 is dict or t21 is list:
+            return False
+        elif t21 is str:
+            if x21 not in _S14:
+                return False
+        elif t21 in _Y11:
+            return False
+        else:
+            if not _ok(_e26, x21):
+                return False
+    elif type(x) in _Y2 or not _ok(_e5, x):
+        return False
     return True
 
 
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/artifacts/anyOf/1."
-    t = type(x)
-    if t is dict:
-        if "binary" not in x:
-            return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e30, x)
+def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/entry."
+    k = _kind(x)
+    if not (k == "object"):
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+    if k == "object":
+        _required_errors(
+            x, ("artifact", "path", "runtime_id", "runtime_version", "kind"), ip, kp, ak, out
+        )
+        _extra_errors(x, _K9, ip, kp, ak, out)
+        _property_errors(x, _G15, False, ip, kp, ak, out)
+
+
+def _v6(x: Any) -> bool:
+    "Fast path of the subschema at /properties/input_schema."
+    if type(x) is not dict:
+        return type(x) not in _Y2 and _ok(_e6, x)
+    return True
+
+
+def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/input_schema."
+    k = _kind(x)
+    if not (k == "object"):
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+
+
+def _v7(x: Any) -> bool:
+    "Fast path of the subschema at /properties/dependencies."
+    if type(x) is list:
+        for item22 in x:
+            if type(item22) is dict:
+                if item22.keys() != _K16:
+                    return False
+                x23 = item22["key"]
+                if type(x23) is str:
+                    if len(x23) < 1:
+                        return False
+                elif type(x23) in _Y4 or not _ok(_e3, x23):
+                    return False
+                x24 = item22["version"]
+                if type(x24) is str:
+                    if len(x24) < 1:
+                        return False
+                elif type(x24) in _Y4 or not _ok(_e3, x24):
+                    return False
+                x25 = item22["sha256"]
+                if type(x25) is str:
+                    if _P8(x25) is None:
+                        return False
+                elif type(x25) in _Y4 or not _ok(_e21, x25):
+                    return False
+            elif type(item22) in _Y2 or not _ok(_e27, item22):
+                return False
+    elif type(x) in _Y17 or not _ok(_e7, x):
+        return False
     return True
 
 
 def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/artifact."
-    if not _in_table(x, _T22):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
-
-
-def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/path."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P11(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x)
-                    + " does not match '^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[A-Za-z0-9_./-]+$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/runtime_version."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P12(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^(?!latest$).+'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry/properties/kind."
-    if not _in_table(x, _T23):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
-
-
-def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/entry."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("artifact", "path", "runtime_id", "runtime_version", "kind"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K8:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "artifact" in x:
-            _e7(
-                x["artifact"],
-                ip + "/artifact",
-                kp + "/properties/artifact",
-                out,
-                ak and ak + "/properties/artifact",
-            )
-        if "path" in x:
-            _e8(
-                x["path"],
-                ip + "/path",
-                kp + "/properties/path",
-                out,
-                ak and ak + "/properties/path",
-            )
-        if "runtime_id" in x:
-            _e3(
-                x["runtime_id"],
-                ip + "/runtime_id",
-                kp + "/properties/runtime_id",
-                out,
-                ak and ak + "/properties/runtime_id",
-            )
-        if "runtime_version" in x:
-            _e9(
-                x["runtime_version"],
-                ip + "/runtime_version",
-                kp + "/properties/runtime_version",
-                out,
-                ak and ak + "/properties/runtime_version",
-            )
-        if "kind" in x:
-            _e10(
-                x["kind"],
-                ip + "/kind",
-                kp + "/properties/kind",
-                out,
-                ak and ak + "/properties/kind",
-            )
-
-
-def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/input_schema."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-
-
-def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/dependencies/items."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("key", "version", "sha256"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K14:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "key" in x:
-            _e3(x["key"], ip + "/key", kp + "/properties/key", out, ak and ak + "/properties/key")
-        if "version" in x:
-            _e3(
-                x["version"],
-                ip + "/version",
-                kp + "/properties/version",
-                out,
-                ak and ak + "/properties/version",
-            )
-        if "sha256" in x:
-            _e4(
-                x["sha256"],
-                ip + "/sha256",
-                kp + "/properties/sha256",
-                out,
-                ak and ak + "/properties/sha256",
-            )
-
-
-def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/dependencies."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         for i in range(0, len(x)):
-            _e13(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e27(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v8(x: Any) -> bool:
+    "Fast path of the subschema at /properties/effect."
+    t = type(x)
+    if t is dict or t is list:
+        return False
+    elif t is str:
+        if x not in _S18:
+            return False
+    elif t in _Y11:
+        return False
+    else:
+        return _ok(_e8, x)
+    return True
+
+
+def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/effect."
-    if not _in_table(x, _T24):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+    if not _in_table(x, _T19):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
-def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v9(x: Any) -> bool:
+    "Fast path of the subschema at /properties/connector_operations."
+    if type(x) is list:
+        for item26 in x:
+            if type(item26) is str:
+                if len(item26) < 1:
+                    return False
+            elif type(item26) in _Y4 or not _ok(_e3, item26):
+                return False
+        if not _unique(x):
+            return False
+    elif type(x) in _Y17 or not _ok(_e9, x):
+        return False
+    return True
+
+
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/connector_operations."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         for i in range(0, len(x)):
             _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
         if not _unique(x):
-            out.append(
-                ValidationError(
-                    _short(x) + " has non-unique elements",
-                    ip,
-                    kp + "/uniqueItems",
-                    ak and ak + "/uniqueItems",
-                )
-            )
+            _fail(out, _short(x) + " has non-unique elements", ip, kp, ak, "/uniqueItems")
 
 
-def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v10(x: Any) -> bool:
+    "Fast path of the subschema at /properties/uses_model."
+    if type(x) is not bool:
+        return type(x) not in _Y20 and _ok(_e10, x)
+    return True
+
+
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/uses_model."
     k = _kind(x)
     if not (k == "boolean"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'boolean'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'boolean'", ip, kp, ak, "/type")
 
 
-def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/repeatability/properties/kind."
-    if not _in_table(x, _T25):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+def _v11(x: Any) -> bool:
+    "Fast path of the subschema at /properties/repeatability."
+    if type(x) is dict:
+        if "kind" not in x:
+            return False
+        if "comparison" not in x:
+            return False
+        if not x.keys() <= _K21:
+            return False
+        x27 = x["kind"]
+        t27 = type(x27)
+        if t27 is dict or t27 is list:
+            return False
+        elif t27 is str:
+            if x27 not in _S22:
+                return False
+        elif t27 in _Y11:
+            return False
+        else:
+            if not _ok(_e28, x27):
+                return False
+        x28 = x["comparison"]
+        if type(x28) is str:
+            if len(x28) < 1:
+                return False
+        elif type(x28) in _Y4 or not _ok(_e3, x28):
+            return False
+        if "tolerance_ref" in x:
+            x29 = x["tolerance_ref"]
+            if type(x29) is str:
+                if len(x29) < 1:
+                    return False
+            elif type(x29) in _Y4 or not _ok(_e3, x29):
+                return False
+    elif type(x) in _Y2 or not _ok(_e11, x):
+        return False
+    return True
 
 
-def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("kind", "comparison"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K18:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "kind" in x:
-            _e18(
-                x["kind"],
-                ip + "/kind",
-                kp + "/properties/kind",
-                out,
-                ak and ak + "/properties/kind",
-            )
-        if "comparison" in x:
-            _e3(
-                x["comparison"],
-                ip + "/comparison",
-                kp + "/properties/comparison",
-                out,
-                ak and ak + "/properties/comparison",
-            )
-        if "tolerance_ref" in x:
-            _e3(
-                x["tolerance_ref"],
-                ip + "/tolerance_ref",
-                kp + "/properties/tolerance_ref",
-                out,
-                ak and ak + "/properties/tolerance_ref",
-            )
+        _required_errors(x, ("kind", "comparison"), ip, kp, ak, out)
+        _extra_errors(x, _K21, ip, kp, ak, out)
+        _property_errors(x, _G23, False, ip, kp, ak, out)
 
 
-def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v12(x: Any) -> bool:
+    "Fast path of the subschema at /properties/limits."
+    if type(x) is dict:
+        if x.keys() != _K24:
+            return False
+        x30 = x["timeout_ms"]
+        t30 = type(x30)
+        if t30 is int:
+            if x30 < 1:
+                return False
+        elif t30 is float:
+            if not x30.is_integer():
+                return False
+            if not (x30 >= 1):
+                return False
+        elif t30 in _Y5:
+            return False
+        else:
+            if not _ok(_e2, x30):
+                return False
+        x31 = x["max_output_bytes"]
+        t31 = type(x31)
+        if t31 is int:
+            if x31 < 1:
+                return False
+        elif t31 is float:
+            if not x31.is_integer():
+                return False
+            if not (x31 >= 1):
+                return False
+        elif t31 in _Y5:
+            return False
+        else:
+            if not _ok(_e2, x31):
+                return False
+    elif type(x) in _Y2 or not _ok(_e12, x):
+        return False
+    return True
+
+
+def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/limits."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("timeout_ms", "max_output_bytes"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K20:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("timeout_ms", "max_output_bytes"), ip, kp, ak, out)
+        _extra_errors(x, _K24, ip, kp, ak, out)
         if "timeout_ms" in x:
             _e2(
                 x["timeout_ms"],
@@ -1609,36 +926,36 @@ def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v13(x: Any) -> bool:
+    "Fast path of the subschema at /properties/tests."
+    if type(x) is dict:
+        if x.keys() != _K25:
+            return False
+        x32 = x["corpus_ref"]
+        if type(x32) is str:
+            if len(x32) < 1:
+                return False
+        elif type(x32) in _Y4 or not _ok(_e3, x32):
+            return False
+        x33 = x["result_ref"]
+        if type(x33) is str:
+            if len(x33) < 1:
+                return False
+        elif type(x33) in _Y4 or not _ok(_e3, x33):
+            return False
+    elif type(x) in _Y2 or not _ok(_e13, x):
+        return False
+    return True
+
+
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tests."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("corpus_ref", "result_ref"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K21:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("corpus_ref", "result_ref"), ip, kp, ak, out)
+        _extra_errors(x, _K25, ip, kp, ak, out)
         if "corpus_ref" in x:
             _e3(
                 x["corpus_ref"],
@@ -1657,359 +974,450 @@ def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _v14(x: Any) -> bool:
+    "Fast path of the subschema at /properties/provenance_refs."
+    if type(x) is list:
+        if len(x) < 1:
+            return False
+        for item34 in x:
+            if type(item34) is str:
+                if len(item34) < 1:
+                    return False
+            elif type(item34) in _Y4 or not _ok(_e3, item34):
+                return False
+    elif type(x) in _Y17 or not _ok(_e14, x):
+        return False
+    return True
+
+
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/provenance_refs."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minItems")
         for i in range(0, len(x)):
             _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _v3(x: Any) -> bool:
+def _v15(x: Any) -> bool:
     "Fast path of the subschema at /allOf/0/if."
     t = type(x)
     if t is dict:
         if "entry" in x:
-            x52 = x["entry"]
-            t52 = type(x52)
-            if t52 is dict:
-                if "artifact" in x52:
-                    x53 = x52["artifact"]
-                    t53 = type(x53)
-                    if t53 is dict or t53 is list:
+            x35 = x["entry"]
+            t35 = type(x35)
+            if t35 is dict:
+                if "artifact" in x35:
+                    x36 = x35["artifact"]
+                    t36 = type(x36)
+                    if t36 is dict or t36 is list:
                         return False
-                    elif t53 is str:
-                        if x53 != "source":
+                    elif t36 is str:
+                        if x36 != "source":
                             return False
-                    elif t53 in _Y10:
+                    elif t36 in _Y11:
                         return False
                     else:
-                        if not _ok(_e31, x53):
+                        if not _ok(_e29, x36):
                             return False
-            elif t52 in _Y7:
+            elif t35 in _Y2:
                 pass
             else:
-                if not _ok(_e32, x52):
+                if not _ok(_e30, x35):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
+        pass
+    else:
+        return _ok(_e31, x)
+    return True
+
+
+def _v16(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/0/then."
+    t = type(x)
+    if t is dict:
+        if "artifacts" in x:
+            x37 = x["artifacts"]
+            t37 = type(x37)
+            if t37 is dict:
+                if "source" not in x37:
+                    return False
+            elif t37 in _Y2:
+                pass
+            else:
+                if not _ok(_e32, x37):
+                    return False
+    elif t in _Y2:
         pass
     else:
         return _ok(_e33, x)
     return True
 
 
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/0/then."
-    t = type(x)
-    if t is dict:
-        if "artifacts" in x:
-            x54 = x["artifacts"]
-            t54 = type(x54)
-            if t54 is dict:
-                if "source" not in x54:
-                    return False
-            elif t54 in _Y7:
-                pass
-            else:
-                if not _ok(_e29, x54):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e34, x)
-    return True
-
-
-def _v5(x: Any) -> bool:
+def _v17(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/if."
     t = type(x)
     if t is dict:
         if "entry" in x:
-            x55 = x["entry"]
-            t55 = type(x55)
-            if t55 is dict:
-                if "artifact" in x55:
-                    x56 = x55["artifact"]
-                    t56 = type(x56)
-                    if t56 is dict or t56 is list:
+            x38 = x["entry"]
+            t38 = type(x38)
+            if t38 is dict:
+                if "artifact" in x38:
+                    x39 = x38["artifact"]
+                    t39 = type(x39)
+                    if t39 is dict or t39 is list:
                         return False
-                    elif t56 is str:
-                        if x56 != "binary":
+                    elif t39 is str:
+                        if x39 != "binary":
                             return False
-                    elif t56 in _Y10:
+                    elif t39 in _Y11:
                         return False
                     else:
-                        if not _ok(_e35, x56):
+                        if not _ok(_e34, x39):
                             return False
-            elif t55 in _Y7:
+            elif t38 in _Y2:
                 pass
             else:
-                if not _ok(_e36, x55):
+                if not _ok(_e35, x38):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e37, x)
+        return _ok(_e36, x)
     return True
 
 
-def _v6(x: Any) -> bool:
+def _v18(x: Any) -> bool:
     "Fast path of the subschema at /allOf/1/then."
     t = type(x)
     if t is dict:
         if "artifacts" in x:
-            x57 = x["artifacts"]
-            t57 = type(x57)
-            if t57 is dict:
-                if "binary" not in x57:
+            x40 = x["artifacts"]
+            t40 = type(x40)
+            if t40 is dict:
+                if "binary" not in x40:
                     return False
-                x58 = x57["binary"]
-                t58 = type(x58)
-                if t58 is dict:
-                    if "platform" not in x58:
+                x41 = x40["binary"]
+                t41 = type(x41)
+                if t41 is dict:
+                    if "platform" not in x41:
                         return False
-                elif t58 in _Y7:
+                elif t41 in _Y2:
                     pass
                 else:
-                    if not _ok(_e38, x58):
+                    if not _ok(_e37, x41):
                         return False
-            elif t57 in _Y7:
+            elif t40 in _Y2:
                 pass
             else:
-                if not _ok(_e39, x57):
+                if not _ok(_e38, x40):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e40, x)
+        return _ok(_e39, x)
     return True
 
 
-def _v7(x: Any) -> bool:
+def _v19(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/if."
     t = type(x)
     if t is dict:
         if "effect" in x:
-            x59 = x["effect"]
-            t59 = type(x59)
-            if t59 is dict or t59 is list:
+            x42 = x["effect"]
+            t42 = type(x42)
+            if t42 is dict or t42 is list:
                 return False
-            elif t59 is str:
-                if x59 != "compute":
+            elif t42 is str:
+                if x42 != "compute":
                     return False
-            elif t59 in _Y10:
+            elif t42 in _Y11:
                 return False
             else:
-                if not _ok(_e41, x59):
+                if not _ok(_e40, x42):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e42, x)
+        return _ok(_e41, x)
     return True
 
 
-def _v8(x: Any) -> bool:
+def _v20(x: Any) -> bool:
     "Fast path of the subschema at /allOf/2/then."
     t = type(x)
     if t is dict:
         if "connector_operations" in x:
-            x60 = x["connector_operations"]
-            if type(x60) is not dict:
-                t60 = type(x60)
-                if t60 is list:
-                    if len(x60) > 0:
+            x43 = x["connector_operations"]
+            if type(x43) is not dict:
+                t43 = type(x43)
+                if t43 is list:
+                    if len(x43) > 0:
                         return False
-                elif t60 in _Y26:
+                elif t43 in _Y26:
                     pass
                 else:
-                    if not _ok(_e43, x60):
+                    if not _ok(_e42, x43):
                         return False
         if "uses_model" in x:
-            x61 = x["uses_model"]
-            t61 = type(x61)
-            if t61 in _Y27:
+            x44 = x["uses_model"]
+            t44 = type(x44)
+            if t44 in _Y27:
                 return False
-            elif t61 is bool:
-                if x61 is not False:
+            elif t44 is bool:
+                if x44 is not False:
                     return False
-            elif x61 is None:
+            elif x44 is None:
                 return False
             else:
-                if not _ok(_e44, x61):
+                if not _ok(_e43, x44):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e45, x)
+        return _ok(_e44, x)
     return True
 
 
-def _v9(x: Any) -> bool:
+def _v21(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/if."
     t = type(x)
     if t is dict:
         if "effect" in x:
-            x62 = x["effect"]
-            t62 = type(x62)
-            if t62 is dict or t62 is list:
+            x45 = x["effect"]
+            t45 = type(x45)
+            if t45 is dict or t45 is list:
                 return False
-            elif t62 is str:
-                if x62 != "connector":
+            elif t45 is str:
+                if x45 != "connector":
                     return False
-            elif t62 in _Y10:
+            elif t45 in _Y11:
                 return False
             else:
-                if not _ok(_e46, x62):
+                if not _ok(_e45, x45):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e47, x)
+        return _ok(_e46, x)
     return True
 
 
-def _v10(x: Any) -> bool:
+def _v22(x: Any) -> bool:
     "Fast path of the subschema at /allOf/3/then."
     t = type(x)
     if t is dict:
         if "connector_operations" in x:
-            x63 = x["connector_operations"]
-            if type(x63) is not dict:
-                t63 = type(x63)
-                if t63 is list:
-                    if len(x63) < 1:
+            x46 = x["connector_operations"]
+            if type(x46) is not dict:
+                t46 = type(x46)
+                if t46 is list:
+                    if len(x46) < 1:
                         return False
-                elif t63 in _Y26:
+                elif t46 in _Y26:
                     pass
                 else:
-                    if not _ok(_e48, x63):
+                    if not _ok(_e47, x46):
                         return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e49, x)
+        return _ok(_e48, x)
     return True
 
 
-def _v11(x: Any) -> bool:
+def _v23(x: Any) -> bool:
     "Fast path of the subschema at /allOf/4/if."
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x64 = x["repeatability"]
-            t64 = type(x64)
-            if t64 is dict:
-                if "kind" in x64:
-                    x65 = x64["kind"]
-                    t65 = type(x65)
-                    if t65 is dict or t65 is list:
+            x47 = x["repeatability"]
+            t47 = type(x47)
+            if t47 is dict:
+                if "kind" in x47:
+                    x48 = x47["kind"]
+                    t48 = type(x48)
+                    if t48 is dict or t48 is list:
                         return False
-                    elif t65 is str:
-                        if x65 != "deterministic":
+                    elif t48 is str:
+                        if x48 != "deterministic":
                             return False
-                    elif t65 in _Y10:
+                    elif t48 in _Y11:
                         return False
                     else:
-                        if not _ok(_e50, x65):
+                        if not _ok(_e49, x48):
                             return False
-            elif t64 in _Y7:
+            elif t47 in _Y2:
                 pass
             else:
-                if not _ok(_e51, x64):
+                if not _ok(_e50, x47):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
+        pass
+    else:
+        return _ok(_e51, x)
+    return True
+
+
+def _v24(x: Any) -> bool:
+    "Fast path of the subschema at /allOf/4/then."
+    t = type(x)
+    if t is dict:
+        if "uses_model" in x:
+            x49 = x["uses_model"]
+            t49 = type(x49)
+            if t49 in _Y27:
+                return False
+            elif t49 is bool:
+                if x49 is not False:
+                    return False
+            elif x49 is None:
+                return False
+            else:
+                if not _ok(_e43, x49):
+                    return False
+    elif t in _Y2:
         pass
     else:
         return _ok(_e52, x)
     return True
 
 
-def _v12(x: Any) -> bool:
-    "Fast path of the subschema at /allOf/4/then."
-    t = type(x)
-    if t is dict:
-        if "uses_model" in x:
-            x66 = x["uses_model"]
-            t66 = type(x66)
-            if t66 in _Y27:
-                return False
-            elif t66 is bool:
-                if x66 is not False:
-                    return False
-            elif x66 is None:
-                return False
-            else:
-                if not _ok(_e44, x66):
-                    return False
-    elif t in _Y7:
-        pass
-    else:
-        return _ok(_e53, x)
-    return True
-
-
-def _v13(x: Any) -> bool:
+def _v25(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/if."
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x67 = x["repeatability"]
-            t67 = type(x67)
-            if t67 is dict:
-                if "kind" in x67:
-                    x68 = x67["kind"]
-                    t68 = type(x68)
-                    if t68 is dict or t68 is list:
+            x50 = x["repeatability"]
+            t50 = type(x50)
+            if t50 is dict:
+                if "kind" in x50:
+                    x51 = x50["kind"]
+                    t51 = type(x51)
+                    if t51 is dict or t51 is list:
                         return False
-                    elif t68 is str:
-                        if x68 != "declared_variation":
+                    elif t51 is str:
+                        if x51 != "declared_variation":
                             return False
-                    elif t68 in _Y10:
+                    elif t51 in _Y11:
                         return False
                     else:
-                        if not _ok(_e54, x68):
+                        if not _ok(_e53, x51):
                             return False
-            elif t67 in _Y7:
+            elif t50 in _Y2:
                 pass
             else:
-                if not _ok(_e55, x67):
+                if not _ok(_e54, x50):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
         pass
     else:
-        return _ok(_e56, x)
+        return _ok(_e55, x)
     return True
 
 
-def _v14(x: Any) -> bool:
+def _v26(x: Any) -> bool:
     "Fast path of the subschema at /allOf/5/then."
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x69 = x["repeatability"]
-            t69 = type(x69)
-            if t69 is dict:
-                if "tolerance_ref" not in x69:
+            x52 = x["repeatability"]
+            t52 = type(x52)
+            if t52 is dict:
+                if "tolerance_ref" not in x52:
                     return False
-            elif t69 in _Y7:
+            elif t52 in _Y2:
                 pass
             else:
-                if not _ok(_e57, x69):
+                if not _ok(_e56, x52):
                     return False
-    elif t in _Y7:
+    elif t in _Y2:
+        pass
+    else:
+        return _ok(_e57, x)
+    return True
+
+
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0."
+    if _v15(x):
+        _e33(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/1."
+    if _v17(x):
+        _e39(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2."
+    if _v19(x):
+        _e44(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/3."
+    if _v21(x):
+        _e48(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/4."
+    if _v23(x):
+        _e52(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/5."
+    if _v25(x):
+        _e57(x, ip, kp + "/then", out, ak and ak + "/then")
+
+
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/artifacts/properties/source/properties/sha256."
+    k = _kind(x)
+    if not (k == "string"):
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+    if k == "string":
+        if _P8(str(x)) is None:
+            _fail(out, _short(x) + " does not match '^[a-f0-9]{64}$'", ip, kp, ak, "/pattern")
+
+
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/artifacts/properties/source."
+    k = _kind(x)
+    if not (k == "object"):
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+    if k == "object":
+        _required_errors(x, ("uri", "sha256"), ip, kp, ak, out)
+        _extra_errors(x, _K7, ip, kp, ak, out)
+        _property_errors(x, _G28, False, ip, kp, ak, out)
+
+
+def _v27(x: Any) -> bool:
+    "Fast path of the subschema at /properties/artifacts/anyOf/0."
+    t = type(x)
+    if t is dict:
+        if "source" not in x:
+            return False
+    elif t in _Y2:
+        pass
+    else:
+        return _ok(_e32, x)
+    return True
+
+
+def _v28(x: Any) -> bool:
+    "Fast path of the subschema at /properties/artifacts/anyOf/1."
+    t = type(x)
+    if t is dict:
+        if "binary" not in x:
+            return False
+    elif t in _Y2:
         pass
     else:
         return _ok(_e58, x)
@@ -2017,89 +1425,74 @@ def _v14(x: Any) -> bool:
 
 
 def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0."
-    if _v3(x):
-        _e34(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/entry/properties/artifact."
+    if not _in_table(x, _T29):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
 def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/1."
-    if _v5(x):
-        _e40(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/entry/properties/path."
+    k = _kind(x)
+    if not (k == "string"):
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+    if k == "string":
+        if _P12(str(x)) is None:
+            _fail(
+                out,
+                _short(x)
+                + " does not match '^(?!/)(?!.*(?:^|/)\\\\.\\\\.(?:/|$))[A-Za-z0-9_./-]+$'",
+                ip,
+                kp,
+                ak,
+                "/pattern",
+            )
 
 
 def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2."
-    if _v7(x):
-        _e45(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/entry/properties/runtime_version."
+    k = _kind(x)
+    if not (k == "string"):
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+    if k == "string":
+        if _P13(str(x)) is None:
+            _fail(out, _short(x) + " does not match '^(?!latest$).+'", ip, kp, ak, "/pattern")
 
 
 def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/3."
-    if _v9(x):
-        _e49(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/entry/properties/kind."
+    if not _in_table(x, _T30):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
 def _e27(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/4."
-    if _v11(x):
-        _e53(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/dependencies/items."
+    k = _kind(x)
+    if not (k == "object"):
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+    if k == "object":
+        _required_errors(x, ("key", "version", "sha256"), ip, kp, ak, out)
+        _extra_errors(x, _K16, ip, kp, ak, out)
+        _property_errors(x, _G31, False, ip, kp, ak, out)
 
 
 def _e28(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/5."
-    if _v13(x):
-        _e58(x, ip, kp + "/then", out, ak and ak + "/then")
+    "Every error of the subschema at /properties/repeatability/properties/kind."
+    if not _in_table(x, _T32):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
 def _e29(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/anyOf/0."
-    k = _kind(x)
-    if k == "object":
-        for name in ("source",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
+    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
+    if not _in_table(x, _T33):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
 def _e30(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/artifacts/anyOf/1."
-    k = _kind(x)
-    if k == "object":
-        for name in ("binary",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-
-
-def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T28):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if/properties/entry."
     k = _kind(x)
     if k == "object":
         if "artifact" in x:
-            _e31(
+            _e29(
                 x["artifact"],
                 ip + "/artifact",
                 kp + "/properties/artifact",
@@ -2108,12 +1501,12 @@ def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e31(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if."
     k = _kind(x)
     if k == "object":
         if "entry" in x:
-            _e32(
+            _e30(
                 x["entry"],
                 ip + "/entry",
                 kp + "/properties/entry",
@@ -2122,12 +1515,19 @@ def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e32(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/0/then/properties/artifacts."
+    k = _kind(x)
+    if k == "object":
+        _required_errors(x, ("source",), ip, kp, ak, out)
+
+
+def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/then."
     k = _kind(x)
     if k == "object":
         if "artifacts" in x:
-            _e29(
+            _e32(
                 x["artifacts"],
                 ip + "/artifacts",
                 kp + "/properties/artifacts",
@@ -2136,22 +1536,18 @@ def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T29):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T34):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
-def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e35(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry."
     k = _kind(x)
     if k == "object":
         if "artifact" in x:
-            _e35(
+            _e34(
                 x["artifact"],
                 ip + "/artifact",
                 kp + "/properties/artifact",
@@ -2160,12 +1556,12 @@ def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e36(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if."
     k = _kind(x)
     if k == "object":
         if "entry" in x:
-            _e36(
+            _e35(
                 x["entry"],
                 ip + "/entry",
                 kp + "/properties/entry",
@@ -2174,38 +1570,20 @@ def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e37(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts/properties/binary."
     k = _kind(x)
     if k == "object":
-        for name in ("platform",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
+        _required_errors(x, ("platform",), ip, kp, ak, out)
 
 
-def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e38(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then/properties/artifacts."
     k = _kind(x)
     if k == "object":
-        for name in ("binary",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
+        _required_errors(x, ("binary",), ip, kp, ak, out)
         if "binary" in x:
-            _e38(
+            _e37(
                 x["binary"],
                 ip + "/binary",
                 kp + "/properties/binary",
@@ -2214,12 +1592,12 @@ def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/then."
     k = _kind(x)
     if k == "object":
         if "artifacts" in x:
-            _e39(
+            _e38(
                 x["artifacts"],
                 ip + "/artifacts",
                 kp + "/properties/artifacts",
@@ -2228,22 +1606,18 @@ def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if/properties/effect."
-    if not _in_table(x, _T30):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T35):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
-def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e41(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e41(
+            _e40(
                 x["effect"],
                 ip + "/effect",
                 kp + "/properties/effect",
@@ -2252,34 +1626,26 @@ def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
         if len(x) > 0:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxItems")
+
+
+def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /allOf/2/then/properties/uses_model."
+    if not _in_table(x, _T36):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
 def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /allOf/2/then/properties/uses_model."
-    if not _in_table(x, _T31):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
-
-
-def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then."
     k = _kind(x)
     if k == "object":
         if "connector_operations" in x:
-            _e43(
+            _e42(
                 x["connector_operations"],
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
@@ -2287,7 +1653,7 @@ def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 ak and ak + "/properties/connector_operations",
             )
         if "uses_model" in x:
-            _e44(
+            _e43(
                 x["uses_model"],
                 ip + "/uses_model",
                 kp + "/properties/uses_model",
@@ -2296,22 +1662,18 @@ def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if/properties/effect."
-    if not _in_table(x, _T32):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T37):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
-def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e46(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if."
     k = _kind(x)
     if k == "object":
         if "effect" in x:
-            _e46(
+            _e45(
                 x["effect"],
                 ip + "/effect",
                 kp + "/properties/effect",
@@ -2320,24 +1682,20 @@ def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e47(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/then/properties/connector_operations."
     k = _kind(x)
     if k == "array":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minItems")
 
 
-def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/then."
     k = _kind(x)
     if k == "object":
         if "connector_operations" in x:
-            _e48(
+            _e47(
                 x["connector_operations"],
                 ip + "/connector_operations",
                 kp + "/properties/connector_operations",
@@ -2346,22 +1704,18 @@ def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T33):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T38):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
-def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e50(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e50(
+            _e49(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -2370,12 +1724,12 @@ def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e51(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e51(
+            _e50(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
@@ -2384,12 +1738,12 @@ def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/then."
     k = _kind(x)
     if k == "object":
         if "uses_model" in x:
-            _e44(
+            _e43(
                 x["uses_model"],
                 ip + "/uses_model",
                 kp + "/properties/uses_model",
@@ -2398,22 +1752,18 @@ def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T34):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T39):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
-def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e54(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability."
     k = _kind(x)
     if k == "object":
         if "kind" in x:
-            _e54(
+            _e53(
                 x["kind"],
                 ip + "/kind",
                 kp + "/properties/kind",
@@ -2422,12 +1772,12 @@ def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e55(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e55(
+            _e54(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
@@ -2436,34 +1786,61 @@ def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e56(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/then/properties/repeatability."
     k = _kind(x)
     if k == "object":
-        for name in ("tolerance_ref",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
+        _required_errors(x, ("tolerance_ref",), ip, kp, ak, out)
 
 
-def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e57(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/then."
     k = _kind(x)
     if k == "object":
         if "repeatability" in x:
-            _e57(
+            _e56(
                 x["repeatability"],
                 ip + "/repeatability",
                 kp + "/properties/repeatability",
                 out,
                 ak and ak + "/properties/repeatability",
             )
+
+
+def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/artifacts/anyOf/1."
+    k = _kind(x)
+    if k == "object":
+        _required_errors(x, ("binary",), ip, kp, ak, out)
+
+
+_F1.update(
+    {
+        "tool_key": (_v1, _e1),
+        "version": (_v2, _e2),
+        "owner_domain": (_v3, _e3),
+        "purpose": (_v3, _e3),
+        "applies_when": (_v3, _e3),
+        "artifacts": (_v4, _e4),
+        "entry": (_v5, _e5),
+        "input_schema": (_v6, _e6),
+        "output_schema": (_v6, _e6),
+        "dependencies": (_v7, _e7),
+        "effect": (_v8, _e8),
+        "connector_operations": (_v9, _e9),
+        "uses_model": (_v10, _e10),
+        "repeatability": (_v11, _e11),
+        "limits": (_v12, _e12),
+        "tests": (_v13, _e13),
+        "provenance_refs": (_v14, _e14),
+    }
+)
+_G15.update(
+    {"artifact": _e23, "path": _e24, "runtime_id": _e3, "runtime_version": _e25, "kind": _e26}
+)
+_G23.update({"kind": _e28, "comparison": _e3, "tolerance_ref": _e3})
+_G28.update({"uri": _e3, "sha256": _e21, "revision": _e3, "platform": _e3})
+_G31.update({"key": _e3, "version": _e3, "sha256": _e21})
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

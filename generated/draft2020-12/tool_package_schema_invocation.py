@@ -129,10 +129,45 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
+
+
 _K0 = frozenset({"input", "tool_key", "skill_key", "tool_version", "skill_version"})
 _Y1 = frozenset({dict, list, int, float, bool, type(None)})
 _Y2 = frozenset({dict, list, str, bool, type(None)})
 _Y3 = frozenset({list, str, int, float, bool, type(None)})
+_G4: dict[str, Any] = {}
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -143,20 +178,15 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at /$defs/invocation."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if x.keys() != _K0:
             return False
         x1 = x["skill_key"]
-        t1 = type(x1)
-        if t1 is str:
+        if type(x1) is str:
             if len(x1) < 1:
                 return False
-        elif t1 in _Y1:
+        elif type(x1) in _Y1 or not _ok(_e1, x1):
             return False
-        else:
-            if not _ok(_e1, x1):
-                return False
         x2 = x["skill_version"]
         t2 = type(x2)
         if t2 is int:
@@ -173,15 +203,11 @@ def _v0(x: Any) -> bool:
             if not _ok(_e2, x2):
                 return False
         x3 = x["tool_key"]
-        t3 = type(x3)
-        if t3 is str:
+        if type(x3) is str:
             if len(x3) < 1:
                 return False
-        elif t3 in _Y1:
+        elif type(x3) in _Y1 or not _ok(_e1, x3):
             return False
-        else:
-            if not _ok(_e1, x3):
-                return False
         x4 = x["tool_version"]
         t4 = type(x4)
         if t4 is int:
@@ -201,10 +227,8 @@ def _v0(x: Any) -> bool:
         if type(x5) is not dict:
             if type(x5) in _Y3 or not _ok(_e3, x5):
                 return False
-    elif t in _Y3:
+    elif type(x) in _Y3 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
     return True
 
 
@@ -212,122 +236,45 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at /$defs/invocation."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("skill_key", "skill_version", "tool_key", "tool_version", "input"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "skill_key" in x:
-            _e1(
-                x["skill_key"],
-                ip + "/skill_key",
-                kp + "/properties/skill_key",
-                out,
-                ak and ak + "/properties/skill_key",
-            )
-        if "skill_version" in x:
-            _e2(
-                x["skill_version"],
-                ip + "/skill_version",
-                kp + "/properties/skill_version",
-                out,
-                ak and ak + "/properties/skill_version",
-            )
-        if "tool_key" in x:
-            _e1(
-                x["tool_key"],
-                ip + "/tool_key",
-                kp + "/properties/tool_key",
-                out,
-                ak and ak + "/properties/tool_key",
-            )
-        if "tool_version" in x:
-            _e2(
-                x["tool_version"],
-                ip + "/tool_version",
-                kp + "/properties/tool_version",
-                out,
-                ak and ak + "/properties/tool_version",
-            )
-        if "input" in x:
-            _e3(
-                x["input"],
-                ip + "/input",
-                kp + "/properties/input",
-                out,
-                ak and ak + "/properties/input",
-            )
+        _required_errors(
+            x, ("skill_key", "skill_version", "tool_key", "tool_version", "input"), ip, kp, ak, out
+        )
+        _extra_errors(x, _K0, ip, kp, ak, out)
+        _property_errors(x, _G4, False, ip, kp, ak, out)
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/skill_key."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
 
 
 def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/skill_version."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 1) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 1",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 1", ip, kp, ak, "/minimum")
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /$defs/invocation/properties/input."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+
+
+_G4.update(
+    {"skill_key": _e1, "skill_version": _e2, "tool_key": _e1, "tool_version": _e2, "input": _e3}
+)
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -89,6 +89,11 @@ def _is_integral(x: Any) -> bool:
     return False
 
 
+def _esc(token: Any) -> str:
+    """One JSON-pointer reference token for a key or index."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
 def _short(x: Any) -> str:
     """A bounded repr for error messages."""
     try:
@@ -100,10 +105,37 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
+
+
 _Y0 = frozenset({dict, list, int, float, bool, type(None)})
 _Y1 = frozenset({dict, list, str, bool, type(None)})
 _Y2 = frozenset({dict, list, int, float, bool})
 _Y3 = frozenset({list, str, int, float, bool, type(None)})
+_G4: dict[str, Any] = {}
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -114,8 +146,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if "run_id" not in x:
             return False
         if "step" not in x:
@@ -137,23 +168,17 @@ def _v0(x: Any) -> bool:
                     return False
         if "state" in x:
             x3 = x["state"]
-            t3 = type(x3)
-            if t3 is dict:
+            if type(x3) is dict:
                 if "cursor" not in x3:
                     return False
                 x4 = x3["cursor"]
                 if x4 is not None and type(x4) is not str:
                     if type(x4) in _Y2 or not _ok(_e3, x4):
                         return False
-            elif t3 in _Y3:
+            elif type(x3) in _Y3 or not _ok(_e4, x3):
                 return False
-            else:
-                if not _ok(_e4, x3):
-                    return False
-    elif t in _Y3:
+    elif type(x) in _Y3 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
     return True
 
 
@@ -161,104 +186,40 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("run_id", "step"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        if "run_id" in x:
-            _e1(
-                x["run_id"],
-                ip + "/run_id",
-                kp + "/properties/run_id",
-                out,
-                ak and ak + "/properties/run_id",
-            )
-        if "step" in x:
-            _e2(
-                x["step"],
-                ip + "/step",
-                kp + "/properties/step",
-                out,
-                ak and ak + "/properties/step",
-            )
-        if "state" in x:
-            _e4(
-                x["state"],
-                ip + "/state",
-                kp + "/properties/state",
-                out,
-                ak and ak + "/properties/state",
-            )
+        _required_errors(x, ("run_id", "step"), ip, kp, ak, out)
+        _property_errors(x, _G4, False, ip, kp, ak, out)
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/run_id."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
 
 
 def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/step."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/state/properties/cursor."
     k = _kind(x)
     if not (k == "null" or k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'null', 'string'",
-                ip,
-                kp + "/type",
-                ak and ak + "/type",
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'null', 'string'", ip, kp, ak, "/type")
 
 
 def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/state."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("cursor",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
+        _required_errors(x, ("cursor",), ip, kp, ak, out)
         if "cursor" in x:
             _e3(
                 x["cursor"],
@@ -267,6 +228,9 @@ def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
                 out,
                 ak and ak + "/properties/cursor",
             )
+
+
+_G4.update({"run_id": _e1, "step": _e2, "state": _e4})
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -105,6 +105,27 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
 _K0 = frozenset({"left", "right"})
 _Y1 = frozenset({dict, list, str, bool, type(None)})
 _Y2 = frozenset({list, str, int, float, bool, type(None)})
@@ -118,8 +139,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if x.keys() != _K0:
             return False
         x1 = x["left"]
@@ -144,10 +164,8 @@ def _v0(x: Any) -> bool:
             else:
                 if not _ok(_e1, x2):
                     return False
-    elif t in _Y2:
+    elif type(x) in _Y2 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
     return True
 
 
@@ -155,32 +173,10 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("left", "right"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("left", "right"), ip, kp, ak, out)
+        _extra_errors(x, _K0, ip, kp, ak, out)
         if "left" in x:
             _e1(
                 x["left"],
@@ -203,11 +199,7 @@ def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at /properties/left."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

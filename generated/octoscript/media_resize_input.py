@@ -246,6 +246,40 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
+
+
 _K0 = frozenset(
     {
         "crop",
@@ -268,7 +302,8 @@ _Y5 = frozenset({dict, list, str, int, float, bool})
 _Y6 = frozenset({dict, str, int, float, bool, type(None)})
 _K7 = frozenset({"x", "y"})
 _Y8 = frozenset({list, str, int, float, bool, type(None)})
-_T9 = _table(["png", "jpeg", "webp"])
+_G9: dict[str, Any] = {}
+_T10 = _table(["png", "jpeg", "webp"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -279,8 +314,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if "source" not in x:
             return False
         if "width" not in x:
@@ -290,17 +324,13 @@ def _v0(x: Any) -> bool:
         if not x.keys() <= _K0:
             return False
         x1 = x["source"]
-        t1 = type(x1)
-        if t1 is str:
+        if type(x1) is str:
             if len(x1) < 1:
                 return False
             if len(x1) > 2048:
                 return False
-        elif t1 in _Y1:
+        elif type(x1) in _Y1 or not _ok(_e1, x1):
             return False
-        else:
-            if not _ok(_e1, x1):
-                return False
         x2 = x["width"]
         t2 = type(x2)
         if t2 is int:
@@ -379,15 +409,11 @@ def _v0(x: Any) -> bool:
                     return False
         if "format" in x:
             x6 = x["format"]
-            t6 = type(x6)
-            if t6 is str:
+            if type(x6) is str:
                 if x6 not in _S3:
                     return False
-            elif t6 in _Y1:
+            elif type(x6) in _Y1 or not _ok(_e5, x6):
                 return False
-            else:
-                if not _ok(_e5, x6):
-                    return False
         if "keep_metadata" in x:
             x7 = x["keep_metadata"]
             if type(x7) is not bool:
@@ -400,31 +426,22 @@ def _v0(x: Any) -> bool:
                     return False
         if "tags" in x:
             x9 = x["tags"]
-            t9 = type(x9)
-            if t9 is list:
+            if type(x9) is list:
                 if len(x9) > 16:
                     return False
                 for item10 in x9:
-                    t10 = type(item10)
-                    if t10 is str:
+                    if type(item10) is str:
                         if len(item10) < 1:
                             return False
                         if len(item10) > 32:
                             return False
-                    elif t10 in _Y1:
+                    elif type(item10) in _Y1 or not _ok(_e8, item10):
                         return False
-                    else:
-                        if not _ok(_e8, item10):
-                            return False
-            elif t9 in _Y6:
+            elif type(x9) in _Y6 or not _ok(_e9, x9):
                 return False
-            else:
-                if not _ok(_e9, x9):
-                    return False
         if "crop" in x:
             x11 = x["crop"]
-            t11 = type(x11)
-            if t11 is dict:
+            if type(x11) is dict:
                 if x11.keys() != _K7:
                     return False
                 x12 = x11["x"]
@@ -457,15 +474,10 @@ def _v0(x: Any) -> bool:
                 else:
                     if not _ok(_e10, x13):
                         return False
-            elif t11 in _Y8:
+            elif type(x11) in _Y8 or not _ok(_e11, x11):
                 return False
-            else:
-                if not _ok(_e11, x11):
-                    return False
-    elif t in _Y8:
+    elif type(x) in _Y8 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
     return True
 
 
@@ -473,225 +485,72 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("source", "width", "height"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "source" in x:
-            _e1(
-                x["source"],
-                ip + "/source",
-                kp + "/properties/source",
-                out,
-                ak and ak + "/properties/source",
-            )
-        if "width" in x:
-            _e2(
-                x["width"],
-                ip + "/width",
-                kp + "/properties/width",
-                out,
-                ak and ak + "/properties/width",
-            )
-        if "height" in x:
-            _e2(
-                x["height"],
-                ip + "/height",
-                kp + "/properties/height",
-                out,
-                ak and ak + "/properties/height",
-            )
-        if "scale" in x:
-            _e3(
-                x["scale"],
-                ip + "/scale",
-                kp + "/properties/scale",
-                out,
-                ak and ak + "/properties/scale",
-            )
-        if "budget" in x:
-            _e4(
-                x["budget"],
-                ip + "/budget",
-                kp + "/properties/budget",
-                out,
-                ak and ak + "/properties/budget",
-            )
-        if "format" in x:
-            _e5(
-                x["format"],
-                ip + "/format",
-                kp + "/properties/format",
-                out,
-                ak and ak + "/properties/format",
-            )
-        if "keep_metadata" in x:
-            _e6(
-                x["keep_metadata"],
-                ip + "/keep_metadata",
-                kp + "/properties/keep_metadata",
-                out,
-                ak and ak + "/properties/keep_metadata",
-            )
-        if "watermark" in x:
-            _e7(
-                x["watermark"],
-                ip + "/watermark",
-                kp + "/properties/watermark",
-                out,
-                ak and ak + "/properties/watermark",
-            )
-        if "tags" in x:
-            _e9(
-                x["tags"],
-                ip + "/tags",
-                kp + "/properties/tags",
-                out,
-                ak and ak + "/properties/tags",
-            )
-        if "crop" in x:
-            _e11(
-                x["crop"],
-                ip + "/crop",
-                kp + "/properties/crop",
-                out,
-                ak and ak + "/properties/crop",
-            )
+        _required_errors(x, ("source", "width", "height"), ip, kp, ak, out)
+        _extra_errors(x, _K0, ip, kp, ak, out)
+        _property_errors(x, _G9, False, ip, kp, ak, out)
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/source."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
         if len(x) > 2048:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxLength")
 
 
 def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/width."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 1) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 1",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 1", ip, kp, ak, "/minimum")
         if _cmp(x, 16384) not in (-1, 0):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than the maximum of 16384",
-                    ip,
-                    kp + "/maximum",
-                    ak and ak + "/maximum",
-                )
-            )
+            _fail(out, _short(x) + " is greater than the maximum of 16384", ip, kp, ak, "/maximum")
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/scale."
     k = _kind(x)
     if not (k == "number"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'number'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'number'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, _Decimal("0.30000000000000000001")) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0.30000000000000000001",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
+            _fail(
+                out,
+                _short(x) + " is less than the minimum of 0.30000000000000000001",
+                ip,
+                kp,
+                ak,
+                "/minimum",
             )
         if _cmp(x, 100) not in (-1, 0):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than the maximum of 100",
-                    ip,
-                    kp + "/maximum",
-                    ak and ak + "/maximum",
-                )
-            )
+            _fail(out, _short(x) + " is greater than the maximum of 100", ip, kp, ak, "/maximum")
 
 
 def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/budget."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 0", ip, kp, ak, "/minimum")
         if _cmp(x, 123456789012345678901234567890) not in (-1, 0):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than the maximum of 123456789012345678901234567890",
-                    ip,
-                    kp + "/maximum",
-                    ak and ak + "/maximum",
-                )
+            _fail(
+                out,
+                _short(x) + " is greater than the maximum of 123456789012345678901234567890",
+                ip,
+                kp,
+                ak,
+                "/maximum",
             )
 
 
@@ -699,81 +558,45 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at /properties/format."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if not _in_table(x, _T9):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+    if not _in_table(x, _T10):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
 def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/keep_metadata."
     k = _kind(x)
     if not (k == "boolean"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'boolean'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'boolean'", ip, kp, ak, "/type")
 
 
 def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/watermark."
     k = _kind(x)
     if not (k == "null"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'null'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'null'", ip, kp, ak, "/type")
 
 
 def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags/items."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
         if len(x) > 32:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxLength")
 
 
 def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         if len(x) > 16:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxItems")
         for i in range(0, len(x)):
             _e8(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
@@ -782,57 +605,40 @@ def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at /properties/crop/properties/x."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 0", ip, kp, ak, "/minimum")
 
 
 def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/crop."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("x", "y"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K7:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("x", "y"), ip, kp, ak, out)
+        _extra_errors(x, _K7, ip, kp, ak, out)
         if "x" in x:
             _e10(x["x"], ip + "/x", kp + "/properties/x", out, ak and ak + "/properties/x")
         if "y" in x:
             _e10(x["y"], ip + "/y", kp + "/properties/y", out, ak and ak + "/properties/y")
+
+
+_G9.update(
+    {
+        "source": _e1,
+        "width": _e2,
+        "height": _e2,
+        "scale": _e3,
+        "budget": _e4,
+        "format": _e5,
+        "keep_metadata": _e6,
+        "watermark": _e7,
+        "tags": _e9,
+        "crop": _e11,
+    }
+)
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

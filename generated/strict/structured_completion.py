@@ -281,41 +281,59 @@ def _short(x: Any) -> str:
     return text
 
 
-_K0 = frozenset(
-    {
-        "kind",
-        "span",
-        "tags",
-        "answer",
-        "retries",
-        "summary",
-        "language",
-        "metadata",
-        "severity",
-        "citations",
-        "page_size",
-        "confidence",
-        "identifier",
-    }
-)
-_Y1 = frozenset({int, float, bool, type(None)})
-_P2 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
-_Y3 = frozenset({dict, list, int, float, bool, type(None)})
-_Y4 = frozenset({dict, list, str, bool, type(None)})
-_S5 = frozenset({"low", "high", "medium"})
-_Y6 = frozenset({int, float, bool})
-_Y7 = frozenset({dict, list, int, float, bool})
-_Y8 = frozenset({dict, str, int, float, bool, type(None)})
-_Y9 = frozenset({list, str, int, float, bool, type(None)})
-_P10 = _re.compile("\\Ahttps\\:\\/\\/").search
-_Y11 = frozenset({list, int, float, bool, type(None)})
-_Y12 = frozenset({bool, float, int, str})
-_Y13 = frozenset({dict, list, type(None)})
-_T14 = _table(["answer"])
-_T15 = _table(["low", "medium", "high", None])
-_K16 = frozenset({"text"})
-_K17 = frozenset({"refusal"})
-_K18 = frozenset[str]()
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
+    in schema order."""
+    for name, check in table.items():
+        if name in x:
+            where = "/properties/" + _esc(name)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
+
+
+_F0: dict[str, tuple[Any, Any]] = {}
+_Y1 = frozenset({list, str, int, float, bool, type(None)})
+_Y2 = frozenset({int, float, bool, type(None)})
+_T3 = _table(["answer"])
+_P4 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
+_Y5 = frozenset({dict, list, int, float, bool, type(None)})
+_Y6 = frozenset({dict, list, str, bool, type(None)})
+_S7 = frozenset({"low", "high", "medium"})
+_Y8 = frozenset({int, float, bool})
+_T9 = _table(["low", "medium", "high", None])
+_Y10 = frozenset({dict, list, int, float, bool})
+_Y11 = frozenset({dict, str, int, float, bool, type(None)})
+_P12 = _re.compile("\\Ahttps\\:\\/\\/").search
+_Y13 = frozenset({list, int, float, bool, type(None)})
+_Y14 = frozenset({bool, float, int, str})
+_Y15 = frozenset({dict, list, type(None)})
+_K16 = frozenset[str]()
+_K17 = frozenset({"text"})
+_K18 = frozenset({"refusal"})
 _P19 = _re.compile("\\A[0-9]+\\Z").search
 
 
@@ -327,282 +345,17 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if "kind" not in x:
             return False
         if "answer" not in x:
             return False
-        if not x.keys() <= _K0:
-            return False
-        x1 = x["kind"]
-        t1 = type(x1)
-        if t1 is dict or t1 is list:
-            return False
-        elif t1 is str:
-            if x1 != "answer":
+        for k, v in x.items():
+            f = _F0.get(k)
+            if f is None or not f[0](v):
                 return False
-        elif t1 in _Y1:
-            return False
-        else:
-            if not _ok(_e1, x1):
-                return False
-        if "language" in x:
-            x2 = x["language"]
-            t2 = type(x2)
-            if t2 is str:
-                if _P2(x2) is None:
-                    return False
-            elif t2 in _Y3:
-                return False
-            else:
-                if not _ok(_e2, x2):
-                    return False
-        if "confidence" in x:
-            x3 = x["confidence"]
-            t3 = type(x3)
-            if t3 is float:
-                if not (x3 > 0):
-                    return False
-                if not (x3 <= 1):
-                    return False
-            elif t3 is int:
-                if x3 <= 0:
-                    return False
-                if x3 > 1:
-                    return False
-            elif t3 in _Y4:
-                return False
-            else:
-                if not _ok(_e3, x3):
-                    return False
-        if "retries" in x:
-            x4 = x["retries"]
-            t4 = type(x4)
-            if t4 is int:
-                if x4 < 0:
-                    return False
-                if x4 >= 10:
-                    return False
-                if x4 % 1:
-                    return False
-            elif t4 is float:
-                if not x4.is_integer():
-                    return False
-                if not (x4 >= 0):
-                    return False
-                if not (x4 < 10):
-                    return False
-                if not _is_multiple(x4, 1):
-                    return False
-            elif t4 in _Y4:
-                return False
-            else:
-                if not _ok(_e4, x4):
-                    return False
-        if "page_size" in x:
-            x5 = x["page_size"]
-            t5 = type(x5)
-            if t5 is int:
-                if x5 < 10:
-                    return False
-                if x5 > 100:
-                    return False
-                if x5 % 10:
-                    return False
-            elif t5 is float:
-                if not x5.is_integer():
-                    return False
-                if not (x5 >= 10):
-                    return False
-                if not (x5 <= 100):
-                    return False
-                if not _is_multiple(x5, 10):
-                    return False
-            elif t5 in _Y4:
-                return False
-            else:
-                if not _ok(_e5, x5):
-                    return False
-        if "severity" in x:
-            x6 = x["severity"]
-            t6 = type(x6)
-            if t6 is dict or t6 is list:
-                return False
-            elif t6 is str:
-                if x6 not in _S5:
-                    return False
-            elif t6 in _Y6:
-                return False
-            elif x6 is None:
-                pass
-            else:
-                if not _ok(_e6, x6):
-                    return False
-        if "summary" in x:
-            x7 = x["summary"]
-            if x7 is not None:
-                t7 = type(x7)
-                if t7 is str:
-                    if len(x7) < 1:
-                        return False
-                    if len(x7) > 280:
-                        return False
-                elif t7 in _Y7:
-                    return False
-                else:
-                    if not _ok(_e7, x7):
-                        return False
-        if "tags" in x:
-            x8 = x["tags"]
-            t8 = type(x8)
-            if t8 is list:
-                if len(x8) > 8:
-                    return False
-                for item9 in x8:
-                    if type(item9) is not str:
-                        if type(item9) in _Y3 or not _ok(_e8, item9):
-                            return False
-                if not _unique(x8):
-                    return False
-            elif t8 in _Y8:
-                return False
-            else:
-                if not _ok(_e9, x8):
-                    return False
-        if "span" in x:
-            x10 = x["span"]
-            t10 = type(x10)
-            if t10 is list:
-                if len(x10) < 2:
-                    return False
-                if len(x10) > 0:
-                    x11 = x10[0]
-                    t11 = type(x11)
-                    if t11 is int:
-                        if x11 < 0:
-                            return False
-                    elif t11 is float:
-                        if not x11.is_integer():
-                            return False
-                        if not (x11 >= 0):
-                            return False
-                    elif t11 in _Y4:
-                        return False
-                    else:
-                        if not _ok(_e10, x11):
-                            return False
-                if len(x10) > 1:
-                    x12 = x10[1]
-                    t12 = type(x12)
-                    if t12 is int:
-                        if x12 < 0:
-                            return False
-                    elif t12 is float:
-                        if not x12.is_integer():
-                            return False
-                        if not (x12 >= 0):
-                            return False
-                    elif t12 in _Y4:
-                        return False
-                    else:
-                        if not _ok(_e10, x12):
-                            return False
-                if len(x10) > 2:
-                    return False
-            elif t10 in _Y8:
-                return False
-            else:
-                if not _ok(_e11, x10):
-                    return False
-        x13 = x["answer"]
-        if (_v1(x13) + _v2(x13)) != 1:
-            return False
-        if "citations" in x:
-            x14 = x["citations"]
-            t14 = type(x14)
-            if t14 is list:
-                for item15 in x14:
-                    t15 = type(item15)
-                    if t15 is dict:
-                        t16 = type(item15)
-                        if t16 is dict:
-                            if "doc" not in item15:
-                                return False
-                            x17 = item15["doc"]
-                            if type(x17) is not str:
-                                if type(x17) in _Y3 or not _ok(_e8, x17):
-                                    return False
-                            if "page" in item15:
-                                x18 = item15["page"]
-                                t18 = type(x18)
-                                if t18 is int:
-                                    if x18 < 1:
-                                        return False
-                                elif t18 is float:
-                                    if not x18.is_integer():
-                                        return False
-                                    if not (x18 >= 1):
-                                        return False
-                                elif t18 in _Y4:
-                                    return False
-                                else:
-                                    if not _ok(_e12, x18):
-                                        return False
-                        elif t16 in _Y9:
-                            return False
-                        else:
-                            if not _ok(_e13, item15):
-                                return False
-                    elif t15 is str:
-                        t19 = type(item15)
-                        if t19 is str:
-                            if _P10(item15) is None:
-                                return False
-                        elif t19 in _Y3:
-                            return False
-                        else:
-                            if not _ok(_e14, item15):
-                                return False
-                    elif t15 in _Y11:
-                        return False
-                    elif not (_v3(item15) or _v4(item15)):
-                        return False
-            elif t14 in _Y8:
-                return False
-            else:
-                if not _ok(_e15, x14):
-                    return False
-        if "metadata" in x:
-            x20 = x["metadata"]
-            t20 = type(x20)
-            if t20 is dict:
-                for value21 in x20.values():
-                    if type(value21) not in _Y12:
-                        if type(value21) in _Y13 or not _ok(_e16, value21):
-                            return False
-            elif t20 in _Y9:
-                return False
-            else:
-                if not _ok(_e17, x20):
-                    return False
-        if "identifier" in x:
-            x22 = x["identifier"]
-            t23 = type(x22)
-            if t23 is str:
-                if len(x22) < 3:
-                    return False
-            elif t23 in _Y3:
-                return False
-            else:
-                if not _ok(_e18, x22):
-                    return False
-            if _v5(x22):
-                return False
-    elif t in _Y9:
+    elif type(x) in _Y1 or not _ok(_e0, x):
         return False
-    else:
-        return _ok(_e0, x)
     return True
 
 
@@ -610,594 +363,420 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("kind", "answer"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
-        if "kind" in x:
-            _e1(
-                x["kind"],
-                ip + "/kind",
-                kp + "/properties/kind",
-                out,
-                ak and ak + "/properties/kind",
-            )
-        if "language" in x:
-            _e2(
-                x["language"],
-                ip + "/language",
-                kp + "/properties/language",
-                out,
-                ak and ak + "/properties/language",
-            )
-        if "confidence" in x:
-            _e3(
-                x["confidence"],
-                ip + "/confidence",
-                kp + "/properties/confidence",
-                out,
-                ak and ak + "/properties/confidence",
-            )
-        if "retries" in x:
-            _e4(
-                x["retries"],
-                ip + "/retries",
-                kp + "/properties/retries",
-                out,
-                ak and ak + "/properties/retries",
-            )
-        if "page_size" in x:
-            _e5(
-                x["page_size"],
-                ip + "/page_size",
-                kp + "/properties/page_size",
-                out,
-                ak and ak + "/properties/page_size",
-            )
-        if "severity" in x:
-            _e6(
-                x["severity"],
-                ip + "/severity",
-                kp + "/properties/severity",
-                out,
-                ak and ak + "/properties/severity",
-            )
-        if "summary" in x:
-            _e7(
-                x["summary"],
-                ip + "/summary",
-                kp + "/properties/summary",
-                out,
-                ak and ak + "/properties/summary",
-            )
-        if "tags" in x:
-            _e9(
-                x["tags"],
-                ip + "/tags",
-                kp + "/properties/tags",
-                out,
-                ak and ak + "/properties/tags",
-            )
-        if "span" in x:
-            _e11(
-                x["span"],
-                ip + "/span",
-                kp + "/properties/span",
-                out,
-                ak and ak + "/properties/span",
-            )
-        if "answer" in x:
-            _e19(
-                x["answer"],
-                ip + "/answer",
-                kp + "/properties/answer",
-                out,
-                ak and ak + "/properties/answer",
-            )
-        if "citations" in x:
-            _e15(
-                x["citations"],
-                ip + "/citations",
-                kp + "/properties/citations",
-                out,
-                ak and ak + "/properties/citations",
-            )
-        if "metadata" in x:
-            _e17(
-                x["metadata"],
-                ip + "/metadata",
-                kp + "/properties/metadata",
-                out,
-                ak and ak + "/properties/metadata",
-            )
-        if "identifier" in x:
-            _e20(
-                x["identifier"],
-                ip + "/identifier",
-                kp + "/properties/identifier",
-                out,
-                ak and ak + "/properties/identifier",
-            )
+        _required_errors(x, ("kind", "answer"), ip, kp, ak, out)
+        _extra_errors(x, _F0, ip, kp, ak, out)
+        _property_errors(x, _F0, True, ip, kp, ak, out)
+
+
+def _v1(x: Any) -> bool:
+    "Fast path of the subschema at /properties/kind."
+    t = type(x)
+    if t is dict or t is list:
+        return False
+    elif t is str:
+        if x != "answer":
+            return False
+    elif t in _Y2:
+        return False
+    else:
+        return _ok(_e1, x)
+    return True
 
 
 def _e1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/kind."
-    if not _in_table(x, _T14):
-        out.append(
-            ValidationError(
-                _short(x) + " is not the const value", ip, kp + "/const", ak and ak + "/const"
-            )
-        )
+    if not _in_table(x, _T3):
+        _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
+
+
+def _v2(x: Any) -> bool:
+    "Fast path of the subschema at /properties/language."
+    if type(x) is str:
+        if _P4(x) is None:
+            return False
+    elif type(x) in _Y5 or not _ok(_e2, x):
+        return False
+    return True
 
 
 def _e2(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/language."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P2(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^[a-z]{2}(-[A-Z]{2})?$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
+        if _P4(str(x)) is None:
+            _fail(
+                out, _short(x) + " does not match '^[a-z]{2}(-[A-Z]{2})?$'", ip, kp, ak, "/pattern"
             )
+
+
+def _v3(x: Any) -> bool:
+    "Fast path of the subschema at /properties/confidence."
+    t = type(x)
+    if t is float:
+        if not (x > 0):
+            return False
+        if not (x <= 1):
+            return False
+    elif t is int:
+        if x <= 0:
+            return False
+        if x > 1:
+            return False
+    elif t in _Y6:
+        return False
+    else:
+        return _ok(_e3, x)
+    return True
 
 
 def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/confidence."
     k = _kind(x)
     if not (k == "number"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'number'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'number'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 0) not in (1,):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than or equal to the exclusiveMinimum of 0",
-                    ip,
-                    kp + "/exclusiveMinimum",
-                    ak and ak + "/exclusiveMinimum",
-                )
+            _fail(
+                out,
+                _short(x) + " is less than or equal to the exclusiveMinimum of 0",
+                ip,
+                kp,
+                ak,
+                "/exclusiveMinimum",
             )
         if _cmp(x, 1) not in (-1, 0):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than the maximum of 1",
-                    ip,
-                    kp + "/maximum",
-                    ak and ak + "/maximum",
-                )
-            )
+            _fail(out, _short(x) + " is greater than the maximum of 1", ip, kp, ak, "/maximum")
+
+
+def _v4(x: Any) -> bool:
+    "Fast path of the subschema at /properties/retries."
+    t = type(x)
+    if t is int:
+        if x < 0:
+            return False
+        if x >= 10:
+            return False
+        if x % 1:
+            return False
+    elif t is float:
+        if not x.is_integer():
+            return False
+        if not (x >= 0):
+            return False
+        if not (x < 10):
+            return False
+        if not _is_multiple(x, 1):
+            return False
+    elif t in _Y6:
+        return False
+    else:
+        return _ok(_e4, x)
+    return True
 
 
 def _e4(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/retries."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 0", ip, kp, ak, "/minimum")
         if _cmp(x, 10) not in (-1,):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than or equal to the exclusiveMaximum of 10",
-                    ip,
-                    kp + "/exclusiveMaximum",
-                    ak and ak + "/exclusiveMaximum",
-                )
+            _fail(
+                out,
+                _short(x) + " is greater than or equal to the exclusiveMaximum of 10",
+                ip,
+                kp,
+                ak,
+                "/exclusiveMaximum",
             )
         if not _is_multiple(x, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is not a multiple of 1",
-                    ip,
-                    kp + "/multipleOf",
-                    ak and ak + "/multipleOf",
-                )
-            )
+            _fail(out, _short(x) + " is not a multiple of 1", ip, kp, ak, "/multipleOf")
+
+
+def _v5(x: Any) -> bool:
+    "Fast path of the subschema at /properties/page_size."
+    t = type(x)
+    if t is int:
+        if x < 10:
+            return False
+        if x > 100:
+            return False
+        if x % 10:
+            return False
+    elif t is float:
+        if not x.is_integer():
+            return False
+        if not (x >= 10):
+            return False
+        if not (x <= 100):
+            return False
+        if not _is_multiple(x, 10):
+            return False
+    elif t in _Y6:
+        return False
+    else:
+        return _ok(_e5, x)
+    return True
 
 
 def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/page_size."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
     if k == "number":
         if _cmp(x, 10) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 10",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+            _fail(out, _short(x) + " is less than the minimum of 10", ip, kp, ak, "/minimum")
         if _cmp(x, 100) not in (-1, 0):
-            out.append(
-                ValidationError(
-                    _short(x) + " is greater than the maximum of 100",
-                    ip,
-                    kp + "/maximum",
-                    ak and ak + "/maximum",
-                )
-            )
+            _fail(out, _short(x) + " is greater than the maximum of 100", ip, kp, ak, "/maximum")
         if not _is_multiple(x, 10):
-            out.append(
-                ValidationError(
-                    _short(x) + " is not a multiple of 10",
-                    ip,
-                    kp + "/multipleOf",
-                    ak and ak + "/multipleOf",
-                )
-            )
+            _fail(out, _short(x) + " is not a multiple of 10", ip, kp, ak, "/multipleOf")
+
+
+def _v6(x: Any) -> bool:
+    "Fast path of the subschema at /properties/severity."
+    t = type(x)
+    if t is dict or t is list:
+        return False
+    elif t is str:
+        if x not in _S7:
+            return False
+    elif t in _Y8:
+        return False
+    elif x is None:
+        pass
+    else:
+        return _ok(_e6, x)
+    return True
 
 
 def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/severity."
-    if not _in_table(x, _T15):
-        out.append(
-            ValidationError(
-                _short(x) + " is not one of the enum values", ip, kp + "/enum", ak and ak + "/enum"
-            )
-        )
+    if not _in_table(x, _T9):
+        _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
+
+
+def _v7(x: Any) -> bool:
+    "Fast path of the subschema at /properties/summary."
+    if x is not None:
+        t = type(x)
+        if t is str:
+            if len(x) < 1:
+                return False
+            if len(x) > 280:
+                return False
+        elif t in _Y10:
+            return False
+        else:
+            return _ok(_e7, x)
+    return True
 
 
 def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/summary."
     k = _kind(x)
     if not (k == "null" or k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'null', 'string'",
-                ip,
-                kp + "/type",
-                ak and ak + "/type",
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'null', 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 1:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
         if len(x) > 280:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxLength", ak and ak + "/maxLength"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxLength")
+
+
+def _v8(x: Any) -> bool:
+    "Fast path of the subschema at /properties/tags."
+    if type(x) is list:
+        if len(x) > 8:
+            return False
+        for item1 in x:
+            if type(item1) is not str:
+                if type(item1) in _Y5 or not _ok(_e14, item1):
+                    return False
+        if not _unique(x):
+            return False
+    elif type(x) in _Y11 or not _ok(_e8, x):
+        return False
+    return True
 
 
 def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/tags/items."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-
-
-def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/tags."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         if len(x) > 8:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too long", ip, kp + "/maxItems", ak and ak + "/maxItems"
-                )
-            )
+            _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxItems")
         for i in range(0, len(x)):
-            _e8(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e14(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
         if not _unique(x):
-            out.append(
-                ValidationError(
-                    _short(x) + " has non-unique elements",
-                    ip,
-                    kp + "/uniqueItems",
-                    ak and ak + "/uniqueItems",
-                )
-            )
+            _fail(out, _short(x) + " has non-unique elements", ip, kp, ak, "/uniqueItems")
 
 
-def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/span/prefixItems/0."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "number":
-        if _cmp(x, 0) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 0",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
+def _v9(x: Any) -> bool:
+    "Fast path of the subschema at /properties/span."
+    if type(x) is list:
+        if len(x) < 2:
+            return False
+        if len(x) > 0:
+            x2 = x[0]
+            t2 = type(x2)
+            if t2 is int:
+                if x2 < 0:
+                    return False
+            elif t2 is float:
+                if not x2.is_integer():
+                    return False
+                if not (x2 >= 0):
+                    return False
+            elif t2 in _Y6:
+                return False
+            else:
+                if not _ok(_e15, x2):
+                    return False
+        if len(x) > 1:
+            x3 = x[1]
+            t3 = type(x3)
+            if t3 is int:
+                if x3 < 0:
+                    return False
+            elif t3 is float:
+                if not x3.is_integer():
+                    return False
+                if not (x3 >= 0):
+                    return False
+            elif t3 in _Y6:
+                return False
+            else:
+                if not _ok(_e15, x3):
+                    return False
+        if len(x) > 2:
+            return False
+    elif type(x) in _Y11 or not _ok(_e9, x):
+        return False
+    return True
 
 
-def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/span."
     k = _kind(x)
     if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
         if len(x) < 2:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minItems", ak and ak + "/minItems"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minItems")
         if len(x) > 0:
-            _e10(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
+            _e15(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
         if len(x) > 1:
-            _e10(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
+            _e15(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
         for i in range(2, len(x)):
-            _e21(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+            _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _v1(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/0."
-    t = type(x)
-    if t is dict:
-        if x.keys() != _K16:
-            return False
-        x25 = x["text"]
-        if type(x25) is not str:
-            if type(x25) in _Y3 or not _ok(_e8, x25):
-                return False
-    elif t in _Y9:
+def _v10(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer."
+    if (_v14(x) + _v15(x)) != 1:
         return False
-    else:
-        return _ok(_e22, x)
     return True
 
 
-def _v2(x: Any) -> bool:
-    "Fast path of the subschema at /properties/answer/oneOf/1."
-    t = type(x)
-    if t is dict:
-        if x.keys() != _K17:
-            return False
-        x26 = x["refusal"]
-        if type(x26) is not str:
-            if type(x26) in _Y3 or not _ok(_e8, x26):
+def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/answer."
+    if (_v14(x) + _v15(x)) != 1:
+        _fail(
+            out,
+            _short(x) + " is not valid under exactly one of the given schemas",
+            ip,
+            kp,
+            ak,
+            "/oneOf",
+        )
+
+
+def _v11(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations."
+    if type(x) is list:
+        for item4 in x:
+            t4 = type(item4)
+            if t4 is dict:
+                if type(item4) is dict:
+                    if "doc" not in item4:
+                        return False
+                    x6 = item4["doc"]
+                    if type(x6) is not str:
+                        if type(x6) in _Y5 or not _ok(_e14, x6):
+                            return False
+                    if "page" in item4:
+                        x7 = item4["page"]
+                        t7 = type(x7)
+                        if t7 is int:
+                            if x7 < 1:
+                                return False
+                        elif t7 is float:
+                            if not x7.is_integer():
+                                return False
+                            if not (x7 >= 1):
+                                return False
+                        elif t7 in _Y6:
+                            return False
+                        else:
+                            if not _ok(_e17, x7):
+                                return False
+                elif type(item4) in _Y1 or not _ok(_e18, item4):
+                    return False
+            elif t4 is str:
+                if type(item4) is str:
+                    if _P12(item4) is None:
+                        return False
+                elif type(item4) in _Y5 or not _ok(_e19, item4):
+                    return False
+            elif t4 in _Y13:
                 return False
-    elif t in _Y9:
+            elif not (_v16(item4) or _v17(item4)):
+                return False
+    elif type(x) in _Y11 or not _ok(_e11, x):
         return False
-    else:
-        return _ok(_e23, x)
     return True
 
 
-def _v3(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/0."
-    t = type(x)
-    if t is str:
-        if _P10(x) is None:
-            return False
-    elif t in _Y3:
-        return False
-    else:
-        return _ok(_e14, x)
-    return True
+def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations."
+    k = _kind(x)
+    if not (k == "array"):
+        _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
+    if k == "array":
+        for i in range(0, len(x)):
+            _e20(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
 
 
-def _v4(x: Any) -> bool:
-    "Fast path of the subschema at /properties/citations/items/anyOf/1."
-    t = type(x)
-    if t is dict:
-        if "doc" not in x:
-            return False
-        x27 = x["doc"]
-        if type(x27) is not str:
-            if type(x27) in _Y3 or not _ok(_e8, x27):
-                return False
-        if "page" in x:
-            x28 = x["page"]
-            t28 = type(x28)
-            if t28 is int:
-                if x28 < 1:
+def _v12(x: Any) -> bool:
+    "Fast path of the subschema at /properties/metadata."
+    if type(x) is dict:
+        for value9 in x.values():
+            if type(value9) not in _Y14:
+                if type(value9) in _Y15 or not _ok(_e21, value9):
                     return False
-            elif t28 is float:
-                if not x28.is_integer():
-                    return False
-                if not (x28 >= 1):
-                    return False
-            elif t28 in _Y4:
-                return False
-            else:
-                if not _ok(_e12, x28):
-                    return False
-    elif t in _Y9:
+    elif type(x) in _Y1 or not _ok(_e12, x):
         return False
-    else:
-        return _ok(_e13, x)
     return True
 
 
 def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
-    k = _kind(x)
-    if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "number":
-        if _cmp(x, 1) not in (0, 1):
-            out.append(
-                ValidationError(
-                    _short(x) + " is less than the minimum of 1",
-                    ip,
-                    kp + "/minimum",
-                    ak and ak + "/minimum",
-                )
-            )
-
-
-def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items/anyOf/1."
-    k = _kind(x)
-    if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "object":
-        for name in ("doc",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        if "doc" in x:
-            _e8(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
-        if "page" in x:
-            _e12(
-                x["page"],
-                ip + "/page",
-                kp + "/properties/page",
-                out,
-                ak and ak + "/properties/page",
-            )
-
-
-def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items/anyOf/0."
-    k = _kind(x)
-    if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "string":
-        if _P10(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^https://'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
-
-
-def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations."
-    k = _kind(x)
-    if not (k == "array"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'array'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
-    if k == "array":
-        for i in range(0, len(x)):
-            _e24(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
-
-
-def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/metadata/additionalProperties."
-    k = _kind(x)
-    if not (k == "boolean" or k == "number" or k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'boolean', 'number', 'string'",
-                ip,
-                kp + "/type",
-                ak and ak + "/type",
-            )
-        )
-
-
-def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/metadata."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         for key in x:
-            if key not in _K18:
-                _e16(
+            if key not in _K16:
+                _e21(
                     x[key],
                     ip + "/" + _esc(key),
                     kp + "/additionalProperties",
@@ -1206,94 +785,206 @@ def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
                 )
 
 
+def _v13(x: Any) -> bool:
+    "Fast path of the subschema at /properties/identifier."
+    if type(x) is str:
+        if len(x) < 3:
+            return False
+    elif type(x) in _Y5 or not _ok(_e22, x):
+        return False
+    if _v18(x):
+        return False
+    return True
+
+
+def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier."
+    _e22(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
+    _e23(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
+
+
+def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/tags/items."
+    k = _kind(x)
+    if not (k == "string"):
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+
+
+def _e15(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/span/prefixItems/0."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
+    if k == "number":
+        if _cmp(x, 0) not in (0, 1):
+            _fail(out, _short(x) + " is less than the minimum of 0", ip, kp, ak, "/minimum")
+
+
+def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/span/items."
+    _fail(out, "False schema does not allow " + _short(x), ip, kp, ak, "")
+
+
+def _v14(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/0."
+    if type(x) is dict:
+        if x.keys() != _K17:
+            return False
+        x12 = x["text"]
+        if type(x12) is not str:
+            if type(x12) in _Y5 or not _ok(_e14, x12):
+                return False
+    elif type(x) in _Y1 or not _ok(_e24, x):
+        return False
+    return True
+
+
+def _v15(x: Any) -> bool:
+    "Fast path of the subschema at /properties/answer/oneOf/1."
+    if type(x) is dict:
+        if x.keys() != _K18:
+            return False
+        x13 = x["refusal"]
+        if type(x13) is not str:
+            if type(x13) in _Y5 or not _ok(_e14, x13):
+                return False
+    elif type(x) in _Y1 or not _ok(_e25, x):
+        return False
+    return True
+
+
+def _v16(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/0."
+    if type(x) is str:
+        if _P12(x) is None:
+            return False
+    elif type(x) in _Y5 or not _ok(_e19, x):
+        return False
+    return True
+
+
+def _v17(x: Any) -> bool:
+    "Fast path of the subschema at /properties/citations/items/anyOf/1."
+    if type(x) is dict:
+        if "doc" not in x:
+            return False
+        x14 = x["doc"]
+        if type(x14) is not str:
+            if type(x14) in _Y5 or not _ok(_e14, x14):
+                return False
+        if "page" in x:
+            x15 = x["page"]
+            t15 = type(x15)
+            if t15 is int:
+                if x15 < 1:
+                    return False
+            elif t15 is float:
+                if not x15.is_integer():
+                    return False
+                if not (x15 >= 1):
+                    return False
+            elif t15 in _Y6:
+                return False
+            else:
+                if not _ok(_e17, x15):
+                    return False
+    elif type(x) in _Y1 or not _ok(_e18, x):
+        return False
+    return True
+
+
+def _e17(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items/anyOf/1/properties/page."
+    k = _kind(x)
+    if not ((k == "number" and _is_integral(x))):
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
+    if k == "number":
+        if _cmp(x, 1) not in (0, 1):
+            _fail(out, _short(x) + " is less than the minimum of 1", ip, kp, ak, "/minimum")
+
+
 def _e18(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items/anyOf/1."
+    k = _kind(x)
+    if not (k == "object"):
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
+    if k == "object":
+        _required_errors(x, ("doc",), ip, kp, ak, out)
+        if "doc" in x:
+            _e14(x["doc"], ip + "/doc", kp + "/properties/doc", out, ak and ak + "/properties/doc")
+        if "page" in x:
+            _e17(
+                x["page"],
+                ip + "/page",
+                kp + "/properties/page",
+                out,
+                ak and ak + "/properties/page",
+            )
+
+
+def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items/anyOf/0."
+    k = _kind(x)
+    if not (k == "string"):
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
+    if k == "string":
+        if _P12(str(x)) is None:
+            _fail(out, _short(x) + " does not match '^https://'", ip, kp, ak, "/pattern")
+
+
+def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/citations/items."
+    if not (_v16(x) or _v17(x)):
+        _fail(out, _short(x) + " is not valid under any of the given schemas", ip, kp, ak, "/anyOf")
+
+
+def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/metadata/additionalProperties."
+    k = _kind(x)
+    if not (k == "boolean" or k == "number" or k == "string"):
+        _fail(out, _short(x) + " is not of type 'boolean', 'number', 'string'", ip, kp, ak, "/type")
+
+
+def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/0."
     k = _kind(x)
     if not (k == "string"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'string'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
         if len(x) < 3:
-            out.append(
-                ValidationError(
-                    _short(x) + " is too short", ip, kp + "/minLength", ak and ak + "/minLength"
-                )
-            )
+            _fail(out, _short(x) + " is too short", ip, kp, ak, "/minLength")
 
 
-def _v5(x: Any) -> bool:
+def _v18(x: Any) -> bool:
     "Fast path of the subschema at /properties/identifier/allOf/1/not."
     if type(x) is not dict and type(x) is not list:
         t = type(x)
         if t is str:
             if _P19(x) is None:
                 return False
-        elif t in _Y1:
+        elif t in _Y2:
             pass
         else:
-            return _ok(_e25, x)
+            return _ok(_e26, x)
     return True
 
 
-def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/answer."
-    if (_v1(x) + _v2(x)) != 1:
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under exactly one of the given schemas",
-                ip,
-                kp + "/oneOf",
-                ak and ak + "/oneOf",
-            )
-        )
+def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+    "Every error of the subschema at /properties/identifier/allOf/1."
+    if _v18(x):
+        _fail(out, _short(x) + " should not be valid under the schema in not", ip, kp, ak, "/not")
 
 
-def _e20(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier."
-    _e18(x, ip, kp + "/allOf/0", out, ak and ak + "/allOf/0")
-    _e26(x, ip, kp + "/allOf/1", out, ak and ak + "/allOf/1")
-
-
-def _e21(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/span/items."
-    out.append(ValidationError("False schema does not allow " + _short(x), ip, kp, ak))
-
-
-def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/0."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("text",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K16:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("text",), ip, kp, ak, out)
+        _extra_errors(x, _K17, ip, kp, ak, out)
         if "text" in x:
-            _e8(
+            _e14(
                 x["text"],
                 ip + "/text",
                 kp + "/properties/text",
@@ -1302,38 +993,16 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/answer/oneOf/1."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("refusal",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _K17:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("refusal",), ip, kp, ak, out)
+        _extra_errors(x, _K18, ip, kp, ak, out)
         if "refusal" in x:
-            _e8(
+            _e14(
                 x["refusal"],
                 ip + "/refusal",
                 kp + "/properties/refusal",
@@ -1342,45 +1011,31 @@ def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
             )
 
 
-def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/citations/items."
-    if not (_v3(x) or _v4(x)):
-        out.append(
-            ValidationError(
-                _short(x) + " is not valid under any of the given schemas",
-                ip,
-                kp + "/anyOf",
-                ak and ak + "/anyOf",
-            )
-        )
-
-
-def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
+def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
         if _P19(str(x)) is None:
-            out.append(
-                ValidationError(
-                    _short(x) + " does not match '^\\\\d+$'",
-                    ip,
-                    kp + "/pattern",
-                    ak and ak + "/pattern",
-                )
-            )
+            _fail(out, _short(x) + " does not match '^\\\\d+$'", ip, kp, ak, "/pattern")
 
 
-def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
-    "Every error of the subschema at /properties/identifier/allOf/1."
-    if _v5(x):
-        out.append(
-            ValidationError(
-                _short(x) + " should not be valid under the schema in not",
-                ip,
-                kp + "/not",
-                ak and ak + "/not",
-            )
-        )
+_F0.update(
+    {
+        "kind": (_v1, _e1),
+        "language": (_v2, _e2),
+        "confidence": (_v3, _e3),
+        "retries": (_v4, _e4),
+        "page_size": (_v5, _e5),
+        "severity": (_v6, _e6),
+        "summary": (_v7, _e7),
+        "tags": (_v8, _e8),
+        "span": (_v9, _e9),
+        "answer": (_v10, _e10),
+        "citations": (_v11, _e11),
+        "metadata": (_v12, _e12),
+        "identifier": (_v13, _e13),
+    }
+)
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -149,6 +149,27 @@ def _short(x: Any) -> str:
     return text
 
 
+def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
+    """Record an error at instance location `at`, keyword location kp + where."""
+    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+
+
+def _required_errors(
+    x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
+    for name in names:
+        if name not in x:
+            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+
+
+def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+    """additionalProperties: false, every name not in `known` (a set or a property table)."""
+    for key in x:
+        if key not in known:
+            message = "additional property " + repr(key) + " is not allowed"
+            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+
+
 _iK0 = frozenset({"left", "right"})
 _iY1 = frozenset({dict, list, str, bool, type(None)})
 _iY2 = frozenset({list, str, int, float, bool, type(None)})
@@ -165,8 +186,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 
 def _iv0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if x.keys() != _iK0:
             return False
         x1 = x["left"]
@@ -191,10 +211,8 @@ def _iv0(x: Any) -> bool:
             else:
                 if not _ok(_ie1, x2):
                     return False
-    elif t in _iY2:
+    elif type(x) in _iY2 or not _ok(_ie0, x):
         return False
-    else:
-        return _ok(_ie0, x)
     return True
 
 
@@ -202,32 +220,10 @@ def _ie0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("left", "right"):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _iK0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("left", "right"), ip, kp, ak, out)
+        _extra_errors(x, _iK0, ip, kp, ak, out)
         if "left" in x:
             _ie1(
                 x["left"],
@@ -250,17 +246,12 @@ def _ie1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at /properties/left."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
 
 
 def _ov0(x: Any) -> bool:
     "Fast path of the subschema at the root."
-    t = type(x)
-    if t is dict:
+    if type(x) is dict:
         if x.keys() != _oK0:
             return False
         x1 = x["total"]
@@ -274,10 +265,8 @@ def _ov0(x: Any) -> bool:
             else:
                 if not _ok(_oe1, x1):
                     return False
-    elif t in _oY2:
+    elif type(x) in _oY2 or not _ok(_oe0, x):
         return False
-    else:
-        return _ok(_oe0, x)
     return True
 
 
@@ -285,32 +274,10 @@ def _oe0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at the root."
     k = _kind(x)
     if not (k == "object"):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'object'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
-        for name in ("total",):
-            if name not in x:
-                out.append(
-                    ValidationError(
-                        repr(name) + " is a required property",
-                        ip,
-                        kp + "/required",
-                        ak and ak + "/required",
-                    )
-                )
-        for key in x:
-            if key not in _oK0:
-                out.append(
-                    ValidationError(
-                        "additional property " + repr(key) + " is not allowed",
-                        ip + "/" + _esc(key),
-                        kp + "/additionalProperties",
-                        ak and ak + "/additionalProperties",
-                    )
-                )
+        _required_errors(x, ("total",), ip, kp, ak, out)
+        _extra_errors(x, _oK0, ip, kp, ak, out)
         if "total" in x:
             _oe1(
                 x["total"],
@@ -325,11 +292,7 @@ def _oe1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at /properties/total."
     k = _kind(x)
     if not ((k == "number" and _is_integral(x))):
-        out.append(
-            ValidationError(
-                _short(x) + " is not of type 'integer'", ip, kp + "/type", ak and ak + "/type"
-            )
-        )
+        _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
