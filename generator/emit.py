@@ -425,7 +425,7 @@ class Emitter:
             rows = [(prop, code("({}, {})", self.fast_fn(self.through_refs(sub)), self.error_fn(sub)))
                     for prop, sub in entries]
         else:
-            rows = [(prop, Code(self.error_fn(sub).text)) for prop, sub in entries]
+            rows = [(prop, self.error_fn(sub)) for prop, sub in entries]
         prefix = "F" if large else "G"
         table = self.constant(prefix, Code("{}"), key=prefix + repr([(p, r.text) for p, r in rows]),
                               annotation=Code("dict[str, tuple[Any, Any]]" if large else "dict[str, Any]"))
@@ -822,9 +822,9 @@ class Emitter:
         return node.boolean is False or (node.types is not None and not any(k in node.types for k in kinds))
 
     def dispatch_by_const(self, schemas: tuple[ir.Node, ...], body: Lines) -> bool:
-        """Object alternatives told apart by one required property whose schema names its string
-        values (FHIR's resourceType, GeoJSON's type const, a tag enum): a dict whose property is
-        a string can only pass the alternative that lists that string."""
+        """Object alternatives told apart by one property whose schema names its string values
+        (FHIR's resourceType, GeoJSON's type const, a tag enum, Swagger's parameter `in`): a dict
+        whose property is a string can only pass the alternative that lists that string."""
         if len(schemas) < 3:
             return False
         # alternatives that no object passes (`{"type": "null"}`) take no part
@@ -832,7 +832,7 @@ class Emitter:
         candidates = [n for n in candidates if not self.rejects_kinds(n, ("object",))]
         if len(candidates) < 2:
             return False
-        values = [self.required_strings(node) for node in candidates]
+        values = [self.property_strings(node) for node in candidates]
         for prop in sorted(set.intersection(*(set(v) for v in values))):
             entries = [(s, self.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop])]
             if len({s for s, _ in entries}) == len(entries):  # each string names one alternative
@@ -860,18 +860,18 @@ class Emitter:
                 break
         return node
 
-    def required_strings(self, node: ir.Node) -> dict[str, frozenset[str]]:
-        """The required properties of `node` whose schema has a const or enum: the strings each
-        may be (an object whose property is another string fails the node)."""
+    def property_strings(self, node: ir.Node) -> dict[str, frozenset[str]]:
+        """The properties of `node` whose schema has a const or enum: the strings each may be.
+        An object that has the property, as another string, fails the node (the dispatch only
+        happens when the property is there, so it need not be required)."""
         if node.boolean is not None:
             return {}
-        required = {n for c in node.checks if isinstance(c, ir.Required) for n in c.names}
         found: dict[str, frozenset[str]] = {}
         for check in node.checks:
             if isinstance(check, ir.Properties):
                 for name, sub in check.entries:
                     sub = self.through_refs(sub)
-                    for e in sub.checks if name in required and sub.boolean is None else ():
+                    for e in sub.checks if sub.boolean is None else ():
                         if isinstance(e, ir.Enum):
                             found[name] = frozenset(v for v in e.values if type(v) is str)
         return found
@@ -1031,8 +1031,8 @@ class Emitter:
 
     def error_Properties(self, check: ir.Properties, lines: Lines) -> None:
         table = self.property_table(check, error_only=True)
-        if table is not None:
-            pairs = table.text.startswith("_" + self.prefix + "F")
+        if table is not None:  # a large one's table also holds the fast functions
+            pairs = self.property_table(check) is not None
             lines.add(0, code("{}(x, {}, {}, ip, kp, ak, out)", self.prim("_property_errors"), table, literal(pairs)))
             return
         for prop, sub in check.entries:

@@ -28,6 +28,9 @@ _FREEZE_DEPTH = 48
 _TOO_DEEP = object()
 _NO_MATCH = object()
 _MISSING = object()
+# Types whose values are equal in Python exactly when they are equal as JSON (no bool next to
+# int, no float: NaN, and 1.0 == 1 is fine but is left to _freeze with the rest).
+_PLAIN_TYPES = frozenset({str, int, type(None)})
 
 
 def _kind(x: Any) -> str | None:
@@ -229,6 +232,8 @@ def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
 
 def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
+    if set(map(type, items)) <= _PLAIN_TYPES:  # where Python's equality is JSON equality
+        return len(set(items)) == len(items)
     seen: set[Any] = set()
     deep: list[Any] = []
     for item in items:
@@ -333,7 +338,7 @@ DEPENDS = {
     "_json_equal": ("_kind", "_cmp"),
     "_table": ("_freeze", "_TOO_DEEP", "_NO_MATCH"),
     "_in_table": ("_freeze", "_TOO_DEEP", "_json_equal"),
-    "_unique": ("_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
+    "_unique": ("_PLAIN_TYPES", "_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
     "_esc": (),
     "_short": (),
     "_pick_dynamic": (),
@@ -350,6 +355,7 @@ CONSTANTS = {
     "_TOO_DEEP": "_TOO_DEEP = object()",
     "_NO_MATCH": "_NO_MATCH = object()",
     "_MISSING": "_MISSING = object()",
+    "_PLAIN_TYPES": "_PLAIN_TYPES = frozenset({str, int, type(None)})",
 }
 
 # Public names for the reference interpreter and tests.

@@ -137,10 +137,22 @@ def test_no_dispatch_when_values_repeat_or_a_candidate_lacks_the_const() -> None
     assert "x.get(" not in source
     for value in ({"type": "A", "coordinates": 1}, {"type": "A", "coordinates": []}, {"type": "B", "coordinates": 1}):
         assert_agree(module, reference, value)
+    unnamed = {"oneOf": [_shape("A", {}), _shape("B", {}), {"required": ["type"]}]}
+    module, reference, source = _pair(unnamed, "draft2020-12")
+    assert "x.get(" not in source  # the third names no value for `type`: any may match it
+    for value in ({"type": "A", "coordinates": 1}, {"type": "C"}, {"coordinates": 1}):
+        assert_agree(module, reference, value)
+
+
+def test_dispatch_needs_the_property_present_not_required() -> None:
+    """C does not require `type`: an object without it is answered by the general test, and
+    one with it can only match the alternative naming its value."""
     optional = {"oneOf": [_shape("A", {}), _shape("B", {}), {"properties": {"type": {"const": "C"}}}]}
     module, reference, source = _pair(optional, "draft2020-12")
-    assert "x.get(" not in source  # C does not require `type`: an object without it may match C
-    for value in ({"coordinates": 1}, {"type": "C"}, {"type": "A", "coordinates": 1}):
+    assert 'x.get("type")' in source
+    for value, valid in (({"coordinates": 1}, True), ({"type": "C"}, True), ({"type": "A", "coordinates": 1}, True),
+                         ({"type": "A"}, False), ({"type": "D"}, False), ({"type": 1}, False)):
+        assert module.is_valid(value) is valid, value
         assert_agree(module, reference, value)
 
 
@@ -321,3 +333,23 @@ def test_large_properties_agree_with_reference(closed: Any, value: Any) -> None:
 
 
 _LARGE: dict[str, tuple[Any, DraftReference, str]] = {}
+
+
+# -- uniqueItems: plain strings, ints and nulls compared by a set ---------------------------------
+@pytest.mark.parametrize("items, unique", [
+    (["a", "b", "a"], False), (["a", "b"], True), ([1, 2, 1], False), ([1, "1", None], True),
+    ([None, None], False), ([1, True], True), ([0, False], True), ([1, 1.0], False),
+    ([MyStr("a"), "a"], False), ([10**40, 10**40], False), ([[1], [True]], True), ([], True),
+])
+def test_unique_items(items: list[Any], unique: bool) -> None:
+    from generator import primitives
+
+    assert primitives.unique(items) is unique
+
+
+@given(items=st.lists(st.one_of(st.sampled_from(["a", "b", 1, 2, None, True, 1.0, 0, False]), VALUES), max_size=6))
+def test_unique_items_agree_with_pairwise_json_equality(items: list[Any]) -> None:
+    from generator import primitives
+
+    pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
+    assert primitives.unique(items) is pairwise

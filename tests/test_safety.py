@@ -655,7 +655,7 @@ ALLOWED_NODES = {
 ALLOWED_BUILTINS = {
     "type", "len", "str", "repr", "range", "isinstance", "int", "float", "bool", "dict", "list",
     "tuple", "set", "frozenset", "object", "super", "ValueError", "Exception", "zip", "abs",
-    "min", "max", "any", "all", "sorted", "enumerate", "RecursionError",
+    "min", "max", "any", "all", "sorted", "enumerate", "map", "RecursionError",
 }
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}

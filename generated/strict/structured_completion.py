@@ -52,6 +52,7 @@ class ValidationError(ValueError):
 
 _FREEZE_DEPTH = 48
 _NO_MATCH = object()
+_PLAIN_TYPES = frozenset({str, int, type(None)})
 _TOO_DEEP = object()
 
 
@@ -247,6 +248,8 @@ def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
 
 def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
+    if set(map(type, items)) <= _PLAIN_TYPES:  # where Python's equality is JSON equality
+        return len(set(items)) == len(items)
     seen: set[Any] = set()
     deep: list[Any] = []
     for item in items:
