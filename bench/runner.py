@@ -254,8 +254,8 @@ def run_one(name: str, *, quick: bool = False, log: Log | None = None) -> dict[s
 
 def _run_isolated(name: str, quick: bool, log: Log) -> dict[str, Any]:
     """run_one in a fresh interpreter (bench/worker.py), so that no case's figures depend on the
-    cases that ran before it: earlier cases' garbage and fragmented heap slow a traversal of a
-    large instance by up to a third, and not every implementation alike."""
+    cases that ran before it: earlier cases' garbage and fragmented heap slowed straightline's
+    traversal of the CITM instance by a fifth, and the other implementations less."""
     command = [sys.executable, "-m", "bench.worker", name, *(["--quick"] if quick else [])]
     if log is silent:
         command.append("--quiet")

@@ -28,8 +28,8 @@ _FREEZE_DEPTH = 48
 _TOO_DEEP = object()
 _NO_MATCH = object()
 _MISSING = object()
-# Types whose values are equal in Python exactly when they are equal as JSON (no bool next to
-# int, no float: NaN, and 1.0 == 1 is fine but is left to _freeze with the rest).
+# Types whose values are equal in Python exactly when they are equal as JSON: not bool (True == 1
+# in Python only), not float (NaN; floats are left to _freeze with the rest).
 _PLAIN_TYPES = frozenset({str, int, type(None)})
 
 
