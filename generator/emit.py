@@ -382,7 +382,14 @@ class Emitter:
 
     # one method per check type; each appends "if failed: return False" lines
     def fast_Required(self, check: ir.Required, exact: str, lines: Lines, present: set[str]) -> None:
-        if self._closed_keys(check.names) is not None:
+        if self._closed_keys(check.names) is not None and len(check.names) <= 4:
+            # every allowed property is required: exactly these keys, by count and names (no
+            # keys view is made, unlike the comparison below)
+            tests = [code("len(x) != {}", literal(len(check.names)))]
+            tests += [code("{} not in x", literal(n)) for n in check.names]
+            lines.add(0, code("if {}:", join(" or ", tests)))
+            lines.add(1, Code("return False"))
+        elif self._closed_keys(check.names) is not None:
             # every allowed property is required: the key set must be exactly that, one comparison
             lines.add(0, code("if x.keys() != {}:", self._closed_keys(check.names)))
             lines.add(1, Code("return False"))

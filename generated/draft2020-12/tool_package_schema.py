@@ -713,7 +713,12 @@ def _v7(x: Any) -> bool:
     if type(x) is list:
         for item22 in x:
             if type(item22) is dict:
-                if item22.keys() != _K16:
+                if (
+                    len(item22) != 3
+                    or "key" not in item22
+                    or "version" not in item22
+                    or "sha256" not in item22
+                ):
                     return False
                 x23 = item22["key"]
                 if type(x23) is str:
@@ -866,7 +871,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v12(x: Any) -> bool:
     "Fast path of the subschema at /properties/limits."
     if type(x) is dict:
-        if x.keys() != _K24:
+        if len(x) != 2 or "timeout_ms" not in x or "max_output_bytes" not in x:
             return False
         x30 = x["timeout_ms"]
         t30 = type(x30)
@@ -932,7 +937,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v13(x: Any) -> bool:
     "Fast path of the subschema at /properties/tests."
     if type(x) is dict:
-        if x.keys() != _K25:
+        if len(x) != 2 or "corpus_ref" not in x or "result_ref" not in x:
             return False
         x32 = x["corpus_ref"]
         if type(x32) is str:

@@ -140,7 +140,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 def _v0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     if type(x) is dict:
-        if x.keys() != _K0:
+        if len(x) != 2 or "left" not in x or "right" not in x:
             return False
         x1 = x["left"]
         if type(x1) is not int:

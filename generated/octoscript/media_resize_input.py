@@ -442,7 +442,7 @@ def _v0(x: Any) -> bool:
         if "crop" in x:
             x11 = x["crop"]
             if type(x11) is dict:
-                if x11.keys() != _K7:
+                if len(x11) != 2 or "x" not in x11 or "y" not in x11:
                     return False
                 x12 = x11["x"]
                 t12 = type(x12)

@@ -831,7 +831,7 @@ def _e16(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v14(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/0."
     if type(x) is dict:
-        if x.keys() != _K17:
+        if len(x) != 1 or "text" not in x:
             return False
         x12 = x["text"]
         if type(x12) is not str:
@@ -845,7 +845,7 @@ def _v14(x: Any) -> bool:
 def _v15(x: Any) -> bool:
     "Fast path of the subschema at /properties/answer/oneOf/1."
     if type(x) is dict:
-        if x.keys() != _K18:
+        if len(x) != 1 or "refusal" not in x:
             return False
         x13 = x["refusal"]
         if type(x13) is not str:

@@ -187,7 +187,7 @@ def _ok(check: Any, x: Any, *scope: Any) -> bool:
 def _iv0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     if type(x) is dict:
-        if x.keys() != _iK0:
+        if len(x) != 2 or "left" not in x or "right" not in x:
             return False
         x1 = x["left"]
         if type(x1) is not int:
@@ -252,7 +252,7 @@ def _ie1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _ov0(x: Any) -> bool:
     "Fast path of the subschema at the root."
     if type(x) is dict:
-        if x.keys() != _oK0:
+        if len(x) != 1 or "total" not in x:
             return False
         x1 = x["total"]
         if type(x1) is not int:
