@@ -278,6 +278,17 @@ class Emitter:
         renames["x"] = target.text
         lines.extend(indent, _rename(body, renames))
 
+    def check_under(self, headers: list[Code], node: ir.Node, lines: Lines, value: Code | None = None,
+                    var: Name | None = None) -> None:
+        """check_in_place under `headers` (an `if` or a loop, each nested in the one before),
+        emitted only when the node has something to check."""
+        inner = Lines()
+        self.check_in_place(node, value, inner, len(headers), var=var)
+        if inner:
+            for depth, header in enumerate(headers):
+                lines.add(depth, header)
+            lines.extend(0, inner)
+
     def dispatch(self, node: ir.Node, body: Lines) -> None:
         order = list(_EXACT)
         if node.types is not None:
@@ -314,10 +325,8 @@ class Emitter:
         """A node with checks for one type and every other type failing outright (an object with
         properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
         then `elif type(x) in _Y or not _ok(_eN, x): return False`."""
-        fails = Lines()
-        fails.add(0, Code("return False"))
         (first, lines), rest = branches[0], branches[1:]
-        if not lines or lines.key() == fails.key() or any(other.key() != fails.key() for _, other in rest):
+        if not lines or lines.key() == _FAILS or any(other.key() != _FAILS for _, other in rest):
             return False
         body.add(0, code("if {}:", self.type_test(first, "type(x)")))
         body.extend(1, lines)
@@ -340,10 +349,8 @@ class Emitter:
     def dispatch_type_only(self, node: ir.Node, branches: list[tuple[list[str], Lines]], body: Lines) -> bool:
         """A node whose only fast check is its type (every exact type passes or fails outright)
         is one test, with no local: `if type(x) is not float and type(x) is not int: ...`."""
-        fails = Lines()
-        fails.add(0, Code("return False"))
         accepted = [e for exacts, lines in branches if not lines for e in exacts]
-        rejected = [e for exacts, lines in branches if lines.key() == fails.key() for e in exacts]
+        rejected = [e for exacts, lines in branches if lines.key() == _FAILS for e in exacts]
         if not accepted or len(accepted) + len(rejected) != len(_EXACT):
             return False
         body.add(0, code("if {}:", self.type_test(accepted, "type(x)", negate=True)))
@@ -382,16 +389,17 @@ class Emitter:
 
     # one method per check type; each appends "if failed: return False" lines
     def fast_Required(self, check: ir.Required, exact: str, lines: Lines, present: set[str]) -> None:
-        if self._closed_keys(check.names) is not None and len(check.names) <= 4:
+        closed_keys = self._closed_keys(check.names)
+        if closed_keys is not None and len(check.names) <= 4:
             # every allowed property is required: exactly these keys, by count and names (no
             # keys view is made, unlike the comparison below)
             tests = [code("len(x) != {}", literal(len(check.names)))]
             tests += [code("{} not in x", literal(n)) for n in check.names]
             lines.add(0, code("if {}:", join(" or ", tests)))
             lines.add(1, Code("return False"))
-        elif self._closed_keys(check.names) is not None:
+        elif closed_keys is not None:
             # every allowed property is required: the key set must be exactly that, one comparison
-            lines.add(0, code("if x.keys() != {}:", self._closed_keys(check.names)))
+            lines.add(0, code("if x.keys() != {}:", closed_keys))
             lines.add(1, Code("return False"))
         elif len(check.names) <= 4:
             for n in check.names:
@@ -403,15 +411,22 @@ class Emitter:
             lines.add(1, Code("return False"))
         present.update(check.names)
 
-    def _closed_keys(self, names: tuple[str, ...]) -> Name | None:
-        """The key-set constant when the current node requires exactly the names that its
-        `additionalProperties: false` allows (then `x.keys() != K` checks both at once)."""
+    def closed(self) -> ir.AdditionalProperties | None:
+        """The current node's `additionalProperties: false` without patternProperties, if any:
+        then its property names are the only ones allowed."""
         assert self._current is not None
         for other in self._current.checks:
             if (isinstance(other, ir.AdditionalProperties) and other.schema is not None
-                    and other.schema.boolean is False and not other.patterns
-                    and set(other.known) == set(names) and len(set(names)) == len(names)):
-                return self.constant("K", literal(frozenset(other.known)))
+                    and other.schema.boolean is False and not other.patterns):
+                return other
+        return None
+
+    def _closed_keys(self, names: tuple[str, ...]) -> Name | None:
+        """The key-set constant when the current node requires exactly the names that its
+        `additionalProperties: false` allows (then `x.keys() != K` checks both at once)."""
+        closed = self.closed()
+        if closed is not None and set(closed.known) == set(names) and len(set(names)) == len(names):
+            return self.constant("K", literal(frozenset(closed.known)))
         return None
 
     # An object schema with this many properties is checked by a loop over the properties the
@@ -446,14 +461,14 @@ class Emitter:
         """The property table of the current node when it also lists exactly the names that its
         `additionalProperties: false` allows: then a name missing from it fails, and the table
         loop checks both keywords at once."""
+        closed = self.closed()
         assert self._current is not None
         properties = [c for c in self._current.checks if isinstance(c, ir.Properties)]
-        for other in self._current.checks:
-            if (isinstance(other, ir.AdditionalProperties) and other.schema is not None
-                    and other.schema.boolean is False and not other.patterns and len(properties) == 1):
-                names = {p for p, sub in properties[0].entries if not ir.always_true(sub)}
-                if names == set(other.known) and len(names) >= self.PROPERTY_TABLE:
-                    return self.property_table(properties[0])
+        if closed is None or len(properties) != 1:
+            return None
+        names = {p for p, sub in properties[0].entries if not ir.always_true(sub)}
+        if names == set(closed.known) and len(names) >= self.PROPERTY_TABLE:
+            return self.property_table(properties[0])
         return None
 
     def fast_Properties(self, check: ir.Properties, exact: str, lines: Lines, present: set[str]) -> None:
@@ -472,14 +487,8 @@ class Emitter:
             if target is not sub and not self.type_only(target):
                 sub = target  # a reference to a shared subschema: its function, called directly
             elif self.inlinable(sub):
-                if prop in present:
-                    self.check_in_place(sub, code("x[{}]", literal(prop)), lines, 0)
-                else:
-                    inner = Lines()
-                    self.check_in_place(sub, code("x[{}]", literal(prop)), inner, 0)
-                    if inner:
-                        lines.add(0, code("if {} in x:", literal(prop)))
-                        lines.extend(1, inner)
+                headers = [] if prop in present else [code("if {} in x:", literal(prop))]
+                self.check_under(headers, sub, lines, code("x[{}]", literal(prop)))
                 continue
             fn = self.fast_fn(sub)
             if prop in present:
@@ -504,22 +513,16 @@ class Emitter:
         if not check.patterns and self.inlinable(check.schema):
             # the subschema checked in place, in the loop; over the values alone when no
             # property is known
-            inner = Lines()
             value = Name("value" + str(self._inline_count + 1))
-            self.check_in_place(check.schema, None, inner, 1 if known else 0, var=value)
-            if inner:
-                if known:
-                    lines.add(0, code("for k, {} in x.items():", value))
-                    lines.add(1, code("if k not in {}:", known))
-                else:
-                    lines.add(0, code("for {} in x.values():", value))
-                lines.extend(1, inner)
+            if known:
+                headers = [code("for k, {} in x.items():", value), code("if k not in {}:", known)]
+            else:
+                headers = [code("for {} in x.values():", value)]
+            self.check_under(headers, check.schema, lines, var=value)
             return
         tests = [code("k not in {}", known)] if known else []
         tests += [code("{}(k) is None", self.regex(p)) for p in check.patterns]
-        if check.schema.boolean is False:
-            tests.append(Code("True"))
-        else:
+        if check.schema.boolean is not False:  # a false schema fails every name that gets here
             tests.append(code("not {}(v{})", self.fast_fn(check.schema), self.S))
         if check.patterns:
             tests.insert(0, Code("isinstance(k, str)"))
@@ -583,12 +586,15 @@ class Emitter:
         lines.add(0, code("ev = {}(x{})", self.eval_fn(node), self.S))
         if isinstance(check, ir.UnevaluatedItems):
             lines.add(0, Code("for i in range(len(x)):"))
-            test = Code("True") if check.schema.boolean is False else code("not {}(x[i]{})", self.fast_fn(check.schema), self.S)
-            lines.add(1, code("if i not in ev and {}:", test))
+            tests = [Code("i not in ev")]
+            if check.schema.boolean is not False:
+                tests.append(code("not {}(x[i]{})", self.fast_fn(check.schema), self.S))
         else:
             lines.add(0, Code("for k, v in x.items():"))
-            test = Code("True") if check.schema.boolean is False else code("not {}(v{})", self.fast_fn(check.schema), self.S)
-            lines.add(1, code("if k not in ev and {}:", test))
+            tests = [Code("k not in ev")]
+            if check.schema.boolean is not False:
+                tests.append(code("not {}(v{})", self.fast_fn(check.schema), self.S))
+        lines.add(1, code("if {}:", join(" and ", tests)))
         lines.add(2, Code("return False"))
 
     fast_UnevaluatedItems = fast_Unevaluated
@@ -598,11 +604,7 @@ class Emitter:
             if ir.always_true(sub):
                 continue
             if self.inlinable(sub):
-                inner = Lines()
-                self.check_in_place(sub, code("x[{}]", literal(i)), inner, 0)
-                if inner:
-                    lines.add(0, code("if len(x) > {}:", literal(i)))
-                    lines.extend(1, inner)
+                self.check_under([code("if len(x) > {}:", literal(i))], sub, lines, code("x[{}]", literal(i)))
                 continue
             lines.add(0, code("if len(x) > {} and not {}(x[{}]{}):", literal(i), self.fast_fn(sub), literal(i), self.S))
             lines.add(1, Code("return False"))
@@ -616,18 +618,13 @@ class Emitter:
             lines.add(1, Code("return False"))
             return
         if self.inlinable(check.schema):
-            inner = Lines()
             if check.start:  # by index: a slice would copy the list on the valid path
                 index = Name("index" + str(self._inline_count + 1))
-                self.check_in_place(check.schema, code("x[{}]", index), inner, 0)
                 head = code("for {} in range({}, len(x)):", index, literal(check.start))
+                self.check_under([head], check.schema, lines, code("x[{}]", index))
             else:
                 item = Name("item" + str(self._inline_count + 1))
-                self.check_in_place(check.schema, None, inner, 0, var=item)
-                head = code("for {} in x:", item)
-            if inner:
-                lines.add(0, head)
-                lines.extend(1, inner)
+                self.check_under([code("for {} in x:", item)], check.schema, lines, var=item)
             return
         fn = self.fast_fn(check.schema)
         if check.start:
@@ -987,7 +984,7 @@ class Emitter:
         self._current = node
         if node.boolean is not None:
             if node.boolean is False:
-                self.fail(body, 0, code('"False schema does not allow " + {}(x)', self.prim("_short")), Code("kp"))
+                self.fail(body, 0, code('"False schema does not allow " + {}(x)', self.prim("_short")), _ptr())
             else:
                 body.add(0, Code("pass"))
             return Function(name, params, doc, body.render(), Code("None"))
@@ -1005,7 +1002,7 @@ class Emitter:
             message = code("{}(x) + {}", self.prim("_short"), literal(f" is not of type {names}"))
             body.add(0, code("k = {}(x)", self.prim("_kind")))
             body.add(0, code("if not ({}):", join(" or ", tests)))
-            self.fail(body, 1, message, code("kp + {}", _ptr("type")))
+            self.fail(body, 1, message, _ptr("type"))
         elif any(c.applies_to is not None for c in node.checks):
             body.add(0, code("k = {}(x)", self.prim("_kind")))
         by_kind: dict[str, Lines] = {}
@@ -1027,10 +1024,8 @@ class Emitter:
     def ecall(self, node: ir.Node, arg: Code, at: Code, where: Code) -> Code:
         return code("{}({}, {}, {}, out, {}{})", self.error_fn(node), arg, at, where, _absolute(where), self.S)
 
-    def fail(self, lines: Lines, indent: int, message: Code, where: Code, at: Code = Code("ip")) -> None:
-        # _fail(out, message, instance location, kp, ak, keyword suffix): one short line
-        suffix = Code('""') if where.text == "kp" else Code(where.text[len("kp + "):])
-        assert where.text == "kp" or where.text.startswith("kp + ")
+    def fail(self, lines: Lines, indent: int, message: Code, suffix: Code, at: Code = Code("ip")) -> None:
+        """An error at keyword location kp + suffix (a literal pointer suffix, see _ptr)."""
         lines.add(indent, code("{}(out, {}, {}, kp, ak, {})", self.prim("_fail"), message, at, suffix))
 
     def error_Required(self, check: ir.Required, lines: Lines) -> None:
@@ -1065,7 +1060,7 @@ class Emitter:
         at = code('ip + "/" + {}(key)', self.prim("_esc"))
         if check.schema.boolean is False:
             self.fail(lines, 2, Code('"additional property " + repr(key) + " is not allowed"'),
-                      code("kp + {}", _ptr("additionalProperties")), at)
+                      _ptr("additionalProperties"), at)
         else:
             lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr("additionalProperties"))))
 
@@ -1086,7 +1081,7 @@ class Emitter:
         word = "few" if check.at_least else "many"
         lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" has too {word} properties")),
-                  code("kp + {}", _ptr(check.keyword)))
+                  _ptr(check.keyword))
 
     def error_DependentRequired(self, check: ir.DependentRequired, lines: Lines) -> None:
         for name, names in check.entries:
@@ -1094,7 +1089,7 @@ class Emitter:
             lines.add(1, code("for name in {}:", literal(names)))
             lines.add(2, Code("if name not in x:"))
             self.fail(lines, 3, code("repr(name) + {}", literal(f" is required by {name!r}")),
-                      code("kp + {}", _ptr(check.keyword)))
+                      _ptr(check.keyword))
 
     def error_DependentSchemas(self, check: ir.DependentSchemas, lines: Lines) -> None:
         for name, sub in check.entries:
@@ -1107,11 +1102,11 @@ class Emitter:
         lines.add(0, code("n = sum(1 for v in x if {}(v{}))", self.fast_fn(check.schema), self.S))
         lines.add(0, code("if n < {}:", literal(check.minimum)))
         self.fail(lines, 1, code('{}(x) + " does not contain enough matching items"', self.prim("_short")),
-                  code("kp + {}", _ptr(check.min_keyword)))
+                  _ptr(check.min_keyword))
         if check.maximum is not None:
             lines.add(0, code("if n > {}:", literal(check.maximum)))
             self.fail(lines, 1, code('{}(x) + " contains too many matching items"', self.prim("_short")),
-                      code("kp + {}", _ptr("maxContains")))
+                      _ptr("maxContains"))
 
     def error_Unevaluated(self, check: ir.Unevaluated, lines: Lines) -> None:
         assert check.schema is not None
@@ -1122,11 +1117,10 @@ class Emitter:
         lines.add(0, Code("for key in range(len(x)):" if items else "for key in x:"))
         lines.add(1, Code("if key not in ev:"))
         at = code('ip + "/" + {}(key)', self.prim("_esc"))
-        where = code("kp + {}", _ptr(check.keyword))
         if check.schema.boolean is False:
-            self.fail(lines, 2, Code('"unevaluated " + repr(key) + " is not allowed"'), where, at)
+            self.fail(lines, 2, Code('"unevaluated " + repr(key) + " is not allowed"'), _ptr(check.keyword), at)
         else:
-            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, where))
+            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr(check.keyword))))
 
     error_UnevaluatedItems = error_Unevaluated
 
@@ -1169,36 +1163,36 @@ class Emitter:
         word = "short" if check.at_least else "long"
         lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" is too {word}")),
-                  code("kp + {}", _ptr(check.keyword)))
+                  _ptr(check.keyword))
 
     error_StringLength = error_ItemCount
 
     def error_UniqueItems(self, check: ir.UniqueItems, lines: Lines) -> None:
         lines.add(0, code("if not {}(x):", self.prim("_unique")))
         self.fail(lines, 1, code('{}(x) + " has non-unique elements"', self.prim("_short")),
-                  code("kp + {}", _ptr("uniqueItems")))
+                  _ptr("uniqueItems"))
 
     def error_Pattern(self, check: ir.Pattern, lines: Lines) -> None:
         lines.add(0, code("if {}(str(x)) is None:", self.pattern(check)))
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(" does not match " + repr(check.source))),
-                  code("kp + {}", _ptr("pattern")))
+                  _ptr("pattern"))
 
     def error_NumberBound(self, check: ir.NumberBound, lines: Lines) -> None:
         signs = _OPS[check.op][2]
         lines.add(0, code("if {}(x, {}) not in {}:", self.prim("_cmp"), self.bound(check.bound), literal(signs)))
         text = f" is {_OP_WORDS[check.op]} the {check.keyword} of {_number_text(check.bound)}"
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(text)),
-                  code("kp + {}", _ptr(check.keyword)))
+                  _ptr(check.keyword))
 
     def error_MultipleOf(self, check: ir.MultipleOf, lines: Lines) -> None:
         lines.add(0, code("if not {}(x, {}):", self.prim("_is_multiple"), self.bound(check.divisor)))
         self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(f" is not a multiple of {_number_text(check.divisor)}")),
-                  code("kp + {}", _ptr("multipleOf")))
+                  _ptr("multipleOf"))
 
     def error_Enum(self, check: ir.Enum, lines: Lines) -> None:
         lines.add(0, code("if not {}(x, {}):", self.prim("_in_table"), self.enum_table(check)))
         text = " is not one of the enum values" if check.keyword == "enum" else " is not the const value"
-        self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(text)), code("kp + {}", _ptr(check.keyword)))
+        self.fail(lines, 1, code("{}(x) + {}", self.prim("_short"), literal(text)), _ptr(check.keyword))
 
     def error_AllOf(self, check: ir.AllOf, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
@@ -1209,19 +1203,19 @@ class Emitter:
         calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if not ({}):", join(" or ", calls)))
         self.fail(lines, 1, code('{}(x) + " is not valid under any of the given schemas"', self.prim("_short")),
-                  code("kp + {}", _ptr("anyOf")))
+                  _ptr("anyOf"))
 
     def error_OneOf(self, check: ir.OneOf, lines: Lines) -> None:
         calls = [self.call(s) for s in check.schemas]
         lines.add(0, code("if ({}) != 1:", join(" + ", calls)))
         self.fail(lines, 1, code('{}(x) + " is not valid under exactly one of the given schemas"', self.prim("_short")),
-                  code("kp + {}", _ptr("oneOf")))
+                  _ptr("oneOf"))
 
     def error_Not(self, check: ir.Not, lines: Lines) -> None:
         assert check.schema is not None
         lines.add(0, code("if {}:", self.call(check.schema)))
         self.fail(lines, 1, code('{}(x) + " should not be valid under the schema in not"', self.prim("_short")),
-                  code("kp + {}", _ptr("not")))
+                  _ptr("not"))
 
     # -- the module's primitives --------------------------------------------------------
 def primitive_sources(emitters: list["Emitter"]) -> tuple[list[Code], list[Code], list[Code]]:
@@ -1248,6 +1242,9 @@ def _definition_order(names: Iterable[str]) -> list[str]:
     wanted = set(names)
     return [n for n in primitives.DEPENDS if n in wanted and callable(getattr(primitives, n))]
 
+
+# The lines of a type branch that fails outright (Lines.key() form).
+_FAILS = ((0, "return False"),)
 
 # Local names of a fast body, renamed apart when it is inlined.
 _LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs", "f")
