@@ -75,6 +75,7 @@ def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tup
     if isinstance(schema, (dict, bool)):
         check_json_value(schema, profile or DRAFT_PROFILES["draft2020-12"])
         try:
+            schema = _plain(schema)
             raw = json.dumps(schema, ensure_ascii=True, separators=(",", ":"), default=_no_default).encode()
         except (TypeError, ValueError) as exc:
             raise SchemaError(f"the schema is not a JSON value: {exc}", code="bad-json") from None
@@ -85,6 +86,27 @@ def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tup
         f"a schema must be JSON text, bytes, an object or a boolean, not {type(schema).__name__}",
         code="not-a-schema",
     )
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a JSON value in the exact built-in types, read through the base types' own
+    methods: subclasses in a schema given as Python objects (a str whose __repr__ returns code,
+    a dict whose items() lies) never reach the compiler."""
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, Decimal):
+        return Decimal(Decimal.__str__(value))
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in dict.items(value)}
+    if isinstance(value, list):
+        return [_plain(v) for v in list.__iter__(value)]
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def _no_default(value: Any) -> Any:

@@ -73,20 +73,25 @@ def literal(value: Any) -> Code:
     """
     if value is None or value is True or value is False:
         return Code(repr(value))
+    # Subclasses are read through the base type's own methods: a subclass's __repr__ or __str__
+    # (a schema given as Python objects may hold one) never writes the emitted text.
     if isinstance(value, str):
-        return Code(_string(value))
+        return Code(_string(str.__str__(value)))
     if isinstance(value, int):
-        if abs(value) >= 10**4000:  # decimal literals that long hit Python's int digit limit
-            return Code(("-" if value < 0 else "") + "0x" + format(abs(value), "X"))
-        return Code(repr(int(value)))
+        number = int.__int__(value)
+        if abs(number) >= 10**4000:  # decimal literals that long hit Python's int digit limit
+            return Code(("-" if number < 0 else "") + "0x" + format(abs(number), "X"))
+        return Code(int.__repr__(number))
     if isinstance(value, float):
-        if not math.isfinite(value):
+        number = float.__float__(value)
+        if not math.isfinite(number):
             raise ValueError("non-finite numbers are not JSON")
-        return Code(repr(float(value)).replace("e+", "e"))  # black writes 1e16, not 1e+16
+        return Code(float.__repr__(number).replace("e+", "e"))  # black writes 1e16, not 1e+16
     if isinstance(value, Decimal):
-        if not value.is_finite():
+        text = Decimal.__str__(value)
+        if not Decimal(text).is_finite():
             raise ValueError("non-finite numbers are not JSON")
-        return Code("_Decimal(" + _string(str(value)) + ")")
+        return Code("_Decimal(" + _string(text) + ")")
     if isinstance(value, list):
         return Code("[" + ", ".join(literal(v).text for v in value) + "]")
     if isinstance(value, tuple):
@@ -100,7 +105,7 @@ def literal(value: Any) -> Code:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise ValueError("object keys must be strings")
-            items.append(_string(k) + ": " + literal(v).text)
+            items.append(literal(k).text + ": " + literal(v).text)
         return Code("{" + ", ".join(items) + "}")
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 

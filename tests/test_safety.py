@@ -1015,3 +1015,39 @@ def test_infinite_numbers_do_not_leak_into_source_as_names():
     assert mod.is_valid(10**399) and not mod.is_valid(10**401) and not mod.is_valid(-10**401)
     assert not mod.is_valid(INF) and not mod.is_valid(-INF) and not mod.is_valid(NAN)
     assert math.isfinite(1e308)
+
+
+def test_subclass_values_cannot_write_code() -> None:
+    """A schema given as Python objects may hold str/int/float/Decimal subclasses whose __repr__
+    or __str__ return code: literal() reads them through the base type, so the module is the
+    one the plain values give."""
+    from decimal import Decimal
+
+    class S(str):
+        def __repr__(self) -> str:
+            return '__import__("os").system("x")'
+
+        def __str__(self) -> str:
+            return "pwned"
+
+    class I(int):
+        def __repr__(self) -> str:
+            return "pwned()"
+
+    class F(float):
+        def __repr__(self) -> str:
+            return "pwned()"
+
+    class D(Decimal):
+        def __str__(self) -> str:
+            return "pwned"
+
+    def schema(s: type, i: type, f: type, d: type) -> dict[str, Any]:
+        return {"properties": {s("a"): {"const": s("zz"), "enum": [s("zz"), i(3), f(1.5), d("0.25")]},
+                               s("b"): {"maximum": i(7), "minimum": d("0.5"), "multipleOf": f(0.5)}},
+                "required": [s("a")]}
+
+    plain = generator.compile_source(schema(str, int, float, Decimal), profile="draft2020-12", format=False)
+    hostile = generator.compile_source(schema(S, I, F, D), profile="draft2020-12", format=False)
+    assert hostile == plain
+    assert "pwned" not in hostile and "system" not in hostile
