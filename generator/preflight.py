@@ -283,6 +283,12 @@ def _check_schema_map(w: _Walk, value: Any, pointer: str, depth: int) -> None:
         w.schema(sub, join_pointer(pointer, name), depth + 1)
 
 
+def _check_pattern_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    _check_schema_map(w, value, pointer, depth)
+    for name in value:  # each name is a pattern, held to what `pattern` is held to
+        _check_pattern(w, name, join_pointer(pointer, name), depth)
+
+
 def _check_dependent_required(w: _Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, dict):
         raise w.fail("bad-keyword-value", pointer, "dependentRequired must be an object of string arrays")
@@ -339,7 +345,7 @@ CHECKERS: dict[str, Checker] = {
     "maxContains": _check_count,
     "minProperties": _check_count,
     "maxProperties": _check_count,
-    "patternProperties": _check_schema_map,
+    "patternProperties": _check_pattern_properties,
     "dependentSchemas": _check_schema_map,
     "dependentRequired": _check_dependent_required,
     "dependencies": _check_dependencies,

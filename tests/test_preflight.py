@@ -618,3 +618,11 @@ def test_schema_error_is_not_option_error() -> None:
     assert isinstance(err, generator.SchemaError)
     assert "/minimum" in str(err) or err.pointer == "/minimum"
     assert json.dumps(err.code)  # a plain string
+
+
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft7", "draft4"])
+@pytest.mark.parametrize("name", ["(", "[z-a]", "a{2,1}"])
+def test_bad_regex_as_a_pattern_properties_name(draft: str, name: str) -> None:
+    """patternProperties names are patterns too: refused with their pointer, never a raw error."""
+    refused({"properties": {"p": {"patternProperties": {"ok": {}, name: {}}}}}, draft, "bad-regex",
+            "/properties/p/patternProperties/" + name)
