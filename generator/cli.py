@@ -142,8 +142,8 @@ def _build(source: str, args: argparse.Namespace, *, name: str | None, format: b
     if not _split(source)[1]:
         try:
             value = json.loads(raw)
-        except ValueError:
-            value = None  # the loader below reports it properly
+        except (ValueError, RecursionError):
+            value = None  # the loader below reports it properly (too deep: limit-exceeded)
         if is_contract(value):
             extra = {k: v for k, v in _compile_options(source, args).items() if k not in ("profile", "base_uri")}
             return compile_contract_source(raw, name=name, format=format, **extra)

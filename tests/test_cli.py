@@ -297,6 +297,17 @@ def test_preflight(tmp_path):
     assert_reported(limit.stderr, "a.json", "/properties/name", "limit-exceeded")
 
 
+
+def test_deeply_nested_file_is_a_schema_error_not_a_traceback(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    for command in (("preflight",), ("compile", "--out", "out")):
+        result = run(*command, "deep.json", cwd=tmp_path)
+        assert result.returncode != 0
+        assert "Traceback" not in result.stderr, result.stderr
+        assert "[limit-exceeded]" in result.stderr, result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 # -- usage errors -----------------------------------------------------------------------------------
 
 USAGE_ERRORS = {
