@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import types
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
@@ -50,7 +49,7 @@ from typing import (
     overload,
 )
 
-from .runtime import ContractModule, ToolRuntime
+from .runtime import ContractModule, ToolRuntime, is_async_callable
 
 __all__ = ["AdapterError", "check_type", "from_json", "register_typed", "to_json"]
 
@@ -393,7 +392,7 @@ def register_typed(
         return to_json(result)
 
     adapter: Callable[[Any], Any]
-    if inspect.iscoroutinefunction(handler):
+    if is_async_callable(handler):  # an async def, or an object with an async __call__
 
         async def typed_async(data: Any) -> Any:
             return convert_output(await handler(from_json(input_type, data)))

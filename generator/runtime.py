@@ -350,7 +350,7 @@ class ToolRuntime:
             isinstance(budget, bool) or not isinstance(budget, int) or budget < 0
         ):
             raise ValueError(f"budget must be a non-negative int or None, not {budget!r}")
-        tool = _Tool(contract_module, handler, _is_async_callable(handler), budget)
+        tool = _Tool(contract_module, handler, is_async_callable(handler), budget)
         with self._lock:
             if name in self._tools:
                 raise DuplicateTool(f"a tool named {name!r} is already registered", name)
@@ -539,7 +539,8 @@ class ToolRuntime:
             return self._tools[ticket.tool]
 
 
-def _is_async_callable(handler: Handler) -> bool:
+def is_async_callable(handler: Handler) -> bool:
+    """An async def, or an object whose __call__ is one."""
     if inspect.iscoroutinefunction(handler):
         return True
     call = getattr(handler, "__call__", None)  # an object with an async __call__

@@ -107,6 +107,18 @@ def test_async_typed_handlers() -> None:
         asyncio.run(runtime.call_async("math.add", {"left": 1, "right": True}))
 
 
+def test_async_callable_object_as_typed_handler() -> None:
+    """An object with an async __call__ is an async handler, as it is for the plain runtime."""
+
+    class Adder:
+        async def __call__(self, request: AddInput) -> AddOutput:
+            await asyncio.sleep(0)
+            return AddOutput(request.left + request.right)
+
+    runtime = typed_runtime(MATH_ADD, Adder(), AddInput, AddOutput)
+    assert asyncio.run(runtime.call_async("math.add", {"left": 2, "right": 3})) == {"total": 5}
+
+
 def test_a_handler_returning_the_wrong_type_is_a_handler_error() -> None:
     runtime = typed_runtime(MATH_ADD, lambda request: {"total": 3}, AddInput, AddOutput)
     with pytest.raises(HandlerFailed) as caught:
