@@ -136,17 +136,23 @@ def _write_atomic(target: Path, text: str) -> None:
         raise
 
 
+def _is_contract_file(source: str, raw: bytes) -> bool:
+    """Whether SRC is a tool contract file (which names its own profiles) rather than a schema."""
+    if _split(source)[1]:
+        return False
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return False  # the loader reports it properly (too deep: limit-exceeded)
+    return is_contract(value)
+
+
 def _build(source: str, args: argparse.Namespace, *, name: str | None, format: bool = True) -> str:
     """The module text for one SRC: a tool contract file, or a schema."""
     raw = _read(source, args)
-    if not _split(source)[1]:
-        try:
-            value = json.loads(raw)
-        except (ValueError, RecursionError):
-            value = None  # the loader below reports it properly (too deep: limit-exceeded)
-        if is_contract(value):
-            extra = {k: v for k, v in _compile_options(source, args).items() if k not in ("profile", "base_uri")}
-            return compile_contract_source(raw, name=name, format=format, **extra)
+    if _is_contract_file(source, raw):
+        extra = {k: v for k, v in _compile_options(source, args).items() if k not in ("profile", "base_uri")}
+        return compile_contract_source(raw, name=name, format=format, **extra)
     return compile_source(raw, name=name, format=format, **_compile_options(source, args))
 
 
@@ -201,7 +207,8 @@ def _check(args: argparse.Namespace) -> int:
         reasons = []
         if header.get("source-sha256") != hashlib.sha256(raw).hexdigest():
             reasons.append("the source changed")
-        if args.profile and header.get("profile") != args.profile:
+        # a contract names its own profile: --profile does not apply to it (as in compile)
+        if args.profile and header.get("profile") != args.profile and not _is_contract_file(source, raw):
             reasons.append(f"profile {header.get('profile')} is not {args.profile}")
         if header.get("options") != expected_options:
             reasons.append(f"options {header.get('options')} are not {expected_options}")

@@ -298,6 +298,17 @@ def test_preflight(tmp_path):
 
 
 
+def test_check_with_a_profile_does_not_apply_it_to_a_tool_contract(tmp_path):
+    """compile ignores --profile for a contract file (it names its own), and so does check."""
+    source = Path(__file__).resolve().parent.parent / "contracts" / "tools" / "math.add.json"
+    (tmp_path / "math.add.json").write_bytes(source.read_bytes())
+    built = run("compile", "--profile", "strict", "--out", "out", "math.add.json", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    checked = run("check", "--profile", "strict", "--out", "out", "math.add.json", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    assert "up to date" in checked.stdout
+
+
 def test_deeply_nested_file_is_a_schema_error_not_a_traceback(tmp_path):
     (tmp_path / "deep.json").write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
     for command in (("preflight",), ("compile", "--out", "out")):
