@@ -24,7 +24,6 @@ $recursiveRef leads to a location inside it (not only to its root).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 from urllib.parse import urldefrag
 
@@ -257,16 +256,7 @@ class DraftReference:
         still registered"); `descend` enters a resource root by itself."""
         base = self.base(at)
         where = join_pointer(at.pointer, keyword)
-        try:
-            target = self.registry.lookup(reference, base, where)
-        except SchemaError:
-            # Work around a resolve.py bug: a document fetched from the registry under URI X whose
-            # root `$id` is Y is indexed only as Y, so X itself never resolves. Register it as X too.
-            uri = urldefrag(join_uri(base, reference))[0]
-            if uri not in self.registry.documents or uri in self.registry.resources:
-                raise
-            self.registry.resources[uri] = (uri, "")
-            target = self.registry.lookup(reference, base, where)
+        target = self.registry.lookup(reference, base, where)
         return self.enter(target, at.scope)
 
     def enter(self, location: Location, scope: tuple[str, ...]) -> tuple[Any, Here]:
@@ -286,11 +276,6 @@ def _is(instance: Any, kind: str) -> bool:
 def _sibling(kp: str, keyword: str) -> str:
     """The keyword location of a sibling keyword (kp ends with this keyword's own token)."""
     return kp.rsplit("/", 1)[0] + "/" + keyword
-
-
-@lru_cache(maxsize=None)
-def _regex(source: str) -> Any:
-    return compile_pattern(source)
 
 
 # -- assertions -----------------------------------------------------------------------------------
@@ -406,7 +391,7 @@ def pattern(
     kp: str,
     at: Here,
 ) -> Results:
-    if _is(instance, "string") and _regex(source).search(str(instance)) is None:
+    if _is(instance, "string") and compile_pattern(source).search(str(instance)) is None:
         yield Error(f"{p.short_repr(instance)} does not match {source!r}", ip, kp)
 
 
@@ -510,7 +495,7 @@ def pattern_properties(
     covered = set()
     for source, sub in patterns.items():
         for key in instance:
-            if _regex(source).search(key) is not None:
+            if compile_pattern(source).search(key) is not None:
                 covered.add(key)
                 yield from r.child(
                     sub,
@@ -531,7 +516,7 @@ def additional_properties(
     patterns = schema.get("patternProperties", {})
     covered = set()
     for key in instance:
-        if key in known or any(_regex(source).search(key) is not None for source in patterns):
+        if key in known or any(compile_pattern(source).search(key) is not None for source in patterns):
             continue
         covered.add(key)
         if extra is False:

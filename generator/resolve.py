@@ -140,6 +140,9 @@ class Registry:
         return None
 
     def _index(self, document: Document) -> None:
+        if not isinstance(document.value, dict):  # a boolean document is a resource all the same
+            self.resources.setdefault(document.uri, (document.uri, ""))
+            self.resource_of.setdefault(document.uri + "#", urldefrag(document.uri)[0])
         stack: list[tuple[str, Any, str, str]] = [("", document.value, document.uri, document.draft)]
         while stack:
             pointer, schema, base, draft = stack.pop()

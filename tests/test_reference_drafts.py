@@ -12,6 +12,7 @@ import pytest
 
 from generator.errors import SchemaError
 from generator.loader import load_json
+import generator
 from generator.reference_drafts import DraftReference
 
 SUITE = Path(
@@ -239,3 +240,18 @@ def test_dynamic_ref_location() -> None:
 def test_unresolvable_ref() -> None:
     with pytest.raises(SchemaError):
         DraftReference({"$ref": "http://nowhere.invalid/x.json"}, "draft2020-12").errors(1)
+
+
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft7"])
+@pytest.mark.parametrize("document", [True, False])
+def test_a_boolean_registry_document_resolves_in_both_interpreters(draft: str, document: bool) -> None:
+    """A registry document that is `true` or `false` is a resource under its URI: the compiler
+    resolved only object documents, the reference worked around it."""
+    schema = {"properties": {"a": {"$ref": "http://example.com/b.json"}}}
+    registry = {"http://example.com/b.json": document}
+    module = generator.compile_module(schema, profile=draft, registry=registry, format=False)
+    reference = DraftReference(schema, draft, registry=registry)
+    for instance in ({"a": 1}, {"b": 1}, {"a": None}):
+        assert module.is_valid(instance) is reference.is_valid(instance) is (document or "a" not in instance)
+        assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
+            e.keyword_location for e in reference.errors(instance))
