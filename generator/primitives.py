@@ -27,7 +27,6 @@ PRELUDE_IMPORTS = {
 _FREEZE_DEPTH = 48
 _TOO_DEEP = object()
 _NO_MATCH = object()
-_MISSING = object()
 # Types whose values are equal in Python exactly when they are equal as JSON: not bool (True == 1
 # in Python only), not float (NaN; floats are left to _freeze with the rest).
 _PLAIN_TYPES = frozenset({str, int, type(None)})
@@ -354,7 +353,6 @@ CONSTANTS = {
     "_FREEZE_DEPTH": f"_FREEZE_DEPTH = {_FREEZE_DEPTH}",
     "_TOO_DEEP": "_TOO_DEEP = object()",
     "_NO_MATCH": "_NO_MATCH = object()",
-    "_MISSING": "_MISSING = object()",
     "_PLAIN_TYPES": "_PLAIN_TYPES = frozenset({str, int, type(None)})",
 }
 
