@@ -184,7 +184,8 @@ class Lowering:
         from .profiles import DRAFT_PROFILES
 
         if location.document.draft != profile.draft:
-            profile = DRAFT_PROFILES[location.document.draft]
+            preflight(location.schema, DRAFT_PROFILES[location.document.draft], pointer=location.pointer)
+        # it is lowered under this profile's rules (see node()), so its values must pass them too
         preflight(location.schema, profile, pointer=location.pointer)
 
     def dynamic_candidates(self, mode: str, anchor: str) -> list[Location]:

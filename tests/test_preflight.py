@@ -626,3 +626,15 @@ def test_bad_regex_as_a_pattern_properties_name(draft: str, name: str) -> None:
     """patternProperties names are patterns too: refused with their pointer, never a raw error."""
     refused({"properties": {"p": {"patternProperties": {"ok": {}, name: {}}}}}, draft, "bad-regex",
             "/properties/p/patternProperties/" + name)
+
+
+def test_a_referenced_document_of_another_draft_is_checked_under_the_rules_it_is_lowered_by() -> None:
+    """A draft-7 document reached from a 2020-12 schema is lowered under 2020-12's rules (where
+    $ref siblings count), so a sibling draft 7 ignores is still refused, never a crash."""
+    registry = {"http://example.com/d7.json": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/x",
+        "minLength": "abc", "definitions": {"x": {}}}}
+    with pytest.raises(generator.SchemaError) as info:
+        generator.compile_source({"$ref": "http://example.com/d7.json"}, profile="draft2020-12",
+                                 registry=registry, format=False)
+    assert info.value.code == "bad-keyword-value" and info.value.pointer == "/minLength"
