@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import __version__
-from .api import compile_source, module_name_for
+from .api import compile_source, module_name_for, recorded_options
 from .contracts import catalog_entry, compile_contract_source, is_contract, load_contract
 from .errors import OptionError, StraightlineError
 from .loader import read_source
@@ -190,9 +190,7 @@ def _check(args: argparse.Namespace) -> int:
 
     stale = 0
     for source, target in _targets(args.sources, Path(args.out)).items():
-        fragment = _split(source)[1]
-        recorded = {**_options(args), **({"fragment": fragment} if fragment else {})}
-        expected_options = json.dumps(recorded, sort_keys=True, separators=(",", ":"))
+        expected_options = recorded_options(_options(args), _split(source)[1])
         try:
             raw = _read(source, args)
         except StraightlineError as error:
