@@ -118,6 +118,8 @@ class Emitter:
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self._inline_depth = 0
         self._inline_count = 0
+        self._uses: dict[ir.Node, int] = {}  # see count_uses
+        self._weights: dict[ir.Node, int] = {}
 
     # -- names and constants ----------------------------------------------------------------
     def prim(self, name: str) -> Name:
@@ -169,6 +171,7 @@ class Emitter:
         return self.graph[check.target]
 
     def run(self, root: ir.Node) -> tuple[Name, Name]:
+        self.count_uses([root, *self.graph.values()])
         fast, error = self.fast_fn(root), self.error_fn(root)
         makers = {"fast": self.fast_function, "error": self.error_function,
                   "annot": self.annot_function, "eval": self.eval_function}
@@ -255,7 +258,36 @@ class Emitter:
     def inlinable(self, node: ir.Node) -> bool:
         # a leaf adds one level at most, so it is inlined at any depth
         return ((self._inline_depth < self.INLINE_DEPTH or self.is_leaf(node)) and node.resource is None
-                and node.boolean is None and len(node.checks) <= self.INLINE_CHECKS)
+                and node.boolean is None and len(node.checks) <= self.INLINE_CHECKS
+                and (self.type_only(node) or self.copies_allowed(node)))
+
+    # A subschema used in many places (FHIR's `extension` array is in 340 definitions) is one
+    # shared function: a copy in each place would make the module, and its import, much larger.
+    COPY_BUDGET = 256
+
+    def copies_allowed(self, node: ir.Node) -> bool:
+        """Whether copies of `node` in each place that uses it stay within COPY_BUDGET (in IR
+        checks and subschemas, a rough measure of emitted lines)."""
+        return self._uses.get(node, 1) <= 2 or self._uses[node] * self.weight(node) <= self.COPY_BUDGET
+
+    def weight(self, node: ir.Node) -> int:
+        if node not in self._weights:
+            self._weights[node] = 1 + sum(1 + sum(self.weight(sub) for sub in ir.subschemas(check))
+                                          for check in node.checks)
+        return self._weights[node]
+
+    def count_uses(self, roots: Iterable[ir.Node]) -> None:
+        """How many distinct subschemas (or roots) hold each subschema: the copies inlining makes."""
+        seen: set[ir.Node] = set()
+        stack = list(dict.fromkeys(roots))
+        seen.update(stack)
+        while stack:
+            for check in stack.pop().checks:
+                for sub in ir.subschemas(check):
+                    self._uses[sub] = self._uses.get(sub, 0) + 1
+                    if sub not in seen:
+                        seen.add(sub)
+                        stack.append(sub)
 
     def check_in_place(self, node: ir.Node, value: Code | None, lines: Lines, indent: int, var: Name | None = None) -> None:
         """Lines that check `node` on `value` (or on the loop variable `var`) without a call:
@@ -618,7 +650,10 @@ class Emitter:
             lines.add(1, Code("return False"))
             return
         if self.inlinable(check.schema):
-            if check.start:  # by index: a slice would copy the list on the valid path
+            length = self.unrolled_length()
+            if length is not None and not check.start:
+                self.unrolled_items(check.schema, length, lines)
+            elif check.start:  # by index: a slice would copy the list on the valid path
                 index = Name("index" + str(self._inline_count + 1))
                 head = code("for {} in range({}, len(x)):", index, literal(check.start))
                 self.check_under([head], check.schema, lines, code("x[{}]", index))
@@ -635,7 +670,50 @@ class Emitter:
             lines.add(1, code("if not {}(v{}):", fn, self.S))
         lines.add(2, Code("return False"))
 
+    # An array of leaf items with a small minItems (a point's coordinates, a pair) is most often
+    # exactly that long: unpacking it into names checks each item without an iterator.
+    UNROLL_ITEMS = 4
+    UNROLL_LINES = 16
+
+    def unrolled_length(self) -> int | None:
+        """The current node's minItems when its items are checked unrolled at that length: the
+        node has one minItems of 1 to UNROLL_ITEMS and an `items` leaf applying from index 0."""
+        assert self._current is not None
+        bounds = [c.bound for c in self._current.checks if isinstance(c, ir.ItemCount) and c.at_least]
+        items = [c for c in self._current.checks if isinstance(c, ir.Items)]
+        if len(bounds) != 1 or not 1 <= bounds[0] <= self.UNROLL_ITEMS or len(items) != 1:
+            return None
+        schema = items[0].schema
+        if (items[0].start or schema is None or ir.always_true(schema) or schema.boolean is not None
+                or not self.is_leaf(schema) or not self.inlinable(schema)):
+            return None
+        return bounds[0]
+
+    def unrolled_items(self, schema: ir.Node, length: int, lines: Lines) -> None:
+        """`if len(x) == n:` unpack and check each item in place; `elif len(x) < n:` fail (the
+        minItems check, which emits nothing itself here); `else:` the usual loop."""
+        item = Name("item" + str(self._inline_count + 1))
+        loop = Lines()
+        self.check_under([code("for {} in x:", item)], schema, loop, var=item)
+        if not loop or length * (len(loop.lines) - 1) > self.UNROLL_LINES:
+            # nothing to check on an item, or too much to repeat
+            lines.add(0, code("if len(x) < {}:", literal(length)))
+            lines.add(1, Code("return False"))
+            lines.extend(0, loop)
+            return
+        names = [Name(item.text + "_" + str(j)) for j in range(length)]
+        lines.add(0, code("if len(x) == {}:", literal(length)))
+        lines.add(1, code("({},) = x", names[0]) if length == 1 else code("{} = x", join(", ", names)))
+        for name in names:
+            self.check_in_place(schema, None, lines, 1, var=name)
+        lines.add(0, code("elif len(x) < {}:", literal(length)))
+        lines.add(1, Code("return False"))
+        lines.add(0, Code("else:"))
+        lines.extend(1, loop)
+
     def fast_ItemCount(self, check: ir.ItemCount, exact: str, lines: Lines, present: set[str]) -> None:
+        if check.at_least and self.unrolled_length() is not None:
+            return  # checked by unrolled_items
         lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
         lines.add(1, Code("return False"))
 
@@ -721,7 +799,8 @@ class Emitter:
                              key="T" + check.canonical)
 
     def call(self, node: ir.Node, arg: str = "x") -> Code:
-        return code("{}(" + arg + "{})", self.fast_fn(node), self.S)
+        # a plain reference is called at its target (in dynamic mode a call also carries the scope)
+        return code("{}(" + arg + "{})", self.fast_fn(node if self.dynamic else self.through_refs(node)), self.S)
 
     def fast_general(self, check: ir.Check, body: Lines) -> None:
         if isinstance(check, ir.AllOf):
@@ -1021,8 +1100,25 @@ class Emitter:
             body.add(0, Code("pass"))
         return Function(name, params, doc, body.render(), Code("None"))
 
-    def ecall(self, node: ir.Node, arg: Code, at: Code, where: Code) -> Code:
-        return code("{}({}, {}, {}, out, {}{})", self.error_fn(node), arg, at, where, _absolute(where), self.S)
+    def ecall(self, node: ir.Node, arg: Code, at: Code, *tokens: str | int) -> Code:
+        """A call of `node`'s error function on `arg` (at instance location `at`) whose keyword
+        location is kp + the pointer `tokens`. A plain reference calls its target directly, with
+        the location its error function would pass."""
+        ref = self.plain_ref(node)
+        if ref is not None:
+            where = code("kp + {}", _ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))
+            return code("{}({}, {}, {}, out, {})", self.error_fn(self.target(ref)), arg, at, where,
+                        literal(ref.absolute))
+        suffix = _ptr(*tokens)
+        return code("{}({}, {}, kp + {}, out, ak and ak + {}{})", self.error_fn(node), arg, at, suffix, suffix, self.S)
+
+    def plain_ref(self, node: ir.Node) -> ir.Ref | None:
+        """The reference `node` is made of, if it is a static reference alone (not in dynamic mode,
+        where a call carries the scope)."""
+        if (not self.dynamic and node.boolean is None and node.types is None and len(node.checks) == 1
+                and isinstance(node.checks[0], ir.Ref) and node.checks[0].mode is None):
+            return node.checks[0]
+        return None
 
     def fail(self, lines: Lines, indent: int, message: Code, suffix: Code, at: Code = Code("ip")) -> None:
         """An error at keyword location kp + suffix (a literal pointer suffix, see _ptr)."""
@@ -1042,7 +1138,7 @@ class Emitter:
                 continue
             lines.add(0, code("if {} in x:", literal(prop)))
             lines.add(1, self.ecall(sub, code("x[{}]", literal(prop)), code("ip + {}", _ptr(prop)),
-                                    code("kp + {}", _ptr("properties", prop))))
+                                    "properties", prop))
 
     def error_AdditionalProperties(self, check: ir.AdditionalProperties, lines: Lines) -> None:
         assert check.schema is not None
@@ -1062,7 +1158,7 @@ class Emitter:
             self.fail(lines, 2, Code('"additional property " + repr(key) + " is not allowed"'),
                       _ptr("additionalProperties"), at)
         else:
-            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr("additionalProperties"))))
+            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, "additionalProperties"))
 
     def error_PatternProperties(self, check: ir.PatternProperties, lines: Lines) -> None:
         lines.add(0, Code("for key in x:"))
@@ -1070,12 +1166,12 @@ class Emitter:
         at = code('ip + "/" + {}(key)', self.prim("_esc"))
         for source, python, sub in check.entries:
             lines.add(2, code("if {}(key) is not None:", self.regex(python)))
-            lines.add(3, self.ecall(sub, Code("x[key]"), at, code("kp + {}", _ptr("patternProperties", source))))
+            lines.add(3, self.ecall(sub, Code("x[key]"), at, "patternProperties", source))
 
     def error_PropertyNames(self, check: ir.PropertyNames, lines: Lines) -> None:
         assert check.schema is not None
         lines.add(0, Code("for key in x:"))
-        lines.add(1, self.ecall(check.schema, Code("key"), Code("ip"), code("kp + {}", _ptr("propertyNames"))))
+        lines.add(1, self.ecall(check.schema, Code("key"), Code("ip"), "propertyNames"))
 
     def error_PropertyCount(self, check: ir.PropertyCount, lines: Lines) -> None:
         word = "few" if check.at_least else "many"
@@ -1095,7 +1191,7 @@ class Emitter:
         for name, sub in check.entries:
             if not ir.always_true(sub):
                 lines.add(0, code("if {} in x:", literal(name)))
-                lines.add(1, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr(check.keyword, name))))
+                lines.add(1, self.ecall(sub, Code("x"), Code("ip"), check.keyword, name))
 
     def error_Contains(self, check: ir.Contains, lines: Lines) -> None:
         assert check.schema is not None
@@ -1120,7 +1216,7 @@ class Emitter:
         if check.schema.boolean is False:
             self.fail(lines, 2, Code('"unevaluated " + repr(key) + " is not allowed"'), _ptr(check.keyword), at)
         else:
-            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, code("kp + {}", _ptr(check.keyword))))
+            lines.add(2, self.ecall(check.schema, Code("x[key]"), at, check.keyword))
 
     error_UnevaluatedItems = error_Unevaluated
 
@@ -1130,12 +1226,12 @@ class Emitter:
             return
         lines.add(0, code("if {}:", self.call(check.condition)))
         if check.then is not None:
-            lines.add(1, self.ecall(check.then, Code("x"), Code("ip"), code("kp + {}", _ptr("then"))))
+            lines.add(1, self.ecall(check.then, Code("x"), Code("ip"), "then"))
         else:
             lines.add(1, Code("pass"))
         if check.otherwise is not None:
             lines.add(0, Code("else:"))
-            lines.add(1, self.ecall(check.otherwise, Code("x"), Code("ip"), code("kp + {}", _ptr("else"))))
+            lines.add(1, self.ecall(check.otherwise, Code("x"), Code("ip"), "else"))
 
     def error_Ref(self, check: ir.Ref, lines: Lines) -> None:
         where = code("kp + {}", _ptr(check.keyword, *["$ref"] * check.hops))
@@ -1150,14 +1246,14 @@ class Emitter:
                 continue
             lines.add(0, code("if len(x) > {}:", literal(i)))
             lines.add(1, self.ecall(sub, code("x[{}]", literal(i)), code("ip + {}", _ptr(i)),
-                                    code("kp + {}", _ptr(check.keyword, i))))
+                                    check.keyword, i))
 
     def error_Items(self, check: ir.Items, lines: Lines) -> None:
         assert check.schema is not None
         if ir.always_true(check.schema):
             return
         lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
-        lines.add(1, self.ecall(check.schema, Code("x[i]"), Code('ip + "/" + str(i)'), code("kp + {}", _ptr(check.keyword))))
+        lines.add(1, self.ecall(check.schema, Code("x[i]"), Code('ip + "/" + str(i)'), check.keyword))
 
     def error_ItemCount(self, check: ir.ItemCount, lines: Lines) -> None:
         word = "short" if check.at_least else "long"
@@ -1197,7 +1293,7 @@ class Emitter:
     def error_AllOf(self, check: ir.AllOf, lines: Lines) -> None:
         for i, sub in enumerate(check.schemas):
             if not ir.always_true(sub):
-                lines.add(0, self.ecall(sub, Code("x"), Code("ip"), code("kp + {}", _ptr("allOf", i))))
+                lines.add(0, self.ecall(sub, Code("x"), Code("ip"), "allOf", i))
 
     def error_AnyOf(self, check: ir.AnyOf, lines: Lines) -> None:
         calls = [self.call(s) for s in check.schemas]
@@ -1267,15 +1363,6 @@ def _rename(body: Lines, renames: dict[str, str]) -> Lines:
         pieces.append(text[last:])
         renamed.add(indent, Code("".join(pieces)))
     return renamed
-
-
-def _absolute(where: Code) -> Code:
-    """The absolute keyword location that goes with a relative one (`kp + suffix`): `ak` is the
-    absolute location of the current schema once a reference was crossed, None before."""
-    if where.text == "kp":
-        return Code("ak")
-    assert where.text.startswith("kp + ")
-    return Code("ak and ak + " + where.text[len("kp + "):])
 
 
 def _number_text(value: ir.Number) -> str:

@@ -8,7 +8,7 @@ tell apart (true vs 1) are compared through their canonical JSON text, never Pyt
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, Union
 
@@ -219,3 +219,19 @@ def in_place(check: Check) -> list[Node]:
     if isinstance(check, DependentSchemas):
         return [sub for _, sub in check.entries]
     return []
+
+
+def subschemas(check: Check) -> list[Node]:
+    """Every subschema a check holds (in place or on properties/items), references not followed."""
+    found: list[Node] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, Node):
+            found.append(value)
+        elif isinstance(value, tuple):
+            for part in value:
+                collect(part)
+
+    for f in fields(check):
+        collect(getattr(check, f.name))
+    return found

@@ -9,6 +9,7 @@ discriminants, missing properties), gets the reference's answer and error locati
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -353,3 +354,89 @@ def test_unique_items_agree_with_pairwise_json_equality(items: list[Any]) -> Non
 
     pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
     assert primitives.unique(items) is pairwise
+
+
+# -- short arrays of leaf items: unpacked at their minItems length ------------------------------
+UNROLLED = {
+    "type": "object",
+    "properties": {
+        "point": {"type": "array", "minItems": 2, "items": {"type": "number"}},
+        "one": {"type": "array", "minItems": 1, "items": {"type": "string", "maxLength": 1}},
+        "bbox": {"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "number"}},
+        # not unrolled: minItems past UNROLL_ITEMS, items that are not a leaf, items after prefixItems,
+        # items whose check is long (four copies would be 14 lines each)
+        "box": {"type": "array", "minItems": 4, "items": {"type": "integer", "minimum": 0}},
+        "long": {"type": "array", "minItems": 5, "items": {"type": "number"}},
+        "rings": {"type": "array", "minItems": 2, "items": {"type": "array", "items": {"type": "number"}}},
+        "tail": {"type": "array", "minItems": 2, "prefixItems": [{"type": "string"}], "items": {"type": "number"}},
+    },
+}
+
+
+def test_short_arrays_of_leaf_items_are_unpacked() -> None:
+    module, reference, source = _pair(UNROLLED, "draft2020-12")
+    assert re.search(r"if len\((x\d+)\) == 2:\n +item\d+_0, item\d+_1 = \1\n", source)
+    assert re.search(r"\(item\d+_0,\) = x\d+", source)  # a one-element unpack, as black writes it
+    assert re.search(r"item\d+_0, item\d+_1, item\d+_2, item\d+_3 = x\d+", source)
+    assert len(re.findall(r"item\d+_0,.* = x\d+\n", source)) == 3  # point, one, bbox: no others
+    for value, valid in [
+        ({"point": [1.5, 2]}, True),
+        ({"point": [1.5]}, False),
+        ({"point": [1.5, 2, 3.0]}, True),
+        ({"point": [1.5, "2"]}, False),
+        ({"point": ["1", 2, 3]}, False),
+        ({"point": [True, 1]}, False),
+        ({"one": ["a"]}, True),
+        ({"one": []}, False),
+        ({"one": ["ab"]}, False),
+        ({"one": ["a", "bc"]}, False),
+        ({"bbox": [0, 1.5, 2, 3]}, True),
+        ({"bbox": [0, 1.5, 2, None]}, False),
+        ({"bbox": [0, 1.5, 2]}, False),
+        ({"bbox": [0, 1.5, 2, 3, 4]}, False),
+        ({"box": [0, 1, 2, 3]}, True),
+        ({"box": [0, 1, 2, -3]}, False),
+        ({"box": [0, 1, 2]}, False),
+        ({"box": [0, 1, 2, 3, 4]}, True),
+        ({"long": [1, 2, 3, 4]}, False),
+        ({"tail": ["a", 1]}, True),
+        ({"tail": [1, 1]}, False),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.dictionaries(st.sampled_from(sorted(UNROLLED["properties"])),
+                             st.one_of(VALUES, st.lists(VALUES, max_size=6)), max_size=3))
+def test_unpacked_arrays_agree_with_reference(value: Any) -> None:
+    if not _UNROLLED:
+        _UNROLLED.append(_pair(UNROLLED, "draft2020-12"))
+    module, reference, _ = _UNROLLED[0]
+    assert_agree(module, reference, value)
+
+
+_UNROLLED: list[tuple[Any, DraftReference, str]] = []
+
+
+# -- a subschema used in many places is one shared function, not a copy in each -----------------
+TAGS_SCHEMA = {"type": "array", "items": {"type": "object", "required": ["url"]}}
+
+
+def _sharing(places: int) -> dict[str, Any]:
+    return {"type": "object", "properties": {
+        f"o{i}": {"type": "object", "properties": {"tags": TAGS_SCHEMA, "n": {"const": i}}} for i in range(places)
+    }}
+
+
+@pytest.mark.parametrize("places, copies", [(3, 3), (80, 1)])
+def test_widely_shared_subschemas_are_called_not_copied(places: int, copies: int) -> None:
+    module, reference, source = _pair(_sharing(places), "draft2020-12")
+    assert len(re.findall(r'"url" not in item\d+', source)) == copies  # (the error path has no such test)
+    for value, valid in [
+        ({"o1": {"tags": [{"url": 1}], "n": 1}}, True),
+        ({"o1": {"tags": [{"url": 1}, {}], "n": 1}}, False),
+        ({"o2": {"tags": "x"}}, False),
+        ({"o2": {"tags": [], "n": 1}}, False),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)

@@ -985,14 +985,22 @@ def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v14(x: Any) -> bool:
     "Fast path of the subschema at /properties/provenance_refs."
     if type(x) is list:
-        if len(x) < 1:
-            return False
-        for item34 in x:
-            if type(item34) is str:
-                if len(item34) < 1:
+        if len(x) == 1:
+            (item34_0,) = x
+            if type(item34_0) is str:
+                if len(item34_0) < 1:
                     return False
-            elif type(item34) in _Y4 or not _ok(_e3, item34):
+            elif type(item34_0) in _Y4 or not _ok(_e3, item34_0):
                 return False
+        elif len(x) < 1:
+            return False
+        else:
+            for item34 in x:
+                if type(item34) is str:
+                    if len(item34) < 1:
+                        return False
+                elif type(item34) in _Y4 or not _ok(_e3, item34):
+                    return False
     elif type(x) in _Y17 or not _ok(_e14, x):
         return False
     return True
@@ -1015,26 +1023,26 @@ def _v15(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "entry" in x:
-            x35 = x["entry"]
-            t35 = type(x35)
-            if t35 is dict:
-                if "artifact" in x35:
-                    x36 = x35["artifact"]
-                    t36 = type(x36)
-                    if t36 is dict or t36 is list:
+            x36 = x["entry"]
+            t36 = type(x36)
+            if t36 is dict:
+                if "artifact" in x36:
+                    x37 = x36["artifact"]
+                    t37 = type(x37)
+                    if t37 is dict or t37 is list:
                         return False
-                    elif t36 is str:
-                        if x36 != "source":
+                    elif t37 is str:
+                        if x37 != "source":
                             return False
-                    elif t36 in _Y11:
+                    elif t37 in _Y11:
                         return False
                     else:
-                        if not _ok(_e29, x36):
+                        if not _ok(_e29, x37):
                             return False
-            elif t35 in _Y2:
+            elif t36 in _Y2:
                 pass
             else:
-                if not _ok(_e30, x35):
+                if not _ok(_e30, x36):
                     return False
     elif t in _Y2:
         pass
@@ -1048,15 +1056,15 @@ def _v16(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "artifacts" in x:
-            x37 = x["artifacts"]
-            t37 = type(x37)
-            if t37 is dict:
-                if "source" not in x37:
+            x38 = x["artifacts"]
+            t38 = type(x38)
+            if t38 is dict:
+                if "source" not in x38:
                     return False
-            elif t37 in _Y2:
+            elif t38 in _Y2:
                 pass
             else:
-                if not _ok(_e32, x37):
+                if not _ok(_e32, x38):
                     return False
     elif t in _Y2:
         pass
@@ -1070,26 +1078,26 @@ def _v17(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "entry" in x:
-            x38 = x["entry"]
-            t38 = type(x38)
-            if t38 is dict:
-                if "artifact" in x38:
-                    x39 = x38["artifact"]
-                    t39 = type(x39)
-                    if t39 is dict or t39 is list:
+            x39 = x["entry"]
+            t39 = type(x39)
+            if t39 is dict:
+                if "artifact" in x39:
+                    x40 = x39["artifact"]
+                    t40 = type(x40)
+                    if t40 is dict or t40 is list:
                         return False
-                    elif t39 is str:
-                        if x39 != "binary":
+                    elif t40 is str:
+                        if x40 != "binary":
                             return False
-                    elif t39 in _Y11:
+                    elif t40 in _Y11:
                         return False
                     else:
-                        if not _ok(_e34, x39):
+                        if not _ok(_e34, x40):
                             return False
-            elif t38 in _Y2:
+            elif t39 in _Y2:
                 pass
             else:
-                if not _ok(_e35, x38):
+                if not _ok(_e35, x39):
                     return False
     elif t in _Y2:
         pass
@@ -1103,25 +1111,25 @@ def _v18(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "artifacts" in x:
-            x40 = x["artifacts"]
-            t40 = type(x40)
-            if t40 is dict:
-                if "binary" not in x40:
+            x41 = x["artifacts"]
+            t41 = type(x41)
+            if t41 is dict:
+                if "binary" not in x41:
                     return False
-                x41 = x40["binary"]
-                t41 = type(x41)
-                if t41 is dict:
-                    if "platform" not in x41:
+                x42 = x41["binary"]
+                t42 = type(x42)
+                if t42 is dict:
+                    if "platform" not in x42:
                         return False
-                elif t41 in _Y2:
+                elif t42 in _Y2:
                     pass
                 else:
-                    if not _ok(_e37, x41):
+                    if not _ok(_e37, x42):
                         return False
-            elif t40 in _Y2:
+            elif t41 in _Y2:
                 pass
             else:
-                if not _ok(_e38, x40):
+                if not _ok(_e38, x41):
                     return False
     elif t in _Y2:
         pass
@@ -1135,17 +1143,17 @@ def _v19(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "effect" in x:
-            x42 = x["effect"]
-            t42 = type(x42)
-            if t42 is dict or t42 is list:
+            x43 = x["effect"]
+            t43 = type(x43)
+            if t43 is dict or t43 is list:
                 return False
-            elif t42 is str:
-                if x42 != "compute":
+            elif t43 is str:
+                if x43 != "compute":
                     return False
-            elif t42 in _Y11:
+            elif t43 in _Y11:
                 return False
             else:
-                if not _ok(_e40, x42):
+                if not _ok(_e40, x43):
                     return False
     elif t in _Y2:
         pass
@@ -1159,29 +1167,29 @@ def _v20(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "connector_operations" in x:
-            x43 = x["connector_operations"]
-            if type(x43) is not dict:
-                t43 = type(x43)
-                if t43 is list:
-                    if len(x43) > 0:
+            x44 = x["connector_operations"]
+            if type(x44) is not dict:
+                t44 = type(x44)
+                if t44 is list:
+                    if len(x44) > 0:
                         return False
-                elif t43 in _Y26:
+                elif t44 in _Y26:
                     pass
                 else:
-                    if not _ok(_e42, x43):
+                    if not _ok(_e42, x44):
                         return False
         if "uses_model" in x:
-            x44 = x["uses_model"]
-            t44 = type(x44)
-            if t44 in _Y27:
+            x45 = x["uses_model"]
+            t45 = type(x45)
+            if t45 in _Y27:
                 return False
-            elif t44 is bool:
-                if x44 is not False:
+            elif t45 is bool:
+                if x45 is not False:
                     return False
-            elif x44 is None:
+            elif x45 is None:
                 return False
             else:
-                if not _ok(_e43, x44):
+                if not _ok(_e43, x45):
                     return False
     elif t in _Y2:
         pass
@@ -1195,17 +1203,17 @@ def _v21(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "effect" in x:
-            x45 = x["effect"]
-            t45 = type(x45)
-            if t45 is dict or t45 is list:
+            x46 = x["effect"]
+            t46 = type(x46)
+            if t46 is dict or t46 is list:
                 return False
-            elif t45 is str:
-                if x45 != "connector":
+            elif t46 is str:
+                if x46 != "connector":
                     return False
-            elif t45 in _Y11:
+            elif t46 in _Y11:
                 return False
             else:
-                if not _ok(_e45, x45):
+                if not _ok(_e45, x46):
                     return False
     elif t in _Y2:
         pass
@@ -1219,16 +1227,16 @@ def _v22(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "connector_operations" in x:
-            x46 = x["connector_operations"]
-            if type(x46) is not dict:
-                t46 = type(x46)
-                if t46 is list:
-                    if len(x46) < 1:
+            x47 = x["connector_operations"]
+            if type(x47) is not dict:
+                t47 = type(x47)
+                if t47 is list:
+                    if len(x47) < 1:
                         return False
-                elif t46 in _Y26:
+                elif t47 in _Y26:
                     pass
                 else:
-                    if not _ok(_e47, x46):
+                    if not _ok(_e47, x47):
                         return False
     elif t in _Y2:
         pass
@@ -1242,26 +1250,26 @@ def _v23(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x47 = x["repeatability"]
-            t47 = type(x47)
-            if t47 is dict:
-                if "kind" in x47:
-                    x48 = x47["kind"]
-                    t48 = type(x48)
-                    if t48 is dict or t48 is list:
+            x48 = x["repeatability"]
+            t48 = type(x48)
+            if t48 is dict:
+                if "kind" in x48:
+                    x49 = x48["kind"]
+                    t49 = type(x49)
+                    if t49 is dict or t49 is list:
                         return False
-                    elif t48 is str:
-                        if x48 != "deterministic":
+                    elif t49 is str:
+                        if x49 != "deterministic":
                             return False
-                    elif t48 in _Y11:
+                    elif t49 in _Y11:
                         return False
                     else:
-                        if not _ok(_e49, x48):
+                        if not _ok(_e49, x49):
                             return False
-            elif t47 in _Y2:
+            elif t48 in _Y2:
                 pass
             else:
-                if not _ok(_e50, x47):
+                if not _ok(_e50, x48):
                     return False
     elif t in _Y2:
         pass
@@ -1275,17 +1283,17 @@ def _v24(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "uses_model" in x:
-            x49 = x["uses_model"]
-            t49 = type(x49)
-            if t49 in _Y27:
+            x50 = x["uses_model"]
+            t50 = type(x50)
+            if t50 in _Y27:
                 return False
-            elif t49 is bool:
-                if x49 is not False:
+            elif t50 is bool:
+                if x50 is not False:
                     return False
-            elif x49 is None:
+            elif x50 is None:
                 return False
             else:
-                if not _ok(_e43, x49):
+                if not _ok(_e43, x50):
                     return False
     elif t in _Y2:
         pass
@@ -1299,26 +1307,26 @@ def _v25(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x50 = x["repeatability"]
-            t50 = type(x50)
-            if t50 is dict:
-                if "kind" in x50:
-                    x51 = x50["kind"]
-                    t51 = type(x51)
-                    if t51 is dict or t51 is list:
+            x51 = x["repeatability"]
+            t51 = type(x51)
+            if t51 is dict:
+                if "kind" in x51:
+                    x52 = x51["kind"]
+                    t52 = type(x52)
+                    if t52 is dict or t52 is list:
                         return False
-                    elif t51 is str:
-                        if x51 != "declared_variation":
+                    elif t52 is str:
+                        if x52 != "declared_variation":
                             return False
-                    elif t51 in _Y11:
+                    elif t52 in _Y11:
                         return False
                     else:
-                        if not _ok(_e53, x51):
+                        if not _ok(_e53, x52):
                             return False
-            elif t50 in _Y2:
+            elif t51 in _Y2:
                 pass
             else:
-                if not _ok(_e54, x50):
+                if not _ok(_e54, x51):
                     return False
     elif t in _Y2:
         pass
@@ -1332,15 +1340,15 @@ def _v26(x: Any) -> bool:
     t = type(x)
     if t is dict:
         if "repeatability" in x:
-            x52 = x["repeatability"]
-            t52 = type(x52)
-            if t52 is dict:
-                if "tolerance_ref" not in x52:
+            x53 = x["repeatability"]
+            t53 = type(x53)
+            if t53 is dict:
+                if "tolerance_ref" not in x53:
                     return False
-            elif t52 in _Y2:
+            elif t53 in _Y2:
                 pass
             else:
-                if not _ok(_e56, x52):
+                if not _ok(_e56, x53):
                     return False
     elif t in _Y2:
         pass
