@@ -10,6 +10,7 @@ Every piece of emitted text is a codegen.Code; schema values enter only through 
 from __future__ import annotations
 
 import inspect
+import re
 from collections import deque
 import io
 import tokenize
@@ -396,6 +397,23 @@ class Emitter:
             body.add(1, code("return {}", result))
         return True
 
+    def passes_by_type(self, node: ir.Node) -> Code | None:
+        """For a type alone (`not: {type: null}`): an expression that is true when `x` passes it,
+        without a call; values of no plain JSON type (subclasses, Decimal) ask its error path."""
+        if not self.type_only(node) or self.dynamic:
+            return None
+        accepted, outcomes = [], set()
+        for exact in _EXACT:
+            outcome = self.fast_branch(node, exact).key()
+            outcomes.add(outcome)
+            if not outcome:
+                accepted.append(exact)
+        if not accepted or not outcomes <= {(), _FAILS}:
+            return None
+        other = code("({} and {}({}, x))", self.type_test(list(_EXACT), "type(x)", negate=True),
+                     self.prim("_ok"), self.error_fn(node))
+        return join(" or ", [self.type_test(accepted, "type(x)"), other])
+
     def fast_branch(self, node: ir.Node, exact: str) -> Lines:
         self._current = node
         kind = _EXACT[exact][0]
@@ -503,7 +521,82 @@ class Emitter:
             return self.property_table(properties[0])
         return None
 
+    def patterned(self) -> tuple[Name | None, ir.PatternProperties, ir.AdditionalProperties | None, Name | None] | None:
+        """When one loop over the instance's names can check the current node's patternProperties
+        together with its additionalProperties and/or its property table (Swagger's objects:
+        properties, `^x-` extensions, nothing else): the table (None if the node has none), the
+        two checks, and the known names the loop must pass over (those not in the table)."""
+        assert self._current is not None
+        checks = self._current.checks
+        properties = [c for c in checks if isinstance(c, ir.Properties)]
+        patterns = [c for c in checks if isinstance(c, ir.PatternProperties)]
+        additional = [c for c in checks if isinstance(c, ir.AdditionalProperties)]
+        if len(properties) > 1 or len(patterns) != 1 or len(additional) > 1:
+            return None
+        table = self.property_table(properties[0]) if properties else None
+        if table is None and not additional:
+            return None
+        pythons = tuple(python for _, python, _ in patterns[0].entries)
+        if additional and additional[0].patterns != pythons:
+            return None
+        in_table = {p for p, sub in properties[0].entries if not ir.always_true(sub)} if table else set()
+        known = set(additional[0].known) if additional else in_table
+        # which known names a pattern matches is decided here, for the patterns that say it
+        # plainly (`^x-`): a regex is not run at compile time (a hostile one could hang it)
+        prefixes = [_literal_prefix(source) for source, _, _ in patterns[0].entries]
+        if not in_table <= known or any(prefix is None or name.startswith(prefix) for prefix in prefixes for name in known):
+            return None
+        others = self.constant("K", literal(frozenset(known - in_table))) if known - in_table else None
+        return table, patterns[0], additional[0] if additional else None, others
+
+    def patterned_loop(self, table: Name | None, patterns: ir.PatternProperties,
+                       additional: ir.AdditionalProperties | None, others: Name | None, lines: Lines) -> None:
+        lines.add(0, Code("for k, v in x.items():"))
+        if table is not None:
+            lines.add(1, code("f = {}.get(k)", table))
+            lines.add(1, Code("if f is not None:"))
+            lines.add(2, Code("if not f[0](v):"))
+            lines.add(3, Code("return False"))
+            lines.add(1, code("elif k not in {}:", others) if others else Code("else:"))
+        else:
+            if others:
+                lines.add(1, code("if k not in {}:", others))
+        d = 2 if table is not None or others else 1  # the indent of the checks of an unknown name
+        # a name the properties do not know (a name that is not a string matches no pattern):
+        # its patterns' schemas, or additionalProperties
+        matches = [(self.regex(python), sub) for _, python, sub in patterns.entries]
+        other = additional.schema if additional is not None else None
+        checked = [(regex, sub) for regex, sub in matches if not ir.always_true(sub)]
+        if other is not None and other.boolean is False and len(matches) == 1:
+            # the one pattern must match, and its schema hold
+            (regex, sub), = matches
+            tests = [Code("not isinstance(k, str)"), code("{}(k) is None", regex)]
+            if checked:
+                tests.append(code("not {}(v{})", self.fast_fn(sub), self.S))
+            lines.add(d, code("if {}:", join(" or ", tests)))
+            lines.add(d + 1, Code("return False"))
+            return
+        if other is not None and not ir.always_true(other):
+            unmatched = join(" and ", [code("{}(k) is None", regex) for regex, _ in matches])
+            lines.add(d, code("if not isinstance(k, str) or ({}):", unmatched))
+            if other.boolean is False:
+                lines.add(d + 1, Code("return False"))
+            else:
+                lines.add(d + 1, code("if not {}(v{}):", self.fast_fn(other), self.S))
+                lines.add(d + 2, Code("return False"))
+        if checked:
+            lines.add(d, Code("if isinstance(k, str):"))
+            for regex, sub in checked:
+                lines.add(d + 1, code("if {}(k) is not None and not {}(v{}):", regex, self.fast_fn(sub), self.S))
+                lines.add(d + 2, Code("return False"))
+        elif other is None or ir.always_true(other):
+            lines.add(d, Code("pass"))
+
     def fast_Properties(self, check: ir.Properties, exact: str, lines: Lines, present: set[str]) -> None:
+        patterned = self.patterned()
+        if patterned is not None and patterned[0] is not None:
+            self.patterned_loop(*patterned, lines)
+            return
         table = self.property_table(check)
         if table is not None:
             lines.add(0, Code("for k, v in x.items():"))
@@ -535,6 +628,11 @@ class Emitter:
             return  # kept only for what it evaluates (unevaluatedProperties)
         if check.schema.boolean is False and self.closed_table() is not None:
             return  # checked by the loop over the property table
+        patterned = self.patterned()
+        if patterned is not None:
+            if patterned[0] is None:  # (else the loop over the property table checks it)
+                self.patterned_loop(*patterned, lines)
+            return
         known = self.constant("K", literal(frozenset(check.known))) if check.known else None
         if check.schema.boolean is False and not check.patterns:
             if present and set(present) == set(check.known) and self._closed_keys(tuple(present)) is not None:
@@ -553,16 +651,18 @@ class Emitter:
             self.check_under(headers, check.schema, lines, var=value)
             return
         tests = [code("k not in {}", known)] if known else []
-        tests += [code("{}(k) is None", self.regex(p)) for p in check.patterns]
+        if check.patterns:  # a name that is not a string matches no pattern
+            unmatched = join(" and ", [code("{}(k) is None", self.regex(p)) for p in check.patterns])
+            tests.append(code("(not isinstance(k, str) or {})", unmatched))
         if check.schema.boolean is not False:  # a false schema fails every name that gets here
             tests.append(code("not {}(v{})", self.fast_fn(check.schema), self.S))
-        if check.patterns:
-            tests.insert(0, Code("isinstance(k, str)"))
         lines.add(0, Code("for k, v in x.items():"))
         lines.add(1, code("if {}:", join(" and ", tests)))
         lines.add(2, Code("return False"))
 
     def fast_PatternProperties(self, check: ir.PatternProperties, exact: str, lines: Lines, present: set[str]) -> None:
+        if self.patterned():
+            return  # checked by the loop of patterned_loop
         lines.add(0, Code("for k, v in x.items():"))
         lines.add(1, Code("if isinstance(k, str):"))
         for _, python, sub in check.entries:
@@ -632,13 +732,16 @@ class Emitter:
     fast_UnevaluatedItems = fast_Unevaluated
 
     def fast_PrefixItems(self, check: ir.PrefixItems, exact: str, lines: Lines, present: set[str]) -> None:
-        for i, sub in enumerate(check.schemas):
-            if ir.always_true(sub):
-                continue
+        checked = [(i, sub) for i, sub in enumerate(check.schemas) if not ir.always_true(sub)]
+        size = Code("len(x)")
+        if len(checked) > 1:  # the length, once
+            size = Code("size")
+            lines.add(0, Code("size = len(x)"))
+        for i, sub in checked:
             if self.inlinable(sub):
-                self.check_under([code("if len(x) > {}:", literal(i))], sub, lines, code("x[{}]", literal(i)))
+                self.check_under([code("if {} > {}:", size, literal(i))], sub, lines, code("x[{}]", literal(i)))
                 continue
-            lines.add(0, code("if len(x) > {} and not {}(x[{}]{}):", literal(i), self.fast_fn(sub), literal(i), self.S))
+            lines.add(0, code("if {} > {} and not {}(x[{}]{}):", size, literal(i), self.fast_fn(sub), literal(i), self.S))
             lines.add(1, Code("return False"))
 
     def fast_Items(self, check: ir.Items, exact: str, lines: Lines, present: set[str]) -> None:
@@ -826,7 +929,7 @@ class Emitter:
             body.add(1, Code("return False"))
         elif isinstance(check, ir.Not):
             assert check.schema is not None
-            body.add(0, code("if {}:", self.call(check.schema)))
+            body.add(0, code("if {}:", self.passes_by_type(check.schema) or self.call(check.schema)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.IfThenElse):
             assert check.condition is not None
@@ -1343,7 +1446,7 @@ def _definition_order(names: Iterable[str]) -> list[str]:
 _FAILS = ((0, "return False"),)
 
 # Local names of a fast body, renamed apart when it is inlined.
-_LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs", "f")
+_LOCALS = ("x", "t", "k", "v", "i", "n", "ev", "r", "rs", "f", "size")
 
 
 def _rename(body: Lines, renames: dict[str, str]) -> Lines:
@@ -1363,6 +1466,13 @@ def _rename(body: Lines, renames: dict[str, str]) -> Lines:
         pieces.append(text[last:])
         renamed.add(indent, Code("".join(pieces)))
     return renamed
+
+
+def _literal_prefix(source: str) -> str | None:
+    """The text an ECMA-262 pattern like `^x-` requires a string to start with; None for any
+    other pattern (one with a metacharacter or escape past its `^`)."""
+    match = re.fullmatch(r"\^([A-Za-z0-9_-]+)", source)
+    return match.group(1) if match else None
 
 
 def _number_text(value: ir.Number) -> str:

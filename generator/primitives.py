@@ -231,8 +231,21 @@ def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
 
 def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
-    if set(map(type, items)) <= _PLAIN_TYPES:  # where Python's equality is JSON equality
+    types = set(map(type, items))
+    if types <= _PLAIN_TYPES:  # where Python's equality is JSON equality
         return len(set(items)) == len(items)
+    if types == {dict}:
+        # JSON-equal objects have equal string members: objects that differ there (parameters
+        # by name) are unequal without a deep key for each
+        shapes: set[Any] = set()
+        for item in items:
+            members: list[Any] = []
+            for k, v in item.items():
+                if isinstance(v, str):  # (a str subclass as its text, as _freeze takes it)
+                    members.append((k, v if type(v) is str else str(v)))
+            shapes.add(frozenset(members))
+        if len(shapes) == len(items):
+            return True
     seen: set[Any] = set()
     deep: list[Any] = []
     for item in items:

@@ -495,7 +495,7 @@ def pattern_properties(
     covered = set()
     for source, sub in patterns.items():
         for key in instance:
-            if compile_pattern(source).search(key) is not None:
+            if isinstance(key, str) and compile_pattern(source).search(key) is not None:
                 covered.add(key)
                 yield from r.child(
                     sub,
@@ -516,7 +516,8 @@ def additional_properties(
     patterns = schema.get("patternProperties", {})
     covered = set()
     for key in instance:
-        if key in known or any(compile_pattern(source).search(key) is not None for source in patterns):
+        if key in known or (isinstance(key, str)
+                            and any(compile_pattern(source).search(key) is not None for source in patterns)):
             continue
         covered.add(key)
         if extra is False:

@@ -440,3 +440,125 @@ def test_widely_shared_subschemas_are_called_not_copied(places: int, copies: int
     ]:
         assert module.is_valid(value) is valid, value
         assert_agree(module, reference, value)
+
+
+# -- `not` of a type alone is a type test in place; a tuple's length is taken once ---------------
+NOT_TYPES = {
+    "type": "array",
+    "prefixItems": [
+        {"not": {"type": "null"}},
+        {"not": {"type": ["string", "array"]}},
+        {"not": {"type": "integer"}},  # floats need a test beyond their type: called
+        {"not": {"type": "number"}},
+    ],
+}
+
+
+def test_not_of_a_type_alone_is_tested_in_place() -> None:
+    module, reference, source = _pair(NOT_TYPES, "draft2020-12")
+    assert "size = len(x)" in source and "if size > 3:" in source
+    assert re.search(r"if x\d+ is None or \(type\(x\d+\) not in _Y\d+ and _ok\(_e\d+, x\d+\)\):", source)
+    assert re.search(r"if type\(x\d+\) is list or type\(x\d+\) is str or \(type", source)
+    for value, valid in [
+        ([1, 1, 1.5, "a"], True),
+        ([None], False),
+        ([1, "a"], False),
+        ([1, [1]], False),
+        ([1, 1, 1.0], False),
+        ([1, 1, 1], False),
+        ([1, 1, 1.5, 2.5], False),
+        ([1, 1, 1.5, True], True),
+        ([MyStr("a"), MyStr("a"), MyFloat(1.0), Decimal("1")], False),
+        ([MyDict(), Decimal("0.5"), Decimal("0.5"), MyStr("x")], True),
+        ([], True),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.lists(VALUES, max_size=5))
+def test_not_of_a_type_alone_agrees_with_reference(value: Any) -> None:
+    if not _NOT_TYPES:
+        _NOT_TYPES.append(_pair(NOT_TYPES, "draft2020-12"))
+    module, reference, _ = _NOT_TYPES[0]
+    assert_agree(module, reference, value)
+
+
+_NOT_TYPES: list[tuple[Any, DraftReference, str]] = []
+
+
+@pytest.mark.parametrize("items, unique", [
+    ([{"name": "a", "in": "query"}, {"name": "b", "in": "query"}], True),
+    ([{"name": "a", "n": 1}, {"name": "a", "n": 1.0}], False),  # equal string members: the deep check
+    ([{"name": "a", "n": 1}, {"name": "a", "n": True}], True),
+    ([{"name": "a"}, {"name": MyStr("a")}], False),  # a str subclass is the same JSON string
+    ([{"s": {"t": "x"}}, {"s": {"t": "x"}}], False),
+    ([{}, {}], False),
+])
+def test_unique_objects(items: list[Any], unique: bool) -> None:
+    from generator import primitives
+
+    assert primitives.unique(items) is unique
+
+
+OBJECT_ITEMS = st.lists(st.dictionaries(st.sampled_from(["a", "b"]),
+                                        st.sampled_from(["x", MyStr("x"), "y", 1, 1.0, True, None, {"a": "x"}]),
+                                        max_size=2), max_size=4)
+
+
+@given(items=OBJECT_ITEMS)
+def test_unique_objects_agree_with_pairwise_json_equality(items: list[Any]) -> None:
+    from generator import primitives
+
+    pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
+    assert primitives.unique(items) is pairwise
+
+
+# -- properties, `^x-` patternProperties and additionalProperties in one loop over the names -----
+def _extensible(count: int, additional: Any, patterns: dict[str, Any]) -> dict[str, Any]:
+    properties: dict[str, Any] = {f"p{i}": {"type": "integer"} for i in range(count)}
+    properties["any"] = {}  # always true: known, but not in the property table
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "patternProperties": patterns}
+    if additional is not None:
+        schema["additionalProperties"] = additional
+    return schema
+
+
+EXTENSIONS = {"^x-": {"type": "string"}}
+TWO_PATTERNS = {"^x-": {"type": "string"}, "^y_": {"minimum": 0}}
+EXTENSIBLE = {
+    "table, closed": _extensible(13, False, EXTENSIONS),
+    "table, open": _extensible(13, None, EXTENSIONS),
+    "table, two patterns, additional schema": _extensible(13, {"type": "boolean"}, TWO_PATTERNS),
+    "small, closed": _extensible(3, False, EXTENSIONS),
+    "small, two patterns, closed": _extensible(3, False, TWO_PATTERNS),
+    # not merged: a pattern that is not a plain prefix, a known name the pattern matches
+    "regex pattern": _extensible(13, False, {"^x-.": {"type": "string"}}),
+    "known name matches": _extensible(13, False, {"^p1": {"type": "string"}}),
+}
+MERGED = {"table, closed", "table, open", "table, two patterns, additional schema", "small, closed",
+          "small, two patterns, closed"}
+EXTENSIBLE_NAMES = st.sampled_from(["p0", "p1", "p12", "any", "x-", "x-a", "y_1", "y", "x", "X-a", "p13", 1, MyStr("x-a")])
+
+
+@pytest.mark.parametrize("case", sorted(EXTENSIBLE))
+def test_pattern_and_additional_properties_share_one_loop(case: str) -> None:
+    module, reference, source = _pair(EXTENSIBLE[case], "draft2020-12")
+    fast_path = source.split("\ndef _e0(")[0]
+    # one loop over the names, where the three keywords had one each
+    assert (fast_path.count("for k, v in x.items():") == 1) is (case in MERGED)
+    for value in [{"p0": 1, "x-a": "s", "any": [1]}, {"p0": 1, "x-a": 1}, {"z": 1}, {"y_1": -1}, {"y_1": 1},
+                  {"p1": "s"}, {"p12": 1.5}, {"x-": None}, {1: 1}, {"zz": True}, {MyStr("x-a"): 2}]:
+        assert_agree(module, reference, value)
+
+
+@pytest.mark.parametrize("case", sorted(EXTENSIBLE))
+@given(value=st.dictionaries(EXTENSIBLE_NAMES, VALUES, max_size=4))
+def test_pattern_and_additional_properties_agree_with_reference(case: str, value: Any) -> None:
+    if case not in _EXTENSIBLE:
+        _EXTENSIBLE[case] = _pair(EXTENSIBLE[case], "draft2020-12")
+    module, reference, _ = _EXTENSIBLE[case]
+    assert_agree(module, reference, value)
+
+
+_EXTENSIBLE: dict[str, tuple[Any, DraftReference, str]] = {}

@@ -248,8 +248,21 @@ def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
 
 def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
-    if set(map(type, items)) <= _PLAIN_TYPES:  # where Python's equality is JSON equality
+    types = set(map(type, items))
+    if types <= _PLAIN_TYPES:  # where Python's equality is JSON equality
         return len(set(items)) == len(items)
+    if types == {dict}:
+        # JSON-equal objects have equal string members: objects that differ there (parameters
+        # by name) are unequal without a deep key for each
+        shapes: set[Any] = set()
+        for item in items:
+            members: list[Any] = []
+            for k, v in item.items():
+                if isinstance(v, str):  # (a str subclass as its text, as _freeze takes it)
+                    members.append((k, v if type(v) is str else str(v)))
+            shapes.add(frozenset(members))
+        if len(shapes) == len(items):
+            return True
     seen: set[Any] = set()
     deep: list[Any] = []
     for item in items:
@@ -628,7 +641,8 @@ def _v9(x: Any) -> bool:
     if type(x) is list:
         if len(x) < 2:
             return False
-        if len(x) > 0:
+        size = len(x)
+        if size > 0:
             x2 = x[0]
             t2 = type(x2)
             if t2 is int:
@@ -644,7 +658,7 @@ def _v9(x: Any) -> bool:
             else:
                 if not _ok(_e15, x2):
                     return False
-        if len(x) > 1:
+        if size > 1:
             x3 = x[1]
             t3 = type(x3)
             if t3 is int:
