@@ -121,6 +121,7 @@ class Emitter:
         self._inline_count = 0
         self._uses: dict[ir.Node, int] = {}  # see count_uses
         self._weights: dict[ir.Node, int] = {}
+        self._pairs: dict[tuple[str, str], Name] = {}  # see pair
 
     # -- names and constants ----------------------------------------------------------------
     def prim(self, name: str) -> Name:
@@ -358,9 +359,10 @@ class Emitter:
         """A node with checks for one type and every other type failing outright (an object with
         properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
         then `elif type(x) in _Y or not _ok(_eN, x): return False`."""
-        (first, lines), rest = branches[0], branches[1:]
-        if not lines or lines.key() == _FAILS or any(other.key() != _FAILS for _, other in rest):
+        checked = [i for i, (_, lines) in enumerate(branches) if lines.key() != _FAILS]
+        if len(checked) != 1 or not branches[checked[0]][1]:
             return False
+        (first, lines), rest = branches[checked[0]], branches[:checked[0]] + branches[checked[0] + 1:]
         body.add(0, code("if {}:", self.type_test(first, "type(x)")))
         body.extend(1, lines)
         other = code("not {}({}, x{})", self.prim("_ok"), self.error_fn(node), self.S)
@@ -494,8 +496,7 @@ class Emitter:
         if self.dynamic or len(entries) < 3 or not (large or error_only):
             return None
         if large:
-            rows = [(prop, code("({}, {})", self.fast_fn(self.through_refs(sub)), self.error_fn(sub)))
-                    for prop, sub in entries]
+            rows = [(prop, self.pair(self.fast_fn(self.through_refs(sub)), self.error_fn(sub))) for prop, sub in entries]
         else:
             rows = [(prop, self.error_fn(sub)) for prop, sub in entries]
         prefix = "F" if large else "G"
@@ -506,6 +507,16 @@ class Emitter:
             items = join(", ", [code("{}: {}", literal(prop), row) for prop, row in rows])
             self.late_constants.append(code("{}.update({{{}}})", table, items))
         return table
+
+    def pair(self, fast: Name, error: Name) -> Name:
+        """A module-level (fast, error) tuple for property tables: a pair is written once, where
+        FHIR's tables repeat the same few hundred pairs thousands of times."""
+        key = (fast.text, error.text)
+        if key not in self._pairs:
+            self._pairs[key] = Name(f"_{self.prefix}Q{len(self._pairs)}")
+            # after the functions it names, before the tables that use it
+            self.late_constants.append(code("{} = ({}, {})", self._pairs[key], fast, error))
+        return self._pairs[key]
 
     def closed_table(self) -> Name | None:
         """The property table of the current node when it also lists exactly the names that its
@@ -752,6 +763,12 @@ class Emitter:
             lines.add(0, code("if len(x) > {}:", literal(check.start)))
             lines.add(1, Code("return False"))
             return
+        target = check.schema if self.dynamic else self.through_refs(check.schema)
+        if target is not check.schema and not self.type_only(target) and not check.start:
+            # items by reference to a shared subschema: the loop in C, stopping at the first failure
+            lines.add(0, code("if not all(map({}, x)):", self.fast_fn(target)))
+            lines.add(1, Code("return False"))
+            return
         if self.inlinable(check.schema):
             length = self.unrolled_length()
             if length is not None and not check.start:
@@ -768,6 +785,10 @@ class Emitter:
         if check.start:
             lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
             lines.add(1, code("if not {}(x[i]{}):", fn, self.S))
+        elif not self.dynamic:  # the loop in C, stopping at the first failure
+            lines.add(0, code("if not all(map({}, x)):", fn))
+            lines.add(1, Code("return False"))
+            return
         else:
             lines.add(0, Code("for v in x:"))
             lines.add(1, code("if not {}(v{}):", fn, self.S))
@@ -1042,6 +1063,7 @@ class Emitter:
             if (node.boolean is None and node.types is None and len(node.checks) == 1
                     and isinstance(node.checks[0], ir.Ref) and node.checks[0].mode is None):
                 node = self.target(node.checks[0])
+                self.has_refs = True  # a call through it can recurse like the reference would
             else:
                 break
         return node

@@ -127,3 +127,20 @@ def test_errors_give_the_absolute_keyword_location_where_a_reference_was_crossed
         ("/m", "/properties/m/$ref/type", "https://example.com/root.json#/$defs/text/type"),
         ("/k", "/properties/k/minimum", None),
     }
+
+
+@pytest.mark.parametrize("schema, wrap", [
+    ({"properties": {"a": {"$ref": "#"}}}, lambda v: {"a": v}),
+    ({"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#"}}]}, lambda v: [v]),
+    ({"anyOf": [{"type": "null"}, {"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}, lambda v: {"a": v}),
+    ({"type": "array", "prefixItems": [{"$ref": "#"}]}, lambda v: [v]),
+])
+def test_references_called_at_their_target_still_catch_deep_instances(schema: Any, wrap: Any) -> None:
+    # a reference alone is called at its target, skipping its own function: the recursion guard
+    # must still be there
+    module = generator.compile_module(schema)
+    deep: Any = None
+    for _ in range(10_000):
+        deep = wrap(deep)
+    assert module.is_valid(deep) is False
+    assert "nested too deeply" in module.errors(deep)[0].message

@@ -348,37 +348,35 @@ _K7 = frozenset({"uri", "sha256", "platform", "revision"})
 _P8 = _re.compile("\\A[0-9a-f]{64}\\Z").search
 _K9 = frozenset({"kind", "path", "artifact", "runtime_id", "runtime_version"})
 _S10 = frozenset({"binary", "source"})
-_Y11 = frozenset({int, float, bool, type(None)})
-_P12 = _re.compile(
+_P11 = _re.compile(
     "\\A(?!\\/)(?![^\\x0a\\x0d\\u2028\\u2029]*(?:\\A|\\/)\\.\\.(?:\\/|\\Z))[\\--9A-Z_a-z]+\\Z"
 ).search
-_P13 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
-_S14 = frozenset({"managed_handler", "restricted_process"})
-_G15: dict[str, Any] = {}
-_K16 = frozenset({"key", "sha256", "version"})
-_Y17 = frozenset({dict, str, int, float, bool, type(None)})
-_S18 = frozenset({"compute", "connector", "case_artifacts"})
-_T19 = _table(["compute", "case_artifacts", "connector"])
-_Y20 = frozenset({dict, list, str, int, float, type(None)})
-_K21 = frozenset({"kind", "comparison", "tolerance_ref"})
-_S22 = frozenset({"deterministic", "declared_variation"})
-_G23: dict[str, Any] = {}
-_K24 = frozenset({"timeout_ms", "max_output_bytes"})
-_K25 = frozenset({"corpus_ref", "result_ref"})
-_Y26 = frozenset({str, int, float, bool, type(None)})
-_Y27 = frozenset({dict, list, str, int, float})
-_G28: dict[str, Any] = {}
-_T29 = _table(["source", "binary"])
-_T30 = _table(["managed_handler", "restricted_process"])
-_G31: dict[str, Any] = {}
-_T32 = _table(["deterministic", "declared_variation"])
-_T33 = _table(["source"])
-_T34 = _table(["binary"])
-_T35 = _table(["compute"])
-_T36 = _table([False])
-_T37 = _table(["connector"])
-_T38 = _table(["deterministic"])
-_T39 = _table(["declared_variation"])
+_P12 = _re.compile("\\A(?!latest\\Z)[^\\x0a\\x0d\\u2028\\u2029]+").search
+_S13 = frozenset({"managed_handler", "restricted_process"})
+_G14: dict[str, Any] = {}
+_K15 = frozenset({"key", "sha256", "version"})
+_Y16 = frozenset({dict, str, int, float, bool, type(None)})
+_S17 = frozenset({"compute", "connector", "case_artifacts"})
+_T18 = _table(["compute", "case_artifacts", "connector"])
+_Y19 = frozenset({dict, list, str, int, float, type(None)})
+_K20 = frozenset({"kind", "comparison", "tolerance_ref"})
+_S21 = frozenset({"deterministic", "declared_variation"})
+_G22: dict[str, Any] = {}
+_K23 = frozenset({"timeout_ms", "max_output_bytes"})
+_K24 = frozenset({"corpus_ref", "result_ref"})
+_Y25 = frozenset({str, int, float, bool, type(None)})
+_G26: dict[str, Any] = {}
+_T27 = _table(["source", "binary"])
+_T28 = _table(["managed_handler", "restricted_process"])
+_G29: dict[str, Any] = {}
+_T30 = _table(["deterministic", "declared_variation"])
+_T31 = _table(["source"])
+_T32 = _table(["binary"])
+_T33 = _table(["compute"])
+_T34 = _table([False])
+_T35 = _table(["connector"])
+_T36 = _table(["deterministic"])
+_T37 = _table(["declared_variation"])
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -648,20 +646,14 @@ def _v5(x: Any) -> bool:
         if x.keys() != _K9:
             return False
         x17 = x["artifact"]
-        t17 = type(x17)
-        if t17 is dict or t17 is list:
-            return False
-        elif t17 is str:
+        if type(x17) is str:
             if x17 not in _S10:
                 return False
-        elif t17 in _Y11:
+        elif type(x17) in _Y4 or not _ok(_e23, x17):
             return False
-        else:
-            if not _ok(_e23, x17):
-                return False
         x18 = x["path"]
         if type(x18) is str:
-            if _P12(x18) is None:
+            if _P11(x18) is None:
                 return False
         elif type(x18) in _Y4 or not _ok(_e24, x18):
             return False
@@ -673,22 +665,16 @@ def _v5(x: Any) -> bool:
             return False
         x20 = x["runtime_version"]
         if type(x20) is str:
-            if _P13(x20) is None:
+            if _P12(x20) is None:
                 return False
         elif type(x20) in _Y4 or not _ok(_e25, x20):
             return False
         x21 = x["kind"]
-        t21 = type(x21)
-        if t21 is dict or t21 is list:
-            return False
-        elif t21 is str:
-            if x21 not in _S14:
+        if type(x21) is str:
+            if x21 not in _S13:
                 return False
-        elif t21 in _Y11:
+        elif type(x21) in _Y4 or not _ok(_e26, x21):
             return False
-        else:
-            if not _ok(_e26, x21):
-                return False
     elif type(x) in _Y2 or not _ok(_e5, x):
         return False
     return True
@@ -704,7 +690,7 @@ def _e5(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             x, ("artifact", "path", "runtime_id", "runtime_version", "kind"), ip, kp, ak, out
         )
         _extra_errors(x, _K9, ip, kp, ak, out)
-        _property_errors(x, _G15, False, ip, kp, ak, out)
+        _property_errors(x, _G14, False, ip, kp, ak, out)
 
 
 def _v6(x: Any) -> bool:
@@ -753,7 +739,7 @@ def _v7(x: Any) -> bool:
                     return False
             elif type(item22) in _Y2 or not _ok(_e27, item22):
                 return False
-    elif type(x) in _Y17 or not _ok(_e7, x):
+    elif type(x) in _Y16 or not _ok(_e7, x):
         return False
     return True
 
@@ -770,22 +756,17 @@ def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _v8(x: Any) -> bool:
     "Fast path of the subschema at /properties/effect."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
-        if x not in _S18:
+    if type(x) is str:
+        if x not in _S17:
             return False
-    elif t in _Y11:
+    elif type(x) in _Y4 or not _ok(_e8, x):
         return False
-    else:
-        return _ok(_e8, x)
     return True
 
 
 def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/effect."
-    if not _in_table(x, _T19):
+    if not _in_table(x, _T18):
         _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
@@ -800,7 +781,7 @@ def _v9(x: Any) -> bool:
                 return False
         if not _unique(x):
             return False
-    elif type(x) in _Y17 or not _ok(_e9, x):
+    elif type(x) in _Y16 or not _ok(_e9, x):
         return False
     return True
 
@@ -820,7 +801,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 def _v10(x: Any) -> bool:
     "Fast path of the subschema at /properties/uses_model."
     if type(x) is not bool:
-        return type(x) not in _Y20 and _ok(_e10, x)
+        return type(x) not in _Y19 and _ok(_e10, x)
     return True
 
 
@@ -838,20 +819,14 @@ def _v11(x: Any) -> bool:
             return False
         if "comparison" not in x:
             return False
-        if not x.keys() <= _K21:
+        if not x.keys() <= _K20:
             return False
         x27 = x["kind"]
-        t27 = type(x27)
-        if t27 is dict or t27 is list:
-            return False
-        elif t27 is str:
-            if x27 not in _S22:
+        if type(x27) is str:
+            if x27 not in _S21:
                 return False
-        elif t27 in _Y11:
+        elif type(x27) in _Y4 or not _ok(_e28, x27):
             return False
-        else:
-            if not _ok(_e28, x27):
-                return False
         x28 = x["comparison"]
         if type(x28) is str:
             if len(x28) < 1:
@@ -877,8 +852,8 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("kind", "comparison"), ip, kp, ak, out)
-        _extra_errors(x, _K21, ip, kp, ak, out)
-        _property_errors(x, _G23, False, ip, kp, ak, out)
+        _extra_errors(x, _K20, ip, kp, ak, out)
+        _property_errors(x, _G22, False, ip, kp, ak, out)
 
 
 def _v12(x: Any) -> bool:
@@ -928,7 +903,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("timeout_ms", "max_output_bytes"), ip, kp, ak, out)
-        _extra_errors(x, _K24, ip, kp, ak, out)
+        _extra_errors(x, _K23, ip, kp, ak, out)
         if "timeout_ms" in x:
             _e2(
                 x["timeout_ms"],
@@ -976,7 +951,7 @@ def _e13(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("corpus_ref", "result_ref"), ip, kp, ak, out)
-        _extra_errors(x, _K25, ip, kp, ak, out)
+        _extra_errors(x, _K24, ip, kp, ak, out)
         if "corpus_ref" in x:
             _e3(
                 x["corpus_ref"],
@@ -1014,7 +989,7 @@ def _v14(x: Any) -> bool:
                         return False
                 elif type(item34) in _Y4 or not _ok(_e3, item34):
                     return False
-    elif type(x) in _Y17 or not _ok(_e14, x):
+    elif type(x) in _Y16 or not _ok(_e14, x):
         return False
     return True
 
@@ -1041,17 +1016,11 @@ def _v15(x: Any) -> bool:
             if t36 is dict:
                 if "artifact" in x36:
                     x37 = x36["artifact"]
-                    t37 = type(x37)
-                    if t37 is dict or t37 is list:
-                        return False
-                    elif t37 is str:
+                    if type(x37) is str:
                         if x37 != "source":
                             return False
-                    elif t37 in _Y11:
+                    elif type(x37) in _Y4 or not _ok(_e29, x37):
                         return False
-                    else:
-                        if not _ok(_e29, x37):
-                            return False
             elif t36 in _Y2:
                 pass
             else:
@@ -1096,17 +1065,11 @@ def _v17(x: Any) -> bool:
             if t39 is dict:
                 if "artifact" in x39:
                     x40 = x39["artifact"]
-                    t40 = type(x40)
-                    if t40 is dict or t40 is list:
-                        return False
-                    elif t40 is str:
+                    if type(x40) is str:
                         if x40 != "binary":
                             return False
-                    elif t40 in _Y11:
+                    elif type(x40) in _Y4 or not _ok(_e34, x40):
                         return False
-                    else:
-                        if not _ok(_e34, x40):
-                            return False
             elif t39 in _Y2:
                 pass
             else:
@@ -1157,17 +1120,11 @@ def _v19(x: Any) -> bool:
     if t is dict:
         if "effect" in x:
             x43 = x["effect"]
-            t43 = type(x43)
-            if t43 is dict or t43 is list:
-                return False
-            elif t43 is str:
+            if type(x43) is str:
                 if x43 != "compute":
                     return False
-            elif t43 in _Y11:
+            elif type(x43) in _Y4 or not _ok(_e40, x43):
                 return False
-            else:
-                if not _ok(_e40, x43):
-                    return False
     elif t in _Y2:
         pass
     else:
@@ -1186,24 +1143,18 @@ def _v20(x: Any) -> bool:
                 if t44 is list:
                     if len(x44) > 0:
                         return False
-                elif t44 in _Y26:
+                elif t44 in _Y25:
                     pass
                 else:
                     if not _ok(_e42, x44):
                         return False
         if "uses_model" in x:
             x45 = x["uses_model"]
-            t45 = type(x45)
-            if t45 in _Y27:
-                return False
-            elif t45 is bool:
+            if type(x45) is bool:
                 if x45 is not False:
                     return False
-            elif x45 is None:
+            elif type(x45) in _Y19 or not _ok(_e43, x45):
                 return False
-            else:
-                if not _ok(_e43, x45):
-                    return False
     elif t in _Y2:
         pass
     else:
@@ -1217,17 +1168,11 @@ def _v21(x: Any) -> bool:
     if t is dict:
         if "effect" in x:
             x46 = x["effect"]
-            t46 = type(x46)
-            if t46 is dict or t46 is list:
-                return False
-            elif t46 is str:
+            if type(x46) is str:
                 if x46 != "connector":
                     return False
-            elif t46 in _Y11:
+            elif type(x46) in _Y4 or not _ok(_e45, x46):
                 return False
-            else:
-                if not _ok(_e45, x46):
-                    return False
     elif t in _Y2:
         pass
     else:
@@ -1246,7 +1191,7 @@ def _v22(x: Any) -> bool:
                 if t47 is list:
                     if len(x47) < 1:
                         return False
-                elif t47 in _Y26:
+                elif t47 in _Y25:
                     pass
                 else:
                     if not _ok(_e47, x47):
@@ -1268,17 +1213,11 @@ def _v23(x: Any) -> bool:
             if t48 is dict:
                 if "kind" in x48:
                     x49 = x48["kind"]
-                    t49 = type(x49)
-                    if t49 is dict or t49 is list:
-                        return False
-                    elif t49 is str:
+                    if type(x49) is str:
                         if x49 != "deterministic":
                             return False
-                    elif t49 in _Y11:
+                    elif type(x49) in _Y4 or not _ok(_e49, x49):
                         return False
-                    else:
-                        if not _ok(_e49, x49):
-                            return False
             elif t48 in _Y2:
                 pass
             else:
@@ -1297,17 +1236,11 @@ def _v24(x: Any) -> bool:
     if t is dict:
         if "uses_model" in x:
             x50 = x["uses_model"]
-            t50 = type(x50)
-            if t50 in _Y27:
-                return False
-            elif t50 is bool:
+            if type(x50) is bool:
                 if x50 is not False:
                     return False
-            elif x50 is None:
+            elif type(x50) in _Y19 or not _ok(_e43, x50):
                 return False
-            else:
-                if not _ok(_e43, x50):
-                    return False
     elif t in _Y2:
         pass
     else:
@@ -1325,17 +1258,11 @@ def _v25(x: Any) -> bool:
             if t51 is dict:
                 if "kind" in x51:
                     x52 = x51["kind"]
-                    t52 = type(x52)
-                    if t52 is dict or t52 is list:
-                        return False
-                    elif t52 is str:
+                    if type(x52) is str:
                         if x52 != "declared_variation":
                             return False
-                    elif t52 in _Y11:
+                    elif type(x52) in _Y4 or not _ok(_e53, x52):
                         return False
-                    else:
-                        if not _ok(_e53, x52):
-                            return False
             elif t51 in _Y2:
                 pass
             else:
@@ -1424,7 +1351,7 @@ def _e22(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if k == "object":
         _required_errors(x, ("uri", "sha256"), ip, kp, ak, out)
         _extra_errors(x, _K7, ip, kp, ak, out)
-        _property_errors(x, _G28, False, ip, kp, ak, out)
+        _property_errors(x, _G26, False, ip, kp, ak, out)
 
 
 def _v27(x: Any) -> bool:
@@ -1455,7 +1382,7 @@ def _v28(x: Any) -> bool:
 
 def _e23(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/artifact."
-    if not _in_table(x, _T29):
+    if not _in_table(x, _T27):
         _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
@@ -1465,7 +1392,7 @@ def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if not (k == "string"):
         _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P12(str(x)) is None:
+        if _P11(str(x)) is None:
             _fail(
                 out,
                 _short(x)
@@ -1483,13 +1410,13 @@ def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if not (k == "string"):
         _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P13(str(x)) is None:
+        if _P12(str(x)) is None:
             _fail(out, _short(x) + " does not match '^(?!latest$).+'", ip, kp, ak, "/pattern")
 
 
 def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/entry/properties/kind."
-    if not _in_table(x, _T30):
+    if not _in_table(x, _T28):
         _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
@@ -1500,19 +1427,19 @@ def _e27(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("key", "version", "sha256"), ip, kp, ak, out)
-        _extra_errors(x, _K16, ip, kp, ak, out)
-        _property_errors(x, _G31, False, ip, kp, ak, out)
+        _extra_errors(x, _K15, ip, kp, ak, out)
+        _property_errors(x, _G29, False, ip, kp, ak, out)
 
 
 def _e28(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/repeatability/properties/kind."
-    if not _in_table(x, _T32):
+    if not _in_table(x, _T30):
         _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
 def _e29(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/0/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T33):
+    if not _in_table(x, _T31):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1567,7 +1494,7 @@ def _e33(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e34(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/1/if/properties/entry/properties/artifact."
-    if not _in_table(x, _T34):
+    if not _in_table(x, _T32):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1637,7 +1564,7 @@ def _e39(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e40(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/if/properties/effect."
-    if not _in_table(x, _T35):
+    if not _in_table(x, _T33):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1665,7 +1592,7 @@ def _e42(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e43(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/2/then/properties/uses_model."
-    if not _in_table(x, _T36):
+    if not _in_table(x, _T34):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1693,7 +1620,7 @@ def _e44(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e45(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/3/if/properties/effect."
-    if not _in_table(x, _T37):
+    if not _in_table(x, _T35):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1735,7 +1662,7 @@ def _e48(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e49(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/4/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T38):
+    if not _in_table(x, _T36):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1783,7 +1710,7 @@ def _e52(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 
 def _e53(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /allOf/5/if/properties/repeatability/properties/kind."
-    if not _in_table(x, _T39):
+    if not _in_table(x, _T37):
         _fail(out, _short(x) + " is not the const value", ip, kp, ak, "/const")
 
 
@@ -1843,33 +1770,47 @@ def _e58(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _required_errors(x, ("binary",), ip, kp, ak, out)
 
 
+_Q0 = (_v1, _e1)
+_Q1 = (_v2, _e2)
+_Q2 = (_v3, _e3)
+_Q3 = (_v4, _e4)
+_Q4 = (_v5, _e5)
+_Q5 = (_v6, _e6)
+_Q6 = (_v7, _e7)
+_Q7 = (_v8, _e8)
+_Q8 = (_v9, _e9)
+_Q9 = (_v10, _e10)
+_Q10 = (_v11, _e11)
+_Q11 = (_v12, _e12)
+_Q12 = (_v13, _e13)
+_Q13 = (_v14, _e14)
 _F1.update(
     {
-        "tool_key": (_v1, _e1),
-        "version": (_v2, _e2),
-        "owner_domain": (_v3, _e3),
-        "purpose": (_v3, _e3),
-        "applies_when": (_v3, _e3),
-        "artifacts": (_v4, _e4),
-        "entry": (_v5, _e5),
-        "input_schema": (_v6, _e6),
-        "output_schema": (_v6, _e6),
-        "dependencies": (_v7, _e7),
-        "effect": (_v8, _e8),
-        "connector_operations": (_v9, _e9),
-        "uses_model": (_v10, _e10),
-        "repeatability": (_v11, _e11),
-        "limits": (_v12, _e12),
-        "tests": (_v13, _e13),
-        "provenance_refs": (_v14, _e14),
+        "tool_key": _Q0,
+        "version": _Q1,
+        "owner_domain": _Q2,
+        "purpose": _Q2,
+        "applies_when": _Q2,
+        "artifacts": _Q3,
+        "entry": _Q4,
+        "input_schema": _Q5,
+        "output_schema": _Q5,
+        "dependencies": _Q6,
+        "effect": _Q7,
+        "connector_operations": _Q8,
+        "uses_model": _Q9,
+        "repeatability": _Q10,
+        "limits": _Q11,
+        "tests": _Q12,
+        "provenance_refs": _Q13,
     }
 )
-_G15.update(
+_G14.update(
     {"artifact": _e23, "path": _e24, "runtime_id": _e3, "runtime_version": _e25, "kind": _e26}
 )
-_G23.update({"kind": _e28, "comparison": _e3, "tolerance_ref": _e3})
-_G28.update({"uri": _e3, "sha256": _e21, "revision": _e3, "platform": _e3})
-_G31.update({"key": _e3, "version": _e3, "sha256": _e21})
+_G22.update({"kind": _e28, "comparison": _e3, "tolerance_ref": _e3})
+_G26.update({"uri": _e3, "sha256": _e21, "revision": _e3, "platform": _e3})
+_G29.update({"key": _e3, "version": _e3, "sha256": _e21})
 
 
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"

@@ -333,24 +333,24 @@ def _property_errors(
 
 _F0: dict[str, tuple[Any, Any]] = {}
 _Y1 = frozenset({list, str, int, float, bool, type(None)})
-_Y2 = frozenset({int, float, bool, type(None)})
+_Y2 = frozenset({dict, list, int, float, bool, type(None)})
 _T3 = _table(["answer"])
 _P4 = _re.compile("\\A[a-z]{2}(\\-[A-Z]{2})?\\Z").search
-_Y5 = frozenset({dict, list, int, float, bool, type(None)})
-_Y6 = frozenset({dict, list, str, bool, type(None)})
-_S7 = frozenset({"low", "high", "medium"})
-_Y8 = frozenset({int, float, bool})
-_T9 = _table(["low", "medium", "high", None])
-_Y10 = frozenset({dict, list, int, float, bool})
-_Y11 = frozenset({dict, str, int, float, bool, type(None)})
-_P12 = _re.compile("\\Ahttps\\:\\/\\/").search
-_Y13 = frozenset({list, int, float, bool, type(None)})
-_Y14 = frozenset({bool, float, int, str})
-_Y15 = frozenset({dict, list, type(None)})
-_K16 = frozenset[str]()
-_K17 = frozenset({"text"})
-_K18 = frozenset({"refusal"})
-_P19 = _re.compile("\\A[0-9]+\\Z").search
+_Y5 = frozenset({dict, list, str, bool, type(None)})
+_S6 = frozenset({"low", "high", "medium"})
+_Y7 = frozenset({int, float, bool})
+_T8 = _table(["low", "medium", "high", None])
+_Y9 = frozenset({dict, list, int, float, bool})
+_Y10 = frozenset({dict, str, int, float, bool, type(None)})
+_P11 = _re.compile("\\Ahttps\\:\\/\\/").search
+_Y12 = frozenset({list, int, float, bool, type(None)})
+_Y13 = frozenset({bool, float, int, str})
+_Y14 = frozenset({dict, list, type(None)})
+_K15 = frozenset[str]()
+_K16 = frozenset({"text"})
+_K17 = frozenset({"refusal"})
+_P18 = _re.compile("\\A[0-9]+\\Z").search
+_Y19 = frozenset({int, float, bool, type(None)})
 
 
 def _ok(check: Any, x: Any, *scope: Any) -> bool:
@@ -388,16 +388,11 @@ def _e0(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 
 def _v1(x: Any) -> bool:
     "Fast path of the subschema at /properties/kind."
-    t = type(x)
-    if t is dict or t is list:
-        return False
-    elif t is str:
+    if type(x) is str:
         if x != "answer":
             return False
-    elif t in _Y2:
+    elif type(x) in _Y2 or not _ok(_e1, x):
         return False
-    else:
-        return _ok(_e1, x)
     return True
 
 
@@ -412,7 +407,7 @@ def _v2(x: Any) -> bool:
     if type(x) is str:
         if _P4(x) is None:
             return False
-    elif type(x) in _Y5 or not _ok(_e2, x):
+    elif type(x) in _Y2 or not _ok(_e2, x):
         return False
     return True
 
@@ -442,7 +437,7 @@ def _v3(x: Any) -> bool:
             return False
         if x > 1:
             return False
-    elif t in _Y6:
+    elif t in _Y5:
         return False
     else:
         return _ok(_e3, x)
@@ -487,7 +482,7 @@ def _v4(x: Any) -> bool:
             return False
         if not _is_multiple(x, 1):
             return False
-    elif t in _Y6:
+    elif t in _Y5:
         return False
     else:
         return _ok(_e4, x)
@@ -534,7 +529,7 @@ def _v5(x: Any) -> bool:
             return False
         if not _is_multiple(x, 10):
             return False
-    elif t in _Y6:
+    elif t in _Y5:
         return False
     else:
         return _ok(_e5, x)
@@ -561,9 +556,9 @@ def _v6(x: Any) -> bool:
     if t is dict or t is list:
         return False
     elif t is str:
-        if x not in _S7:
+        if x not in _S6:
             return False
-    elif t in _Y8:
+    elif t in _Y7:
         return False
     elif x is None:
         pass
@@ -574,7 +569,7 @@ def _v6(x: Any) -> bool:
 
 def _e6(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:
     "Every error of the subschema at /properties/severity."
-    if not _in_table(x, _T9):
+    if not _in_table(x, _T8):
         _fail(out, _short(x) + " is not one of the enum values", ip, kp, ak, "/enum")
 
 
@@ -587,7 +582,7 @@ def _v7(x: Any) -> bool:
                 return False
             if len(x) > 280:
                 return False
-        elif t in _Y10:
+        elif t in _Y9:
             return False
         else:
             return _ok(_e7, x)
@@ -613,11 +608,11 @@ def _v8(x: Any) -> bool:
             return False
         for item1 in x:
             if type(item1) is not str:
-                if type(item1) in _Y5 or not _ok(_e14, item1):
+                if type(item1) in _Y2 or not _ok(_e14, item1):
                     return False
         if not _unique(x):
             return False
-    elif type(x) in _Y11 or not _ok(_e8, x):
+    elif type(x) in _Y10 or not _ok(_e8, x):
         return False
     return True
 
@@ -653,7 +648,7 @@ def _v9(x: Any) -> bool:
                     return False
                 if not (x2 >= 0):
                     return False
-            elif t2 in _Y6:
+            elif t2 in _Y5:
                 return False
             else:
                 if not _ok(_e15, x2):
@@ -669,14 +664,14 @@ def _v9(x: Any) -> bool:
                     return False
                 if not (x3 >= 0):
                     return False
-            elif t3 in _Y6:
+            elif t3 in _Y5:
                 return False
             else:
                 if not _ok(_e15, x3):
                     return False
         if len(x) > 2:
             return False
-    elif type(x) in _Y11 or not _ok(_e9, x):
+    elif type(x) in _Y10 or not _ok(_e9, x):
         return False
     return True
 
@@ -728,7 +723,7 @@ def _v11(x: Any) -> bool:
                         return False
                     x6 = item4["doc"]
                     if type(x6) is not str:
-                        if type(x6) in _Y5 or not _ok(_e14, x6):
+                        if type(x6) in _Y2 or not _ok(_e14, x6):
                             return False
                     if "page" in item4:
                         x7 = item4["page"]
@@ -741,7 +736,7 @@ def _v11(x: Any) -> bool:
                                 return False
                             if not (x7 >= 1):
                                 return False
-                        elif t7 in _Y6:
+                        elif t7 in _Y5:
                             return False
                         else:
                             if not _ok(_e17, x7):
@@ -750,15 +745,15 @@ def _v11(x: Any) -> bool:
                     return False
             elif t4 is str:
                 if type(item4) is str:
-                    if _P12(item4) is None:
+                    if _P11(item4) is None:
                         return False
-                elif type(item4) in _Y5 or not _ok(_e19, item4):
+                elif type(item4) in _Y2 or not _ok(_e19, item4):
                     return False
-            elif t4 in _Y13:
+            elif t4 in _Y12:
                 return False
             elif not (_v16(item4) or _v17(item4)):
                 return False
-    elif type(x) in _Y11 or not _ok(_e11, x):
+    elif type(x) in _Y10 or not _ok(_e11, x):
         return False
     return True
 
@@ -777,8 +772,8 @@ def _v12(x: Any) -> bool:
     "Fast path of the subschema at /properties/metadata."
     if type(x) is dict:
         for value9 in x.values():
-            if type(value9) not in _Y14:
-                if type(value9) in _Y15 or not _ok(_e21, value9):
+            if type(value9) not in _Y13:
+                if type(value9) in _Y14 or not _ok(_e21, value9):
                     return False
     elif type(x) in _Y1 or not _ok(_e12, x):
         return False
@@ -792,7 +787,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         for key in x:
-            if key not in _K16:
+            if key not in _K15:
                 _e21(
                     x[key],
                     ip + "/" + _esc(key),
@@ -807,7 +802,7 @@ def _v13(x: Any) -> bool:
     if type(x) is str:
         if len(x) < 3:
             return False
-    elif type(x) in _Y5 or not _ok(_e22, x):
+    elif type(x) in _Y2 or not _ok(_e22, x):
         return False
     if _v18(x):
         return False
@@ -849,7 +844,7 @@ def _v14(x: Any) -> bool:
             return False
         x12 = x["text"]
         if type(x12) is not str:
-            if type(x12) in _Y5 or not _ok(_e14, x12):
+            if type(x12) in _Y2 or not _ok(_e14, x12):
                 return False
     elif type(x) in _Y1 or not _ok(_e24, x):
         return False
@@ -863,7 +858,7 @@ def _v15(x: Any) -> bool:
             return False
         x13 = x["refusal"]
         if type(x13) is not str:
-            if type(x13) in _Y5 or not _ok(_e14, x13):
+            if type(x13) in _Y2 or not _ok(_e14, x13):
                 return False
     elif type(x) in _Y1 or not _ok(_e25, x):
         return False
@@ -873,9 +868,9 @@ def _v15(x: Any) -> bool:
 def _v16(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/0."
     if type(x) is str:
-        if _P12(x) is None:
+        if _P11(x) is None:
             return False
-    elif type(x) in _Y5 or not _ok(_e19, x):
+    elif type(x) in _Y2 or not _ok(_e19, x):
         return False
     return True
 
@@ -887,7 +882,7 @@ def _v17(x: Any) -> bool:
             return False
         x14 = x["doc"]
         if type(x14) is not str:
-            if type(x14) in _Y5 or not _ok(_e14, x14):
+            if type(x14) in _Y2 or not _ok(_e14, x14):
                 return False
         if "page" in x:
             x15 = x["page"]
@@ -900,7 +895,7 @@ def _v17(x: Any) -> bool:
                     return False
                 if not (x15 >= 1):
                     return False
-            elif t15 in _Y6:
+            elif t15 in _Y5:
                 return False
             else:
                 if not _ok(_e17, x15):
@@ -945,7 +940,7 @@ def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if not (k == "string"):
         _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P12(str(x)) is None:
+        if _P11(str(x)) is None:
             _fail(out, _short(x) + " does not match '^https://'", ip, kp, ak, "/pattern")
 
 
@@ -977,9 +972,9 @@ def _v18(x: Any) -> bool:
     if type(x) is not dict and type(x) is not list:
         t = type(x)
         if t is str:
-            if _P19(x) is None:
+            if _P18(x) is None:
                 return False
-        elif t in _Y2:
+        elif t in _Y19:
             pass
         else:
             return _ok(_e26, x)
@@ -999,7 +994,7 @@ def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("text",), ip, kp, ak, out)
-        _extra_errors(x, _K17, ip, kp, ak, out)
+        _extra_errors(x, _K16, ip, kp, ak, out)
         if "text" in x:
             _e14(
                 x["text"],
@@ -1017,7 +1012,7 @@ def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("refusal",), ip, kp, ak, out)
-        _extra_errors(x, _K18, ip, kp, ak, out)
+        _extra_errors(x, _K17, ip, kp, ak, out)
         if "refusal" in x:
             _e14(
                 x["refusal"],
@@ -1032,25 +1027,38 @@ def _e26(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     "Every error of the subschema at /properties/identifier/allOf/1/not."
     k = _kind(x)
     if k == "string":
-        if _P19(str(x)) is None:
+        if _P18(str(x)) is None:
             _fail(out, _short(x) + " does not match '^\\\\d+$'", ip, kp, ak, "/pattern")
 
 
+_Q0 = (_v1, _e1)
+_Q1 = (_v2, _e2)
+_Q2 = (_v3, _e3)
+_Q3 = (_v4, _e4)
+_Q4 = (_v5, _e5)
+_Q5 = (_v6, _e6)
+_Q6 = (_v7, _e7)
+_Q7 = (_v8, _e8)
+_Q8 = (_v9, _e9)
+_Q9 = (_v10, _e10)
+_Q10 = (_v11, _e11)
+_Q11 = (_v12, _e12)
+_Q12 = (_v13, _e13)
 _F0.update(
     {
-        "kind": (_v1, _e1),
-        "language": (_v2, _e2),
-        "confidence": (_v3, _e3),
-        "retries": (_v4, _e4),
-        "page_size": (_v5, _e5),
-        "severity": (_v6, _e6),
-        "summary": (_v7, _e7),
-        "tags": (_v8, _e8),
-        "span": (_v9, _e9),
-        "answer": (_v10, _e10),
-        "citations": (_v11, _e11),
-        "metadata": (_v12, _e12),
-        "identifier": (_v13, _e13),
+        "kind": _Q0,
+        "language": _Q1,
+        "confidence": _Q2,
+        "retries": _Q3,
+        "page_size": _Q4,
+        "severity": _Q5,
+        "summary": _Q6,
+        "tags": _Q7,
+        "span": _Q8,
+        "answer": _Q9,
+        "citations": _Q10,
+        "metadata": _Q11,
+        "identifier": _Q12,
     }
 )
 
