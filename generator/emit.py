@@ -1229,13 +1229,17 @@ class Emitter:
         """A call of `node`'s error function on `arg` (at instance location `at`) whose keyword
         location is kp + the pointer `tokens`. A plain reference calls its target directly, with
         the location its error function would pass."""
+        function, where, absolute = self.ecall_parts(node, *tokens)
+        return code("{}({}, {}, {}, out, {}{})", function, arg, at, where, absolute, self.S)
+
+    def ecall_parts(self, node: ir.Node, *tokens: str | int) -> tuple[Name, Code, Code]:
+        """The error function, keyword location and absolute location of ecall."""
         ref = self.plain_ref(node)
         if ref is not None:
             where = code("kp + {}", _ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))
-            return code("{}({}, {}, {}, out, {})", self.error_fn(self.target(ref)), arg, at, where,
-                        literal(ref.absolute))
+            return self.error_fn(self.target(ref)), where, literal(ref.absolute)
         suffix = _ptr(*tokens)
-        return code("{}({}, {}, kp + {}, out, ak and ak + {}{})", self.error_fn(node), arg, at, suffix, suffix, self.S)
+        return self.error_fn(node), code("kp + {}", suffix), code("ak and ak + {}", suffix)
 
     def plain_ref(self, node: ir.Node) -> ir.Ref | None:
         """The reference `node` is made of, if it is a static reference alone (not in dynamic mode,
@@ -1376,6 +1380,11 @@ class Emitter:
     def error_Items(self, check: ir.Items, lines: Lines) -> None:
         assert check.schema is not None
         if ir.always_true(check.schema):
+            return
+        if not self.dynamic:  # (in dynamic mode each call also takes the scope)
+            function, where, absolute = self.ecall_parts(check.schema, check.keyword)
+            lines.add(0, code("{}(x, {}, {}, ip, {}, {}, out)", self.prim("_items_errors"), literal(check.start),
+                              function, where, absolute))
             return
         lines.add(0, code("for i in range({}, len(x)):", literal(check.start)))
         lines.add(1, self.ecall(check.schema, Code("x[i]"), Code('ip + "/" + str(i)'), check.keyword))

@@ -337,6 +337,13 @@ def _property_errors(x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: st
             (check[1] if pairs else check)(x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where)
 
 
+def _items_errors(x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None,
+                  out: list[Any]) -> None:
+    """items from index `start`: each one's errors through `check`, at keyword location `where`."""
+    for i in range(start, len(x)):
+        check(x[i], ip + "/" + str(i), where, out, absolute)
+
+
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
     "_kind": ("_Decimal",),
@@ -359,6 +366,7 @@ DEPENDS = {
     "_required_errors": ("_fail",),
     "_extra_errors": ("_fail", "_esc"),
     "_property_errors": ("_esc",),
+    "_items_errors": (),
 }
 
 # Module-level constants a copied function may need, with their emitted definition.

@@ -317,6 +317,14 @@ def _property_errors(
             )
 
 
+def _items_errors(
+    x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None, out: list[Any]
+) -> None:
+    """items from index `start`: each one's errors through `check`, at keyword location `where`."""
+    for i in range(start, len(x)):
+        check(x[i], ip + "/" + str(i), where, out, absolute)
+
+
 _K0 = frozenset(
     {
         "entry",
@@ -750,8 +758,7 @@ def _e7(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     if not (k == "array"):
         _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
-        for i in range(0, len(x)):
-            _e27(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e27, ip, kp + "/items", ak and ak + "/items", out)
 
 
 def _v8(x: Any) -> bool:
@@ -792,8 +799,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     if not (k == "array"):
         _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
-        for i in range(0, len(x)):
-            _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e3, ip, kp + "/items", ak and ak + "/items", out)
         if not _unique(x):
             _fail(out, _short(x) + " has non-unique elements", ip, kp, ak, "/uniqueItems")
 
@@ -1002,8 +1008,7 @@ def _e14(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if k == "array":
         if len(x) < 1:
             _fail(out, _short(x) + " is too short", ip, kp, ak, "/minItems")
-        for i in range(0, len(x)):
-            _e3(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e3, ip, kp + "/items", ak and ak + "/items", out)
 
 
 def _v15(x: Any) -> bool:

@@ -280,6 +280,14 @@ def _property_errors(
             )
 
 
+def _items_errors(
+    x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None, out: list[Any]
+) -> None:
+    """items from index `start`: each one's errors through `check`, at keyword location `where`."""
+    for i in range(start, len(x)):
+        check(x[i], ip + "/" + str(i), where, out, absolute)
+
+
 _K0 = frozenset(
     {
         "crop",
@@ -597,8 +605,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     if k == "array":
         if len(x) > 16:
             _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxItems")
-        for i in range(0, len(x)):
-            _e8(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e8, ip, kp + "/items", ak and ak + "/items", out)
 
 
 def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -> None:

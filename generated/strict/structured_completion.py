@@ -331,6 +331,14 @@ def _property_errors(
             )
 
 
+def _items_errors(
+    x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None, out: list[Any]
+) -> None:
+    """items from index `start`: each one's errors through `check`, at keyword location `where`."""
+    for i in range(start, len(x)):
+        check(x[i], ip + "/" + str(i), where, out, absolute)
+
+
 _F0: dict[str, tuple[Any, Any]] = {}
 _Y1 = frozenset({list, str, int, float, bool, type(None)})
 _Y2 = frozenset({dict, list, int, float, bool, type(None)})
@@ -625,8 +633,7 @@ def _e8(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
     if k == "array":
         if len(x) > 8:
             _fail(out, _short(x) + " is too long", ip, kp, ak, "/maxItems")
-        for i in range(0, len(x)):
-            _e14(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e14, ip, kp + "/items", ak and ak + "/items", out)
         if not _unique(x):
             _fail(out, _short(x) + " has non-unique elements", ip, kp, ak, "/uniqueItems")
 
@@ -688,8 +695,7 @@ def _e9(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
             _e15(x[0], ip + "/0", kp + "/prefixItems/0", out, ak and ak + "/prefixItems/0")
         if len(x) > 1:
             _e15(x[1], ip + "/1", kp + "/prefixItems/1", out, ak and ak + "/prefixItems/1")
-        for i in range(2, len(x)):
-            _e16(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 2, _e16, ip, kp + "/items", ak and ak + "/items", out)
 
 
 def _v10(x: Any) -> bool:
@@ -764,8 +770,7 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if not (k == "array"):
         _fail(out, _short(x) + " is not of type 'array'", ip, kp, ak, "/type")
     if k == "array":
-        for i in range(0, len(x)):
-            _e20(x[i], ip + "/" + str(i), kp + "/items", out, ak and ak + "/items")
+        _items_errors(x, 0, _e20, ip, kp + "/items", ak and ak + "/items", out)
 
 
 def _v12(x: Any) -> bool:
