@@ -9,6 +9,7 @@ Every piece of emitted text is a codegen.Code; schema values enter only through 
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 from collections import deque
@@ -940,12 +941,14 @@ class Emitter:
             if any(ir.always_true(s) for s in check.schemas):
                 return
             calls = [self.call(s) for s in check.schemas]
-            opener = "elif" if self.discriminated(check.schemas, body) else "if"
+            dispatched = self.discriminated(check.schemas, body) or self.by_expressions(check.schemas, body, one=False)
+            opener = "elif" if dispatched else "if"
             body.add(0, code(opener + " not ({}):", join(" or ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.OneOf):
             calls = [self.call(s) for s in check.schemas]
-            opener = "elif" if self.discriminated(check.schemas, body) else "if"
+            dispatched = self.discriminated(check.schemas, body) or self.by_expressions(check.schemas, body, one=True)
+            opener = "elif" if dispatched else "if"
             body.add(0, code(opener + " ({}) != 1:", join(" + ", calls)))
             body.add(1, Code("return False"))
         elif isinstance(check, ir.Not):
@@ -985,6 +988,66 @@ class Emitter:
     # A oneOf/anyOf checks every alternative; where the data tells which alternative alone can pass,
     # only that one is checked. The `if` chain these open is continued by the caller's general
     # test (`elif`), which still answers for the values the dispatch is not about.
+    def by_expressions(self, schemas: tuple[ir.Node, ...], body: Lines, one: bool) -> bool:
+        """oneOf (`one`) or anyOf over alternatives whose checks for a value's exact type are each
+        a few tests (`{"type": "number", "multipleOf": 3}`): for those types the alternatives are
+        counted in place, without calls, as `t = type(x)` / `if t is int: if (not (x % 3)) + (not
+        (x % 5)) != 1: return False`; other types go on to the `elif` of calls that follows."""
+        if self.dynamic or len(schemas) < 2:
+            return False
+        nodes = [self.through_refs(n) for n in schemas]
+        if any(n.resource is not None or any(c.applies_to is None and not isinstance(c, ir.Enum) for c in n.checks)
+               for n in nodes if n.boolean is None):
+            return False  # an alternative with in-place applicators (allOf, $ref...) is called
+        groups: dict[tuple[str, str], list[str]] = {}
+        for exact in _EXACT:
+            tests = [self.passes_as_expression(n, exact) for n in nodes]
+            if any(t is None for t in tests):
+                continue  # the calls decide for this type
+            outcome = _count_outcome([t for t in tests if t is not None], one)
+            groups.setdefault(outcome, []).append(exact)
+        if not any(kind == "test" for kind, _ in groups):
+            return False
+        body.add(0, Code("t = type(x)"))
+        opener = "if {}:"
+        # the types with something to test first, the ones that fail outright last
+        for (kind, condition), exacts in sorted(groups.items(), key=lambda group: group[0][0] == "fail"):
+            body.add(0, code(opener, self.type_test(exacts, "t")))
+            if kind == "pass":
+                body.add(1, Code("pass"))
+            elif kind == "fail":
+                body.add(1, Code("return False"))
+            else:
+                body.add(1, code("if {}:", Code(condition)))
+                body.add(2, Code("return False"))
+            opener = "elif {}:"
+        return True
+
+    def passes_as_expression(self, node: ir.Node, exact: str) -> Code | None:
+        """An expression on `x` that is true when a value of this exact type passes `node`, when
+        its fast checks for that type are only `if ...: return False` tests; else None."""
+        if node.boolean is not None:
+            return literal(node.boolean)
+        saved = self._current
+        try:
+            lines = self.fast_branch(node, exact)
+        finally:
+            self._current = saved
+        if not lines:
+            return Code("True")
+        if lines.key() == _FAILS:
+            return Code("False")
+        rendered = lines.lines
+        if len(rendered) % 2 or len(rendered) > 2 * self.INLINE_CHECKS:
+            return None
+        tests = []
+        for (indent, test), (inner, then) in zip(rendered[::2], rendered[1::2]):
+            text = test.text
+            if indent != 0 or inner != 1 or then.text != "return False" or not text.startswith("if ") or not text.endswith(":"):
+                return None
+            tests.append(Code(_not(text[len("if "):-1])))
+        return join(" and ", tests)
+
     def discriminated(self, schemas: tuple[ir.Node, ...], body: Lines) -> bool:
         if self.dynamic or len(schemas) < 2:  # in dynamic mode a call also needs its scope
             return False
@@ -1497,6 +1560,68 @@ def _rename(body: Lines, renames: dict[str, str]) -> Lines:
         pieces.append(text[last:])
         renamed.add(indent, Code("".join(pieces)))
     return renamed
+
+
+# Pass expressions (by_expressions) are built from the emitted `if ...:` conditions; these keep
+# them readable: no parentheses around a single term, `not` folded where it means the same.
+_FLIPPED = {ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
+_OPPOSITE = {"==": "!=", "!=": "==", "in": "not in", "not in": "in", "is": "is not", "is not": "is"}
+
+
+def _parse(text: str) -> ast.expr | None:
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _paren(text: str) -> str:
+    """`text` as one term of a larger expression."""
+    tree = _parse(text)
+    if isinstance(tree, (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Constant)):
+        return text
+    return "(" + text + ")"
+
+
+def _not(text: str) -> str:
+    """The negation of the expression `text`: `not` dropped from `not call(...)`, `!=`/`not in`/
+    `is not` turned around (each is exactly the opposite of the other, NaN included), else
+    `not (...)`. An order comparison keeps its `not`: with NaN, `not (x < 10)` is not `x >= 10`."""
+    tree = _parse(text)
+    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
+        operand = text[len("not "):]
+        if _paren(operand) == operand:
+            return operand
+        inner = _parse(operand[1:-1]) if operand.startswith("(") and operand.endswith(")") else None
+        if isinstance(inner, (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Constant, ast.Compare)) \
+                and ast.dump(inner) == ast.dump(tree.operand):
+            return operand[1:-1]  # a comparison binds tighter than the and/or it is joined with
+    if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _FLIPPED:
+        op = _FLIPPED[type(tree.ops[0])]
+        left, right = text.split(" " + op + " ", 1) if text.count(" " + op + " ") == 1 else (None, None)
+        if left is not None and right is not None and _parse(left) is not None and _parse(right) is not None:
+            return left + " " + _OPPOSITE[op] + " " + right
+    return "not " + _paren(text)
+
+
+def _count_outcome(tests: list[Code], one: bool) -> tuple[str, str]:
+    """What oneOf (`one`) or anyOf makes of its alternatives' pass expressions for one type:
+    ("pass", ""), ("fail", "") or ("test", the condition on which it fails)."""
+    passing = sum(t.text == "True" for t in tests)
+    open_tests = [t.text for t in tests if t.text not in ("True", "False")]
+    if not one:
+        if passing:
+            return ("pass", "")
+        return ("test", _not(" or ".join(open_tests))) if open_tests else ("fail", "")
+    if passing > 1:
+        return ("fail", "")
+    if passing == 1:
+        return ("test", " or ".join(open_tests)) if open_tests else ("pass", "")
+    if not open_tests:
+        return ("fail", "")
+    if len(open_tests) == 1:
+        return ("test", _not(open_tests[0]))
+    return ("test", " + ".join(_paren(t) for t in open_tests) + " != 1")
 
 
 def _literal_prefix(source: str) -> str | None:

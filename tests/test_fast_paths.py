@@ -562,3 +562,60 @@ def test_pattern_and_additional_properties_agree_with_reference(case: str, value
 
 
 _EXTENSIBLE: dict[str, tuple[Any, DraftReference, str]] = {}
+
+
+# -- oneOf/anyOf alternatives counted in place, per exact type, where each is a few tests --------
+ALTERNATIVES = {
+    "numbers": {"oneOf": [{"type": "number", "multipleOf": 3}, {"type": "number", "multipleOf": 5}]},
+    "mixed anyOf": {"anyOf": [{"type": "integer", "minimum": 10}, {"type": "string", "maxLength": 2}, {"const": None}]},
+    "true alternative": {"oneOf": [True, {"type": "integer"}]},
+    "false alternative": {"oneOf": [False, {"type": "string"}, {"enum": ["a", 1]}]},
+    "objects": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    # arrays: items are a loop (called); the other types are counted in place
+    "arrays": {"oneOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "array", "maxItems": 1}]},
+    # an alternative with an in-place applicator: every type is called
+    "applicator": {"anyOf": [{"not": {"type": "string"}}, {"type": "string", "minLength": 2}]},
+}
+
+
+def test_alternatives_of_a_few_tests_are_counted_in_place() -> None:
+    _, _, source = _pair(ALTERNATIVES["numbers"], "draft2020-12")
+    assert re.search(r"if \(not \(x % 3\)\) \+ \(not \(x % 5\)\) != 1:", source)
+    _, _, source = _pair(ALTERNATIVES["applicator"], "draft2020-12")
+    assert "t = type(x)" not in source[source.index("def _v0("):source.index("def _e0(")]
+
+
+@pytest.mark.parametrize("case", sorted(ALTERNATIVES))
+@given(value=st.one_of(VALUES, st.lists(VALUES, max_size=3),
+                       st.dictionaries(st.sampled_from(["a", "b", "c"]), VALUES, max_size=2)))
+def test_alternatives_counted_in_place_agree_with_reference(case: str, value: Any) -> None:
+    if case not in _ALTERNATIVES:
+        _ALTERNATIVES[case] = _pair(ALTERNATIVES[case], "draft2020-12")
+    module, reference, _ = _ALTERNATIVES[case]
+    assert_agree(module, reference, value)
+
+
+_ALTERNATIVES: dict[str, tuple[Any, DraftReference, str]] = {}
+
+
+@pytest.mark.parametrize("condition", [
+    "x < 10", "x >= 10", "x != 1", "x == 1", '"a" not in x', '"a" in x', "x is not None", "x is None",
+    "not f(x)", "not (x < 10)", "not (x != 1)", "len(x) != 2 or 'a' not in x", "not (x or f(x))", "f(x)",
+    "x != 1 != 2",
+])
+def test_folded_negations_mean_the_same(condition: str) -> None:
+    from generator.emit import _not
+
+    def f(v: Any) -> bool:
+        return v == 1
+
+    folded = _not(condition)
+    for x in [float("nan"), 1, 1.0, 2, 10, 11.5, "a", None, {"a": 1}, {}, ["a"], [], True]:
+        scope = {"x": x, "f": f}
+        try:
+            expected = eval("not (" + condition + ")", scope)  # noqa: S307 - test expressions above
+        except TypeError:
+            continue  # (an order comparison of a str and an int)
+        assert eval(folded, scope) == expected, (condition, folded, x)  # noqa: S307
+    for order in (" < ", " > ", " <= ", " >= "):  # never turned around (NaN compares false both ways)
+        assert order not in folded or order in condition

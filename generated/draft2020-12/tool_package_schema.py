@@ -616,7 +616,13 @@ def _v4(x: Any) -> bool:
                 return False
     elif type(x) in _Y2 or not _ok(_e4, x):
         return False
-    if not (_v27(x) or _v28(x)):
+    t = type(x)
+    if t is dict:
+        if not ("source" in x or "binary" in x):
+            return False
+    elif t in _Y2:
+        pass
+    elif not (_v27(x) or _v28(x)):
         return False
     return True
 

@@ -350,13 +350,13 @@ _Y7 = frozenset({int, float, bool})
 _T8 = _table(["low", "medium", "high", None])
 _Y9 = frozenset({dict, list, int, float, bool})
 _Y10 = frozenset({dict, str, int, float, bool, type(None)})
-_P11 = _re.compile("\\Ahttps\\:\\/\\/").search
-_Y12 = frozenset({list, int, float, bool, type(None)})
-_Y13 = frozenset({bool, float, int, str})
-_Y14 = frozenset({dict, list, type(None)})
-_K15 = frozenset[str]()
-_K16 = frozenset({"text"})
-_K17 = frozenset({"refusal"})
+_K11 = frozenset({"text"})
+_K12 = frozenset({"refusal"})
+_P13 = _re.compile("\\Ahttps\\:\\/\\/").search
+_Y14 = frozenset({list, int, float, bool, type(None)})
+_Y15 = frozenset({bool, float, int, str})
+_Y16 = frozenset({dict, list, type(None)})
+_K17 = frozenset[str]()
 _P18 = _re.compile("\\A[0-9]+\\Z").search
 _Y19 = frozenset({int, float, bool, type(None)})
 
@@ -721,43 +721,43 @@ def _e10(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v11(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations."
     if type(x) is list:
-        for item4 in x:
-            t4 = type(item4)
-            if t4 is dict:
-                if type(item4) is dict:
-                    if "doc" not in item4:
+        for item6 in x:
+            t6 = type(item6)
+            if t6 is dict:
+                if type(item6) is dict:
+                    if "doc" not in item6:
                         return False
-                    x6 = item4["doc"]
-                    if type(x6) is not str:
-                        if type(x6) in _Y2 or not _ok(_e14, x6):
+                    x8 = item6["doc"]
+                    if type(x8) is not str:
+                        if type(x8) in _Y2 or not _ok(_e14, x8):
                             return False
-                    if "page" in item4:
-                        x7 = item4["page"]
-                        t7 = type(x7)
-                        if t7 is int:
-                            if x7 < 1:
+                    if "page" in item6:
+                        x9 = item6["page"]
+                        t9 = type(x9)
+                        if t9 is int:
+                            if x9 < 1:
                                 return False
-                        elif t7 is float:
-                            if not x7.is_integer():
+                        elif t9 is float:
+                            if not x9.is_integer():
                                 return False
-                            if not (x7 >= 1):
+                            if not (x9 >= 1):
                                 return False
-                        elif t7 in _Y5:
+                        elif t9 in _Y5:
                             return False
                         else:
-                            if not _ok(_e17, x7):
+                            if not _ok(_e17, x9):
                                 return False
-                elif type(item4) in _Y1 or not _ok(_e18, item4):
+                elif type(item6) in _Y1 or not _ok(_e18, item6):
                     return False
-            elif t4 is str:
-                if type(item4) is str:
-                    if _P11(item4) is None:
+            elif t6 is str:
+                if type(item6) is str:
+                    if _P13(item6) is None:
                         return False
-                elif type(item4) in _Y2 or not _ok(_e19, item4):
+                elif type(item6) in _Y2 or not _ok(_e19, item6):
                     return False
-            elif t4 in _Y12:
+            elif t6 in _Y14:
                 return False
-            elif not (_v16(item4) or _v17(item4)):
+            elif not (_v16(item6) or _v17(item6)):
                 return False
     elif type(x) in _Y10 or not _ok(_e11, x):
         return False
@@ -776,9 +776,9 @@ def _e11(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
 def _v12(x: Any) -> bool:
     "Fast path of the subschema at /properties/metadata."
     if type(x) is dict:
-        for value9 in x.values():
-            if type(value9) not in _Y13:
-                if type(value9) in _Y14 or not _ok(_e21, value9):
+        for value11 in x.values():
+            if type(value11) not in _Y15:
+                if type(value11) in _Y16 or not _ok(_e21, value11):
                     return False
     elif type(x) in _Y1 or not _ok(_e12, x):
         return False
@@ -792,7 +792,7 @@ def _e12(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         for key in x:
-            if key not in _K15:
+            if key not in _K17:
                 _e21(
                     x[key],
                     ip + "/" + _esc(key),
@@ -847,9 +847,9 @@ def _v14(x: Any) -> bool:
     if type(x) is dict:
         if len(x) != 1 or "text" not in x:
             return False
-        x12 = x["text"]
-        if type(x12) is not str:
-            if type(x12) in _Y2 or not _ok(_e14, x12):
+        x14 = x["text"]
+        if type(x14) is not str:
+            if type(x14) in _Y2 or not _ok(_e14, x14):
                 return False
     elif type(x) in _Y1 or not _ok(_e24, x):
         return False
@@ -861,9 +861,9 @@ def _v15(x: Any) -> bool:
     if type(x) is dict:
         if len(x) != 1 or "refusal" not in x:
             return False
-        x13 = x["refusal"]
-        if type(x13) is not str:
-            if type(x13) in _Y2 or not _ok(_e14, x13):
+        x15 = x["refusal"]
+        if type(x15) is not str:
+            if type(x15) in _Y2 or not _ok(_e14, x15):
                 return False
     elif type(x) in _Y1 or not _ok(_e25, x):
         return False
@@ -873,7 +873,7 @@ def _v15(x: Any) -> bool:
 def _v16(x: Any) -> bool:
     "Fast path of the subschema at /properties/citations/items/anyOf/0."
     if type(x) is str:
-        if _P11(x) is None:
+        if _P13(x) is None:
             return False
     elif type(x) in _Y2 or not _ok(_e19, x):
         return False
@@ -885,25 +885,25 @@ def _v17(x: Any) -> bool:
     if type(x) is dict:
         if "doc" not in x:
             return False
-        x14 = x["doc"]
-        if type(x14) is not str:
-            if type(x14) in _Y2 or not _ok(_e14, x14):
+        x16 = x["doc"]
+        if type(x16) is not str:
+            if type(x16) in _Y2 or not _ok(_e14, x16):
                 return False
         if "page" in x:
-            x15 = x["page"]
-            t15 = type(x15)
-            if t15 is int:
-                if x15 < 1:
+            x17 = x["page"]
+            t17 = type(x17)
+            if t17 is int:
+                if x17 < 1:
                     return False
-            elif t15 is float:
-                if not x15.is_integer():
+            elif t17 is float:
+                if not x17.is_integer():
                     return False
-                if not (x15 >= 1):
+                if not (x17 >= 1):
                     return False
-            elif t15 in _Y5:
+            elif t17 in _Y5:
                 return False
             else:
-                if not _ok(_e17, x15):
+                if not _ok(_e17, x17):
                     return False
     elif type(x) in _Y1 or not _ok(_e18, x):
         return False
@@ -945,7 +945,7 @@ def _e19(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
     if not (k == "string"):
         _fail(out, _short(x) + " is not of type 'string'", ip, kp, ak, "/type")
     if k == "string":
-        if _P11(str(x)) is None:
+        if _P13(str(x)) is None:
             _fail(out, _short(x) + " does not match '^https://'", ip, kp, ak, "/pattern")
 
 
@@ -999,7 +999,7 @@ def _e24(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("text",), ip, kp, ak, out)
-        _extra_errors(x, _K16, ip, kp, ak, out)
+        _extra_errors(x, _K11, ip, kp, ak, out)
         if "text" in x:
             _e14(
                 x["text"],
@@ -1017,7 +1017,7 @@ def _e25(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'object'", ip, kp, ak, "/type")
     if k == "object":
         _required_errors(x, ("refusal",), ip, kp, ak, out)
-        _extra_errors(x, _K17, ip, kp, ak, out)
+        _extra_errors(x, _K12, ip, kp, ak, out)
         if "refusal" in x:
             _e14(
                 x["refusal"],
