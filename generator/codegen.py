@@ -57,7 +57,9 @@ def code(fmt: str, *parts: Code) -> Code:
 
 
 def join(separator: str, parts: list[Code]) -> Code:
-    return code(separator.join("{}" for _ in parts), *parts)
+    """`parts` with compiler-written `separator` text between them (its braces are text too)."""
+    escaped = separator.replace("{", "{{").replace("}", "}}")
+    return code(escaped.join("{}" for _ in parts), *parts)
 
 
 def _sort_key(rendered: str) -> tuple[int, str]:

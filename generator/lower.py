@@ -11,14 +11,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
-from .profiles import TYPE_NAMES, Profile
-from .resolve import Location, Registry, draft_number, join_uri
+from .profiles import DRAFT_PROFILES, TYPE_NAMES, Profile
+from .resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
 
 
 def normalize_number(value: Any) -> ir.Number:
@@ -66,6 +66,9 @@ class Lowering:
     """Lowers one schema, and (for the drafts) every schema its references reach, into `graph`."""
 
     def __init__(self, profile: Profile, registry: Registry | None = None) -> None:
+        self.root_profile = profile
+        # the profile (and draft) of the schema being lowered: a document or embedded resource
+        # of another draft is lowered by that draft's rules (see use_draft)
         self.profile = profile
         self.registry = registry
         self.draft = draft_number(profile.draft) if profile.draft else None
@@ -90,6 +93,17 @@ class Lowering:
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
                 resource = self.resource_id(self.registry.resource_of[key])
+        outer = None
+        if ctx is not None and pointer and isinstance(schema.get("$schema"), str):
+            # an embedded resource of another draft (a document's own draft is set by lower_pending)
+            outer = self.use_draft(META_SCHEMAS.get(normalize_meta_uri(schema["$schema"])))
+        try:
+            return self._node(schema, pointer, ctx, resource)
+        finally:
+            if outer is not None:
+                self.profile, self.draft = outer
+
+    def _node(self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None) -> ir.Node:
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
         entries = schema.items()
@@ -105,6 +119,30 @@ class Lowering:
             checks.extend(LOWERINGS[keyword](self, value, schema, where, ctx))
         return ir.Node(pointer=pointer, types=types, checks=tuple(checks),
                        float_integers=self.profile.float_integers, resource=resource)
+
+    def use_draft(self, draft: str | None) -> tuple[Profile, int | None] | None:
+        """Lower by `draft`'s rules from here on: the root's profile for its own draft (with the
+        vocabularies it leaves out), else that draft's profile with the root's limits. Returns
+        what to restore, or None when nothing changed (an unknown meta-schema keeps the draft)."""
+        if draft is None or draft == self.profile.draft:
+            return None
+        outer = (self.profile, self.draft)
+        root = self.root_profile
+        self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
+        self.draft = draft_number(draft)
+        return outer
+
+    def draft_at(self, location: Location) -> str:
+        """The draft in force at a location: its document's, or an embedded `$schema`'s above it."""
+        assert self.registry is not None
+        pointer = location.pointer
+        while True:
+            found = self.registry.dialects.get(location.document.uri + "#" + pointer)
+            if found is not None:
+                return found
+            if not pointer:
+                return location.document.draft
+            pointer = pointer.rpartition("/")[0]
 
     def nodes(self, schemas: list[Any], pointer: str, ctx: Context | None) -> tuple[ir.Node, ...]:
         return tuple(self.node(s, join_pointer(pointer, i), ctx) for i, s in enumerate(schemas))
@@ -163,9 +201,14 @@ class Lowering:
                 location = self.pending.pop()
                 if location.key in self.graph:
                     continue
-                self.check_target(location)
-                ctx = Context(location.document.uri, location.pointer, location.base)
-                self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
+                outer = self.use_draft(self.draft_at(location))
+                try:
+                    self.check_target(location)
+                    ctx = Context(location.document.uri, location.pointer, location.base)
+                    self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
+                finally:
+                    if outer is not None:
+                        self.profile, self.draft = outer
             added = False
             for mode, anchor in sorted(self.dynamic_names):
                 for location in self.dynamic_candidates(mode, anchor):
@@ -180,13 +223,7 @@ class Lowering:
         if location.key in self._preflighted:
             return
         self._preflighted.add(location.key)
-        profile = self.profile
-        from .profiles import DRAFT_PROFILES
-
-        if location.document.draft != profile.draft:
-            preflight(location.schema, DRAFT_PROFILES[location.document.draft], pointer=location.pointer)
-        # it is lowered under this profile's rules (see node()), so its values must pass them too
-        preflight(location.schema, profile, pointer=location.pointer)
+        preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
 
     def dynamic_candidates(self, mode: str, anchor: str) -> list[Location]:
         """Every location a dynamic reference could end at: each resource's anchor of that name."""

@@ -121,6 +121,8 @@ class Registry:
     recursive_anchors: set[str] = field(default_factory=set)  # resources with $recursiveAnchor: true
     bases: dict[str, str] = field(default_factory=dict)  # location key -> base URI
     resource_of: dict[str, str] = field(default_factory=dict)  # location key -> its resource URI, if a root
+    # location key -> draft, where an embedded `$schema` changes the draft below a document's root
+    dialects: dict[str, str] = field(default_factory=dict)
     supplied: Mapping[str, Any] = field(default_factory=dict)
 
     # -- documents ------------------------------------------------------------------------
@@ -150,6 +152,7 @@ class Registry:
             if isinstance(schema, dict):
                 if pointer and isinstance(schema.get("$schema"), str):
                     draft = META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]), draft)
+                    self.dialects[key] = draft
                 old_style = draft_number(draft) <= 7
                 ident = schema.get(id_keyword(draft))
                 if old_style and "$ref" in schema:

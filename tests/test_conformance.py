@@ -78,6 +78,19 @@ def test_suite_file_through_generated_modules(draft: str, path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
+# The optional suite files on schemas of several drafts: a referenced document (or an embedded
+# resource) is processed by its own draft's rules, not by the referring schema's.
+OPTIONAL_CASES = [(draft, path) for draft in DRAFTS
+                  for path in [p.parent / "optional" / name for p in suite_files(draft)[:1]
+                               for name in ("cross-draft.json", "no-schema.json")] if path.is_file()]
+
+
+@pytest.mark.parametrize("draft,path", OPTIONAL_CASES, ids=[f"{d}/optional/{p.name}" for d, p in OPTIONAL_CASES])
+def test_optional_cross_draft_files(draft: str, path: Path) -> None:
+    failures = run_file(draft, path, compile_in_memory, compare_with_reference=True)
+    assert not failures, "\n".join(failures)
+
+
 def test_known_failures_are_still_failures() -> None:
     """The known-failures file lists only tests that really fail (and each with a reason)."""
     for test_id, reason in known_failures().items():

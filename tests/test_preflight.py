@@ -628,13 +628,22 @@ def test_bad_regex_as_a_pattern_properties_name(draft: str, name: str) -> None:
             "/properties/p/patternProperties/" + name)
 
 
-def test_a_referenced_document_of_another_draft_is_checked_under_the_rules_it_is_lowered_by() -> None:
-    """A draft-7 document reached from a 2020-12 schema is lowered under 2020-12's rules (where
-    $ref siblings count), so a sibling draft 7 ignores is still refused, never a crash."""
+def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_own_draft() -> None:
+    """A draft-7 document reached from a 2020-12 schema follows draft 7: the siblings of its $ref
+    are ignored (a bad one included), where 2020-12 would check them."""
+    from generator.reference_drafts import DraftReference
+
     registry = {"http://example.com/d7.json": {
         "$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/x",
-        "minLength": "abc", "definitions": {"x": {}}}}
+        "minLength": "abc", "maxLength": 1, "definitions": {"x": {"type": "string"}}}}
+    schema = {"$ref": "http://example.com/d7.json"}
+    module = generator.compile_module(schema, profile="draft2020-12", registry=registry, format=False)
+    reference = DraftReference(schema, "draft2020-12", registry=registry)
+    for instance, valid in [("long string", True), (1, False)]:
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid
+    # the same sibling in a 2020-12 document is checked, and refused
+    registry["http://example.com/d7.json"]["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    registry["http://example.com/d7.json"]["$defs"] = {"x": {"type": "string"}}
     with pytest.raises(generator.SchemaError) as info:
-        generator.compile_source({"$ref": "http://example.com/d7.json"}, profile="draft2020-12",
-                                 registry=registry, format=False)
+        generator.compile_source(schema, profile="draft2020-12", registry=registry, format=False)
     assert info.value.code == "bad-keyword-value" and info.value.pointer == "/minLength"

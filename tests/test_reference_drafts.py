@@ -255,3 +255,31 @@ def test_a_boolean_registry_document_resolves_in_both_interpreters(draft: str, d
         assert module.is_valid(instance) is reference.is_valid(instance) is (document or "a" not in instance)
         assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
             e.keyword_location for e in reference.errors(instance))
+
+
+def test_an_embedded_resource_of_another_draft_is_lowered_by_its_draft() -> None:
+    """A 2020-12 schema embedding a draft-7 resource: there `$ref` siblings are ignored, whether the
+    resource is reached by reference or in place (the compiler used the root's draft throughout)."""
+    old = {"$schema": "http://json-schema.org/draft-07/schema#",
+           "properties": {"v": {"$ref": "#/definitions/n", "minimum": 5}},
+           "definitions": {"n": {"type": "integer"}}}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "old": {"$id": "http://example.com/old.json", **old},
+            "new": {"properties": {"v": {"$ref": "#/$defs/n", "minimum": 5}}},  # 2020-12: it counts
+            "n": {"type": "integer"},
+        },
+        "properties": {
+            "a": {"$ref": "http://example.com/old.json"},
+            "b": {"$id": "http://example.com/inline.json", **old},
+            "c": {"$ref": "#/$defs/new"},
+        },
+    }
+    module = generator.compile_module(schema, format=False)
+    reference = DraftReference(schema, "draft2020-12")
+    for instance, valid in [({"a": {"v": 1}}, True), ({"b": {"v": 1}}, True), ({"a": {"v": "x"}}, False),
+                            ({"b": {"v": 1.5}}, False), ({"c": {"v": 1}}, False), ({"c": {"v": 7}}, True)]:
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid, instance
+        assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
+            e.keyword_location for e in reference.errors(instance))

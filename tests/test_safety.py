@@ -1051,3 +1051,10 @@ def test_subclass_values_cannot_write_code() -> None:
     hostile = generator.compile_source(schema(S, I, F, D), profile="draft2020-12", format=False)
     assert hostile == plain
     assert "pwned" not in hostile and "system" not in hostile
+
+
+def test_join_separator_is_text_not_a_format() -> None:
+    from generator.codegen import Code, join
+
+    assert join(" {} ", [Code("a"), Code("b")]).text == "a {} b"
+    assert join(" or ", [Code("x is None"), Code("{0}")]).text == "x is None or {0}"
