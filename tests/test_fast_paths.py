@@ -376,7 +376,7 @@ UNROLLED = {
 def test_short_arrays_of_leaf_items_are_unpacked() -> None:
     module, reference, source = _pair(UNROLLED, "draft2020-12")
     assert re.search(r"if len\((x\d+)\) == 2:\n +item\d+_0, item\d+_1 = \1\n", source)
-    assert re.search(r"\(item\d+_0,\) = x\d+", source)  # a one-element unpack, as black writes it
+    assert re.search(r"\(item\d+_0,\) = x\d+", source)  # a one-element unpack, in the form black keeps
     assert re.search(r"item\d+_0, item\d+_1, item\d+_2, item\d+_3 = x\d+", source)
     assert len(re.findall(r"item\d+_0,.* = x\d+\n", source)) == 3  # point, one, bbox: no others
     for value, valid in [
@@ -569,6 +569,9 @@ ALTERNATIVES = {
     "numbers": {"oneOf": [{"type": "number", "multipleOf": 3}, {"type": "number", "multipleOf": 5}]},
     "mixed anyOf": {"anyOf": [{"type": "integer", "minimum": 10}, {"type": "string", "maxLength": 2}, {"const": None}]},
     "true alternative": {"oneOf": [True, {"type": "integer"}]},
+    # strings: one alternative always passes, another only sometimes (then the oneOf fails)
+    "one passes": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 1},
+                             {"type": "integer", "minimum": 3}]},
     "false alternative": {"oneOf": [False, {"type": "string"}, {"enum": ["a", 1]}]},
     "objects": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
     # arrays: items are a loop (called); the other types are counted in place
@@ -581,6 +584,8 @@ ALTERNATIVES = {
 def test_alternatives_of_a_few_tests_are_counted_in_place() -> None:
     _, _, source = _pair(ALTERNATIVES["numbers"], "draft2020-12")
     assert re.search(r"if \(not \(x % 3\)\) \+ \(not \(x % 5\)\) != 1:", source)
+    module, _, _ = _pair(ALTERNATIVES["one passes"], "draft2020-12")
+    assert [module.is_valid(v) for v in ("ab", "a", "", 3, 2, 3.0, None)] == [True, False, False, True, False, True, False]
     _, _, source = _pair(ALTERNATIVES["applicator"], "draft2020-12")
     assert "t = type(x)" not in source[source.index("def _v0("):source.index("def _e0(")]
 
@@ -619,3 +624,14 @@ def test_folded_negations_mean_the_same(condition: str) -> None:
         assert eval(folded, scope) == expected, (condition, folded, x)  # noqa: S307
     for order in (" < ", " > ", " <= ", " >= "):  # never turned around (NaN compares false both ways)
         assert order not in folded or order in condition
+
+
+def test_json_equality_of_objects_is_symmetric_about_key_types() -> None:
+    from generator import primitives
+
+    exact, subclass = {"a": [1]}, {MyStr("a"): [1]}
+    assert primitives.json_equal(exact, subclass) is primitives.json_equal(subclass, exact) is False
+    deep: Any = [1]
+    for _ in range(60):  # past _freeze's depth: compared by json_equal
+        deep = [deep]
+    assert primitives.unique([{MyStr("a"): deep}, {"a": deep}]) is primitives.unique([{"a": deep}, {MyStr("a"): deep}])

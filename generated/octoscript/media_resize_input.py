@@ -194,6 +194,9 @@ def _json_equal(a: Any, b: Any) -> bool:
                 if type(k) is not str or k not in b:
                     return False
                 stack.append((v, b[k]))
+            for k in b:  # (both sides: a str-subclass key equal to a str one is still not JSON)
+                if type(k) is not str:
+                    return False
         elif ka == "array":
             if len(a) != len(b):
                 return False
