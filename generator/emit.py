@@ -406,11 +406,15 @@ class Emitter:
         if not self.type_only(node) or self.dynamic:
             return None
         accepted, outcomes = [], set()
-        for exact in _EXACT:
-            outcome = self.fast_branch(node, exact).key()
-            outcomes.add(outcome)
-            if not outcome:
-                accepted.append(exact)
+        saved = self._current
+        try:
+            for exact in _EXACT:
+                outcome = self.fast_branch(node, exact).key()
+                outcomes.add(outcome)
+                if not outcome:
+                    accepted.append(exact)
+        finally:
+            self._current = saved
         if not accepted or not outcomes <= {(), _FAILS}:
             return None
         other = code("({} and {}({}, x))", self.type_test(list(_EXACT), "type(x)", negate=True),
@@ -545,6 +549,8 @@ class Emitter:
         additional = [c for c in checks if isinstance(c, ir.AdditionalProperties)]
         if len(properties) > 1 or len(patterns) != 1 or len(additional) > 1:
             return None
+        if additional and (additional[0].schema is None or ir.always_true(additional[0].schema)):
+            additional = []  # nothing to check on a name no property or pattern covers
         table = self.property_table(properties[0]) if properties else None
         if table is None and not additional:
             return None
@@ -837,8 +843,8 @@ class Emitter:
         lines.extend(1, loop)
 
     def fast_ItemCount(self, check: ir.ItemCount, exact: str, lines: Lines, present: set[str]) -> None:
-        if check.at_least and self.unrolled_length() is not None:
-            return  # checked by unrolled_items
+        if isinstance(check, ir.ItemCount) and check.at_least and self.unrolled_length() is not None:
+            return  # checked by unrolled_items (not minLength, which shares this method)
         lines.add(0, code("if len(x) < {}:" if check.at_least else "if len(x) > {}:", literal(check.bound)))
         lines.add(1, Code("return False"))
 
@@ -1076,7 +1082,10 @@ class Emitter:
             if ir.always_true(nodes[i]):
                 body.add(1, Code("pass"))
             elif self.inlinable(nodes[i]):
+                before = len(body.lines)
                 self.check_in_place(nodes[i], None, body, 1, var=Name("x"))
+                if len(body.lines) == before:  # nothing to check for these types
+                    body.add(1, Code("pass"))
             else:
                 body.add(1, code("if not {}:", self.call(nodes[i])))
                 body.add(2, Code("return False"))

@@ -635,3 +635,30 @@ def test_json_equality_of_objects_is_symmetric_about_key_types() -> None:
     for _ in range(60):  # past _freeze's depth: compared by json_equal
         deep = [deep]
     assert primitives.unique([{MyStr("a"): deep}, {"a": deep}]) is primitives.unique([{"a": deep}, {MyStr("a"): deep}])
+
+
+# -- shapes a review found wrong: each must agree with the reference (and compile at all) --------
+REGRESSIONS = {
+    # minLength shares fast_ItemCount's code: unrolling items must not drop it
+    "minLength beside unrolled items": {"items": {"type": "integer"}, "minItems": 2, "minLength": 1},
+    # an always-passing additionalProperties: the pattern loop must still be emitted
+    "patterns, additional {}": {"patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": {}},
+    "patterns, additional true": {"properties": {"a": {"type": "integer"}},
+                                  "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": True},
+    "inside oneOf": {"oneOf": [{"patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": {}},
+                               {"required": ["q"]}]},
+    # an alternative with nothing to check for the dispatched types: a `pass`, not an empty block
+    "empty dispatched body": {"anyOf": [{"anyOf": [{}, {"type": "array"}]}, False]},
+    "empty dispatched body, oneOf": {"oneOf": [False, {"anyOf": [{}, {"type": "string"}]}]},
+}
+
+
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft7", "draft4"])
+@pytest.mark.parametrize("case", sorted(REGRESSIONS))
+def test_reviewed_shapes_agree_with_reference(case: str, draft: str) -> None:
+    schema = REGRESSIONS[case]
+    generator.compile_source(schema, profile=draft)  # valid Python, formatted
+    module, reference, _ = _pair(schema, draft)
+    for value in ["", "a", [1], [1, 2], [1, "x"], {"x-a": 1}, {"x-a": "s"}, {"b": 1}, {"a": "s"}, {"q": 1},
+                  {"q": 1, "x-a": "s"}, 1, None, [], MyDict({"x-a": 1})]:
+        assert_agree(module, reference, value)
