@@ -9,7 +9,8 @@ reads `prefixItems`) and returns the checks it contributes.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from dataclasses import dataclass, replace
 from urllib.parse import urldefrag
@@ -67,11 +68,10 @@ class Lowering:
 
     def __init__(self, profile: Profile, registry: Registry | None = None) -> None:
         self.root_profile = profile
-        # the profile (and draft) of the schema being lowered: a document or embedded resource
-        # of another draft is lowered by that draft's rules (see use_draft)
+        # the profile of the schema being lowered: a document or embedded resource of another
+        # draft is lowered by that draft's rules (see in_draft)
         self.profile = profile
         self.registry = registry
-        self.draft = draft_number(profile.draft) if profile.draft else None
         self.graph: dict[str, ir.Node] = {}  # location key -> node, for reference targets
         self.pending: list[Location] = []
         self._scheduled: set[str] = set()  # keys in graph or pending
@@ -93,15 +93,11 @@ class Lowering:
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
                 resource = self.resource_id(self.registry.resource_of[key])
-        outer = None
         if ctx is not None and pointer and isinstance(schema.get("$schema"), str):
             # an embedded resource of another draft (a document's own draft is set by lower_pending)
-            outer = self.use_draft(META_SCHEMAS.get(normalize_meta_uri(schema["$schema"])))
-        try:
-            return self._node(schema, pointer, ctx, resource)
-        finally:
-            if outer is not None:
-                self.profile, self.draft = outer
+            with self.in_draft(META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]))):
+                return self._node(schema, pointer, ctx, resource)
+        return self._node(schema, pointer, ctx, resource)
 
     def _node(self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None) -> ir.Node:
         types: tuple[str, ...] | None = None
@@ -120,17 +116,24 @@ class Lowering:
         return ir.Node(pointer=pointer, types=types, checks=tuple(checks),
                        float_integers=self.profile.float_integers, resource=resource)
 
-    def use_draft(self, draft: str | None) -> tuple[Profile, int | None] | None:
-        """Lower by `draft`'s rules from here on: the root's profile for its own draft (with the
-        vocabularies it leaves out), else that draft's profile with the root's limits. Returns
-        what to restore, or None when nothing changed (an unknown meta-schema keeps the draft)."""
-        if draft is None or draft == self.profile.draft:
-            return None
-        outer = (self.profile, self.draft)
+    @property
+    def draft(self) -> int | None:
+        """The number of the draft being lowered (None for a profile that is no draft)."""
+        return draft_number(self.profile.draft) if self.profile.draft else None
+
+    @contextmanager
+    def in_draft(self, draft: str | None) -> Iterator[None]:
+        """Lower by `draft`'s rules inside: the root's profile for its own draft (with the
+        vocabularies it leaves out), else that draft's profile with the root's limits. An
+        unknown meta-schema (None) keeps the draft in force."""
+        outer = self.profile
         root = self.root_profile
-        self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
-        self.draft = draft_number(draft)
-        return outer
+        if draft is not None and draft != outer.draft:
+            self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
+        try:
+            yield
+        finally:
+            self.profile = outer
 
     def draft_at(self, location: Location) -> str:
         """The draft in force at a location: its document's, or an embedded `$schema`'s above it."""
@@ -201,14 +204,10 @@ class Lowering:
                 location = self.pending.pop()
                 if location.key in self.graph:
                     continue
-                outer = self.use_draft(self.draft_at(location))
-                try:
+                with self.in_draft(self.draft_at(location)):
                     self.check_target(location)
                     ctx = Context(location.document.uri, location.pointer, location.base)
                     self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
-                finally:
-                    if outer is not None:
-                        self.profile, self.draft = outer
             added = False
             for mode, anchor in sorted(self.dynamic_names):
                 for location in self.dynamic_candidates(mode, anchor):
