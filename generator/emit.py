@@ -298,13 +298,11 @@ class Emitter:
         self._inline_count += 1
         suffix = str(self._inline_count)
         target = var or Name("x" + suffix)
-        saved = self._current
         self._inline_depth += 1
         try:
             body = self.fast_body(node, inline=True)
         finally:
             self._inline_depth -= 1
-            self._current = saved
         if not body:
             return
         if value is not None:
@@ -405,24 +403,23 @@ class Emitter:
         without a call; values of no plain JSON type (subclasses, Decimal) ask its error path."""
         if not self.type_only(node) or self.dynamic:
             return None
-        accepted, outcomes = [], set()
-        saved = self._current
-        try:
-            for exact in _EXACT:
-                outcome = self.fast_branch(node, exact).key()
-                outcomes.add(outcome)
-                if not outcome:
-                    accepted.append(exact)
-        finally:
-            self._current = saved
-        if not accepted or not outcomes <= {(), _FAILS}:
+        outcomes = {exact: self.passes_as_expression(node, exact) for exact in _EXACT}
+        accepted = [exact for exact, passes in outcomes.items() if passes == Code("True")]
+        if not accepted or any(passes not in (Code("True"), Code("False")) for passes in outcomes.values()):
             return None
         other = code("({} and {}({}, x))", self.type_test(list(_EXACT), "type(x)", negate=True),
                      self.prim("_ok"), self.error_fn(node))
         return join(" or ", [self.type_test(accepted, "type(x)"), other])
 
     def fast_branch(self, node: ir.Node, exact: str) -> Lines:
-        self._current = node
+        """The fast checks of `node` for a value of one exact type (`_current` is `node` meanwhile)."""
+        outer, self._current = self._current, node
+        try:
+            return self._fast_branch(node, exact)
+        finally:
+            self._current = outer
+
+    def _fast_branch(self, node: ir.Node, exact: str) -> Lines:
         kind = _EXACT[exact][0]
         lines = Lines()
         types = node.types
@@ -496,7 +493,7 @@ class Emitter:
         both paths; or (error_only, for the error path of a smaller one) name -> error function.
         None when there are too few properties (each is then tested by name), and in dynamic mode
         (where calls carry the scope)."""
-        entries = [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
+        entries = _checked_properties(check)
         large = len(entries) >= self.PROPERTY_TABLE
         if self.dynamic or len(entries) < 3 or not (large or error_only):
             return None
@@ -532,7 +529,7 @@ class Emitter:
         properties = [c for c in self._current.checks if isinstance(c, ir.Properties)]
         if closed is None or len(properties) != 1:
             return None
-        names = {p for p, sub in properties[0].entries if not ir.always_true(sub)}
+        names = {p for p, _ in _checked_properties(properties[0])}
         if names == set(closed.known) and len(names) >= self.PROPERTY_TABLE:
             return self.property_table(properties[0])
         return None
@@ -557,7 +554,7 @@ class Emitter:
         pythons = tuple(python for _, python, _ in patterns[0].entries)
         if additional and additional[0].patterns != pythons:
             return None
-        in_table = {p for p, sub in properties[0].entries if not ir.always_true(sub)} if table else set()
+        in_table = {p for p, _ in _checked_properties(properties[0])} if table else set()
         known = set(additional[0].known) if additional else in_table
         # which known names a pattern matches is decided here, for the patterns that say it
         # plainly (`^x-`): a regex is not run at compile time (a hostile one could hang it)
@@ -626,7 +623,7 @@ class Emitter:
         for prop, sub in check.entries:
             if ir.always_true(sub):
                 continue
-            target = sub if self.dynamic else self.through_refs(sub)
+            target = self.through_refs(sub)
             if target is not sub and not self.type_only(target):
                 sub = target  # a reference to a shared subschema: its function, called directly
             elif self.inlinable(sub):
@@ -770,7 +767,7 @@ class Emitter:
             lines.add(0, code("if len(x) > {}:", literal(check.start)))
             lines.add(1, Code("return False"))
             return
-        target = check.schema if self.dynamic else self.through_refs(check.schema)
+        target = self.through_refs(check.schema)
         if target is not check.schema and not self.type_only(target) and not check.start:
             # items by reference to a shared subschema: the loop in C, stopping at the first failure
             lines.add(0, code("if not all(map({}, x)):", self.fast_fn(target)))
@@ -930,8 +927,7 @@ class Emitter:
                              key="T" + check.canonical)
 
     def call(self, node: ir.Node, arg: str = "x") -> Code:
-        # a plain reference is called at its target (in dynamic mode a call also carries the scope)
-        return code("{}(" + arg + "{})", self.fast_fn(node if self.dynamic else self.through_refs(node)), self.S)
+        return code("{}(" + arg + "{})", self.fast_fn(self.through_refs(node)), self.S)
 
     def fast_general(self, check: ir.Check, body: Lines) -> None:
         if isinstance(check, ir.AllOf):
@@ -1034,11 +1030,7 @@ class Emitter:
         its fast checks for that type are only `if ...: return False` tests; else None."""
         if node.boolean is not None:
             return literal(node.boolean)
-        saved = self._current
-        try:
-            lines = self.fast_branch(node, exact)
-        finally:
-            self._current = saved
+        lines = self.fast_branch(node, exact)
         if not lines:
             return Code("True")
         if lines.key() == _FAILS:
@@ -1130,14 +1122,14 @@ class Emitter:
         return True
 
     def through_refs(self, node: ir.Node) -> ir.Node:
-        """The node a plain static reference (alone in its schema) leads to: it checks the same."""
+        """The node a plain static reference (alone in its schema) leads to: it checks the same,
+        so it is called (or inlined) instead. Not in dynamic mode, where a call carries the scope."""
         for _ in range(64):
-            if (node.boolean is None and node.types is None and len(node.checks) == 1
-                    and isinstance(node.checks[0], ir.Ref) and node.checks[0].mode is None):
-                node = self.target(node.checks[0])
-                self.has_refs = True  # a call through it can recurse like the reference would
-            else:
+            ref = self.plain_ref(node)
+            if ref is None:
                 break
+            node = self.target(ref)
+            self.has_refs = True  # a call through it can recurse like the reference would
         return node
 
     def property_strings(self, node: ir.Node) -> dict[str, frozenset[str]]:
@@ -1308,8 +1300,7 @@ class Emitter:
         """The error function, keyword location and absolute location of ecall."""
         ref = self.plain_ref(node)
         if ref is not None:
-            where = code("kp + {}", _ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))
-            return self.error_fn(self.target(ref)), where, literal(ref.absolute)
+            return self.error_fn(self.target(ref)), _through_ref(ref, *tokens), literal(ref.absolute)
         suffix = _ptr(*tokens)
         return self.error_fn(node), code("kp + {}", suffix), code("ak and ak + {}", suffix)
 
@@ -1435,7 +1426,7 @@ class Emitter:
             lines.add(1, self.ecall(check.otherwise, Code("x"), Code("ip"), "else"))
 
     def error_Ref(self, check: ir.Ref, lines: Lines) -> None:
-        where = code("kp + {}", _ptr(check.keyword, *["$ref"] * check.hops))
+        where = _through_ref(check)
         function = self.error_fn(self.target(check)) if check.mode is None else code("{}[1]", self.dynamic_pick(check))
         # crossing a reference: locations below it are also given absolutely, from its target
         absolute = literal(check.absolute) if check.mode is None else Code("None")
@@ -1631,6 +1622,17 @@ def _count_outcome(tests: list[Code], one: bool) -> tuple[str, str]:
     if len(open_tests) == 1:
         return ("test", _not(open_tests[0]))
     return ("test", " + ".join(_paren(t) for t in open_tests) + " != 1")
+
+
+def _through_ref(ref: ir.Ref, *tokens: str | int) -> Code:
+    """The keyword location past a reference at kp + `tokens`: its keyword, and one `$ref` per
+    plain reference hop lowering followed."""
+    return code("kp + {}", _ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))
+
+
+def _checked_properties(check: ir.Properties) -> list[tuple[str, ir.Node]]:
+    """The properties with something to check: the names a property table lists."""
+    return [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
 
 
 def _literal_prefix(source: str) -> str | None:
