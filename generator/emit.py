@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from . import ir, primitives
 from .codegen import Code, Name, code, join, literal, uses_decimal
 from .errors import escape_pointer_token
-from .lower import normalize_number
+from .values import normalize_number
 
 # The exact built-in types the fast path dispatches on, the JSON type each stands for, and the
 # test that selects it.

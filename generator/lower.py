@@ -8,7 +8,6 @@ reads `prefixItems`) and returns the checks it contributes.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -19,39 +18,8 @@ from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
 from .profiles import DRAFT_PROFILES, TYPE_NAMES, Profile
+from .values import canonical, normalize_number
 from .resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
-
-
-def normalize_number(value: Any) -> ir.Number:
-    """Integral numbers become int, a float stays only if it is its own repr's value, otherwise
-    Decimal: so emitted comparisons are exact and integer ones are the cheap kind."""
-    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
-    if exact == exact.to_integral_value():
-        return int(exact)
-    as_float = float(exact)
-    if Decimal(repr(as_float)) == exact:
-        return as_float
-    return exact
-
-
-def canonical(value: Any) -> str:
-    """Deterministic text of a JSON value that tells apart what JSON equality tells apart."""
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, str):
-        return "s" + repr(value)
-    if isinstance(value, (int, float, Decimal)):
-        number = normalize_number(value)
-        return "n" + (hex(number) if isinstance(number, int) else str(number))
-    if isinstance(value, list):
-        return "[" + ",".join(canonical(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ",".join(repr(k) + ":" + canonical(value[k]) for k in sorted(value)) + "}"
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
 @dataclass(frozen=True)
@@ -266,7 +234,7 @@ def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: st
 
 
 def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    from .ecma_regex import translate
+    from .regex import translate
 
     entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
                     for source, sub in value.items())
@@ -280,7 +248,7 @@ def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
 def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     if value is True and not _needs_annotations(lw):
         return []
-    from .ecma_regex import translate
+    from .regex import translate
 
     known = tuple(schema["properties"]) if _enforced(lw, "properties", schema) else ()
     patterns = tuple(translate(p) for p in schema["patternProperties"]) if _enforced(lw, "patternProperties", schema) else ()
@@ -393,7 +361,7 @@ def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: st
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    from .ecma_regex import translate
+    from .regex import translate
 
     return [ir.Pattern("pattern", value, translate(value))]
 

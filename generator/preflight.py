@@ -239,7 +239,7 @@ def _check_any_json(w: _Walk, value: Any, pointer: str, depth: int) -> None:
 def _check_pattern(w: _Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, str):
         raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {_describe(value)}")
-    from .ecma_regex import RegexTranslationError, compile_pattern
+    from .regex import RegexTranslationError, compile_pattern
 
     try:
         compile_pattern(value)

@@ -270,7 +270,7 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
 def load_registry_directory(path: str | Path, *, base_uri: str | None = None) -> dict[str, Any]:
     """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
     has one, and under `base_uri` + its relative path when a base is given."""
-    from .loader import load_json
+    from .load import load_json
 
     root = Path(path)
     mapping: dict[str, Any] = {}

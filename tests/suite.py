@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
-from generator.loader import load_json
+from generator.load import load_json
 
 from .conftest import ROOT
 

@@ -1,4 +1,4 @@
-"""Typed adapters (generator.adapters): dataclass handlers, with the schema as wire authority.
+"""Typed adapters (generator.runtime.adapters): dataclass handlers, with the schema as wire authority.
 
 The drift cases the seed names are caught by the contract, not papered over by the conversion:
 a default for an omitted required field, unknown fields, enum encodings, numeric ranges, and
@@ -16,7 +16,7 @@ from typing import Any, Literal, Optional
 import pytest
 
 import generator
-from generator.adapters import AdapterError, check_type, from_json, register_typed, to_json
+from generator.runtime.adapters import AdapterError, check_type, from_json, register_typed, to_json
 from generator.runtime import HandlerFailed, OutputRejected, ToolDenied, ToolRuntime
 
 

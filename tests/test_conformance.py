@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import generator
-from generator.reference_drafts import DraftReference
+from generator.reference import DraftReference
 
 from .suite import DRAFTS, SKIP_REASON, groups, known_failures, remotes, suite_dir, suite_files
 

@@ -97,7 +97,7 @@ DRAFT_NAMES = ["draft2020-12", "draft2019-09", "draft7", "draft6", "draft4"]
 def test_drafts_generated_module_agrees_with_reference(draft: str, data: st.DataObject) -> None:
     from hypothesis import assume
 
-    from generator.reference_drafts import DraftReference
+    from generator.reference import DraftReference
 
     from .strategies import draft_document
 

@@ -1,4 +1,4 @@
-"""Tests of generator.ecma_regex: ECMA-262 (u-mode) pattern source -> Python `re`."""
+"""Tests of generator.regex: ECMA-262 (u-mode) pattern source -> Python `re`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.ecma_regex import RegexTranslationError, compile_pattern, translate
+from generator.regex import RegexTranslationError, compile_pattern, translate
 
 
 def matches(pattern: str, text: str) -> bool:

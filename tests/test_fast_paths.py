@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import generator
-from generator.reference_drafts import DraftReference
+from generator.reference import DraftReference
 
 from .strategies import JSON, SCALARS
 from .test_differential import assert_agree

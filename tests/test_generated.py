@@ -12,8 +12,8 @@ import black
 import pytest
 
 import generator
-from generator.api import _BLACK_MODE
-from generator.cli import _module_path
+from generator.render.module import _BLACK_MODE
+from generator.cli.files import module_path as _module_path
 
 from .conftest import ROOT
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import generator
-from generator.reference_drafts import DraftReference
+from generator.reference import DraftReference
 
 
 def chain(n: int, end: Any) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import generator
-from generator.loader import load_json
+from generator.load import load_json
 
 OCTO = ("octoscript", "strict")  # octoscript keywords mean the same in strict
 STRICT = ("strict",)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import generator
-from generator.loader import load_json
+from generator.load import load_json
 
 
 def bad(source: Any, code: str = "bad-json", **kwargs: Any) -> generator.SchemaError:

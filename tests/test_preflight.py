@@ -631,7 +631,7 @@ def test_bad_regex_as_a_pattern_properties_name(draft: str, name: str) -> None:
 def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_own_draft() -> None:
     """A draft-7 document reached from a 2020-12 schema follows draft 7: the siblings of its $ref
     are ignored (a bad one included), where 2020-12 would check them."""
-    from generator.reference_drafts import DraftReference
+    from generator.reference import DraftReference
 
     registry = {"http://example.com/d7.json": {
         "$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/x",

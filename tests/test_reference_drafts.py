@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from generator.errors import SchemaError
-from generator.loader import load_json
+from generator.load import load_json
 import generator
-from generator.reference_drafts import DraftReference
+from generator.reference import DraftReference
 
 SUITE = Path(
     os.environ.get("STRAIGHTLINE_TEST_SUITE")

@@ -868,7 +868,7 @@ def test_the_example_handler_runs_both_ways() -> None:
 
 
 def test_the_example_and_the_runtime_pass_mypy_strict() -> None:
-    paths = ["examples/math_add_handler.py", "generator/runtime.py", "generator/adapters.py"]
+    paths = ["examples/math_add_handler.py", "generator/runtime"]
     result = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", *paths],
         cwd=ROOT,
@@ -884,3 +884,48 @@ def _no_leaked_threads() -> Iterator[None]:
     before = threading.active_count()
     yield
     assert threading.active_count() == before
+
+
+def test_the_runtime_imports_nothing_of_the_compiler() -> None:
+    """A service that imports generator.runtime loads neither black, jinja2 nor a compiler stage:
+    run in a fresh interpreter in which importing any of them raises."""
+    program = r"""
+import sys
+BLOCKED = ("black", "jinja2", "generator.api", "generator.emit", "generator.lower", "generator.render",
+           "generator.preflight", "generator.resolve", "generator.contracts", "generator.regex",
+           "generator.plan", "generator.keywords", "generator.codegen", "generator.profiles")
+
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if any(name == b or name.startswith(b + ".") for b in BLOCKED):
+            raise ImportError("blocked: " + name)
+        return None
+
+sys.meta_path.insert(0, Block())
+import generator.runtime
+import generator.runtime.adapters
+from generated.tools import math_add
+runtime = generator.runtime.ToolRuntime()
+runtime.register(math_add, lambda request: {"total": request["left"] + request["right"]})
+assert runtime.call("math.add", {"left": 1, "right": 2}) == {"total": 3}
+loaded = sorted(m for m in sys.modules if m == "generator" or m.startswith("generator."))
+print(" ".join(loaded))
+"""
+    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["generator", "generator.errors", "generator.runtime",
+                                     "generator.runtime.adapters", "generator.runtime.tools"]
+
+
+def test_import_generator_is_cheap_and_compiles_on_first_use() -> None:
+    program = r"""
+import sys
+import generator
+assert "black" not in sys.modules and "jinja2" not in sys.modules and "generator.api" not in sys.modules
+assert generator.compile_module({"type": "integer"}).is_valid(3)
+assert "generator.api" in sys.modules
+"""
+    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr

@@ -595,7 +595,7 @@ def _patterns(value, out: list[str]) -> list[str]:
 
 class Provenance:
     def __init__(self, schema, profile: str) -> None:
-        from generator.ecma_regex import translate
+        from generator.regex import translate
 
         self.schema_strings = _schema_strings(schema, set())
         self.tokens = {esc(s) for s in self.schema_strings}

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from generator.reference_drafts import DraftReference
-from generator.loader import load_json
+from generator.reference import DraftReference
+from generator.load import load_json
 
 from .conftest import ROOT
 

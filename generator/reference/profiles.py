@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from . import primitives as p
-from .ecma_regex import compile_pattern
-from .errors import join_pointer
-from .preflight import preflight
-from .profiles import Profile, get_profile, with_options
+from .. import primitives as p
+from ..regex import compile_pattern
+from ..errors import join_pointer
+from ..preflight import preflight
+from ..profiles import Profile, get_profile, with_options
 
 
 @dataclass(frozen=True)

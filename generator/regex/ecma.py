@@ -1105,6 +1105,6 @@ def compile_pattern(pattern: str) -> "re.Pattern[str]":
         ) from None
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python -m generator.ecma_regex PATTERN
+if __name__ == "__main__":  # pragma: no cover - manual use: python -m generator.regex PATTERN
     for _arg in sys.argv[1:]:
         print(translate(_arg))

@@ -49,7 +49,7 @@ from typing import (
     overload,
 )
 
-from .runtime import ContractModule, ToolRuntime, is_async_callable
+from .tools import ContractModule, ToolRuntime, is_async_callable
 
 __all__ = ["AdapterError", "check_type", "from_json", "register_typed", "to_json"]
 

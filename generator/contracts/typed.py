@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .codegen import Code, Name, code, join, literal
+from ..codegen import Code, Name, code, join, literal
 
 _SIMPLE = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
 IMPORTS = Code("from typing import Literal, NotRequired, TypedDict")

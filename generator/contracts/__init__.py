@@ -11,12 +11,13 @@ import json
 import types as _types
 from typing import Any
 
-from .api import _registry_mapping, build, prepare, render, root_of
-from .codegen import Code, Name, literal, uses_decimal
-from .errors import SchemaError, join_pointer
-from .loader import load_json
-from .preflight import check_json_value
-from .profiles import OCTOSCRIPT, get_profile
+from ..api import _registry_mapping, build, prepare
+from ..codegen import Code, Name, literal, uses_decimal
+from ..errors import SchemaError, join_pointer
+from ..load import load_json
+from ..preflight import check_json_value
+from ..profiles import OCTOSCRIPT, get_profile
+from ..render.module import render, root_of
 from .typed import IMPORTS, typed_definitions
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",

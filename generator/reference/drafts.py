@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 from urllib.parse import urldefrag
 
-from . import primitives as p
-from .ecma_regex import compile_pattern
-from .errors import SchemaError, join_pointer
-from .reference import Error
-from .resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
+from .. import primitives as p
+from ..regex import compile_pattern
+from ..errors import SchemaError, join_pointer
+from .profiles import Error
+from ..resolve import META_SCHEMAS, Location, Registry, draft_number, normalize_meta_uri
 
 __all__ = ["DraftReference", "Error", "Evaluated"]
 
