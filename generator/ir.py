@@ -4,15 +4,21 @@ A Node is one subschema. Its checks are grouped by the JSON type they apply to; 
 types are ignored for a value, as JSON Schema says. Equality of nodes is structural (locations are
 excluded), so identical subschemas can share one emitted function; values that JSON equality must
 tell apart (true vs 1) are compared through their canonical JSON text, never Python ==.
+
+The check classes live with their keywords, in the units of generator/keywords/; this module holds
+what every stage shares: the node, the check base class and its class-level facts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 Number = Union[int, float, Decimal]
+
+# The names `type` takes, in the order the error path lists them.
+TYPE_NAMES = ("null", "boolean", "object", "array", "number", "integer", "string")
 
 
 @dataclass(frozen=True)
@@ -30,177 +36,34 @@ class Check:
     keyword: str  # the keyword, for keyword_location
 
     # The JSON type a check applies to ("object", "array", "string", "number") or None: any value.
-    applies_to = None
+    applies_to: ClassVar[str | None] = None
+    # Whether the check leads to another node of the graph (a reference) rather than holding one.
+    refers: ClassVar[bool] = False
+    # Whether the fast path checks it in every type's branch, though it applies to any value
+    # (enum/const: each type compares with its own values).
+    on_every_type: ClassVar[bool] = False
+    # The fields holding subschemas applied to the same instance (allOf's schemas, not's schema...).
+    in_place_fields: ClassVar[tuple[str, ...]] = ()
+    # For unevaluated*: the JSON type whose members all count as evaluated once the node holds.
+    evaluates_all: ClassVar[str | None] = None
+
+    @property
+    def leaf(self) -> bool:
+        """A check that holds no subschema and leads to none: cheap to copy anywhere."""
+        return not self.refers and not subschemas(self)
+
+    @property
+    def static_reference(self) -> bool:
+        """A reference whose target is known at compile time (not $dynamicRef/$recursiveRef)."""
+        return False
 
 
 @dataclass(frozen=True)
-class Required(Check):
+class Types(Check):
+    """`type`: the JSON types a value may have. Lowering moves it into `Node.types` (the fast path
+    dispatches on it, the error path tests it first); it is never a check of its own."""
+
     names: tuple[str, ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class Properties(Check):
-    entries: tuple[tuple[str, Node], ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class AdditionalProperties(Check):
-    known: tuple[str, ...] = ()  # names covered by properties
-    schema: Node | None = None
-    patterns: tuple[str, ...] = ()  # Python translations of the patternProperties patterns
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class PatternProperties(Check):
-    entries: tuple[tuple[str, str, Node], ...] = ()  # (ECMA source, Python translation, schema)
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class PropertyNames(Check):
-    schema: Node | None = None
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class PropertyCount(Check):
-    bound: int = 0
-    at_least: bool = True  # minProperties (True) or maxProperties (False)
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class DependentRequired(Check):
-    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class DependentSchemas(Check):
-    entries: tuple[tuple[str, Node], ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class Contains(Check):
-    schema: Node | None = None
-    minimum: int = 1
-    maximum: int | None = None
-    min_keyword: str = "contains"  # where a too-small count is reported
-    annotates: bool = False  # contains' matches count as evaluated items (2020-12)
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class Unevaluated(Check):
-    schema: Node | None = None
-    applies_to = "object"  # "array" for unevaluatedItems (set per instance)
-
-
-@dataclass(frozen=True)
-class UnevaluatedItems(Unevaluated):
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class Ref(Check):
-    target: str = ""  # graph key of the target node
-    where: str = field(default="", compare=False)  # pointer of the reference, for messages
-    # Dynamic references: "dynamic" ($dynamicRef) or "recursive" ($recursiveRef), with the
-    # anchor name; None for a plain static reference.
-    mode: str | None = None
-    anchor: str = ""
-    enter: tuple[int, ...] = ()  # resources entered by following it (one per hop of a ref chain)
-    hops: int = 0  # plain {"$ref"} schemas followed at compile time: each adds "/$ref" to locations
-    absolute: str = ""  # the absolute URI of the target (for absolute_keyword_location)
-
-
-@dataclass(frozen=True)
-class IfThenElse(Check):
-    condition: Node | None = None
-    then: Node | None = None
-    otherwise: Node | None = None
-
-
-@dataclass(frozen=True)
-class PrefixItems(Check):
-    schemas: tuple[Node, ...] = ()
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class Items(Check):
-    start: int = 0  # items before `start` are prefixItems' business
-    schema: Node | None = None
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class ItemCount(Check):
-    bound: int = 0
-    at_least: bool = True  # minItems (True) or maxItems (False)
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class UniqueItems(Check):
-    applies_to = "array"
-
-
-@dataclass(frozen=True)
-class StringLength(Check):
-    bound: int = 0
-    at_least: bool = True  # minLength (True) or maxLength (False)
-    applies_to = "string"
-
-
-@dataclass(frozen=True)
-class Pattern(Check):
-    source: str = ""  # the ECMA-262 pattern as written
-    python: str = ""  # its Python `re` translation
-    applies_to = "string"
-
-
-@dataclass(frozen=True)
-class NumberBound(Check):
-    bound: Number = 0  # integral bounds are ints, so comparisons never go through float
-    op: str = ">="  # the relation the instance must have to the bound: >=, >, <=, <
-    applies_to = "number"
-
-
-@dataclass(frozen=True)
-class MultipleOf(Check):
-    divisor: Number = 1
-    applies_to = "number"
-
-
-@dataclass(frozen=True)
-class Enum(Check):
-    values: tuple[Any, ...] = field(default=(), compare=False)
-    canonical: str = ""  # canonical JSON of the values: what equality of checks looks at
-
-
-@dataclass(frozen=True)
-class AllOf(Check):
-    schemas: tuple[Node, ...] = ()
-
-
-@dataclass(frozen=True)
-class AnyOf(Check):
-    schemas: tuple[Node, ...] = ()
-
-
-@dataclass(frozen=True)
-class OneOf(Check):
-    schemas: tuple[Node, ...] = ()
-
-
-@dataclass(frozen=True)
-class Not(Check):
-    schema: Node | None = None
 
 
 def always_true(node: Node) -> bool:
@@ -210,28 +73,23 @@ def always_true(node: Node) -> bool:
 
 def in_place(check: Check) -> list[Node]:
     """The subschemas a check applies to the same instance (in-place applicators)."""
-    if isinstance(check, (AllOf, AnyOf, OneOf)):
-        return list(check.schemas)
-    if isinstance(check, Not):
-        return [check.schema] if check.schema is not None else []
-    if isinstance(check, IfThenElse):
-        return [n for n in (check.condition, check.then, check.otherwise) if n is not None]
-    if isinstance(check, DependentSchemas):
-        return [sub for _, sub in check.entries]
-    return []
+    found: list[Node] = []
+    for name in check.in_place_fields:
+        _collect(getattr(check, name), found)
+    return found
+
+
+def _collect(value: Any, found: list[Node]) -> None:
+    if isinstance(value, Node):
+        found.append(value)
+    elif isinstance(value, tuple):
+        for part in value:
+            _collect(part, found)
 
 
 def subschemas(check: Check) -> list[Node]:
     """Every subschema a check holds (in place or on properties/items), references not followed."""
     found: list[Node] = []
-
-    def collect(value: Any) -> None:
-        if isinstance(value, Node):
-            found.append(value)
-        elif isinstance(value, tuple):
-            for part in value:
-                collect(part)
-
     for f in fields(check):
-        collect(getattr(check, f.name))
+        _collect(getattr(check, f.name), found)
     return found

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SchemaError, join_pointer
 
@@ -137,3 +137,53 @@ def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
     if max_bytes is not None and len(raw) > max_bytes:
         raise SchemaError(f"the file is over the source limit of {max_bytes} bytes", code="limit-exceeded")
     return raw
+
+
+def load_schema(schema: Any, limit: int | None, check_value: Callable[[Any], None]) -> tuple[Any, bytes]:
+    """A schema given as JSON text or bytes (read exactly, within `limit` bytes), or as Python
+    objects (checked by `check_value`, then copied into exact built-in types): the value and the
+    bytes its hash is taken over."""
+    if isinstance(schema, (str, bytes, bytearray, memoryview)):
+        raw = schema.encode("utf-8", "surrogatepass") if isinstance(schema, str) else bytes(schema)
+        return load_json(raw, max_bytes=limit), raw
+    if isinstance(schema, (dict, bool)):
+        check_value(schema)
+        try:
+            schema = _plain(schema)
+            raw = json.dumps(schema, ensure_ascii=True, separators=(",", ":"), default=_no_default).encode()
+        except (TypeError, ValueError) as exc:
+            raise SchemaError(f"the schema is not a JSON value: {exc}", code="bad-json") from None
+        except RecursionError:
+            raise SchemaError("the schema is nested too deeply", code="limit-exceeded") from None
+        return schema, raw
+    raise SchemaError(
+        f"a schema must be JSON text, bytes, an object or a boolean, not {type(schema).__name__}",
+        code="not-a-schema",
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a JSON value in the exact built-in types, read through the base types' own
+    methods: subclasses in a schema given as Python objects (a str whose __repr__ returns code,
+    a dict whose items() lies) never reach the compiler."""
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, Decimal):
+        return Decimal(Decimal.__str__(value))
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in dict.items(value)}
+    if isinstance(value, list):
+        return [_plain(v) for v in list.__iter__(value)]
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _no_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value)  # only for the hash; the schema itself keeps the Decimal
+    raise TypeError(f"{type(value).__name__} is not JSON")

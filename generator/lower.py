@@ -1,15 +1,15 @@
 """Stage 4, lower: a preflighted schema to IR nodes.
 
-One lowering function per keyword, registered in LOWERINGS (a keyword table in the spirit of ajv's
-vocabularies); no keyword logic lives anywhere else in the compiler. A lowering function receives
-the keyword's value and the whole schema object (for keywords that read a sibling, as `items`
-reads `prefixItems`) and returns the checks it contributes.
+The walk is here; what each keyword lowers to is declared by its unit (generator/keywords/). A
+lowering function receives the keyword's value and the whole schema object (for keywords that
+read a sibling, as `items` reads `prefixItems`) and returns the checks it contributes. For the
+drafts, every schema a reference reaches is lowered too, into one graph keyed by location.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from dataclasses import dataclass, replace
 from urllib.parse import urldefrag
@@ -17,9 +17,9 @@ from urllib.parse import urldefrag
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
-from .profiles import DRAFT_PROFILES, TYPE_NAMES, Profile
-from .values import canonical, normalize_number
-from .resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
+from .keywords.registry import KEYWORDS
+from .profiles import DRAFT_PROFILES, Profile
+from .resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Lowering:
             key = ctx.document + "#" + pointer
             base = self.registry.bases.get(key)
             if base is None:
-                ident = schema.get("id" if self.draft == 4 else "$id")
+                ident = schema.get(self.profile.dialect.id_keyword)
                 base = join_uri(ctx.base, ident) if isinstance(ident, str) and not ident.startswith("#") else ctx.base
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
@@ -71,23 +71,25 @@ class Lowering:
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
         entries = schema.items()
-        if self.draft is not None and self.draft <= 7 and "$ref" in schema:
+        if self.profile.dialect.ref_alone and "$ref" in schema:
             entries = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in entries:
             if self.profile.keyword_status(keyword) != "enforced":
                 continue  # annotations, and unknown keywords of a fail-open profile
-            if keyword == "type":
-                types = lower_type(value)
-                continue
-            where = join_pointer(pointer, keyword)
-            checks.extend(LOWERINGS[keyword](self, value, schema, where, ctx))
+            lowering = KEYWORDS[keyword].lower
+            if lowering is None:
+                continue  # read by a sibling's lowering (then/else by if)
+            for check in lowering(self, value, schema, join_pointer(pointer, keyword), ctx):
+                if isinstance(check, ir.Types):
+                    types = check.names
+                else:
+                    checks.append(check)
         return ir.Node(pointer=pointer, types=types, checks=tuple(checks),
                        float_integers=self.profile.float_integers, resource=resource)
 
-    @property
-    def draft(self) -> int | None:
-        """The number of the draft being lowered (None for a profile that is no draft)."""
-        return draft_number(self.profile.draft) if self.profile.draft else None
+    def enforced(self, keyword: str, schema: dict[str, Any]) -> bool:
+        """Whether a sibling keyword is in the schema and enforced by the profile in force."""
+        return keyword in schema and self.profile.keyword_status(keyword) == "enforced"
 
     @contextmanager
     def in_draft(self, draft: str | None) -> Iterator[None]:
@@ -96,7 +98,8 @@ class Lowering:
         unknown meta-schema (None) keeps the draft in force."""
         outer = self.profile
         root = self.root_profile
-        if draft is not None and draft != outer.draft:
+        # (a profile that is no draft is in force everywhere: it has no `$schema` of its own)
+        if draft is not None and draft != outer.draft and root.draft is not None:
             self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
         try:
             yield
@@ -178,7 +181,7 @@ class Lowering:
                     self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
             added = False
             for mode, anchor in sorted(self.dynamic_names):
-                for location in self.dynamic_candidates(mode, anchor):
+                for _, location in self.dynamic_candidates(mode, anchor):
                     if location.key not in self._scheduled:
                         self.target(location, "")
                         added = True
@@ -192,302 +195,74 @@ class Lowering:
         self._preflighted.add(location.key)
         preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
 
-    def dynamic_candidates(self, mode: str, anchor: str) -> list[Location]:
-        """Every location a dynamic reference could end at: each resource's anchor of that name."""
+    def dynamic_candidates(self, mode: str, anchor: str) -> list[tuple[str, Location]]:
+        """Every (resource, location) a dynamic reference could end at: each resource's anchor of
+        that name ($dynamicRef), or each resource with `$recursiveAnchor: true` ($recursiveRef)."""
         assert self.registry is not None
         found = []
         if mode == "dynamic":
             for resource, names in sorted(self.registry.dynamic_anchors.items()):
                 if anchor in names:
                     document, _, pointer = names[anchor].partition("#")
-                    found.append(self.registry.location(document, pointer))
+                    found.append((resource, self.registry.location(document, pointer)))
         else:
             for resource in sorted(self.registry.recursive_anchors):
                 document, pointer = self.registry.resources[resource]
-                found.append(self.registry.location(document, pointer))
+                found.append((resource, self.registry.location(document, pointer)))
         return found
 
-
-Lower = Callable[[Lowering, Any, dict[str, Any], str, "Context | None"], list[ir.Check]]
-
-
-def lower_type(value: str | list[str]) -> tuple[str, ...]:
-    names = {value} if isinstance(value, str) else set(value)
-    if "number" in names:
-        names.discard("integer")  # every integer is a number
-    return tuple(n for n in TYPE_NAMES if n in names)
-
-
-# -- one lowering per keyword -----------------------------------------------------------------
-# Each takes (lowering, keyword value, whole schema object, pointer of the keyword, context).
-C = Context | None
-Checks = list[ir.Check]
-
-
-def _enforced(lw: Lowering, keyword: str, schema: dict[str, Any]) -> bool:
-    return keyword in schema and lw.profile.keyword_status(keyword) == "enforced"
-
-
-def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
-    return [ir.Properties("properties", entries)] if entries else []
-
-
-def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    from .regex import translate
-
-    entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
-                    for source, sub in value.items())
-    return [ir.PatternProperties("patternProperties", entries)] if entries else []
-
-
-def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.Required("required", tuple(value))] if value else []
-
-
-def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    if value is True and not _needs_annotations(lw):
-        return []
-    from .regex import translate
-
-    known = tuple(schema["properties"]) if _enforced(lw, "properties", schema) else ()
-    patterns = tuple(translate(p) for p in schema["patternProperties"]) if _enforced(lw, "patternProperties", schema) else ()
-    return [ir.AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
-
-
-def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [] if value is True else [ir.PropertyNames("propertyNames", lw.node(value, where, ctx))]
-
-
-def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.PropertyCount("minProperties", int(value), True)] if value > 0 else []
-
-
-def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.PropertyCount("maxProperties", int(value), False)]
-
-
-def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    entries = tuple((name, tuple(names)) for name, names in value.items() if names)
-    return [ir.DependentRequired("dependentRequired", entries)] if entries else []
-
-
-def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
-    return [ir.DependentSchemas("dependentSchemas", entries)] if entries else []
-
-
-def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    """Draft 4-7: an array value is dependentRequired, a schema value dependentSchemas."""
-    names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
-    schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
-    checks: Checks = []
-    if names:
-        checks.append(ir.DependentRequired("dependencies", names))
-    if schemas:
-        checks.append(ir.DependentSchemas("dependencies", schemas))
-    return checks
-
-
-def lower_prefix_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.PrefixItems("prefixItems", lw.nodes(value, where, ctx))]
-
-
-def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    if isinstance(value, list):  # the array form, before 2020-12
-        return [ir.PrefixItems("items", lw.nodes(value, where, ctx))]
-    if value is True and not _needs_annotations(lw):
-        return []
-    start = len(schema["prefixItems"]) if _enforced(lw, "prefixItems", schema) else 0
-    return [ir.Items("items", start, lw.node(value, where, ctx))]
-
-
-def lower_additional_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    items = schema.get("items")
-    if (value is True and not _needs_annotations(lw)) or not isinstance(items, list) or not _enforced(lw, "items", schema):
-        return []  # additionalItems means something only after an array of items
-    return [ir.Items("additionalItems", len(items), lw.node(value, where, ctx))]
-
-
-def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    minimum, maximum, min_keyword = 1, None, "contains"
-    if _enforced(lw, "minContains", schema):
-        minimum, min_keyword = int(schema["minContains"]), "minContains"
-    if _enforced(lw, "maxContains", schema):
-        maximum = int(schema["maxContains"])
-    annotates = lw.draft is not None and lw.draft >= 2020
-    return [ir.Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)]
-
-
-def lower_if(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    parent = where.rsplit("/", 1)[0]
-    then = lw.node(schema["then"], join_pointer(parent, "then"), ctx) if _enforced(lw, "then", schema) else None
-    otherwise = lw.node(schema["else"], join_pointer(parent, "else"), ctx) if _enforced(lw, "else", schema) else None
-    if then is None and otherwise is None and not _needs_annotations(lw):
-        return []  # `if` alone decides nothing
-    return [ir.IfThenElse("if", lw.node(value, where, ctx), then, otherwise)]
-
-
-def _needs_annotations(lw: Lowering) -> bool:
-    return lw.draft is not None and lw.draft >= 2019
-
-
-def lower_unevaluated_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.Unevaluated("unevaluatedProperties", lw.node(value, where, ctx))]
-
-
-def lower_unevaluated_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.UnevaluatedItems("unevaluatedItems", lw.node(value, where, ctx))]
-
-
-def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.ItemCount("minItems", int(value), True)] if value > 0 else []
-
-
-def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.ItemCount("maxItems", int(value), False)]
-
-
-def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.UniqueItems("uniqueItems")] if value else []
-
-
-def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.StringLength("minLength", int(value), True)] if value > 0 else []
-
-
-def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.StringLength("maxLength", int(value), False)]
-
-
-def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    from .regex import translate
-
-    return [ir.Pattern("pattern", value, translate(value))]
-
-
-def _bound(keyword: str, op: str, draft4_flag: str | None = None) -> Lower:
-    def lower_bound(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-        if isinstance(value, bool):
-            return []  # draft 4's exclusiveMaximum/exclusiveMinimum flags: read by their bound
-        chosen = op
-        if draft4_flag is not None and lw.draft == 4 and schema.get(draft4_flag) is True:
-            chosen = op[0]  # ">=" becomes ">", "<=" becomes "<"
-        return [ir.NumberBound(keyword, normalize_number(value), chosen)]
-
-    lower_bound.__name__ = f"lower_{keyword}"
-    return lower_bound
-
-
-def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.MultipleOf("multipleOf", normalize_number(value))]
-
-
-def lower_enum(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.Enum("enum", tuple(value), canonical(value))]
-
-
-def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.Enum("const", (value,), canonical([value]))]
-
-
-def lower_all_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.AllOf("allOf", lw.nodes(value, where, ctx))]
-
-
-def lower_any_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.AnyOf("anyOf", lw.nodes(value, where, ctx))]
-
-
-def lower_one_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.OneOf("oneOf", lw.nodes(value, where, ctx))]
-
-
-def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.Not("not", lw.node(value, where, ctx))]
-
-
-def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
-    return [ir.Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
-
-
-def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
-    the outermost resource in the dynamic scope with that anchor is chosen at run time."""
-    assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
-    fragment = value.partition("#")[2]
-    target = location.schema
-    if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
-        lw.dynamic_names.add(("dynamic", fragment))
-        return [ir.Ref("$dynamicRef", key, where, "dynamic", fragment, enters, hops)]
-    return [ir.Ref("$dynamicRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
-
-
-def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
-    assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
-    target = location.schema
-    if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
-        lw.dynamic_names.add(("recursive", ""))
-        return [ir.Ref("$recursiveRef", key, where, "recursive", enter=enters, hops=hops)]
-    return [ir.Ref("$recursiveRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
-
-
-def _nothing(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    """Keywords read by a sibling's lowering (then/else by if, minContains by contains)."""
-    return []
-
-
-LOWERINGS: dict[str, Lower] = {
-    "properties": lower_properties,
-    "patternProperties": lower_pattern_properties,
-    "required": lower_required,
-    "additionalProperties": lower_additional_properties,
-    "propertyNames": lower_property_names,
-    "minProperties": lower_min_properties,
-    "maxProperties": lower_max_properties,
-    "dependentRequired": lower_dependent_required,
-    "dependentSchemas": lower_dependent_schemas,
-    "dependencies": lower_dependencies,
-    "prefixItems": lower_prefix_items,
-    "items": lower_items,
-    "additionalItems": lower_additional_items,
-    "contains": lower_contains,
-    "minContains": _nothing,
-    "maxContains": _nothing,
-    "minItems": lower_min_items,
-    "maxItems": lower_max_items,
-    "uniqueItems": lower_unique_items,
-    "unevaluatedProperties": lower_unevaluated_properties,
-    "unevaluatedItems": lower_unevaluated_items,
-    "minLength": lower_min_length,
-    "maxLength": lower_max_length,
-    "pattern": lower_pattern,
-    "minimum": _bound("minimum", ">=", "exclusiveMinimum"),
-    "maximum": _bound("maximum", "<=", "exclusiveMaximum"),
-    "exclusiveMinimum": _bound("exclusiveMinimum", ">"),
-    "exclusiveMaximum": _bound("exclusiveMaximum", "<"),
-    "multipleOf": lower_multiple_of,
-    "enum": lower_enum,
-    "const": lower_const,
-    "allOf": lower_all_of,
-    "anyOf": lower_any_of,
-    "oneOf": lower_one_of,
-    "not": lower_not,
-    "if": lower_if,
-    "then": _nothing,
-    "else": _nothing,
-    "$ref": lower_ref,
-    "$dynamicRef": lower_dynamic_ref,
-    "$recursiveRef": lower_recursive_ref,
-}
+    def dynamic_tables(self) -> DynamicTables:
+        """For each dynamic reference (mode, anchor): (resource id, graph key) of every target it
+        may pick at run time."""
+        return {(mode, anchor): [(self.resource_id(resource), location.key)
+                                 for resource, location in self.dynamic_candidates(mode, anchor)]
+                for mode, anchor in sorted(self.dynamic_names)}
+
+
+# (mode, anchor) of a dynamic reference -> [(resource id, graph key of a possible target)]
+DynamicTables = dict[tuple[str, str], list[tuple[int, str]]]
+
+
+def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables) -> None:
+    """A reference that leads back to its own schema without descending into the instance would
+    make validation run forever: refuse it (`ref-cycle`), naming the reference."""
+    edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in sorted(graph):
+        if start in state:
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        state[start] = 1
+        while stack:
+            key, index = stack.pop()
+            if index >= len(edges[key]):
+                state[key] = 2
+                continue
+            stack.append((key, index + 1))
+            target, where = edges[key][index]
+            if state.get(target) == 1:
+                raise SchemaError("this reference loops back to itself without consuming any of the instance, "
+                                  "so validation could never finish", code="ref-cycle", pointer=where)
+            if target not in state and target in edges:
+                state[target] = 1
+                stack.append((target, 0))
+
+
+def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, str]]:
+    """(target key, reference pointer) of every reference a node reaches without descending into
+    the instance: following those in a cycle would never end."""
+    found: list[tuple[str, str]] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        for check in current.checks:
+            if check.refers:
+                found.append((check.target, check.where))  # type: ignore[attr-defined]
+                mode = check.mode  # type: ignore[attr-defined]
+                for _, key in tables.get((mode, check.anchor), []) if mode else []:  # type: ignore[attr-defined]
+                    found.append((key, check.where))  # type: ignore[attr-defined]
+            stack.extend(ir.in_place(check))
+    return found
 
 
 def lower(schema: Any, profile: Profile, pointer: str = "") -> ir.Node:

@@ -2,7 +2,8 @@
 
 Out-of-profile keywords (fail-closed profiles), wrong keyword values, exceeded limits and bad
 regexes are all rejected here with one SchemaError carrying a code and the JSON pointer of the
-offending place. Each keyword has one small checker in CHECKERS.
+offending place. Each keyword's checker is declared by its unit (generator/keywords/); this walk
+calls it, and gives it the shared tests below (a JSON value, a number, a count, a schema).
 """
 
 from __future__ import annotations
@@ -10,25 +11,42 @@ from __future__ import annotations
 import json
 import math
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from .errors import SchemaError, join_pointer
-from .profiles import TYPE_NAMES, Profile
-from .resolve import draft_number
+from .keywords.registry import KEYWORDS
+from .profiles import Profile
 
 # Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
 MAX_VALUE_DEPTH = 100
 
 
-class _Walk:
+class Walk:
+    """One walk over a schema under a profile; keyword checkers call back into it."""
+
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
-        self.draft = draft_number(profile.draft) if profile.draft else None
-        self.old_draft = self.draft is not None and self.draft <= 7
 
-    # -- values ---------------------------------------------------------------------------
+    # -- values -----------------------------------------------------------------------------------
     def fail(self, code: str, pointer: str, message: str) -> SchemaError:
         return SchemaError(message, code=code, pointer=pointer)
+
+    @staticmethod
+    def describe(value: Any) -> str:
+        """What kind of JSON value this is, for a message."""
+        if value is None:
+            return "null"
+        if isinstance(value, bool):
+            return "a boolean"
+        if isinstance(value, (int, float, Decimal)):
+            return "a number"
+        if isinstance(value, str):
+            return "a string"
+        if isinstance(value, list):
+            return "an array"
+        if isinstance(value, dict):
+            return "an object"
+        return f"a {type(value).__name__}"
 
     def json_value(self, value: Any, pointer: str, max_depth: int | None = MAX_VALUE_DEPTH) -> None:
         """A plain JSON value: no NaN/Infinity, str keys, only JSON types, bounded depth."""
@@ -65,7 +83,7 @@ class _Walk:
             or (isinstance(value, Decimal) and value.is_finite())
         )
         if not ok:
-            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {_describe(value)}")
+            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {self.describe(value)}")
 
     def count(self, value: Any, pointer: str, keyword: str) -> None:
         """A non-negative integer (2.0 counts as 2, as JSON Schema allows)."""
@@ -73,300 +91,43 @@ class _Walk:
         if value < 0 or value != int(value):
             raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-negative integer, not {value}")
 
+    # -- schemas ----------------------------------------------------------------------------------
     def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None:
         if not isinstance(value, list) or not value:
             raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-empty array of schemas")
         for i, sub in enumerate(value):
             self.schema(sub, join_pointer(pointer, i), depth + 1)
 
-    # -- schemas --------------------------------------------------------------------------
+    def schema_map(self, value: Any, pointer: str, depth: int) -> None:
+        if not isinstance(value, dict):
+            raise self.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be an object of schemas")
+        for name, sub in value.items():
+            self.schema(sub, join_pointer(pointer, name), depth + 1)
+
     def schema(self, schema: Any, pointer: str, depth: int) -> None:
         limits = self.profile.limits
         if depth > limits.max_depth:
-            raise self.fail(
-                "limit-exceeded", pointer,
-                f"schemas nested deeper than the limit of {limits.max_depth} levels",
-            )
+            raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} levels")
         if isinstance(schema, bool):
             if not self.profile.boolean_subschemas:
-                raise self.fail(
-                    "not-a-schema", pointer,
-                    f"the {self.profile.name} profile needs an object schema here, not {json.dumps(schema)}",
-                )
+                raise self.fail("not-a-schema", pointer,
+                                f"the {self.profile.name} profile needs an object schema here, not {json.dumps(schema)}")
             return
         if not isinstance(schema, dict):
-            raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {_describe(schema)}")
+            raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {self.describe(schema)}")
         items = schema.items()
-        if self.old_draft and "$ref" in schema:
+        if self.profile.dialect.ref_alone and "$ref" in schema:
             items = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in items:
             if not isinstance(keyword, str):
                 raise self.fail("bad-keyword-value", pointer, f"schema key {keyword!r} is not a string")
-            where = join_pointer(pointer, keyword)
             status = self.profile.keyword_status(keyword)
-            if status == "enforced":
-                CHECKERS[keyword](self, value, where, depth)
-            elif status == "annotation":
-                ANNOTATION_CHECKERS.get(keyword, _check_any_json)(self, value, where, depth)
+            if status != "unknown":
+                KEYWORDS[keyword].check(self, value, join_pointer(pointer, keyword), depth)
             elif self.profile.fail_closed:
-                raise self.fail(
-                    "keyword-not-in-profile", where,
-                    f"keyword {keyword!r} is not in the {self.profile.name} profile",
-                )
+                raise self.fail("keyword-not-in-profile", join_pointer(pointer, keyword),
+                                f"keyword {keyword!r} is not in the {self.profile.name} profile")
             # fail-open: an unknown keyword is ignored, its value is not looked at
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float, Decimal)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
-
-
-Checker = Callable[[_Walk, Any, str, int], None]
-
-
-# -- one checker per keyword ------------------------------------------------------------------
-def _check_type(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if isinstance(value, str):
-        if value not in TYPE_NAMES:
-            raise w.fail("bad-keyword-value", pointer, f"unknown type {value!r}; types are {', '.join(TYPE_NAMES)}")
-        return
-    if isinstance(value, list):
-        if not w.profile.type_arrays:
-            raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes one type name, not an array")
-        if not value:
-            raise w.fail("bad-keyword-value", pointer, "type must not be an empty array")
-        for i, name in enumerate(value):
-            if not isinstance(name, str) or name not in TYPE_NAMES:
-                raise w.fail("bad-keyword-value", join_pointer(pointer, i), f"unknown type {name!r}")
-        if len(set(value)) != len(value):
-            raise w.fail("bad-keyword-value", pointer, "type names must be unique")
-        return
-    raise w.fail("bad-keyword-value", pointer, f"type must be a string or an array of strings, not {_describe(value)}")
-
-
-def _check_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, f"properties must be an object, not {_describe(value)}")
-    limit = w.profile.limits.max_properties
-    if limit is not None and len(value) > limit:
-        raise w.fail("limit-exceeded", pointer, f"{len(value)} properties, over the limit of {limit} per object")
-    for name, sub in value.items():
-        if not isinstance(name, str):
-            raise w.fail("bad-keyword-value", pointer, f"property name {name!r} is not a string")
-        w.schema(sub, join_pointer(pointer, name), depth + 1)
-
-
-def _check_required(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-        raise w.fail("bad-keyword-value", pointer, "required must be an array of strings")
-    if len(set(value)) != len(value):
-        raise w.fail("bad-keyword-value", pointer, "required names must be unique")
-
-
-def _check_additional_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if isinstance(value, bool):
-        return
-    if not w.profile.schema_additional_properties:
-        raise w.fail(
-            "bad-keyword-value", pointer,
-            f"the {w.profile.name} profile takes only true or false for additionalProperties",
-        )
-    w.schema(value, pointer, depth + 1)
-
-
-def _check_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if isinstance(value, list) and w.draft is not None and w.draft < 2020:
-        for i, sub in enumerate(value):
-            w.schema(sub, join_pointer(pointer, i), depth + 1)
-        return
-    if isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, "items must be one schema (use prefixItems for tuples)")
-    w.schema(value, pointer, depth + 1)
-
-
-def _check_prefix_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema_array(value, pointer, "prefixItems", depth)
-
-
-def _check_count(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.count(value, pointer, pointer.rsplit("/", 1)[-1])
-
-
-def _check_number(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    keyword = pointer.rsplit("/", 1)[-1]
-    if w.draft == 4 and keyword.startswith("exclusive"):
-        if not isinstance(value, bool):
-            raise w.fail("bad-keyword-value", pointer, f"in draft 4 {keyword} is a boolean")
-        return
-    w.number(value, pointer, keyword)
-
-
-def _check_multiple_of(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.number(value, pointer, "multipleOf")
-    if value <= 0:
-        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {value}")
-    if w.profile.integer_multiple_of_only and value != int(value):
-        raise w.fail(
-            "bad-keyword-value", pointer,
-            f"the {w.profile.name} profile takes only integer multipleOf, not {value}",
-        )
-
-
-def _check_enum(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, f"enum must be an array, not {_describe(value)}")
-    limit = w.profile.limits.max_enum_values
-    if limit is not None and len(value) > limit:
-        raise w.fail("limit-exceeded", pointer, f"{len(value)} enum values, over the limit of {limit}")
-    w.json_value(value, pointer)
-
-
-def _check_any_json(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.json_value(value, pointer)
-
-
-def _check_pattern(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {_describe(value)}")
-    from .regex import RegexTranslationError, compile_pattern
-
-    try:
-        compile_pattern(value)
-    except RegexTranslationError as exc:
-        raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
-
-
-def _check_unique_items(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, bool):
-        raise w.fail("bad-keyword-value", pointer, f"uniqueItems must be a boolean, not {_describe(value)}")
-
-
-def _check_subschema(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
-
-
-def _check_combinator(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema_array(value, pointer, pointer.rsplit("/", 1)[-1], depth)
-
-
-def _check_string_annotation(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string")
-
-
-def _check_examples(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, "examples must be an array")
-    w.json_value(value, pointer)
-
-
-def _check_ref(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string (a URI reference)")
-
-
-def _check_schema_map(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be an object of schemas")
-    for name, sub in value.items():
-        w.schema(sub, join_pointer(pointer, name), depth + 1)
-
-
-def _check_pattern_properties(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    _check_schema_map(w, value, pointer, depth)
-    for name in value:  # each name is a pattern, held to what `pattern` is held to
-        _check_pattern(w, name, join_pointer(pointer, name), depth)
-
-
-def _check_dependent_required(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, "dependentRequired must be an object of string arrays")
-    for name, names in value.items():
-        _check_required(w, names, join_pointer(pointer, name), depth)
-
-
-def _check_dependencies(w: _Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, "dependencies must be an object")
-    for name, sub in value.items():
-        if isinstance(sub, list):
-            _check_required(w, sub, join_pointer(pointer, name), depth)
-        else:
-            w.schema(sub, join_pointer(pointer, name), depth + 1)
-
-
-CHECKERS: dict[str, Checker] = {
-    "type": _check_type,
-    "properties": _check_properties,
-    "required": _check_required,
-    "additionalProperties": _check_additional_properties,
-    "items": _check_items,
-    "prefixItems": _check_prefix_items,
-    "minItems": _check_count,
-    "maxItems": _check_count,
-    "minLength": _check_count,
-    "maxLength": _check_count,
-    "minimum": _check_number,
-    "maximum": _check_number,
-    "exclusiveMinimum": _check_number,
-    "exclusiveMaximum": _check_number,
-    "multipleOf": _check_multiple_of,
-    "enum": _check_enum,
-    "const": _check_any_json,
-    "pattern": _check_pattern,
-    "uniqueItems": _check_unique_items,
-    "not": _check_subschema,
-    "allOf": _check_combinator,
-    "anyOf": _check_combinator,
-    "oneOf": _check_combinator,
-    "$ref": _check_ref,
-    "$dynamicRef": _check_ref,
-    "$recursiveRef": _check_ref,
-    "additionalItems": _check_subschema,
-    "contains": _check_subschema,
-    "propertyNames": _check_subschema,
-    "if": _check_subschema,
-    "then": _check_subschema,
-    "else": _check_subschema,
-    "unevaluatedItems": _check_subschema,
-    "unevaluatedProperties": _check_subschema,
-    "minContains": _check_count,
-    "maxContains": _check_count,
-    "minProperties": _check_count,
-    "maxProperties": _check_count,
-    "patternProperties": _check_pattern_properties,
-    "dependentSchemas": _check_schema_map,
-    "dependentRequired": _check_dependent_required,
-    "dependencies": _check_dependencies,
-}
-
-ANNOTATION_CHECKERS: dict[str, Checker] = {
-    "title": _check_string_annotation,
-    "description": _check_string_annotation,
-    "$schema": _check_string_annotation,
-    "$id": _check_string_annotation,
-    "$comment": _check_string_annotation,
-    "format": _check_string_annotation,
-    "examples": _check_examples,
-    "$defs": _check_schema_map,
-    "definitions": _check_schema_map,
-    "$anchor": _check_string_annotation,
-    "$dynamicAnchor": _check_string_annotation,
-    "id": _check_any_json,
-    "$recursiveAnchor": _check_any_json,
-    "$vocabulary": _check_any_json,
-}
 
 
 def source_size(schema: Any) -> int:
@@ -376,9 +137,9 @@ def source_size(schema: Any) -> int:
 
 def check_json_value(value: Any, profile: Profile) -> None:
     """A schema given as a Python value must be JSON all through (ignored keywords included)."""
-    _Walk(profile).json_value(value, "", max_depth=None)
+    Walk(profile).json_value(value, "", max_depth=None)
 
 
 def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:
     """Raise SchemaError if `schema` is not a valid schema of `profile`."""
-    _Walk(profile).schema(schema, pointer, 1)
+    Walk(profile).schema(schema, pointer, 1)

@@ -1,13 +1,53 @@
-"""Profiles: named schema subsets, as data (DESIGN.md, "Profiles")."""
+"""Profiles: named schema subsets, as data. A profile says which keywords it enforces and which it
+knows as annotations (both read from the keyword units' declarations), whether an unknown keyword
+rejects the schema (fail-closed) or is ignored, its limits, and its dialect: the rules that differ
+between drafts, each a named flag."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import OptionError
+from .errors import OptionError, SchemaError
+from .ir import TYPE_NAMES
+from .keywords.registry import annotations_of, enforced_by, vocabulary
+from .resolve import META_SCHEMAS, normalize_meta_uri
 
-TYPE_NAMES = ("null", "boolean", "object", "array", "number", "integer", "string")
+__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
+           "get_profile", "with_options"]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What differs between the drafts, by name (every `draft <= 7`-style rule is one of these)."""
+
+    name: str
+    ref_alone: bool  # drafts 4-7: a `$ref` beside other keywords is the whole schema
+    tuple_items: bool  # before 2020-12: `items` may be an array of schemas (a tuple)
+    exclusive_flags: bool  # draft 4: exclusiveMinimum/Maximum are booleans read by minimum/maximum
+    float_integers: bool  # 1.0 is an integer (not in draft 4, where it is written without fraction)
+    annotations: bool  # 2019-09 on: unevaluated* see what their siblings evaluated
+    contains_evaluates: bool  # 2020-12: the items contains matched are evaluated items
+    vocabularies: bool  # 2019-09 on: a meta-schema's $vocabulary can leave keywords out
+    id_keyword: str  # "id" (draft 4) or "$id"
+
+
+def _dialect(name: str, since: int) -> Dialect:
+    return Dialect(name, ref_alone=since <= 7, tuple_items=since < 2020, exclusive_flags=since == 4,
+                   float_integers=since != 4, annotations=since >= 2019, contains_evaluates=since >= 2020,
+                   vocabularies=since >= 2019, id_keyword="id" if since == 4 else "$id")
+
+
+DIALECTS = {
+    "draft4": _dialect("draft4", 4),
+    "draft6": _dialect("draft6", 6),
+    "draft7": _dialect("draft7", 7),
+    "draft2019-09": _dialect("draft2019-09", 2019),
+    "draft2020-12": _dialect("draft2020-12", 2020),
+    # The seed profiles read their keywords as 2020-12 does, with no annotations to collect (they
+    # have no unevaluated*) and no references.
+    "seed": replace(_dialect("seed", 2020), annotations=False, contains_evaluates=False, vocabularies=False),
+}
 
 
 @dataclass(frozen=True)
@@ -25,12 +65,16 @@ class Profile:
     annotations: frozenset[str]
     fail_closed: bool  # unknown keywords reject the schema (True) or are ignored (False)
     limits: Limits
+    dialect: Dialect = DIALECTS["seed"]
     type_arrays: bool = True  # "type": ["string", "null"]
     schema_additional_properties: bool = True  # additionalProperties may be a schema
     boolean_subschemas: bool = True  # true/false may stand for a subschema
     integer_multiple_of_only: bool = False
     draft: str | None = None  # the JSON Schema draft a full-draft profile implements
-    float_integers: bool = True  # 1.0 is an integer (false only in draft 4)
+
+    @property
+    def float_integers(self) -> bool:
+        return self.dialect.float_integers
 
     def keyword_status(self, keyword: str) -> str:
         """'enforced', 'annotation' or 'unknown'."""
@@ -47,13 +91,8 @@ HARD_MAX_DEPTH = 200
 
 OCTOSCRIPT = Profile(
     name="octoscript",
-    enforced=frozenset(
-        {
-            "type", "properties", "required", "additionalProperties", "items",
-            "minItems", "maxItems", "minimum", "maximum", "minLength", "maxLength", "enum",
-        }
-    ),
-    annotations=frozenset({"title", "description", "default", "examples", "$schema", "$id"}),
+    enforced=enforced_by("octoscript"),
+    annotations=annotations_of("octoscript"),
     fail_closed=True,
     limits=Limits(max_source_bytes=32 * 1024, max_depth=32, max_properties=128, max_enum_values=128),
     type_arrays=False,
@@ -63,86 +102,40 @@ OCTOSCRIPT = Profile(
 
 STRICT = Profile(
     name="strict",
-    enforced=frozenset(
-        {
-            "type", "enum", "const", "pattern", "minLength", "maxLength",
-            "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-            "items", "prefixItems", "minItems", "maxItems", "uniqueItems",
-            "properties", "required", "additionalProperties",
-            "oneOf", "anyOf", "allOf", "not",
-        }
-    ),
-    annotations=frozenset(
-        {"title", "description", "default", "examples", "format", "$schema", "$id"}
-    ),
+    enforced=enforced_by("strict"),
+    annotations=annotations_of("strict"),
     fail_closed=True,
-    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None,
-                  max_enum_values=None),
+    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
     integer_multiple_of_only=True,
 )
 
 LENIENT = Profile(
     name="lenient",
-    enforced=frozenset({"type", "required", "properties"}),
-    annotations=frozenset(),
+    enforced=enforced_by("lenient"),
+    annotations=annotations_of("lenient"),
     fail_closed=False,
-    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None,
-                  max_enum_values=None),
+    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
 )
 
-_DRAFT4 = frozenset(
-    {
-        "type", "enum", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-        "maxLength", "minLength", "pattern", "items", "additionalItems", "maxItems", "minItems",
-        "uniqueItems", "maxProperties", "minProperties", "required", "properties",
-        "patternProperties", "additionalProperties", "dependencies", "allOf", "anyOf", "oneOf",
-        "not", "$ref",
-    }
-)
-_DRAFT6 = _DRAFT4 | {"const", "contains", "propertyNames"}
-_DRAFT7 = _DRAFT6 | {"if", "then", "else"}
-_DRAFT2019 = (_DRAFT7 - {"dependencies"}) | {
-    "dependentRequired", "dependentSchemas", "maxContains", "minContains", "unevaluatedItems",
-    "unevaluatedProperties", "$recursiveRef",
-}
-_DRAFT2020 = (_DRAFT2019 - {"additionalItems", "$recursiveRef"}) | {"prefixItems", "$dynamicRef"}
-# Keywords of the core vocabulary that the resolver reads; never checks of their own.
-CORE = frozenset({"$schema", "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$defs",
-                  "definitions", "$vocabulary", "$comment"})
 # The keywords each vocabulary of a custom meta-schema ($vocabulary) can switch off.
-VALIDATION_VOCABULARY = frozenset(
-    {"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-     "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems",
-     "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired"}
-)
-APPLICATOR_VOCABULARY = frozenset(
-    {"prefixItems", "items", "additionalItems", "contains", "additionalProperties", "properties",
-     "patternProperties", "dependentSchemas", "propertyNames", "if", "then", "else", "allOf",
-     "anyOf", "oneOf", "not"}
-)
-UNEVALUATED_VOCABULARY = frozenset({"unevaluatedItems", "unevaluatedProperties"})
+VALIDATION_VOCABULARY = vocabulary("validation")
+APPLICATOR_VOCABULARY = vocabulary("applicator")
+UNEVALUATED_VOCABULARY = vocabulary("unevaluated")
 
 
-def _draft(name: str, enforced: frozenset[str], *, float_integers: bool = True) -> Profile:
+def _draft(name: str) -> Profile:
     return Profile(
         name=name,
-        enforced=frozenset(enforced),
-        annotations=CORE,
+        enforced=enforced_by(name),
+        annotations=annotations_of(name),
         fail_closed=False,
-        limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=128, max_properties=None,
-                      max_enum_values=None),
+        limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=128, max_properties=None, max_enum_values=None),
+        dialect=DIALECTS[name],
         draft=name,
-        float_integers=float_integers,
     )
 
 
-DRAFT_PROFILES = {
-    "draft2020-12": _draft("draft2020-12", _DRAFT2020),
-    "draft2019-09": _draft("draft2019-09", _DRAFT2019),
-    "draft7": _draft("draft7", _DRAFT7),
-    "draft6": _draft("draft6", _DRAFT6),
-    "draft4": _draft("draft4", _DRAFT4, float_integers=False),
-}
+DRAFT_PROFILES = {name: _draft(name) for name in ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")}
 
 PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT, *DRAFT_PROFILES.values())}
 
@@ -163,9 +156,7 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     """The profile with limits overridden by options. Unknown options are an OptionError."""
     unknown = sorted(set(options) - set(LIMIT_OPTIONS))
     if unknown:
-        raise OptionError(
-            f"unknown option(s): {', '.join(unknown)}; known: {', '.join(LIMIT_OPTIONS)}"
-        )
+        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(LIMIT_OPTIONS)}")
     changes: dict[str, Any] = {}
     for key, value in options.items():
         if value is None and key != "max_depth":
@@ -179,3 +170,35 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     if not changes:
         return profile
     return replace(profile, limits=replace(profile.limits, **changes))
+
+
+def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -> Profile:
+    """The named profile; else the draft `$schema` names; else draft 2020-12. A custom
+    meta-schema (found in the registry) gives its own draft, less the vocabularies it leaves out."""
+    named = get_profile(profile) if profile is not None else None
+    if named is not None and named.draft is None:
+        return named
+    meta = value.get("$schema") if isinstance(value, dict) else None
+    if not isinstance(meta, str):
+        return named or DRAFT_PROFILES["draft2020-12"]
+    uri = normalize_meta_uri(meta)
+    if uri in META_SCHEMAS:
+        return named or DRAFT_PROFILES[META_SCHEMAS[uri]]
+    custom = registry.get(uri, registry.get(meta))
+    if not isinstance(custom, dict):
+        if named is not None:
+            return named
+        raise SchemaError(f"$schema {meta!r} names no known draft and no meta-schema in the registry",
+                          code="unknown-profile", pointer="/$schema")
+    parent = custom.get("$schema")
+    base = named or (DRAFT_PROFILES[META_SCHEMAS.get(normalize_meta_uri(parent), "draft2020-12")]
+                     if isinstance(parent, str) else DRAFT_PROFILES["draft2020-12"])
+    vocabulary = custom.get("$vocabulary")
+    if not isinstance(vocabulary, dict):
+        return base
+    dropped: set[str] = set()
+    for name, keywords in (('validation', VALIDATION_VOCABULARY), ('applicator', APPLICATOR_VOCABULARY),
+                           ('unevaluated', UNEVALUATED_VOCABULARY)):
+        if not any(isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary):
+            dropped |= keywords
+    return replace(base, enforced=base.enforced - dropped)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
-from .errors import SchemaError, join_pointer
+from .errors import OptionError, SchemaError, join_pointer
 
 DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 
@@ -41,13 +41,6 @@ for _vocab in ("applicator", "content", "core", "format-annotation", "format-ass
 for _vocab in ("applicator", "content", "core", "format", "meta-data", "validation"):
     _BUNDLED[f"https://json-schema.org/draft/2019-09/meta/{_vocab}"] = f"vocab2019/{_vocab}.json"
 
-# Keywords whose value is a schema / an array of schemas / an object of schemas, by draft.
-_ONE = {"additionalProperties", "not", "items", "additionalItems", "contains", "propertyNames", "if",
-        "then", "else", "unevaluatedItems", "unevaluatedProperties"}
-_MANY = {"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-_MAP = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"}
-
-
 def draft_number(draft: str) -> int:
     """4, 6, 7, 2019 or 2020."""
     return {"draft2020-12": 2020, "draft2019-09": 2019, "draft7": 7, "draft6": 6, "draft4": 4}[draft]
@@ -70,16 +63,20 @@ def join_uri(base: str, ref: str) -> str:
 
 
 def subschema_positions(schema: Any, draft: str) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """(path below `schema`, subschema) for the schemas directly inside `schema`."""
+    """(path below `schema`, subschema) for the schemas directly inside `schema`: where each
+    keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft."""
+    from .keywords.registry import KEYWORDS
+
     if not isinstance(schema, dict):
         return
     for key, value in schema.items():
-        if key in _ONE and isinstance(value, (dict, bool)):
+        holds = KEYWORDS[key].holds if isinstance(key, str) and key in KEYWORDS else ""
+        if "schema" in holds.split(" or ") and isinstance(value, (dict, bool)):
             yield (key,), value
-        elif key in _MANY and isinstance(value, list):
+        elif "schemas" in holds.split(" or ") and isinstance(value, list):
             for i, sub in enumerate(value):
                 yield (key, i), sub
-        elif key in _MAP and isinstance(value, dict):
+        elif holds == "map" and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, (dict, bool)):
                     yield (key, name), sub
@@ -282,3 +279,17 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None) ->
             mapping.setdefault(urldefrag(value["$id"])[0], value)
         mapping.setdefault(file.resolve().as_uri(), value)
     return mapping
+
+
+def registry_mapping(registry: Any) -> dict[str, Any]:
+    """The documents `$ref` may name: a mapping of URI to schema, or a directory of schema files
+    (read once); nothing is ever fetched."""
+    if registry is None:
+        return {}
+    if isinstance(registry, (str, Path)):
+        if not Path(registry).is_dir():
+            raise OptionError(f"registry {str(registry)!r} is not a directory of schema files")
+        return load_registry_directory(registry)
+    if isinstance(registry, dict):
+        return dict(registry)
+    raise OptionError("registry must be a mapping of URI to schema, or a directory")

@@ -541,7 +541,7 @@ def _e3(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) ->
 def _v4(x: Any) -> bool:
     "Fast path of the subschema at /properties/artifacts."
     if type(x) is dict:
-        if not x.keys() <= _K6:
+        if not (x.keys() <= _K6):
             return False
         if "source" in x:
             x7 = x["source"]
@@ -550,7 +550,7 @@ def _v4(x: Any) -> bool:
                     return False
                 if "sha256" not in x7:
                     return False
-                if not x7.keys() <= _K7:
+                if not (x7.keys() <= _K7):
                     return False
                 x8 = x7["uri"]
                 if type(x8) is str:
@@ -587,7 +587,7 @@ def _v4(x: Any) -> bool:
                     return False
                 if "sha256" not in x12:
                     return False
-                if not x12.keys() <= _K7:
+                if not (x12.keys() <= _K7):
                     return False
                 x13 = x12["uri"]
                 if type(x13) is str:
@@ -834,7 +834,7 @@ def _v11(x: Any) -> bool:
             return False
         if "comparison" not in x:
             return False
-        if not x.keys() <= _K20:
+        if not (x.keys() <= _K20):
             return False
         x27 = x["kind"]
         if type(x27) is str:

@@ -332,7 +332,7 @@ def _v0(x: Any) -> bool:
             return False
         if "height" not in x:
             return False
-        if not x.keys() <= _K0:
+        if not (x.keys() <= _K0):
             return False
         x1 = x["source"]
         if type(x1) is str:

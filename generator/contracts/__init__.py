@@ -11,13 +11,14 @@ import json
 import types as _types
 from typing import Any
 
-from ..api import _registry_mapping, build, prepare
+from ..api import build, prepare
 from ..codegen import Code, Name, literal, uses_decimal
 from ..errors import SchemaError, join_pointer
 from ..load import load_json
 from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
+from ..resolve import registry_mapping
 from .typed import IMPORTS, typed_definitions
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
@@ -68,16 +69,16 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, roots = [], []
-    registry = _registry_mapping(registry)  # a directory is read once
+    registry = registry_mapping(registry)  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
-            emitter, fast, error = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}",
-                                         prefix=prefix)
+            built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
         except SchemaError as failure:
             raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+        emitter = built.emitter
         emitters.append(emitter)
-        roots.append(root_of(emitter, fast, error, is_valid=Name(f"is_valid_{side}"),
+        roots.append(root_of(emitter, built.fast, built.error, is_valid=Name(f"is_valid_{side}"),
                              errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
                              what=Code(side), envelope=True))
         emitter.prim("_short")

@@ -17,7 +17,10 @@ import keyword
 
 from .. import __version__
 from ..codegen import Code, Name, literal
-from ..emit import Emitter, primitive_sources
+from ..emit.module import Function, ModuleEmitter
+from ..emit.sources import primitive_sources
+from ..emit.tree import Assign, Stmt, render_block
+from ..emit.tree import Name as TreeName
 from . import layout
 from .header import header_fields, header_text, recorded_options
 
@@ -73,79 +76,110 @@ class Root:
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
 
 
-def root_of(emitter: Emitter, fast: Name, error: Name, **names: Any) -> Root:
+def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
     direct = not emitter.dynamic and not emitter.has_refs and not names.get("envelope", False)
-    return Root(fast, error, Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
+    return Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
 
 
-def render(template: str, emitters: list[Emitter], roots: list[Root], *, profile: str, options: dict[str, Any],
+@dataclass(frozen=True)
+class RenderedFunction:
+    """A function as the template writes it: signature parts and body lines."""
+
+    name: Name
+    params: Code
+    returns: Code
+    doc: Code
+    body: list[Code]
+
+
+def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
+    """A block as lines of text: laid out as black does where the tree allows (format)."""
+    return [Code(line) for line in render_block(block, depth, layout.wrap_statement if format else None)]
+
+
+def _function(fn: Function, format: bool) -> RenderedFunction:
+    return RenderedFunction(Name(fn.name.id), Code(fn.params), Code(fn.returns), fn.doc, _lines(fn.body, 1, format))
+
+
+# Section markers: the template puts one before each top-level section, naming its kind, so that
+# sections are formatted (and cached) one at a time and joined as black joins them.
+_SPLIT = "#<straightline:chunk:"
+_KINDS = ("const", "def", "other")
+
+
+def _marker(kind: str) -> Code:
+    return Code(_SPLIT + kind + ">")
+
+
+def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, profile: str, options: dict[str, Any],
            raw: bytes, name: str | None, format: bool, extra_imports: list[Code] = [], fragment: str = "",
            **context: Any) -> str:
     """The module text: header, primitives, every emitter's constants and functions, the API."""
-    imports, primitive_constants, primitive_functions = primitive_sources(emitters)
+    imports, primitive_constants, primitive_functions = primitive_sources(
+        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
+        any(e.uses_re for e in emitters))
     imports = imports + list(extra_imports)
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
     metadata = literal({"version": __version__, "profile": profile, "options": json.loads(recorded),
                         "source_sha256": sha})
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
+    late = [s for e in emitters for s in e.consts.late]
+    # the late statements join the constants before them as one more assignment when they open
+    # with one (`_Q0 = (...)`), as black keeps consecutive assignments together
+    late_kind = "const" if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName) else "other"
     text = _ENV.get_template(template).render(
         header=Code(header_text(header_fields(profile, recorded, sha))),
         contract_name=contract_name,
         imports=imports,
         primitive_constants=primitive_constants,
-        constants=[c for e in emitters for c in e.constants],
+        constants=[Code("\n".join(line.text for line in _lines([s], 0, format))) for e in emitters for s in e.consts.definitions],
         primitives=primitive_functions,
-        functions=[f for e in emitters for f in e.functions],
-        late_constants=[c for e in emitters for c in e.late_constants],
+        functions=[_function(f, format) for e in emitters for f in e.functions],
+        late_constants=[line for e in emitters for line in _lines(e.consts.late, 0, format)],
         metadata=metadata,
         roots=roots,
-        split=Code(_SPLIT),
+        split_const=_marker("const"),
+        split_def=_marker("def"),
+        split_late=_marker(late_kind),
+        split_other=_marker("other"),
         **context,
     )
-    return _format(text) if format else text.replace(_SPLIT + "\n", "")
-
-
-_SPLIT = "#<straightline:chunk>"
+    if not format:
+        for kind in _KINDS:
+            text = text.replace(_SPLIT + kind + ">\n", "")
+        return text
+    return _format(text)
 
 
 def _format(text: str) -> str:
     """black, one top-level section at a time (the template marks them): the fixed parts repeat
-    in every module, so their formatting is cached; joined as black joins top-level blocks."""
-    chunks = [_format_chunk(c.strip("\n")).rstrip("\n") for c in text.split(_SPLIT + "\n")]
+    in every module, so their formatting is cached; joined as black joins top-level blocks (two
+    blank lines around a def or class, none between consecutive constant assignments)."""
+    first, *rest = text.split(_SPLIT)
+    sections = [("other", first)] + [tuple(piece.partition(">\n")[::2]) for piece in rest]
     out: list[str] = []
-    for chunk in chunks:
+    previous = ""
+    for kind, chunk in sections:
+        chunk = _format_chunk(chunk.strip("\n")).rstrip("\n")
         if not chunk:
             continue
-        if out:  # black: two blank lines around a def or class, none between plain assignments
-            plain = not chunk.startswith(("def ", "class ", "@")) and not out[-1].startswith(("def ", "class ", "@"))
-            out.append("\n" if plain and _is_assignment(chunk) and _is_assignment(out[-1]) else "\n\n\n")
+        if out:
+            out.append("\n" if kind == previous == "const" else "\n\n\n")
         out.append(chunk)
+        previous = kind
     return "".join(out) + "\n"
-
-
-def _is_assignment(chunk: str) -> bool:
-    return bool(re.match(r"_[A-Za-z]*[0-9]+(: [^=]+)? = ", chunk))
 
 
 @functools.lru_cache(maxsize=4096)
 def _format_chunk(chunk: str) -> str:
     """One top-level section in black's style. The emitter writes black's style already (double
-    quotes where black prefers them, black's spacing and blank lines), so only a section with a
-    line over the limit, which black would wrap, goes through black: this keeps compiling a large
-    schema (FHIR: thousands of functions) a matter of seconds. Tests check the whole output is
-    black-stable."""
-    lines = chunk.splitlines()
-    if max(map(len, lines), default=0) <= layout.LINE_LENGTH:
+    quotes where black prefers them, black's spacing and blank lines) and lays out the long
+    statements it knows from the tree (layout.py), so only a section with a line still over the
+    limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
+    matter of seconds. Tests check the whole output is black-stable."""
+    if max(map(len, chunk.splitlines()), default=0) <= layout.LINE_LENGTH:
         return chunk
-    laid_out: list[str] = []
-    for line in lines:
-        wrapped = [line] if len(line) <= layout.LINE_LENGTH else layout.wrap(line)
-        if wrapped is None:
-            break  # a shape layout does not know: black does the whole section
-        laid_out.extend(wrapped)
-    else:
-        return "\n".join(laid_out) + "\n"
     try:
         return black.format_str(chunk, mode=_BLACK_MODE)
     except Exception as exc:  # black refusing our output is a compiler bug: say so

@@ -1,0 +1,62 @@
+"""The error path: `_eN(x, ip, kp, out, ak)` appends every error of the subschema at `x` to `out`,
+with its instance location (`ip` + ...), keyword location (`kp` + ...) and absolute keyword
+location (`ak`, where a reference was crossed). It is generic (it answers for every Python value,
+Decimal and subclasses included) and runs only after the fast path failed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ir
+from ..codegen import literal
+from .context import ErrorContext, X, fail, message, ptr
+from .tree import Assign, BinOp, Compare, Expr, Name, Not, Paren, Pass, Stmt, and_, call, if_, lit, or_
+
+if TYPE_CHECKING:
+    from .module import Function, ModuleEmitter
+
+
+def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
+    from ..keywords.registry import CHECKS
+    from .module import Function
+
+    name, params = m.function_name("error", node), m.params("error")
+    doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
+    if node.boolean is True:
+        return Function(name, params, doc, [Pass()], "None")
+    if node.boolean is False:
+        text = BinOp(lit("False schema does not allow "), "+", call(m.prim("_short"), X))
+        return Function(name, params, doc, [fail(m, text, ptr())], "None")
+    body = m.prologue(node)
+    k = Name("k")
+    if node.types is not None:
+        body.append(Assign(k, call(m.prim("_kind"), X)))
+        body.append(if_(Not(Paren(or_(*_type_tests(m, node, k)))),
+                        [fail(m, message(m, f" is not of type {', '.join(map(repr, node.types))}"), ptr("type"))]))
+    elif any(c.applies_to is not None for c in node.checks):
+        body.append(Assign(k, call(m.prim("_kind"), X)))
+    context = ErrorContext(m, node, m.plan.node(node))
+    by_kind: dict[str, list[Stmt]] = {}
+    for check in node.checks:
+        emit = CHECKS[type(check)].error
+        assert emit is not None, type(check)
+        by_kind.setdefault(check.applies_to or "", []).extend(emit(context, check))
+    for kind, block in by_kind.items():
+        if block:
+            body += [if_(Compare(k, "==", lit(kind)), block)] if kind else block
+    return Function(name, params, doc, body or [Pass()], "None")
+
+
+def _type_tests(m: ModuleEmitter, node: ir.Node, k: Name) -> list[Expr]:
+    """One test per allowed type, on `k`, the value's JSON kind (_kind: "integer" is "number")."""
+    assert node.types is not None
+    tests: list[Expr] = []
+    for name in node.types:
+        is_number = Compare(k, "==", lit("number"))
+        if name == "integer" and not node.float_integers:  # draft 4: written without a fraction
+            tests.append(Paren(and_(is_number, call("isinstance", X, Name("int")))))
+        elif name == "integer":
+            tests.append(Paren(and_(is_number, call(m.prim("_is_integral"), X))))
+        else:
+            tests.append(Compare(k, "==", lit(name)))
+    return tests

@@ -1,0 +1,216 @@
+"""The fast path: `_vN(x) -> bool`, one test of the value's exact type, then the checks of that
+type (each keyword's `if ...: return False` lines), then the in-place checks (allOf, $ref...).
+
+The exact built-in types json.loads makes are dispatched on; any other value (a Decimal, a dict
+subclass) is handed to the error path, which answers for every type. A small subschema of a
+property or item is checked in place: its fast body is emitted again, in a new scope (its locals
+get a suffix), with `return False` falling through to the enclosing function.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import ir
+from ..codegen import literal
+from . import exact as types
+from .context import Branch, General
+from .names import Scope
+from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, For, If, Name, Not,
+                   Pass, Paren, Return, Stmt, and_, call, fail_if, if_, is_fail, lit, method, or_)
+
+if TYPE_CHECKING:
+    from .module import Function, ModuleEmitter
+
+# A type branch: the exact types that share it, and its checks.
+Branches = list[tuple[list[str], list[Stmt]]]
+
+
+def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
+    from .module import Function
+
+    doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
+    body = fast_body(m, node, Name("x"), Scope(), inline=False)
+    return Function(m.function_name("fast", node), m.params("fast"), doc, body)
+
+
+def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool) -> list[Stmt]:
+    """The fast checks of a node on `x`: a function body, or (inline) statements that `return
+    False` from the enclosing function on failure and fall through on success."""
+    if node.boolean is not None:
+        return [] if inline and node.boolean else [Return(lit(node.boolean))]
+    body = m.prologue(node)
+    typed = [c for c in node.checks if c.applies_to is not None or c.on_every_type]
+    general = [c for c in node.checks if c.applies_to is None and not c.on_every_type]
+    if node.types is not None or typed:
+        body += dispatch(m, node, x, scope, inline)
+    from ..keywords.registry import CHECKS
+
+    for check in general:
+        emit = CHECKS[type(check)].general
+        assert emit is not None, type(check)
+        body += emit(General(m, node, x, scope), check)
+    if not inline:
+        body.append(Return(TRUE))
+    return body
+
+
+def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope) -> list[Stmt]:
+    """The fast checks of `node` for a value of one exact type."""
+    kind = types.JSON_KIND[exact]
+    out: list[Stmt] = []
+    if node.types is not None and kind not in node.types:
+        if exact == "float" and "integer" in node.types and node.float_integers:
+            out.append(fail_if(Not(method(x, "is_integer"))))
+        elif exact == "float" and "integer" in node.types:
+            return [RETURN_FALSE]
+        elif not (exact == "int" and "integer" in node.types):
+            return [RETURN_FALSE]
+    from ..keywords.registry import CHECKS
+
+    branch = Branch(m, node, m.plan.node(node), exact, x, scope)
+    for check in node.checks:
+        if check.applies_to == kind or check.on_every_type:
+            emit = CHECKS[type(check)].fast
+            assert emit is not None, type(check)
+            out += emit(branch, check)
+    return out
+
+
+# -- checking a subschema in place ----------------------------------------------------------------
+def next_suffix(m: ModuleEmitter) -> str:
+    """The suffix the next inlined copy's scope will have (for a loop variable it is bound to)."""
+    return str(m.inline_count + 1)
+
+
+def check_in_place(m: ModuleEmitter, node: ir.Node, value: Expr | None, var: Name | None = None) -> list[Stmt]:
+    """Statements that check `node` on `value` (or on the name `var`) without a call: the node's
+    fast body in a new scope."""
+    m.inline_count += 1
+    scope = Scope(str(m.inline_count))
+    target = var or scope("x")
+    m.inline_depth += 1
+    try:
+        body = fast_body(m, node, target, scope, inline=True)
+    finally:
+        m.inline_depth -= 1
+    if not body:
+        return []
+    return ([Assign(target, value)] if value is not None else []) + body
+
+
+# An enclosing statement of an inlined check: ("if", test, None) or ("for", target, iterable).
+Header = tuple[str, Expr, "Expr | None"]
+
+
+def check_under(m: ModuleEmitter, headers: list[Header], node: ir.Node, value: Expr | None = None,
+                var: Name | None = None) -> list[Stmt]:
+    """check_in_place under `headers` (each nested in the one before), emitted only when the node
+    has something to check."""
+    block = check_in_place(m, node, value, var=var)
+    if not block:
+        return []
+    for kind, first, second in reversed(headers):
+        if kind == "if":
+            block = [if_(first, block)]
+        else:
+            assert second is not None
+            block = [For(first, second, tuple(block))]
+    return block
+
+
+# -- dispatch on the exact type ---------------------------------------------------------------------
+def type_test(m: ModuleEmitter, exacts: list[str], t: Expr, x: Expr, negate: bool = False) -> Expr:
+    """`t` (the value's type, a name or `type(x)`) is one of `exacts` (or, negated, none)."""
+    if len(exacts) >= types.TYPE_SET:  # one set lookup instead of a long chain of `is` tests
+        table = m.constant("Y", call("frozenset", Display("set", tuple(types.type_value(e) for e in exacts))))
+        return Compare(t, "not in" if negate else "in", table)
+    tests = [Compare(x, "is not" if negate else "is", NONE) if e == "None"
+             else Compare(t, "is not" if negate else "is", Name(types.TYPE_NAMES[e])) for e in exacts]
+    return and_(*tests) if negate else or_(*tests)
+
+
+def ok_call(m: ModuleEmitter, node: ir.Node, x: Expr) -> Call:
+    """Whether the error path finds no error: the answer for a value of no exact JSON type."""
+    return Call(m.prim("_ok"), (m.error_fn(node), x, *m.scope_args()))
+
+
+def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool) -> list[Stmt]:
+    """One branch per group of exact types with the same checks, the common type first."""
+    order = list(types.JSON_KIND)
+    if node.types is not None:
+        preferred = [e for t in node.types for e in types.EXACT_OF[t]]
+        order = list(dict.fromkeys(preferred + order))
+    branches: Branches = []
+    for exact in order:
+        block = fast_branch(m, node, exact, x, scope)
+        if branches and branches[-1][1] == block:
+            branches[-1][0].append(exact)
+        else:
+            branches.append(([exact], block))
+    shortcut = _dispatch_type_only(m, node, branches, x, inline) or _dispatch_one_type(m, node, branches, x)
+    if shortcut is not None:
+        return shortcut
+    outer: Expr | None = None
+    if not branches[0][1]:
+        # the first type passes with nothing to check: test only it on the common path,
+        # `if type(x) is not int:`, and dispatch the others below that
+        outer = type_test(m, branches[0][0], call("type", x), x, negate=True)
+        branches = branches[1:]
+    t = scope("t")
+    arms = tuple((type_test(m, exacts, t, x), tuple(block) or (Pass(),)) for exacts, block in branches)
+    last: Stmt = fail_if(Not(ok_call(m, node, x))) if inline else Return(ok_call(m, node, x))
+    chain: list[Stmt] = [Assign(t, call("type", x)), If(arms, (last,))]
+    return [if_(outer, chain)] if outer is not None else chain
+
+
+def _dispatch_one_type(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name) -> list[Stmt] | None:
+    """A node with checks for one type and every other type failing outright (an object with
+    properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
+    then `elif type(x) in _Y or not _ok(_eN, x): return False`."""
+    checked = [i for i, (_, block) in enumerate(branches) if not is_fail(block)]
+    if len(checked) != 1 or not branches[checked[0]][1]:
+        return None
+    (first, block), rest = branches[checked[0]], branches[:checked[0]] + branches[checked[0] + 1:]
+    tx = call("type", x)
+    test = type_test(m, first, tx, x)
+    other = Not(ok_call(m, node, x))
+    rejected = [e for exacts, _ in rest for e in exacts]
+    otherwise = or_(type_test(m, rejected, tx, x), other) if rejected else other
+    return [If(((test, tuple(block)), (otherwise, (RETURN_FALSE,))))]
+
+
+def _dispatch_type_only(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name,
+                        inline: bool) -> list[Stmt] | None:
+    """A node whose only fast check is its type (every exact type passes or fails outright) is one
+    test, with no local: `if type(x) is not float and type(x) is not int: ...`."""
+    accepted = [e for exacts, block in branches if not block for e in exacts]
+    rejected = [e for exacts, block in branches if is_fail(block) for e in exacts]
+    if not accepted or len(accepted) + len(rejected) != len(types.JSON_KIND):
+        return None
+    tx = call("type", x)
+    test = type_test(m, accepted, tx, x, negate=True)
+    other = ok_call(m, node, x)
+    inner: Stmt
+    if inline:
+        inner = fail_if(or_(type_test(m, rejected, tx, x), Not(other)) if rejected else Not(other))
+    else:
+        inner = Return(and_(type_test(m, rejected, tx, x, negate=True), other) if rejected else other)
+    return [if_(test, [inner])]
+
+
+def passes_by_type(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope) -> Expr | None:
+    """For a type alone (`not: {type: null}`): an expression that is true when `x` passes it,
+    without a call; values of no plain JSON type (subclasses, Decimal) ask its error path."""
+    from .alternatives import passes_as_expression
+
+    if not m.type_only(node) or m.dynamic:
+        return None
+    outcomes = {exact: passes_as_expression(m, node, exact, x, scope) for exact in types.JSON_KIND}
+    accepted = [exact for exact, passes in outcomes.items() if passes == TRUE]
+    if not accepted or any(passes not in (TRUE, FALSE) for passes in outcomes.values()):
+        return None
+    tx = call("type", x)
+    other = Paren(and_(type_test(m, list(types.JSON_KIND), tx, x, negate=True),
+                       Call(m.prim("_ok"), (m.error_fn(node), x))))
+    return or_(type_test(m, accepted, tx, x), other)

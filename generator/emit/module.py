@@ -1,0 +1,187 @@
+"""The emitter of one module's validation code: the functions of every subschema reached from a
+root, their names, the module constants they share, and what the module needs (primitives, `re`,
+Decimal). Each subschema becomes up to four functions, made when first named:
+
+- `_vN(x) -> bool`, the fast path (fast.py): type dispatch once, checks specialised to the exact
+  built-in type, first failure returns; values of unusual types (Decimal, subclasses) are handed
+  to the error path;
+- `_eN(x, ip, kp, out, ak)`, the error path (errors.py): collects every error with its locations;
+- `_aN(x)` and `_uN(x)`, annotations (annotations.py): the keys or indices evaluated, for
+  unevaluatedProperties/unevaluatedItems.
+
+In dynamic mode ($dynamicRef/$recursiveRef) every function also takes the dynamic scope `s`, a
+tuple of the ids of the schema resources entered.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .. import ir
+from ..codegen import Code, uses_decimal
+from ..plan import Plan
+from .names import Constants
+from .tree import Attr, BinOp, Call, Display, Expr, Name, Stmt, Subscript, Tuple, Assign, call, lit, literal_expr
+
+S = Name("s")
+
+
+@dataclass
+class Function:
+    """One emitted function: its signature (compiler-written text), docstring and body."""
+
+    name: Name
+    params: str
+    doc: Code
+    body: list[Stmt]
+    returns: str = "bool"
+
+
+class ModuleEmitter:
+    def __init__(self, graph: dict[str, ir.Node], plan: Plan, *, dynamic: bool = False,
+                 dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
+                 prefix: str = "") -> None:
+        # Names are _<prefix>v0, _<prefix>K1...: two emitters (a contract's input and output)
+        # can share one module.
+        self.prefix = Name("p" + prefix).id[1:] if prefix else ""
+        self.graph = graph
+        self.plan = plan
+        self.dynamic = dynamic
+        self.dynamic_tables = dynamic_tables or {}
+        self.consts = Constants(self.prefix)
+        self.primitives: set[str] = set()
+        self.uses_re = False
+        self.uses_decimal = False
+        self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
+        self.functions: list[Function] = []
+        self._names: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
+        self._pending: deque[tuple[str, ir.Node]] = deque()
+        self.inline_depth = 0  # inlined copies around the code being emitted
+        self.inline_count = 0  # inlined copies made so far in this module (each has its scope)
+
+    # -- what the module needs ---------------------------------------------------------------
+    def prim(self, name: str) -> Name:
+        """A primitive function (primitives.py) that the module copies in."""
+        self.primitives.add(name)
+        return Name(name)
+
+    def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
+        return self.consts.constant(kind, value, key, annotation)
+
+    def value(self, value: Any) -> Expr:
+        """A schema value in the code (a bound, an enum member)."""
+        if uses_decimal(value):
+            self.uses_decimal = True
+        return literal_expr(value)
+
+    def regex(self, python: str) -> Name:
+        """The `search` of a compiled pattern, a module constant."""
+        self.uses_re = True
+        compiled = call(Attr(Name("_re"), "compile"), lit(python))
+        return self.constant("P", Attr(compiled, "search"))
+
+    # -- functions ------------------------------------------------------------------------------
+    _LETTERS = {"fast": "v", "error": "e", "annot": "a", "eval": "u"}
+
+    def _function(self, which: str, node: ir.Node) -> Name:
+        names = self._names[which]
+        if node not in names:
+            names[node] = Name(f"_{self.prefix}{self._LETTERS[which]}{len(names)}")
+            self._pending.append((which, node))
+        return names[node]
+
+    def fast_fn(self, node: ir.Node) -> Name:
+        return self._function("fast", node)
+
+    def error_fn(self, node: ir.Node) -> Name:
+        return self._function("error", node)
+
+    def annot_fn(self, node: ir.Node) -> Name:
+        return self._function("annot", node)
+
+    def eval_fn(self, node: ir.Node) -> Name:
+        return self._function("eval", node)
+
+    def function_name(self, which: str, node: ir.Node) -> Name:
+        return self._names[which][node]
+
+    def run(self, root: ir.Node) -> tuple[Name, Name]:
+        """Emit every function reached from `root`; its fast and error functions."""
+        from .annotations import annot_function, eval_function
+        from .error_path import error_function
+        from .fast import fast_function
+
+        makers: dict[str, Callable[[ModuleEmitter, ir.Node], Function]] = {
+            "fast": fast_function, "error": error_function, "annot": annot_function, "eval": eval_function}
+        fast, error = self.fast_fn(root), self.error_fn(root)
+        while self._pending:
+            which, node = self._pending.popleft()
+            self.functions.append(makers[which](self, node))
+        return fast, error
+
+    _PARAMS = {"fast": "x: Any",
+               "error": "x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None"}
+
+    def params(self, which: str) -> str:
+        return self._PARAMS[which] + (", s: tuple[int, ...]" if self.dynamic else "")
+
+    # -- calls ------------------------------------------------------------------------------------
+    def scope_args(self) -> tuple[Expr, ...]:
+        """The dynamic scope argument of a call, if any."""
+        return (S,) if self.dynamic else ()
+
+    def fcall(self, function: Expr, value: Expr) -> Call:
+        """A call of a fast (or annotation) function on `value`."""
+        return Call(function, (value, *self.scope_args()))
+
+    def call(self, node: ir.Node, value: Expr) -> Call:
+        """A call of `node`'s fast path (through plain references, straight to their target)."""
+        return self.fcall(self.fast_fn(self.through_refs(node)), value)
+
+    def through_refs(self, node: ir.Node) -> ir.Node:
+        target, followed = self.plan.inlining.through_refs(node)
+        if followed:
+            self.has_refs = True  # a call through it can recurse like the reference would
+        return target
+
+    def target(self, check: ir.Check) -> ir.Node:
+        return self.graph[check.target]  # type: ignore[attr-defined]
+
+    def inlinable(self, node: ir.Node) -> bool:
+        return self.plan.inlining.inlinable(node, self.inline_depth)
+
+    def type_only(self, node: ir.Node) -> bool:
+        return self.plan.inlining.type_only(node)
+
+    # -- the dynamic scope -----------------------------------------------------------------------
+    def prologue(self, node: ir.Node) -> list[Stmt]:
+        """Entering a schema resource extends the dynamic scope."""
+        if self.dynamic and node.resource is not None:
+            return [Assign(S, BinOp(S, "+", lit((node.resource,))))]
+        return []
+
+    def ref_scope(self, check: ir.Check) -> tuple[Expr, ...]:
+        """The scope argument of a call through a reference: it enters the target's resource."""
+        if not self.dynamic:
+            return ()
+        enter = check.enter  # type: ignore[attr-defined]
+        return (S,) if not enter else (BinOp(S, "+", lit(enter)),)
+
+    def functions_tuple(self, node: ir.Node) -> Expr:
+        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node)))
+
+    def dynamic_pick(self, check: ir.Check) -> Expr:
+        """The (fast, error, annotations) functions a dynamic reference reaches, chosen at run time
+        from a table of the resources that have its anchor."""
+        mode, anchor = check.mode or "", check.anchor  # type: ignore[attr-defined]
+        table = self.constant("D", Display("dict", ()), key="D" + repr((mode, anchor)), annotation="dict[int, Any]")
+        default = self.functions_tuple(self.target(check))
+        picker = "_pick_dynamic" if mode == "dynamic" else "_pick_recursive"
+        if table not in self.consts.filled:
+            self.consts.filled.add(table)
+            for rid, target_key in self.dynamic_tables.get((mode, anchor), []):
+                entry = self.functions_tuple(self.graph[target_key])
+                self.consts.late.append(Assign(Subscript(table, lit(rid)), entry))
+        return call(self.prim(picker), S, table, default)

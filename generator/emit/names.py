@@ -1,0 +1,55 @@
+"""Names in emitted code: module constants shared between identical definitions, and the local
+names of one function body or of one inlined copy of a subschema (a scope), so that copies placed
+side by side never collide and nothing has to be renamed afterwards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tree import Assign, Expr, Name, Stmt
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The local names of one body: `t`, `k`, `v`... with this scope's suffix (`t3` in the third
+    inlined copy of a function); the suffix is unique in the function, so scopes never collide."""
+
+    suffix: str = ""
+
+    def __call__(self, base: str) -> Name:
+        return Name(base + self.suffix)
+
+
+class Constants:
+    """Module-level constants (`_K0 = frozenset({...})`), one per distinct definition, and the
+    statements that fill tables after the functions they name are defined."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix  # two emitters (a contract's input and output) share one module
+        self.definitions: list[Stmt] = []
+        self.late: list[Stmt] = []  # after the functions: tables that name them
+        self._names: dict[tuple[str, str], Name] = {}
+        self.filled: set[Name] = set()  # tables whose late statements are written
+        self._pairs: dict[tuple[str, str], Name] = {}
+
+    def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
+        """The constant `_<prefix><kind>N = value`, shared by every definition with the same key
+        (the value's text unless a key is given)."""
+        ident = (kind, key if key is not None else value.render())
+        if ident not in self._names:
+            name = Name(f"_{self.prefix}{kind}{len(self._names)}")
+            self._names[ident] = name
+            self.definitions.append(Assign(name, value, annotation))
+        return self._names[ident]
+
+    def pair(self, fast: Name, error: Name) -> Name:
+        """A module-level (fast, error) tuple for property tables: each pair is written once,
+        where FHIR's tables repeat the same few hundred pairs thousands of times."""
+        from .tree import Tuple
+
+        key = (fast.id, error.id)
+        if key not in self._pairs:
+            self._pairs[key] = Name(f"_{self.prefix}Q{len(self._pairs)}")
+            # after the functions it names, before the tables that use it
+            self.late.append(Assign(self._pairs[key], Tuple((fast, error))))
+        return self._pairs[key]

@@ -1,0 +1,30 @@
+"""The primitives a module copies in: the source of each function of generator/primitives.py that
+the emitted code (or another primitive) uses, with the imports and constants they need."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Iterable
+
+from .. import primitives
+from ..codegen import Code
+
+
+def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and function sources of the primitives `used` (and what they use)."""
+    needed: set[str] = set()
+    stack = sorted(set(used) - {"_ok"})  # _ok is written by the template
+    while stack:
+        item = stack.pop()
+        if item not in needed:
+            needed.add(item)
+            stack.extend(primitives.DEPENDS.get(item, ()))
+    if uses_decimal:
+        needed.add("_Decimal")
+    imports = [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
+    imports.append(Code("from typing import Any"))
+    if uses_re:
+        imports.insert(0, Code("import re as _re"))
+    constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
+    order = [n for n in primitives.DEPENDS if n in needed and callable(getattr(primitives, n))]
+    return imports, constants, [Code(inspect.getsource(getattr(primitives, n))) for n in order]

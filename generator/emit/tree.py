@@ -1,0 +1,427 @@
+"""A small tree of Python statements and expressions: what the emitter builds and the renderer
+turns into text, once, at the end.
+
+Every node is a frozen dataclass, so two pieces of code are compared by their structure (the type
+dispatch shares branches that are equal), never by their text. Leaves are compiler-made names
+(`Name`) and schema values rendered by `codegen.literal`, the one escaping function (`Lit`); no
+other text enters. `negate()` is a real negation: `==`/`!=`, `in`/`not in` and `is`/`is not`
+turn into each other (each is exactly the other's opposite, NaN included), `not e` becomes `e`, and
+everything else, order comparisons included (`not (x < 10)` is not `x >= 10` for NaN), is wrapped
+in `not`.
+
+Rendering follows Python's precedence: an operand is parenthesised only where the grammar needs it,
+except where a node asks for parentheses that read better (`Paren`), and `not` and sums of counts
+parenthesise every operand that is not atomic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable, Iterable, Sequence
+
+from ..codegen import Code, literal
+from ..codegen import Name as _CodeName
+
+INDENT = "    "
+
+# Binding strength, lowest first: what decides where parentheses are needed.
+_OR, _AND, _NOT, _COMPARE, _ARITH_ADD, _ARITH_MUL, _ATOM = 1, 2, 3, 4, 5, 6, 9
+_FLIP = {"==": "!=", "!=": "==", "in": "not in", "not in": "in", "is": "is not", "is not": "is"}
+_COMPARE_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"})
+
+
+class Expr:
+    """An expression. Subclasses are frozen dataclasses."""
+
+    precedence = _ATOM
+
+    def render(self) -> str:
+        raise NotImplementedError
+
+    def negate(self) -> Expr:
+        return Not(self)
+
+
+def _operand(expr: Expr, parent: int) -> str:
+    """`expr` as an operand of an operator binding with strength `parent`."""
+    text = expr.render()
+    return "(" + text + ")" if expr.precedence < parent else text
+
+
+def _term(expr: Expr) -> str:
+    """`expr` as one term of `not` or of a sum: parenthesised unless atomic."""
+    text = expr.render()
+    return text if expr.precedence == _ATOM else "(" + text + ")"
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """An identifier the compiler made (checked by codegen.Name)."""
+
+    id: str
+
+    def __post_init__(self) -> None:
+        _CodeName(self.id)  # raises on anything but a safe identifier
+
+    def render(self) -> str:
+        return self.id
+
+
+@dataclass(frozen=True)
+class Lit(Expr):
+    """A value rendered by codegen.literal (schema text enters only here), or a constant of the
+    compiler's own (True, None, a small int)."""
+
+    code: Code
+
+    def render(self) -> str:
+        return self.code.text
+
+
+def lit(value: Any) -> Lit:
+    return Lit(literal(value))
+
+
+TRUE, FALSE, NONE = lit(True), lit(False), lit(None)
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: Expr
+    args: tuple[Expr, ...] = ()
+
+    def render(self) -> str:
+        return self.func.render() + "(" + ", ".join(_argument(a) for a in self.args) + ")"
+
+
+def _argument(arg: Expr) -> str:
+    if isinstance(arg, GenExp):
+        return arg.render_bare()
+    return arg.render()
+
+
+def call(func: Expr | str, *args: Expr) -> Call:
+    return Call(Name(func) if isinstance(func, str) else func, tuple(args))
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    value: Expr
+    attr: str
+
+    def __post_init__(self) -> None:
+        _CodeName(self.attr)
+
+    def render(self) -> str:
+        return _operand(self.value, _ATOM) + "." + self.attr
+
+
+def method(value: Expr, attr: str, *args: Expr) -> Call:
+    return Call(Attr(value, attr), tuple(args))
+
+
+@dataclass(frozen=True)
+class Subscript(Expr):
+    value: Expr
+    index: Expr
+
+    def render(self) -> str:
+        return _operand(self.value, _ATOM) + "[" + self.index.render() + "]"
+
+
+@dataclass(frozen=True)
+class Compare(Expr):
+    left: Expr
+    op: str
+    right: Expr
+    precedence = _COMPARE
+
+    def __post_init__(self) -> None:
+        if self.op not in _COMPARE_OPS:
+            raise ValueError(f"not a comparison: {self.op!r}")
+
+    def render(self) -> str:
+        return _operand(self.left, _COMPARE + 1) + " " + self.op + " " + _operand(self.right, _COMPARE + 1)
+
+    def negate(self) -> Expr:
+        if self.op in _FLIP:
+            return Compare(self.left, _FLIP[self.op], self.right)
+        return Not(self)
+
+
+@dataclass(frozen=True)
+class BoolOp(Expr):
+    op: str  # "and" or "or"
+    values: tuple[Expr, ...]
+
+    @property
+    def precedence(self) -> int:  # type: ignore[override]
+        return _AND if self.op == "and" else _OR
+
+    def render(self) -> str:
+        return (" " + self.op + " ").join(_operand(v, self.precedence) for v in self.values)
+
+
+def _joined(op: str, values: Iterable[Expr]) -> Expr:
+    flat: list[Expr] = []
+    for value in values:
+        flat.extend(value.values if isinstance(value, BoolOp) and value.op == op else (value,))
+    if not flat:
+        raise ValueError("an empty " + op)
+    return flat[0] if len(flat) == 1 else BoolOp(op, tuple(flat))
+
+
+def and_(*values: Expr) -> Expr:
+    return _joined("and", values)
+
+
+def or_(*values: Expr) -> Expr:
+    return _joined("or", values)
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+    precedence = _NOT
+
+    def render(self) -> str:
+        return "not " + _term(self.operand)
+
+    def negate(self) -> Expr:
+        return self.operand
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    left: Expr
+    op: str  # "+", "-", "%"
+    right: Expr
+
+    @property
+    def precedence(self) -> int:  # type: ignore[override]
+        return _ARITH_MUL if self.op == "%" else _ARITH_ADD
+
+    def render(self) -> str:
+        return _operand(self.left, self.precedence) + " " + self.op + " " + _operand(self.right, self.precedence + 1)
+
+
+@dataclass(frozen=True)
+class Sum(Expr):
+    """A count of tests that hold (`(not f(x)) + g(x)`): each term parenthesised unless atomic."""
+
+    terms: tuple[Expr, ...]
+    precedence = _ARITH_ADD
+
+    def render(self) -> str:
+        return " + ".join(_term(t) for t in self.terms)
+
+
+@dataclass(frozen=True)
+class Paren(Expr):
+    """Parentheses the grammar does not need but that make a line read better."""
+
+    inner: Expr
+
+    def render(self) -> str:
+        return "(" + self.inner.render() + ")"
+
+    def negate(self) -> Expr:
+        return Not(self)
+
+
+@dataclass(frozen=True)
+class Tuple(Expr):
+    elements: tuple[Expr, ...]
+    bare: bool = False  # `a, b` (an assignment or loop target) rather than `(a, b)`
+
+    def render(self) -> str:
+        inner = [e.render() for e in self.elements]
+        if len(inner) == 1:
+            return "(" + inner[0] + ",)"
+        text = ", ".join(inner)
+        return text if self.bare else "(" + text + ")"
+
+
+@dataclass(frozen=True)
+class Display(Expr):
+    """A list, set or dict display: `[a, b]`, `{a, b}`, `{k: v}` (items are (key, value) pairs)."""
+
+    kind: str  # "list", "set" or "dict"
+    items: tuple[Any, ...]
+
+    def element_texts(self) -> list[str]:
+        if self.kind == "dict":
+            return [k.render() + ": " + v.render() for k, v in self.items]
+        return [e.render() for e in self.items]
+
+    def render(self) -> str:
+        opening, closing = ("[", "]") if self.kind == "list" else ("{", "}")
+        return opening + ", ".join(self.element_texts()) + closing
+
+
+@dataclass(frozen=True)
+class GenExp(Expr):
+    """`elt for target in source if condition` (parenthesised unless the only argument of a call)."""
+
+    elt: Expr
+    target: Expr
+    source: Expr
+    condition: Expr | None = None
+
+    def render_bare(self) -> str:
+        text = self.elt.render() + " for " + self.target.render() + " in " + self.source.render()
+        return text + (" if " + self.condition.render() if self.condition is not None else "")
+
+    def render(self) -> str:
+        return "(" + self.render_bare() + ")"
+
+
+@dataclass(frozen=True)
+class ListComp(Expr):
+    generator: GenExp
+
+    def render(self) -> str:
+        return "[" + self.generator.render_bare() + "]"
+
+
+def literal_expr(value: Any) -> Expr:
+    """A JSON value (or a tuple/frozenset of them) as a tree with literal() leaves: rendered flat
+    it is exactly literal(value), and the layout can split its brackets as black does."""
+    if isinstance(value, frozenset):
+        if not value:
+            return lit(value)
+        members = sorted((literal_expr(v) for v in value), key=lambda e: (len(e.render()), e.render()))
+        return call("frozenset", Display("set", tuple(members)))
+    if isinstance(value, list):
+        return Display("list", tuple(literal_expr(v) for v in value))
+    if isinstance(value, dict):
+        return Display("dict", tuple((lit(k), literal_expr(v)) for k, v in value.items()))
+    if isinstance(value, tuple):
+        return Tuple(tuple(literal_expr(v) for v in value))
+    if isinstance(value, (str, int, float, Decimal)) or value is None:
+        return lit(value)
+    raise TypeError(f"not a JSON value: {type(value).__name__}")
+
+
+# -- statements --------------------------------------------------------------------------------
+class Stmt:
+    """A statement. Subclasses are frozen dataclasses."""
+
+
+Block = Sequence[Stmt]
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    """`if T1: ... elif T2: ... else: ...`: an explicit chain (an `else` holding one `if` stays an
+    `else` with a nested `if`)."""
+
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...] = ()
+
+
+def if_(test: Expr, body: Block, orelse: Block = ()) -> If:
+    return If(((test, tuple(body)),), tuple(orelse))
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    target: Expr
+    source: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr
+    value: Expr
+    annotation: str = ""  # a compiler-written annotation (`dict[str, Any]`), never schema text
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    value: Expr | None = None
+
+
+@dataclass(frozen=True)
+class ExprStmt(Stmt):
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    pass
+
+
+RETURN_FALSE = Return(FALSE)
+
+
+def fail_if(test: Expr) -> If:
+    """`if test: return False`: the shape of every fast check."""
+    return if_(test, [RETURN_FALSE])
+
+
+def is_fail(block: Block) -> bool:
+    """A block that is `return False` alone (a type the node rejects outright)."""
+    return tuple(block) == (RETURN_FALSE,)
+
+
+# -- rendering ---------------------------------------------------------------------------------
+# Lays out one over-long simple statement (its lines), or None to leave it on one line.
+Wrap = Callable[[Stmt, str], "list[str] | None"]
+
+
+def render_block(block: Block, depth: int, wrap: Wrap | None = None) -> list[str]:
+    """The lines of a block at an indentation depth; `wrap` lays out over-long statements."""
+    lines: list[str] = []
+    for stmt in block:
+        _render_stmt(stmt, depth, wrap, lines)
+    return lines
+
+
+def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) -> None:
+    indent = INDENT * depth
+    if isinstance(stmt, If):
+        for i, (test, body) in enumerate(stmt.branches):
+            lines.append(indent + ("if " if i == 0 else "elif ") + test.render() + ":")
+            lines.extend(render_block(body or (Pass(),), depth + 1, wrap))
+        if stmt.orelse:
+            lines.append(indent + "else:")
+            lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+    elif isinstance(stmt, For):
+        lines.append(indent + "for " + stmt.target.render() + " in " + stmt.source.render() + ":")
+        lines.extend(render_block(stmt.body or (Pass(),), depth + 1, wrap))
+        if stmt.orelse:
+            lines.append(indent + "else:")
+            lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+    else:
+        wrapped = wrap(stmt, indent) if wrap is not None else None
+        lines.extend(wrapped if wrapped is not None else [indent + statement_text(stmt)])
+
+
+def statement_text(stmt: Stmt) -> str:
+    """A simple (one-line) statement."""
+    if isinstance(stmt, Assign):
+        annotation = ": " + stmt.annotation if stmt.annotation else ""
+        return stmt.target.render() + annotation + " = " + stmt.value.render()
+    if isinstance(stmt, Return):
+        return "return" if stmt.value is None else "return " + stmt.value.render()
+    if isinstance(stmt, ExprStmt):
+        return stmt.value.render()
+    if isinstance(stmt, Pass):
+        return "pass"
+    if isinstance(stmt, Break):
+        return "break"
+    raise TypeError(f"not a simple statement: {stmt!r}")
+
+
+def count_lines(block: Block) -> int:
+    """How many lines a block renders to (unwrapped)."""
+    return len(render_block(block, 0))

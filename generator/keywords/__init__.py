@@ -1,0 +1,13 @@
+"""The keywords, one unit per vocabulary family, each declaring in one place which profiles and
+drafts know a keyword, its preflight check, its lowering, its IR check, its cost, its fast and
+error code and the reference interpreter's reading of it:
+
+- any_instance: type, enum, const          - numbers: minimum, maximum, exclusive*, multipleOf
+- strings: minLength, maxLength, pattern   - arrays: items, prefixItems, contains, minItems, ...
+- objects: properties, required, additionalProperties, patternProperties, ...
+- applicators: allOf, anyOf, oneOf, not, if/then/else
+- refs: $ref, $dynamicRef, $recursiveRef   - unevaluated: unevaluatedProperties/Items
+- annotations: $schema, $id, $defs, title, ... (never checks)
+
+registry.py collects them. Import the registry (not this package's units) from the stages.
+"""

@@ -1,0 +1,171 @@
+"""The keywords for any instance type: type, enum and const.
+
+`type` is not a check of its own: lowering puts it in the node (`Node.types`), and the fast path's
+type dispatch and the error path's first test read it there. enum and const are one IR check
+(`Enum`): JSON equality with a list of values, compared per exact type on the fast path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from .. import primitives as p
+from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.tree import RETURN_FALSE, Compare, Name, Not, Stmt, call, fail_if, if_, lit
+from ..reference.results import Error, Results, is_kind
+from ..values import canonical, normalize_number
+from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+
+if TYPE_CHECKING:
+    from ..emit.context import Branch
+    from ..lower import Context, Lowering
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+# ints up to this size compare with floats exactly as decimals do
+SAFE_FLOAT_INT = 2**53
+
+
+@dataclass(frozen=True)
+class Enum(ir.Check):
+    """enum and const: the value must be JSON-equal to one of `values`."""
+
+    values: tuple[Any, ...] = field(default=(), compare=False)
+    canonical: str = ""  # canonical JSON of the values: what equality of checks looks at
+    on_every_type = True
+
+
+# -- type ------------------------------------------------------------------------------------------
+def check_type(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, str):
+        if value not in ir.TYPE_NAMES:
+            raise w.fail("bad-keyword-value", pointer, f"unknown type {value!r}; types are {', '.join(ir.TYPE_NAMES)}")
+        return
+    if not isinstance(value, list):
+        raise w.fail("bad-keyword-value", pointer, f"type must be a string or an array of strings, not {w.describe(value)}")
+    if not w.profile.type_arrays:
+        raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes one type name, not an array")
+    if not value:
+        raise w.fail("bad-keyword-value", pointer, "type must not be an empty array")
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or name not in ir.TYPE_NAMES:
+            raise w.fail("bad-keyword-value", f"{pointer}/{i}", f"unknown type {name!r}")
+    if len(set(value)) != len(value):
+        raise w.fail("bad-keyword-value", pointer, "type names must be unique")
+
+
+def lower_type(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    names = {value} if isinstance(value, str) else set(value)
+    if "number" in names:
+        names.discard("integer")  # every integer is a number
+    return [ir.Types("type", tuple(n for n in ir.TYPE_NAMES if n in names))]
+
+
+def _has_type(instance: Any, name: str, at: Here) -> bool:
+    if name == "integer" and not at.dialect.float_integers:  # written without a fraction
+        return is_kind(instance, "number") and isinstance(instance, int)
+    return p.is_type(instance, name)
+
+
+def reference_type(r: DraftReference, types: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                   at: Here) -> Results:
+    names = [types] if isinstance(types, str) else types
+    if not any(_has_type(instance, name, at) for name in names):
+        yield Error(f"{p.short_repr(instance)} is not of type {', '.join(map(repr, names))}", ip, kp)
+
+
+# -- enum and const -------------------------------------------------------------------------------
+def check_enum(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, list):
+        raise w.fail("bad-keyword-value", pointer, f"enum must be an array, not {w.describe(value)}")
+    limit = w.profile.limits.max_enum_values
+    if limit is not None and len(value) > limit:
+        raise w.fail("limit-exceeded", pointer, f"{len(value)} enum values, over the limit of {limit}")
+    w.json_value(value, pointer)
+
+
+def check_const(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.json_value(value, pointer)
+
+
+def lower_enum(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    return [Enum("enum", tuple(value), canonical(value))]
+
+
+def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    return [Enum("const", (value,), canonical([value]))]
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float, Decimal)):
+        return "number"
+    return "string" if isinstance(value, str) else "array" if isinstance(value, list) else "object"
+
+
+def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
+    from ..emit.exact import JSON_KIND
+
+    m, x, exact = b.m, b.x, b.exact
+    kind = JSON_KIND[exact]
+    values = [normalize_number(v) if kind == "number" else v for v in check.values if _json_kind(v) == kind]
+    if not values:
+        return [RETURN_FALSE]
+    if exact == "None":
+        return []
+    if exact == "bool":
+        return [fail_if(Compare(x, "is not", lit(values[0])))] if len(set(values)) == 1 else []
+    # Numbers are normalised (integral ones are ints), so an int instance compares exactly with
+    # every table value; a float only with floats and with ints it can represent exactly.
+    if exact == "float":
+        values = [v for v in values if not isinstance(v, Decimal)]
+    simple = exact in ("str", "int") or (
+        exact == "float" and all(not isinstance(v, int) or abs(v) <= SAFE_FLOAT_INT for v in values))
+    if simple and not values:
+        return [RETURN_FALSE]
+    if simple and len(values) == 1:
+        return [fail_if(Compare(x, "!=", m.value(values[0])))]
+    if simple:
+        return [fail_if(Compare(x, "not in", m.constant("S", m.value(frozenset(values)))))]
+    return [fail_if(Not(call(m.prim("_in_table"), x, enum_table(b.m, check))))]
+
+
+def enum_table(m: Any, check: Enum) -> Name:
+    """The lookup table of an enum's values (frozen keys with JSON equality), a module constant."""
+    return m.constant("T", call(m.prim("_table"), m.value(list(check.values))), key="T" + check.canonical)
+
+
+def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:
+    m = e.m
+    test = Not(call(m.prim("_in_table"), X, enum_table(m, check)))
+    text = " is not one of the enum values" if check.keyword == "enum" else " is not the const value"
+    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+
+
+def reference_enum(r: DraftReference, values: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                   at: Here) -> Results:
+    if not any(p.json_equal(instance, v) for v in values):
+        yield Error(f"{p.short_repr(instance)} is not one of the enum values", ip, kp)
+
+
+def reference_const(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                    at: Here) -> Results:
+    if not p.json_equal(instance, value):
+        yield Error(f"{p.short_repr(instance)} is not the const value", ip, kp)
+
+
+KEYWORDS = [
+    Keyword("type", "validation", ALL_DRAFTS | {"octoscript", "strict", "lenient"}, check_type, lower_type,
+            reference=reference_type),
+    Keyword("enum", "validation", ALL_DRAFTS | {"octoscript", "strict"}, check_enum, lower_enum,
+            reference=reference_enum),
+    Keyword("const", "validation", drafts("draft6") | {"strict"}, check_const, lower_const,
+            reference=reference_const),
+]
+CHECKS = [CheckKind(Enum, cost=1, fast=fast_enum, error=error_enum)]

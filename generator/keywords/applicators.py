@@ -1,0 +1,264 @@
+"""The in-place applicators: allOf, anyOf, oneOf, not, and if/then/else. They apply subschemas to
+the value itself, whatever its type; oneOf and anyOf dispatch where the data tells which alternative
+alone can pass (emit/alternatives.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from .. import primitives as p
+from ..emit.alternatives import alternatives
+from ..emit.annotations import acall, merge
+from ..emit.context import EV, IP, X, ErrorContext, Evaluation, ecall, fail, message, ptr
+from ..emit.fast import check_in_place, passes_by_type
+from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Paren, Pass,
+                         Stmt, Subscript, Sum, Tuple, call, fail_if, if_, lit, method, or_)
+from ..errors import join_pointer
+from ..reference.results import Error, Results, sibling
+from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+
+if TYPE_CHECKING:
+    from ..emit.context import General
+    from ..lower import Lowering
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+
+@dataclass(frozen=True)
+class AllOf(ir.Check):
+    schemas: tuple[ir.Node, ...] = ()
+    in_place_fields = ("schemas",)
+
+
+@dataclass(frozen=True)
+class AnyOf(ir.Check):
+    schemas: tuple[ir.Node, ...] = ()
+    in_place_fields = ("schemas",)
+
+
+@dataclass(frozen=True)
+class OneOf(ir.Check):
+    schemas: tuple[ir.Node, ...] = ()
+    in_place_fields = ("schemas",)
+
+
+@dataclass(frozen=True)
+class Not_(ir.Check):
+    schema: ir.Node | None = None
+    in_place_fields = ("schema",)
+
+
+@dataclass(frozen=True)
+class IfThenElse(ir.Check):
+    condition: ir.Node | None = None
+    then: ir.Node | None = None
+    otherwise: ir.Node | None = None
+    in_place_fields = ("condition", "then", "otherwise")
+
+
+# -- preflight and lowering ---------------------------------------------------------------------------
+def check_schemas(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema_array(value, pointer, pointer.rsplit("/", 1)[-1], depth)
+
+
+def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema(value, pointer, depth + 1)
+
+
+C = Any  # Context | None
+
+
+def lower_all_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [AllOf("allOf", lw.nodes(value, where, ctx))]
+
+
+def lower_any_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [AnyOf("anyOf", lw.nodes(value, where, ctx))]
+
+
+def lower_one_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [OneOf("oneOf", lw.nodes(value, where, ctx))]
+
+
+def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [Not_("not", lw.node(value, where, ctx))]
+
+
+def lower_if(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    parent = where.rsplit("/", 1)[0]
+    then = lw.node(schema["then"], join_pointer(parent, "then"), ctx) if lw.enforced("then", schema) else None
+    otherwise = lw.node(schema["else"], join_pointer(parent, "else"), ctx) if lw.enforced("else", schema) else None
+    if then is None and otherwise is None and not lw.profile.dialect.annotations:
+        return []  # `if` alone decides nothing (but what it evaluates may count, from 2019-09)
+    return [IfThenElse("if", lw.node(value, where, ctx), then, otherwise)]
+
+
+# -- the fast path ------------------------------------------------------------------------------------
+def fast_all_of(g: General, check: AllOf) -> list[Stmt]:
+    m, out = g.m, []
+    for sub in check.schemas:
+        if ir.always_true(sub):
+            continue
+        if m.inlinable(sub):
+            out += check_in_place(m, sub, None, var=g.x)
+        else:
+            out.append(fail_if(Not(m.call(sub, g.x))))
+    return out
+
+
+def fast_any_of(g: General, check: AnyOf) -> list[Stmt]:
+    return alternatives(g.m, check.schemas, False, g.x, g.scope)
+
+
+def fast_one_of(g: General, check: OneOf) -> list[Stmt]:
+    return alternatives(g.m, check.schemas, True, g.x, g.scope)
+
+
+def fast_not(g: General, check: Not_) -> list[Stmt]:
+    assert check.schema is not None
+    return [fail_if(passes_by_type(g.m, check.schema, g.x, g.scope) or g.m.call(check.schema, g.x))]
+
+
+def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
+    m, x = g.m, g.x
+    assert check.condition is not None
+    if check.then is not None and check.otherwise is not None:
+        return [If(((m.call(check.condition, x), (fail_if(Not(m.call(check.then, x))),)),
+                    (Not(m.call(check.otherwise, x)), (RETURN_FALSE,))))]
+    out: list[Stmt] = []
+    for sub, negate in ((check.then, False), (check.otherwise, True)):
+        if sub is not None:
+            condition = m.call(check.condition, x)
+            out.append(if_(Not(condition) if negate else condition, [fail_if(Not(m.call(sub, x)))]))
+    return out
+
+
+# -- the error path -----------------------------------------------------------------------------------
+def error_all_of(e: ErrorContext, check: AllOf) -> list[Stmt]:
+    return [ecall(e.m, sub, X, IP, "allOf", i) for i, sub in enumerate(check.schemas) if not ir.always_true(sub)]
+
+
+def error_any_of(e: ErrorContext, check: AnyOf) -> list[Stmt]:
+    m = e.m
+    calls = [m.call(s, X) for s in check.schemas]
+    text = message(m, " is not valid under any of the given schemas")
+    return [if_(Not(Paren(or_(*calls))), [fail(m, text, ptr("anyOf"))])]
+
+
+def error_one_of(e: ErrorContext, check: OneOf) -> list[Stmt]:
+    m = e.m
+    calls = [m.call(s, X) for s in check.schemas]
+    text = message(m, " is not valid under exactly one of the given schemas")
+    return [if_(Compare(Paren(Sum(tuple(calls))), "!=", lit(1)), [fail(m, text, ptr("oneOf"))])]
+
+
+def error_not(e: ErrorContext, check: Not_) -> list[Stmt]:
+    m = e.m
+    assert check.schema is not None
+    text = message(m, " should not be valid under the schema in not")
+    return [if_(m.call(check.schema, X), [fail(m, text, ptr("not"))])]
+
+
+def error_if(e: ErrorContext, check: IfThenElse) -> list[Stmt]:
+    m = e.m
+    assert check.condition is not None
+    if check.then is None and check.otherwise is None:
+        return []
+    test = m.call(check.condition, X)
+    then: list[Stmt] = [ecall(m, check.then, X, IP, "then")] if check.then is not None else [Pass()]
+    otherwise = [ecall(m, check.otherwise, X, IP, "else")] if check.otherwise is not None else []
+    return [if_(test, then, otherwise)]
+
+
+# -- what they evaluate -------------------------------------------------------------------------------
+def evaluates_each(found: Evaluation, check: AllOf | AnyOf) -> None:
+    for sub in check.schemas:
+        found.in_place += merge(acall(found.m, sub))
+
+
+def evaluates_one_of(found: Evaluation, check: OneOf) -> None:
+    """oneOf annotates only when it holds: exactly one alternative is valid."""
+    r, rs = Name("r"), Name("rs")
+    calls = tuple(acall(found.m, sub) for sub in check.schemas)
+    found.in_place.append(Assign(rs, ListComp(GenExp(r, r, Tuple(calls), Compare(r, "is not", NONE)))))
+    found.in_place.append(if_(Compare(call("len", rs), "==", lit(1)), [ExprStmt(method(EV, "update", Subscript(rs, lit(0))))]))
+
+
+def evaluates_if(found: Evaluation, check: IfThenElse) -> None:
+    assert check.condition is not None
+    m, r = found.m, Name("r")
+    found.in_place.append(Assign(r, acall(m, check.condition)))
+    then: list[Stmt] = [ExprStmt(method(EV, "update", r))]
+    if check.then is not None:
+        then += merge(acall(m, check.then))
+    otherwise = merge(acall(m, check.otherwise)) if check.otherwise is not None else []
+    found.in_place.append(if_(Compare(r, "is not", NONE), then, otherwise))
+
+
+# -- the reference ------------------------------------------------------------------------------------
+def reference_all_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                     at: Here) -> Results:
+    for index, sub in enumerate(schemas):
+        yield from r.in_place(sub, instance, ip, join_pointer(kp, index), at.down("allOf", index))
+
+
+def reference_any_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                     at: Here) -> Results:
+    valid = False
+    for index, sub in enumerate(schemas):
+        errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("anyOf", index))
+        if not errors:
+            valid = True
+            yield from annotations
+    if not valid:
+        yield Error(f"{p.short_repr(instance)} is not valid under any of the given schemas", ip, kp)
+
+
+def reference_one_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                     at: Here) -> Results:
+    passed = []
+    for index, sub in enumerate(schemas):
+        errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("oneOf", index))
+        if not errors:
+            passed.append(annotations)
+    if len(passed) != 1:
+        yield Error(f"{p.short_repr(instance)} is valid under {len(passed)} of the given schemas, not exactly one", ip, kp)
+        return
+    yield from passed[0]
+
+
+def reference_not(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                  at: Here) -> Results:
+    if r.valid(sub, instance, ip, kp, at.down("not")):
+        yield Error(f"{p.short_repr(instance)} should not be valid under the schema in not", ip, kp)
+
+
+def reference_if(r: DraftReference, condition: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                 at: Here) -> Results:
+    errors, annotations = r.outcome(condition, instance, ip, kp, at.down("if"))
+    branch = "else" if errors else "then"
+    if not errors:
+        yield from annotations
+    if branch in schema:
+        yield from r.in_place(schema[branch], instance, ip, sibling(kp, branch), at.down(branch))
+
+
+_COMBINATORS = ALL_DRAFTS | {"strict"}
+KEYWORDS = [
+    Keyword("allOf", "applicator", _COMBINATORS, check_schemas, lower_all_of, reference=reference_all_of, holds="schemas"),
+    Keyword("anyOf", "applicator", _COMBINATORS, check_schemas, lower_any_of, reference=reference_any_of, holds="schemas"),
+    Keyword("oneOf", "applicator", _COMBINATORS, check_schemas, lower_one_of, reference=reference_one_of, holds="schemas"),
+    Keyword("not", "applicator", _COMBINATORS, check_subschema, lower_not, reference=reference_not, holds="schema"),
+    Keyword("if", "applicator", drafts("draft7"), check_subschema, lower_if, reference=reference_if, holds="schema"),
+    Keyword("then", "applicator", drafts("draft7"), check_subschema, read_by="if", holds="schema"),
+    Keyword("else", "applicator", drafts("draft7"), check_subschema, read_by="if", holds="schema"),
+]
+CHECKS = [
+    CheckKind(AllOf, cost=6, general=fast_all_of, error=error_all_of, evaluates=evaluates_each),
+    CheckKind(Not_, cost=6, general=fast_not, error=error_not),
+    CheckKind(IfThenElse, cost=7, general=fast_if, error=error_if, evaluates=evaluates_if),
+    CheckKind(AnyOf, cost=7, general=fast_any_of, error=error_any_of, evaluates=evaluates_each),
+    CheckKind(OneOf, cost=8, general=fast_one_of, error=error_one_of, evaluates=evaluates_one_of),
+]

@@ -1,0 +1,162 @@
+"""The numeric keywords: minimum, maximum, exclusiveMinimum, exclusiveMaximum and multipleOf.
+
+Every comparison is exact: an int, float or Decimal instance is compared with the bound by value
+(a float stands for the decimal of its shortest repr), never through float, so a bound like
+0.30000000000000000001 or a 30-digit integer decides correctly. In draft 4 exclusiveMinimum and
+exclusiveMaximum are booleans that make minimum and maximum strict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from .. import primitives as p
+from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit
+from ..reference.results import Error, Results, is_kind
+from ..values import normalize_number
+from .any_instance import SAFE_FLOAT_INT
+from .base import ALL_DRAFTS, CheckKind, Keyword
+
+if TYPE_CHECKING:
+    from ..emit.context import Branch
+    from ..lower import Context, Lowering
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+# The relation the instance must have to the bound -> (the failing operator, the signs of
+# _cmp(x, bound) that pass, the words of the message).
+_OPS = {">=": ("<", (0, 1), "less than"), ">": ("<=", (1,), "less than or equal to"),
+        "<=": (">", (-1, 0), "greater than"), "<": (">=", (-1,), "greater than or equal to")}
+
+
+@dataclass(frozen=True)
+class NumberBound(ir.Check):
+    bound: ir.Number = 0  # integral bounds are ints, so comparisons never go through float
+    op: str = ">="  # the relation the instance must have to the bound: >=, >, <=, <
+    applies_to = "number"
+
+
+@dataclass(frozen=True)
+class MultipleOf(ir.Check):
+    divisor: ir.Number = 1
+    applies_to = "number"
+
+
+def number_text(value: Any) -> str:
+    """A number for a message (huge integers abbreviated: their digits would hit Python's limit)."""
+    if isinstance(value, int) and abs(value) >= 10**100:
+        return f"{Decimal(value):.15E}"
+    return str(value)
+
+
+# -- preflight --------------------------------------------------------------------------------------
+def check_number(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    keyword = pointer.rsplit("/", 1)[-1]
+    if w.profile.dialect.exclusive_flags and keyword.startswith("exclusive"):
+        if not isinstance(value, bool):
+            raise w.fail("bad-keyword-value", pointer, f"in draft 4 {keyword} is a boolean")
+        return
+    w.number(value, pointer, keyword)
+
+
+def check_multiple_of(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.number(value, pointer, "multipleOf")
+    if value <= 0:
+        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {value}")
+    if w.profile.integer_multiple_of_only and value != int(value):
+        raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes only integer multipleOf, not {value}")
+
+
+# -- lowering ---------------------------------------------------------------------------------------
+def _bound(keyword: str, op: str, flag: str = "") -> Any:
+    """The lowering of a bound; `flag` is draft 4's boolean sibling that makes it exclusive."""
+    def lower_bound(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+        if isinstance(value, bool):
+            return []  # draft 4's exclusiveMaximum/exclusiveMinimum flags: read by their bound
+        chosen = op
+        if flag and lw.profile.dialect.exclusive_flags and schema.get(flag) is True:
+            chosen = op[0]  # ">=" becomes ">", "<=" becomes "<"
+        return [NumberBound(keyword, normalize_number(value), chosen)]
+
+    lower_bound.__name__ = f"lower_{keyword}"
+    return lower_bound
+
+
+def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    return [MultipleOf("multipleOf", normalize_number(value))]
+
+
+# -- emission ---------------------------------------------------------------------------------------
+def fast_number_bound(b: Branch, check: NumberBound) -> list[Stmt]:
+    m, x, bound = b.m, b.x, check.bound
+    fails, signs, _ = _OPS[check.op]
+    exact_native = b.exact == "int" or isinstance(bound, float) or (
+        isinstance(bound, int) and -SAFE_FLOAT_INT <= bound <= SAFE_FLOAT_INT)
+    if exact_native and b.exact == "int":
+        return [fail_if(Compare(x, fails, m.value(bound)))]
+    if exact_native:  # a float: written so that NaN fails
+        return [fail_if(Not(Compare(x, check.op, m.value(bound))))]
+    return [fail_if(Compare(call(m.prim("_cmp"), x, m.value(bound)), "not in", lit(signs)))]
+
+
+def error_number_bound(e: ErrorContext, check: NumberBound) -> list[Stmt]:
+    m = e.m
+    _, signs, words = _OPS[check.op]
+    test = Compare(call(m.prim("_cmp"), X, m.value(check.bound)), "not in", lit(signs))
+    text = f" is {words} the {check.keyword} of {number_text(check.bound)}"
+    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+
+
+def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
+    if b.exact == "int" and isinstance(check.divisor, int):
+        return [fail_if(BinOp(b.x, "%", lit(check.divisor)))]
+    return [fail_if(Not(call(b.m.prim("_is_multiple"), b.x, b.m.value(check.divisor))))]
+
+
+def error_multiple_of(e: ErrorContext, check: MultipleOf) -> list[Stmt]:
+    m = e.m
+    test = Not(call(m.prim("_is_multiple"), X, m.value(check.divisor)))
+    return [if_(test, [fail(m, message(m, f" is not a multiple of {number_text(check.divisor)}"), ptr("multipleOf"))])]
+
+
+# -- the reference ----------------------------------------------------------------------------------
+def _reference_bound(keyword: str, op: str, flag: str = "") -> Any:
+    def reference_bound(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                        at: Here) -> Results:
+        if isinstance(bound, bool) or not is_kind(instance, "number"):
+            return
+        exclusive = op if not flag else op[0] if at.dialect.exclusive_flags and schema.get(flag) is True else op
+        _, signs, words = _OPS[exclusive]
+        if p.compare(instance, bound) not in signs:
+            yield Error(f"{p.short_repr(instance)} is {words} the {keyword} of {bound}", ip, kp)
+
+    return reference_bound
+
+
+def reference_multiple_of(r: DraftReference, divisor: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                          at: Here) -> Results:
+    if is_kind(instance, "number") and not p.is_multiple(instance, divisor):
+        yield Error(f"{p.short_repr(instance)} is not a multiple of {divisor}", ip, kp)
+
+
+_BOUNDED = ALL_DRAFTS | {"octoscript", "strict"}
+KEYWORDS = [
+    Keyword("minimum", "validation", _BOUNDED, check_number, _bound("minimum", ">=", "exclusiveMinimum"),
+            reference=_reference_bound("minimum", ">=", "exclusiveMinimum")),
+    Keyword("maximum", "validation", _BOUNDED, check_number, _bound("maximum", "<=", "exclusiveMaximum"),
+            reference=_reference_bound("maximum", "<=", "exclusiveMaximum")),
+    Keyword("exclusiveMinimum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMinimum", ">"),
+            reference=_reference_bound("minimum", ">")),
+    Keyword("exclusiveMaximum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMaximum", "<"),
+            reference=_reference_bound("maximum", "<")),
+    Keyword("multipleOf", "validation", ALL_DRAFTS | {"strict"}, check_multiple_of, lower_multiple_of,
+            reference=reference_multiple_of),
+]
+CHECKS = [
+    CheckKind(NumberBound, cost=0, fast=fast_number_bound, error=error_number_bound),
+    CheckKind(MultipleOf, cost=1, fast=fast_multiple_of, error=error_multiple_of),
+]

@@ -1,0 +1,728 @@
+"""The object keywords: properties, patternProperties, additionalProperties, required,
+propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas and draft 4-7's
+dependencies (names or a schema per property).
+
+Planned together (ObjectPlan), because they look at the same names: a closed object
+(`additionalProperties: false`) whose required names are all its names is one key-count or key-set
+test; a large `properties` is a loop over the instance's names through a table (one lookup per
+present name instead of a test per declared one), which also rejects the names a closed object does
+not list; patternProperties whose patterns are plain prefixes (Swagger's `^x-`) join that loop,
+with additionalProperties. Each keyword's emission reads its part of the plan, never its siblings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from .. import primitives as p
+from ..emit.annotations import acall, merge
+from ..emit.context import (AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, fail, message,
+                            ptr)
+from ..emit.fast import check_under, next_suffix
+from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
+                         Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
+                         method, or_)
+from ..errors import join_pointer
+from ..plan import tuning
+from ..reference.results import Error, Evaluated, Results, is_kind
+from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+
+if TYPE_CHECKING:
+    from ..emit.context import Branch
+    from ..emit.module import ModuleEmitter
+    from ..lower import Lowering
+    from ..plan import Plan
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+
+@dataclass(frozen=True)
+class Required(ir.Check):
+    names: tuple[str, ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class Properties(ir.Check):
+    entries: tuple[tuple[str, ir.Node], ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class AdditionalProperties(ir.Check):
+    known: tuple[str, ...] = ()  # names covered by properties
+    schema: ir.Node | None = None
+    patterns: tuple[str, ...] = ()  # Python translations of the patternProperties patterns
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PatternProperties(ir.Check):
+    entries: tuple[tuple[str, str, ir.Node], ...] = ()  # (ECMA source, Python translation, schema)
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PropertyNames(ir.Check):
+    schema: ir.Node | None = None
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class PropertyCount(ir.Check):
+    bound: int = 0
+    at_least: bool = True  # minProperties (True) or maxProperties (False)
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class DependentRequired(ir.Check):
+    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    applies_to = "object"
+
+
+@dataclass(frozen=True)
+class DependentSchemas(ir.Check):
+    entries: tuple[tuple[str, ir.Node], ...] = ()
+    applies_to = "object"
+    in_place_fields = ("entries",)
+
+
+# -- the plan -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PatternLoop:
+    """One loop over an object's names checks its patternProperties together with its property
+    table and/or additionalProperties."""
+
+    table: Properties | None  # the properties looked up in the table (None: the object has none)
+    patterns: PatternProperties
+    additional: AdditionalProperties | None  # unless it always holds
+    others: frozenset[str]  # names additionalProperties knows that the table does not list
+
+
+@dataclass(frozen=True)
+class ObjectPlan:
+    closed: AdditionalProperties | None  # `additionalProperties: false` without patternProperties
+    exact_keys: bool  # the required names are exactly the closed names: one test of the keys
+    present: frozenset[str]  # the names `required` checks before `properties` runs
+    table: Properties | None  # a `properties` checked through a table on the fast path
+    closed_table: bool  # the table lists exactly the closed names: its loop rejects the others
+    pattern_loop: PatternLoop | None
+
+
+def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
+    """The properties with something to check: the names a property table lists."""
+    return [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
+
+
+def plan_objects(node: ir.Node, plan: Plan) -> ObjectPlan:
+    checks = node.checks
+    properties = [c for c in checks if isinstance(c, Properties)]
+    closed = next((c for c in checks if isinstance(c, AdditionalProperties) and c.schema is not None
+                   and c.schema.boolean is False and not c.patterns), None)
+    names = [n for c in checks if isinstance(c, Required) for n in c.names]
+    exact_keys = (closed is not None and bool(names) and set(closed.known) == set(names)
+                  and len(set(names)) == len(names))
+    table = properties[0] if len(properties) == 1 and _large(properties[0], plan.dynamic) else None
+    closed_table = (table is not None and closed is not None
+                    and {n for n, _ in checked_properties(table)} == set(closed.known))
+    return ObjectPlan(closed, exact_keys, frozenset(names), table, closed_table, _pattern_loop(checks, plan.dynamic))
+
+
+def _large(check: Properties, dynamic: bool) -> bool:
+    """A properties checked through a table (not in dynamic mode: every call carries the scope)."""
+    return not dynamic and len(checked_properties(check)) >= tuning.PROPERTY_TABLE
+
+
+def _pattern_loop(checks: tuple[ir.Check, ...], dynamic: bool) -> PatternLoop | None:
+    properties = [c for c in checks if isinstance(c, Properties)]
+    patterns = [c for c in checks if isinstance(c, PatternProperties)]
+    additional = [c for c in checks if isinstance(c, AdditionalProperties)]
+    if len(properties) > 1 or len(patterns) != 1 or len(additional) > 1:
+        return None
+    if additional and (additional[0].schema is None or ir.always_true(additional[0].schema)):
+        additional = []  # nothing to check on a name no property or pattern covers
+    table = properties[0] if properties and _large(properties[0], dynamic) else None
+    if table is None and not additional:
+        return None
+    if additional and additional[0].patterns != tuple(python for _, python, _ in patterns[0].entries):
+        return None
+    in_table = {n for n, _ in checked_properties(table)} if table is not None else set()
+    known = set(additional[0].known) if additional else in_table
+    # which known names a pattern matches is decided here, for the patterns that say it plainly
+    # (`^x-`): a regex is not run at compile time (a hostile one could hang it)
+    prefixes = [_literal_prefix(source) for source, _, _ in patterns[0].entries]
+    if not in_table <= known or any(prefix is None or name.startswith(prefix) for prefix in prefixes for name in known):
+        return None
+    return PatternLoop(table, patterns[0], additional[0] if additional else None, frozenset(known - in_table))
+
+
+def _literal_prefix(source: str) -> str | None:
+    """The text an ECMA-262 pattern like `^x-` requires a string to start with; None for any other
+    pattern (one with a metacharacter or escape past its `^`)."""
+    match = re.fullmatch(r"\^([A-Za-z0-9_-]+)", source)
+    return match.group(1) if match else None
+
+
+def _plan(b: Branch | ErrorContext) -> ObjectPlan:
+    found: ObjectPlan = b.plan.parts["objects"]
+    return found
+
+
+def property_table(m: ModuleEmitter, check: Properties, error_only: bool = False) -> Name | None:
+    """The table of a large `properties`: name -> (fast function, error function), used by both
+    paths; or (error_only, for the error path of a smaller one) name -> error function. None when
+    there are too few properties (each is then tested by name), and in dynamic mode."""
+    entries = checked_properties(check)
+    large = len(entries) >= tuning.PROPERTY_TABLE
+    if m.dynamic or len(entries) < tuning.ERROR_TABLE or not (large or error_only):
+        return None
+    rows: list[tuple[str, Name]]
+    if large:
+        rows = [(n, m.consts.pair(m.fast_fn(m.through_refs(sub)), m.error_fn(sub))) for n, sub in entries]
+    else:
+        rows = [(n, m.error_fn(sub)) for n, sub in entries]
+    kind = "F" if large else "G"
+    table = m.constant(kind, Display("dict", ()), key=kind + repr([(n, r.id) for n, r in rows]),
+                       annotation="dict[str, tuple[Any, Any]]" if large else "dict[str, Any]")
+    if table not in m.consts.filled:
+        m.consts.filled.add(table)
+        m.consts.late.append(ExprStmt(method(table, "update", Display("dict", tuple((lit(n), r) for n, r in rows)))))
+    return table
+
+
+def _keys(m: ModuleEmitter, names: Any) -> Name:
+    """A set of property names, a module constant."""
+    return m.constant("K", literal_expr(frozenset(names)))
+
+
+def _is_str(k: Expr) -> Expr:
+    return call("isinstance", k, Name("str"))
+
+
+# -- preflight ----------------------------------------------------------------------------------------
+def check_properties(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, f"properties must be an object, not {w.describe(value)}")
+    limit = w.profile.limits.max_properties
+    if limit is not None and len(value) > limit:
+        raise w.fail("limit-exceeded", pointer, f"{len(value)} properties, over the limit of {limit} per object")
+    for name, sub in value.items():
+        if not isinstance(name, str):
+            raise w.fail("bad-keyword-value", pointer, f"property name {name!r} is not a string")
+        w.schema(sub, join_pointer(pointer, name), depth + 1)
+
+
+def check_required(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise w.fail("bad-keyword-value", pointer, "required must be an array of strings")
+    if len(set(value)) != len(value):
+        raise w.fail("bad-keyword-value", pointer, "required names must be unique")
+
+
+def check_additional_properties(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if isinstance(value, bool):
+        return
+    if not w.profile.schema_additional_properties:
+        raise w.fail("bad-keyword-value", pointer,
+                     f"the {w.profile.name} profile takes only true or false for additionalProperties")
+    w.schema(value, pointer, depth + 1)
+
+
+def check_pattern_properties(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    from .strings import check_pattern
+
+    w.schema_map(value, pointer, depth)
+    for name in value:  # each name is a pattern, held to what `pattern` is held to
+        check_pattern(w, name, join_pointer(pointer, name), depth)
+
+
+def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema(value, pointer, depth + 1)
+
+
+def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema_map(value, pointer, depth)
+
+
+def check_dependent_required(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, "dependentRequired must be an object of string arrays")
+    for name, names in value.items():
+        check_required(w, names, join_pointer(pointer, name), depth)
+
+
+def check_dependencies(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, dict):
+        raise w.fail("bad-keyword-value", pointer, "dependencies must be an object")
+    for name, sub in value.items():
+        if isinstance(sub, list):
+            check_required(w, sub, join_pointer(pointer, name), depth)
+        else:
+            w.schema(sub, join_pointer(pointer, name), depth + 1)
+
+
+def check_count(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.count(value, pointer, pointer.rsplit("/", 1)[-1])
+
+
+# -- lowering -----------------------------------------------------------------------------------------
+C = Any  # Context | None
+
+
+def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
+    return [Properties("properties", entries)] if entries else []
+
+
+def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    from ..regex import translate
+
+    entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
+                    for source, sub in value.items())
+    return [PatternProperties("patternProperties", entries)] if entries else []
+
+
+def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [Required("required", tuple(value))] if value else []
+
+
+def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    if value is True and not lw.profile.dialect.annotations:
+        return []
+    from ..regex import translate
+
+    known = tuple(schema["properties"]) if lw.enforced("properties", schema) else ()
+    patterns = tuple(translate(p) for p in schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
+    return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
+
+
+def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [] if value is True else [PropertyNames("propertyNames", lw.node(value, where, ctx))]
+
+
+def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [PropertyCount("minProperties", int(value), True)] if value > 0 else []
+
+
+def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    return [PropertyCount("maxProperties", int(value), False)]
+
+
+def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    entries = tuple((name, tuple(names)) for name, names in value.items() if names)
+    return [DependentRequired("dependentRequired", entries)] if entries else []
+
+
+def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
+    return [DependentSchemas("dependentSchemas", entries)] if entries else []
+
+
+def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    """Draft 4-7: an array value is dependentRequired, a schema value dependentSchemas."""
+    names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
+    schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
+    checks: list[ir.Check] = []
+    if names:
+        checks.append(DependentRequired("dependencies", names))
+    if schemas:
+        checks.append(DependentSchemas("dependencies", schemas))
+    return checks
+
+
+# -- the fast path ------------------------------------------------------------------------------------
+def _has(name: str, x: Expr, negate: bool = False) -> Compare:
+    return Compare(lit(name), "not in" if negate else "in", x)
+
+
+def fast_required(b: Branch, check: Required) -> list[Stmt]:
+    m, x, plan = b.m, b.x, _plan(b)
+    if plan.exact_keys and plan.closed is not None:
+        keys = _keys(m, plan.closed.known)
+        if len(check.names) <= 4:
+            # every allowed property is required: exactly these keys, by count and names (no keys
+            # view is made, unlike the comparison below)
+            tests = [Compare(call("len", x), "!=", lit(len(check.names))), *(_has(n, x, True) for n in check.names)]
+            return [fail_if(or_(*tests))]
+        return [fail_if(Compare(method(x, "keys"), "!=", keys))]
+    if len(check.names) <= 4:
+        return [fail_if(_has(n, x, True)) for n in check.names]
+    return [fail_if(Not(Compare(method(x, "keys"), ">=", m.constant("R", literal_expr(frozenset(check.names))))))]
+
+
+def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
+    m, x, plan = b.m, b.x, _plan(b)
+    if plan.pattern_loop is not None and plan.pattern_loop.table is not None:
+        return _pattern_loop_code(b, plan.pattern_loop)
+    if plan.table is not None:
+        table = property_table(m, check)
+        assert table is not None
+        k, v, f = b.scope("k"), b.scope("v"), b.scope("f")
+        row_fails = Not(Call(Subscript(f, lit(0)), (v,)))
+        test = or_(Compare(f, "is", NONE), row_fails) if plan.closed_table else and_(Compare(f, "is not", NONE), row_fails)
+        return [For(Tuple((k, v), bare=True), method(x, "items"), (Assign(f, method(table, "get", k)), fail_if(test)))]
+    out: list[Stmt] = []
+    for name, sub in check.entries:
+        if ir.always_true(sub):
+            continue
+        target = m.through_refs(sub)
+        if target is not sub and not m.type_only(target):
+            sub = target  # a reference to a shared subschema: its function, called directly
+        elif m.inlinable(sub):
+            headers = [] if name in plan.present else [("if", _has(name, x), None)]
+            out += check_under(m, headers, sub, Subscript(x, lit(name)))  # type: ignore[arg-type]
+            continue
+        passes = m.fcall(m.fast_fn(sub), Subscript(x, lit(name)))
+        out.append(fail_if(Not(passes) if name in plan.present else and_(_has(name, x), Not(passes))))
+    return out
+
+
+def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[Stmt]:
+    m, x, plan, schema = b.m, b.x, _plan(b), check.schema
+    assert schema is not None
+    if ir.always_true(schema):
+        return []  # kept only for what it evaluates (unevaluatedProperties)
+    if schema.boolean is False and plan.closed_table:
+        return []  # checked by the loop over the property table
+    if plan.pattern_loop is not None:  # (with a table, the properties' loop checks it)
+        return _pattern_loop_code(b, plan.pattern_loop) if plan.pattern_loop.table is None else []
+    known = _keys(m, check.known) if check.known else None
+    if schema.boolean is False and not check.patterns:
+        if plan.exact_keys:
+            return []  # compared with the whole key set by required
+        return [fail_if(Not(Compare(method(x, "keys"), "<=", known)) if known else x)]
+    k, v = b.scope("k"), b.scope("v")
+    if not check.patterns and m.inlinable(schema):
+        # the subschema checked in place, in the loop; over the values alone when no property is known
+        value = Name("value" + next_suffix(m))
+        if known:
+            return check_under(m, [("for", Tuple((k, value), bare=True), method(x, "items")),
+                                   ("if", Compare(k, "not in", known), None)], schema, var=value)
+        return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
+    tests: list[Expr] = [Compare(k, "not in", known)] if known else []
+    if check.patterns:  # a name that is not a string matches no pattern
+        unmatched = and_(*[Compare(Call(m.regex(pattern), (k,)), "is", NONE) for pattern in check.patterns])
+        tests.append(Paren(or_(Not(_is_str(k)), unmatched)))
+    if schema.boolean is not False:  # a false schema fails every name that gets here
+        tests.append(Not(m.fcall(m.fast_fn(schema), v)))
+    return [For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))]
+
+
+def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
+    if _plan(b).pattern_loop is not None:
+        return []  # checked by the pattern loop
+    m, k, v = b.m, b.scope("k"), b.scope("v")
+    inner = [fail_if(and_(Compare(Call(m.regex(python), (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
+             for _, python, sub in check.entries]
+    return [For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))]
+
+
+def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
+    """`for k, v in x.items():` the table's row for a known name; for another name, its patterns'
+    schemas or additionalProperties."""
+    m, k, v = b.m, b.scope("k"), b.scope("v")
+    table = property_table(m, loop.table) if loop.table is not None else None
+    others = _keys(m, loop.others) if loop.others else None
+    unknown = _unknown_name_checks(b, loop, k, v)
+    body: list[Stmt]
+    if table is not None:
+        f = b.scope("f")
+        row = (Compare(f, "is not", NONE), (fail_if(Not(Call(Subscript(f, lit(0)), (v,)))),))
+        rest = ((Compare(k, "not in", others), tuple(unknown)),) if others is not None else ()
+        body = [Assign(f, method(table, "get", k)), If((row, *rest), () if others is not None else tuple(unknown))]
+    elif others is not None:
+        body = [if_(Compare(k, "not in", others), unknown)]
+    else:
+        body = unknown
+    return [For(Tuple((k, v), bare=True), method(b.x, "items"), tuple(body))]
+
+
+def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list[Stmt]:
+    """The checks of a name the properties do not know (a name that is not a string matches no
+    pattern): its patterns' schemas, or additionalProperties."""
+    m = b.m
+    matches = [(m.regex(python), sub) for _, python, sub in loop.patterns.entries]
+    other = loop.additional.schema if loop.additional is not None else None
+    checked = [(regex, sub) for regex, sub in matches if not ir.always_true(sub)]
+    if other is not None and other.boolean is False and len(matches) == 1:
+        (regex, sub), = matches  # the one pattern must match, and its schema hold
+        tests = [Not(_is_str(k)), Compare(Call(regex, (k,)), "is", NONE)]
+        if checked:
+            tests.append(Not(m.fcall(m.fast_fn(sub), v)))
+        return [fail_if(or_(*tests))]
+    out: list[Stmt] = []
+    if other is not None and not ir.always_true(other):
+        unmatched = Paren(and_(*[Compare(Call(regex, (k,)), "is", NONE) for regex, _ in matches]))
+        fails = [RETURN_FALSE] if other.boolean is False else [fail_if(Not(m.fcall(m.fast_fn(other), v)))]
+        out.append(if_(or_(Not(_is_str(k)), unmatched), fails))
+    if checked:
+        out.append(if_(_is_str(k), [fail_if(and_(Compare(Call(regex, (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
+                                   for regex, sub in checked]))
+    elif other is None or ir.always_true(other):
+        out.append(Pass())
+    return out
+
+
+def fast_property_names(b: Branch, check: PropertyNames) -> list[Stmt]:
+    assert check.schema is not None
+    k = b.scope("k")
+    return [For(k, b.x, (fail_if(Not(b.m.fcall(b.m.fast_fn(check.schema), k))),))]
+
+
+def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
+    return [fail_if(Compare(call("len", b.x), "<" if check.at_least else ">", lit(check.bound)))]
+
+
+def fast_dependent_required(b: Branch, check: DependentRequired) -> list[Stmt]:
+    return [fail_if(and_(_has(name, b.x), Not(and_(*[_has(n, b.x) for n in names])))) for name, names in check.entries]
+
+
+def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
+    return [fail_if(and_(_has(name, b.x), Not(b.m.fcall(b.m.fast_fn(sub), b.x))))
+            for name, sub in check.entries if not ir.always_true(sub)]
+
+
+# -- the error path -----------------------------------------------------------------------------------
+def error_required(e: ErrorContext, check: Required) -> list[Stmt]:
+    return [ExprStmt(call(e.m.prim("_required_errors"), X, lit(check.names), IP, KP, AK, OUT))]
+
+
+def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:
+    m = e.m
+    table = property_table(m, check, error_only=True)
+    if table is not None:  # a large one's table also holds the fast functions
+        pairs = property_table(m, check) is not None
+        return [ExprStmt(call(m.prim("_property_errors"), X, table, lit(pairs), IP, KP, AK, OUT))]
+    return [if_(_has(name, X), [ecall(m, sub, Subscript(X, lit(name)), BinOp(IP, "+", ptr(name)), "properties", name)])
+            for name, sub in check.entries if not ir.always_true(sub)]
+
+
+def error_additional_properties(e: ErrorContext, check: AdditionalProperties) -> list[Stmt]:
+    m, plan = e.m, _plan(e)
+    assert check.schema is not None
+    if ir.always_true(check.schema):
+        return []
+    # a closed object's property table lists exactly its names: it serves as the set of them
+    known = property_table(m, plan.table) if check.schema.boolean is False and plan.closed_table and plan.table else None
+    known = known or _keys(m, check.known)
+    if check.schema.boolean is False and not check.patterns:
+        return [ExprStmt(call(m.prim("_extra_errors"), X, known, IP, KP, AK, OUT))]
+    tests: list[Expr] = [Compare(KEY, "not in", known)]
+    tests += [Not(Paren(and_(_is_str(KEY), Compare(Call(m.regex(pattern), (KEY,)), "is not", NONE))))
+              for pattern in check.patterns]
+    at = at_key(m)
+    if check.schema.boolean is False:
+        text = BinOp(BinOp(lit("additional property "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
+        inner: Stmt = fail(m, text, ptr("additionalProperties"), at)
+    else:
+        inner = ecall(m, check.schema, Subscript(X, KEY), at, "additionalProperties")
+    return [For(KEY, X, (if_(and_(*tests), [inner]),))]
+
+
+def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
+    m, at = e.m, at_key(e.m)
+    inner = [if_(Compare(Call(m.regex(python), (KEY,)), "is not", NONE),
+                 [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
+             for source, python, sub in check.entries]
+    return [For(KEY, X, (if_(_is_str(KEY), inner),))]
+
+
+def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
+    assert check.schema is not None
+    return [For(KEY, X, (ecall(e.m, check.schema, KEY, IP, "propertyNames"),))]
+
+
+def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
+    m = e.m
+    test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
+    text = message(m, " has too few properties" if check.at_least else " has too many properties")
+    return [if_(test, [fail(m, text, ptr(check.keyword))])]
+
+
+def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
+    m, name_ = e.m, Name("name")
+    out: list[Stmt] = []
+    for name, names in check.entries:
+        text = BinOp(call("repr", name_), "+", lit(f" is required by {name!r}"))
+        missing = if_(Compare(name_, "not in", X), [fail(m, text, ptr(check.keyword))])
+        out.append(if_(_has(name, X), [For(name_, lit(names), (missing,))]))
+    return out
+
+
+def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
+    return [if_(_has(name, X), [ecall(e.m, sub, X, IP, check.keyword, name)])
+            for name, sub in check.entries if not ir.always_true(sub)]
+
+
+# -- what they evaluate (for unevaluatedProperties) -------------------------------------------------
+def evaluates_properties(found: Evaluation, check: Properties) -> None:
+    names = _keys(found.m, (n for n, _ in check.entries))
+    found.objects.append(ExprStmt(method(EV, "update", BinOp(method(X, "keys"), "&", names))))
+
+
+def evaluates_pattern_properties(found: Evaluation, check: PatternProperties) -> None:
+    tests = [Compare(Call(found.m.regex(python), (KEY,)), "is not", NONE) for _, python, _ in check.entries]
+    test = and_(_is_str(KEY), Paren(or_(*tests)))
+    found.objects.append(For(KEY, X, (if_(test, [ExprStmt(method(EV, "add", KEY))]),)))
+
+
+def evaluates_additional_properties(found: Evaluation, check: AdditionalProperties) -> None:
+    found.objects.append(ExprStmt(method(EV, "update", X)))  # (when valid, it covers the rest)
+
+
+def evaluates_dependent_schemas(found: Evaluation, check: DependentSchemas) -> None:
+    for name, sub in check.entries:
+        found.objects.append(if_(_has(name, X), merge(acall(found.m, sub))))
+
+
+# -- the reference ------------------------------------------------------------------------------------
+def reference_properties(r: DraftReference, props: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                         at: Here) -> Results:
+    if not is_kind(instance, "object"):
+        return
+    for name, sub in props.items():
+        if name in instance:
+            yield from r.child(sub, instance[name], join_pointer(ip, name), join_pointer(kp, name),
+                               at.down("properties", name))
+    yield Evaluated(properties=frozenset(name for name in props if name in instance))
+
+
+def _matches(source: str, key: Any) -> bool:
+    from ..regex import compile_pattern
+
+    return isinstance(key, str) and compile_pattern(source).search(key) is not None
+
+
+def reference_pattern_properties(r: DraftReference, patterns: Any, instance: Any, schema: dict[str, Any], ip: str,
+                                 kp: str, at: Here) -> Results:
+    if not is_kind(instance, "object"):
+        return
+    covered = set()
+    for source, sub in patterns.items():
+        for key in instance:
+            if _matches(source, key):
+                covered.add(key)
+                yield from r.child(sub, instance[key], join_pointer(ip, key), join_pointer(kp, source),
+                                   at.down("patternProperties", source))
+    yield Evaluated(properties=frozenset(covered))
+
+
+def reference_additional_properties(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str,
+                                    kp: str, at: Here) -> Results:
+    if not is_kind(instance, "object"):
+        return
+    known = schema.get("properties", {}) if r.enforces(at, "properties") else {}
+    patterns = schema.get("patternProperties", {}) if r.enforces(at, "patternProperties") else {}
+    covered = set()
+    for key in instance:
+        if key in known or any(_matches(source, key) for source in patterns):
+            continue
+        covered.add(key)
+        if extra is False:
+            yield Error(f"additional property {key!r} is not allowed", join_pointer(ip, key), kp)
+        else:
+            yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties"))
+    yield Evaluated(properties=frozenset(covered))
+
+
+def reference_property_names(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                             at: Here) -> Results:
+    if is_kind(instance, "object"):
+        for key in instance:
+            yield from r.child(sub, key, ip, kp, at.down("propertyNames"))
+
+
+def reference_required(r: DraftReference, names: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                       at: Here) -> Results:
+    if is_kind(instance, "object"):
+        for name in names:
+            if name not in instance:
+                yield Error(f"{name!r} is a required property", ip, kp)
+
+
+def reference_min_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                             at: Here) -> Results:
+    if is_kind(instance, "object") and len(instance) < bound:
+        yield Error(f"{p.short_repr(instance)} does not have enough properties", ip, kp)
+
+
+def reference_max_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                             at: Here) -> Results:
+    if is_kind(instance, "object") and len(instance) > bound:
+        yield Error(f"{p.short_repr(instance)} has too many properties", ip, kp)
+
+
+def reference_dependent_required(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
+                                 kp: str, at: Here) -> Results:
+    if is_kind(instance, "object"):
+        for name, needs in value.items():
+            if name in instance:
+                for need in needs:
+                    if need not in instance:
+                        yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+
+
+def reference_dependent_schemas(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
+                                kp: str, at: Here) -> Results:
+    if is_kind(instance, "object"):
+        for name, sub in value.items():
+            if name in instance:
+                yield from r.in_place(sub, instance, ip, join_pointer(kp, name), at.down("dependentSchemas", name))
+
+
+def reference_dependencies(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                           at: Here) -> Results:
+    if not is_kind(instance, "object"):
+        return
+    for name, dependency in value.items():
+        if name not in instance:
+            continue
+        if isinstance(dependency, list):
+            for need in dependency:
+                if need not in instance:
+                    yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+        else:
+            yield from r.in_place(dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name))
+
+
+_OBJECTS = ALL_DRAFTS | {"octoscript", "strict"}
+KEYWORDS = [
+    Keyword("properties", "applicator", _OBJECTS | {"lenient"}, check_properties, lower_properties,
+            reference=reference_properties, holds="map"),
+    Keyword("patternProperties", "applicator", ALL_DRAFTS, check_pattern_properties, lower_pattern_properties,
+            reference=reference_pattern_properties, holds="map"),
+    Keyword("additionalProperties", "applicator", _OBJECTS, check_additional_properties, lower_additional_properties,
+            reference=reference_additional_properties, holds="schema"),
+    Keyword("required", "validation", _OBJECTS | {"lenient"}, check_required, lower_required,
+            reference=reference_required),
+    Keyword("propertyNames", "applicator", drafts("draft6"), check_subschema, lower_property_names,
+            reference=reference_property_names, holds="schema"),
+    Keyword("minProperties", "validation", ALL_DRAFTS, check_count, lower_min_properties,
+            reference=reference_min_properties),
+    Keyword("maxProperties", "validation", ALL_DRAFTS, check_count, lower_max_properties,
+            reference=reference_max_properties),
+    Keyword("dependentRequired", "validation", drafts("draft2019-09"), check_dependent_required,
+            lower_dependent_required, reference=reference_dependent_required),
+    Keyword("dependentSchemas", "applicator", drafts("draft2019-09"), check_schema_map, lower_dependent_schemas,
+            reference=reference_dependent_schemas, holds="map"),
+    Keyword("dependencies", "applicator", drafts("draft4", "draft7"), check_dependencies, lower_dependencies,
+            reference=reference_dependencies, holds="map"),
+]
+CHECKS = [
+    CheckKind(Required, cost=0, fast=fast_required, error=error_required),
+    CheckKind(PropertyCount, cost=0, fast=fast_property_count, error=error_property_count),
+    CheckKind(DependentRequired, cost=1, fast=fast_dependent_required, error=error_dependent_required),
+    CheckKind(AdditionalProperties, cost=2, fast=fast_additional_properties, error=error_additional_properties,
+              evaluates=evaluates_additional_properties),
+    CheckKind(Properties, cost=3, fast=fast_properties, error=error_properties, evaluates=evaluates_properties),
+    CheckKind(PatternProperties, cost=3, fast=fast_pattern_properties, error=error_pattern_properties,
+              evaluates=evaluates_pattern_properties),
+    CheckKind(PropertyNames, cost=4, fast=fast_property_names, error=error_property_names),
+    CheckKind(DependentSchemas, cost=5, fast=fast_dependent_schemas, error=error_dependent_schemas,
+              evaluates=evaluates_dependent_schemas),
+]
+PLANNER = plan_objects

@@ -1,0 +1,165 @@
+"""References: $ref, $dynamicRef (2020-12) and $recursiveRef (2019-09).
+
+References are resolved at compile time (generator/resolve.py, from registries only, never the
+network). A plain reference calls its target's function; a chain of plain `{"$ref": ...}` schemas
+is followed at compile time. A dynamic reference whose target has the matching `$dynamicAnchor`
+(or `$recursiveAnchor: true`) picks its target at run time from the dynamic scope: every function
+then carries the scope, a tuple of the schema resources entered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urldefrag
+
+from .. import ir
+from ..emit.annotations import merge
+from ..emit.context import IP, OUT, X, ErrorContext, Evaluation, through_ref
+from ..emit.fast import check_in_place
+from ..emit.tree import NONE, Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
+from ..reference.results import Results
+from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+
+if TYPE_CHECKING:
+    from ..emit.context import General
+    from ..lower import Lowering
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+
+@dataclass(frozen=True)
+class Ref(ir.Check):
+    target: str = ""  # graph key of the target node
+    where: str = field(default="", compare=False)  # pointer of the reference, for messages
+    # Dynamic references: "dynamic" ($dynamicRef) or "recursive" ($recursiveRef), with the anchor
+    # name; None for a plain static reference.
+    mode: str | None = None
+    anchor: str = ""
+    enter: tuple[int, ...] = ()  # resources entered by following it (one per hop of a ref chain)
+    hops: int = 0  # plain {"$ref"} schemas followed at compile time: each adds "/$ref" to locations
+    absolute: str = ""  # the absolute URI of the target (for absolute_keyword_location)
+    refers = True
+
+    @property
+    def static_reference(self) -> bool:
+        return self.mode is None
+
+
+def check_ref(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    if not isinstance(value, str):
+        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string (a URI reference)")
+
+
+# -- lowering -----------------------------------------------------------------------------------------
+C = Any  # Context | None
+
+
+def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters, hops = lw.follow(location, where)
+    return [Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
+
+
+def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
+    the outermost resource in the dynamic scope with that anchor is chosen at run time."""
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters, hops = lw.follow(location, where)
+    fragment = value.partition("#")[2]
+    target = location.schema
+    if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
+        lw.dynamic_names.add(("dynamic", fragment))
+        return [Ref("$dynamicRef", key, where, "dynamic", fragment, enters, hops)]
+    return [Ref("$dynamicRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
+
+
+def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+    """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
+    assert lw.registry is not None and ctx is not None
+    location = lw.registry.lookup(value, ctx.base, where)
+    key, enters, hops = lw.follow(location, where)
+    target = location.schema
+    if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
+        lw.dynamic_names.add(("recursive", ""))
+        return [Ref("$recursiveRef", key, where, "recursive", enter=enters, hops=hops)]
+    return [Ref("$recursiveRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
+
+
+# -- emission -----------------------------------------------------------------------------------------
+def fast_ref(g: General, check: Ref) -> list[Stmt]:
+    m, x = g.m, g.x
+    m.has_refs = True
+    target = m.target(check)
+    if check.mode is None and (not m.dynamic or not check.enter) and m.type_only(target):
+        return check_in_place(m, target, None, var=x)  # a reference to a type alone (FHIR's `boolean`)
+    function = m.fast_fn(target) if check.mode is None else Subscript(m.dynamic_pick(check), lit(0))
+    return [fail_if(Not(Call(function, (x, *m.ref_scope(check)))))]
+
+
+def error_ref(e: ErrorContext, check: Ref) -> list[Stmt]:
+    m = e.m
+    where = through_ref(check)
+    function = m.error_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(1))
+    # crossing a reference: locations below it are also given absolutely, from its target
+    absolute = lit(check.absolute) if check.mode is None else NONE
+    return [ExprStmt(Call(function, (X, IP, where, OUT, absolute, *m.ref_scope(check))))]
+
+
+def evaluates_ref(found: Evaluation, check: Ref) -> None:
+    m = found.m
+    function = m.annot_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(2))
+    found.in_place += merge(Call(function, (X, *m.ref_scope(check))))
+
+
+# -- the reference ------------------------------------------------------------------------------------
+def reference_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                  at: Here) -> Results:
+    if isinstance(reference, str):
+        target, there = r.follow("$ref", reference, at)
+        yield from r.in_place(target, instance, ip, kp, there)
+
+
+def reference_dynamic_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                          at: Here) -> Results:
+    """2020-12: resolve statically; if that lands on a `$dynamicAnchor` of the fragment's name, the
+    outermost resource in the dynamic scope with a `$dynamicAnchor` of that name wins."""
+    if not isinstance(reference, str):
+        return
+    target, there = r.follow("$dynamicRef", reference, at)
+    name = urldefrag(reference)[1]
+    if name and not name.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == name:
+        for resource in at.scope:
+            key = r.registry.dynamic_anchors.get(resource, {}).get(name)
+            if key is not None:
+                document, _, pointer = key.partition("#")
+                target, there = r.enter(r.registry.location(document, pointer), at.scope)
+                break
+    yield from r.in_place(target, instance, ip, kp, there)
+
+
+def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str,
+                            kp: str, at: Here) -> Results:
+    """2019-09: resolve against the current base; if the target has `$recursiveAnchor: true`, walk
+    the dynamic scope outward from the innermost resource while each resource's root has
+    `$recursiveAnchor: true`, and take the last one (python-jsonschema's reading)."""
+    if not isinstance(reference, str):
+        return
+    target, there = r.follow("$recursiveRef", reference, at)
+    if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
+        for resource in reversed(at.scope):
+            if resource not in r.registry.recursive_anchors:
+                break
+            target, there = r.enter(r.registry.location(*r.registry.resources[resource]), at.scope)
+    yield from r.in_place(target, instance, ip, kp, there)
+
+
+KEYWORDS = [
+    Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
+    Keyword("$dynamicRef", "core", drafts("draft2020-12"), check_ref, lower_dynamic_ref, reference=reference_dynamic_ref),
+    Keyword("$recursiveRef", "core", drafts("draft2019-09", "draft2019-09"), check_ref, lower_recursive_ref,
+            reference=reference_recursive_ref),
+]
+CHECKS = [CheckKind(Ref, cost=6, general=fast_ref, error=error_ref, evaluates=evaluates_ref)]

@@ -1,0 +1,34 @@
+"""The registry built from the keyword units: every keyword and every IR check, by name and by
+class. Preflight, lowering, planning, emission and the reference interpreter read it; a test
+(tests/keywords/test_registry.py) fails if a unit leaves a part out."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import annotations, any_instance, applicators, arrays, numbers, objects, refs, strings, unevaluated
+from .base import CheckKind, Keyword
+
+# Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
+UNITS = (any_instance, numbers, strings, arrays, objects, applicators, refs, unevaluated, annotations)
+
+KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
+CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
+# unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
+PLANNERS: dict[str, Callable[..., Any]] = {
+    unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")}
+
+
+def enforced_by(profile: str) -> frozenset[str]:
+    """The keywords a profile or draft enforces."""
+    return frozenset(k.name for k in KEYWORDS.values() if profile in k.known_by)
+
+
+def annotations_of(profile: str) -> frozenset[str]:
+    """The keywords a profile or draft knows as annotations (values checked, never a check)."""
+    return frozenset(k.name for k in KEYWORDS.values() if profile in k.annotation)
+
+
+def vocabulary(name: str) -> frozenset[str]:
+    """The keywords of one vocabulary (a custom meta-schema's $vocabulary can leave it out)."""
+    return frozenset(k.name for k in KEYWORDS.values() if k.vocabulary == name and k.known_by)

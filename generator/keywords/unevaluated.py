@@ -1,0 +1,127 @@
+"""unevaluatedProperties and unevaluatedItems (2019-09 on): they apply to the members that the
+node's other keywords, and its valid in-place subschemas, did not evaluate. The emitted code asks
+the node's evaluation function (`_uN`, emit/annotations.py) what was evaluated; they run last."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .. import ir
+from ..emit.context import EV, KEY, X, ErrorContext, at_key, ecall, fail, ptr
+from ..emit.tree import Assign, BinOp, Compare, Expr, For, Not, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, method
+from ..errors import join_pointer
+from ..reference.results import Error, Evaluated, Results, is_kind
+from .base import CheckKind, Keyword, drafts
+
+if TYPE_CHECKING:
+    from ..emit.context import Branch
+    from ..lower import Lowering
+    from ..preflight import Walk
+    from ..reference.drafts import DraftReference, Here
+
+
+@dataclass(frozen=True)
+class Unevaluated(ir.Check):
+    """unevaluatedProperties."""
+
+    schema: ir.Node | None = None
+    applies_to = "object"
+    evaluates_all: ClassVar[str] = "object"  # when the node holds, every member counts as evaluated
+
+
+@dataclass(frozen=True)
+class UnevaluatedItems(Unevaluated):
+    applies_to = "array"
+    evaluates_all = "array"
+
+
+def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    w.schema(value, pointer, depth + 1)
+
+
+def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any) -> list[ir.Check]:
+    return [Unevaluated("unevaluatedProperties", lw.node(value, where, ctx))]
+
+
+def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any) -> list[ir.Check]:
+    return [UnevaluatedItems("unevaluatedItems", lw.node(value, where, ctx))]
+
+
+def fast_unevaluated(b: Branch, check: Unevaluated) -> list[Stmt]:
+    assert check.schema is not None
+    if ir.always_true(check.schema):
+        return []
+    m, x, ev = b.m, b.x, b.scope("ev")
+    out: list[Stmt] = [Assign(ev, m.fcall(m.eval_fn(b.node), x))]
+    tests: list[Expr]
+    if isinstance(check, UnevaluatedItems):
+        i = b.scope("i")
+        tests = [Compare(i, "not in", ev)]
+        if check.schema.boolean is not False:
+            tests.append(Not(m.fcall(m.fast_fn(check.schema), Subscript(x, i))))
+        out.append(For(i, call("range", call("len", x)), (fail_if(and_(*tests)),)))
+    else:
+        k, v = b.scope("k"), b.scope("v")
+        tests = [Compare(k, "not in", ev)]
+        if check.schema.boolean is not False:
+            tests.append(Not(m.fcall(m.fast_fn(check.schema), v)))
+        out.append(For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),)))
+    return out
+
+
+def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
+    m = e.m
+    assert check.schema is not None
+    if ir.always_true(check.schema):
+        return []
+    out: list[Stmt] = [Assign(EV, m.fcall(m.eval_fn(e.node), X))]
+    at = at_key(m)
+    if check.schema.boolean is False:
+        text = BinOp(BinOp(lit("unevaluated "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
+        inner: Stmt = fail(m, text, ptr(check.keyword), at)
+    else:
+        inner = ecall(m, check.schema, Subscript(X, KEY), at, check.keyword)
+    members = call("range", call("len", X)) if isinstance(check, UnevaluatedItems) else X
+    return out + [For(KEY, members, (if_(Compare(KEY, "not in", EV), [inner]),))]
+
+
+def reference_properties(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                         at: Here, seen: Evaluated) -> Results:
+    if not is_kind(instance, "object"):
+        return
+    for key in instance:
+        if key in seen.properties:
+            continue
+        if extra is False:
+            yield Error(f"unevaluated property {key!r} is not allowed", join_pointer(ip, key), kp)
+        else:
+            yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("unevaluatedProperties"))
+    yield Evaluated(properties=frozenset(instance))
+
+
+def reference_items(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                    at: Here, seen: Evaluated) -> Results:
+    if not is_kind(instance, "array"):
+        return
+    for index in range(len(instance)):
+        if index in seen.items:
+            continue
+        if extra is False:
+            yield Error(f"unevaluated item {index} is not allowed", join_pointer(ip, index), kp)
+        else:
+            yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("unevaluatedItems"))
+    yield Evaluated(items=frozenset(range(len(instance))))
+
+
+# (The reference runs them after their siblings, with what those evaluated: `last`.)
+KEYWORDS = [
+    Keyword("unevaluatedItems", "unevaluated", drafts("draft2019-09"), check_subschema, lower_items,
+            reference=reference_items, last=True, holds="schema"),
+    Keyword("unevaluatedProperties", "unevaluated", drafts("draft2019-09"), check_subschema, lower_properties,
+            reference=reference_properties, last=True, holds="schema"),
+]
+CHECKS = [
+    CheckKind(Unevaluated, cost=9, fast=fast_unevaluated, error=error_unevaluated),
+    CheckKind(UnevaluatedItems, cost=9, fast=fast_unevaluated, error=error_unevaluated),
+]

@@ -1,0 +1,42 @@
+"""Stage 5, plan: decisions about the shape of the code, taken on the IR before any code exists.
+
+The order of a node's checks, cheap first (order), which subschemas are checked in place and which
+are shared functions (inlining), and how keywords that look at the same data are checked together:
+each keyword unit that combines keywords (objects: a closed object by key count, a property table,
+a pattern loop; arrays: unrolled items) plans its part of a node here, and its emission reads that
+part. The emitter maps the plan to code; it decides nothing that the plan can.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .. import ir
+from .inlining import Inlining
+
+
+@dataclass(frozen=True)
+class NodePlan:
+    """The plan of one subschema: each unit's part, by the unit's name."""
+
+    parts: dict[str, Any]
+
+
+class Plan:
+    """The plan of one graph: inlining, and each node's plan (computed once, when first asked)."""
+
+    def __init__(self, graph: dict[str, ir.Node], roots: Iterable[ir.Node], dynamic: bool) -> None:
+        self.dynamic = dynamic
+        self.inlining = Inlining(graph, roots, dynamic)
+        self._nodes: dict[ir.Node, NodePlan] = {}
+
+    def node(self, node: ir.Node) -> NodePlan:
+        if node not in self._nodes:
+            from ..keywords.registry import PLANNERS
+
+            self._nodes[node] = NodePlan({unit: planner(node, self) for unit, planner in PLANNERS.items()})
+        return self._nodes[node]
+
+
+__all__ = ["Inlining", "NodePlan", "Plan"]

@@ -1,0 +1,154 @@
+"""The code tree (generator/emit/tree.py): what it renders is the program it describes, with no
+more parentheses than the grammar needs (except where a node asks for them), its negations are
+exact, and literal_expr renders exactly as the one escaping function does."""
+
+from __future__ import annotations
+
+import ast
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.codegen import literal
+from generator.emit import tree as t
+
+NAMES = st.sampled_from([t.Name("x"), t.Name("y"), t.Name("f")])
+LEAVES = st.one_of(NAMES, st.integers(-5, 5).map(t.lit), st.sampled_from([t.TRUE, t.NONE]))
+
+
+def _expressions() -> st.SearchStrategy[t.Expr]:
+    def extend(inner: st.SearchStrategy[t.Expr]) -> st.SearchStrategy[t.Expr]:
+        return st.one_of(
+            st.builds(t.Compare, inner, st.sampled_from(["==", "!=", "<", ">=", "in", "not in", "is", "is not"]), inner),
+            st.builds(lambda a, b, op: t.BoolOp(op, (a, b)), inner, inner, st.sampled_from(["and", "or"])),
+            st.builds(t.Not, inner),
+            st.builds(t.BinOp, inner, st.sampled_from(["+", "%", "-"]), inner),
+            st.builds(lambda f, a: t.Call(f, (a,)), NAMES, inner),
+            st.builds(t.Subscript, NAMES, inner),
+        )
+    return st.recursive(LEAVES, extend, max_leaves=8)
+
+
+def _shape(node: ast.AST) -> Any:
+    """The tree's own structure, read back from Python's parse of the text (only in this test)."""
+    if isinstance(node, ast.Expression):
+        return _shape(node.body)
+    if isinstance(node, ast.Compare):
+        op = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in",
+              ast.Is: "is", ast.IsNot: "is not"}[type(node.ops[0])]
+        return ("cmp", _shape(node.left), op, _shape(node.comparators[0]))
+    if isinstance(node, ast.BoolOp):
+        return ("bool", "and" if isinstance(node.op, ast.And) else "or", [_shape(v) for v in node.values])
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return ("not", _shape(node.operand))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return ("const", -node.operand.value)  # type: ignore[attr-defined]
+    if isinstance(node, ast.BinOp):
+        op = {ast.Add: "+", ast.Mod: "%", ast.Sub: "-"}[type(node.op)]
+        return ("bin", _shape(node.left), op, _shape(node.right))
+    if isinstance(node, ast.Call):
+        return ("call", _shape(node.func), [_shape(a) for a in node.args])
+    if isinstance(node, ast.Subscript):
+        return ("sub", _shape(node.value), _shape(node.slice))
+    if isinstance(node, ast.Name):
+        return ("name", node.id)
+    if isinstance(node, ast.Constant):
+        return ("const", node.value)
+    raise AssertionError(ast.dump(node))
+
+
+def _expected(expr: t.Expr) -> Any:
+    if isinstance(expr, t.Compare):
+        return ("cmp", _expected(expr.left), expr.op, _expected(expr.right))
+    if isinstance(expr, t.BoolOp):
+        flat: list[Any] = []
+        for value in expr.values:  # Python reads a chain of one operator as one node
+            inner = _expected(value)
+            flat.extend(inner[2] if isinstance(value, t.BoolOp) and value.op == expr.op else [inner])
+        return ("bool", expr.op, flat)
+    if isinstance(expr, t.Not):
+        return ("not", _expected(expr.operand))
+    if isinstance(expr, t.BinOp):
+        return ("bin", _expected(expr.left), expr.op, _expected(expr.right))
+    if isinstance(expr, t.Call):
+        return ("call", _expected(expr.func), [_expected(a) for a in expr.args])
+    if isinstance(expr, t.Subscript):
+        return ("sub", _expected(expr.value), _expected(expr.index))
+    if isinstance(expr, t.Name):
+        return ("name", expr.id)
+    return ("const", ast.literal_eval(expr.render()))
+
+
+@given(_expressions())
+def test_rendered_text_is_the_tree(expr: t.Expr) -> None:
+    """Parentheses are placed where precedence needs them: the text parses back to the tree."""
+    assert _shape(ast.parse(expr.render(), mode="eval")) == _expected(expr)
+
+
+def test_no_needless_parentheses() -> None:
+    x, y = t.Name("x"), t.Name("y")
+    assert t.or_(t.and_(x, y), t.Not(x)).render() == "x and y or not x"
+    assert t.and_(t.or_(x, y), x).render() == "(x or y) and x"
+    assert t.Not(t.Compare(x, "<", t.lit(3))).render() == "not (x < 3)"
+    assert t.Not(t.call("f", x)).render() == "not f(x)"
+    assert t.Compare(t.BinOp(x, "%", t.lit(3)), "==", t.lit(0)).render() == "x % 3 == 0"
+    assert t.Sum((t.Not(x), t.call("f", x))).render() == "(not x) + f(x)"
+    assert t.Tuple((x,)).render() == "(x,)" and t.Tuple((x, y), bare=True).render() == "x, y"
+
+
+def _conditions() -> list[t.Expr]:
+    x, f = t.Name("x"), t.Name("f")
+    return [
+        t.Compare(x, "<", t.lit(10)), t.Compare(x, ">=", t.lit(10)), t.Compare(x, "!=", t.lit(1)),
+        t.Compare(x, "==", t.lit(1)), t.Compare(t.lit("a"), "not in", x), t.Compare(t.lit("a"), "in", x),
+        t.Compare(x, "is not", t.NONE), t.Compare(x, "is", t.NONE), t.Not(t.call(f, x)),
+        t.Not(t.Compare(x, "<", t.lit(10))), t.Not(t.Compare(x, "!=", t.lit(1))),
+        t.or_(t.Compare(t.call("len", x), "!=", t.lit(2)), t.Compare(t.lit("a"), "not in", x)),
+        t.Not(t.BoolOp("or", (x, t.call(f, x)))), t.call(f, x),
+    ]
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_negation_means_the_opposite(index: int) -> None:
+    """negate() folds `not` only where that is exact: ==/!=, in/not in, is/is not, not not; an order
+    comparison keeps its `not` (NaN compares false both ways)."""
+    condition = _conditions()[index]
+    folded = condition.negate().render()
+
+    def f(v: Any) -> bool:
+        return v == 1
+
+    for x in [float("nan"), 1, 1.0, 2, 10, 11.5, "a", None, {"a": 1}, {}, ["a"], [], True]:
+        scope = {"x": x, "f": f}
+        try:
+            expected = eval("not (" + condition.render() + ")", scope)  # noqa: S307 - the trees above
+        except TypeError:
+            continue  # (an order comparison of a str and an int)
+        assert bool(eval(folded, scope)) == expected, (condition.render(), folded, x)  # noqa: S307
+        assert bool(eval(condition.negate().negate().render(), scope)) == (not expected)  # noqa: S307
+    for order in (" < ", " > ", " <= ", " >= "):
+        assert order not in folded or order in condition.render()
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+                    | st.decimals(allow_nan=False, allow_infinity=False, places=3),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=6)
+
+
+@given(JSON)
+def test_literal_expr_renders_as_literal(value: Any) -> None:
+    assert t.literal_expr(value).render() == literal(value).text
+    frozen = frozenset(v for v in (value if isinstance(value, list) else [value])
+                       if isinstance(v, (str, int, Decimal)) and not isinstance(v, bool))
+    assert t.literal_expr(frozen).render() == literal(frozen).text
+
+
+def test_names_are_checked_identifiers() -> None:
+    with pytest.raises(ValueError):
+        t.Name("x; import os")
+    with pytest.raises(ValueError):
+        t.Attr(t.Name("x"), "keys()")

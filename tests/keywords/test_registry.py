@@ -1,0 +1,81 @@
+"""The keyword registry is complete: every keyword a profile knows has a unit that declares every
+part of it, and every IR check a unit can produce has its cost and its code."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pytest
+
+from generator import ir
+from generator.keywords import base, registry
+from generator.profiles import DIALECTS, PROFILES
+
+KEYWORDS = sorted(registry.KEYWORDS)
+
+
+@pytest.mark.parametrize("name", KEYWORDS)
+def test_a_keyword_declares_every_part(name: str) -> None:
+    keyword = registry.KEYWORDS[name]
+    assert keyword.name == name
+    assert keyword.vocabulary in {"core", "applicator", "validation", "unevaluated", "meta-data", "format", "content"}
+    assert callable(keyword.check), "preflight needs a checker"
+    assert keyword.known_by or keyword.annotation, "no profile knows it"
+    assert not (keyword.known_by & keyword.annotation), "a profile cannot both enforce it and ignore it"
+    assert keyword.known_by <= set(PROFILES)
+    assert keyword.annotation <= set(PROFILES)
+    if keyword.known_by:  # a check: lowered (or read by a sibling) and read by the reference
+        assert (keyword.lower is None) == bool(keyword.read_by), "a lowering, or the sibling that reads it"
+        if keyword.read_by:
+            assert registry.KEYWORDS[keyword.read_by].lower is not None
+            assert keyword.known_by <= registry.KEYWORDS[keyword.read_by].known_by
+        else:
+            assert keyword.reference is not None, "the reference interpreter must read it"
+    else:
+        assert keyword.lower is None and keyword.reference is None, "an annotation is never a check"
+    assert keyword.holds in ("", "schema", "schemas", "schema or schemas", "map")
+
+
+def _check_classes() -> list[type]:
+    found: set[type] = set()
+    for unit in registry.UNITS:
+        for _, value in inspect.getmembers(unit, inspect.isclass):
+            if issubclass(value, ir.Check) and value is not ir.Check and value is not ir.Types:
+                found.add(value)
+    return sorted(found, key=lambda c: c.__qualname__)
+
+
+@pytest.mark.parametrize("check", _check_classes(), ids=lambda c: c.__qualname__)
+def test_every_ir_check_has_its_code(check: type) -> None:
+    kind = registry.CHECKS.get(check)
+    assert kind is not None, f"{check.__qualname__} has no CheckKind in its unit"
+    assert dataclasses.is_dataclass(check) and check.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert isinstance(kind.cost, int) and kind.cost >= 0
+    assert kind.error is not None, "the error path"
+    typed = check.applies_to is not None or check.on_every_type
+    assert (kind.fast is not None) == typed, "a typed check has fast code for its type's branch"
+    assert (kind.general is not None) == (not typed), "an in-place check has general fast code"
+
+
+def test_every_enforced_keyword_has_a_unit() -> None:
+    for profile in PROFILES.values():
+        for name in profile.enforced | profile.annotations:
+            assert name in registry.KEYWORDS, (profile.name, name)
+
+
+def test_dialects_name_every_draft_difference() -> None:
+    """The drafts differ only through named flags; their values are the drafts' rules."""
+    assert [d.ref_alone for d in map(DIALECTS.get, base.DRAFTS)] == [True, True, True, False, False]
+    assert [d.tuple_items for d in map(DIALECTS.get, base.DRAFTS)] == [True, True, True, True, False]
+    assert [d.float_integers for d in map(DIALECTS.get, base.DRAFTS)] == [False, True, True, True, True]
+    assert [d.annotations for d in map(DIALECTS.get, base.DRAFTS)] == [False, False, False, True, True]
+    assert DIALECTS["draft4"].id_keyword == "id" and DIALECTS["draft6"].id_keyword == "$id"
+
+
+def test_a_unit_missing_a_part_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The completeness test above is not vacuous: a keyword without its reference fails it."""
+    broken = dataclasses.replace(registry.KEYWORDS["minLength"], reference=None)
+    monkeypatch.setitem(registry.KEYWORDS, "minLength", broken)
+    with pytest.raises(AssertionError, match="reference"):
+        test_a_keyword_declares_every_part("minLength")
