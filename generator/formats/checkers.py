@@ -205,6 +205,8 @@ _FMT_IDNA_IGNORABLE = frozenset(
     + list(range(0xFE00, 0xFE10))
     + list(range(0xE0100, 0xE01F0))
 )
+# Per-character caches stop growing at this size (hostile input cannot make them large).
+_FMT_CACHE_LIMIT = 4096
 _FMT_IDNA_CLASS_CACHE: dict[str, int] = {}
 # Joining_Type (Unicode 17.0 ArabicShaping.txt) of every code point whose type is not the default
 # one, as "start[-end]:type" in hex: the default is T for General_Category Mn, Me and Cf (as
@@ -282,7 +284,8 @@ def _fmt_idna_class(c: str) -> int:
             value = 1  # LetterDigits
         else:
             value = 0
-    _FMT_IDNA_CLASS_CACHE[c] = value
+    if len(_FMT_IDNA_CLASS_CACHE) < _FMT_CACHE_LIMIT:
+        _FMT_IDNA_CLASS_CACHE[c] = value
     return value
 
 
@@ -321,7 +324,8 @@ def _fmt_script(c: str) -> str:
             if name.startswith(prefixes):
                 script = candidate
                 break
-    _FMT_SCRIPT_CACHE[c] = script
+    if len(_FMT_SCRIPT_CACHE) < _FMT_CACHE_LIMIT:
+        _FMT_SCRIPT_CACHE[c] = script
     return script
 
 
@@ -620,21 +624,18 @@ _FMT_IRI_EXCLUDED_RE = _re.compile(
     "\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff\U000cfffe\U000cffff"
     "\U000dfffe\U000dffff\U000e0000-\U000e0fff\U000efffe\U000effff\U000ffffe\U000fffff]"
 )
+# userinfo, reg-name, path, query, fragment
+_FMT_URI_PARTS = (_FMT_URI_USERINFO_RE, _FMT_URI_REG_NAME_RE, _FMT_URI_PATH_RE, _FMT_URI_QUERY_RE,
+                  _FMT_URI_QUERY_RE)
+_FMT_IRI_PARTS = (_FMT_IRI_USERINFO_RE, _FMT_IRI_REG_NAME_RE, _FMT_IRI_PATH_RE, _FMT_IRI_QUERY_RE,
+                  _FMT_IRI_FRAGMENT_RE)
 
 
-def _fmt_uri_parts_ok(s: str, absolute: bool, iri: bool) -> bool:
-    """RFC 3986 section 4.1 URI-reference (RFC 3987 IRI-reference when `iri`); with `absolute`,
-    a URI (a scheme is required)."""
-    if iri:
-        if not s.isascii() and _FMT_IRI_EXCLUDED_RE.search(s) is not None:
-            return False
-        userinfo_re, reg_name_re = _FMT_IRI_USERINFO_RE, _FMT_IRI_REG_NAME_RE
-        path_re, query_re, fragment_re = _FMT_IRI_PATH_RE, _FMT_IRI_QUERY_RE, _FMT_IRI_FRAGMENT_RE
-    else:
-        if not s.isascii():
-            return False
-        userinfo_re, reg_name_re = _FMT_URI_USERINFO_RE, _FMT_URI_REG_NAME_RE
-        path_re, query_re, fragment_re = _FMT_URI_PATH_RE, _FMT_URI_QUERY_RE, _FMT_URI_QUERY_RE
+def _fmt_uri_parts_ok(s: str, absolute: bool, parts: tuple[_re.Pattern[str], ...]) -> bool:
+    """RFC 3986 section 4.1 URI-reference, with `parts` the patterns of userinfo, reg-name, path,
+    query and fragment (those of RFC 3987 for an IRI-reference); with `absolute`, a URI (a
+    scheme is required)."""
+    userinfo_re, reg_name_re, path_re, query_re, fragment_re = parts
     m = _FMT_URI_SPLIT_RE.fullmatch(s)
     if m is None:
         return False
@@ -675,22 +676,26 @@ def _fmt_uri_parts_ok(s: str, absolute: bool, iri: bool) -> bool:
 
 def _format_uri(s: str) -> bool:
     """RFC 3986 section 3 URI: scheme ":" hier-part ["?" query] ["#" fragment]."""
-    return _fmt_uri_parts_ok(s, True, False)
+    return s.isascii() and _fmt_uri_parts_ok(s, True, _FMT_URI_PARTS)
 
 
 def _format_uri_reference(s: str) -> bool:
     """RFC 3986 section 4.1 URI-reference: a URI or a relative reference."""
-    return _fmt_uri_parts_ok(s, False, False)
+    return s.isascii() and _fmt_uri_parts_ok(s, False, _FMT_URI_PARTS)
 
 
 def _format_iri(s: str) -> bool:
     """RFC 3987 section 2.2 IRI: a URI that may also hold ucschar (iprivate in the query)."""
-    return _fmt_uri_parts_ok(s, True, True)
+    if not s.isascii() and _FMT_IRI_EXCLUDED_RE.search(s) is not None:
+        return False
+    return _fmt_uri_parts_ok(s, True, _FMT_IRI_PARTS)
 
 
 def _format_iri_reference(s: str) -> bool:
     """RFC 3987 section 2.2 IRI-reference."""
-    return _fmt_uri_parts_ok(s, False, True)
+    if not s.isascii() and _FMT_IRI_EXCLUDED_RE.search(s) is not None:
+        return False
+    return _fmt_uri_parts_ok(s, False, _FMT_IRI_PARTS)
 
 
 # ---------------------------------------------------------------------------------------------
