@@ -164,6 +164,10 @@ def _read_depends(names: list[str]) -> dict[str, tuple[str, ...]]:
     known = set(names)
     depends: dict[str, tuple[str, ...]] = {}
     for node in ast.parse(source).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                depends[alias.asname or alias.name] = ()
+            continue
         if isinstance(node, ast.FunctionDef):
             defined = [node.name]
         elif isinstance(node, ast.Assign):
