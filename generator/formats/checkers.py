@@ -254,6 +254,7 @@ _FMT_SCRIPT_CACHE: dict[str, str] = {}
 # applications): FULL STOP, IDEOGRAPHIC FULL STOP, FULLWIDTH FULL STOP, HALFWIDTH IDEOGRAPHIC
 # FULL STOP.
 _FMT_IDN_DOTS_RE = _re.compile("[\u3002\uff0e\uff61]")
+_FMT_WIDTH_RE = _re.compile("[\u3000\uff00-\uffef]")
 _FMT_BIDI_RTL = frozenset(("R", "AL", "AN"))
 _FMT_BIDI_RTL_ALLOWED = frozenset(("R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
 _FMT_BIDI_LTR_ALLOWED = frozenset(("L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
@@ -445,6 +446,17 @@ def _fmt_alabel_decode(label: str) -> str | None:
     return decoded
 
 
+def _fmt_alabel_length(label: str, exact: bool) -> int:
+    """The length of the A-label of a non-ASCII U-label, or (unless `exact`) an upper bound of
+    it when that bound is at most 63: Punycode writes each non-ASCII code point as one delta
+    below 64 * 0x110000, in digits of base 10 at least, so in at most 9 characters."""
+    basic = len(label.encode("ascii", "ignore"))
+    bound = 4 + basic + (1 if basic else 0) + 9 * (len(label) - basic)
+    if bound <= 63 and not exact:
+        return bound
+    return 4 + len(label.encode("punycode"))
+
+
 def _fmt_idn_labels_ok(labels: list[str]) -> bool:
     """IDNA 2008 validity of the labels of a name whose every label is an NR-LDH label, an
     A-label, or a U-label: the label rules, the Bidi rule, and the 63-octet A-label limit."""
@@ -464,10 +476,7 @@ def _fmt_idn_labels_ok(labels: list[str]) -> bool:
         else:
             if len(label) > 59 or not _fmt_ulabel_ok(label):
                 return False
-            try:
-                if len(label.encode("punycode")) > 59:  # "xn--" + 59 octets = 63
-                    return False
-            except UnicodeError:
+            if _fmt_alabel_length(label, False) > 63:
                 return False
             ulabels.append(label)
     return _fmt_bidi_ok(ulabels)
@@ -495,15 +504,20 @@ def _format_hostname(s: str) -> bool:
 
 def _fmt_idn_map(s: str) -> str:
     """RFC 5895 section 2 mapping, before IDNA 2008 validation: lower case, the <wide> and
-    <narrow> characters to their decompositions, NFC, and the label separators to "."."""
+    <narrow> characters (U+3000 and U+FF00-U+FFEF) to their decompositions, NFC, and the label
+    separators to "."."""
+    s = s.lower()
     if s.isascii():
-        return s.lower()
-    mapped = []
-    for c in s.lower():
-        if c > "\x7f" and _unicodedata.decomposition(c).startswith(("<wide>", "<narrow>")):
-            c = _unicodedata.normalize("NFKC", c)
-        mapped.append(c)
-    return _FMT_IDN_DOTS_RE.sub(".", _unicodedata.normalize("NFC", "".join(mapped)))
+        return s
+    if _FMT_WIDTH_RE.search(s) is not None:
+        mapped = []
+        for c in s:
+            decomposition = _unicodedata.decomposition(c)
+            if decomposition.startswith(("<wide>", "<narrow>")):  # one code point each
+                c = chr(int(decomposition.split()[1], 16))
+            mapped.append(c)
+        s = "".join(mapped)
+    return _FMT_IDN_DOTS_RE.sub(".", _unicodedata.normalize("NFC", s))
 
 
 def _format_idn_hostname(s: str) -> bool:
@@ -520,10 +534,13 @@ def _format_idn_hostname(s: str) -> bool:
         return len(name) <= 253 and _FMT_LDH_NAME_RE.fullmatch(name) is not None
     if not _fmt_idn_labels_ok(labels):
         return False
-    total = len(labels) - 1
-    for label in labels:
-        total += len(label) if label.isascii() else 4 + len(label.encode("punycode"))
-    return total <= 253
+    for exact in (False, True):  # the bounds first; the Punycode only when they are too long
+        total = len(labels) - 1
+        for label in labels:
+            total += len(label) if label.isascii() else _fmt_alabel_length(label, exact)
+        if total <= 253:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -624,6 +641,14 @@ _FMT_IRI_EXCLUDED_RE = _re.compile(
     "\U0009fffe\U0009ffff\U000afffe\U000affff\U000bfffe\U000bffff\U000cfffe\U000cffff"
     "\U000dfffe\U000dffff\U000e0000-\U000e0fff\U000efffe\U000effff\U000ffffe\U000fffff]"
 )
+# The common shape of a URI, scheme://reg-name[:port][/path][?query][#fragment], in one pass;
+# anything else goes through _fmt_uri_parts_ok.
+_FMT_URI_FAST_RE = _re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]*+://(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*+(?::[0-9]*+)?+"
+    r"(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*+)?+"
+    r"(?:\?(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*+)?+"
+    r"(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*+)?+"
+)
 # userinfo, reg-name, path, query, fragment
 _FMT_URI_PARTS = (_FMT_URI_USERINFO_RE, _FMT_URI_REG_NAME_RE, _FMT_URI_PATH_RE, _FMT_URI_QUERY_RE,
                   _FMT_URI_QUERY_RE)
@@ -676,16 +701,22 @@ def _fmt_uri_parts_ok(s: str, absolute: bool, parts: tuple[_re.Pattern[str], ...
 
 def _format_uri(s: str) -> bool:
     """RFC 3986 section 3 URI: scheme ":" hier-part ["?" query] ["#" fragment]."""
+    if _FMT_URI_FAST_RE.fullmatch(s) is not None:
+        return True
     return s.isascii() and _fmt_uri_parts_ok(s, True, _FMT_URI_PARTS)
 
 
 def _format_uri_reference(s: str) -> bool:
     """RFC 3986 section 4.1 URI-reference: a URI or a relative reference."""
+    if _FMT_URI_FAST_RE.fullmatch(s) is not None:
+        return True
     return s.isascii() and _fmt_uri_parts_ok(s, False, _FMT_URI_PARTS)
 
 
 def _format_iri(s: str) -> bool:
     """RFC 3987 section 2.2 IRI: a URI that may also hold ucschar (iprivate in the query)."""
+    if _FMT_URI_FAST_RE.fullmatch(s) is not None:
+        return True
     if not s.isascii() and _FMT_IRI_EXCLUDED_RE.search(s) is not None:
         return False
     return _fmt_uri_parts_ok(s, True, _FMT_IRI_PARTS)
@@ -693,6 +724,8 @@ def _format_iri(s: str) -> bool:
 
 def _format_iri_reference(s: str) -> bool:
     """RFC 3987 section 2.2 IRI-reference."""
+    if _FMT_URI_FAST_RE.fullmatch(s) is not None:
+        return True
     if not s.isascii() and _FMT_IRI_EXCLUDED_RE.search(s) is not None:
         return False
     return _fmt_uri_parts_ok(s, False, _FMT_IRI_PARTS)

@@ -5,6 +5,8 @@ the suite leaves one."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from generator.formats import checkers
 
@@ -291,3 +293,23 @@ def test_base64_decoder_gives_utf8_text_or_none() -> None:
     assert checkers._content_base64_decode("eyJhIjogMX0=") == '{"a": 1}'
     assert checkers._content_base64_decode("/w==") is None  # the byte FF is not UTF-8
     assert checkers._content_base64_decode("Zg=") is None
+
+
+# -- the shortcuts of the common path agree with the full rules ------------------------------
+
+_URI_ALPHABET = "ab09+-.:/?#[]@!$&'()*,;=%~_ABF"
+
+
+@given(st.text(alphabet=_URI_ALPHABET, max_size=40).map(lambda t: "http://" + t))
+def test_uri_fast_path_accepts_only_what_the_full_parser_accepts(text: str) -> None:
+    if checkers._FMT_URI_FAST_RE.fullmatch(text) is not None:
+        assert checkers._fmt_uri_parts_ok(text, True, checkers._FMT_URI_PARTS)
+        assert checkers._fmt_uri_parts_ok(text, False, checkers._FMT_IRI_PARTS)
+
+
+@given(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=59)
+       .filter(lambda t: not t.isascii()))
+def test_a_label_length_bound_is_never_below_the_length(label: str) -> None:
+    exact = checkers._fmt_alabel_length(label, True)
+    assert exact == 4 + len(label.encode("punycode"))
+    assert checkers._fmt_alabel_length(label, False) >= exact
