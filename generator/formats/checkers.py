@@ -1019,8 +1019,10 @@ def _format_regex(s: str) -> bool:
                 m = _FMT_REGEX_QUANTIFIER_RE.match(s, i)
                 if m is None:
                     return False
-                if m[3] and int(m[1]) > int(m[3]):
-                    return False
+                if m[3]:  # min <= max, compared as digit strings (any length)
+                    low, high = m[1].lstrip("0"), m[3].lstrip("0")
+                    if (len(low), low) > (len(high), high):
+                        return False
                 i = m.end()
             else:
                 i += 1
