@@ -1,0 +1,1 @@
+"""Tests of generator/formats: the format and content checkers and their registry."""

@@ -1,0 +1,55 @@
+"""The IDNA 2008 rules computed from unicodedata (derived property, scripts, joining types,
+context rules, Bidi) against the `idna` package, which ships Unicode's tables: for every code
+point assigned in this Python's Unicode, a label built around it is valid for both or for
+neither. By default the BMP below U+3400 (every script with context or joining rules) and a
+stride through the rest; STRAIGHTLINE_EXHAUSTIVE=1 checks every code point (about a minute)."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+
+import pytest
+
+from generator.formats import checkers
+
+idna = pytest.importorskip("idna")
+
+# Labels around one code point: alone after a letter; before and after a ZERO WIDTH NON-JOINER
+# next to the dual-joining BEH (joining types L, D, R); between BEH and the joiner (type T);
+# after KATAKANA MIDDLE DOT and GREEK KERAIA, before HEBREW GERESH (scripts).
+TEMPLATES = ("a{}", "{}\u200c\u0628", "\u0628\u200c{}", "\u0628{}\u200c\u0628", "\u30fb{}",
+             "\u0375{}", "{}\u05f3")
+
+
+def _code_points() -> list[int]:
+    exhaustive = os.environ.get("STRAIGHTLINE_EXHAUSTIVE") == "1"
+    chosen = [cp for cp in range(0x110000) if exhaustive or cp < 0x3400 or cp % 97 == 0]
+    return [cp for cp in chosen if unicodedata.category(chr(cp)) not in ("Cn", "Cs")]
+
+
+def _idna_accepts(label: str) -> bool:
+    try:
+        idna.check_label(label)
+    except (idna.IDNAError, ValueError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("template", TEMPLATES)
+def test_label_rules_agree_with_the_idna_package(template: str) -> None:
+    disagreements = []
+    for cp in _code_points():
+        label = template.format(chr(cp))
+        ours = checkers._fmt_ulabel_ok(label) and checkers._fmt_bidi_ok([label])
+        if ours != _idna_accepts(label):
+            disagreements.append(f"U+{cp:04X} {unicodedata.name(chr(cp), '?')}: ours {ours}")
+    assert disagreements == []
+
+
+def test_the_labels_exercise_every_outcome() -> None:
+    """Each template has code points on both sides, so agreement is not trivial."""
+    sample = [cp for cp in _code_points() if cp < 0x3400]
+    for template in TEMPLATES:
+        answers = {checkers._fmt_ulabel_ok(template.format(chr(cp))) for cp in sample}
+        assert answers == {True, False}, template
