@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import types
 from dataclasses import replace
 from decimal import Decimal
@@ -21,6 +20,7 @@ from .profiles import (APPLICATOR_VOCABULARY, DRAFT_PROFILES, PROFILES, UNEVALUA
                        VALIDATION_VOCABULARY, Profile, get_profile, with_options)
 from .render.module import module_name_for, render, root_of
 from .resolve import META_SCHEMAS, Registry, load_registry_directory, normalize_meta_uri
+from .values import dumps_exact
 
 
 def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tuple[Any, bytes]:
@@ -33,7 +33,7 @@ def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tup
         check_json_value(schema, profile or DRAFT_PROFILES["draft2020-12"])
         try:
             schema = _plain(schema)
-            raw = json.dumps(schema, ensure_ascii=True, separators=(",", ":"), default=_no_default).encode()
+            raw = dumps_exact(schema, ensure_ascii=True, separators=(",", ":")).encode()
         except (TypeError, ValueError) as exc:
             raise SchemaError(f"the schema is not a JSON value: {exc}", code="bad-json") from None
         except RecursionError:
@@ -63,12 +63,6 @@ def _plain(value: Any) -> Any:
         return {_plain(k): _plain(v) for k, v in dict.items(value)}
     if isinstance(value, list):
         return [_plain(v) for v in list.__iter__(value)]
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _no_default(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return float(value)  # only for the hash; the schema itself keeps the Decimal
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 

@@ -1,6 +1,8 @@
 """Stage 1, load: JSON text or bytes to a Python value, exactly.
 
-Integers stay `int`; a decimal literal becomes a `float` only when the float's shortest repr is the
+Integers of up to 4000 characters are `int`; longer ones are exact `Decimal`s (converting that
+many digits to an int takes time quadratic in their number: a megabyte literal would take
+minutes; primitives.py compares a huge Decimal and an int exactly). A decimal literal becomes a `float` only when the float's shortest repr is the
 same number (so 0.1 is 0.1), otherwise a `Decimal` that keeps every digit. Duplicate keys, NaN and
 Infinity, bad encodings and sources over the size limit are rejected with a SchemaError.
 """
@@ -31,10 +33,10 @@ def _parse_float(text: str) -> float | Decimal:
     return exact
 
 
-def _parse_int(text: str) -> int:
-    # Python refuses int() of more than 4300 digits (a DoS guard); Decimal reads any length, and
-    # its conversion to int is arithmetic, so huge integers stay exact.
-    return int(text) if len(text) <= 4000 else int(Decimal(text))
+def _parse_int(text: str) -> int | Decimal:
+    # Python refuses int() of more than 4300 digits (a DoS guard, as the conversion is quadratic);
+    # Decimal reads any length in linear time and keeps every digit.
+    return int(text) if len(text) <= 4000 else Decimal(text)
 
 
 def _reject_constant(name: str) -> Any:

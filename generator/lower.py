@@ -8,6 +8,7 @@ reads `prefixItems`) and returns the checks it contributes.
 
 from __future__ import annotations
 
+import sys
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -259,12 +260,24 @@ def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where
     return [] if value is True else [ir.PropertyNames("propertyNames", lw.node(value, where, ctx))]
 
 
+# No length or count can pass sys.maxsize (len() itself cannot), so a count bound above it means
+# "more than anything" and is lowered as sys.maxsize + 1: `len(x) < bound` always holds and
+# `len(x) > bound` never does, exactly as with the bound written, and 1e999999999 is never made
+# into a billion-digit int.
+COUNT_CEILING = sys.maxsize + 1
+
+
+def count_bound(value: Any) -> int:
+    """A preflighted count (an integral int, float or Decimal) as an int of at most 19 digits."""
+    return COUNT_CEILING if value >= COUNT_CEILING else int(value)
+
+
 def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.PropertyCount("minProperties", int(value), True)] if value > 0 else []
+    return [ir.PropertyCount("minProperties", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.PropertyCount("maxProperties", int(value), False)]
+    return [ir.PropertyCount("maxProperties", count_bound(value), False)]
 
 
 def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
@@ -312,9 +325,9 @@ def lower_additional_items(lw: Lowering, value: Any, schema: dict[str, Any], whe
 def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
     minimum, maximum, min_keyword = 1, None, "contains"
     if _enforced(lw, "minContains", schema):
-        minimum, min_keyword = int(schema["minContains"]), "minContains"
+        minimum, min_keyword = count_bound(schema["minContains"]), "minContains"
     if _enforced(lw, "maxContains", schema):
-        maximum = int(schema["maxContains"])
+        maximum = count_bound(schema["maxContains"])
     annotates = lw.draft is not None and lw.draft >= 2020
     return [ir.Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)]
 
@@ -341,11 +354,11 @@ def lower_unevaluated_items(lw: Lowering, value: Any, schema: dict[str, Any], wh
 
 
 def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.ItemCount("minItems", int(value), True)] if value > 0 else []
+    return [ir.ItemCount("minItems", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.ItemCount("maxItems", int(value), False)]
+    return [ir.ItemCount("maxItems", count_bound(value), False)]
 
 
 def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
@@ -353,11 +366,11 @@ def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: 
 
 
 def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.StringLength("minLength", int(value), True)] if value > 0 else []
+    return [ir.StringLength("minLength", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:
-    return [ir.StringLength("maxLength", int(value), False)]
+    return [ir.StringLength("maxLength", count_bound(value), False)]
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> Checks:

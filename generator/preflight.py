@@ -13,6 +13,8 @@ from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import SchemaError, join_pointer
+from .primitives import is_integral
+from .values import dumps_exact, number_text
 from .profiles import TYPE_NAMES, Profile
 from .resolve import draft_number
 
@@ -68,10 +70,12 @@ class _Walk:
             raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {_describe(value)}")
 
     def count(self, value: Any, pointer: str, keyword: str) -> None:
-        """A non-negative integer (2.0 counts as 2, as JSON Schema allows)."""
+        """A non-negative integer (2.0 counts as 2, as JSON Schema allows; 1e999999999 is a count
+        too, tested by its exponent, never materialised)."""
         self.number(value, pointer, keyword)
-        if value < 0 or value != int(value):
-            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-negative integer, not {value}")
+        if value < 0 or not is_integral(value):
+            raise self.fail("bad-keyword-value", pointer,
+                            f"{keyword} must be a non-negative integer, not {number_text(value)}")
 
     def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None:
         if not isinstance(value, list) or not value:
@@ -215,11 +219,11 @@ def _check_number(w: _Walk, value: Any, pointer: str, depth: int) -> None:
 def _check_multiple_of(w: _Walk, value: Any, pointer: str, depth: int) -> None:
     w.number(value, pointer, "multipleOf")
     if value <= 0:
-        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {value}")
-    if w.profile.integer_multiple_of_only and value != int(value):
+        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {number_text(value)}")
+    if w.profile.integer_multiple_of_only and not is_integral(value):
         raise w.fail(
             "bad-keyword-value", pointer,
-            f"the {w.profile.name} profile takes only integer multipleOf, not {value}",
+            f"the {w.profile.name} profile takes only integer multipleOf, not {number_text(value)}",
         )
 
 
@@ -371,7 +375,8 @@ ANNOTATION_CHECKERS: dict[str, Checker] = {
 
 def source_size(schema: Any) -> int:
     """The UTF-8 size of a schema given as a value, in compact JSON (for the source limit)."""
-    return len(json.dumps(schema, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "surrogatepass"))
+    text = dumps_exact(schema, ensure_ascii=False, separators=(",", ":"))  # exact: no digit limit
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def check_json_value(value: Any, profile: Profile) -> None:

@@ -257,7 +257,10 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     for token in fragment[1:].split("/"):
         token = token.replace("~1", "/").replace("~0", "~")
         if isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node) or (token != "0" and token.startswith("0")):
+            # an array index is ASCII digits (RFC 6901), and one longer than any index is absent
+            # (never int() of thousands of digits, past Python's limit)
+            if (not (token.isascii() and token.isdigit()) or len(token) > 19 or int(token) >= len(node)
+                    or (token != "0" and token.startswith("0"))):
                 raise KeyError(token)
             node = node[int(token)]
         elif isinstance(node, dict) and token in node:

@@ -3,7 +3,6 @@ failure is reported (one line naming the file and the place in it)."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -12,6 +11,7 @@ from typing import Any, Sequence
 
 from ..errors import OptionError, StraightlineError
 from ..render.module import module_name_for
+from ..values import dumps_exact
 
 
 def split_source(source: str) -> tuple[str, str]:
@@ -69,26 +69,6 @@ def write_atomic(target: Path, text: str) -> None:
 
 
 def dump_exact(value: Any) -> str:
-    """JSON text keeping Decimal numbers exact (json.dumps would turn them into floats or fail):
-    each Decimal goes out as a unique marker string that is then replaced by its digits."""
-    import uuid
-    from decimal import Decimal
-
-    token = uuid.uuid4().hex
-    numbers: dict[str, str] = {}
-
-    def mark(node: Any) -> Any:
-        if isinstance(node, Decimal):
-            marker = f"{token}:{len(numbers)}"
-            numbers[json.dumps(marker)] = str(node)
-            return marker
-        if isinstance(node, dict):
-            return {k: mark(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [mark(v) for v in node]
-        return node
-
-    text = json.dumps(mark(value), indent=2, ensure_ascii=False)
-    for marker, digits in numbers.items():
-        text = text.replace(marker, digits)
-    return text + "\n"
+    """Indented JSON text keeping every number exact (Decimals and ints past Python's digit limit
+    as their digits: values.dumps_exact)."""
+    return dumps_exact(value, indent=2, ensure_ascii=False) + "\n"
