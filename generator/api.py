@@ -30,7 +30,7 @@ def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tup
         raw = schema.encode("utf-8", "surrogatepass") if isinstance(schema, str) else bytes(schema)
         return load_json(raw, max_bytes=limit), raw
     if isinstance(schema, (dict, bool)):
-        check_json_value(schema, profile or DRAFT_PROFILES["draft2020-12"])
+        check_json_value(schema, with_options(profile or DRAFT_PROFILES["draft2020-12"], options))
         try:
             schema = _plain(schema)
             raw = dumps_exact(schema, ensure_ascii=True, separators=(",", ":")).encode()

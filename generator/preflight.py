@@ -379,9 +379,64 @@ def source_size(schema: Any) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
+# A value given as Python objects with no source limit is still refused past this many nodes
+# written out: shared subobjects can make a small graph of objects stand for astronomically long
+# JSON text (a list holding itself twice, a hundred times over).
+MAX_EXPANDED_NODES = 1 << 30
+
+
 def check_json_value(value: Any, profile: Profile) -> None:
-    """A schema given as a Python value must be JSON all through (ignored keywords included)."""
-    _Walk(profile).json_value(value, "", max_depth=None)
+    """A schema given as a Python value must be JSON all through (ignored keywords included).
+
+    The first walk over such a value, so it must stop at once on what would make every later
+    walk endless or explosive: a container that is its own ancestor (a cycle: no JSON text holds
+    one) is a SchemaError at the place it comes back; a container shared by several places is
+    fine and checked once, but counts each time it appears, as in the JSON text it stands for,
+    so one that would be written out past the source limit (at least a byte a value) is refused
+    before anything expands it."""
+    limit = profile.limits.max_source_bytes
+    ceiling = MAX_EXPANDED_NODES if limit is None else min(limit, MAX_EXPANDED_NODES)
+    walk = _Walk(profile)
+    expanded: dict[int, int] = {}  # id of a container walked -> values in it, written out
+    on_path: set[int] = set()
+    stack: list[tuple[Any, str, bool]] = [(value, "", False)]  # (value, pointer, leaving it)
+    while stack:
+        node, where, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(node))
+            children = dict.values(node) if isinstance(node, dict) else list.__iter__(node)
+            size = 1 + sum(expanded.get(id(child), 1) for child in children)
+            if size > ceiling:
+                raise walk.fail("limit-exceeded", where, f"the value would be {size} or more JSON values "
+                                f"written out (a shared object counts each time), over the limit of {ceiling}")
+            expanded[id(node)] = size
+            continue
+        if not isinstance(node, (dict, list)):
+            walk.json_value(node, where, max_depth=None)  # a scalar: its type and finiteness
+            continue
+        if id(node) in on_path:
+            raise walk.fail("bad-json", where, "the value contains itself here (a cycle: no JSON text "
+                            "can hold one)")
+        if id(node) in expanded:
+            continue  # shared, walked already
+        on_path.add(id(node))
+        stack.append((node, where, True))
+        if isinstance(node, dict):
+            pairs = list(dict.items(node))
+            for key, _ in pairs:
+                if not isinstance(key, str):
+                    raise walk.fail("bad-keyword-value", where, f"object key {_bounded_repr(key)} is not a string")
+            stack.extend((child, join_pointer(where, key), False) for key, child in reversed(pairs))
+        else:
+            stack.extend((child, join_pointer(where, i), False)
+                         for i, child in reversed(list(enumerate(list.__iter__(node)))))
+
+
+def _bounded_repr(value: Any) -> str:
+    """repr() for a message, at most 80 characters (an int past the digit limit included)."""
+    from .primitives import short_repr
+
+    return short_repr(value)
 
 
 def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:

@@ -240,13 +240,21 @@ def _freeze(x: Any, depth: int = 0) -> Any:
 
 
 def _json_equal(a: Any, b: Any) -> bool:
-    """JSON equality, iterative so that deep values cannot overflow the stack."""
+    """JSON equality, iterative so that deep values cannot overflow the stack. A pair of
+    containers met again is not compared again: so values that share parts cost no more than
+    once each, and one that contains itself (only Python objects can) ends."""
     stack: list[tuple[Any, Any]] = [(a, b)]
+    seen: set[tuple[int, int]] = set()
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
         if ka is None or ka != _kind(b):
             return False
+        if ka == "object" or ka == "array":
+            pair = (id(a), id(b))
+            if pair in seen:
+                continue
+            seen.add(pair)
         if ka == "object":
             if len(a) != len(b):
                 return False
