@@ -19,7 +19,7 @@ from .preflight import check_json_value, preflight, source_size
 from .profiles import (APPLICATOR_VOCABULARY, DRAFT_PROFILES, PROFILES, UNEVALUATED_VOCABULARY,
                        VALIDATION_VOCABULARY, Profile, get_profile, with_options)
 from .render.module import module_name_for, render, root_of
-from .resolve import META_SCHEMAS, Registry, load_registry_directory, normalize_meta_uri
+from .resolve import META_SCHEMAS, Registry, RegistryProblem, load_registry_directory, normalize_meta_uri
 from .values import dumps_exact
 
 
@@ -98,6 +98,8 @@ def _choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -
     if uri in META_SCHEMAS:
         return named or DRAFT_PROFILES[META_SCHEMAS[uri]]
     custom = registry.get(uri, registry.get(meta))
+    if isinstance(custom, RegistryProblem):  # a registry file that could not be loaded
+        raise custom.error(f"$schema {meta!r}", "/$schema")
     if not isinstance(custom, dict):
         if named is not None:
             return named

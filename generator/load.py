@@ -9,8 +9,11 @@ Infinity, bad encodings and sources over the size limit are rejected with a Sche
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
+import stat
 from decimal import Decimal
 from typing import Any
 
@@ -128,12 +131,38 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
     return value
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _not_regular(mode: int) -> OSError:
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return OSError(errno.EINVAL, f"{kind}, not a regular file")
+
+
+def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """Up to `limit` bytes (all when None) of a regular file; OSError for anything else.
+
+    The file's type is checked before it is opened (opening a FIFO blocks until a writer comes,
+    reading a device may never end), and again on the opened descriptor, which is opened
+    non-blocking: a FIFO put in its place in between cannot block either."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise _not_regular(os.stat(path).st_mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)
+    with os.fdopen(descriptor, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(mode)
+        return handle.read(-1 if limit is None else limit)
+
+
 def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
-    """The bytes of a contract file; an unreadable or oversized file is a SchemaError naming it.
-    Only `max_bytes + 1` bytes are ever read, so a huge file cannot exhaust memory."""
+    """The bytes of a contract file; an unreadable, special (directory, FIFO, device) or oversized
+    file is a SchemaError naming it. Only `max_bytes + 1` bytes are ever read, so a huge file
+    cannot exhaust memory, and nothing but a regular file is opened, so nothing blocks."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(-1 if max_bytes is None else max_bytes + 1)
+        raw = read_regular(path, None if max_bytes is None else max_bytes + 1)
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="bad-json") from None
     if max_bytes is not None and len(raw) > max_bytes:
