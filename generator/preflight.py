@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import SchemaError, join_pointer
-from .primitives import is_integral
+from .primitives import is_integral, short_repr
 from .values import dumps_exact, number_text
 from .profiles import TYPE_NAMES, Profile
 from .resolve import draft_number
@@ -269,6 +270,41 @@ def _check_string_annotation(w: _Walk, value: Any, pointer: str, depth: int) -> 
         raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string")
 
 
+# Names the drafts allow: $anchor and $dynamicAnchor in 2020-12 (the meta-schema's
+# anchorString), $anchor in 2019-09, and the plain-name fragment of an $id in drafts 6 and 7
+# ("MUST begin with a letter ([A-Za-z]), followed by any number of letters, digits, hyphens,
+# underscores, colons, or periods"; draft 4 states no form, so its `id` is not held to one).
+_ANCHOR_2020 = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
+_ANCHOR_2019 = re.compile(r"[A-Za-z][-A-Za-z0-9.:_]*")
+_PLAIN_NAME = re.compile(r"[A-Za-z][-A-Za-z0-9_:.]*")
+
+
+def _check_anchor(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    _check_string_annotation(w, value, pointer, depth)
+    rule = _ANCHOR_2019 if w.draft == 2019 else _ANCHOR_2020
+    if not rule.fullmatch(value):
+        keyword = pointer.rsplit("/", 1)[-1]
+        raise w.fail("bad-keyword-value", pointer,
+                     f"{keyword} {short_repr(value)} is not a name the draft allows (^{rule.pattern}$)")
+
+
+def _check_id(w: _Walk, value: Any, pointer: str, depth: int) -> None:
+    """$id: from 2019-09 on (and in the profiles that are no draft) no non-empty fragment (a
+    name is $anchor's business); in drafts 6 and 7 an empty fragment or a plain name."""
+    _check_string_annotation(w, value, pointer, depth)
+    fragment = value.partition("#")[2]
+    if not fragment:
+        return
+    if w.draft is None or w.draft >= 2019:
+        raise w.fail("bad-keyword-value", pointer,
+                     f"$id {short_repr(value)} has a fragment: an $id is a URI without one (name a "
+                     "subschema with $anchor)")
+    if w.draft in (6, 7) and not _PLAIN_NAME.fullmatch(fragment):
+        raise w.fail("bad-keyword-value", pointer,
+                     f"$id {short_repr(value)}: a fragment in an $id must be a plain name "
+                     f"(^{_PLAIN_NAME.pattern}$)")
+
+
 def _check_examples(w: _Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, list):
         raise w.fail("bad-keyword-value", pointer, "examples must be an array")
@@ -359,14 +395,14 @@ ANNOTATION_CHECKERS: dict[str, Checker] = {
     "title": _check_string_annotation,
     "description": _check_string_annotation,
     "$schema": _check_string_annotation,
-    "$id": _check_string_annotation,
+    "$id": _check_id,
     "$comment": _check_string_annotation,
     "format": _check_string_annotation,
     "examples": _check_examples,
     "$defs": _check_schema_map,
     "definitions": _check_schema_map,
-    "$anchor": _check_string_annotation,
-    "$dynamicAnchor": _check_string_annotation,
+    "$anchor": _check_anchor,
+    "$dynamicAnchor": _check_anchor,
     "id": _check_any_json,
     "$recursiveAnchor": _check_any_json,
     "$vocabulary": _check_any_json,
@@ -399,37 +435,48 @@ def check_json_value(value: Any, profile: Profile) -> None:
     walk = _Walk(profile)
     expanded: dict[int, int] = {}  # id of a container walked -> values in it, written out
     on_path: set[int] = set()
-    stack: list[tuple[Any, str, bool]] = [(value, "", False)]  # (value, pointer, leaving it)
+    # (value, path, leaving it): a path is (parent's path, key), its pointer made only for a
+    # message (a pointer string per level would cost the square of the depth)
+    stack: list[tuple[Any, Any, bool]] = [(value, None, False)]
     while stack:
-        node, where, leaving = stack.pop()
+        node, path, leaving = stack.pop()
         if leaving:
             on_path.discard(id(node))
             children = dict.values(node) if isinstance(node, dict) else list.__iter__(node)
             size = 1 + sum(expanded.get(id(child), 1) for child in children)
             if size > ceiling:
-                raise walk.fail("limit-exceeded", where, f"the value would be {size} or more JSON values "
-                                f"written out (a shared object counts each time), over the limit of {ceiling}")
+                raise walk.fail("limit-exceeded", _path_pointer(path), f"the value would be {size} or more "
+                                f"JSON values written out (a shared object counts each time), over the limit of {ceiling}")
             expanded[id(node)] = size
             continue
         if not isinstance(node, (dict, list)):
-            walk.json_value(node, where, max_depth=None)  # a scalar: its type and finiteness
+            walk.json_value(node, _path_pointer(path), max_depth=None)  # a scalar: type, finiteness
             continue
         if id(node) in on_path:
-            raise walk.fail("bad-json", where, "the value contains itself here (a cycle: no JSON text "
-                            "can hold one)")
+            raise walk.fail("bad-json", _path_pointer(path), "the value contains itself here (a cycle: no "
+                            "JSON text can hold one)")
         if id(node) in expanded:
             continue  # shared, walked already
         on_path.add(id(node))
-        stack.append((node, where, True))
+        stack.append((node, path, True))
         if isinstance(node, dict):
             pairs = list(dict.items(node))
             for key, _ in pairs:
                 if not isinstance(key, str):
-                    raise walk.fail("bad-keyword-value", where, f"object key {_bounded_repr(key)} is not a string")
-            stack.extend((child, join_pointer(where, key), False) for key, child in reversed(pairs))
+                    raise walk.fail("bad-keyword-value", _path_pointer(path),
+                                    f"object key {_bounded_repr(key)} is not a string")
+            stack.extend((child, (path, key), False) for key, child in reversed(pairs))
         else:
-            stack.extend((child, join_pointer(where, i), False)
-                         for i, child in reversed(list(enumerate(list.__iter__(node)))))
+            stack.extend((child, (path, i), False) for i, child in reversed(list(enumerate(list.__iter__(node)))))
+
+
+def _path_pointer(path: Any) -> str:
+    """The JSON pointer of a (parent's path, key) chain."""
+    tokens: list[str | int] = []
+    while path is not None:
+        path, key = path
+        tokens.append(key)
+    return join_pointer("", *reversed(tokens))
 
 
 def _bounded_repr(value: Any) -> str:
