@@ -1646,6 +1646,8 @@ def _number_text(value: ir.Number) -> str:
     """A number for a message (huge integers abbreviated: their digits would hit Python's limit)."""
     if isinstance(value, int) and abs(value) >= 10**100:
         return f"{Decimal(value):.15E}"  # str() of an int this long may pass Python's digit limit
+    if isinstance(value, Decimal) and len(str(value)) > 40:  # (integral ones of 4000+ digits)
+        return f"{value:.15E}"
     return str(value)
 
 
