@@ -421,7 +421,7 @@ def source_size(schema: Any) -> int:
 MAX_EXPANDED_NODES = 1 << 30
 
 
-def check_json_value(value: Any, profile: Profile) -> None:
+def check_json_value(value: Any, profile: Profile, *, max_nodes: int | None = None) -> None:
     """A schema given as a Python value must be JSON all through (ignored keywords included).
 
     The first walk over such a value, so it must stop at once on what would make every later
@@ -429,8 +429,8 @@ def check_json_value(value: Any, profile: Profile) -> None:
     one) is a SchemaError at the place it comes back; a container shared by several places is
     fine and checked once, but counts each time it appears, as in the JSON text it stands for,
     so one that would be written out past the source limit (at least a byte a value) is refused
-    before anything expands it."""
-    limit = profile.limits.max_source_bytes
+    before anything expands it (`max_nodes` instead of the profile's source limit when given)."""
+    limit = profile.limits.max_source_bytes if max_nodes is None else max_nodes
     ceiling = MAX_EXPANDED_NODES if limit is None else min(limit, MAX_EXPANDED_NODES)
     walk = _Walk(profile)
     expanded: dict[int, int] = {}  # id of a container walked -> values in it, written out
