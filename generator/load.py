@@ -146,8 +146,9 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     The file's type is checked before it is opened (opening a FIFO blocks until a writer comes,
     reading a device may never end), and again on the opened descriptor, which is opened
     non-blocking: a FIFO put in its place in between cannot block either."""
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise _not_regular(os.stat(path).st_mode)
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     descriptor = os.open(path, flags)
     with os.fdopen(descriptor, "rb") as handle:
