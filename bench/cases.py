@@ -219,9 +219,9 @@ def draft_profile(schema: Any) -> str:
 
 
 def shared_data_dir() -> Path:
-    """$STRAIGHTLINE_BENCH_DATA, else ../shared/bench-data beside the project root."""
+    """$STRAIGHTLINE_BENCH_DATA, else the copy vendored at bench/data (see its ORIGIN.md)."""
     configured = os.environ.get(DATA_ENV)
-    return Path(configured) if configured else ROOT.parent / "shared" / "bench-data"
+    return Path(configured) if configured else ROOT / "bench" / "data"
 
 
 def _shared_case(name: str, directory: Path) -> Case:

@@ -34,10 +34,10 @@ def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
             **options: Any) -> tuple[Any, Profile, bytes]:
     """Load and preflight: the schema value, the effective profile and the source bytes."""
     named = get_profile(profile) if profile is not None else None
-    limits = with_options(named or DRAFT_PROFILES["draft2020-12"], options).limits  # bad options first
-    text_limit = limits.max_source_bytes if named is not None else options.get(
+    given = with_options(named or DRAFT_PROFILES["draft2020-12"], options)  # bad options first
+    text_limit = given.limits.max_source_bytes if named is not None else options.get(
         "max_source_bytes", get_profile("strict").limits.max_source_bytes)
-    value, raw = load_schema(schema, text_limit, lambda v: check_json_value(v, named or DRAFT_PROFILES["draft2020-12"]))
+    value, raw = load_schema(schema, text_limit, lambda v: check_json_value(v, given))
     chosen = with_options(choose_profile(value, profile, registry_mapping(registry)), options)
     limit = chosen.limits.max_source_bytes
     if limit is not None and not isinstance(schema, (str, bytes, bytearray, memoryview)):

@@ -1,18 +1,24 @@
 """Stage 1, load: JSON text or bytes to a Python value, exactly.
 
-Integers stay `int`; a decimal literal becomes a `float` only when the float's shortest repr is the
+Integers of up to 4000 characters are `int`; longer ones are exact `Decimal`s (converting that
+many digits to an int takes time quadratic in their number: a megabyte literal would take
+minutes; primitives.py compares a huge Decimal and an int exactly). A decimal literal becomes a `float` only when the float's shortest repr is the
 same number (so 0.1 is 0.1), otherwise a `Decimal` that keeps every digit. Duplicate keys, NaN and
 Infinity, bad encodings and sources over the size limit are rejected with a SchemaError.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import os
+import stat
 from decimal import Decimal
 from typing import Any, Callable
 
 from .errors import SchemaError, join_pointer
+from .values import dumps_exact
 
 
 class _Duplicate(dict):  # type: ignore[type-arg]
@@ -31,10 +37,10 @@ def _parse_float(text: str) -> float | Decimal:
     return exact
 
 
-def _parse_int(text: str) -> int:
-    # Python refuses int() of more than 4300 digits (a DoS guard); Decimal reads any length, and
-    # its conversion to int is arithmetic, so huge integers stay exact.
-    return int(text) if len(text) <= 4000 else int(Decimal(text))
+def _parse_int(text: str) -> int | Decimal:
+    # Python refuses int() of more than 4300 digits (a DoS guard, as the conversion is quadratic);
+    # Decimal reads any length in linear time and keeps every digit.
+    return int(text) if len(text) <= 4000 else Decimal(text)
 
 
 def _reject_constant(name: str) -> Any:
@@ -126,12 +132,39 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
     return value
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _not_regular(mode: int) -> OSError:
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    return OSError(errno.EINVAL, f"{kind}, not a regular file")
+
+
+def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
+    """Up to `limit` bytes (all when None) of a regular file; OSError for anything else.
+
+    The file's type is checked before it is opened (opening a FIFO blocks until a writer comes,
+    reading a device may never end), and again on the opened descriptor, which is opened
+    non-blocking: a FIFO put in its place in between cannot block either."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _not_regular(mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags)
+    with os.fdopen(descriptor, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(mode)
+        return handle.read(-1 if limit is None else limit)
+
+
 def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
-    """The bytes of a contract file; an unreadable or oversized file is a SchemaError naming it.
-    Only `max_bytes + 1` bytes are ever read, so a huge file cannot exhaust memory."""
+    """The bytes of a contract file; an unreadable, special (directory, FIFO, device) or oversized
+    file is a SchemaError naming it. Only `max_bytes + 1` bytes are ever read, so a huge file
+    cannot exhaust memory, and nothing but a regular file is opened, so nothing blocks."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(-1 if max_bytes is None else max_bytes + 1)
+        raw = read_regular(path, None if max_bytes is None else max_bytes + 1)
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="bad-json") from None
     if max_bytes is not None and len(raw) > max_bytes:
@@ -150,7 +183,7 @@ def load_schema(schema: Any, limit: int | None, check_value: Callable[[Any], Non
         check_value(schema)
         try:
             schema = _plain(schema)
-            raw = json.dumps(schema, ensure_ascii=True, separators=(",", ":"), default=_no_default).encode()
+            raw = dumps_exact(schema, ensure_ascii=True, separators=(",", ":")).encode()
         except (TypeError, ValueError) as exc:
             raise SchemaError(f"the schema is not a JSON value: {exc}", code="bad-json") from None
         except RecursionError:
@@ -180,10 +213,4 @@ def _plain(value: Any) -> Any:
         return {_plain(k): _plain(v) for k, v in dict.items(value)}
     if isinstance(value, list):
         return [_plain(v) for v in list.__iter__(value)]
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _no_default(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return float(value)  # only for the hash; the schema itself keeps the Decimal
     raise TypeError(f"{type(value).__name__} is not JSON")

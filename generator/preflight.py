@@ -15,7 +15,9 @@ from typing import Any
 
 from .errors import SchemaError, join_pointer
 from .keywords.registry import KEYWORDS
+from .primitives import is_integral, short_repr
 from .profiles import Profile
+from .values import dumps_exact, number_text
 
 # Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
 MAX_VALUE_DEPTH = 100
@@ -86,10 +88,12 @@ class Walk:
             raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {self.describe(value)}")
 
     def count(self, value: Any, pointer: str, keyword: str) -> None:
-        """A non-negative integer (2.0 counts as 2, as JSON Schema allows)."""
+        """A non-negative integer (2.0 counts as 2, as JSON Schema allows; 1e999999999 is a count
+        too, tested by its exponent, never materialised)."""
         self.number(value, pointer, keyword)
-        if value < 0 or value != int(value):
-            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-negative integer, not {value}")
+        if value < 0 or not is_integral(value):
+            raise self.fail("bad-keyword-value", pointer,
+                            f"{keyword} must be a non-negative integer, not {number_text(value)}")
 
     # -- schemas ----------------------------------------------------------------------------------
     def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None:
@@ -132,12 +136,77 @@ class Walk:
 
 def source_size(schema: Any) -> int:
     """The UTF-8 size of a schema given as a value, in compact JSON (for the source limit)."""
-    return len(json.dumps(schema, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8", "surrogatepass"))
+    text = dumps_exact(schema, ensure_ascii=False, separators=(",", ":"))  # exact: no digit limit
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
-def check_json_value(value: Any, profile: Profile) -> None:
-    """A schema given as a Python value must be JSON all through (ignored keywords included)."""
-    Walk(profile).json_value(value, "", max_depth=None)
+# A value given as Python objects with no source limit is still refused past this many nodes
+# written out: shared subobjects can make a small graph of objects stand for astronomically long
+# JSON text (a list holding itself twice, a hundred times over).
+MAX_EXPANDED_NODES = 1 << 30
+
+
+def check_json_value(value: Any, profile: Profile, *, max_nodes: int | None = None) -> None:
+    """A schema given as a Python value must be JSON all through (ignored keywords included).
+
+    The first walk over such a value, so it must stop at once on what would make every later
+    walk endless or explosive: a container that is its own ancestor (a cycle: no JSON text holds
+    one) is a SchemaError at the place it comes back; a container shared by several places is
+    fine and checked once, but counts each time it appears, as in the JSON text it stands for,
+    so one that would be written out past the source limit (at least a byte a value) is refused
+    before anything expands it (`max_nodes` instead of the profile's source limit when given)."""
+    limit = profile.limits.max_source_bytes if max_nodes is None else max_nodes
+    ceiling = MAX_EXPANDED_NODES if limit is None else min(limit, MAX_EXPANDED_NODES)
+    walk = Walk(profile)
+    expanded: dict[int, int] = {}  # id of a container walked -> values in it, written out
+    on_path: set[int] = set()
+    # (value, path, leaving it): a path is (parent's path, key), its pointer made only for a
+    # message (a pointer string per level would cost the square of the depth)
+    stack: list[tuple[Any, Any, bool]] = [(value, None, False)]
+    while stack:
+        node, path, leaving = stack.pop()
+        if leaving:
+            on_path.discard(id(node))
+            children = dict.values(node) if isinstance(node, dict) else list.__iter__(node)
+            size = 1 + sum(expanded.get(id(child), 1) for child in children)
+            if size > ceiling:
+                raise walk.fail("limit-exceeded", _path_pointer(path), f"the value would be {size} or more "
+                                f"JSON values written out (a shared object counts each time), over the limit of {ceiling}")
+            expanded[id(node)] = size
+            continue
+        if not isinstance(node, (dict, list)):
+            walk.json_value(node, _path_pointer(path), max_depth=None)  # a scalar: type, finiteness
+            continue
+        if id(node) in on_path:
+            raise walk.fail("bad-json", _path_pointer(path), "the value contains itself here (a cycle: no "
+                            "JSON text can hold one)")
+        if id(node) in expanded:
+            continue  # shared, walked already
+        on_path.add(id(node))
+        stack.append((node, path, True))
+        if isinstance(node, dict):
+            pairs = list(dict.items(node))
+            for key, _ in pairs:
+                if not isinstance(key, str):
+                    raise walk.fail("bad-keyword-value", _path_pointer(path),
+                                    f"object key {_bounded_repr(key)} is not a string")
+            stack.extend((child, (path, key), False) for key, child in reversed(pairs))
+        else:
+            stack.extend((child, (path, i), False) for i, child in reversed(list(enumerate(list.__iter__(node)))))
+
+
+def _path_pointer(path: Any) -> str:
+    """The JSON pointer of a (parent's path, key) chain."""
+    tokens: list[str | int] = []
+    while path is not None:
+        path, key = path
+        tokens.append(key)
+    return join_pointer("", *reversed(tokens))
+
+
+def _bounded_repr(value: Any) -> str:
+    """repr() for a message, at most 80 characters (an int past the digit limit included)."""
+    return short_repr(value)
 
 
 def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:

@@ -8,18 +8,23 @@ Semantics (DESIGN.md, "Semantics that need a decision"):
 - bool is never a number; a float stands for the decimal number of its shortest repr, so 0.1 is
   exactly one tenth; int, float and Decimal compare exactly; 1.0 is an integer.
 - JSON equality: 1 == 1.0, true != 1, objects ignore key order, arrays keep it.
+- No number is ever materialised beyond its own size: a Decimal like 1E+999999999 or
+  1E-999999999 (eleven bytes of JSON text read with parse_float=Decimal) is compared, frozen and
+  divided by its sign, exponent and digits; integral numbers of _BIG's magnitude or more are
+  Decimals in keys and comparisons, and an int that large is converted by _big_decimal (close to
+  linear time) rather than Decimal(int) (quadratic in its digits).
 """
 
 from __future__ import annotations
 
+from decimal import MAX_PREC as _MAX_PREC, Context as _Context
 from decimal import Decimal as _Decimal
-from fractions import Fraction as _Fraction
 from typing import Any
 
 # What the copied functions need from the standard library, as the module must import it.
 PRELUDE_IMPORTS = {
     "_Decimal": "from decimal import Decimal as _Decimal",
-    "_Fraction": "from fractions import Fraction as _Fraction",
+    "_Context": "from decimal import MAX_PREC as _MAX_PREC, Context as _Context",
 }
 
 # Nesting depth to which values are frozen into hashable keys; deeper values are compared with
@@ -30,6 +35,14 @@ _NO_MATCH = object()
 # Types whose values are equal in Python exactly when they are equal as JSON: not bool (True == 1
 # in Python only), not float (NaN; floats are left to _freeze with the rest).
 _PLAIN_TYPES = frozenset({str, int, type(None)})
+# Integral numbers below this magnitude (4000 digits) are ints in keys and comparisons: converting
+# that many digits between int and Decimal takes well under a millisecond. Larger ones are
+# Decimals (their exponent may be astronomically large), never materialised as int.
+_BIG_DIGITS = 4000
+_BIG = 10**_BIG_DIGITS
+# Decimal arithmetic that is always exact (every digit kept) and takes any exponent: the context
+# of _big_decimal's sums and products and of _is_multiple's remainders.
+_EXACT = _Context(prec=_MAX_PREC, Emax=_MAX_PREC, Emin=-_MAX_PREC)  # (MAX_EMAX is MAX_PREC)
 
 
 def _kind(x: Any) -> str | None:
@@ -60,10 +73,28 @@ def _kind(x: Any) -> str | None:
     return None
 
 
+def _big_decimal(n: int) -> Any:
+    """The exact Decimal of an int of any size. Decimal(n) costs time quadratic in the digits
+    (15 s for a million); halving the bits and joining the halves with exact Decimal products
+    (fast multiplication) is close to linear."""
+    if -_BIG < n < _BIG:
+        return _Decimal(n)
+    if n < 0:
+        return _big_decimal(-n).copy_negate()
+    half = n.bit_length() // 2
+    high = n >> half
+    low = n - (high << half)
+    scale = _EXACT.power(_Decimal(2), half)
+    return _EXACT.add(_EXACT.multiply(_big_decimal(high), scale), _big_decimal(low))
+
+
 def _exact(x: Any) -> Any:
-    """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
+    """The exact value of a number as int or Decimal: a float becomes the decimal of its repr,
+    an int of _BIG's magnitude or more a Decimal (so no comparison converts it quadratically)."""
     if isinstance(x, float):
         return _Decimal(repr(x))
+    if isinstance(x, int) and not -_BIG < x < _BIG:
+        return _big_decimal(int(x))
     return x
 
 
@@ -105,7 +136,9 @@ def _cmp(x: Any, b: Any) -> int | None:
 
 
 def _is_multiple(x: Any, m: Any) -> bool:
-    """Whether number x is an exact multiple of the positive number m (no float arithmetic)."""
+    """Whether number x is an exact multiple of the positive number m, from the coefficients and
+    exponents of x = cx * 10**ex and m = cm * 10**em: no float arithmetic, and no power of ten
+    larger than the operands' own digits (1E+999999999 and 1E-999999999 are instant)."""
     if _is_nan(x):
         return False
     if isinstance(x, int) and isinstance(m, int):
@@ -113,8 +146,24 @@ def _is_multiple(x: Any, m: Any) -> bool:
     x = _exact(x)
     if isinstance(x, _Decimal) and not x.is_finite():
         return False
-    q = _Fraction(x) / _Fraction(_exact(m))
-    return q.denominator == 1
+    if not x:
+        return True
+    dx = x if isinstance(x, _Decimal) else _Decimal(x)
+    m = _exact(m)
+    dm = m if isinstance(m, _Decimal) else _Decimal(m)
+    ex: Any = dx.as_tuple().exponent  # an int: both are finite
+    em: Any = dm.as_tuple().exponent
+    cx = dx.scaleb(-ex, _EXACT).copy_abs()
+    cm = dm.scaleb(-em, _EXACT).copy_abs()
+    shift = ex - em
+    if shift >= 0:
+        # cm divides cx * 10**shift iff it divides cx * 10**k for any k at least the number of
+        # factors 2 and 5 in cm, which is below 4 times its digit count
+        k = min(shift, 4 * (cm.adjusted() + 1))
+        return not _EXACT.remainder(cx.scaleb(k, _EXACT), cm)
+    if -shift > cx.adjusted():  # cm * 10**-shift has more digits than cx: it cannot divide it
+        return False
+    return not _EXACT.remainder(cx, cm.scaleb(-shift, _EXACT))
 
 
 def _freeze(x: Any, depth: int = 0) -> Any:
@@ -123,7 +172,7 @@ def _freeze(x: Any, depth: int = 0) -> Any:
     if t is str or x is None:
         return x
     if t is int:
-        return x
+        return x if -_BIG < x < _BIG else _big_decimal(x)
     if t is float:
         if x != x:
             return _NO_MATCH
@@ -156,16 +205,21 @@ def _freeze(x: Any, depth: int = 0) -> Any:
     if kind == "number":
         if _is_nan(x):
             return _NO_MATCH
+        # Keys are numbers that Python compares and hashes exactly across int, float and
+        # Decimal: an int below _BIG, a float (it stands for its repr), else the Decimal itself
+        # (a huge integral one bare, so it equals a huge int's key; any other one tagged, so it
+        # never equals a float's binary value). Never int() of a huge Decimal, never normalize()
+        # (it rounds to 28 digits and overflows past 1E+999999).
         e = _exact(x)
         if isinstance(e, _Decimal):
             if not e.is_finite():
                 return float(e)
             if e == e.to_integral_value():
-                return int(e)
+                return int(e) if e.adjusted() < _BIG_DIGITS else e
             as_float = float(e)
             if _Decimal(repr(as_float)) == e:
                 return as_float
-            return ("d", e.normalize())
+            return ("d", e)
         return int(e)
     if kind == "string":
         return str(x)
@@ -179,13 +233,21 @@ def _freeze(x: Any, depth: int = 0) -> Any:
 
 
 def _json_equal(a: Any, b: Any) -> bool:
-    """JSON equality, iterative so that deep values cannot overflow the stack."""
+    """JSON equality, iterative so that deep values cannot overflow the stack. A pair of
+    containers met again is not compared again: so values that share parts cost no more than
+    once each, and one that contains itself (only Python objects can) ends."""
     stack: list[tuple[Any, Any]] = [(a, b)]
+    seen: set[tuple[int, int]] = set()
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
         if ka is None or ka != _kind(b):
             return False
+        if ka == "object" or ka == "array":
+            pair = (id(a), id(b))
+            if pair in seen:
+                continue
+            seen.add(pair)
         if ka == "object":
             if len(a) != len(b):
                 return False
@@ -273,11 +335,15 @@ def _esc(token: Any) -> str:
 
 
 def _short(x: Any) -> str:
-    """A bounded repr for error messages."""
+    """A bounded, deterministic repr for error messages (an int too long for repr, past
+    Python's digit limit, is written out through _big_decimal, never as `<int object at 0x..>`)."""
     try:
-        text = repr(x)
+        if isinstance(x, int) and not isinstance(x, bool) and not -_BIG < x < _BIG:
+            text = str(_big_decimal(int.__int__(x)))
+        else:
+            text = repr(x)
     except Exception:
-        text = object.__repr__(x)
+        text = "<" + type(x).__name__ + " object>"
     if len(text) > 80:
         text = text[:77] + "..."
     return text
@@ -350,19 +416,21 @@ def _items_errors(x: Any, start: int, check: Any, ip: str, where: str, absolute:
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
     "_kind": ("_Decimal",),
-    "_exact": ("_Decimal",),
+    "_big_decimal": ("_BIG", "_EXACT", "_Context", "_Decimal"),
+    "_exact": ("_Decimal", "_BIG", "_big_decimal"),
     "_is_nan": ("_Decimal",),
     "_is_integral": ("_Decimal",),
     "_is_type": ("_kind", "_is_integral"),
     "_cmp": ("_is_nan", "_exact"),
-    "_is_multiple": ("_is_nan", "_exact", "_Decimal", "_Fraction"),
-    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_kind", "_is_nan", "_exact", "_Decimal"),
+    "_is_multiple": ("_is_nan", "_exact", "_Decimal", "_EXACT", "_Context"),
+    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_kind", "_is_nan", "_exact", "_Decimal", "_BIG",
+                "_BIG_DIGITS", "_big_decimal"),
     "_json_equal": ("_kind", "_cmp"),
     "_table": ("_freeze", "_TOO_DEEP", "_NO_MATCH"),
     "_in_table": ("_freeze", "_TOO_DEEP", "_json_equal"),
     "_unique": ("_PLAIN_TYPES", "_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
     "_esc": (),
-    "_short": (),
+    "_short": ("_BIG", "_big_decimal"),
     "_pick_dynamic": (),
     "_pick_recursive": (),
     "_fail": (),
@@ -378,6 +446,9 @@ CONSTANTS = {
     "_TOO_DEEP": "_TOO_DEEP = object()",
     "_NO_MATCH": "_NO_MATCH = object()",
     "_PLAIN_TYPES": "_PLAIN_TYPES = frozenset({str, int, type(None)})",
+    "_BIG_DIGITS": f"_BIG_DIGITS = {_BIG_DIGITS}",
+    "_BIG": f"_BIG = 10**{_BIG_DIGITS}",
+    "_EXACT": "_EXACT = _Context(prec=_MAX_PREC, Emax=_MAX_PREC, Emin=-_MAX_PREC)",
 }
 
 # Public names for the reference interpreter and tests.
@@ -393,3 +464,5 @@ in_table = _in_table
 unique = _unique
 pointer_token = _esc
 short_repr = _short
+big_decimal = _big_decimal
+BIG_DIGITS = _BIG_DIGITS

@@ -10,8 +10,9 @@ from typing import Any
 
 from .errors import OptionError, SchemaError
 from .ir import TYPE_NAMES
+from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
 from .keywords.registry import annotations_of, enforced_by, vocabulary
-from .resolve import META_SCHEMAS, normalize_meta_uri
+from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
            "get_profile", "with_options"]
@@ -30,12 +31,17 @@ class Dialect:
     contains_evaluates: bool  # 2020-12: the items contains matched are evaluated items
     vocabularies: bool  # 2019-09 on: a meta-schema's $vocabulary can leave keywords out
     id_keyword: str  # "id" (draft 4) or "$id"
+    id_fragment: str  # what an $id's fragment may be: "any" (draft 4 states no form), "plain-name"
+    # (drafts 6 and 7: `#name` names an anchor), "none" (2019-09 on: that is $anchor's business)
+    anchor_name: str  # the names $anchor/$dynamicAnchor take (a regex; 2019-09 and 2020-12 differ)
 
 
 def _dialect(name: str, since: int) -> Dialect:
     return Dialect(name, ref_alone=since <= 7, tuple_items=since < 2020, exclusive_flags=since == 4,
                    float_integers=since != 4, annotations=since >= 2019, contains_evaluates=since >= 2020,
-                   vocabularies=since >= 2019, id_keyword="id" if since == 4 else "$id")
+                   vocabularies=since >= 2019, id_keyword="id" if since == 4 else "$id",
+                   id_fragment="any" if since == 4 else "plain-name" if since <= 7 else "none",
+                   anchor_name=ANCHOR_2019 if since == 2019 else ANCHOR_2020)
 
 
 DIALECTS = {
@@ -185,6 +191,8 @@ def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) ->
     if uri in META_SCHEMAS:
         return named or DRAFT_PROFILES[META_SCHEMAS[uri]]
     custom = registry.get(uri, registry.get(meta))
+    if isinstance(custom, RegistryProblem):  # a registry file that could not be loaded
+        raise custom.error(f"$schema {meta!r}", "/$schema")
     if not isinstance(custom, dict):
         if named is not None:
             return named

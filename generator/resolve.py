@@ -10,6 +10,8 @@ It walks each document once, indexing every schema resource (`$id`, `id` in draf
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from dataclasses import dataclass, field
 from importlib import resources as _resources
 from pathlib import Path
@@ -183,11 +185,14 @@ class Registry:
             for path, sub in subschema_positions(schema, draft):
                 stack.append((join_pointer(pointer, *path), sub, base, draft))
 
-    def _document_for(self, uri: str) -> Document | None:
+    def _document_for(self, uri: str, ref: str = "", where: str = "") -> Document | None:
         if uri in self.documents:
             return self.documents[uri]
         if uri in self.supplied:
-            return self.add(uri, self.supplied[uri])
+            supplied = self.supplied[uri]
+            if isinstance(supplied, RegistryProblem):  # a broken or ambiguous registry entry
+                raise supplied.error(f"$ref {ref!r}", where)
+            return self.add(uri, supplied)
         meta = _BUNDLED.get(uri)
         if meta is not None:
             text = _resources.files("generator").joinpath("metaschemas").joinpath(meta).read_text("utf-8")
@@ -222,14 +227,14 @@ class Registry:
         if fragment and not fragment.startswith("/"):
             found = self.anchors.get(uri + "#" + fragment)
             if found is None:
-                self._document_for(uri)
+                self._document_for(uri, ref, where)
                 found = self.anchors.get(uri + "#" + fragment)
             if found is None:
                 raise SchemaError(f"$ref {ref!r} names no anchor {fragment!r} in {uri or 'this document'}",
                                   code="unresolvable-ref", pointer=where)
             return self.location(*found)
         if uri not in self.resources:
-            self._document_for(uri)
+            self._document_for(uri, ref, where)
         if uri not in self.resources:
             raise SchemaError(f"$ref {ref!r} does not resolve: no schema is known as {uri or '(empty URI)'}"
                               " (remote references are served only from the registry, never the network)",
@@ -254,7 +259,10 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     for token in fragment[1:].split("/"):
         token = token.replace("~1", "/").replace("~0", "~")
         if isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node) or (token != "0" and token.startswith("0")):
+            # an array index is ASCII digits (RFC 6901), and one longer than any index is absent
+            # (never int() of thousands of digits, past Python's limit)
+            if (not (token.isascii() and token.isdigit()) or len(token) > 19 or int(token) >= len(node)
+                    or (token != "0" and token.startswith("0"))):
                 raise KeyError(token)
             node = node[int(token)]
         elif isinstance(node, dict) and token in node:
@@ -264,20 +272,98 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
     return node
 
 
-def load_registry_directory(path: str | Path, *, base_uri: str | None = None) -> dict[str, Any]:
-    """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
-    has one, and under `base_uri` + its relative path when a base is given."""
-    from .load import load_json
+class RegistryWarning(UserWarning):
+    """A file of a registry directory that cannot be used (unreadable, not a regular file, not
+    JSON) or an `$id` that several files declare. Loading goes on without it; a `$ref` that
+    reaches it is then a SchemaError naming the file(s)."""
 
+
+@dataclass(frozen=True)
+class RegistryProblem:
+    """Stands in a registry mapping for an entry that cannot be used: `files` and why. Looking it
+    up (a `$ref`, or `$schema` naming it) is an error naming them; nothing else reads it."""
+
+    files: tuple[str, ...]
+    reason: str
+
+    def error(self, ref: str, where: str) -> SchemaError:
+        if len(self.files) > 1:
+            return SchemaError(f"{ref} is ambiguous: {self.reason}", code="unresolvable-ref", pointer=where)
+        return SchemaError(f"{ref} names registry file {self.files[0]}, which cannot be used: {self.reason}",
+                           code="unresolvable-ref", pointer=where)
+
+
+# A registry file is held to the drafts' source limit.
+REGISTRY_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _registry_files(root: Path) -> Iterator[Path]:
+    """Every entry named *.json under root, files and directories alike, in a fixed order;
+    symbolic links to directories are not followed (a link loop cannot make the walk endless)."""
+    def unreadable(error: OSError) -> None:
+        warnings.warn(f"{error.filename}: cannot list the directory: {error.strerror or error}; skipped",
+                      RegistryWarning, stacklevel=4)
+
+    for directory, subdirectories, files in os.walk(root, onerror=unreadable):
+        subdirectories.sort()
+        for name in sorted(subdirectories + files):
+            if name.endswith(".json"):
+                yield Path(directory) / name
+
+
+def _read_registry_file(file: Path, max_bytes: int) -> Any:
+    """The value of one registry file; SchemaError (its message says why) when it has none."""
+    from .load import load_json, read_regular
+
+    try:
+        raw = read_regular(file, max_bytes + 1)
+    except OSError as exc:
+        raise SchemaError(f"cannot read it: {exc.strerror or exc}", code="bad-json") from None
+    if len(raw) > max_bytes:
+        raise SchemaError(f"it is over the limit of {max_bytes} bytes", code="limit-exceeded")
+    return load_json(raw, max_bytes=max_bytes, what="registry file")
+
+
+def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
+                            max_bytes: int = REGISTRY_FILE_BYTES) -> dict[str, Any]:
+    """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
+    has one, under its file URI, and under `base_uri` + its relative path when a base is given.
+
+    A file that cannot be used (unreadable, a directory or other special file, which is never
+    opened, over `max_bytes`, not JSON) does not stop the others: it is reported with a
+    RegistryWarning and mapped to a RegistryProblem, so a `$ref` to it is an error naming it.
+    An `$id` that two files declare is mapped to a RegistryProblem naming both (never silently
+    the first one); each file is still reachable by its own path."""
     root = Path(path)
     mapping: dict[str, Any] = {}
-    for file in sorted(root.rglob("*.json")):
-        value = load_json(file.read_bytes())
+    claims: dict[str, list[tuple[Path, Any]]] = {}  # $id -> (file, value) of each file declaring it
+    for file in _registry_files(root):
+        keys = [file.resolve().as_uri()]
         if base_uri is not None:
-            mapping[base_uri.rstrip("/") + "/" + file.relative_to(root).as_posix()] = value
+            keys.insert(0, base_uri.rstrip("/") + "/" + file.relative_to(root).as_posix())
+        try:
+            value = _read_registry_file(file, max_bytes)
+        except SchemaError as error:
+            where = f" at {error.pointer}" if error.pointer else ""
+            problem = RegistryProblem((str(file),), f"{error.message}{where}")
+            warnings.warn(f"{file}: {problem.reason}; skipped (a $ref to it is an error)",
+                          RegistryWarning, stacklevel=2)
+            for key in keys:
+                mapping.setdefault(key, problem)
+            continue
+        for key in keys:
+            mapping.setdefault(key, value)
         if isinstance(value, dict) and isinstance(value.get("$id"), str):
-            mapping.setdefault(urldefrag(value["$id"])[0], value)
-        mapping.setdefault(file.resolve().as_uri(), value)
+            claims.setdefault(urldefrag(value["$id"])[0], []).append((file, value))
+    for ident, claimants in claims.items():
+        files = tuple(dict.fromkeys(str(file) for file, _ in claimants))
+        if len(files) > 1:
+            problem = RegistryProblem(files, f"$id {ident!r} is declared by {len(files)} registry files: "
+                                             f"{', '.join(files)}")
+            warnings.warn(f"{problem.reason}; a $ref to it is an error", RegistryWarning, stacklevel=2)
+            mapping[ident] = problem
+        else:
+            mapping.setdefault(ident, claimants[0][1])
     return mapping
 
 

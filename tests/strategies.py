@@ -215,3 +215,72 @@ def draft_document(draft: str) -> st.SearchStrategy[Any]:
     new = draft in ("draft2020-12", "draft2019-09")
     defs = st.fixed_dictionaries({n: draft_schemas(draft, 1) for n in DEF_NAMES})
     return st.builds(lambda root, d: {**root, ("$defs" if new else "definitions"): d}, draft_schemas(draft, 2), defs)
+
+
+# -- hostile schemas and instances (GitHub-style issue 15): wrong types for every keyword, huge and
+# tiny numbers, cycles, deep nesting, long strings, odd Unicode ---------------------------------
+EVERY_KEYWORD = [
+    "type", "properties", "required", "additionalProperties", "items", "prefixItems", "additionalItems",
+    "minItems", "maxItems", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "enum", "const", "pattern", "uniqueItems", "not", "allOf", "anyOf",
+    "oneOf", "$ref", "$defs", "definitions", "contains", "minContains", "maxContains", "propertyNames",
+    "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties",
+    "minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems", "$id", "id", "$anchor",
+    "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$schema", "$vocabulary",
+    "title", "description", "format", "$comment", "examples", "default",
+]
+HOSTILE_NUMBERS = st.sampled_from([
+    Decimal("1e999999999"), Decimal("-1e999999999"), Decimal("1e-999999999"), Decimal("-1e-999999999"),
+    Decimal("1.5e999999999"), Decimal("3e999999"), 10**5000, -(10**5000), 10**4000 - 1, Decimal("1e4000"),
+    2**63, 2**64 + 1, 1e308, 5e-324, -0.0, Decimal("0.1234567890123456789012345678901"),
+])
+ODD_TEXT = st.sampled_from([
+    "", "\x00", "a\nb", "\u202eevil", "\ud800", "\U0001f600", "ß", "\ufb03", "e\u0301", "\u2028",
+    "\u0663", "x" * 10_000, "#", "#/", "%", "\\", "[", "(?", "\x1b[2J",
+])
+WRONG_VALUES = st.one_of(
+    st.none(), st.booleans(), HOSTILE_NUMBERS, ODD_TEXT, st.sampled_from([float("nan"), float("inf")]),
+    st.lists(st.one_of(st.none(), ODD_TEXT, HOSTILE_NUMBERS), max_size=2),
+    st.dictionaries(ODD_TEXT, st.one_of(st.none(), st.booleans(), HOSTILE_NUMBERS), max_size=2),
+)
+
+
+def _nested(schema: Any, depth: int, keyword: str) -> Any:
+    for _ in range(depth):
+        schema = {keyword: schema} if keyword != "allOf" else {"allOf": [schema]}
+    return schema
+
+
+@st.composite
+def hostile_schemas(draw: st.DrawFn, profile: str) -> tuple[Any, Any]:
+    """(hostile schema, the well-formed schema it was made from): a schema of the profile with
+    wrong or hostile keyword values, and sometimes nested hundreds deep, containing itself,
+    sharing a subschema, or naming properties with long or odd text."""
+    drafts = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
+    base = draw(draft_schemas(profile, 2) if profile in drafts else schemas(profile, 2))
+    if not isinstance(base, dict):
+        return base, base
+    schema = dict(base)
+    for _ in range(draw(st.integers(0, 3))):
+        schema[draw(st.sampled_from(EVERY_KEYWORD))] = draw(WRONG_VALUES)
+    shape = draw(st.integers(0, 9))
+    if shape == 0:
+        schema = _nested(schema, draw(st.integers(30, 300)), draw(st.sampled_from(["not", "items", "allOf"])))
+    elif shape == 1:
+        properties = schema.get("properties")
+        if not isinstance(properties, dict):
+            schema["properties"] = properties = {}
+        properties["self"] = schema  # a cycle: only Python objects can hold one
+    elif shape == 2:
+        shared = {"type": "string", "maxLength": draw(st.one_of(COUNTS, HOSTILE_NUMBERS))}
+        schema["anyOf"] = [shared, {"not": shared}, shared]
+    elif shape == 3:
+        schema["properties"] = {draw(ODD_TEXT): draw(st.one_of(st.just({}), WRONG_VALUES)) for _ in range(2)}
+    return schema, base
+
+
+HOSTILE_INSTANCES = st.one_of(
+    HOSTILE_NUMBERS, ODD_TEXT, st.sampled_from([float("nan"), Decimal("NaN"), float("inf"), Decimal("-Infinity")]),
+    st.lists(HOSTILE_NUMBERS, max_size=3), st.dictionaries(ODD_TEXT, HOSTILE_NUMBERS, max_size=3),
+    st.integers(1, 40).map(lambda depth: _nested([], depth, "items")),
+)

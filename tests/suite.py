@@ -1,4 +1,6 @@
-"""Access to the official JSON Schema Test Suite (optional: tests skip when it is absent)."""
+"""Access to the official JSON Schema Test Suite, vendored at tests/JSON-Schema-Test-Suite
+(STRAIGHTLINE_TEST_SUITE may point at another copy). A missing suite is a test failure, never a
+skip: the README's conformance claims are tested by every clone."""
 
 from __future__ import annotations
 
@@ -15,20 +17,21 @@ DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 REMOTE_BASE = "http://localhost:1234/"
 
 
-def suite_dir() -> Path | None:
+VENDORED = ROOT / "tests" / "JSON-Schema-Test-Suite"
+
+
+def suite_dir() -> Path:
+    """$STRAIGHTLINE_TEST_SUITE, else the vendored copy (whether or not it is there)."""
     configured = os.environ.get("STRAIGHTLINE_TEST_SUITE")
-    path = Path(configured) if configured else ROOT.parent / "shared" / "JSON-Schema-Test-Suite"
-    return path if (path / "tests").is_dir() else None
+    return Path(configured) if configured else VENDORED
 
 
-SKIP_REASON = ("the JSON Schema Test Suite is not here: set STRAIGHTLINE_TEST_SUITE or place it at "
-               "../shared/JSON-Schema-Test-Suite")
+MISSING = "the JSON Schema Test Suite is missing at {} (vendored at tests/JSON-Schema-Test-Suite)"
 
 
 def remotes() -> dict[str, Any]:
     """remotes/ served as http://localhost:1234/<path>, from a local registry."""
     root = suite_dir()
-    assert root is not None
     mapping = {}
     for file in sorted((root / "remotes").rglob("*.json")):
         mapping[REMOTE_BASE + file.relative_to(root / "remotes").as_posix()] = load_json(file.read_bytes())
@@ -37,8 +40,6 @@ def remotes() -> dict[str, Any]:
 
 def suite_files(draft: str) -> list[Path]:
     root = suite_dir()
-    if root is None:
-        return []
     return sorted((root / "tests" / draft).glob("*.json"))
 
 

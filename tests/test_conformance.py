@@ -13,11 +13,17 @@ import pytest
 import generator
 from generator.reference import DraftReference
 
-from .suite import DRAFTS, SKIP_REASON, groups, known_failures, remotes, suite_dir, suite_files
-
-pytestmark = pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
+from .suite import DRAFTS, MISSING, groups, known_failures, remotes, suite_dir, suite_files
 
 CASES = [(draft, path) for draft in DRAFTS for path in suite_files(draft)]
+
+
+def test_the_suite_is_present_for_every_draft() -> None:
+    """A missing suite fails here (the cases below would be an empty list, not a skip)."""
+    assert (suite_dir() / "tests").is_dir(), MISSING.format(suite_dir())
+    for draft in DRAFTS:
+        assert len(suite_files(draft)) >= 30, f"{draft}: too few suite files in {suite_dir()}"
+    assert (suite_dir() / "remotes").is_dir(), MISSING.format(suite_dir())
 
 
 @functools.lru_cache(maxsize=1)

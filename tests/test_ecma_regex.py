@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -528,10 +527,9 @@ def test_fuzz_never_crashes(pattern: str) -> None:
 
 
 def _suite_dir() -> Path:
-    env = os.environ.get("STRAIGHTLINE_TEST_SUITE")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "JSON-Schema-Test-Suite"
+    from .suite import suite_dir
+
+    return suite_dir()
 
 
 _SUITE_FILES = ["optional/ecmascript-regex.json", "pattern.json", "patternProperties.json"]
@@ -629,14 +627,11 @@ _CASES = _suite_cases()
 _SUITE_XFAIL: dict[str, str] = {}
 
 
-@pytest.mark.skipif(
-    not _CASES,
-    reason=f"JSON-Schema-Test-Suite not found at {_suite_dir()} " "(set STRAIGHTLINE_TEST_SUITE)",
-)
 @pytest.mark.parametrize(
     "schema,data,valid", _CASES or [pytest.param(None, None, None, id="absent")]
 )
 def test_json_schema_test_suite(request, schema, data, valid) -> None:
+    assert schema is not None, f"JSON-Schema-Test-Suite not found at {_suite_dir()}"
     reason = _SUITE_XFAIL.get(request.node.callspec.id)
     if reason:
         pytest.xfail(reason)
@@ -644,8 +639,7 @@ def test_json_schema_test_suite(request, schema, data, valid) -> None:
 
 
 def test_json_schema_test_suite_ecmascript_regex_file_is_covered() -> None:
-    if not _CASES:
-        pytest.skip(f"JSON-Schema-Test-Suite not found at {_suite_dir()}")
+    assert _CASES, f"JSON-Schema-Test-Suite not found at {_suite_dir()}"
     ecma = [c for c in _CASES if c.id.startswith("optional/ecmascript-regex.json")]
     assert len(ecma) >= 70  # every case of the file is a plain pattern/patternProperties case
 

@@ -46,10 +46,20 @@ def test_integers_stay_int(text: str, value: int) -> None:
 
 
 def test_integer_past_python_digit_limit_stays_exact() -> None:
-    # Python's int() refuses more than 4300 digits by default; JSON has no such limit, and
-    # DESIGN.md says huge integers stay exact
+    # Python's int() refuses more than 4300 digits by default (its conversion is quadratic);
+    # JSON has no such limit: an integer literal over 4000 characters is an exact Decimal of its
+    # digits, exponent 0, read in linear time
     for got in both("1" + "0" * 5000):
-        assert type(got) is int and got == 10**5000
+        assert type(got) is Decimal and got.as_tuple().exponent == 0
+        assert got == Decimal(10**5000) and len(got.as_tuple().digits) == 5001
+    for got in both("-" + "7" * 3999):
+        assert type(got) is int and got == -int("7" * 3999)
+
+
+def test_a_megabyte_integer_literal_loads_in_linear_time() -> None:
+    # int(Decimal(text)) of a million digits takes about half a minute; the loader never does it
+    for got in both("9" * 1_000_000):
+        assert type(got) is Decimal and got.as_tuple() == (0, (9,) * 1_000_000, 0)
 
 
 @pytest.mark.parametrize("text, value", [

@@ -10,6 +10,7 @@ raising ValidationError, errors(instance) -> list of ValidationError.
 """
 
 import re as _re
+from decimal import MAX_PREC as _MAX_PREC, Context as _Context
 from decimal import Decimal as _Decimal
 from typing import Any
 
@@ -49,6 +50,9 @@ class ValidationError(ValueError):
         )
 
 
+_BIG = 10**4000
+_BIG_DIGITS = 4000
+_EXACT = _Context(prec=_MAX_PREC, Emax=_MAX_PREC, Emin=-_MAX_PREC)
 _FREEZE_DEPTH = 48
 _NO_MATCH = object()
 _PLAIN_TYPES = frozenset({str, int, type(None)})
@@ -83,10 +87,28 @@ def _kind(x: Any) -> str | None:
     return None
 
 
+def _big_decimal(n: int) -> Any:
+    """The exact Decimal of an int of any size. Decimal(n) costs time quadratic in the digits
+    (15 s for a million); halving the bits and joining the halves with exact Decimal products
+    (fast multiplication) is close to linear."""
+    if -_BIG < n < _BIG:
+        return _Decimal(n)
+    if n < 0:
+        return _big_decimal(-n).copy_negate()
+    half = n.bit_length() // 2
+    high = n >> half
+    low = n - (high << half)
+    scale = _EXACT.power(_Decimal(2), half)
+    return _EXACT.add(_EXACT.multiply(_big_decimal(high), scale), _big_decimal(low))
+
+
 def _exact(x: Any) -> Any:
-    """The exact value of a finite number: int stays, float becomes the decimal of its repr."""
+    """The exact value of a number as int or Decimal: a float becomes the decimal of its repr,
+    an int of _BIG's magnitude or more a Decimal (so no comparison converts it quadratically)."""
     if isinstance(x, float):
         return _Decimal(repr(x))
+    if isinstance(x, int) and not -_BIG < x < _BIG:
+        return _big_decimal(int(x))
     return x
 
 
@@ -126,7 +148,7 @@ def _freeze(x: Any, depth: int = 0) -> Any:
     if t is str or x is None:
         return x
     if t is int:
-        return x
+        return x if -_BIG < x < _BIG else _big_decimal(x)
     if t is float:
         if x != x:
             return _NO_MATCH
@@ -159,16 +181,21 @@ def _freeze(x: Any, depth: int = 0) -> Any:
     if kind == "number":
         if _is_nan(x):
             return _NO_MATCH
+        # Keys are numbers that Python compares and hashes exactly across int, float and
+        # Decimal: an int below _BIG, a float (it stands for its repr), else the Decimal itself
+        # (a huge integral one bare, so it equals a huge int's key; any other one tagged, so it
+        # never equals a float's binary value). Never int() of a huge Decimal, never normalize()
+        # (it rounds to 28 digits and overflows past 1E+999999).
         e = _exact(x)
         if isinstance(e, _Decimal):
             if not e.is_finite():
                 return float(e)
             if e == e.to_integral_value():
-                return int(e)
+                return int(e) if e.adjusted() < _BIG_DIGITS else e
             as_float = float(e)
             if _Decimal(repr(as_float)) == e:
                 return as_float
-            return ("d", e.normalize())
+            return ("d", e)
         return int(e)
     if kind == "string":
         return str(x)
@@ -182,13 +209,21 @@ def _freeze(x: Any, depth: int = 0) -> Any:
 
 
 def _json_equal(a: Any, b: Any) -> bool:
-    """JSON equality, iterative so that deep values cannot overflow the stack."""
+    """JSON equality, iterative so that deep values cannot overflow the stack. A pair of
+    containers met again is not compared again: so values that share parts cost no more than
+    once each, and one that contains itself (only Python objects can) ends."""
     stack: list[tuple[Any, Any]] = [(a, b)]
+    seen: set[tuple[int, int]] = set()
     while stack:
         a, b = stack.pop()
         ka = _kind(a)
         if ka is None or ka != _kind(b):
             return False
+        if ka == "object" or ka == "array":
+            pair = (id(a), id(b))
+            if pair in seen:
+                continue
+            seen.add(pair)
         if ka == "object":
             if len(a) != len(b):
                 return False
@@ -276,11 +311,15 @@ def _esc(token: Any) -> str:
 
 
 def _short(x: Any) -> str:
-    """A bounded repr for error messages."""
+    """A bounded, deterministic repr for error messages (an int too long for repr, past
+    Python's digit limit, is written out through _big_decimal, never as `<int object at 0x..>`)."""
     try:
-        text = repr(x)
+        if isinstance(x, int) and not isinstance(x, bool) and not -_BIG < x < _BIG:
+            text = str(_big_decimal(int.__int__(x)))
+        else:
+            text = repr(x)
     except Exception:
-        text = object.__repr__(x)
+        text = "<" + type(x).__name__ + " object>"
     if len(text) > 80:
         text = text[:77] + "..."
     return text

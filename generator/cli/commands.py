@@ -17,7 +17,7 @@ from ..errors import StraightlineError
 from ..load import read_source
 from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, get_profile, with_options
 from ..render.header import read_header, recorded_options
-from .files import dump_exact, report, split_source, targets, write_atomic
+from .files import dump_exact, report, say, split_source, targets, write_atomic
 
 # A tool contract file may be larger than a schema: it holds two of them.
 _CONTRACT_BYTES = 64 * 1024 * 1024
@@ -78,10 +78,10 @@ def compile_command(args: argparse.Namespace) -> int:
         try:
             write_atomic(target, text)
         except OSError as error:
-            print(f"{target}: cannot write: {error.strerror or error}", file=sys.stderr)
+            say(f"{target}: cannot write: {error.strerror or error}", sys.stderr)
             failed += 1
             continue
-        print(f"{source} -> {target}")
+        say(f"{source} -> {target}")
     return 1 if failed else 0
 
 
@@ -97,7 +97,7 @@ def check_command(args: argparse.Namespace) -> int:
             continue
         header = read_header(target)
         if header is None:
-            print(f"{target}: missing (compile {source})", file=sys.stderr)
+            say(f"{target}: missing (compile {source})", sys.stderr)
             stale += 1
             continue
         reasons = []
@@ -111,10 +111,10 @@ def check_command(args: argparse.Namespace) -> int:
         if header.get("straightline-version") != __version__:
             reasons.append(f"made by straightline {header.get('straightline-version')}, this is {__version__}")
         if reasons:
-            print(f"{target}: stale ({'; '.join(reasons)}; recompile {source})", file=sys.stderr)
+            say(f"{target}: stale ({'; '.join(reasons)}; recompile {source})", sys.stderr)
             stale += 1
         else:
-            print(f"{target}: up to date")
+            say(f"{target}: up to date")
     return 1 if stale else 0
 
 
@@ -127,7 +127,7 @@ def preflight_command(args: argparse.Namespace) -> int:
             report(source, error)
             failed += 1
             continue
-        print(f"{source}: ok")
+        say(f"{source}: ok")
     return 1 if failed else 0
 
 
@@ -149,7 +149,7 @@ def catalog_command(args: argparse.Namespace) -> int:
         try:
             write_atomic(Path(args.output), text)
         except OSError as error:
-            print(f"{args.output}: cannot write: {error.strerror or error}", file=sys.stderr)
+            say(f"{args.output}: cannot write: {error.strerror or error}", sys.stderr)
             return 1
     else:
         sys.stdout.write(text)

@@ -3,15 +3,25 @@ failure is reported (one line naming the file and the place in it)."""
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
+import re
+import stat
 import sys
 import tempfile
+import time
+import warnings
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence, TextIO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so no clean-up of left-over temporary files
+    fcntl = None  # type: ignore[assignment]
 
 from ..errors import OptionError, StraightlineError
 from ..render.module import module_name_for
+from ..values import dumps_exact
 
 
 def split_source(source: str) -> tuple[str, str]:
@@ -22,8 +32,48 @@ def split_source(source: str) -> tuple[str, str]:
     return source, ""
 
 
+# What a printed line may not hold as it is: C0 and C1 controls and DEL (a newline would start a
+# line of the schema author's choosing, an escape sequence would drive the terminal), line and
+# paragraph separators, the bidirectional formatting characters (they make a terminal show text
+# in another order) and lone surrogates (not encodable: printing one would raise).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` safe to print as part of one line: each character of _UNPRINTABLE is written as its
+    Python escape (`\\n`, `\\x1b`, `\\u2028`, `\\udc80`), so a property name or a file name can
+    never forge a line of the command's output."""
+    return _UNPRINTABLE.sub(lambda found: ascii(found.group())[1:-1], text)
+
+
+def say(text: str, stream: TextIO | None = None) -> None:
+    """Print one line of the command's output (stdout unless `stream`), made printable."""
+    print(printable(text), file=stream if stream is not None else sys.stdout)
+
+
 def report(path: str, error: StraightlineError) -> None:
-    print(f"{path}:{error.pointer or '/'}: {error.message} [{error.code}]", file=sys.stderr)
+    say(f"{path}:{error.pointer or '/'}: {error.message} [{error.code}]", sys.stderr)
+
+
+@contextlib.contextmanager
+def warnings_reported() -> Iterator[None]:
+    """Inside: each distinct RegistryWarning is printed once, as `straightline: warning: ...`
+    (a registry directory is read again for each source; its warnings are said once)."""
+    from ..resolve import RegistryWarning
+
+    said: set[str] = set()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        text = str(message)
+        if text not in said:
+            said.add(text)
+            say(f"straightline: warning: {text}", sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RegistryWarning)
+        warnings.showwarning = show
+        yield
 
 
 def module_path(out: Path, source: str) -> Path:
@@ -51,44 +101,93 @@ def targets(sources: Sequence[str], out: Path) -> dict[str, Path]:
     return found
 
 
+# A temporary file of a write is `.NAME.<8 characters of mkstemp>.tmp` beside the target.
+_TEMPORARY = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
+# A temporary file whose writer holds no lock on it and that is at least this old (seconds) is a
+# left-over of a writer that was killed: the next write of the same target removes it. The age
+# only covers the instant between a writer creating its file and locking it.
+STALE_AFTER = 10.0
+
+
 def write_atomic(target: Path, text: str) -> None:
     """Write through a temporary file in the same directory and rename it over the target, so a
-    reader sees the old file or the new one, never half of one."""
+    reader sees the old file or the new one, never half of one (the target is replaced, a new
+    inode, never rewritten in place). The writer holds an exclusive lock on its temporary file
+    until the rename, so a later write can tell a live writer's file from a dead one's: it first
+    removes the target's temporary files that nobody holds (see remove_stale_temporaries)."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file is closed
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, target)
+            if fcntl is not None:
+                os.replace(tmp, target)  # under the lock (Windows cannot rename an open file)
+        if fcntl is None:
+            os.replace(tmp, target)
     except BaseException:
-        if os.path.exists(tmp):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
 
 
+def remove_stale_temporaries(target: Path, *, older_than: float = STALE_AFTER) -> list[Path]:
+    """Remove the temporary files of writes of `target` that were never finished (a writer
+    killed before its rename), and return them. Safe beside a concurrent write of the same
+    target: a file is removed only if no process holds its writer's lock, it is `older_than`
+    seconds old, and it is still the file that was locked. Does nothing where there is no
+    flock (Windows)."""
+    if fcntl is None:
+        return []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return []
+    removed = []
+    now = time.time()
+    for name in sorted(names):
+        found = _TEMPORARY.fullmatch(name)
+        if found is None or found.group("target") != target.name:
+            continue
+        path = target.parent / name
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode) or now - info.st_mtime < older_than:
+            continue
+        if _remove_if_unlocked(path):
+            removed.append(path)
+    return removed
+
+
+def _remove_if_unlocked(path: Path) -> bool:
+    assert fcntl is not None
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # a live writer holds it
+        if not os.path.samestat(os.fstat(fd), os.lstat(path)):
+            return False  # renamed or replaced since it was opened
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def dump_exact(value: Any) -> str:
-    """JSON text keeping Decimal numbers exact (json.dumps would turn them into floats or fail):
-    each Decimal goes out as a unique marker string that is then replaced by its digits."""
-    import uuid
-    from decimal import Decimal
-
-    token = uuid.uuid4().hex
-    numbers: dict[str, str] = {}
-
-    def mark(node: Any) -> Any:
-        if isinstance(node, Decimal):
-            marker = f"{token}:{len(numbers)}"
-            numbers[json.dumps(marker)] = str(node)
-            return marker
-        if isinstance(node, dict):
-            return {k: mark(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [mark(v) for v in node]
-        return node
-
-    text = json.dumps(mark(value), indent=2, ensure_ascii=False)
-    for marker, digits in numbers.items():
-        text = text.replace(marker, digits)
-    return text + "\n"
+    """Indented JSON text keeping every number exact (Decimals and ints past Python's digit limit
+    as their digits: values.dumps_exact)."""
+    return dumps_exact(value, indent=2, ensure_ascii=False) + "\n"

@@ -6,12 +6,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
 from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, PROFILES, get_profile, with_options
 from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+from .files import printable, say, warnings_reported
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error lines made printable (they quote the user's arguments)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(printable(message))
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +36,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="straightline",
         description="Compile JSON contracts into standalone Python validator modules.",
     )
@@ -70,9 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OptionError as error:
         parser.error(error.message)  # a usage error: exit status 2
     try:
-        return {"compile": compile_command, "check": check_command, "preflight": preflight_command}[args.command](args)
+        with warnings_reported():
+            return {"compile": compile_command, "check": check_command, "preflight": preflight_command}[args.command](args)
     except StraightlineError as error:
-        print(f"straightline: {error.message}", file=sys.stderr)
+        say(f"straightline: {error.message}", sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -7,7 +7,6 @@ bounded subset. Unknown top-level keys are refused, naming the key.
 
 from __future__ import annotations
 
-import json
 import types as _types
 from typing import Any
 
@@ -19,11 +18,14 @@ from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
 from ..resolve import registry_mapping
+from ..values import dumps_exact
 from .typed import IMPORTS, typed_definitions
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
         "output": "a schema", "profile": "a profile name"}
 REQUIRED = ("name", "input", "output")
+# A contract holds two schemas: its text may be this large.
+_CONTRACT_BYTES = 64 * 1024 * 1024
 
 
 def is_contract(value: Any) -> bool:
@@ -35,10 +37,10 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
     """The contract as a checked dict, and the bytes its hash is taken over."""
     if isinstance(contract, (str, bytes, bytearray, memoryview)):
         raw = contract.encode("utf-8", "surrogatepass") if isinstance(contract, str) else bytes(contract)
-        value = load_json(raw, max_bytes=64 * 1024 * 1024, what="contract")
+        value = load_json(raw, max_bytes=_CONTRACT_BYTES, what="contract")
     elif isinstance(contract, dict):
-        check_json_value(contract, OCTOSCRIPT)
-        raw = json.dumps(contract, sort_keys=True, ensure_ascii=True, default=str).encode()
+        check_json_value(contract, OCTOSCRIPT, max_nodes=_CONTRACT_BYTES)  # as large as a file may be
+        raw = dumps_exact(contract, sort_keys=True, ensure_ascii=True).encode()  # (ints of any size)
         value = contract
     else:
         raise SchemaError(f"a contract must be JSON text or an object, not {type(contract).__name__}",

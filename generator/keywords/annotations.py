@@ -4,9 +4,20 @@ Preflight still checks their values where a profile lists them (a bad `$id` is a
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from ..primitives import short_repr
+
 from .base import ALL_DRAFTS, Keyword
+
+# Names the drafts allow: $anchor and $dynamicAnchor in 2020-12 (the meta-schema's anchorString),
+# $anchor in 2019-09 (each profile's dialect names its rule); the plain-name fragment of an $id in
+# drafts 6 and 7 ("MUST begin with a letter ([A-Za-z]), followed by any number of letters, digits,
+# hyphens, underscores, colons, or periods").
+ANCHOR_2020 = r"[A-Za-z_][-A-Za-z0-9._]*"
+ANCHOR_2019 = r"[A-Za-z][-A-Za-z0-9.:_]*"
+PLAIN_NAME = r"[A-Za-z][-A-Za-z0-9_:.]*"
 
 if TYPE_CHECKING:
     from ..preflight import Walk
@@ -15,6 +26,32 @@ if TYPE_CHECKING:
 def check_string(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, str):
         raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string")
+
+
+def check_anchor(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """$anchor and $dynamicAnchor: a name of the form the draft allows."""
+    check_string(w, value, pointer, depth)
+    rule = w.profile.dialect.anchor_name
+    if not re.fullmatch(rule, value):
+        keyword = pointer.rsplit("/", 1)[-1]
+        raise w.fail("bad-keyword-value", pointer,
+                     f"{keyword} {short_repr(value)} is not a name the draft allows (^{rule}$)")
+
+
+def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """$id: from 2019-09 on (and in the profiles that are no draft) no non-empty fragment (a name
+    is $anchor's business); in drafts 6 and 7 an empty fragment or a plain name."""
+    check_string(w, value, pointer, depth)
+    fragment = value.partition("#")[2]
+    allowed = w.profile.dialect.id_fragment
+    if not fragment or allowed == "any":
+        return
+    if allowed == "none":
+        raise w.fail("bad-keyword-value", pointer, f"$id {short_repr(value)} has a fragment: an $id is a URI "
+                     "without one (name a subschema with $anchor)")
+    if not re.fullmatch(PLAIN_NAME, fragment):
+        raise w.fail("bad-keyword-value", pointer,
+                     f"$id {short_repr(value)}: a fragment in an $id must be a plain name (^{PLAIN_NAME}$)")
 
 
 def check_json(w: Walk, value: Any, pointer: str, depth: int) -> None:
@@ -34,10 +71,10 @@ def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
 _SEED = frozenset({"octoscript", "strict"})
 KEYWORDS = [
     Keyword("$schema", "core", frozenset(), check_string, annotation=ALL_DRAFTS | _SEED),
-    Keyword("$id", "core", frozenset(), check_string, annotation=ALL_DRAFTS | _SEED),
+    Keyword("$id", "core", frozenset(), check_id, annotation=ALL_DRAFTS | _SEED),
     Keyword("id", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
-    Keyword("$anchor", "core", frozenset(), check_string, annotation=ALL_DRAFTS),
-    Keyword("$dynamicAnchor", "core", frozenset(), check_string, annotation=ALL_DRAFTS),
+    Keyword("$anchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
+    Keyword("$dynamicAnchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$recursiveAnchor", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
     Keyword("$defs", "core", frozenset(), check_schema_map, annotation=ALL_DRAFTS, holds="map"),
     Keyword("definitions", "core", frozenset(), check_schema_map, annotation=ALL_DRAFTS, holds="map"),

@@ -20,6 +20,7 @@ from ..emit.tree import (RETURN_FALSE, BinOp, Break, Compare, ExprStmt, For, Gen
                          Tuple, and_, call, count_lines, fail_if, if_, lit, method, or_, Assign)
 from ..errors import join_pointer
 from ..plan import tuning
+from ..values import count_bound
 from ..reference.results import Error, Evaluated, Results, is_kind, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import check_count, error_length, fast_length
@@ -142,19 +143,19 @@ def lower_additional_items(lw: Lowering, value: Any, schema: dict[str, Any], whe
 def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     minimum, maximum, min_keyword = 1, None, "contains"
     if lw.enforced("minContains", schema):
-        minimum, min_keyword = int(schema["minContains"]), "minContains"
+        minimum, min_keyword = count_bound(schema["minContains"]), "minContains"
     if lw.enforced("maxContains", schema):
-        maximum = int(schema["maxContains"])
+        maximum = count_bound(schema["maxContains"])
     annotates = lw.profile.dialect.contains_evaluates
     return [Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)]
 
 
 def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [ItemCount("minItems", int(value), True)] if value > 0 else []
+    return [ItemCount("minItems", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [ItemCount("maxItems", int(value), False)]
+    return [ItemCount("maxItems", count_bound(value), False)]
 
 
 def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:

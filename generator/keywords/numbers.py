@@ -17,6 +17,7 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail, message, ptr
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit
 from ..reference.results import Error, Results, is_kind
+from .. import values
 from ..values import normalize_number
 from .any_instance import SAFE_FLOAT_INT
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -49,7 +50,9 @@ class MultipleOf(ir.Check):
 def number_text(value: Any) -> str:
     """A number for a message (huge integers abbreviated: their digits would hit Python's limit)."""
     if isinstance(value, int) and abs(value) >= 10**100:
-        return f"{Decimal(value):.15E}"
+        return f"{Decimal(value):.15E}"  # str() of an int this long may pass Python's digit limit
+    if isinstance(value, Decimal) and len(str(value)) > 40:  # (integral ones of 4000+ digits)
+        return f"{value:.15E}"
     return str(value)
 
 
@@ -66,9 +69,10 @@ def check_number(w: Walk, value: Any, pointer: str, depth: int) -> None:
 def check_multiple_of(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.number(value, pointer, "multipleOf")
     if value <= 0:
-        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {value}")
-    if w.profile.integer_multiple_of_only and value != int(value):
-        raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes only integer multipleOf, not {value}")
+        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {values.number_text(value)}")
+    if w.profile.integer_multiple_of_only and not p.is_integral(value):
+        raise w.fail("bad-keyword-value", pointer,
+                     f"the {w.profile.name} profile takes only integer multipleOf, not {values.number_text(value)}")
 
 
 # -- lowering ---------------------------------------------------------------------------------------

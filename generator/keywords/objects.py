@@ -27,6 +27,7 @@ from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Displ
                          method, or_)
 from ..errors import join_pointer
 from ..plan import tuning
+from ..values import count_bound
 from ..reference.results import Error, Evaluated, Results, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
@@ -305,11 +306,11 @@ def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where
 
 
 def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("minProperties", int(value), True)] if value > 0 else []
+    return [PropertyCount("minProperties", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("maxProperties", int(value), False)]
+    return [PropertyCount("maxProperties", count_bound(value), False)]
 
 
 def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:

@@ -10,6 +10,7 @@ from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail, message, ptr
 from ..emit.tree import NONE, Call, Compare, Stmt, call, fail_if, if_, lit
+from ..values import count_bound
 from ..reference.results import Error, Results, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
@@ -52,11 +53,11 @@ def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 # -- lowering ---------------------------------------------------------------------------------------
 def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("minLength", int(value), True)] if value > 0 else []
+    return [StringLength("minLength", count_bound(value), True)] if value > 0 else []
 
 
 def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("maxLength", int(value), False)]
+    return [StringLength("maxLength", count_bound(value), False)]
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:

@@ -40,9 +40,10 @@ def header_text(fields: dict[str, str]) -> str:
 
 def read_header(path: Path) -> dict[str, str] | None:
     """The header fields of a module file; None when it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            head = handle.read(_HEAD_BYTES)
-    except (OSError, UnicodeDecodeError):
+    from ..load import read_regular
+
+    try:  # a regular file only: a FIFO in its place would block an open() forever
+        head = read_regular(path, _HEAD_BYTES).decode("utf-8", "replace").replace("\r\n", "\n")
+    except OSError:
         return None
     return dict(_LINE.findall(head))

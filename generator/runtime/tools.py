@@ -11,8 +11,8 @@ module ``straightline compile`` wrote from a contract file) and an optional call
 
 Every call takes one path, whether synchronous, asynchronous or deferred:
 
-1. **Input.** The contract module checks the JSON object/array envelope, then the input contract;
-   the runtime then checks that the value is plain JSON all the way down (see below). Rejected
+1. **Input.** The runtime makes its own copy of the input, of plain JSON types (see below); the
+   contract module checks the copy's JSON object/array envelope, then the input contract. Rejected
    input is recorded as ``denied`` with its errors, does not consume budget, never reaches the
    handler, and raises :class:`ToolDenied`. A name no tool has raises :class:`UnknownTool`,
    recorded as ``denied`` (detail ``"unknown tool"``).
@@ -23,19 +23,30 @@ Every call takes one path, whether synchronous, asynchronous or deferred:
    :meth:`ToolRuntime.begin` the host runs it (host-pumped) or the result arrives from elsewhere
    (completed externally) and is handed to :meth:`ToolRuntime.complete`. A handler exception is
    recorded as ``handler_error`` and raised as :class:`HandlerFailed`, chained to it.
-4. **Output.** The envelope, the output contract, then plain JSON again. Rejected output is
+4. **Output.** The same: a plain copy, its envelope, the output contract. Rejected output is
    recorded as ``output_rejected`` and raises :class:`OutputRejected`; accepted output is
-   recorded as ``accepted`` and returned.
+   recorded as ``accepted`` and the copy that was checked is returned.
 
 ``call`` is ``begin`` + handler + ``complete`` (or ``fail``); ``call_async`` the same with the
 handler awaited. Each call leaves exactly one :class:`Record` (a deferred call when it is
 completed or failed), read back in order with :meth:`ToolRuntime.records`.
 
+Owned copies: the runtime never trusts the caller's objects after checking them. Each input and
+each output is first copied into plain ``dict``, ``list``, ``str``, ``int``, ``float``,
+``Decimal``, ``bool`` and ``None`` values (subclasses read once through the base types' own
+methods), then the copy is validated, and the copy is what the handler receives (``ticket.input``)
+and what ``call``/``complete`` return. So a caller that mutates its object after ``begin``, a
+handler that mutates its input, or a dict subclass that answers differently on each lookup can
+never make the handler (or the caller) see a value that was not validated. The cost is one copy
+of each input and each output: time and memory linear in the value's size (a value that shares a
+container in several places is copied at each: as the JSON text it stands for). ``catalog()``
+returns deep copies too.
+
 Plain JSON: the contract only looks where the schema looks, so a property the schema leaves
-unconstrained may hold a tuple, a set, an arbitrary object, NaN or a non-string key. The runtime
+unconstrained may hold a tuple, a set, an arbitrary object, NaN or a non-string key. The copy
 refuses such values on both sides, with :class:`RuntimeValidationError` errors
 (``keyword_location`` ``""``): what it accepts and returns is what ``json.loads`` could have
-produced (dicts and lists, subclasses included, str, int, finite float and Decimal, bool, None).
+produced (dicts and lists, subclasses made plain, str, int, finite float and Decimal, bool, None).
 
 Async handlers (``async def``, or a callable whose result is awaitable) run through
 ``call_async``. ``call`` on a tool registered with an ``async def`` handler raises
@@ -47,11 +58,12 @@ runs sync handlers directly on the event loop's thread.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import math
 import threading
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, Protocol, TypeAlias
@@ -266,48 +278,94 @@ def _esc(token: object) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
-def _json_value_errors(value: Any) -> list[RuntimeValidationError]:
-    """Where ``value`` is not plain JSON (iterative; a container reached again through itself
-    is a cycle). Empty when it is."""
+class _Leave:
+    """Marks, on the copy's stack, the end of a container's children."""
+
+
+_LEAVE = _Leave()
+
+
+def _location(path: Any) -> str:
+    """The JSON pointer of a (parent's path, key) chain (made only for an error message, so a
+    deep value does not cost a pointer string per level)."""
+    tokens: list[str] = []
+    while path is not None:
+        path, key = path
+        tokens.append(_esc(key))
+    return "".join("/" + token for token in reversed(tokens))
+
+
+def _owned_copy(value: Any) -> tuple[Any, list[RuntimeValidationError]]:
+    """A copy of ``value`` made only of the plain JSON types (dict, list, str, int, float,
+    Decimal, bool, None), and where ``value`` is not plain JSON (empty when it is).
+
+    Subclasses are read through the base types' own methods (``dict.items``, ``list.__iter__``,
+    ``str.__str__``...), once: a dict subclass that answers differently on each lookup is copied
+    as its storage holds it, and the copy is what gets validated and handed over, so nothing the
+    caller (or a handler) does to the original later can change what was checked. Iterative; a
+    container met again inside itself is a cycle; a container shared by several places is copied
+    at each (a value from JSON text never shares)."""
     errors: list[RuntimeValidationError] = []
+    root: list[Any] = [None]
     on_path: set[int] = set()
-    # (value, location) to visit, or (None, id) to leave a container.
-    stack: list[tuple[Any, str | int]] = [(value, "")]
+    # (value, container of its copy, key or index there, path)
+    stack: list[tuple[Any, Any, Any, Any]] = [(value, root, 0, None)]
     while stack:
-        item, where = stack.pop()
-        if isinstance(where, int):
-            on_path.discard(where)
+        item, parent, slot, path = stack.pop()
+        if item is _LEAVE:
+            on_path.discard(slot)
             continue
-        if isinstance(item, str) or item is None or isinstance(item, (bool, int)):
-            continue
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                errors.append(RuntimeValidationError(f"{item!r} is not a JSON number", where))
-            continue
-        if isinstance(item, Decimal):
+        if item is None or item is True or item is False:
+            parent[slot] = item
+        elif isinstance(item, str):
+            parent[slot] = str.__str__(item)
+        elif isinstance(item, int) and not isinstance(item, bool):
+            parent[slot] = int.__int__(item)
+        elif isinstance(item, float):
+            number = float.__float__(item)
+            if not math.isfinite(number):
+                errors.append(RuntimeValidationError(f"{number!r} is not a JSON number", _location(path)))
+            parent[slot] = number
+        elif isinstance(item, Decimal):
             if not item.is_finite():
-                errors.append(RuntimeValidationError(f"{item!r} is not a JSON number", where))
-            continue
-        if isinstance(item, (dict, list)):
+                errors.append(RuntimeValidationError(f"{item!r} is not a JSON number", _location(path)))
+            parent[slot] = item if type(item) is Decimal else Decimal(item)
+        elif isinstance(item, (dict, list)):
             if id(item) in on_path:
-                errors.append(RuntimeValidationError("the value contains itself (a cycle)", where))
+                errors.append(RuntimeValidationError("the value contains itself (a cycle)", _location(path)))
                 continue
             on_path.add(id(item))
-            stack.append((None, id(item)))
+            stack.append((_LEAVE, None, id(item), None))
             if isinstance(item, dict):
-                children: Iterable[tuple[Any, Any]] = item.items()
-                for key in item:
-                    if not isinstance(key, str):
-                        errors.append(
-                            RuntimeValidationError(f"object key {key!r} is not a string", where)
-                        )
+                parent[slot] = _copy_dict(item, path, stack, errors)
             else:
-                children = enumerate(item)
-            for key, child in reversed(list(children)):
-                stack.append((child, f"{where}/{_esc(key)}"))
+                members = list(list.__iter__(item))
+                parent[slot] = copied_list = [None] * len(members)
+                for index in range(len(members) - 1, -1, -1):
+                    stack.append((members[index], copied_list, index, (path, index)))
+        else:
+            errors.append(RuntimeValidationError(f"a {type(item).__name__} is not a JSON value", _location(path)))
+    return root[0], errors
+
+
+def _copy_dict(item: dict[Any, Any], path: Any, stack: list[tuple[Any, Any, Any, Any]],
+               errors: list[RuntimeValidationError]) -> dict[str, Any]:
+    """An empty plain dict with ``item``'s keys in order (as plain str), its values pushed on
+    ``stack`` to be copied into it."""
+    copied: dict[str, Any] = {}
+    pending = []
+    for key, member in list(dict.items(item)):
+        if not isinstance(key, str):
+            errors.append(RuntimeValidationError(f"object key {key!r} is not a string", _location(path)))
             continue
-        errors.append(RuntimeValidationError(f"a {type(item).__name__} is not a JSON value", where))
-    return errors
+        name = str.__str__(key)
+        if name in copied:  # two str subclass keys with one text
+            errors.append(RuntimeValidationError(f"object key {name!r} appears twice", _location(path)))
+            continue
+        copied[name] = None
+        pending.append((member, copied, name, (path, name)))
+    stack.extend(reversed(pending))
+    return copied
 
 
 # ---------------------------------------------------------------------------------- runtime
@@ -365,7 +423,8 @@ class ToolRuntime:
         """The catalog entries (name, description, input and output schema) of every tool."""
         with self._lock:
             modules = [tool.module for tool in self._tools.values()]
-        return [dict(module.CATALOG_ENTRY) for module in modules]
+        # deep copies: a caller editing a returned schema edits no module's INPUT_SCHEMA
+        return [copy.deepcopy(dict(module.CATALOG_ENTRY)) for module in modules]
 
     def remaining_budget(self, name: str) -> int | None:
         """Calls left for the tool (None: unlimited). :class:`UnknownTool` if not registered."""
@@ -389,7 +448,7 @@ class ToolRuntime:
             self._record(name, "denied", detail="unknown tool")
             raise UnknownTool(f"no tool named {name!r}", name)
         module = tool.module
-        errors, envelope = _check(module, module.is_valid_input, module.input_errors, input)
+        owned, errors, envelope = _accept(module, module.is_valid_input, module.input_errors, input)
         if errors:
             self._record(name, "denied", errors=_tuples(errors))
             what = "input is not a JSON object or array" if envelope else "input rejected"
@@ -407,7 +466,7 @@ class ToolRuntime:
                 exhausted = False
             if not exhausted:
                 self._next_ticket += 1
-                ticket = Ticket(self._next_ticket, name, input)
+                ticket = Ticket(self._next_ticket, name, owned)
                 self._open[ticket.id] = ticket
         if exhausted:
             self._record(name, "budget_exhausted", detail="no calls left")
@@ -421,7 +480,7 @@ class ToolRuntime:
         open); rejected output raises :class:`OutputRejected`. Both are recorded."""
         tool = self._close(ticket)
         module = tool.module
-        errors, envelope = _check(module, module.is_valid_output, module.output_errors, output)
+        owned, errors, envelope = _accept(module, module.is_valid_output, module.output_errors, output)
         if errors:
             self._record(ticket.tool, "output_rejected", errors=_tuples(errors), ticket=ticket.id)
             what = "output is not a JSON object or array" if envelope else "output rejected"
@@ -433,7 +492,7 @@ class ToolRuntime:
                 ticket,
             ) from _exception(errors[0])
         self._record(ticket.tool, "accepted", ticket=ticket.id)
-        return output
+        return owned
 
     def fail(self, ticket: Ticket, error: BaseException | str) -> HandlerFailed:
         """Close a reserved call that produced no output: recorded as ``handler_error``.
@@ -547,15 +606,35 @@ def is_async_callable(handler: Handler) -> bool:
     return call is not None and inspect.iscoroutinefunction(call)
 
 
+def _accept(
+    module: ContractModule,
+    is_valid: Callable[[Any], bool],
+    errors_of: Callable[[Any], Sequence[ContractError]],
+    value: Any,
+) -> tuple[Any, list[ContractError], bool]:
+    """(the owned copy, its errors, whether the value failed the envelope rule): copy first
+    (plain JSON or errors), then validate the copy, so what is checked is what is handed over.
+    A value that is no object or array at all goes to the module as it is, for its envelope
+    error. No errors: the copy is accepted."""
+    if not isinstance(value, (dict, list)):
+        errors, envelope = _check(module, is_valid, errors_of, value)
+        return None, errors, envelope
+    owned, problems = _owned_copy(value)
+    if problems:
+        return None, list(problems), False
+    errors, envelope = _check(module, is_valid, errors_of, owned)
+    return owned, errors, envelope
+
+
 def _check(
     module: ContractModule,
     is_valid: Callable[[Any], bool],
     errors_of: Callable[[Any], Sequence[ContractError]],
     value: Any,
 ) -> tuple[list[ContractError], bool]:
-    """The module's errors (envelope, then contract), then the plain-JSON errors, and whether
-    the value failed the envelope rule; no errors if the value is accepted. Fails closed if the
-    module contradicts itself or raises."""
+    """The module's errors (envelope, then contract), and whether the value failed the
+    envelope rule; no errors if the value is accepted. Fails closed if the module contradicts
+    itself or raises."""
     try:
         return _check_unguarded(module, is_valid, errors_of, value)
     except Exception as exc:  # a validator that raises rejects the value, never lets it through
@@ -578,7 +657,7 @@ def _check_unguarded(
     if not isinstance(value, (dict, list)):  # the module accepted a non-envelope: fail closed
         message = f"a {type(value).__name__} is not a JSON object or array"
         return [RuntimeValidationError(message, "")], True
-    return list(_json_value_errors(value)), False
+    return [], False
 
 
 def _tuples(errors: Sequence[ContractError]) -> tuple[ErrorTuple, ...]:

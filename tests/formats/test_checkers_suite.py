@@ -12,7 +12,7 @@ import pytest
 from generator import formats
 from generator.load import load_json
 
-from ..suite import DRAFTS, SKIP_REASON, suite_dir
+from ..suite import DRAFTS, suite_dir
 
 # "draft/file.json::group::test" -> why the case cannot pass. The goal, reached, is none.
 KNOWN_FAILURES: dict[str, str] = {}
@@ -47,7 +47,6 @@ def _mismatches(draft: str, path: Path, answer: Any) -> list[str]:
     return wrong
 
 
-@pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
 @pytest.mark.parametrize(("draft", "path"), _format_files(),
                          ids=[f"{d}/{p.stem}" for d, p in _format_files()])
 def test_optional_format_file(draft: str, path: Path) -> None:
@@ -61,7 +60,6 @@ def _content_answer(draft: str, schema: dict[str, Any], value: Any) -> bool:
     return check(value)
 
 
-@pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
 def test_optional_content_file() -> None:
     """Only draft 7 has optional content tests (content is an annotation from 2019-09 on)."""
     root = suite_dir()
@@ -70,7 +68,6 @@ def test_optional_content_file() -> None:
     assert _mismatches("draft7", path, _content_answer) == []
 
 
-@pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
 def test_optional_content_files_are_the_registered_assertion_drafts() -> None:
     """The suite tests content assertion exactly where the registry says it asserts."""
     root = suite_dir()
@@ -80,7 +77,6 @@ def test_optional_content_files_are_the_registered_assertion_drafts() -> None:
         assert set(spec.assertion_drafts) == with_content
 
 
-@pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
 def test_registered_drafts_are_the_suites() -> None:
     """A format is registered for exactly the drafts whose suite has tests of it (regex's tests
     are in two files); every format the suite names, but "unknown", is registered."""

@@ -17,7 +17,7 @@ from generator import formats
 from generator.formats import checkers
 from generator.load import load_json
 
-from ..suite import DRAFTS, SKIP_REASON, suite_dir
+from ..suite import DRAFTS, suite_dir
 
 
 def _suite_strings() -> dict[str, list[str]]:
@@ -57,7 +57,6 @@ def _defined_names(imports: list[str], constants: list[str], functions: list[str
     return set(_standalone(imports, constants, functions)) - {"__builtins__", "__annotations__"}
 
 
-@pytest.mark.skipif(suite_dir() is None, reason=SKIP_REASON)
 @pytest.mark.parametrize("draft", DRAFTS)
 @pytest.mark.parametrize("name", sorted(formats.FORMATS))
 def test_copied_checker_answers_as_the_imported_one(name: str, draft: str) -> None:
