@@ -20,7 +20,9 @@ from .preflight import check_json_value, preflight, source_size
 from .profiles import (APPLICATOR_VOCABULARY, DRAFT_PROFILES, PROFILES, UNEVALUATED_VOCABULARY,
                        VALIDATION_VOCABULARY, Profile, get_profile, with_options)
 from .render.module import module_name_for, render, root_of
-from .resolve import META_SCHEMAS, Registry, load_registry_directory, normalize_meta_uri
+from .hygiene import review
+from .render.header import seal
+from .resolve import META_SCHEMAS, ReadLog, Registry, load_registry_directory, normalize_meta_uri
 
 
 def _parse(schema: Any, profile: Profile | None, options: dict[str, Any]) -> tuple[Any, bytes]:
@@ -80,6 +82,8 @@ _VOCABULARIES = {
 
 
 def _registry_mapping(registry: Any) -> dict[str, Any]:
+    if isinstance(registry, ReadLog):
+        return registry  # compile_source's own: it keeps the record of what was read
     if registry is None:
         return {}
     if isinstance(registry, (str, Path)):
@@ -218,7 +222,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
 
 def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                   **options: Any) -> str:
+                   unknown_keywords: str = "ignore", **options: Any) -> str:
     """The source text of a standalone validator module for `schema`.
 
     `format=False` skips black (the code is the same, only laid out less neatly): for dynamic
@@ -226,12 +230,16 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     `registry` (drafts): a mapping of URI to schema, or a directory of schema files, for remote
     references; nothing is ever fetched. `base_uri`: the URI of the schema document itself.
     `fragment`: a JSON pointer (`/$defs/invocation`) or anchor naming the subschema to compile.
+    `unknown_keywords` (draft profiles): "ignore", "warn" (a generator.SchemaWarning each) or
+    "error" (a SchemaError listing them); see generator/hygiene.py.
     """
-    registry = _registry_mapping(registry)  # a directory is read once
+    registry = ReadLog(_registry_mapping(registry))  # a directory is read once
     value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
+    review(value, chosen, policy=unknown_keywords, requested_profile=profile)
     emitter, fast, error = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
-    return render("module.py.j2", [emitter], [root_of(emitter, fast, error)], profile=chosen.name,
+    text = render("module.py.j2", [emitter], [root_of(emitter, fast, error)], profile=chosen.name,
                   options=options, fragment=fragment, raw=raw, name=name, format=format)
+    return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked)
 
 
 def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,

@@ -17,7 +17,10 @@ from ..errors import SchemaError, join_pointer
 from ..load import load_json
 from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
+from ..hygiene import review
+from ..render.header import seal
 from ..render.module import render, root_of
+from ..resolve import ReadLog
 from .typed import IMPORTS, typed_definitions
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
@@ -59,8 +62,9 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
 
 
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
-                            registry: Any = None, **options: Any) -> str:
-    """The source of one standalone module validating a tool's input and output."""
+                            registry: Any = None, unknown_keywords: str = "ignore", **options: Any) -> str:
+    """The source of one standalone module validating a tool's input and output.
+    `unknown_keywords` applies to sides in a draft profile, as in compile_source."""
     value, raw = load_contract(contract)
     profile_name = value.get("profile", "octoscript")
     try:
@@ -68,7 +72,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, roots = [], []
-    registry = _registry_mapping(registry)  # a directory is read once
+    registry = ReadLog(_registry_mapping(registry))  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
@@ -76,6 +80,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
                                          prefix=prefix)
         except SchemaError as failure:
             raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+        review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
         emitters.append(emitter)
         roots.append(root_of(emitter, fast, error, is_valid=Name(f"is_valid_{side}"),
                              errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
@@ -83,7 +88,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         emitter.prim("_short")
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
-    return render(
+    text = render(
         "contract.py.j2", emitters, roots, profile=profile_name, options=options, raw=raw,
         name=name or value["name"], format=format,
         name_literal=literal(value["name"]),
@@ -94,6 +99,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
         extra_imports=[IMPORTS],
     )
+    return seal(text, registry=registry, asked=registry.asked)
 
 
 def compile_contract_module(contract: Any, **kwargs: Any) -> _types.ModuleType:
