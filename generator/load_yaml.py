@@ -36,7 +36,7 @@ def is_yaml_path(path: str) -> bool:
 
 def _yaml() -> Any:
     try:
-        import yaml
+        import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise SchemaError("reading a YAML schema needs PyYAML: install straightline[yaml] "
                           "(pip install 'straightline[yaml]')", code="bad-json") from None
@@ -115,8 +115,10 @@ def _loader_class() -> Any:
                           ("null", null), ("seq", sequence), ("map", mapping)):
         Constructor.add_constructor(_CORE + tag, function)
 
-    class Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser,  # type: ignore[misc, name-defined]
-                 yaml.composer.Composer, Constructor, Resolver):
+    bases = (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+             Constructor, Resolver)
+
+    class Loader(*bases):  # type: ignore[misc]
         def __init__(self, stream: Any) -> None:
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from setuptools.command.build_py import build_py as _build_py
+from setuptools.command.build_py import build_py as _build_py  # type: ignore[import-untyped, unused-ignore]
 
 from . import compile_project
 
@@ -22,10 +22,12 @@ class build_py(_build_py):  # noqa: N801 (the name setuptools' command has)
     def run(self) -> None:
         root = Path(self.distribution.src_root or ".").resolve()
         written = compile_project(root)
+        packages: list[str] = list(getattr(self, "packages", None) or [])
         for directory in sorted({path.parent for path in written}):
             name = package_name(directory.resolve(), root, dict(self.package_dir or {}))
-            if name is not None and name not in (self.packages or []):
-                self.packages = [*(self.packages or []), name]
+            if name is not None and name not in packages:
+                packages.append(name)
+        self.packages = packages
         super().run()
 
 
