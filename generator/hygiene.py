@@ -13,6 +13,7 @@ The close keyword to suggest is found with difflib among the keywords of the dra
 from __future__ import annotations
 
 import difflib
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,7 @@ _MANY = {"allOf", "anyOf", "oneOf", "prefixItems", "items"}
 _MAP = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"}
 
 
+@functools.cache
 def known_keywords(draft: str) -> frozenset[str]:
     """Every keyword that means something in `draft` (assertions, applicators, core, annotations)."""
     return frozenset(DRAFT_PROFILES[draft].enforced | _CORE[draft] | _ANNOTATIONS[draft] | _EVERY_DRAFT)

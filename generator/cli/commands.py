@@ -201,7 +201,8 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: _Registr
     the registry documents are the ones the module's own header names, hashed as they are now."""
     fragment = split_source(job.source)[1]
     contract = _is_contract_file(job.source, raw)
-    registry = registries.get(job.settings.registry)
+    # a registry directory is read only when the module records documents it looked up
+    registry = registries.get(job.settings.registry) if recorded.registry else {}
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,

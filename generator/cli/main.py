@@ -21,9 +21,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
                              "nearest pyproject.toml)")
     parser.add_argument("--config", metavar="FILE",
                         help="the pyproject.toml to read [tool.straightline] from (with no SRC)")
-    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
-                        help="keywords the draft in force does not know, in the draft profiles "
-                             "(default: warn)")
     parser.add_argument("--profile", choices=sorted(PROFILES),
                         help="the schema profile the contracts are written in (default: the draft "
                              "their $schema names, else draft2020-12)")
@@ -32,6 +29,12 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
+
+
+def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
+                        help="keywords the draft in force does not know, in the draft profiles "
+                             "(default: warn)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -45,11 +48,13 @@ def _parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser("compile", help="compile contracts into modules",
                                    description="Compile each contract into DIR/<name>.py (atomic writes).")
     _add_common(compile_)
+    _add_unknown_keywords(compile_)
     compile_.add_argument("--out", metavar="DIR", help="directory for the generated modules (with SRC)")
 
     check = commands.add_parser("check", help="fail if a generated module is missing or stale",
-                                description="Exit non-zero, naming the files, if any module in DIR is "
-                                            "missing or was made from another source or with other options.")
+                                description="Exit non-zero, naming the files and the reasons, if any "
+                                            "module is missing, was edited, or was made from other inputs "
+                                            "(source, registry documents, options, version).")
     _add_common(check)
     check.add_argument("--out", metavar="DIR", help="directory of the generated modules (with SRC)")
 
@@ -62,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
                                     description="Check each contract against the profile; write nothing.")
     _add_common(preflight)
+    _add_unknown_keywords(preflight)
     return parser
 
 
@@ -75,7 +81,7 @@ def _check_project_flags(args: argparse.Namespace) -> None:
         return
     given = [flag for flag, value in (("--out", getattr(args, "out", None)), ("--profile", args.profile),
                                       ("--registry", args.registry),
-                                      ("--unknown-keywords", args.unknown_keywords),
+                                      ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
                                       *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS))
              if value is not None]
     if given:
