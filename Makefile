@@ -3,10 +3,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PROFILES := octoscript strict lenient draft2020-12
-# Subschemas compiled on their own (FILE#/pointer).
-FRAGMENTS := 'contracts/draft2020-12/tool-package.schema.json\#/$$defs/invocation'
-
 .PHONY: generate test check bench clean
 
 $(STAMP): pyproject.toml
@@ -15,26 +11,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-# Compile every contract into generated/ (atomic writes; a failing contract fails the target).
-# contracts/<profile>/*.json are compiled with that profile into generated/<profile>/.
+# Compile every contract into generated/ as [tool.straightline] in pyproject.toml lists them
+# (atomic writes; a failing contract fails the target).
 generate: $(STAMP)
-	@set -e; for p in $(PROFILES); do \
-	  $(BIN)/straightline compile contracts/$$p/*.json --profile $$p --out generated/$$p; \
-	done
-	$(BIN)/straightline compile $(FRAGMENTS) --out generated/draft2020-12
-	$(BIN)/straightline compile contracts/tools/*.json --out generated/tools
+	$(BIN)/straightline compile
 
 # The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# Exit non-zero if generated/ is missing a module or holds a stale one.
+# Exit non-zero if generated/ is missing a module or holds a stale one (naming the reason).
 check: $(STAMP)
-	@set -e; for p in $(PROFILES); do \
-	  $(BIN)/straightline check contracts/$$p/*.json --profile $$p --out generated/$$p; \
-	done
-	$(BIN)/straightline check $(FRAGMENTS) --out generated/draft2020-12
-	$(BIN)/straightline check contracts/tools/*.json --out generated/tools
+	$(BIN)/straightline check
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"

@@ -11,7 +11,13 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-from .errors import OptionError, SchemaError, StraightlineError  # noqa: E402 (no dependencies)
+from .errors import (  # noqa: E402 (no dependencies)
+    ConfigError,
+    OptionError,
+    SchemaError,
+    SchemaWarning,
+    StraightlineError,
+)
 
 # Public name -> the module that defines it, imported when the name is first used.
 _LAZY = {
@@ -20,18 +26,22 @@ _LAZY = {
     "compile_contract_source": ".contracts",
     "compile_contract_module": ".contracts",
     "PROFILES": ".profiles",
+    "load_yaml": ".load_yaml",
 }
 
 __all__ = [
+    "ConfigError",
     "OptionError",
     "PROFILES",
     "SchemaError",
+    "SchemaWarning",
     "StraightlineError",
     "__version__",
     "compile_contract_module",
     "compile_contract_source",
     "compile_module",
     "compile_source",
+    "load_yaml",
 ]
 
 

@@ -1,11 +1,13 @@
 """The public API, and the one pipeline every compile runs, whatever the profile:
 
-    load -> preflight -> resolve -> lower -> plan -> emit -> render
+    load -> preflight (and hygiene) -> resolve -> lower -> plan -> emit -> render
 
-load.py reads the schema exactly; preflight.py checks it against its profile; resolve.py indexes
+load.py reads the schema exactly; preflight.py checks it against its profile (hygiene.py reports
+unknown keywords, where asked); resolve.py indexes
 it and every document its references reach (registries only, never the network); lower.py turns
 it into IR nodes, one graph keyed by location; plan/ orders each node's checks and decides the
-code's shape; emit/ builds each function as a code tree; render/ writes the module text.
+code's shape; emit/ builds each function as a code tree; render/ writes the module text, and
+render/header.py seals it with the hashes of every input (what `straightline check` compares).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
+from .hygiene import review
 from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
@@ -24,7 +27,8 @@ from .plan.order import order
 from .preflight import check_json_value, preflight, source_size
 from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
 from .render.module import module_name_for, render, root_of
-from .resolve import Registry, registry_mapping
+from .render.header import seal
+from .resolve import ReadLog, Registry, registry_mapping
 
 # The draft whose resolution rules a profile that is no draft follows (it has no references).
 _SEED_DRAFT = "draft2020-12"
@@ -79,7 +83,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
 
 def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                   **options: Any) -> str:
+                   unknown_keywords: str = "ignore", **options: Any) -> str:
     """The source text of a standalone validator module for `schema`.
 
     `format=False` skips black (the code is the same, only laid out less neatly): for dynamic
@@ -87,12 +91,16 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     `registry`: a mapping of URI to schema, or a directory of schema files, for remote
     references; nothing is ever fetched. `base_uri`: the URI of the schema document itself.
     `fragment`: a JSON pointer (`/$defs/invocation`) or anchor naming the subschema to compile.
+    `unknown_keywords` (draft profiles): "ignore", "warn" (a generator.SchemaWarning each) or
+    "error" (a SchemaError listing them); see generator/hygiene.py.
     """
-    registry = registry_mapping(registry)  # a directory is read once
+    registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
     value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
+    review(value, chosen, policy=unknown_keywords, requested_profile=profile)
     built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
-    return render("module.py.j2", [built.emitter], [root_of(built.emitter, built.fast, built.error)],
+    text = render("module.py.j2", [built.emitter], [root_of(built.emitter, built.fast, built.error)],
                   profile=chosen.name, options=options, fragment=fragment, raw=raw, name=name, format=format)
+    return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked)
 
 
 def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,

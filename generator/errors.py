@@ -31,6 +31,24 @@ class OptionError(StraightlineError, ValueError):
     code = "bad-option"
 
 
+class SchemaWarning(UserWarning):
+    """A schema compiles, but something in it is probably a mistake (a keyword the draft does not
+    know, a profile that overrides `$schema`). Same fields as a SchemaError."""
+
+    def __init__(self, message: str, *, code: str, pointer: str = "") -> None:
+        self.code = code
+        self.pointer = pointer
+        self.message = message
+        super().__init__(f"{pointer or '(root)'}: {message} [{code}]")
+
+
+class ConfigError(StraightlineError):
+    """The project configuration ([tool.straightline] in pyproject.toml) is missing or wrong;
+    the message names the file and the key."""
+
+    code = "bad-config"
+
+
 # The stable codes a SchemaError may carry.
 CODES = {
     "bad-json": "the schema source is not valid JSON (syntax, encoding, duplicate keys, NaN/Infinity)",
@@ -43,6 +61,7 @@ CODES = {
     "ref-cycle": "references that loop back without consuming input (validation would never end)",
     "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
+    "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",
 }
 
 

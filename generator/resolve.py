@@ -370,6 +370,8 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
 def registry_mapping(registry: Any) -> dict[str, Any]:
     """The documents `$ref` may name: a mapping of URI to schema, or a directory of schema files
     (read once); nothing is ever fetched."""
+    if isinstance(registry, ReadLog):
+        return registry  # compile_source's own: it keeps the record of what was read
     if registry is None:
         return {}
     if isinstance(registry, (str, Path)):
@@ -379,3 +381,26 @@ def registry_mapping(registry: Any) -> dict[str, Any]:
     if isinstance(registry, dict):
         return dict(registry)
     raise OptionError("registry must be a mapping of URI to schema, or a directory")
+
+
+class ReadLog(dict):  # type: ignore[type-arg]
+    """A registry mapping (URI -> schema) that remembers every URI a compile asked it for, found
+    or not, in order: the module header records exactly those documents (or their absence), so
+    `straightline check` knows when a registry change would change the module."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.asked: dict[str, None] = {}  # an ordered set
+
+    def __contains__(self, uri: object) -> bool:
+        if isinstance(uri, str):
+            self.asked[uri] = None
+        return super().__contains__(uri)
+
+    def __getitem__(self, uri: str) -> Any:
+        self.asked[uri] = None
+        return super().__getitem__(uri)
+
+    def get(self, uri: str, default: Any = None) -> Any:  # type: ignore[override]
+        self.asked[uri] = None
+        return super().get(uri, default)

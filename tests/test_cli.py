@@ -458,8 +458,13 @@ def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
     assert api.is_valid([{"id": "abc"}]) and not api.is_valid([{"id": "ABC"}]) and not api.is_valid([{}])
     assert item.is_valid({"id": "abc"}) and not item.is_valid({"id": 1})
     assert item.STRAIGHTLINE["options"] == {"fragment": "/definitions/item"}
-    check = run("check", "api.json", "api.json#/definitions/item", "--out", "out", cwd=tmp_path)
+    check = run("check", "api.json", "api.json#/definitions/item", "--out", "out", "--registry", "defs",
+                cwd=tmp_path)
     assert check.returncode == 0, check.stderr
+    # without the registry the compile would differ (the reference would not resolve): stale
+    without = run("check", "api.json", "api.json#/definitions/item", "--out", "out", cwd=tmp_path)
+    assert without.returncode == 1
+    assert "registry document https://example.com/common.json is gone" in without.stderr
     # without the registry the remote reference cannot resolve: reported with its pointer, no file
     proc = run("compile", "api.json", "--out", "out2", cwd=tmp_path)
     assert proc.returncode != 0

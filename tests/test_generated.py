@@ -13,48 +13,46 @@ import pytest
 
 import generator
 from generator.render.module import _BLACK_MODE
-from generator.cli.files import module_path as _module_path
+from generator.cli.files import split_source
+from generator.contracts import is_contract
+from generator.project import Job, load_project
+from generator.render.module import module_name_for
 
 from .conftest import ROOT
 
 CONTRACTS = sorted(p for p in (ROOT / "contracts").glob("*/*.json") if p.parent.name != "tools")
-TOOL_CONTRACTS = sorted((ROOT / "contracts" / "tools").glob("*.json"))
 PROFILES = ("octoscript", "strict", "lenient", "draft2020-12")
-# Subschemas that `make generate` compiles on their own, as FILE#/pointer.
-FRAGMENTS = [("draft2020-12/tool-package.schema.json", "/$defs/invocation")]
-
-
-def _expected_path(contract: Path) -> Path:
-    return _module_path(ROOT / "generated" / contract.parent.name, str(contract))
+# What `make generate` compiles: the project's [tool.straightline] jobs.
+JOBS = load_project(ROOT / "pyproject.toml").jobs
 
 
 def test_every_profile_has_example_contracts() -> None:
     assert {c.parent.name for c in CONTRACTS} == set(PROFILES)
 
 
-@pytest.mark.parametrize("contract", CONTRACTS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_generated_module_is_what_make_generate_emits(contract: Path) -> None:
-    target = _expected_path(contract)
-    assert target.exists(), f"{target} is missing: run `make generate`"
-    emitted = generator.compile_source(contract.read_bytes(), profile=contract.parent.name, name=target.stem)
-    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
+def test_the_project_config_compiles_every_contract_into_its_profile_package() -> None:
+    by_source = {Path(split_source(job.source)[0]): job for job in JOBS}
+    for contract in CONTRACTS:
+        job = by_source[contract]
+        assert job.settings.profile == contract.parent.name
+        assert job.target.parent == ROOT / "generated" / module_name_for(contract.parent.name)
+    assert any(split_source(job.source)[1] == "/$defs/invocation" for job in JOBS)
+    assert {job.target.parent.name for job in JOBS} >= {"tools", "draft2020_12"}
 
 
-@pytest.mark.parametrize("contract", TOOL_CONTRACTS, ids=lambda p: p.name)
-def test_generated_tool_contract_module_is_what_make_generate_emits(contract: Path) -> None:
-    target = _module_path(ROOT / "generated" / "tools", str(contract))
-    assert target.exists(), f"{target} is missing: run `make generate`"
-    emitted = generator.compile_contract_source(contract.read_bytes(), name=target.stem)
-    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
-
-
-@pytest.mark.parametrize("contract,fragment", FRAGMENTS)
-def test_generated_fragment_module_is_what_make_generate_emits(contract: str, fragment: str) -> None:
-    source = ROOT / "contracts" / contract
-    target = _module_path(ROOT / "generated" / source.parent.name, f"{source}#{fragment}")
-    assert target.exists(), f"{target} is missing: run `make generate`"
-    emitted = generator.compile_source(source.read_bytes(), name=target.stem, fragment=fragment)
-    assert target.read_text(encoding="utf-8") == emitted, f"{target} is stale: run `make generate`"
+@pytest.mark.parametrize("job", JOBS, ids=lambda job: job.shown)
+def test_generated_module_is_what_make_generate_emits(job: Job) -> None:
+    """Each module in generated/ is byte for byte what the API compiles from its contract, with
+    the settings the project config gives it (so the CLI and the API agree)."""
+    path, fragment = split_source(job.source)
+    raw = Path(path).read_bytes()
+    assert job.target.exists(), f"{job.target} is missing: run `make generate`"
+    if is_contract(json.loads(raw)):
+        emitted = generator.compile_contract_source(raw, name=job.target.stem)
+    else:
+        emitted = generator.compile_source(raw, profile=job.settings.profile, name=job.target.stem,
+                                           fragment=fragment)
+    assert job.target.read_text(encoding="utf-8") == emitted, f"{job.target} is stale: run `make generate`"
 
 
 @pytest.mark.parametrize("contract", CONTRACTS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -78,7 +76,7 @@ def test_generated_modules_import_only_the_standard_library() -> None:
     import sys
 
     allowed = set(sys.stdlib_module_names)
-    for path in sorted((ROOT / "generated").glob("*/*.py")):
+    for path in sorted((ROOT / "generated").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):

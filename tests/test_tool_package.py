@@ -19,7 +19,7 @@ SCHEMA = load_json((ROOT / "contracts" / "draft2020-12" / "tool-package.schema.j
 
 
 def _load(name: str) -> Any:
-    path = ROOT / "generated" / "draft2020-12" / f"{name}.py"
+    path = ROOT / "generated" / "draft2020_12" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"tool_package_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

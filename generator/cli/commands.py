@@ -1,22 +1,29 @@
 """The commands that compile: compile, check, preflight and catalog, one function each, taking the
-parsed arguments and returning the exit status."""
+parsed arguments and returning the exit status. compile, check and preflight run jobs (a source
+and its module): from SRC... --out DIR, or with no SRC from the project's [tool.straightline]
+(generator/project.py); compile_jobs and check_jobs are what the build hooks run too."""
 
 from __future__ import annotations
 
 import argparse
 import hashlib
 import json
+import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
-from ..errors import StraightlineError
+from ..errors import ConfigError, SchemaWarning, StraightlineError
 from ..load import read_source
+from ..load_yaml import is_yaml_path, yaml_as_json
 from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, get_profile, with_options
-from ..render.header import read_header, recorded_options
+from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
+from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
+from ..resolve import load_registry_directory
 from .files import dump_exact, report, say, split_source, targets, write_atomic
 
 # A tool contract file may be larger than a schema: it holds two of them.
@@ -28,22 +35,52 @@ def limit_options(args: argparse.Namespace) -> dict[str, Any]:
     return {k: getattr(args, k) for k in LIMIT_OPTIONS if getattr(args, k) is not None}
 
 
-def _read(source: str, args: argparse.Namespace) -> bytes:
-    profile = get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"]
-    limits = with_options(profile, limit_options(args)).limits
-    return read_source(split_source(source)[0], max_bytes=limits.max_source_bytes)
+def project_for(args: argparse.Namespace) -> Project | None:
+    """The configured project when no SRC is given (None when SRCs are)."""
+    if args.sources:
+        return None
+    config = Path(args.config) if getattr(args, "config", None) else find_config(Path.cwd())
+    return load_project(config)
 
 
-def _compile_options(source: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments of compile_source for one SRC."""
-    path, fragment = split_source(source)
-    extra: dict[str, Any] = {"profile": args.profile, **limit_options(args)}
-    if fragment:
-        extra["fragment"] = fragment
-    if args.registry:
-        extra["registry"] = args.registry
-        extra["base_uri"] = Path(path).resolve().as_uri()
-    return extra
+def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
+    """The jobs of a command: the project's, or one per SRC with the flags' settings."""
+    if project is not None:
+        return project.jobs
+    settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
+                        limits=tuple(sorted(limit_options(args).items())),
+                        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn")
+    out = Path(getattr(args, "out", None) or ".")
+    return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
+
+
+# -- reading and compiling one job -----------------------------------------------------------------
+
+class _Registries:
+    """Registry directories, each read once per command."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[Path, dict[str, Any]] = {}
+
+    def get(self, directory: Path | None) -> dict[str, Any]:
+        if directory is None:
+            return {}
+        if directory not in self.loaded:
+            try:
+                self.loaded[directory] = load_registry_directory(directory)
+            except StraightlineError as error:
+                raise type(error)(f"registry {directory}: {error.message}", code=error.code,
+                                  pointer=error.pointer) from None
+        return self.loaded[directory]
+
+
+def _read(job: Job) -> bytes:
+    """The source as JSON bytes (a YAML file converted exactly), within the size limit."""
+    profile = get_profile(job.settings.profile) if job.settings.profile else DRAFT_PROFILES["draft2020-12"]
+    limits = with_options(profile, job.settings.limit_options()).limits
+    path = split_source(job.source)[0]
+    raw = read_source(path, max_bytes=limits.max_source_bytes)
+    return yaml_as_json(raw) if is_yaml_path(path) else raw
 
 
 def _is_contract_file(source: str, raw: bytes) -> bool:
@@ -57,77 +94,181 @@ def _is_contract_file(source: str, raw: bytes) -> bool:
     return is_contract(value)
 
 
-def _build(source: str, args: argparse.Namespace, *, name: str | None, format: bool = True) -> str:
-    """The module text for one SRC: a tool contract file, or a schema."""
-    raw = _read(source, args)
-    if _is_contract_file(source, raw):
-        extra = {k: v for k, v in _compile_options(source, args).items() if k not in ("profile", "base_uri")}
-        return compile_contract_source(raw, name=name, format=format, **extra)
-    return compile_source(raw, name=name, format=format, **_compile_options(source, args))
+def _base_uri(job: Job) -> str:
+    """The URI a schema is compiled as: its file's, when a registry may refer back to it."""
+    return Path(split_source(job.source)[0]).resolve().as_uri() if job.settings.registry else ""
 
 
-def compile_command(args: argparse.Namespace) -> int:
+def _build(job: Job, registries: _Registries, *, name: str | None, format: bool = True) -> str:
+    """The module text for one job: a tool contract file, or a schema; warnings printed."""
+    raw = _read(job)
+    settings = job.settings
+    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.limit_options()}
+    if settings.registry:
+        common["registry"] = registries.get(settings.registry)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SchemaWarning)
+        try:
+            if _is_contract_file(job.source, raw):
+                return compile_contract_source(raw, name=name, format=format, **common)
+            fragment = split_source(job.source)[1]
+            return compile_source(raw, name=name, format=format, profile=settings.profile,
+                                  base_uri=_base_uri(job), **({"fragment": fragment} if fragment else {}),
+                                  **common)
+        finally:
+            for caught_warning in caught:
+                found = caught_warning.message
+                if isinstance(found, SchemaWarning):
+                    say(f"{job.shown}:{found.pointer or '/'}: warning: {found.message} [{found.code}]",
+                        sys.stderr)
+
+
+def _shown(path: Path) -> str:
+    """A path as messages show it: relative to the current directory when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+    return str(path) if relative.startswith("..") else relative
+
+
+# -- compile -----------------------------------------------------------------------------------------
+
+def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
+    """Compile every job (atomic writes); in a project, also write each package's __init__.py
+    (if missing) and remove generated modules no job writes any more. 0 if all went well."""
     failed = 0
-    for source, target in targets(args.sources, Path(args.out)).items():
+    registries = _Registries()
+    for job in jobs:
         try:
-            text = _build(source, args, name=target.stem)
+            text = _build(job, registries, name=job.target.stem)
         except StraightlineError as error:
-            report(source, error)
+            report(job.shown, error)
             failed += 1
             continue
         try:
-            write_atomic(target, text)
+            write_atomic(job.target, text)
         except OSError as error:
-            say(f"{target}: cannot write: {error.strerror or error}", sys.stderr)
+            say(f"{_shown(job.target)}: cannot write: {error.strerror or error}", sys.stderr)
             failed += 1
             continue
-        say(f"{source} -> {target}")
+        say(f"{job.shown} -> {_shown(job.target)}")
+    if project is not None:
+        failed += _write_packages(project)
+        for orphan in _orphans(project):
+            try:
+                orphan.unlink()
+            except OSError as error:
+                say(f"{_shown(orphan)}: cannot remove: {error.strerror or error}", sys.stderr)
+                failed += 1
+                continue
+            say(f"{_shown(orphan)}: removed (no contract compiles to it any more)")
     return 1 if failed else 0
 
 
-def check_command(args: argparse.Namespace) -> int:
-    stale = 0
-    for source, target in targets(args.sources, Path(args.out)).items():
-        expected_options = recorded_options(limit_options(args), split_source(source)[1])
+def _write_packages(project: Project) -> int:
+    failed = 0
+    for package in project.packages:
+        init = package / "__init__.py"
+        if init.exists():
+            continue  # the user's own, or ours: never overwritten
         try:
-            raw = _read(source, args)
+            write_atomic(init, INIT_TEXT)
+        except OSError as error:
+            say(f"{_shown(init)}: cannot write: {error.strerror or error}", sys.stderr)
+            failed += 1
+    return failed
+
+
+def _orphans(project: Project) -> list[Path]:
+    """Generated modules under the output package that no job writes."""
+    written = {job.target.resolve() for job in project.jobs}
+    if not project.out.is_dir():
+        return []
+    found = [p for p in sorted(project.out.rglob("*.py")) if p.name != "__init__.py"]
+    return [p for p in found if p.resolve() not in written and is_generated(p)]
+
+
+def compile_command(args: argparse.Namespace) -> int:
+    project = project_for(args)
+    return compile_jobs(jobs_for(args, project), project)
+
+
+# -- check ---------------------------------------------------------------------------------------------
+
+def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: _Registries) -> Inputs:
+    """What the header of an up-to-date module for `job` records, computed without compiling:
+    the registry documents are the ones the module's own header names, hashed as they are now."""
+    fragment = split_source(job.source)[1]
+    contract = _is_contract_file(job.source, raw)
+    # a registry directory is read only when the module records documents it looked up
+    registry = registries.get(job.settings.registry) if recorded.registry else {}
+    return Inputs(
+        version=__version__,
+        requested_profile=None if contract else job.settings.profile,
+        options=recorded_options(job.settings.limit_options(), fragment),
+        source_sha256=hashlib.sha256(raw).hexdigest(),
+        base_uri="" if contract else _base_uri(job),
+        registry=registry_hashes(registry, recorded.registry),
+    )
+
+
+def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
+    """Report each job's module as up to date, missing or stale (naming every reason); in a
+    project, also a missing __init__.py and generated modules no job writes. 0 if all is current."""
+    stale = 0
+    registries = _Registries()
+    for job in jobs:
+        shown = _shown(job.target)
+        try:
+            raw = _read(job)
+            header = read_header(job.target)
+            if header is None:
+                what = "not a module straightline wrote" if job.target.exists() else "missing"
+                say(f"{shown}: {what} (compile {job.shown})", sys.stderr)
+                stale += 1
+                continue
+            reasons = header.differences(expected_inputs(job, raw, header.inputs, registries))
         except StraightlineError as error:
-            report(source, error)
+            report(job.shown, error)
             stale += 1
             continue
-        header = read_header(target)
-        if header is None:
-            say(f"{target}: missing (compile {source})", sys.stderr)
-            stale += 1
-            continue
-        reasons = []
-        if header.get("source-sha256") != hashlib.sha256(raw).hexdigest():
-            reasons.append("the source changed")
-        # a contract names its own profile: --profile does not apply to it (as in compile)
-        if args.profile and header.get("profile") != args.profile and not _is_contract_file(source, raw):
-            reasons.append(f"profile {header.get('profile')} is not {args.profile}")
-        if header.get("options") != expected_options:
-            reasons.append(f"options {header.get('options')} are not {expected_options}")
-        if header.get("straightline-version") != __version__:
-            reasons.append(f"made by straightline {header.get('straightline-version')}, this is {__version__}")
         if reasons:
-            say(f"{target}: stale ({'; '.join(reasons)}; recompile {source})", sys.stderr)
+            say(f"{shown}: stale ({'; '.join(reasons)}; recompile {job.shown})", sys.stderr)
             stale += 1
         else:
-            say(f"{target}: up to date")
+            say(f"{shown}: up to date")
+    if project is not None:
+        for package in project.packages:
+            if not (package / "__init__.py").exists():
+                say(f"{_shown(package / '__init__.py')}: missing (the output package needs it: "
+                      "run straightline compile)", sys.stderr)
+                stale += 1
+        for orphan in _orphans(project):
+            say(f"{_shown(orphan)}: stale (no contract compiles to it any more: "
+                  "straightline compile removes it)", sys.stderr)
+            stale += 1
     return 1 if stale else 0
 
 
+def check_command(args: argparse.Namespace) -> int:
+    project = project_for(args)
+    return check_jobs(jobs_for(args, project), project)
+
+
+# -- preflight and catalog ----------------------------------------------------------------------------
+
 def preflight_command(args: argparse.Namespace) -> int:
     failed = 0
-    for source in args.sources:
+    registries = _Registries()
+    for job in jobs_for(args, project_for(args)):
         try:
-            _build(source, args, name=None, format=False)
+            _build(job, registries, name=None, format=False)
         except StraightlineError as error:
-            report(source, error)
+            report(job.shown, error)
             failed += 1
             continue
-        say(f"{source}: ok")
+        say(f"{job.shown}: ok")
     return 1 if failed else 0
 
 
@@ -154,3 +295,7 @@ def catalog_command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+__all__ = ["ConfigError", "check_command", "check_jobs", "compile_command", "compile_jobs",
+           "preflight_command", "catalog_command", "limit_options", "jobs_for", "project_for"]

@@ -81,8 +81,10 @@ def module_path(out: Path, source: str) -> Path:
     token appended)."""
     path, fragment = split_source(source)
     stem = Path(path).name
-    if stem.endswith(".json"):
-        stem = stem[: -len(".json")]
+    for suffix in (".json", ".yaml", ".yml"):
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
     if fragment:
         stem += "_" + fragment.strip("#/").rsplit("/", 1)[-1]
     return out / (module_name_for(stem) + ".py")
@@ -119,6 +121,7 @@ def write_atomic(target: Path, text: str) -> None:
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
     try:
+        os.fchmod(fd, new_file_mode())  # mkstemp makes 0600, which the rename would keep
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             if fcntl is not None:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file is closed
@@ -185,6 +188,26 @@ def _remove_if_unlocked(path: Path) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def new_file_mode() -> int:
+    """The mode a newly created ordinary file gets: 0666 less the umask."""
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux shows it (/proc), since setting
+    it to read it back would race with other threads (a build hook runs inside the builder)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def dump_exact(value: Any) -> str:

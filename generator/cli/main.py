@@ -23,8 +23,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", metavar="SRC", nargs="+",
-                        help="contract files (JSON); FILE#/json/pointer names one subschema of FILE")
+    parser.add_argument("sources", metavar="SRC", nargs="*",
+                        help="contract files (JSON or YAML); FILE#/json/pointer names one subschema of "
+                             "FILE; none: every contract of the project ([tool.straightline] in the "
+                             "nearest pyproject.toml)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="the pyproject.toml to read [tool.straightline] from (with no SRC)")
     parser.add_argument("--profile", choices=sorted(PROFILES),
                         help="the schema profile the contracts are written in (default: the draft "
                              "their $schema names, else draft2020-12)")
@@ -33,6 +37,12 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
+
+
+def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
+                        help="keywords the draft in force does not know, in the draft profiles "
+                             "(default: warn)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,13 +56,15 @@ def _parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser("compile", help="compile contracts into modules",
                                    description="Compile each contract into DIR/<name>.py (atomic writes).")
     _add_common(compile_)
-    compile_.add_argument("--out", required=True, metavar="DIR", help="directory for the generated modules")
+    _add_unknown_keywords(compile_)
+    compile_.add_argument("--out", metavar="DIR", help="directory for the generated modules (with SRC)")
 
     check = commands.add_parser("check", help="fail if a generated module is missing or stale",
-                                description="Exit non-zero, naming the files, if any module in DIR is "
-                                            "missing or was made from another source or with other options.")
+                                description="Exit non-zero, naming the files and the reasons, if any "
+                                            "module is missing, was edited, or was made from other inputs "
+                                            "(source, registry documents, options, version).")
     _add_common(check)
-    check.add_argument("--out", required=True, metavar="DIR", help="directory of the generated modules")
+    check.add_argument("--out", metavar="DIR", help="directory of the generated modules (with SRC)")
 
     catalog = commands.add_parser("catalog", help="the tool catalog of contract files, as JSON",
                                   description="Write the catalog entries (name, description, input "
@@ -63,7 +75,26 @@ def _parser() -> argparse.ArgumentParser:
     preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
                                     description="Check each contract against the profile; write nothing.")
     _add_common(preflight)
+    _add_unknown_keywords(preflight)
     return parser
+
+
+def _check_project_flags(args: argparse.Namespace) -> None:
+    """With SRC, compile and check need --out; without, every setting comes from the project."""
+    if args.sources:
+        if args.config:
+            raise OptionError("--config reads the project's contracts: give it without SRC")
+        if args.command in ("compile", "check") and not args.out:
+            raise OptionError("--out DIR is required with SRC")
+        return
+    given = [flag for flag, value in (("--out", getattr(args, "out", None)), ("--profile", args.profile),
+                                      ("--registry", args.registry),
+                                      ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
+                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS))
+             if value is not None]
+    if given:
+        raise OptionError(f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
+                          "in pyproject.toml; give SRC... to use flags")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")
+        _check_project_flags(args)
     except OptionError as error:
         parser.error(error.message)  # a usage error: exit status 2
     try:

@@ -17,7 +17,9 @@ from ..load import load_json
 from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
-from ..resolve import registry_mapping
+from ..hygiene import review
+from ..render.header import seal
+from ..resolve import ReadLog, registry_mapping
 from ..values import dumps_exact
 from .typed import IMPORTS, typed_definitions
 
@@ -62,8 +64,9 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
 
 
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
-                            registry: Any = None, **options: Any) -> str:
-    """The source of one standalone module validating a tool's input and output."""
+                            registry: Any = None, unknown_keywords: str = "ignore", **options: Any) -> str:
+    """The source of one standalone module validating a tool's input and output.
+    `unknown_keywords` applies to sides in a draft profile, as in compile_source."""
     value, raw = load_contract(contract)
     profile_name = value.get("profile", "octoscript")
     try:
@@ -71,13 +74,14 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, roots = [], []
-    registry = registry_mapping(registry)  # a directory is read once
+    registry = ReadLog(registry_mapping(registry))  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
             built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
         except SchemaError as failure:
             raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+        review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
         emitter = built.emitter
         emitters.append(emitter)
         roots.append(root_of(emitter, built.fast, built.error, is_valid=Name(f"is_valid_{side}"),
@@ -86,7 +90,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         emitter.prim("_short")
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
-    return render(
+    text = render(
         "contract.py.j2", emitters, roots, profile=profile_name, options=options, raw=raw,
         name=name or value["name"], format=format,
         name_literal=literal(value["name"]),
@@ -97,6 +101,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
         extra_imports=[IMPORTS],
     )
+    return seal(text, registry=registry, asked=registry.asked)
 
 
 def compile_contract_module(contract: Any, **kwargs: Any) -> _types.ModuleType:

@@ -1,0 +1,1 @@
+"""Contract validators compiled by straightline (see [tool.straightline] in pyproject.toml)."""

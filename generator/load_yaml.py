@@ -1,0 +1,220 @@
+"""Schemas written in YAML: loaded exactly, then handed to the compiler as JSON text.
+
+YAML is read by PyYAML (the optional extra `yaml`) with the YAML 1.2 core schema, the one that
+agrees with JSON: `yes`, `no`, `on` and `off` stay strings, `1e3` is a number. Numbers are exact
+as in the JSON loader (an integer stays int; a decimal is a float only when the float's shortest
+repr is the same number, otherwise a Decimal keeping every digit). Anything JSON cannot hold is
+refused with a SchemaError naming where: duplicate keys, keys that are not strings, aliases
+(`*name`, which would let a small file stand for a huge or cyclic schema), tags other than the
+core ones (timestamps, binary, sets, Python objects), NaN and infinities.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .errors import SchemaError
+from .load import _parse_float, _parse_int
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+# The YAML 1.2 core schema's implicit scalars (https://yaml.org/spec/1.2.2/#1032-tag-resolution).
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_CORE = "tag:yaml.org,2002:"
+
+
+def is_yaml_path(path: str) -> bool:
+    return path.lower().endswith(YAML_SUFFIXES)
+
+
+def _yaml() -> Any:
+    try:
+        import yaml  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        raise SchemaError("reading a YAML schema needs PyYAML: install straightline[yaml] "
+                          "(pip install 'straightline[yaml]')", code="bad-json") from None
+    return yaml
+
+
+def _where(node: Any) -> str:
+    mark = getattr(node, "start_mark", None)
+    return f" (line {mark.line + 1} column {mark.column + 1})" if mark is not None else ""
+
+
+@functools.cache
+def _loader_class() -> Any:
+    """A PyYAML loader: the core schema's resolver, a constructor that builds only JSON values."""
+    yaml = _yaml()
+
+    class Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc, name-defined]
+        pass
+
+    for tag, pattern, first in (("null", _NULL, list("~nN") + [""]), ("bool", _BOOL, list("tTfF")),
+                                ("int", _INT, list("-+0123456789")),
+                                ("float", _FLOAT, list("-+0123456789."))):
+        Resolver.add_implicit_resolver(_CORE + tag, pattern, first)
+
+    class Constructor(yaml.constructor.BaseConstructor):  # type: ignore[misc, name-defined]
+        pass
+
+    def scalar(loader: Any, node: Any) -> str:
+        return str(loader.construct_scalar(node))
+
+    def integer(loader: Any, node: Any) -> int:
+        text = scalar(loader, node)
+        try:
+            if text.startswith(("0o", "0x")):
+                return int(text[2:], 8 if text[1] == "o" else 16)
+            return _parse_int(text)
+        except ValueError:
+            raise SchemaError(f"{text[:40]!r} is not an integer{_where(node)}", code="bad-json") from None
+
+    def number(loader: Any, node: Any) -> Any:
+        text = scalar(loader, node)
+        if re.match(r"^[-+]?\.(?:inf|nan)$", text, re.I):
+            raise SchemaError(f"{text} is not a JSON number{_where(node)}", code="bad-json")
+        try:
+            Decimal(text)
+        except InvalidOperation:
+            raise SchemaError(f"{text[:40]!r} is not a number{_where(node)}", code="bad-json") from None
+        return _parse_float(text)
+
+    def boolean(loader: Any, node: Any) -> bool:
+        return scalar(loader, node).lower() == "true"
+
+    def null(loader: Any, node: Any) -> None:
+        return None
+
+    def sequence(loader: Any, node: Any) -> list[Any]:
+        return [loader.construct_object(child, deep=True) for child in node.value]
+
+    def mapping(loader: Any, node: Any) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                raise SchemaError(f"the key {key!r}{_where(key_node)} is not a string (JSON keys are): "
+                                  f"quote it", code="bad-json")
+            if key in result:
+                raise SchemaError(f"duplicate key {key!r}{_where(key_node)}", code="bad-json")
+            result[key] = loader.construct_object(value_node, deep=True)
+        return result
+
+    def refuse(loader: Any, node: Any) -> None:
+        raise SchemaError(f"the YAML tag {node.tag}{_where(node)} is not a JSON value", code="bad-json")
+
+    Constructor.add_constructor(None, refuse)
+    for tag, function in (("str", scalar), ("int", integer), ("float", number), ("bool", boolean),
+                          ("null", null), ("seq", sequence), ("map", mapping)):
+        Constructor.add_constructor(_CORE + tag, function)
+
+    bases = (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+             Constructor, Resolver)
+
+    class Loader(*bases):  # type: ignore[misc]
+        def __init__(self, stream: Any) -> None:
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+            yaml.composer.Composer.__init__(self)
+            Constructor.__init__(self)
+            Resolver.__init__(self)
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.events.AliasEvent):
+                event = self.peek_event()
+                raise SchemaError(f"YAML aliases (*{event.anchor}){_where(event)} are not supported: "
+                                  "use $ref to share a subschema", code="bad-json")
+            return super().compose_node(parent, index)
+
+    return Loader
+
+
+def load_yaml(source: str | bytes, *, max_bytes: int | None = None, what: str = "schema") -> Any:
+    """Parse one YAML document into a JSON value, exactly (see the module docstring)."""
+    yaml = _yaml()
+    raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else bytes(source)
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise SchemaError(f"the {what} source is {len(raw)} bytes, over the limit of {max_bytes} bytes",
+                          code="limit-exceeded")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SchemaError(f"the {what} source is not UTF-8 (invalid byte at offset {exc.start})",
+                          code="bad-json") from None
+    loader = _loader_class()(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise SchemaError(f"the {what} YAML holds no document", code="bad-json")
+        value = loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise SchemaError(f"the {what} is not valid YAML: {_one_line(exc)}", code="bad-json") from None
+    except RecursionError:
+        raise SchemaError(f"the {what} is nested too deeply to parse", code="limit-exceeded") from None
+    finally:
+        loader.dispose()
+    return value
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).replace(' in "<unicode string>",', "").split())
+
+
+def exact_json(value: Any) -> str:
+    """Compact JSON text of a loaded value with every number exactly as loaded (Decimal digits
+    kept). Iterative, so depth is no problem."""
+    import json
+
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Text):
+            out.append(node.text)
+        elif node is None or node is True or node is False:
+            out.append({None: "null", True: "true", False: "false"}[node])
+        elif isinstance(node, str):
+            out.append(json.dumps(node, ensure_ascii=False))
+        elif isinstance(node, int):
+            out.append(str(node))
+        elif isinstance(node, float):
+            out.append(repr(node))
+        elif isinstance(node, Decimal):
+            out.append(str(node))
+        elif isinstance(node, list):
+            parts: list[Any] = [_Text("[")]
+            for i, item in enumerate(node):
+                parts += [_Text(","), item] if i else [item]
+            stack.extend(reversed(parts + [_Text("]")]))
+        elif isinstance(node, dict):
+            parts = [_Text("{")]
+            for i, (key, item) in enumerate(node.items()):
+                name = _Text(json.dumps(key, ensure_ascii=False) + ":")
+                parts += [_Text(","), name, item] if i else [name, item]
+            stack.extend(reversed(parts + [_Text("}")]))
+        else:
+            raise TypeError(f"not a JSON value: {type(node).__name__}")
+    return "".join(out)
+
+
+class _Text:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def yaml_as_json(raw: bytes, *, max_bytes: int | None = None) -> bytes:
+    """A YAML schema file's bytes as the JSON text the compiler reads (and hashes)."""
+    return exact_json(load_yaml(raw, max_bytes=max_bytes)).encode("utf-8", "surrogatepass")
+
+
+__all__ = ["YAML_SUFFIXES", "exact_json", "is_yaml_path", "load_yaml", "yaml_as_json"]

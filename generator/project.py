@@ -1,0 +1,258 @@
+"""The project configuration, `[tool.straightline]` in pyproject.toml, and the jobs it describes:
+one job per contract (a source file, or FILE#/pointer), with the module it is compiled to and the
+settings it is compiled with. `straightline compile`/`check` with no SRC, and the build hooks,
+run these jobs. Every path is relative to the directory of the pyproject.toml.
+
+    [tool.straightline]
+    out = "src/app/contracts"            # the output package (a directory; __init__.py written)
+    contracts = ["schemas/*.json", "schemas/api.json#/$defs/order"]   # compiled into out/
+    profile = "draft2020-12"             # optional; default: each schema's $schema
+    registry = "schemas/shared"          # optional; a directory of schemas $ref may name
+    unknown-keywords = "warn"            # ignore | warn | error
+    max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
+
+    [tool.straightline.groups.tools]     # compiled into out/tools/ (a subpackage)
+    contracts = ["contracts/tools/*.json"]
+    profile = "strict"                   # any setting above except out; overrides it here
+
+A key that does not exist, a value of the wrong kind, a glob that matches nothing or two
+contracts that would share one module is a ConfigError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import glob
+import keyword
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError, OptionError
+from .profiles import HARD_MAX_DEPTH, PROFILES
+
+CONFIG_FILE = "pyproject.toml"
+TABLE = "tool.straightline"
+UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
+_LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
+               "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
+_SETTING_KEYS = ("profile", "registry", "unknown-keywords", *_LIMIT_KEYS)
+_TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
+_GROUP_KEYS = ("contracts", *_SETTING_KEYS)
+INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
+             'pyproject.toml)."""\n')
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a contract is compiled (the CLI flags, or the config's keys)."""
+
+    profile: str | None = None
+    registry: Path | None = None
+    limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
+    unknown_keywords: str = "warn"
+
+    def limit_options(self) -> dict[str, int]:
+        return dict(self.limits)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One contract to compile: `source` is read (FILE or FILE#/pointer), `shown` names it in
+    messages, `target` is the module file written."""
+
+    source: str
+    shown: str
+    target: Path
+    settings: Settings
+
+
+@dataclass
+class Project:
+    """A configured project: its jobs, and the package directories that get an __init__.py."""
+
+    config: Path
+    root: Path
+    out: Path
+    jobs: list[Job] = field(default_factory=list)
+    packages: list[Path] = field(default_factory=list)
+
+
+def identifier(name: str) -> str:
+    """A directory or module name as a Python identifier (the rule module files are named by)."""
+    from .render.module import module_name_for
+
+    return module_name_for(name)
+
+
+def find_config(start: Path) -> Path:
+    """The nearest pyproject.toml with a [tool.straightline] table, from `start` upwards."""
+    here = start.resolve()
+    for directory in (here, *here.parents):
+        candidate = directory / CONFIG_FILE
+        if candidate.is_file() and _straightline_table(_read_toml(candidate)) is not None:
+            return candidate
+    raise ConfigError(f"no {CONFIG_FILE} with a [{TABLE}] table in {here} or any directory above it: "
+                      "add one (see the README, 'Project configuration'), or give SRC... --out DIR")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+
+
+def _straightline_table(document: dict[str, Any]) -> Any:
+    tool = document.get("tool")
+    return tool.get("straightline") if isinstance(tool, dict) else None
+
+
+def load_project(config: Path) -> Project:
+    """The project a pyproject.toml configures; ConfigError naming the key for any mistake."""
+    config = config.resolve()
+    table = _straightline_table(_read_toml(config))
+    if table is None:
+        raise ConfigError(f"{config}: has no [{TABLE}] table")
+    reader = _Reader(config)
+    if not isinstance(table, dict):
+        raise reader.error(TABLE, "must be a table")
+    reader.keys(TABLE, table, _TOP_KEYS)
+    root = config.parent
+    if "out" not in table:
+        raise reader.error(TABLE, "needs `out`, the directory of the output package")
+    out = root / reader.string(TABLE, "out", table["out"])
+    if not out.name.isidentifier() or keyword.iskeyword(out.name):
+        raise reader.error(TABLE, f"out: {out.name!r} is not an importable package name "
+                                  f"(try {identifier(out.name)!r})")
+    base = reader.settings(TABLE, table, Settings())
+    project = Project(config=config, root=root, out=out, packages=[out])
+    if "contracts" in table:
+        project.jobs += reader.jobs(TABLE, table["contracts"], out, base)
+    groups = table.get("groups", {})
+    if not isinstance(groups, dict):
+        raise reader.error(TABLE, "groups: must be a table of tables ([tool.straightline.groups.NAME])")
+    seen: dict[str, str] = {}
+    for name, group in groups.items():
+        where = f"{TABLE}.groups.{name}"
+        if not isinstance(group, dict):
+            raise reader.error(where, "must be a table")
+        reader.keys(where, group, _GROUP_KEYS)
+        package = identifier(name)
+        if package in seen:
+            raise reader.error(where, f"is written to {package}/, as group {seen[package]!r} is")
+        seen[package] = name
+        if "contracts" not in group:
+            raise reader.error(where, "needs `contracts`, a list of files, globs or FILE#/pointer")
+        project.packages.append(out / package)
+        project.jobs += reader.jobs(where, group["contracts"], out / package, reader.settings(where, group, base))
+    if not project.jobs:
+        raise reader.error(TABLE, "lists no contracts (give `contracts`, or groups with `contracts`)")
+    _no_shared_targets(reader, project.jobs)
+    return project
+
+
+def _no_shared_targets(reader: _Reader, jobs: list[Job]) -> None:
+    seen: dict[Path, Job] = {}
+    for job in jobs:
+        if job.target in seen and seen[job.target].source != job.source:
+            raise reader.error(TABLE, f"contracts {seen[job.target].shown} and {job.shown} would both "
+                                      f"be written to {job.target.relative_to(reader.root)}")
+        seen[job.target] = job
+
+
+class _Reader:
+    """Reads the values of the table, raising ConfigError naming the file, table and key."""
+
+    def __init__(self, config: Path) -> None:
+        self.config = config
+        self.root = config.parent
+
+    def error(self, where: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.config}: [{where}] {message}")
+
+    def keys(self, where: str, table: dict[str, Any], allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key.replace("_", "-"), allowed, n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(allowed)}"
+                raise self.error(where, f"unknown key {key!r}{hint}")
+
+    def string(self, where: str, key: str, value: Any) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.error(where, f"{key}: must be a non-empty string, not {value!r}")
+        return value
+
+    def settings(self, where: str, table: dict[str, Any], base: Settings) -> Settings:
+        settings = base
+        if "profile" in table:
+            profile = self.string(where, "profile", table["profile"])
+            if profile not in PROFILES:
+                raise self.error(where, f"profile: unknown profile {profile!r}; choose one of: "
+                                        f"{', '.join(sorted(PROFILES))}")
+            settings = replace(settings, profile=profile)
+        if "registry" in table:
+            registry = self.root / self.string(where, "registry", table["registry"])
+            if not registry.is_dir():
+                raise self.error(where, f"registry: {table['registry']!r} is not a directory")
+            settings = replace(settings, registry=registry)
+        if "unknown-keywords" in table:
+            policy = table["unknown-keywords"]
+            if policy not in UNKNOWN_KEYWORD_POLICIES:
+                raise self.error(where, f"unknown-keywords: must be one of "
+                                        f"{', '.join(UNKNOWN_KEYWORD_POLICIES)}, not {policy!r}")
+            settings = replace(settings, unknown_keywords=policy)
+        limits = dict(settings.limits)
+        for key, option in _LIMIT_KEYS.items():
+            if key in table:
+                value = table[key]
+                if type(value) is not int or value < 1:
+                    raise self.error(where, f"{key}: must be a positive integer, not {value!r}")
+                if option == "max_depth" and value > HARD_MAX_DEPTH:
+                    raise self.error(where, f"{key}: may be at most {HARD_MAX_DEPTH}, not {value}")
+                limits[option] = value
+        return replace(settings, limits=tuple(sorted(limits.items())))
+
+    def jobs(self, where: str, entries: Any, out: Path, settings: Settings) -> list[Job]:
+        from .cli.files import module_path  # the CLI's naming rule, one place
+
+        if not isinstance(entries, list) or not entries:
+            raise self.error(where, "contracts: must be a non-empty list of files, globs or FILE#/pointer")
+        jobs: list[Job] = []
+        for entry in entries:
+            entry = self.string(where, "contracts", entry)
+            for path, fragment in self._expand(where, entry):
+                source = str(path) + ("#" + fragment if fragment else "")
+                shown = path.relative_to(self.root).as_posix() + ("#" + fragment if fragment else "")
+                try:
+                    target = module_path(out, source)
+                except OptionError as error:
+                    raise self.error(where, f"contracts: {error.message}") from None
+                if all(job.source != source for job in jobs):
+                    jobs.append(Job(source, shown, target, settings))
+        return jobs
+
+    def _expand(self, where: str, entry: str) -> list[tuple[Path, str]]:
+        """The files an entry names (a glob in sorted order), each with its fragment."""
+        pattern, fragment = entry, ""
+        if "#" in entry and not (self.root / entry).exists():
+            pattern, _, fragment = entry.partition("#")
+            if fragment and not fragment.startswith("/"):
+                raise self.error(where, f"contracts: {entry!r}: the part after '#' must be a JSON "
+                                        "pointer (#/$defs/name)")
+        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+            raise self.error(where, f"contracts: {entry!r} must be a path inside the project")
+        if glob.has_magic(pattern):
+            found = sorted(glob.glob(pattern, root_dir=self.root, recursive=True))
+            files = [self.root / p for p in found if (self.root / p).is_file()]
+            if not files:
+                raise self.error(where, f"contracts: {entry!r} matches no file")
+            return [(p, fragment) for p in files]
+        path = self.root / pattern
+        if not path.is_file():
+            raise self.error(where, f"contracts: {pattern!r} is not a file")
+        return [(path, fragment)]

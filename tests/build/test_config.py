@@ -1,0 +1,166 @@
+"""The project configuration, [tool.straightline] in pyproject.toml: `straightline compile` and
+`check` with no SRC do the whole project, found from the current directory upwards; the output
+directory is an importable package; every mistake is an error naming the file and the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .helpers import import_from, needs_cli, run, write
+
+pytestmark = needs_cli
+
+ORDER = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+         "properties": {"id": {"type": "integer", "minimum": 1}, "note": {"$ref": "https://example.com/note.json"}},
+         "required": ["id"], "$defs": {"line": {"type": "string", "maxLength": 3}}}
+NOTE = {"$id": "https://example.com/note.json", "type": "string", "maxLength": 5}
+CONFIG = """
+[project]
+name = "app"
+
+[tool.straightline]
+out = "src/app/contracts"
+contracts = ["schemas/*.json", "schemas/order.json#/$defs/line"]
+registry = "shared"
+max-depth = 40
+
+[tool.straightline.groups.draft2020-12]
+profile = "strict"
+contracts = ["strict/*.json"]
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    write(tmp_path / "pyproject.toml", CONFIG)
+    write(tmp_path / "schemas" / "order.json", ORDER)
+    write(tmp_path / "shared" / "note.json", NOTE)
+    write(tmp_path / "strict" / "point-2d.json", {"type": "array", "items": {"type": "number"}, "maxItems": 2})
+    (tmp_path / "src" / "app").mkdir(parents=True)
+    (tmp_path / "src" / "app" / "__init__.py").write_text("")
+    return tmp_path
+
+
+def test_compile_and_check_with_no_arguments_do_the_whole_project(project: Path) -> None:
+    below = project / "schemas"  # found from the current directory upwards
+    built = run("compile", cwd=below)
+    assert built.returncode == 0, built.stderr
+    out = project / "src" / "app" / "contracts"
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.py")) == [
+        "__init__.py", "draft2020_12/__init__.py", "draft2020_12/point_2d.py", "order.py", "order_line.py"]
+    checked = run("check", cwd=below)
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.count("up to date") == 3
+    # the settings were applied: the registry, the limit, the fragment, the group's profile
+    order_header = (out / "order.py").read_text()
+    assert '# options: {"max_depth":40}' in order_header
+    assert '# registry-document: ' in order_header and '"https://example.com/note.json"' in order_header
+    assert '# options: {"fragment":"/$defs/line","max_depth":40}' in (out / "order_line.py").read_text()
+    assert "# requested-profile: strict" in (out / "draft2020_12" / "point_2d.py").read_text()
+    # the output is an importable package (only the standard library besides it)
+    code = ("from app.contracts import order, order_line\n"
+            "from app.contracts.draft2020_12 import point_2d\n"
+            "print(order.is_valid({'id': 1, 'note': 'short'}), order.is_valid({'id': 1, 'note': 'too long'}),\n"
+            "      order_line.is_valid('abc'), order_line.is_valid('abcd'),\n"
+            "      point_2d.is_valid([1, 2]), point_2d.is_valid([1, 2, 3]))\n")
+    imported = import_from(project / "src", code, cwd=project)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.split() == ["True", "False", "True", "False", "True", "False"]
+
+
+def test_check_in_a_project_reports_what_compile_repairs(project: Path) -> None:
+    assert run("compile", cwd=project).returncode == 0
+    out = project / "src" / "app" / "contracts"
+    # a registry document changed, an __init__.py is missing, a contract was removed
+    write(project / "shared" / "note.json", {**NOTE, "maxLength": 6})
+    (out / "draft2020_12" / "__init__.py").unlink()
+    write(project / "pyproject.toml", CONFIG.replace(', "schemas/order.json#/$defs/line"', ""))
+    checked = run("check", cwd=project)
+    assert checked.returncode == 1
+    lines = checked.stderr.splitlines()
+    assert any(line.startswith("src/app/contracts/order.py: stale (registry document https://example.com/note.json changed")
+               for line in lines), checked.stderr
+    assert "src/app/contracts/draft2020_12/__init__.py: missing" in checked.stderr
+    assert "src/app/contracts/order_line.py: stale (no contract compiles to it any more" in checked.stderr
+    # a user's own module in the package is left alone
+    write(out / "helpers.py", "VALUE = 1\n")
+    built = run("compile", cwd=project)
+    assert built.returncode == 0, built.stderr
+    assert "order_line.py: removed" in built.stdout
+    assert not (out / "order_line.py").exists() and (out / "helpers.py").exists()
+    assert run("check", cwd=project).returncode == 0
+
+
+def test_a_users_own_init_is_never_overwritten(project: Path) -> None:
+    init = project / "src" / "app" / "contracts" / "__init__.py"
+    write(init, "from .order import is_valid as order_is_valid\n")
+    assert run("compile", cwd=project).returncode == 0
+    assert init.read_text() == "from .order import is_valid as order_is_valid\n"
+
+
+def test_no_configuration_is_a_clear_error(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[project]\nname = 'x'\n")  # no [tool.straightline]
+    for command in ("compile", "check", "preflight"):
+        proc = run(command, cwd=tmp_path)
+        assert proc.returncode == 2
+        assert "no pyproject.toml with a [tool.straightline] table in" in proc.stderr, proc.stderr
+    named = run("check", "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path)
+    assert named.returncode == 2 and "has no [tool.straightline] table" in named.stderr
+
+
+BAD_CONFIGS = {
+    "unknown key, with the one it looks like": (
+        'out = "gen"\ncontracts = ["a.json"]\nprofil = "strict"\n',
+        "[tool.straightline] unknown key 'profil' (did you mean 'profile'?)"),
+    "snake case key": ('out = "gen"\ncontracts = ["a.json"]\nmax_depth = 3\n',
+                       "unknown key 'max_depth' (did you mean 'max-depth'?)"),
+    "unknown key in a group": ('out = "gen"\n[tool.straightline.groups.g]\ncontracts = ["a.json"]\nregistery = "x"\n',
+                               "[tool.straightline.groups.g] unknown key 'registery' (did you mean 'registry'?)"),
+    "unknown profile": ('out = "gen"\ncontracts = ["a.json"]\nprofile = "draft2021"\n',
+                        "profile: unknown profile 'draft2021'; choose one of:"),
+    "limit of the wrong type": ('out = "gen"\ncontracts = ["a.json"]\nmax-depth = "5"\n',
+                                "max-depth: must be a positive integer, not '5'"),
+    "limit out of range": ('out = "gen"\ncontracts = ["a.json"]\nmax-depth = 500\n', "max-depth: may be at most"),
+    "policy": ('out = "gen"\ncontracts = ["a.json"]\nunknown-keywords = "loud"\n',
+               "unknown-keywords: must be one of ignore, warn, error, not 'loud'"),
+    "no out": ('contracts = ["a.json"]\n', "needs `out`"),
+    "out not a package name": ('out = "gen/my-contracts"\ncontracts = ["a.json"]\n',
+                               "out: 'my-contracts' is not an importable package name (try 'my_contracts')"),
+    "contracts not a list": ('out = "gen"\ncontracts = "a.json"\n', "contracts: must be a non-empty list"),
+    "glob matching nothing": ('out = "gen"\ncontracts = ["schemas/*.json"]\n', "contracts: 'schemas/*.json' matches no file"),
+    "missing file": ('out = "gen"\ncontracts = ["b.json"]\n', "contracts: 'b.json' is not a file"),
+    "path outside the project": ('out = "gen"\ncontracts = ["../a.json"]\n', "must be a path inside the project"),
+    "bad fragment": ('out = "gen"\ncontracts = ["a.json#defs"]\n', "the part after '#' must be a JSON pointer"),
+    "registry not a directory": ('out = "gen"\ncontracts = ["a.json"]\nregistry = "nowhere"\n',
+                                 "registry: 'nowhere' is not a directory"),
+    "two contracts, one module": ('out = "gen"\ncontracts = ["a.json", "x/a.json"]\n',
+                                  "contracts a.json and x/a.json would both be written to gen/a.py"),
+    "two groups, one package": ('out = "gen"\n[tool.straightline.groups.a-b]\ncontracts = ["a.json"]\n'
+                                '[tool.straightline.groups.a_b]\ncontracts = ["x/a.json"]\n',
+                                "[tool.straightline.groups.a_b] is written to a_b/, as group 'a-b' is"),
+    "no contracts at all": ('out = "gen"\n', "lists no contracts"),
+    "not TOML": ('out = "gen\n', "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_CONFIGS))
+def test_a_wrong_key_or_value_is_an_error_naming_it(tmp_path: Path, case: str) -> None:
+    table, expected = BAD_CONFIGS[case]
+    write(tmp_path / "a.json", {"type": "string"})
+    write(tmp_path / "x" / "a.json", {"type": "string"})
+    write(tmp_path / "pyproject.toml", "[tool.straightline]\n" + table)
+    proc = run("compile", "--config", "pyproject.toml", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stdout
+    assert "pyproject.toml" in proc.stderr
+    assert expected in proc.stderr, proc.stderr
+    assert not (tmp_path / "gen").exists(), "a configuration error must write nothing"
+
+
+def test_flags_do_not_mix_with_the_project(project: Path) -> None:
+    proc = run("compile", "--profile", "strict", "--max-depth", "3", cwd=project)
+    assert proc.returncode == 2
+    assert "--profile, --max-depth: with no SRC the settings come from [tool.straightline]" in proc.stderr
+    assert run("compile", "a.json", cwd=project).returncode == 2  # SRC without --out
+    assert "--out DIR is required with SRC" in run("check", "a.json", cwd=project).stderr

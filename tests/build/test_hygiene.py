@@ -1,0 +1,126 @@
+"""Schema hygiene in the draft profiles: unknown keywords (typos, another draft's keywords) are
+ignored, warned about or refused, each named with its pointer and the keyword it looks like; a
+profile that overrides a different $schema is warned about."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+import generator
+from generator.hygiene import unknown_keywords
+
+from .helpers import needs_cli, run, write
+
+TYPOS = {
+    "type": "object",
+    "requird": ["name"],
+    "properties": {
+        "name": {"type": "string", "minLenght": 1},
+        "minLenght": {"type": "integer"},  # a property name, not a keyword
+        "tags": {"type": "array", "items": {"type": "string", "maxitems": 3}},
+    },
+    "$defs": {"requird": {"type": "string", "patern": "^a"}},  # a definition name, not a keyword
+    "x-internal": True,  # an extension
+    "title": "ok", "readOnly": True, "deprecated": False, "$comment": "annotations are known",
+}
+EXPECTED = [
+    ("/requird", "requird", "required"),
+    ("/properties/name/minLenght", "minLenght", "minLength"),
+    ("/properties/tags/items/maxitems", "maxitems", "maxItems"),
+    ("/$defs/requird/patern", "patern", "pattern"),
+]
+
+
+def found(schema: object, draft: str = "draft2020-12") -> list[tuple[str, str, str | None]]:
+    return [(u.pointer, u.keyword, u.suggestion) for u in unknown_keywords(schema, draft)]
+
+
+def test_unknown_keywords_are_found_with_their_pointer_and_suggestion() -> None:
+    assert sorted(found(TYPOS)) == sorted(EXPECTED)
+
+
+def test_known_means_of_the_draft_in_force() -> None:
+    schema = {"prefixItems": [{"type": "string"}], "items": {"type": "integer"},
+              "dependentRequired": {"a": ["b"]}, "examples": [1]}
+    assert found(schema) == []
+    (unknown,) = unknown_keywords({"prefixItems": [{"minLenght": 1}]}, "draft7")
+    assert (unknown.pointer, unknown.keyword) == ("/prefixItems", "prefixItems")
+    assert unknown.message == "unknown keyword 'prefixItems' (a keyword of draft2020-12, not of draft7): draft7 ignores it"
+    assert found({"examples": [1], "id": "x"}, "draft4") == [("/examples", "examples", None)]
+    assert found({"id": "http://example.com/x"}) == [("/id", "id", "$id")]
+    # an embedded $schema switches the draft for its subschema
+    nested = {"$defs": {"old": {"$schema": "http://json-schema.org/draft-07/schema#", "dependentRequired": {}}}}
+    assert found(nested) == [("/$defs/old/dependentRequired", "dependentRequired", None)]
+
+
+def test_api_default_ignores_warn_warns_and_error_refuses() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the default is silent
+        generator.compile_source(TYPOS)
+    with pytest.warns(generator.SchemaWarning) as caught:
+        module = generator.compile_module(TYPOS, unknown_keywords="warn")
+    assert module.is_valid({"name": ""})  # it still compiles, as the draft says
+    got = sorted((w.message.pointer, w.message.code) for w in caught)  # type: ignore[union-attr]
+    assert got == sorted((pointer, "unknown-keyword") for pointer, _, _ in EXPECTED)
+    assert "unknown keyword 'minLenght' (did you mean 'minLength'?): draft2020-12 ignores it" in [
+        w.message.message for w in caught]  # type: ignore[union-attr]
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source(TYPOS, unknown_keywords="error")
+    assert refused.value.code == "unknown-keyword" and refused.value.pointer == "/requird"
+    for pointer, keyword, suggestion in EXPECTED:
+        assert f"{pointer}: unknown keyword {keyword!r} (did you mean {suggestion!r}?)" in refused.value.message
+    with pytest.raises(generator.OptionError, match="unknown_keywords must be one of ignore, warn, error"):
+        generator.compile_source(TYPOS, unknown_keywords="loud")
+
+
+def test_seed_profiles_are_not_reviewed() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        generator.compile_source({"type": "object", "requird": ["a"]}, profile="lenient", unknown_keywords="error")
+
+
+def test_a_profile_overriding_another_schema_draft_is_warned_about() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}
+    with pytest.warns(generator.SchemaWarning, match="profile draft2019-09 overrides \\$schema, which names draft7"):
+        generator.compile_source(schema, profile="draft2019-09", unknown_keywords="warn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        generator.compile_source(schema, profile="draft7", unknown_keywords="warn")  # the same draft
+        generator.compile_source(schema, unknown_keywords="warn")  # $schema chooses
+
+
+def test_tool_contract_sides_are_reviewed_with_their_pointer() -> None:
+    contract = {"name": "t", "profile": "draft2020-12", "input": {"type": "object", "requird": ["a"]},
+                "output": {"type": "object"}}
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_contract_source(contract, unknown_keywords="error")
+    assert refused.value.pointer == "/input/requird"
+
+
+@needs_cli
+def test_cli_warns_by_default_and_refuses_when_asked(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", TYPOS)
+    warned = run("compile", "a.json", "--out", "out", cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    lines = warned.stderr.splitlines()
+    assert "a.json:/properties/name/minLenght: warning: unknown keyword 'minLenght' (did you mean " \
+           "'minLength'?): draft2020-12 ignores it [unknown-keyword]" in lines
+    assert len(lines) == len(EXPECTED)
+    assert (tmp_path / "out" / "a.py").exists()
+
+    refused = run("compile", "a.json", "--out", "refused", "--unknown-keywords", "error", cwd=tmp_path)
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("a.json:/requird: 4 unknown keyword(s): ")
+    assert not (tmp_path / "refused").exists()
+
+    quiet = run("compile", "a.json", "--out", "out", "--unknown-keywords", "ignore", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+    write(tmp_path / "b.json", {"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"})
+    override = run("preflight", "b.json", "--profile", "draft2020-12", cwd=tmp_path)
+    assert override.returncode == 0
+    assert override.stderr.strip() == ("b.json:/$schema: warning: profile draft2020-12 overrides $schema, "
+                                       "which names draft7 [profile-overrides-schema]")

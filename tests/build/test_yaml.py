@@ -1,0 +1,96 @@
+"""YAML schema sources (.yaml/.yml, PyYAML as the extra `yaml`): read with the YAML 1.2 core
+schema, numbers exact, and everything JSON cannot hold refused with a clear error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+import generator
+from generator.load_yaml import exact_json, load_yaml
+
+from .helpers import ROOT, needs_cli, run, write
+
+SCHEMA_YAML = """\
+# a comment
+type: object
+properties:
+  price:
+    type: number
+    exclusiveMinimum: 0.30000000000000000001
+  count: {type: integer, maximum: 123456789012345678901234567890}
+  answer: {enum: [yes, no, on, off, 1e3]}
+required: [price]
+"""
+
+
+def test_numbers_stay_exact_and_scalars_follow_the_core_schema() -> None:
+    value = load_yaml(SCHEMA_YAML)
+    price = value["properties"]["price"]["exclusiveMinimum"]
+    assert price == Decimal("0.30000000000000000001") and isinstance(price, Decimal)
+    assert value["properties"]["count"]["maximum"] == 123456789012345678901234567890
+    assert value["properties"]["answer"]["enum"] == ["yes", "no", "on", "off", 1000.0]
+    assert load_yaml("a: 0.5\nb: 7\nc: ~\nd: true\ne: '7'\nf: 0x10") == {"a": 0.5, "b": 7, "c": None, "d": True,
+                                                                          "e": "7", "f": 16}
+    assert exact_json(value).count("0.30000000000000000001") == 1
+
+
+def test_the_compiled_bound_is_exact() -> None:
+    module = generator.compile_module(load_yaml(SCHEMA_YAML))
+    assert not module.is_valid({"price": 0.3})  # 0.3 < 0.30000000000000000001
+    assert not module.is_valid({"price": Decimal("0.30000000000000000001")})
+    assert module.is_valid({"price": Decimal("0.30000000000000000002")})
+    assert module.is_valid({"price": 1, "answer": "no"}) and not module.is_valid({"price": 1, "answer": False})
+
+
+@pytest.mark.parametrize("text,message", [
+    ("type: object\ntype: string\n", "duplicate key 'type' (line 2 column 1)"),
+    ("a: &x {type: string}\nb: *x\n", "YAML aliases (*x) (line 2 column 4) are not supported: use $ref"),
+    ("properties:\n  200: {}\n", "the key 200 (line 2 column 3) is not a string (JSON keys are): quote it"),
+    ("minimum: .inf\n", ".inf is not a JSON number"),
+    ("default: 2001-12-14\n", None),  # a plain string in the core schema: accepted
+    ("default: !!timestamp 2001-12-14\n", "the YAML tag tag:yaml.org,2002:timestamp (line 1 column 10) is not a JSON value"),
+    ("x: !!python/object/apply:os.system ['true']\n", "is not a JSON value"),
+    ("type: [string\n", "the schema is not valid YAML:"),
+    ("", "the schema YAML holds no document"),
+    ("a: 1\n---\nb: 2\n", "expected a single document"),
+    ("[" * 3000 + "]" * 3000, "nested too deeply"),
+])
+def test_what_json_cannot_hold_is_refused(text: str, message: str | None) -> None:
+    if message is None:
+        assert load_yaml(text) == {"default": "2001-12-14"}
+        return
+    with pytest.raises(generator.SchemaError) as refused:
+        load_yaml(text)
+    assert message in refused.value.message
+
+
+@needs_cli
+def test_cli_compiles_and_checks_yaml_sources(tmp_path: Path) -> None:
+    write(tmp_path / "price.yaml", SCHEMA_YAML)
+    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["*.yaml"]\n')
+    built = run("compile", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert "price.yaml -> gen/price.py" in built.stdout
+    assert run("check", cwd=tmp_path).returncode == 0
+    write(tmp_path / "price.yaml", SCHEMA_YAML.replace("0.30000000000000000001", "0.30000000000000000002"))
+    stale = run("check", cwd=tmp_path)
+    assert stale.returncode == 1 and "gen/price.py: stale (the source changed" in stale.stderr
+    write(tmp_path / "bad.yml", "type: object\ntype: string\n")
+    bad = run("compile", "bad.yml", "--out", "gen", cwd=tmp_path)
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == "bad.yml:/: duplicate key 'type' (line 2 column 1) [bad-json]"
+
+
+def test_without_pyyaml_the_error_names_the_extra(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['yaml'] = None\n"
+            "import generator\n"
+            "try:\n    generator.load_yaml('type: string')\n"
+            "except generator.SchemaError as error:\n    print(error.message)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "install straightline[yaml]" in proc.stdout
