@@ -11,7 +11,7 @@ from typing import Sequence
 from .. import __version__
 from ..errors import OptionError, StraightlineError
 from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, PROFILES, get_profile, with_options
-from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+from .validate import add_validate_parser, validate_command
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -55,12 +55,22 @@ def _parser() -> argparse.ArgumentParser:
     preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
                                     description="Check each contract against the profile; write nothing.")
     _add_common(preflight)
+
+    add_validate_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "validate":  # imports the compiler only for --schema
+        try:
+            return validate_command(args)
+        except KeyboardInterrupt:
+            return 130
+    # the compile commands (imported here: they load the compiler)
+    from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+
     try:
         if args.command == "catalog":
             return catalog_command(args)
