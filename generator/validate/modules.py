@@ -30,6 +30,7 @@ class ModuleSource:
     text: str | None = None
     path: str | None = None
     key: str = field(default="", compare=False)
+    label: str = field(default="", compare=False)  # the path as the user gave it, for messages
 
     @staticmethod
     def from_text(text: str, name: str = "straightline_validator") -> "ModuleSource":
@@ -39,7 +40,8 @@ class ModuleSource:
     @staticmethod
     def from_path(path: str | Path) -> "ModuleSource":
         resolved = Path(path).resolve()
-        return ModuleSource(name=_module_name(resolved), path=str(resolved), key="path:" + str(resolved))
+        return ModuleSource(name=_module_name(resolved), path=str(resolved), key="path:" + str(resolved),
+                            label=str(path))
 
     @staticmethod
     def of(module: Any) -> "ModuleSource":
@@ -72,7 +74,7 @@ class ModuleSource:
             exec(compile(self.text, f"<straightline {self.name}>", "exec"), module.__dict__)
             return module
         assert self.path is not None
-        return _import_file(Path(self.path), self.name)
+        return _import_file(Path(self.path), self.name, self.label or self.path)
 
 
 def _module_name(path: Path) -> str:
@@ -82,19 +84,19 @@ def _module_name(path: Path) -> str:
     return f"straightline_validate_{stem}_{digest}"
 
 
-def _import_file(path: Path, name: str) -> types.ModuleType:
+def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
     """Import a module file; any failure is an OptionError naming the file (it is the user's
     file: a syntax error in it is their mistake, not a crash of ours)."""
     if not path.is_file():
-        raise OptionError(f"--module {path}: no such file")
+        raise OptionError(f"--module {label}: no such file")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise OptionError(f"--module {path}: not a Python module file")
+        raise OptionError(f"--module {label}: not a Python module file")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # the file is arbitrary Python: report, never a traceback
-        raise OptionError(f"--module {path}: cannot load it ({type(exc).__name__}: {exc})") from None
+        raise OptionError(f"--module {label}: cannot load it ({type(exc).__name__}: {exc})") from None
     return module
 
 

@@ -22,6 +22,16 @@ def terminal(stream: TextIO) -> bool:
         return False
 
 
+def _width(stream: TextIO) -> dict[str, Any]:
+    """Follow the terminal's width, or assume 80 columns where it reports none (a fresh
+    pseudo-terminal says 0, on which tqdm would draw an empty bar)."""
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        columns = 0
+    return {"dynamic_ncols": True} if columns > 0 else {"ncols": 80, "nrows": 24}
+
+
 class Progress:
     """A bar over `total` bytes (None: unknown), or nothing at all when disabled."""
 
@@ -30,9 +40,10 @@ class Progress:
         if enabled:
             from tqdm import tqdm
 
+            stream = stream or sys.stderr
             self.bar = tqdm(total=total or None, unit="B", unit_scale=True, unit_divisor=1024,
-                            desc="validating", delay=DELAY_SECONDS, leave=False,
-                            file=stream or sys.stderr, dynamic_ncols=True)
+                            desc="validating", delay=DELAY_SECONDS, leave=False, file=stream,
+                            **_width(stream))
 
     def advance(self, size: int) -> None:
         if self.bar is not None:
