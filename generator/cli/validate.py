@@ -81,6 +81,9 @@ def add_validate_parser(commands: Any) -> None:
                              "detailed: the JSON Schema output formats, from the module's output()")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="validate in N worker processes (large JSON Lines files are split)")
+    parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",
+                        help=f"bytes of a JSON Lines file per task (default: {CHUNK_BYTES} bytes, "
+                             f"{DASK_CHUNK_BYTES} on Dask)")
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="validate on the Dask cluster whose scheduler is at ADDRESS "
                              "(pip install 'straightline[dask]'; the workers must see the data paths)")
@@ -181,9 +184,9 @@ def _results(args: argparse.Namespace, files: list[DataFile], source: ModuleSour
     if args.dask:
         from ..validate.dask import run_on_dask
 
-        return run_on_dask(plan(files, DASK_CHUNK_BYTES), source, args.output, args.dask)
+        return run_on_dask(plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask)
     if args.jobs > 1:
         from ..validate.parallel import run_parallel
 
-        return run_parallel(plan(files, CHUNK_BYTES), source, args.output, args.jobs)
-    return run_serial(plan(files, CHUNK_BYTES), source, args.output)
+        return run_parallel(plan(files, args.chunk_size or CHUNK_BYTES), source, args.output, args.jobs)
+    return run_serial(plan(files, args.chunk_size or CHUNK_BYTES), source, args.output)

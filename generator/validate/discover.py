@@ -56,7 +56,8 @@ def _data_file(path: str, forced_format: str | None) -> DataFile:
         size: int | None = os.stat(path).st_size
     except OSError:
         size = None  # reported when it is read
-    return DataFile(path, path, format_for(os.path.basename(path), forced_format), size)
+    # read by absolute path (a Dask worker runs elsewhere), shown as given
+    return DataFile(os.path.abspath(path), path, format_for(os.path.basename(path), forced_format), size)
 
 
 def _matches(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
