@@ -11,7 +11,7 @@ from typing import Any, Callable, TextIO
 
 DELAY_SECONDS = 1.0
 
-Write = Callable[[str], None]
+Write = Callable[[str], object]
 
 
 def terminal(stream: TextIO) -> bool:
@@ -38,7 +38,7 @@ class Progress:
     def __init__(self, total: int | None, enabled: bool, stream: TextIO | None = None) -> None:
         self.bar: Any = None
         if enabled:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped]
 
             stream = stream or sys.stderr
             self.bar = tqdm(total=total or None, unit="B", unit_scale=True, unit_divisor=1024,

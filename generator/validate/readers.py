@@ -158,7 +158,7 @@ def _yaml_loader() -> Any:
     has no date type, and a schema's "format": "date" expects a string."""
     global _YAML_LOADER
     if _YAML_LOADER is None:
-        import yaml
+        import yaml  # type: ignore[import-untyped]
 
         base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         resolvers = {
@@ -172,7 +172,7 @@ def _yaml_loader() -> Any:
 def read_yaml(data: bytes) -> list[tuple[int, Any]]:
     """(line where the document starts, instance) for each document of a YAML stream. A value JSON
     has no counterpart for (a non-string key, a set, binary, NaN) is a ReadProblem naming where."""
-    import yaml
+    import yaml  # type: ignore[import-untyped]
 
     loader = _yaml_loader()(decode_utf8(data, at_file_start=True))
     documents: list[tuple[int, Any]] = []

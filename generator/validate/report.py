@@ -95,7 +95,7 @@ class Counts:
         self.unreadable += result.unreadable
 
 
-Write = Callable[[str], None]
+Write = Callable[[str], object]
 
 
 class Reporter:

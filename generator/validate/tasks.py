@@ -10,6 +10,7 @@ says how many lines its range held).
 
 from __future__ import annotations
 
+import io
 import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator, Sequence
@@ -83,7 +84,7 @@ def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[
 
 def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
     """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it."""
-    stream = sys.stdin.buffer
+    stream: io.BufferedReader = sys.stdin.buffer  # type: ignore[assignment]  # read1: not on BinaryIO
     if format != "jsonl":
         data = stream.read()
         yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
