@@ -11,6 +11,7 @@ its work, so nothing was validated.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import Any, Iterator
@@ -21,7 +22,7 @@ from ..validate.discover import STDIN, DataFile, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
 from ..validate.readers import FORMATS, require_yaml
-from ..validate.report import JsonReporter, Merger, Reporter, TextReporter
+from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
 
@@ -93,15 +94,15 @@ def validate_command(args: argparse.Namespace) -> int:
     try:
         files, source = _prepare(args)
     except SchemaError as error:
-        print(f"{args.schema}:{error.pointer or '/'}: {error.message} [{error.code}]", file=sys.stderr)
+        print(escape(f"{args.schema}:{error.pointer or '/'}: {error.message} [{error.code}]"), file=sys.stderr)
         return 2
     except StraightlineError as error:
-        print(f"straightline validate: {error.message}", file=sys.stderr)
+        print(escape(f"straightline validate: {error.message}"), file=sys.stderr)
         return 2
     try:
         return _run(args, files, source)
     except OptionError as error:  # found once running: an unreachable Dask scheduler
-        print(f"straightline validate: {error.message}", file=sys.stderr)
+        print(escape(f"straightline validate: {error.message}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (`| head`): stop quietly, and keep Python's exit from failing too
@@ -154,8 +155,9 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
     raw = _read(args.schema, args)
     if _is_contract_file(args.schema, raw):
+        profile = json.loads(raw).get("profile", "octoscript")
         raise OptionError(f"--schema {args.schema}: a tool contract, not a schema; validate against one "
-                          f"of its schemas: --schema '{args.schema}#/input' (or #/output)")
+                          f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}")
     return ModuleSource.from_text(compile_source(raw, format=False, **_compile_options(args.schema, args)))
 
 

@@ -229,7 +229,8 @@ def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
     cases = [
         (["--schema", "bad_schema.json"], "bad_schema.json:/minLength:"),
         (["--schema", "missing.json"], "cannot read missing.json"),
-        (["--schema", "tool.json"], "a tool contract, not a schema; validate against one of its schemas"),
+        (["--schema", "tool.json"], "a tool contract, not a schema; validate against one of its schemas: "
+                                    "--schema 'tool.json#/input' (or #/output) --profile octoscript"),
         (["--module", "broken.py"], "--module broken.py: cannot load it (SyntaxError"),
         (["--module", "other.py"], "not a straightline validator module, it has no is_valid, errors"),
         (["--module", "missing.py"], "no such file"),
@@ -392,3 +393,9 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Pat
     assert proc.wait(timeout=HANG_LIMIT) == 1
     assert first.startswith(b"d.jsonl:1:(root): ")
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_messages_on_stderr_are_escaped_too(tmp_path: Path, module_file: Path) -> None:
+    result = run("--module", module_file, "missing\nstraightline validate: fine.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "straightline validate: missing\\nstraightline validate: fine.json: no such file or directory\n"
