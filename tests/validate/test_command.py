@@ -364,23 +364,27 @@ BLOCKED = ("black", "jinja2", "generator.api", "generator.emit", "generator.lowe
 
 
 def test_module_path_imports_nothing_of_the_compiler(tmp_path: Path, module_file: Path) -> None:
+    """A sitecustomize on PYTHONPATH blocks the compiler in every process the command starts,
+    the --jobs workers included."""
     write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n" + json.dumps(MISSING_RIGHT) + "\n")
-    blocker = f'''
+    blocker = tmp_path / "blocker"
+    write(blocker / "sitecustomize.py", f'''
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
         if any(name == b or name.startswith(b + ".") for b in {BLOCKED!r}):
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
-from generator.cli import main
-sys.exit(main(sys.argv[1:]))
-'''
-    for extra in ([], ["--jobs", "2"], ["--output", "json"]):
-        proc = subprocess.run([sys.executable, "-c", blocker, "validate", "--module", str(module_file), *extra,
-                               "d.jsonl"], cwd=tmp_path, capture_output=True, text=True, timeout=HANG_LIMIT)
-        assert proc.returncode == 1, proc.stderr
-        assert "blocked" not in proc.stderr and "Traceback" not in proc.stderr
-        assert "'right' is a required property" in proc.stdout
+''')
+    env = {"PYTHONPATH": str(blocker)}
+    probe = subprocess.run([sys.executable, "-c", "import generator.api"], env={**os.environ, **env},
+                           capture_output=True, text=True, timeout=HANG_LIMIT)
+    assert "blocked: generator.api" in probe.stderr  # the blocker works
+    for extra in ([], ["--jobs", "2", "--chunk-size", "10"], ["--output", "json"]):
+        result = run("--module", module_file, *extra, "d.jsonl", cwd=tmp_path, env=env)
+        assert result.returncode == 1, result.stderr
+        assert "blocked" not in result.stderr
+        assert "'right' is a required property" in result.stdout
 
 
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Path) -> None:
