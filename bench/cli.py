@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import report, runner
+from . import jsonl, report, runner
 from .cases import ALL_CASE_NAMES, ROOT, unknown_patterns
 
 DEFAULT_JSON = ROOT / "bench" / "results" / "latest.json"
@@ -34,6 +34,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"where to write the results as JSON (default: {DEFAULT_JSON.relative_to(ROOT)})",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="run the JSON Lines throughput report (`straightline validate` against parsing alone); "
+        "a run without --case includes it, a run with --case only when this is given, and "
+        "--jsonl alone runs only it",
+    )
+    parser.add_argument(
+        "--jsonl-lines",
+        type=int,
+        metavar="N",
+        help=f"lines per JSON Lines file (default {jsonl.FULL_LINES:,}; {jsonl.QUICK_LINES:,} with --quick)",
+    )
     return parser.parse_args(argv)
 
 
@@ -47,11 +60,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     log = runner.silent if args.quiet else None
-    results = runner.run(args.case, quick=args.quick, log=log)
-    print(report.text(results), end="")
+    only_jsonl = args.jsonl and not args.case
+    results = runner.run([] if only_jsonl else args.case, quick=args.quick, log=log)
+    if args.jsonl or not args.case:
+        progress = runner.silent if args.quiet else runner._stderr
+        results["jsonl"] = jsonl.run(quick=args.quick, lines=args.jsonl_lines, log=progress)
+    if not only_jsonl:
+        print(report.text(results), end="")
+    if "jsonl" in results:
+        print(("\n" if not only_jsonl else "") + jsonl.table(results["jsonl"]))
     report.write_json(results, args.json)
     print(f"\nwrote {args.json}")
-    if not results["cases"]:
+    if not results["cases"] and not only_jsonl:
         print("no case could run", file=sys.stderr)
+        return 1
+    if "jsonl" in results and any(entry["problem"] for entry in results["jsonl"]["files"]):
+        print("straightline validate gave a wrong answer on the JSON Lines data", file=sys.stderr)
         return 1
     return 0

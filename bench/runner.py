@@ -273,11 +273,12 @@ def run(
     log: Log | None = None,
     isolate: bool = True,
 ) -> dict[str, Any]:
-    """Every selected case, each in a process of its own unless `isolate` is False."""
+    """Every selected case (all for None, none for []), each in a process of its own unless
+    `isolate` is False."""
     log = log or _stderr
     settings = timing.QUICK if quick else timing.FULL
     runs = _runs(quick)
-    loaders, notes = select_cases(patterns)
+    loaders, notes = select_cases(patterns) if patterns != [] else ([], [])
     for note in notes:
         log(f"note: {note}")
     case_results = []

@@ -26,7 +26,8 @@ from .plan import Plan
 from .plan.order import order
 from .preflight import check_json_value, preflight, source_size
 from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
-from .render.module import module_name_for, render, root_of
+from .names import module_name_for
+from .render.module import render, root_of
 from .render.header import seal
 from .resolve import ReadLog, Registry, registry_mapping
 

@@ -12,6 +12,7 @@ from .errors import OptionError, SchemaError
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
 from .keywords.registry import annotations_of, enforced_by, vocabulary
+from .names import LIMIT_OPTIONS, PROFILE_NAMES
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
@@ -144,9 +145,8 @@ def _draft(name: str) -> Profile:
 DRAFT_PROFILES = {name: _draft(name) for name in ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")}
 
 PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT, *DRAFT_PROFILES.values())}
+assert sorted(PROFILES) == list(PROFILE_NAMES), "names.PROFILE_NAMES lists every profile"
 
-# Options that set limits, with what each must be.
-LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")
 
 
 def get_profile(name: Any) -> Profile:

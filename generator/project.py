@@ -81,7 +81,7 @@ class Project:
 
 def identifier(name: str) -> str:
     """A directory or module name as a Python identifier (the rule module files are named by)."""
-    from .render.module import module_name_for
+    from .names import module_name_for
 
     return module_name_for(name)
 

@@ -16,7 +16,7 @@ from generator.render.module import _BLACK_MODE
 from generator.cli.files import split_source
 from generator.contracts import is_contract
 from generator.project import Job, load_project
-from generator.render.module import module_name_for
+from generator.names import module_name_for
 
 from .conftest import ROOT
 

@@ -1,5 +1,6 @@
 """The `straightline` command line: main (the parser), commands (compile, check, preflight,
-catalog), files (module paths, atomic writes)."""
+catalog), validate (data against a schema or a compiled module), files (module paths, atomic
+writes)."""
 
 from .main import main
 

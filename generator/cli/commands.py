@@ -20,7 +20,8 @@ from ..contracts import catalog_entry, compile_contract_source, is_contract, loa
 from ..errors import ConfigError, SchemaWarning, StraightlineError
 from ..load import read_source
 from ..load_yaml import is_yaml_path, yaml_as_json
-from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, get_profile, with_options
+from ..names import LIMIT_OPTIONS
+from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import load_registry_directory
@@ -56,7 +57,7 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
 
 # -- reading and compiling one job -----------------------------------------------------------------
 
-class _Registries:
+class Registries:
     """Registry directories, each read once per command."""
 
     def __init__(self) -> None:
@@ -74,7 +75,7 @@ class _Registries:
         return self.loaded[directory]
 
 
-def _read(job: Job) -> bytes:
+def read_job(job: Job) -> bytes:
     """The source as JSON bytes (a YAML file converted exactly), within the size limit."""
     profile = get_profile(job.settings.profile) if job.settings.profile else DRAFT_PROFILES["draft2020-12"]
     limits = with_options(profile, job.settings.limit_options()).limits
@@ -83,7 +84,7 @@ def _read(job: Job) -> bytes:
     return yaml_as_json(raw) if is_yaml_path(path) else raw
 
 
-def _is_contract_file(source: str, raw: bytes) -> bool:
+def is_contract_file(source: str, raw: bytes) -> bool:
     """Whether SRC is a tool contract file (which names its own profiles) rather than a schema."""
     if split_source(source)[1]:
         return False
@@ -99,9 +100,9 @@ def _base_uri(job: Job) -> str:
     return Path(split_source(job.source)[0]).resolve().as_uri() if job.settings.registry else ""
 
 
-def _build(job: Job, registries: _Registries, *, name: str | None, format: bool = True) -> str:
+def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True) -> str:
     """The module text for one job: a tool contract file, or a schema; warnings printed."""
-    raw = _read(job)
+    raw = read_job(job)
     settings = job.settings
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.limit_options()}
     if settings.registry:
@@ -109,7 +110,7 @@ def _build(job: Job, registries: _Registries, *, name: str | None, format: bool 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
         try:
-            if _is_contract_file(job.source, raw):
+            if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
             fragment = split_source(job.source)[1]
             return compile_source(raw, name=name, format=format, profile=settings.profile,
@@ -138,10 +139,10 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
     """Compile every job (atomic writes); in a project, also write each package's __init__.py
     (if missing) and remove generated modules no job writes any more. 0 if all went well."""
     failed = 0
-    registries = _Registries()
+    registries = Registries()
     for job in jobs:
         try:
-            text = _build(job, registries, name=job.target.stem)
+            text = build_job(job, registries, name=job.target.stem)
         except StraightlineError as error:
             report(job.shown, error)
             failed += 1
@@ -196,11 +197,11 @@ def compile_command(args: argparse.Namespace) -> int:
 
 # -- check ---------------------------------------------------------------------------------------------
 
-def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: _Registries) -> Inputs:
+def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registries) -> Inputs:
     """What the header of an up-to-date module for `job` records, computed without compiling:
     the registry documents are the ones the module's own header names, hashed as they are now."""
     fragment = split_source(job.source)[1]
-    contract = _is_contract_file(job.source, raw)
+    contract = is_contract_file(job.source, raw)
     # a registry directory is read only when the module records documents it looked up
     registry = registries.get(job.settings.registry) if recorded.registry else {}
     return Inputs(
@@ -217,11 +218,11 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
     """Report each job's module as up to date, missing or stale (naming every reason); in a
     project, also a missing __init__.py and generated modules no job writes. 0 if all is current."""
     stale = 0
-    registries = _Registries()
+    registries = Registries()
     for job in jobs:
         shown = _shown(job.target)
         try:
-            raw = _read(job)
+            raw = read_job(job)
             header = read_header(job.target)
             if header is None:
                 what = "not a module straightline wrote" if job.target.exists() else "missing"
@@ -260,10 +261,10 @@ def check_command(args: argparse.Namespace) -> int:
 
 def preflight_command(args: argparse.Namespace) -> int:
     failed = 0
-    registries = _Registries()
+    registries = Registries()
     for job in jobs_for(args, project_for(args)):
         try:
-            _build(job, registries, name=None, format=False)
+            build_job(job, registries, name=None, format=False)
         except StraightlineError as error:
             report(job.shown, error)
             failed += 1

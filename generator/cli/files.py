@@ -20,7 +20,7 @@ except ImportError:  # Windows: no flock, so no clean-up of left-over temporary 
     fcntl = None  # type: ignore[assignment]
 
 from ..errors import OptionError, StraightlineError
-from ..render.module import module_name_for
+from ..names import module_name_for
 from ..values import dumps_exact
 
 

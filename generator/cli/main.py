@@ -10,9 +10,9 @@ from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
-from ..profiles import DRAFT_PROFILES, LIMIT_OPTIONS, PROFILES, get_profile, with_options
-from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
+from .validate import add_validate_parser, validate_command
 
 
 class _Parser(argparse.ArgumentParser):
@@ -29,7 +29,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
                              "nearest pyproject.toml)")
     parser.add_argument("--config", metavar="FILE",
                         help="the pyproject.toml to read [tool.straightline] from (with no SRC)")
-    parser.add_argument("--profile", choices=sorted(PROFILES),
+    parser.add_argument("--profile", choices=PROFILE_NAMES,
                         help="the schema profile the contracts are written in (default: the draft "
                              "their $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
@@ -76,6 +76,8 @@ def _parser() -> argparse.ArgumentParser:
                                     description="Check each contract against the profile; write nothing.")
     _add_common(preflight)
     _add_unknown_keywords(preflight)
+
+    add_validate_parser(commands)
     return parser
 
 
@@ -100,6 +102,15 @@ def _check_project_flags(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "validate":  # imports the compiler only for --schema
+        try:
+            return validate_command(args)
+        except KeyboardInterrupt:
+            return 130
+    # the compile commands (imported here: they load the compiler)
+    from ..profiles import DRAFT_PROFILES, get_profile, with_options
+    from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+
     try:
         if args.command == "catalog":
             return catalog_command(args)

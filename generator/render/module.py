@@ -6,14 +6,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import black
 import jinja2
-import keyword
 
 from .. import __version__
 from ..codegen import Code, Name, literal
@@ -22,6 +20,7 @@ from ..emit.sources import primitive_sources
 from ..emit.tree import Assign, Stmt, render_block
 from ..emit.tree import Name as TreeName
 from . import layout
+from ..names import module_name_for
 from .header import header_fields, header_text, recorded_options
 
 _BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH)
@@ -51,14 +50,6 @@ _ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-
-
-def module_name_for(text: str) -> str:
-    """A safe module name from a file name: letters, digits and underscores, not a keyword."""
-    name = re.sub(r"[^0-9A-Za-z_]", "_", text)
-    if not name or name[0].isdigit() or keyword.iskeyword(name):
-        name = "contract_" + name
-    return name
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,21 @@
+"""Names known before the compiler loads: the profiles, the limit options, and the module names
+made from file names. The command line, the project config and `straightline validate --module`
+use them without importing the compiler (profiles.py checks the profile names against these)."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+PROFILE_NAMES = ("draft2019-09", "draft2020-12", "draft4", "draft6", "draft7", "lenient", "octoscript", "strict")
+
+# Options that set a profile's limits.
+LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")
+
+
+def module_name_for(text: str) -> str:
+    """A safe module name from a file name: letters, digits and underscores, not a keyword."""
+    name = re.sub(r"[^0-9A-Za-z_]", "_", text)
+    if not name or name[0].isdigit() or keyword.iskeyword(name):
+        name = "contract_" + name
+    return name

@@ -1,0 +1,83 @@
+"""Which data DATA names: files as given, directories searched recursively for the --glob patterns
+(by default every file whose suffix, in any case, is .json, .jsonl, .ndjson, .yaml or .yml), `-`
+for standard input.
+
+Directory walks are sorted (the same order on every run and machine), skip hidden entries (a name
+starting with '.': .git, editor files) and do not follow symbolic links to directories (no loops).
+A pattern without '/' matches a file's name; one with '/' matches its path relative to the
+directory searched ('*' also crosses '/'). A named path that does not exist is a usage error.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import OptionError
+from .readers import SUFFIX_FORMATS, format_for
+
+STDIN = "-"
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """One data file (or standard input): where to read it, how to show it, its format and size
+    in bytes (None for standard input)."""
+
+    path: str
+    display: str
+    format: str
+    size: int | None
+
+
+def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str | None) -> list[DataFile]:
+    """Every data file DATA names, in command-line order (a directory's files sorted)."""
+    patterns = tuple(globs)
+    found: list[DataFile] = []
+    for operand in operands:
+        if operand == STDIN:
+            found.append(DataFile(STDIN, "<stdin>", forced_format or "json", None))
+        elif os.path.isdir(operand):
+            found.extend(_data_file(path, forced_format) for path in _walk(operand, patterns))
+        elif os.path.lexists(operand):
+            found.append(_data_file(operand, forced_format))
+        else:
+            raise OptionError(f"{operand}: no such file or directory")
+    if sum(1 for data in found if data.path == STDIN) > 1:
+        raise OptionError("standard input (-) can be named only once")
+    return found
+
+
+def _data_file(path: str, forced_format: str | None) -> DataFile:
+    try:
+        size: int | None = os.stat(path).st_size
+    except OSError:
+        size = None  # reported when it is read
+    # read by absolute path (a Dask worker runs elsewhere), shown as given
+    return DataFile(os.path.abspath(path), path, format_for(os.path.basename(path), forced_format), size)
+
+
+def _matches(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a file found in a directory is data: by the patterns given, else by its suffix
+    (any case: DATA.JSON is JSON too)."""
+    if not patterns:
+        dot = name.rfind(".")
+        return dot > 0 and name[dot:].lower() in SUFFIX_FORMATS
+    return any(fnmatch.fnmatchcase(relative if "/" in p else name, p) for p in patterns)
+
+
+def _walk(directory: str, patterns: tuple[str, ...]) -> list[str]:
+    matched: list[str] = []
+    for root, dirnames, filenames in os.walk(directory):
+        dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            path = os.path.join(root, name)
+            relative = Path(os.path.relpath(path, directory)).as_posix()
+            if _matches(name, relative, patterns):
+                matched.append(path)
+    return matched

@@ -1,0 +1,234 @@
+"""Reading data into instances: JSON (one instance per file), JSON Lines (one per line, blank lines
+skipped) and YAML (one per document, PyYAML as the optional extra `yaml`).
+
+Every failure is a ReadProblem with a message and, where known, the 1-based line and column (the
+column counts characters, or bytes where the bytes are not UTF-8). Instances are what `json.loads`
+makes (duplicate keys: the last wins; numbers: int, or float for a fraction or exponent), except
+that NaN and Infinity, which are not JSON, are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterator
+
+from ..errors import OptionError
+
+FORMATS = ("json", "jsonl", "yaml")
+SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+YAML_EXTRA_HINT = "pip install 'straightline[yaml]'"
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class ReadProblem(Exception):
+    """Data that could not be read or parsed: `message`, and 1-based `line`/`column` where known."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+class YamlMissing(OptionError):
+    """YAML data was given but PyYAML is not installed."""
+
+
+def format_for(name: str, forced: str | None) -> str:
+    """The data format of a file: `forced` (--data-format), else by suffix, else JSON."""
+    if forced:
+        return forced
+    dot = name.rfind(".")
+    return SUFFIX_FORMATS.get(name[dot:].lower(), "json") if dot > 0 else "json"
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# One decoder for every record (json.loads with an argument would build a new one per call).
+JSON_DECODE = json.JSONDecoder(parse_constant=_refuse_constant).decode
+
+
+def decode_utf8(data: bytes, *, at_file_start: bool) -> str:
+    """UTF-8 text of `data` (a byte-order mark at the start of a file is dropped)."""
+    if at_file_start and data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ReadProblem(f"not UTF-8 (byte {data[exc.start]:#04x} at byte column {column})", line, column) from None
+
+
+def json_problem(exc: Exception, line_offset: int = 0) -> ReadProblem:
+    """The ReadProblem of a failed parse (a JSONDecodeError knows its line and column)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return ReadProblem(f"invalid JSON: {exc.msg}", exc.lineno + line_offset, exc.colno)
+    if isinstance(exc, RecursionError):
+        return ReadProblem("invalid JSON: nested too deeply to read", line_offset or None)
+    return ReadProblem(f"invalid JSON: {exc}", line_offset or None)
+
+
+def read_json(data: bytes) -> Any:
+    """The one instance of a JSON document."""
+    text = decode_utf8(data, at_file_start=True)
+    try:
+        return JSON_DECODE(text)
+    except (ValueError, RecursionError) as exc:
+        raise json_problem(exc) from None
+
+
+def jsonl_lines(data: bytes, *, at_file_start: bool) -> list[str | ReadProblem]:
+    """The lines of a block of JSON Lines (whole lines; a final newline ends the last one, it does
+    not start another). A line that is not UTF-8 is a ReadProblem in its place (line relative
+    to the block)."""
+    try:
+        text = decode_utf8(data, at_file_start=at_file_start)
+    except ReadProblem:
+        return _lines_one_by_one(data, at_file_start)
+    lines: list[str | ReadProblem] = list(text.split("\n"))
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _lines_one_by_one(data: bytes, at_file_start: bool) -> list[str | ReadProblem]:
+    """jsonl_lines for a block with bytes that are not UTF-8: only the bad lines are lost."""
+    raw = data.split(b"\n")
+    if raw[-1] == b"":
+        raw.pop()
+    lines: list[str | ReadProblem] = []
+    for index, line in enumerate(raw):
+        try:
+            lines.append(decode_utf8(line, at_file_start=at_file_start and index == 0))
+        except ReadProblem as problem:
+            problem.line = index + 1
+            lines.append(problem)
+    return lines
+
+
+def is_blank(line: str) -> bool:
+    """A JSON Lines line with only JSON whitespace: skipped, not a record."""
+    return not line.strip(" \t\r")
+
+
+def parse_jsonl_line(line: str, number: int) -> Any:
+    """The instance on one line (`number` is 1-based, for the ReadProblem)."""
+    try:
+        return JSON_DECODE(line)
+    except (ValueError, RecursionError) as exc:
+        problem = json_problem(exc)
+        problem.line = number
+        raise problem from None
+
+
+def read_jsonl(data: bytes) -> Iterator[tuple[int, Any]]:
+    """(line number, instance or ReadProblem) for each record of a whole JSON Lines file; blank
+    lines are skipped. (The runner does the same inline, block by block.)"""
+    for index, line in enumerate(jsonl_lines(data, at_file_start=True)):
+        if isinstance(line, ReadProblem):
+            yield index + 1, line
+        elif not is_blank(line):
+            try:
+                yield index + 1, parse_jsonl_line(line, index + 1)
+            except ReadProblem as problem:
+                yield index + 1, problem
+
+
+# --- YAML -------------------------------------------------------------------------------------
+
+_YAML_LOADER: Any = None
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+
+
+def require_yaml(what: str) -> None:
+    """Raise YamlMissing (naming the extra) unless PyYAML can be imported."""
+    try:
+        _yaml_loader()
+    except ImportError:
+        raise YamlMissing(f"{what} is YAML, which needs PyYAML: {YAML_EXTRA_HINT}") from None
+
+
+def _yaml_loader() -> Any:
+    """PyYAML's safe loader (the C one where built), except that timestamps stay strings: JSON
+    has no date type, and a schema's "format": "date" expects a string."""
+    global _YAML_LOADER
+    if _YAML_LOADER is None:
+        import yaml  # type: ignore[import-untyped]
+
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        resolvers = {
+            first: [(tag, regexp) for tag, regexp in entries if tag != _TIMESTAMP_TAG]
+            for first, entries in base.yaml_implicit_resolvers.items()
+        }
+        _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers})
+    return _YAML_LOADER
+
+
+def read_yaml(data: bytes) -> list[tuple[int, Any]]:
+    """(line where the document starts, instance) for each document of a YAML stream. A value JSON
+    has no counterpart for (a non-string key, a set, binary, NaN) is a ReadProblem naming where."""
+    import yaml  # type: ignore[import-untyped]
+
+    loader = _yaml_loader()(decode_utf8(data, at_file_start=True))
+    documents: list[tuple[int, Any]] = []
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            line = node.start_mark.line + 1
+            value = loader.construct_document(node)
+            _check_json_value(value, line, budget=10 * len(data) + 10_000)
+            documents.append((line, value))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = " ".join(part for part in (exc.context, exc.problem) if part) or "malformed"
+        raise ReadProblem(f"invalid YAML: {message}", mark and mark.line + 1, mark and mark.column + 1) from None
+    except yaml.YAMLError as exc:
+        raise ReadProblem(f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise ReadProblem("invalid YAML: nested too deeply to read") from None
+    finally:
+        loader.dispose()
+    if not documents:
+        raise ReadProblem("no YAML document")
+    return documents
+
+
+def _check_json_value(value: Any, line: int, budget: int) -> None:
+    """Refuse what JSON cannot hold, iteratively; aliases make a YAML value a graph, so a cycle is
+    refused and the values visited are bounded (an alias bomb is refused, not expanded)."""
+    on_path: set[int] = set()  # the containers between the root and the node visited
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if node is _LEAVE:
+            on_path.discard(int(pointer))
+            continue
+        budget -= 1
+        if budget < 0:
+            raise ReadProblem("YAML aliases expand to too many values", line)
+        where = pointer or "(root)"
+        if isinstance(node, (dict, list)):
+            if id(node) in on_path:
+                raise ReadProblem(f"YAML value at {where} contains itself", line)
+            on_path.add(id(node))
+            stack.append((_LEAVE, str(id(node))))
+            if isinstance(node, dict):
+                for key, item in node.items():
+                    if not isinstance(key, str):
+                        raise ReadProblem(f"YAML key {key!r} at {where} is not a string", line)
+                    stack.append((item, pointer + "/" + key.replace("~", "~0").replace("/", "~1")))
+            else:
+                stack.extend((item, f"{pointer}/{index}") for index, item in enumerate(node))
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise ReadProblem(f"YAML value {node!r} at {where} is not a JSON number", line)
+        elif not (node is None or isinstance(node, (str, int))):
+            raise ReadProblem(f"YAML value at {where} is a {type(node).__name__}, which JSON has no type for", line)
+
+
+_LEAVE = object()  # marks, on the walk's stack, the end of a container's children

@@ -1,0 +1,163 @@
+"""One task through one generated module, and the serial loop.
+
+The per-record path is lean: each JSON Lines record is parsed with one shared json decoder and
+checked with the module's is_valid (its fast path); only a record that fails is run through
+errors() (or output()) to build its report. Results carry plain values only (dicts of error
+fields), so they pickle to the parent from a worker process or a Dask worker unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
+from .readers import JSON_DECODE, ReadProblem, is_blank, json_problem, jsonl_lines, read_json, read_yaml
+from .tasks import Task
+
+
+@dataclass(slots=True)
+class Failure:
+    """A record that is invalid (`errors`, or `output` for basic/detailed) or could not be read
+    (`problem`). `line` is 1-based: relative to its task's first line until merged."""
+
+    line: int | None
+    column: int | None = None
+    problem: str | None = None
+    errors: list[dict[str, Any]] | None = None
+    best_match: dict[str, Any] | None = None
+    output: Any = None
+
+
+@dataclass(slots=True)
+class TaskResult:
+    """What one task found: its record counts, its failures in order, and the number of lines it
+    covered (JSON Lines; the next task of the same file numbers its lines from there)."""
+
+    records: int = 0
+    invalid: int = 0
+    unreadable: int = 0
+    lines: int = 0
+    failures: list[Failure] = field(default_factory=list)
+
+
+def error_fields(error: Any) -> dict[str, Any]:
+    """The fields of one ValidationError as plain values. `keyword` and `params` are taken where
+    the module's errors have them (newer modules), the locations and message always."""
+    fields: dict[str, Any] = {
+        "instance_location": error.instance_location,
+        "keyword_location": error.keyword_location,
+        "absolute_keyword_location": getattr(error, "absolute_keyword_location", None),
+        "message": error.message,
+    }
+    for name in ("keyword", "params"):
+        value = getattr(error, name, None)
+        if value is not None:
+            fields[name] = value
+    return fields
+
+
+class Checker:
+    """A module's functions for one output format, looked up once."""
+
+    def __init__(self, module: Any, output_format: str) -> None:
+        self.is_valid: Callable[[Any], bool] = module.is_valid
+        self.errors: Callable[[Any], list[Any]] = module.errors
+        self.output: Callable[[Any, str], Any] | None = getattr(module, "output", None)
+        self.best_match: Callable[[list[Any]], Any] | None = getattr(module, "best_match", None)
+        self.spec_format = output_format if output_format in SPEC_OUTPUT_FORMATS else None
+
+    def failure(self, value: Any, line: int | None) -> Failure:
+        """The report of an instance is_valid rejected."""
+        if self.spec_format is not None:
+            assert self.output is not None  # checked when the module was loaded
+            return Failure(line, output=self.output(value, self.spec_format))
+        errors = self.errors(value)
+        best = self.best_match(errors) if self.best_match is not None and errors else None
+        return Failure(
+            line,
+            errors=[error_fields(error) for error in errors],
+            best_match=error_fields(best) if best is not None else None,
+        )
+
+
+_CHECKERS: dict[tuple[str, str], Checker] = {}
+
+
+def checker_for(source: ModuleSource, output_format: str) -> Checker:
+    """The Checker of a module in this process (the module is loaded once per process)."""
+    key = (source.key, output_format)
+    checker = _CHECKERS.get(key)
+    if checker is None:
+        checker = _CHECKERS[key] = Checker(source.load(), output_format)
+    return checker
+
+
+def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult:
+    """Read, parse and validate one task. Never raises for bad data: an unreadable file or a
+    malformed record is a Failure with a problem."""
+    checker = checker_for(source, output_format)
+    try:
+        data = task.read()
+    except OSError as exc:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")])
+    if task.format == "jsonl":
+        return _run_jsonl(data, task.first, checker)
+    try:
+        records = [(None, read_json(data))] if task.format == "json" else _yaml_records(data)
+    except ReadProblem as problem:
+        return TaskResult(unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)])
+    result = TaskResult(records=len(records))
+    for line, value in records:
+        if not checker.is_valid(value):
+            result.invalid += 1
+            result.failures.append(checker.failure(value, line))
+    return result
+
+
+def _yaml_records(data: bytes) -> list[tuple[int | None, Any]]:
+    """A YAML file's documents; a single one is reported like a JSON file (no line)."""
+    documents: list[tuple[int | None, Any]] = list(read_yaml(data))
+    if len(documents) == 1:
+        return [(None, documents[0][1])]
+    return documents
+
+
+def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult:
+    """The hot loop: parse each line, is_valid it, build a report only for a failure."""
+    lines = jsonl_lines(data, at_file_start=at_file_start)
+    is_valid = checker.is_valid
+    decode = JSON_DECODE
+    failures: list[Failure] = []
+    skipped = unreadable = 0
+    for index, line in enumerate(lines):
+        try:
+            value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
+        except (ValueError, RecursionError, TypeError) as exc:
+            problem = _line_problem(line, exc, index + 1)
+            if problem is None:
+                skipped += 1
+            else:
+                unreadable += 1
+                failures.append(problem)
+            continue
+        if not is_valid(value):
+            failures.append(checker.failure(value, index + 1))
+    invalid = len(failures) - unreadable
+    return TaskResult(len(lines) - skipped - unreadable, invalid, unreadable, len(lines), failures)
+
+
+def _line_problem(line: str | ReadProblem, exc: Exception, number: int) -> Failure | None:
+    """The Failure of a line that did not parse, or None for a blank line (skipped)."""
+    if isinstance(line, ReadProblem):
+        return Failure(number, line.column, line.message)
+    if is_blank(line):
+        return None
+    problem = json_problem(exc)
+    return Failure(number, problem.column, problem.message)
+
+
+def run_serial(tasks: Iterable[Task], source: ModuleSource, output_format: str) -> Iterator[tuple[Task, TaskResult]]:
+    """Each task and its result, in order, in this process."""
+    for task in tasks:
+        yield task, run_task(task, source, output_format)

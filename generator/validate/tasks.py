@@ -1,0 +1,103 @@
+"""The units of work: a whole JSON or YAML file, a byte range of a JSON Lines file, or a block of
+standard input. Tasks are small and picklable, so the same ones run in this process, in worker
+processes (--jobs) or on a Dask cluster (--dask), and the results are the same in each.
+
+A byte range [start, end) holds the lines that begin in it: a worker skips the end of a line begun
+before `start` and finishes the line it is in at `end`. Line numbers in a range's results are
+relative to its first line and made absolute, in input order, by whoever merges them (each result
+says how many lines its range held).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator, Sequence
+
+from .discover import STDIN, DataFile
+
+# Bytes of JSON Lines per task: large enough that a task's overhead is small, small enough that
+# the work spreads over the workers and memory stays bounded.
+CHUNK_BYTES = 1 << 20
+DASK_CHUNK_BYTES = 16 << 20
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work on the data file numbered `file`: the whole file, the byte range
+    [start, end) of it (end None: to its end), or `data` itself (standard input)."""
+
+    file: int
+    path: str
+    format: str
+    first: bool  # the file's first task (a byte-order mark may open it)
+    last: bool  # the file's last task (its summary can be reported after it)
+    size: int  # bytes it covers, for the progress bar
+    start: int = 0
+    end: int | None = None
+    data: bytes | None = None
+
+    def read(self) -> bytes:
+        """The bytes of this task (OSError when the file cannot be read)."""
+        if self.data is not None:
+            return self.data
+        with open(self.path, "rb") as handle:
+            if self.start == 0 and self.end is None:
+                return handle.read()
+            return _read_range(handle, self.start, self.end)
+
+
+def _read_range(handle: BinaryIO, start: int, end: int | None) -> bytes:
+    """The lines that begin in [start, end)."""
+    if start > 0:
+        handle.seek(start - 1)
+        if handle.read(1) != b"\n":
+            handle.readline()  # the rest of a line begun in the range before
+    begin = handle.tell()
+    if end is None:
+        return handle.read()
+    if begin >= end:
+        return b""
+    data = handle.read(end - begin)
+    if data and not data.endswith(b"\n"):
+        data += handle.readline()
+    return data
+
+
+def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
+    """Every task, in input order: JSON Lines files cut into ranges of about `chunk_bytes`,
+    standard input read as it comes, other files whole."""
+    for number, data in enumerate(files):
+        if data.path == STDIN:
+            yield from _stdin_tasks(number, data.format, chunk_bytes)
+        elif data.format == "jsonl" and data.size is not None and data.size > chunk_bytes:
+            starts = range(0, data.size, chunk_bytes)
+            for start in starts:
+                last = start + chunk_bytes >= data.size
+                yield Task(number, data.path, data.format, first=start == 0, last=last,
+                           size=min(chunk_bytes, data.size - start), start=start,
+                           end=None if last else start + chunk_bytes)
+        else:
+            yield Task(number, data.path, data.format, first=True, last=True, size=data.size or 0)
+
+
+def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
+    """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it."""
+    stream: io.BufferedReader = sys.stdin.buffer  # type: ignore[assignment]  # read1: not on BinaryIO
+    if format != "jsonl":
+        data = stream.read()
+        yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
+        return
+    first = True
+    carry = b""
+    while True:
+        block = stream.read1(chunk_bytes)
+        if not block:
+            break
+        carry += block
+        cut = carry.rfind(b"\n") + 1
+        if cut and len(carry) >= chunk_bytes // 4:
+            yield Task(number, STDIN, format, first=first, last=False, size=cut, data=carry[:cut])
+            carry, first = carry[cut:], False
+    yield Task(number, STDIN, format, first=first, last=True, size=len(carry), data=carry)

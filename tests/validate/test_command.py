@@ -1,0 +1,405 @@
+"""`straightline validate` through the installed command: every output format, exit status and error
+case (files, directories with --glob, JSON Lines with line numbers, YAML, standard input, malformed
+and unreadable data, PyYAML missing), escaping, and that --module never imports the compiler."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import HANG_LIMIT, SCHEMA, STRAIGHTLINE, run, write
+
+VALID = {"left": 1, "right": 2}
+MISSING_RIGHT = {"left": 1}
+WRONG_TYPE = {"left": "1", "right": 2}
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+# --- files, text output, exit status ------------------------------------------------------------
+
+def test_valid_files_exit_0_with_a_summary(tmp_path: Path, schema_file: Path) -> None:
+    write(tmp_path / "a.json", VALID)
+    write(tmp_path / "b.json", {"left": -5, "right": 10**30})
+    result = run("--schema", schema_file, "a.json", "b.json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _lines(result.stdout) == ["2 records in 2 files: 2 valid, 0 invalid, 0 unreadable"]
+
+
+def test_invalid_file_exit_1_one_line_per_error(tmp_path: Path, schema_file: Path) -> None:
+    write(tmp_path / "a.json", VALID)
+    write(tmp_path / "bad.json", {"left": "1", "extra": True})
+    result = run("--schema", schema_file, "a.json", "bad.json", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "bad.json:(root): 'right' is a required property",
+        "bad.json:/extra: additional property 'extra' is not allowed",
+        "bad.json:/left: '1' is not of type 'integer'",
+        "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
+    ]
+    assert result.stderr == ""
+
+
+def test_python_m_generator_validate_is_the_same_command(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "bad.json", MISSING_RIGHT)
+    direct = run("--module", module_file, "bad.json", cwd=tmp_path)
+    as_module = run("--module", module_file, "bad.json", cwd=tmp_path, python_m=True)
+    assert (as_module.returncode, as_module.stdout) == (direct.returncode, direct.stdout) == (
+        1, "bad.json:(root): 'right' is a required property\n1 record in 1 file: 0 valid, 1 invalid, 0 unreadable\n")
+
+
+def test_schema_fragment_and_profile(tmp_path: Path) -> None:
+    write(tmp_path / "s.json", {"$defs": {"name": {"type": "string", "maxLength": 3}}})
+    write(tmp_path / "d.json", '"toolong"')
+    result = run("--schema", "s.json#/$defs/name", "--profile", "draft2020-12", "d.json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert _lines(result.stdout) == ["d.json:(root): 'toolong' is too long",
+                                     "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable"]
+    strict = run("--schema", "s.json#/$defs/name", "--profile", "strict", "d.json", cwd=tmp_path)
+    assert strict.returncode == 2
+    assert "s.json#/$defs/name:/$defs: keyword '$defs' is not in the strict profile" in strict.stderr
+
+
+# --- directories and --glob ---------------------------------------------------------------------
+
+def test_directory_recursive_default_suffixes(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "data" / "a.json", VALID)
+    write(tmp_path / "data" / "sub" / "b.JSON", MISSING_RIGHT)
+    write(tmp_path / "data" / "sub" / "c.ndjson", json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n")
+    write(tmp_path / "data" / "notes.txt", "not data")
+    write(tmp_path / "data" / ".cache" / "x.json", MISSING_RIGHT)
+    result = run("--module", module_file, "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "data/sub/b.JSON:(root): 'right' is a required property",
+        "data/sub/c.ndjson:2:/left: '1' is not of type 'integer'",
+        "4 records in 3 files: 2 valid, 2 invalid, 0 unreadable",
+    ]
+
+
+def test_glob_selects_files_in_directories(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "data" / "keep" / "a.txt", VALID)
+    write(tmp_path / "data" / "keep" / "b.txt", MISSING_RIGHT)
+    write(tmp_path / "data" / "skip" / "c.txt", MISSING_RIGHT)
+    write(tmp_path / "data" / "d.json", MISSING_RIGHT)
+    result = run("--module", module_file, "--glob", "keep/*.txt", "--glob", "nothing*", "data", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "data/keep/b.txt:(root): 'right' is a required property",
+        "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
+    ]
+
+
+def test_no_data_file_found_is_a_usage_error(tmp_path: Path, module_file: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    result = run("--module", module_file, "empty", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "no data files found in empty" in result.stderr and result.stdout == ""
+
+
+# --- JSON Lines ---------------------------------------------------------------------------------
+
+def test_jsonl_reports_line_numbers_and_skips_blank_lines(tmp_path: Path, module_file: Path) -> None:
+    lines = [json.dumps(VALID), "", json.dumps(MISSING_RIGHT), "   ", json.dumps(VALID), json.dumps(WRONG_TYPE)]
+    write(tmp_path / "d.jsonl", "\n".join(lines) + "\n")
+    result = run("--module", module_file, "d.jsonl", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "d.jsonl:3:(root): 'right' is a required property",
+        "d.jsonl:6:/left: '1' is not of type 'integer'",
+        "4 records in 1 file: 2 valid, 2 invalid, 0 unreadable",
+    ]
+
+
+def test_empty_jsonl_file_is_zero_records_and_valid(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.jsonl", "")
+    result = run("--module", module_file, "d.jsonl", cwd=tmp_path)
+    assert (result.returncode, _lines(result.stdout)) == (0, ["0 records in 1 file: 0 valid, 0 invalid, 0 unreadable"])
+
+
+# --- YAML ---------------------------------------------------------------------------------------
+
+def test_yaml_single_and_multi_document(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "one.yaml", "left: 1\nright: 2\n")
+    write(tmp_path / "many.yml", "left: 1\nright: 2\n---\nleft: 1\n---\nleft: x\nright: 2\n")
+    result = run("--module", module_file, "one.yaml", "many.yml", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "many.yml:4:(root): 'right' is a required property",
+        "many.yml:6:/left: 'x' is not of type 'integer'",
+        "4 records in 2 files: 2 valid, 2 invalid, 0 unreadable",
+    ]
+
+
+def test_missing_pyyaml_names_the_extra(tmp_path: Path, module_file: Path) -> None:
+    blocker = tmp_path / "blocker"
+    write(blocker / "yaml.py", "raise ImportError('No module named yaml (blocked by the test)')\n")
+    write(tmp_path / "a.yaml", "left: 1\nright: 2\n")
+    write(tmp_path / "b.json", VALID)
+    result = run("--module", module_file, "b.json", "a.yaml", cwd=tmp_path, env={"PYTHONPATH": str(blocker)})
+    assert result.returncode == 2
+    assert "a.yaml is YAML, which needs PyYAML: pip install 'straightline[yaml]'" in result.stderr
+    assert result.stdout == ""
+    # without YAML data, PyYAML is not needed
+    assert run("--module", module_file, "b.json", cwd=tmp_path, env={"PYTHONPATH": str(blocker)}).returncode == 0
+
+
+# --- standard input -----------------------------------------------------------------------------
+
+def test_standard_input_json_and_jsonl(tmp_path: Path, module_file: Path) -> None:
+    as_json = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(MISSING_RIGHT).encode())
+    assert (as_json.returncode, _lines(as_json.stdout)[0]) == (1, "<stdin>:(root): 'right' is a required property")
+    lines = (json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n").encode()
+    as_jsonl = run("--module", module_file, "--data-format", "jsonl", "-", cwd=tmp_path, stdin=lines)
+    assert as_jsonl.returncode == 1
+    assert _lines(as_jsonl.stdout) == ["<stdin>:2:/left: '1' is not of type 'integer'",
+                                       "2 records in 1 file: 1 valid, 1 invalid, 0 unreadable"]
+    valid = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(VALID).encode())
+    assert valid.returncode == 0
+
+
+# --- malformed and unreadable data --------------------------------------------------------------
+
+def test_malformed_and_unreadable_data_is_reported_and_the_rest_validated(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "a_syntax.json", '{"left": 1,\n  "right" 2}')
+    write(tmp_path / "b_bytes.json", b'{"left": "\xff"}')
+    os.symlink(tmp_path / "nowhere.json", tmp_path / "c_dangling.json")
+    write(tmp_path / "d_lines.jsonl", json.dumps(VALID) + '\n{"left": 1,\n' + json.dumps(MISSING_RIGHT) + "\nNaN\n")
+    write(tmp_path / "e_deep.json", "[" * 100_000 + "]" * 100_000)
+    write(tmp_path / "f_ok.json", VALID)
+    result = run("--module", module_file, ".", cwd=tmp_path)
+    assert result.returncode == 1
+    assert _lines(result.stdout) == [
+        "./a_syntax.json:2:11: invalid JSON: Expecting ':' delimiter",
+        "./b_bytes.json:1:11: not UTF-8 (byte 0xff at byte column 11)",
+        "./c_dangling.json: cannot read: No such file or directory",
+        "./d_lines.jsonl:2:12: invalid JSON: Expecting property name enclosed in double quotes",
+        "./d_lines.jsonl:3:(root): 'right' is a required property",
+        "./d_lines.jsonl:4: invalid JSON: NaN is not a JSON number",
+        "./e_deep.json: invalid JSON: nested too deeply to read",
+        "3 records in 6 files: 2 valid, 1 invalid, 6 unreadable",
+    ]
+
+
+def test_unreadable_data_in_json_output(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "bad.json", "[1,")
+    result = run("--module", module_file, "--output", "json", "bad.json", cwd=tmp_path)
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    assert document["records"] == [{"file": "bad.json", "line": 1, "column": 4, "status": "unreadable",
+                                    "problem": "invalid JSON: Expecting value"}]
+    assert document["files"] == [{"file": "bad.json", "format": "json", "valid": False, "records": 0,
+                                  "invalid_records": 0, "unreadable": 1}]
+    assert document["valid"] is False
+
+
+# --- usage, schema and module errors: exit 2 ----------------------------------------------------
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["nowhere.json"], "nowhere.json: no such file or directory"),
+    (["--jobs", "0", "d.json"], "argument --jobs: must be 1 or more, not 0"),
+    (["--jobs", "2", "--dask", "tcp://127.0.0.1:1", "d.json"], "--jobs and --dask: choose one"),
+    (["--profile", "strict", "d.json"], "--profile: compile options, for --schema only"),
+    (["--output", "xml", "d.json"], "invalid choice: 'xml'"),
+    (["-", "-"], "standard input (-) can be named only once"),
+])
+def test_usage_errors_exit_2(tmp_path: Path, module_file: Path, extra: list[str], message: str) -> None:
+    write(tmp_path / "d.json", VALID)
+    result = run("--module", module_file, *extra, cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
+    write(tmp_path / "d.json", VALID)
+    write(tmp_path / "bad_schema.json", {"type": "object", "minLength": -1})
+    write(tmp_path / "broken.py", "def is_valid(:\n")
+    write(tmp_path / "other.py", "X = 1\n")
+    write(tmp_path / "tool.json", {"name": "t.x", "description": "d", "input": {"type": "object"},
+                                    "output": {"type": "object"}})
+    cases = [
+        (["--schema", "bad_schema.json"], "bad_schema.json:/minLength:"),
+        (["--schema", "missing.json"], "cannot read missing.json"),
+        (["--schema", "tool.json"], "a tool contract, not a schema; validate against one of its schemas: "
+                                    "--schema 'tool.json#/input' (or #/output) --profile octoscript"),
+        (["--module", "broken.py"], "--module broken.py: cannot load it (SyntaxError"),
+        (["--module", "other.py"], "not a straightline validator module, it has no is_valid, errors"),
+        (["--module", "missing.py"], "no such file"),
+    ]
+    for args, message in cases:
+        result = run(*args, "d.json", cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert message in result.stderr, (args, result.stderr)
+        assert result.stdout == ""
+
+
+def test_basic_and_detailed_need_the_module_output_function(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    for fmt in ("basic", "detailed"):
+        result = run("--module", module_file, "--output", fmt, "d.json", cwd=tmp_path)
+        assert result.returncode == 2
+        assert f"the module has no output formats (no output() function" in result.stderr
+        assert f"--output {fmt} cannot be produced" in result.stderr
+
+
+# --- JSON output, and the fields newer modules add ----------------------------------------------
+
+def test_json_output_document(tmp_path: Path, module_file: Path, module: Any) -> None:
+    write(tmp_path / "a.json", VALID)
+    write(tmp_path / "b.jsonl", json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n")
+    result = run("--module", module_file, "--output", "json", "a.json", "b.jsonl", cwd=tmp_path)
+    assert result.returncode == 1
+    document = json.loads(result.stdout)
+    expected_errors = [{"instance_location": e.instance_location, "keyword_location": e.keyword_location,
+                        "absolute_keyword_location": e.absolute_keyword_location, "message": e.message}
+                       for e in module.errors(WRONG_TYPE)]
+    assert document == {
+        "records": [{"file": "b.jsonl", "line": 2, "status": "invalid", "errors": expected_errors}],
+        "files": [
+            {"file": "a.json", "format": "json", "valid": True, "records": 1, "invalid_records": 0, "unreadable": 0},
+            {"file": "b.jsonl", "format": "jsonl", "valid": False, "records": 2, "invalid_records": 1, "unreadable": 0},
+        ],
+        "summary": {"files": 2, "records": 3, "valid_records": 2, "invalid_records": 1, "unreadable": 0},
+        "valid": False,
+    }
+    valid = json.loads(run("--module", module_file, "--output", "json", "a.json", cwd=tmp_path).stdout)
+    assert valid["records"] == [] and valid["valid"] is True
+
+
+RICHER_MODULE = '''
+"""A generated module as newer ones will be: errors with keyword and params, best_match, output()."""
+import importlib.util
+
+_spec = importlib.util.spec_from_file_location("pair_base", {base!r})
+_base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_base)
+is_valid = _base.is_valid
+
+
+class Error:
+    def __init__(self, error):
+        self.message = error.message
+        self.instance_location = error.instance_location
+        self.keyword_location = error.keyword_location
+        self.absolute_keyword_location = error.absolute_keyword_location
+        self.keyword = error.keyword_location.rsplit("/", 1)[-1]
+        self.params = {{"at": error.instance_location, "n": 1}}
+
+
+def errors(instance):
+    return [Error(e) for e in _base.errors(instance)]
+
+
+def best_match(errors):
+    return errors[-1]
+
+
+def output(instance, format):
+    return {{"valid": False, "format": format,
+             "errors": [{{"instanceLocation": e.instance_location, "keywordLocation": e.keyword_location,
+                          "error": e.message}} for e in _base.errors(instance)]}}
+'''
+
+
+@pytest.fixture
+def richer_module(tmp_path: Path, module_file: Path) -> Path:
+    return write(tmp_path / "richer.py", RICHER_MODULE.format(base=str(module_file)))
+
+
+def test_keyword_params_and_best_match_are_used_when_the_module_has_them(
+        tmp_path: Path, richer_module: Path, module: Any) -> None:
+    write(tmp_path / "d.json", {"left": "1"})
+    document = json.loads(run("--module", richer_module, "--output", "json", "d.json", cwd=tmp_path).stdout)
+    (record,) = document["records"]
+    expected = [{"instance_location": e.instance_location, "keyword_location": e.keyword_location,
+                 "absolute_keyword_location": None, "message": e.message,
+                 "keyword": e.keyword_location.rsplit("/", 1)[-1], "params": {"at": e.instance_location, "n": 1}}
+                for e in module.errors({"left": "1"})]
+    assert record["errors"] == expected
+    assert record["best_match"] == expected[-1]
+
+
+@pytest.mark.parametrize("fmt", ["basic", "detailed"])
+def test_basic_and_detailed_are_the_module_output(tmp_path: Path, richer_module: Path, module: Any, fmt: str) -> None:
+    write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n" + json.dumps(MISSING_RIGHT) + "\n")
+    result = run("--module", richer_module, "--output", fmt, "d.jsonl", cwd=tmp_path)
+    assert result.returncode == 1
+    (record,) = json.loads(result.stdout)["records"]
+    assert record == {"file": "d.jsonl", "line": 2, "status": "invalid", "output": {
+        "valid": False, "format": fmt,
+        "errors": [{"instanceLocation": e.instance_location, "keywordLocation": e.keyword_location, "error": e.message}
+                   for e in module.errors(MISSING_RIGHT)]}}
+
+
+# --- escaping -----------------------------------------------------------------------------------
+
+def test_control_characters_cannot_forge_output_lines(tmp_path: Path, module_file: Path) -> None:
+    name = "evil\nfake.json:(root): all good\x1b[2K.json"
+    write(tmp_path / name, '{"left": 1, "right": 2, "k\\nfake.json:(root): x\\u202e\\ud800": 1}')
+    result = run("--module", module_file, ".", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = _lines(result.stdout)
+    assert len(lines) == 2, lines
+    assert lines[0] == ("./evil\\nfake.json:(root): all good\\x1b[2K.json:/k\\nfake.json:(root): x\\u202e\\ud800: "
+                        "additional property 'k\\nfake.json:(root): x\\u202e\\ud800' is not allowed")
+    assert all(ch.isprintable() for ch in lines[0])
+    document = run("--module", module_file, "--output", "json", ".", cwd=tmp_path).stdout
+    assert document.isascii()
+    assert json.loads(document)["records"][0]["file"] == "./" + name
+
+
+# --- --module never imports the compiler --------------------------------------------------------
+
+BLOCKED = ("black", "jinja2", "generator.api", "generator.emit", "generator.lower", "generator.render",
+           "generator.cli.commands")
+
+
+def test_module_path_imports_nothing_of_the_compiler(tmp_path: Path, module_file: Path) -> None:
+    """A sitecustomize on PYTHONPATH blocks the compiler in every process the command starts,
+    the --jobs workers included."""
+    write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n" + json.dumps(MISSING_RIGHT) + "\n")
+    blocker = tmp_path / "blocker"
+    write(blocker / "sitecustomize.py", f'''
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if any(name == b or name.startswith(b + ".") for b in {BLOCKED!r}):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+''')
+    env = {"PYTHONPATH": str(blocker)}
+    probe = subprocess.run([sys.executable, "-c", "import generator.api"], env={**os.environ, **env},
+                           capture_output=True, text=True, timeout=HANG_LIMIT)
+    assert "blocked: generator.api" in probe.stderr  # the blocker works
+    for extra in ([], ["--jobs", "2", "--chunk-size", "10"], ["--output", "json"]):
+        result = run("--module", module_file, *extra, "d.jsonl", cwd=tmp_path, env=env)
+        assert result.returncode == 1, result.stderr
+        assert "blocked" not in result.stderr
+        assert "'right' is a required property" in result.stdout
+
+
+def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.jsonl", (json.dumps(MISSING_RIGHT) + "\n") * 200_000)
+    proc = subprocess.Popen([str(STRAIGHTLINE), "validate", "--module", str(module_file), "d.jsonl"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=HANG_LIMIT) == 1
+    assert first.startswith(b"d.jsonl:1:(root): ")
+    assert b"Traceback" not in proc.stderr.read()
+
+
+def test_messages_on_stderr_are_escaped_too(tmp_path: Path, module_file: Path) -> None:
+    result = run("--module", module_file, "missing\nstraightline validate: fine.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "straightline validate: missing\\nstraightline validate: fine.json: no such file or directory\n"

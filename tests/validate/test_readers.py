@@ -1,0 +1,233 @@
+"""Unit tests of the data side of `straightline validate`: the readers (JSON, JSON Lines, YAML),
+directory discovery, the byte ranges JSON Lines files are cut into, and the text escaping."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.validate.discover import discover
+from generator.validate.readers import (ReadProblem, format_for, jsonl_lines, read_json, read_jsonl,
+                                        read_yaml)
+from generator.validate.report import dumps, escape
+from generator.validate.tasks import Task, plan
+
+from .conftest import write
+
+
+# --- formats ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "forced", "expected"), [
+    ("a.json", None, "json"), ("a.JSONL", None, "jsonl"), ("a.ndjson", None, "jsonl"),
+    ("a.yml", None, "yaml"), ("a.yaml", None, "yaml"), ("a.txt", None, "json"), (".json", None, "json"),
+    ("a.json", "jsonl", "jsonl"), ("a.yaml", "json", "json"),
+])
+def test_format_is_forced_else_by_suffix_else_json(name: str, forced: str | None, expected: str) -> None:
+    assert format_for(name, forced) == expected
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+def test_json_document_is_read_exactly_as_json_loads_reads_it() -> None:
+    text = '{"a": [1, 2.5, "x\\u00e9", null, true], "b": {"c": 12345678901234567890}}'
+    assert read_json(text.encode()) == json.loads(text)
+
+
+def test_json_syntax_error_names_its_line_and_column() -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_json(b'{\n  "a": 1,\n  "b" 2\n}')
+    assert (caught.value.line, caught.value.column) == (3, 7)
+    assert "Expecting ':' delimiter" in caught.value.message
+
+
+def test_json_byte_order_mark_is_dropped_and_other_encodings_refused() -> None:
+    assert read_json(b"\xef\xbb\xbf[1]") == [1]
+    with pytest.raises(ReadProblem) as caught:
+        read_json(b'["ok",\n "\xff"]')
+    assert (caught.value.line, caught.value.column) == (2, 3)
+    assert "not UTF-8" in caught.value.message
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}'])
+def test_json_nan_and_infinity_are_refused(text: str) -> None:
+    with pytest.raises(ReadProblem, match="not a JSON number"):
+        read_json(text.encode())
+
+
+@pytest.mark.parametrize("text", ["", "   ", "[1] [2]", "{'a': 1}"])
+def test_json_empty_or_malformed_is_a_problem(text: str) -> None:
+    with pytest.raises(ReadProblem, match="invalid JSON"):
+        read_json(text.encode())
+
+
+def test_json_nested_too_deeply_is_a_problem_not_a_crash() -> None:
+    with pytest.raises(ReadProblem, match="nested too deeply"):
+        read_json(b"[" * 200_000 + b"]" * 200_000)
+
+
+# --- JSON Lines ---------------------------------------------------------------------------------
+
+def test_jsonl_records_by_line_with_blank_lines_skipped() -> None:
+    data = b'{"a": 1}\n\n  \t\r\n[2]\r\n"three"\n'
+    assert list(read_jsonl(data)) == [(1, {"a": 1}), (4, [2]), (5, "three")]
+
+
+def test_jsonl_last_line_without_newline_is_a_record() -> None:
+    assert list(read_jsonl(b"1\n2")) == [(1, 1), (2, 2)]
+    assert jsonl_lines(b"", at_file_start=True) == []
+
+
+def test_jsonl_malformed_line_is_a_problem_in_place_and_the_others_are_read() -> None:
+    records = list(read_jsonl(b'1\n{"a" 1}\n3\n'))
+    assert [line for line, _ in records] == [1, 2, 3]
+    problem = records[1][1]
+    assert isinstance(problem, ReadProblem)
+    assert (problem.line, problem.column) == (2, 6)
+    assert records[2] == (3, 3)
+
+
+def test_jsonl_a_line_that_is_not_utf8_is_lost_alone() -> None:
+    records = list(read_jsonl(b'"a"\n"\xc3("\n"c"\n'))
+    assert records[0] == (1, "a") and records[2] == (3, "c")
+    assert isinstance(records[1][1], ReadProblem) and records[1][1].line == 2
+
+
+def test_jsonl_unicode_line_separators_inside_strings_do_not_split_lines() -> None:
+    data = '"a\u2028b"\n"c\x85d"\n'.encode()
+    assert [value for _, value in read_jsonl(data)] == ["a\u2028b", "c\x85d"]
+
+
+# --- YAML ---------------------------------------------------------------------------------------
+
+def test_yaml_documents_with_their_start_lines() -> None:
+    data = b"left: 1\nright: 2\n---\n- a\n- b\n---\n7\n"
+    assert read_yaml(data) == [(1, {"left": 1, "right": 2}), (4, ["a", "b"]), (7, 7)]
+
+
+def test_yaml_timestamps_stay_strings_as_json_has_no_dates() -> None:
+    assert read_yaml(b"when: 2024-01-02\nat: 2024-01-02T03:04:05Z\n") == [
+        (1, {"when": "2024-01-02", "at": "2024-01-02T03:04:05Z"})]
+
+
+def test_yaml_syntax_error_names_its_line_and_column() -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"a: 1\nb: [1, 2\nc: 3\n")
+    assert caught.value.message.startswith("invalid YAML")
+    assert caught.value.line is not None and caught.value.line >= 2
+    assert caught.value.column is not None
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    (b"{1: a}", "key 1 at (root) is not a string"),
+    (b"a: {b: !!binary aGk=}", "at /a/b is a bytes"),
+    (b"a: !!set {x: null}", "at /a is a set"),
+    (b"a: [.nan]", "at /a/0 is not a JSON number"),
+    (b"a: &x [*x]", "contains itself"),
+])
+def test_yaml_values_json_cannot_hold_are_refused_with_their_place(text: bytes, fragment: str) -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(text)
+    assert fragment in caught.value.message
+
+
+def test_yaml_alias_bomb_is_refused_not_expanded() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join(f'*a{i - 1}' for _ in range(10))}]" for i in range(1, 9)]
+    with pytest.raises(ReadProblem, match="aliases expand to too many values"):
+        read_yaml("\n".join(lines).encode())
+
+
+def test_yaml_shared_aliases_within_bounds_are_read() -> None:
+    assert read_yaml(b"base: &b {x: 1}\nuse: *b\n") == [(1, {"base": {"x": 1}, "use": {"x": 1}})]
+
+
+def test_yaml_empty_stream_is_a_problem() -> None:
+    with pytest.raises(ReadProblem, match="no YAML document"):
+        read_yaml(b"# only a comment\n")
+
+
+# --- discovery ----------------------------------------------------------------------------------
+
+def _tree(root: Path) -> None:
+    for name in ["a.json", "b.JSONL", "c.yml", "notes.txt", "sub/d.ndjson", "sub/deeper/e.yaml",
+                 ".hidden.json", ".git/f.json", "sub/x.data"]:
+        write(root / name, "1")
+
+
+def test_directories_are_searched_recursively_sorted_skipping_hidden(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    found = discover([str(tmp_path)], [], None)
+    relative = [os.path.relpath(d.path, tmp_path) for d in found]
+    assert relative == ["a.json", "b.JSONL", "c.yml", "sub/d.ndjson", "sub/deeper/e.yaml"]
+    assert [d.format for d in found] == ["json", "jsonl", "yaml", "jsonl", "yaml"]
+
+
+def test_glob_patterns_by_name_or_by_relative_path(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    by_name = discover([str(tmp_path)], ["*.data", "*.txt"], None)
+    assert sorted(os.path.relpath(d.path, tmp_path) for d in by_name) == ["notes.txt", "sub/x.data"]
+    by_path = discover([str(tmp_path)], ["sub/*.yaml"], None)
+    assert [os.path.relpath(d.path, tmp_path) for d in by_path] == ["sub/deeper/e.yaml"]
+
+
+def test_named_files_are_read_whatever_their_name_and_missing_ones_refused(tmp_path: Path) -> None:
+    from generator.errors import OptionError
+
+    _tree(tmp_path)
+    found = discover([str(tmp_path / "notes.txt"), "-"], ["*.json"], "jsonl")
+    assert [(d.display, d.format) for d in found] == [(str(tmp_path / "notes.txt"), "jsonl"), ("<stdin>", "jsonl")]
+    with pytest.raises(OptionError, match="no such file or directory"):
+        discover([str(tmp_path / "missing.json")], [], None)
+    with pytest.raises(OptionError, match="only once"):
+        discover(["-", "-"], [], None)
+
+
+# --- ranges of JSON Lines files -----------------------------------------------------------------
+
+@given(lines=st.lists(st.text(alphabet="ab\r ", max_size=12), max_size=30),
+       chunk=st.integers(min_value=1, max_value=40), final_newline=st.booleans())
+def test_byte_ranges_hold_every_line_exactly_once_in_order(tmp_path_factory: pytest.TempPathFactory,
+                                                           lines: list[str], chunk: int,
+                                                           final_newline: bool) -> None:
+    from generator.validate.discover import DataFile
+
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    path = tmp_path_factory.mktemp("ranges") / "data.jsonl"
+    path.write_bytes(text.encode())
+    tasks = list(plan([DataFile(str(path), "data.jsonl", "jsonl", len(text))], chunk_bytes=chunk))
+    assert tasks[0].first and tasks[-1].last and not any(t.last for t in tasks[:-1])
+    joined = b"".join(task.read() for task in tasks)
+    assert joined == text.encode()
+    pieces = [task.read() for task in tasks]
+    for index, piece in enumerate(pieces):  # whole lines: only the end of the file may lack "\n"
+        if piece and not piece.endswith(b"\n"):
+            assert not any(pieces[index + 1:])
+    counted = sum(len(jsonl_lines(piece, at_file_start=t.first)) for piece, t in zip(pieces, tasks))
+    assert counted == len(jsonl_lines(text.encode(), at_file_start=True))
+
+
+def test_a_task_of_standard_input_carries_its_bytes() -> None:
+    task = Task(0, "-", "jsonl", first=True, last=True, size=3, data=b"1\n2")
+    assert task.read() == b"1\n2"
+
+
+# --- escaping and JSON text ---------------------------------------------------------------------
+
+def test_escape_leaves_no_control_format_or_surrogate_character() -> None:
+    hostile = "a\nb\rc\td\x1b[31m\x85\u2028\u202e\ud800\ufeff"
+    escaped = escape(hostile)
+    assert escaped == "a\\nb\\rc\\td\\x1b[31m\\x85\\u2028\\u202e\\ud800\\ufeff"
+    assert escape("plain é ✓ /a~1b") == "plain é ✓ /a~1b"
+
+
+def test_dumps_is_ascii_and_keeps_decimals_exact() -> None:
+    from decimal import Decimal
+
+    text = dumps({"x": Decimal("0.30000000000000000001"), "k\n": "\ud800é"})
+    assert text.isascii()
+    assert text == '{"x": 0.30000000000000000001, "k\\n": "\\ud800\\u00e9"}'

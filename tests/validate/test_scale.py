@@ -1,0 +1,213 @@
+"""Data at scale: --jobs N in worker processes, --dask on a distributed.LocalCluster bound to
+127.0.0.1, and generator.validate.dask.invalid_records over a dask.bag, each giving exactly what
+one process gives; and the progress bar, absent when the output is piped, present on a terminal.
+
+Nothing here is timed: HANG_LIMIT only catches a hang."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .conftest import HANG_LIMIT, SCHEMA, STRAIGHTLINE, run, write
+
+VALID = {"left": 1, "right": 2}
+
+
+def _big_jsonl(path: Path, count: int) -> dict[int, str]:
+    """A JSON Lines file of `count` lines mixing valid, invalid, blank, malformed and non-UTF-8
+    lines, and the expected report line of each failing line number (computed here, apart from
+    the tool)."""
+    expected: dict[int, str] = {}
+    with path.open("wb") as handle:
+        for number in range(1, count + 1):
+            if number % 97 == 0:
+                handle.write(json.dumps({"left": number}).encode() + b"\n")
+                expected[number] = f"{path.name}:{number}:(root): 'right' is a required property"
+            elif number % 501 == 0:
+                handle.write(b"   \n")
+            elif number % 1003 == 0:
+                handle.write(b'{"left": 1\n')
+                expected[number] = f"{path.name}:{number}:11: invalid JSON: Expecting ',' delimiter"
+            elif number == 40_000:
+                handle.write(b'"\xff"\n')
+                expected[number] = f"{path.name}:{number}:2: not UTF-8 (byte 0xff at byte column 2)"
+            else:
+                handle.write(json.dumps({"left": number, "right": -(number ** (number % 5))}).encode() + b"\n")
+    return expected
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, str]]:
+    """Over 2 MiB: several 1 MiB ranges, so line numbers must carry across them."""
+    directory = tmp_path_factory.mktemp("big")
+    for name in ("a.json", "b.json", "c.json"):  # and a directory of small files beside it
+        write(directory / "small" / name, VALID if name != "b.json" else {"left": "x"})
+    return directory, _big_jsonl(directory / "big.jsonl", 60_000)
+
+
+def test_serial_report_of_a_multi_range_file_is_right_line_by_line(big: tuple[Path, dict[int, str]],
+                                                                  module_file: Path) -> None:
+    directory, expected = big
+    assert (directory / "big.jsonl").stat().st_size > 2 * (1 << 20)  # three ranges at least
+    result = run("--module", module_file, "big.jsonl", cwd=directory)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[:-1] == [expected[n] for n in sorted(expected)]
+    blank = sum(1 for n in range(1, 60_001) if n % 501 == 0 and n % 97 != 0)
+    unreadable = sum(1 for text in expected.values() if "JSON" in text or "UTF-8" in text)
+    invalid = len(expected) - unreadable
+    records = 60_000 - blank - unreadable
+    assert lines[-1] == f"{records} records in 1 file: {records - invalid} valid, {invalid} invalid, {unreadable} unreadable"
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_jobs_give_exactly_what_one_process_gives(big: tuple[Path, dict[int, str]], module_file: Path,
+                                                  schema_file: Path, output: str) -> None:
+    directory, _ = big
+    data = ["big.jsonl", "small"]
+    serial = run("--module", module_file, "--output", output, *data, cwd=directory)
+    by_module = run("--module", module_file, "--output", output, "--jobs", "2", *data, cwd=directory)
+    by_schema = run("--schema", schema_file, "--output", output, "--jobs", "2", "--chunk-size", "300000", *data,
+                    cwd=directory)
+    assert serial.returncode == by_module.returncode == by_schema.returncode == 1
+    assert by_module.stdout == serial.stdout
+    assert by_schema.stdout == serial.stdout
+
+
+def test_jobs_on_standard_input(big: tuple[Path, dict[int, str]], module_file: Path) -> None:
+    directory, _ = big
+    data = (directory / "big.jsonl").read_bytes()
+    serial = run("--module", module_file, "--data-format", "jsonl", "-", cwd=directory, stdin=data)
+    parallel = run("--module", module_file, "--data-format", "jsonl", "--jobs", "2", "--chunk-size", "100000", "-",
+                   cwd=directory, stdin=data)
+    assert serial.returncode == parallel.returncode == 1
+    assert parallel.stdout == serial.stdout
+    assert serial.stdout == run("--module", module_file, "big.jsonl", cwd=directory).stdout.replace("big.jsonl", "<stdin>")
+
+
+# --- the progress bar ---------------------------------------------------------------------------
+
+def _slow_feed(fd: int) -> None:
+    """Valid lines, a pause longer than the bar's delay, more lines and one invalid: work that
+    lasts, so the bar is due wherever it may be drawn."""
+    os.write(fd, (json.dumps(VALID) + "\n").encode() * 100)
+    time.sleep(1.6)
+    os.write(fd, (json.dumps(VALID) + "\n").encode() * 100 + b'{"left": 1}\n')
+    os.close(fd)
+
+
+def _command(module_file: Path) -> list[str]:
+    return [str(STRAIGHTLINE), "validate", "--module", str(module_file), "--data-format", "jsonl",
+            "--chunk-size", "64", "-"]
+
+
+def test_no_progress_bar_when_output_is_piped(module_file: Path, tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(_command(module_file), stdin=read_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path, env={**os.environ, "TERM": "xterm"})
+    os.close(read_end)
+    _slow_feed(write_end)
+    out, err = proc.communicate(timeout=HANG_LIMIT)
+    assert proc.returncode == 1
+    assert err == b""
+    assert out.decode().splitlines() == ["<stdin>:201:(root): 'right' is a required property",
+                                         "201 records in 1 file: 200 valid, 1 invalid, 0 unreadable"]
+
+
+def test_progress_bar_on_a_terminal(module_file: Path, tmp_path: Path) -> None:
+    master, slave = pty.openpty()
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(_command(module_file), stdin=read_end, stdout=slave, stderr=slave, cwd=tmp_path,
+                            env={**os.environ, "TERM": "xterm"})
+    os.close(slave)
+    os.close(read_end)
+    screen = bytearray()
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal closed: the command has ended
+                return
+            if not chunk:
+                return
+            screen.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    _slow_feed(write_end)
+    assert proc.wait(timeout=HANG_LIMIT) == 1
+    reader.join(timeout=HANG_LIMIT)
+    os.close(master)
+    text = screen.decode("utf-8", "replace")
+    assert "validating: " in text and "B/s]" in text, text  # tqdm's bar: bytes done and rate
+    assert "<stdin>:201:(root): 'right' is a required property\r\n" in text
+    assert text.rstrip().endswith("201 records in 1 file: 200 valid, 1 invalid, 0 unreadable")
+
+
+# --- Dask ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """Two single-threaded worker processes and a scheduler, on 127.0.0.1 only; shut down after
+    the module's tests whatever happens."""
+    pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, worker_dashboard_address=None,
+                                  silence_logs=40) as local:
+        with distributed.Client(local) as client:
+            yield client
+
+
+def test_dask_command_gives_exactly_what_one_process_gives(cluster: Any, big: tuple[Path, dict[int, str]],
+                                                           module_file: Path, schema_file: Path) -> None:
+    directory, _ = big
+    address = cluster.scheduler.address
+    assert address.startswith("tcp://127.0.0.1:")
+    for output in ("text", "json"):
+        serial = run("--module", module_file, "--output", output, "big.jsonl", "small", cwd=directory)
+        on_dask = run("--schema", schema_file, "--output", output, "--dask", address, "--chunk-size", "500000",
+                      "big.jsonl", "small", cwd=directory)
+        assert on_dask.returncode == serial.returncode == 1, on_dask.stderr
+        assert on_dask.stdout == serial.stdout
+
+
+def test_invalid_records_over_a_bag_equal_one_process(cluster: Any, module: Any) -> None:
+    import dask.bag as db
+
+    import generator
+    from generator.validate.dask import invalid_records
+
+    records: list[Any] = [{"left": i, "right": i} if i % 7 else {"left": i} for i in range(200)]
+    records += ["text", [1], {"left": 1, "right": 2, "extra": None}]
+    bag = db.from_sequence(records, npartitions=5)
+    sizes = bag.map_partitions(lambda part: [len(list(part))]).compute()
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    expected = [(i, record, [(e.instance_location, e.keyword_location, e.message) for e in module.errors(record)])
+                for i, record in enumerate(records) if not module.is_valid(record)]
+    assert len(expected) == 29 + 3
+    compiled = generator.compile_module(SCHEMA, format=False)  # travels as its text (__source__)
+    for given in (compiled, module):
+        found = invalid_records(bag, given).compute()
+        got = [(starts[entry["partition"]] + entry["index"], entry["record"],
+                [(e["instance_location"], e["keyword_location"], e["message"]) for e in entry["errors"]])
+               for entry in found]
+        assert got == expected
+
+
+def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Path) -> None:
+    pytest.importorskip("distributed")
+    write(tmp_path / "d.json", VALID)
+    result = run("--module", module_file, "--dask", "tcp://127.0.0.1:9", "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in result.stderr
