@@ -20,6 +20,7 @@ from .preflight import check_json_value, preflight, source_size
 from .profiles import (APPLICATOR_VOCABULARY, DRAFT_PROFILES, PROFILES, UNEVALUATED_VOCABULARY,
                        VALIDATION_VOCABULARY, Profile, get_profile, with_options)
 from .render.module import module_name_for, render, root_of
+from .render.types import TypedRoot, module_types
 from .resolve import META_SCHEMAS, Registry, load_registry_directory, normalize_meta_uri
 
 
@@ -230,8 +231,10 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     registry = _registry_mapping(registry)  # a directory is read once
     value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
     emitter, fast, error = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
-    return render("module.py.j2", [emitter], [root_of(emitter, fast, error)], profile=chosen.name,
-                  options=options, fragment=fragment, raw=raw, name=name, format=format)
+    types = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
+    return render("module.py.j2", [emitter], [root_of(emitter, fast, error, type=types.roots[0])],
+                  profile=chosen.name, options=options, fragment=fragment, raw=raw, name=name, format=format,
+                  types=types)
 
 
 def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,

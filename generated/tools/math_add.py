@@ -8,13 +8,12 @@
 Standalone: imports only the standard library. The input and the output must each be a JSON
 object or array (EnvelopeError otherwise) before the contract is consulted. API:
 is_valid_input / validate_input / input_errors, is_valid_output / validate_output / output_errors,
-the TypedDicts Input and Output, and NAME, DESCRIPTION, INPUT_SCHEMA, OUTPUT_SCHEMA and
-CATALOG_ENTRY (the tool catalog entry).
+the types Input and Output (is_valid_input and is_valid_output are TypeGuards of them), and NAME,
+DESCRIPTION, INPUT_SCHEMA, OUTPUT_SCHEMA and CATALOG_ENTRY (the tool catalog entry).
 """
 
 from decimal import Decimal as _Decimal
-from typing import Any
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, TypeGuard, TypedDict
 
 __all__ = [
     "CATALOG_ENTRY",
@@ -62,8 +61,6 @@ CATALOG_ENTRY: dict[str, Any] = {
     "input_schema": INPUT_SCHEMA,
     "output_schema": OUTPUT_SCHEMA,
 }
-Input = TypedDict("Input", {"left": int, "right": int})
-Output = TypedDict("Output", {"total": int})
 
 
 class ValidationError(ValueError):
@@ -295,6 +292,12 @@ def _oe1(x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None) -
         _fail(out, _short(x) + " is not of type 'integer'", ip, kp, ak, "/type")
 
 
+Input = TypedDict("Input", {"left": int | float | _Decimal, "right": int | float | _Decimal})
+
+
+Output = TypedDict("Output", {"total": int | float | _Decimal})
+
+
 _TOO_DEEP_MESSAGE = "the instance is nested too deeply to validate (over Python's recursion limit)"
 
 
@@ -303,7 +306,7 @@ class EnvelopeError(ValidationError):
 
 
 
-def is_valid_input(instance: Any) -> bool:
+def is_valid_input(instance: Any) -> TypeGuard[Input]:
     """Whether the input matches the contract (stops at the first failure)."""
     if not isinstance(instance, (dict, list)):
         return False
@@ -334,7 +337,7 @@ def validate_input(instance: Any) -> None:
     raise found[0] if found else ValidationError("invalid input", "", "")
 
 
-def is_valid_output(instance: Any) -> bool:
+def is_valid_output(instance: Any) -> TypeGuard[Output]:
     """Whether the output matches the contract (stops at the first failure)."""
     if not isinstance(instance, (dict, list)):
         return False

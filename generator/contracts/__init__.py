@@ -18,7 +18,7 @@ from ..load import load_json
 from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
-from .typed import IMPORTS, typed_definitions
+from ..render.types import TypedRoot, module_types
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
         "output": "a schema", "profile": "a profile name"}
@@ -67,7 +67,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         get_profile(profile_name)
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
-    emitters, roots = [], []
+    emitters, built, typed = [], [], []
     registry = _registry_mapping(registry)  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
@@ -77,10 +77,13 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         except SchemaError as failure:
             raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
         emitters.append(emitter)
-        roots.append(root_of(emitter, fast, error, is_valid=Name(f"is_valid_{side}"),
-                             errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
-                             what=Code(side), envelope=True))
+        built.append((side, emitter, fast, error))
+        typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
         emitter.prim("_short")
+    types = module_types(typed)  # one set of names for both sides
+    roots = [root_of(emitter, fast, error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
+                     validate=Name(f"validate_{side}"), what=Code(side), envelope=True, type=type_name)
+             for (side, emitter, fast, error), type_name in zip(built, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
     return render(
@@ -91,8 +94,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         profile_literal=literal(profile_name),
         input_schema=literal(value["input"]),
         output_schema=literal(value["output"]),
-        types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
-        extra_imports=[IMPORTS],
+        types=types,
     )
 
 

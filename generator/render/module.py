@@ -18,8 +18,10 @@ import keyword
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit import Emitter, primitive_sources
+from ..primitives import PRELUDE_IMPORTS
 from . import layout
 from .header import header_fields, header_text, recorded_options
+from .types import ModuleTypes
 
 _BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH)
 
@@ -71,6 +73,7 @@ class Root:
     what: Code = Code("instance")
     envelope: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
+    type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
 
 def root_of(emitter: Emitter, fast: Name, error: Name, **names: Any) -> Root:
@@ -79,11 +82,12 @@ def root_of(emitter: Emitter, fast: Name, error: Name, **names: Any) -> Root:
 
 
 def render(template: str, emitters: list[Emitter], roots: list[Root], *, profile: str, options: dict[str, Any],
-           raw: bytes, name: str | None, format: bool, extra_imports: list[Code] = [], fragment: str = "",
-           **context: Any) -> str:
-    """The module text: header, primitives, every emitter's constants and functions, the API."""
+           raw: bytes, name: str | None, format: bool, types: ModuleTypes, extra_imports: list[Code] = [],
+           fragment: str = "", **context: Any) -> str:
+    """The module text: header, primitives, every emitter's constants and functions, the types,
+    the API."""
     imports, primitive_constants, primitive_functions = primitive_sources(emitters)
-    imports = imports + list(extra_imports)
+    imports = _with_types(imports, types, any(r.direct for r in roots)) + list(extra_imports)
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
     metadata = literal({"version": __version__, "profile": profile, "options": json.loads(recorded),
@@ -100,6 +104,7 @@ def render(template: str, emitters: list[Emitter], roots: list[Root], *, profile
         late_constants=[c for e in emitters for c in e.late_constants],
         metadata=metadata,
         roots=roots,
+        types=types.definitions,
         split=Code(_SPLIT),
         **context,
     )
@@ -107,6 +112,18 @@ def render(template: str, emitters: list[Emitter], roots: list[Root], *, profile
 
 
 _SPLIT = "#<straightline:chunk>"
+
+
+def _with_types(imports: list[Code], types: ModuleTypes, direct: bool) -> list[Code]:
+    """The emitter's imports with the one `from typing import` line widened to what the types and
+    the API use (TypeGuard; TYPE_CHECKING where is_valid is bound to the root function), and the
+    Decimal import the types may need."""
+    typing = types.typing_import("Any", "TypeGuard", *(["TYPE_CHECKING"] if direct else []))
+    out = [typing if line == Code("from typing import Any") else line for line in imports]
+    decimal = Code(PRELUDE_IMPORTS["_Decimal"])
+    if types.uses_decimal and decimal not in out:
+        out.insert(1 if out and out[0] == Code("import re as _re") else 0, decimal)  # the emitter's order
+    return out
 
 
 def _format(text: str) -> str:
