@@ -46,6 +46,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from decimal import Decimal
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Union
 from urllib.parse import urldefrag, urlsplit
@@ -195,7 +196,7 @@ def _from_values(values: list[Any]) -> Ty:
             part = Ty(strs=(value,))
         elif isinstance(value, int):
             part = Ty(ints=(int(value),), floats=True, decimals=True)
-        elif isinstance(value, float) or _is_decimal(value):
+        elif isinstance(value, (float, Decimal)):
             integral = _integral(value)
             part = Ty(ints=(integral,) if integral is not None else (), floats=True, decimals=True)
         elif isinstance(value, list):
@@ -206,12 +207,6 @@ def _from_values(values: list[Any]) -> Ty:
             return TOP
         result = join_ty(result, part)
     return result
-
-
-def _is_decimal(value: Any) -> bool:
-    from decimal import Decimal
-
-    return isinstance(value, Decimal)
 
 
 def _integral(value: Any) -> int | None:
@@ -734,7 +729,8 @@ class _Writer:
             parts.append(self.reader.named[key].name)
         if ty.array:
             parts.append(("list[", [self.expr(ty.items or TOP, hint + "Item")], "]"))
-        literals: list[Expr] = [literal(v).text for v in ty.strs] + [literal(v).text for v in ty.ints]
+        literals: list[Expr] = []
+        literals.extend(literal(v).text for v in (*ty.strs, *ty.ints))
         if len(ty.bools) == 1:
             literals.append(literal(ty.bools[0]).text)
         if literals:
