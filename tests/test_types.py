@@ -229,6 +229,16 @@ def test_names_are_safe_identifiers_without_collisions_and_never_schema_text() -
     assert module.is_valid({"class": {hostile: hostile}}) and not module.is_valid({"class": {hostile: "y"}})
 
 
+def test_every_capitalised_builtin_of_this_python_is_reserved() -> None:
+    """Type names avoid the builtins from a fixed list (names must not depend on the Python that
+    compiles): a Python with a new one fails here until the list has it."""
+    import builtins
+
+    from generator.render.types import _BUILTINS
+
+    assert {n for n in dir(builtins) if n[:1].isupper()} <= _BUILTINS
+
+
 def test_contract_sides_share_one_set_of_names() -> None:
     contract = {"name": "search", "profile": "draft2020-12",
                 "input": {"$defs": {"q": {"type": "string"}}, "type": "object",
@@ -239,6 +249,9 @@ def test_contract_sides_share_one_set_of_names() -> None:
     assert module.Q is str and module.Output == list[module.Q2] and module.Q2 == INTEGER
     source = generator.compile_contract_source(contract)
     assert "def is_valid_input(instance: Any) -> TypeGuard[Input]:" in source
+    clash = {**contract, "input": {"$defs": {"output": {"type": "string"}}, "$ref": "#/$defs/output"}}
+    module = generator.compile_contract_module(clash)  # a definition named like the other root
+    assert module.Output == list[module.Q] and module.Input is module.Output2 is str
     assert "def is_valid_output(instance: Any) -> TypeGuard[Output]:" in source
 
 

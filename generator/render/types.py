@@ -43,8 +43,6 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 
 from __future__ import annotations
 
-import builtins
-import keyword
 import re
 from decimal import Decimal
 from dataclasses import dataclass, field, replace
@@ -218,9 +216,25 @@ def _integral(value: Any) -> int | None:
 
 # -- names -----------------------------------------------------------------------------------------
 
-# Names the module defines or uses besides the types (every camel-cased name starts with a capital,
-# so only these and capitalised builtins can collide).
-_RESERVED = frozenset(dir(builtins)) | frozenset(keyword.kwlist) | {
+# The capitalised builtins of Python 3.10 to 3.13, fixed here (not read from the running Python) so
+# that names do not depend on the Python that compiles.
+_BUILTINS = frozenset("""
+    ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+    BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+    ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EncodingWarning
+    EnvironmentError Exception ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError
+    FutureWarning GeneratorExit IOError ImportError ImportWarning IndentationError IndexError
+    InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+    ModuleNotFoundError NameError None NotADirectoryError NotImplemented NotImplementedError OSError
+    OverflowError PendingDeprecationWarning PermissionError ProcessLookupError PythonFinalizationError
+    RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration
+    StopIteration SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError True TypeError
+    UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError
+    UnicodeWarning UserWarning ValueError Warning ZeroDivisionError
+""".split())
+# Names the module defines or uses besides the types: every name made here starts with a capital,
+# so only these and the capitalised builtins can collide.
+_RESERVED = _BUILTINS | {
     "Any", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict", "TYPE_CHECKING", "Decimal",
     "ValidationError", "EnvelopeError", "STRAIGHTLINE", "NAME", "DESCRIPTION", "PROFILE", "INPUT_SCHEMA",
     "OUTPUT_SCHEMA", "CATALOG_ENTRY",
@@ -329,15 +343,14 @@ class _Reader:
         self.current: list[_Named] = []
 
     # -- roots and definitions ------------------------------------------------------------------
-    def add_root(self, root: TypedRoot) -> Name:
+    def add_root(self, root: TypedRoot, name: Name) -> None:
         scope = len(self.registries)
         self.root_profiles.append(root.profile)
-        name = self.namer.name(root.name)
         if root.profile.draft is None:
             self.registries.append(None)
             self.named[f"{scope} root"] = _Named(name, root.schema, _At(scope, "", "", "", root.profile))
             self.queue.append(f"{scope} root")
-            return name
+            return
         registry = Registry(draft=root.profile.draft, supplied=dict(root.registry))
         self.registries.append(registry)
         document = registry.add(root.base_uri, root.schema, root.profile.draft)
@@ -348,7 +361,6 @@ class _Reader:
         self.named[self.key(scope, start)] = _Named(name, start.schema, self.at(scope, start))
         self.queue.append(self.key(scope, start))
         self._definitions(scope, registry, start)
-        return name
 
     def _definitions(self, scope: int, registry: Registry, location: Location) -> None:
         """Name the `$defs`/`definitions` of a root (and theirs), in document order."""
@@ -565,7 +577,7 @@ class _Reader:
                 seen.add(location.key)
                 location = registry.lookup(target["$ref"], location.base, location.pointer + "/$ref")
                 target = location.schema
-        except SchemaError:  # only in a definition the validator never reads: it compiled
+        except (SchemaError, ValueError):  # only in a definition the validator never reads: it compiled
             self.note("Any stands for a reference that does not resolve")
             return TOP
         return Ty(refs=(self.schedule(at.scope, location, _hint_for(location)),))
@@ -894,7 +906,9 @@ def module_types(roots: list[TypedRoot]) -> ModuleTypes:
     """The types of one module's roots (one for a schema; input and output for a tool contract),
     sharing one set of names. Never raises for a schema that compiled."""
     reader = _Reader(Namer())
-    names = [reader.add_root(root) for root in roots]
+    names = [reader.namer.name(root.name) for root in roots]  # the roots' names are the module's API
+    for root, name in zip(roots, names):
+        reader.add_root(root, name)
     reader.read_all()
     _break_alias_cycles(reader)
     writer = _Writer(reader)
