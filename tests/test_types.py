@@ -112,6 +112,7 @@ def test_arrays_objects_without_properties_and_boolean_subschemas() -> None:
     assert root({"type": "object", "patternProperties": {"^a": {"type": "string"}},
                  "additionalProperties": {"type": "null"}}) == dict[str, None | str]
     assert root({"type": "object", "patternProperties": {"^a": {"type": "string"}}}) == dict[str, Any]
+    assert root({"type": "object", "required": ["a"]}) == dict[str, Any]  # no properties: no TypedDict
     module = compiled({"type": "object", "properties": {"gone": False}})
     assert module.Instance.__annotations__ == {"gone": NoReturn}  # the key can only be absent
 

@@ -13,8 +13,9 @@ type can, the type says less:
   `number` is `int | float | Decimal`; an `enum`/`const` of strings, integers, booleans and null is
   a `Literal` (an integer also as `float | Decimal`: 1.0 equals 1 in JSON), other values are their
   kind (`float`, `list[Any]`, `dict[str, Any]`).
-- An object with `properties` (or `required` names) is a TypedDict, in the functional syntax so
-  any property name works; `required` names are required keys, the others not required. Keys a
+- An object with `properties` is a TypedDict, in the functional syntax so any property name
+  works; `required` names are required keys (typed as other values where no property declares
+  them), the others not required. Keys a
   TypedDict does not declare (anything `additionalProperties` or `patternProperties` allows) cannot
   be said by a TypedDict: the TypedDict is kept, so a dict literal with an undeclared key is
   flagged by mypy although the schema may accept it; values narrowed by `is_valid` are not
@@ -72,8 +73,9 @@ class Obj:
 
     @property
     def keyed(self) -> bool:
-        """Whether the shape names keys (a TypedDict) rather than only a value type (a dict)."""
-        return bool(self.properties or self.required)
+        """Whether the shape is a TypedDict (it declares properties) rather than a dict: `required`
+        names alone make no TypedDict, which would refuse a literal with any other key."""
+        return bool(self.properties)
 
 
 @dataclass(frozen=True)
