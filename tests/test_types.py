@@ -285,6 +285,23 @@ def test_deep_schemas_compile_and_the_reader_stays_within_the_stack() -> None:
     assert any("Any" in d.text for d in deep.definitions)  # past the reader's depth: Any, wider
 
 
+def test_reference_chains_and_wide_enums_are_read_in_one_pass() -> None:
+    """A chain of 20,000 plain references names one type (not one alias per hop), and an enum of
+    100,000 values is one Literal: the reader stays linear (a quadratic one would not finish)."""
+    from generator.profiles import DRAFT_PROFILES
+    from generator.render.types import TypedRoot, module_types
+
+    defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(20_000)}
+    defs["d20000"] = {"type": "string"}
+    chain = {"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}, "type": "object"}
+    types = module_types([TypedRoot("Instance", chain, DRAFT_PROFILES["draft2020-12"])])
+    assert [d.text for d in types.definitions] == ["D20000: TypeAlias = str",
+                                                   'Instance = TypedDict("Instance", {"x": D20000}, total=False)']
+    wide = {"enum": [f"v{i}" for i in range(100_000)]}
+    (only,) = module_types([TypedRoot("Instance", wide, DRAFT_PROFILES["draft2020-12"])]).definitions
+    assert only.text.count('"v') == 100_000
+
+
 def _typing_names_unused(source: str) -> list[str]:
     tree = ast.parse(source)
     imported = [a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "typing"

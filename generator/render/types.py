@@ -45,6 +45,7 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 from __future__ import annotations
 
 import re
+from collections import deque
 from decimal import Decimal
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Union
@@ -104,43 +105,44 @@ ANY_OBJECT = Obj((), (), None, "")
 _SCALARS = Ty(null=True, bools=(False, True), all_ints=True, floats=True, decimals=True, all_strs=True)
 
 
-def _ordered_union(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-    return a + tuple(v for v in b if v not in a)
-
-
 def _ordered_meet(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(v for v in a if v in b)
+    members = set(b)
+    return tuple(v for v in a if v in members)
 
 
 def join_ty(a: Ty, b: Ty) -> Ty:
     """The union of two types."""
-    if a.top or b.top:
+    return join_all([a, b])
+
+
+def join_all(types: list[Ty]) -> Ty:
+    """The union of any number of types, in time linear in their sizes (an enum or an anyOf of
+    100,000 members is one pass, not one union per member)."""
+    parts = [t for t in types if t != NEVER]
+    if any(t.top for t in parts):
         return TOP
-    if a == NEVER:
-        return b
-    if b == NEVER:
-        return a
-    items: Ty | None
-    if a.array and b.array:
-        items = None if a.items is None or b.items is None else join_ty(a.items, b.items)
-    else:
-        items = a.items if a.array else b.items
-    objs = a.objs + tuple(o for o in b.objs if all(o is not p for p in a.objs))
+    if len(parts) <= 1:
+        return parts[0] if parts else NEVER
+    arrays = [t for t in parts if t.array]
+    items = None if any(t.items is None for t in arrays) else join_all([t.items for t in arrays if t.items is not None])
+    objs = tuple({id(o): o for t in parts for o in t.objs}.values())
     if any(o is ANY_OBJECT for o in objs):
         objs = (ANY_OBJECT,)
+    all_ints = any(t.all_ints for t in parts)
+    all_strs = any(t.all_strs for t in parts)
     joined = Ty(
-        null=a.null or b.null,
-        bools=tuple(v for v in (False, True) if v in a.bools or v in b.bools),
-        all_ints=a.all_ints or b.all_ints,
-        ints=() if a.all_ints or b.all_ints else _ordered_union(a.ints, b.ints),
-        floats=a.floats or b.floats,
-        decimals=a.decimals or b.decimals,
-        all_strs=a.all_strs or b.all_strs,
-        strs=() if a.all_strs or b.all_strs else _ordered_union(a.strs, b.strs),
-        array=a.array or b.array,
-        items=items,
+        null=any(t.null for t in parts),
+        bools=tuple(v for v in (False, True) if any(v in t.bools for t in parts)),
+        all_ints=all_ints,
+        ints=() if all_ints else tuple(dict.fromkeys(v for t in parts for v in t.ints)),
+        floats=any(t.floats for t in parts),
+        decimals=any(t.decimals for t in parts),
+        all_strs=all_strs,
+        strs=() if all_strs else tuple(dict.fromkeys(v for t in parts for v in t.strs)),
+        array=bool(arrays),
+        items=items if arrays else None,
         objs=objs,
-        refs=_ordered_union(a.refs, b.refs),
+        refs=tuple(dict.fromkeys(k for t in parts for k in t.refs)),
     )
     return TOP if _everything(joined) else joined
 
@@ -162,7 +164,7 @@ def _from_type_names(value: Any, float_integers: bool) -> Ty:
     names = [value] if isinstance(value, str) else value if isinstance(value, list) else None
     if names is None:
         return TOP
-    result = NEVER
+    parts: list[Ty] = []
     for name in names:
         if name == "null":
             part = Ty(null=True)
@@ -180,33 +182,36 @@ def _from_type_names(value: Any, float_integers: bool) -> Ty:
             part = Ty(objs=(ANY_OBJECT,))
         else:
             return TOP  # preflight refuses unknown names; whatever it let through narrows nothing
-        result = join_ty(result, part)
-    return result
+        parts.append(part)
+    return join_all(parts)
 
 
 def _from_values(values: list[Any]) -> Ty:
     """The type of an enum: JSON equality, so an integer also stands for its float and Decimal."""
-    result = NEVER
+    null = array = obj = numbers = False
+    bools: set[bool] = set()
+    ints: dict[int, None] = {}
+    strs: dict[str, None] = {}
     for value in values:
         if value is None:
-            part = Ty(null=True)
+            null = True
         elif value is True or value is False:
-            part = Ty(bools=(value,))
+            bools.add(value)
         elif isinstance(value, str):
-            part = Ty(strs=(value,))
-        elif isinstance(value, int):
-            part = Ty(ints=(int(value),), floats=True, decimals=True)
-        elif isinstance(value, (float, Decimal)):
-            integral = _integral(value)
-            part = Ty(ints=(integral,) if integral is not None else (), floats=True, decimals=True)
+            strs[value] = None
+        elif isinstance(value, (int, float, Decimal)):
+            numbers = True
+            integral = int(value) if isinstance(value, int) else _integral(value)
+            if integral is not None:
+                ints[integral] = None
         elif isinstance(value, list):
-            part = Ty(array=True)
+            array = True
         elif isinstance(value, dict):
-            part = Ty(objs=(ANY_OBJECT,))
+            obj = True
         else:
             return TOP
-        result = join_ty(result, part)
-    return result
+    return Ty(null=null, bools=tuple(v for v in (False, True) if v in bools), ints=tuple(ints), floats=numbers,
+              decimals=numbers, strs=tuple(strs), array=array, objs=(ANY_OBJECT,) if obj else ())
 
 
 def _integral(value: Any) -> int | None:
@@ -339,10 +344,11 @@ class _Reader:
     def __init__(self, namer: Namer) -> None:
         self.namer = namer
         self.named: dict[str, _Named] = {}
-        self.queue: list[str] = []
+        self.queue: deque[str] = deque()
         self.registries: list[Registry | None] = []
         self.root_profiles: list[Profile] = []
         self.current: list[_Named] = []
+        self.chain_ends: dict[str, Location | None] = {}  # a plain reference's key -> where its chain ends
 
     # -- roots and definitions ------------------------------------------------------------------
     def add_root(self, root: TypedRoot, name: Name) -> None:
@@ -366,9 +372,9 @@ class _Reader:
 
     def _definitions(self, scope: int, registry: Registry, location: Location) -> None:
         """Name the `$defs`/`definitions` of a root (and theirs), in document order."""
-        stack = [location]
+        stack = deque([location])
         while stack:
-            at = stack.pop(0)
+            at = stack.popleft()
             schema = at.schema
             if not isinstance(schema, dict):
                 continue
@@ -377,7 +383,9 @@ class _Reader:
                 if not isinstance(entries, dict):
                     continue
                 for entry, sub in entries.items():
-                    if isinstance(sub, (dict, bool)) and isinstance(entry, str):
+                    # a definition that is only a reference is no type of its own: references
+                    # to it reach the end of its chain
+                    if isinstance(sub, (dict, bool)) and isinstance(entry, str) and not _is_plain_ref(sub):
                         inner = registry.location(at.document.uri, join_pointer(at.pointer, word, entry))
                         self.schedule(scope, inner, camel(entry, "Def"))
                         stack.append(inner)
@@ -419,7 +427,7 @@ class _Reader:
 
     def read_all(self) -> None:
         while self.queue:
-            self.resolved(self.queue.pop(0))
+            self.resolved(self.queue.popleft())
 
     def resolved(self, key: str) -> Ty | None:
         """The type of a named definition, read now if need be; None while it is being read."""
@@ -478,10 +486,8 @@ class _Reader:
             parts.extend(self.ty(s, self.child(at, "allOf", i), hint, depth + 1) for i, s in enumerate(schema["allOf"]))
         for word in ("anyOf", "oneOf"):
             if on(word) and isinstance(schema[word], list):
-                alternatives = NEVER
-                for i, sub in enumerate(schema[word]):
-                    alternatives = join_ty(alternatives, self.ty(sub, self.child(at, word, i), hint, depth + 1))
-                parts.append(alternatives)
+                parts.append(join_all([self.ty(sub, self.child(at, word, i), hint, depth + 1)
+                                       for i, sub in enumerate(schema[word])]))
         if on("if"):
             then = self.ty(schema["then"], self.child(at, "then"), hint, depth + 1) if on("then") else TOP
             otherwise = self.ty(schema["else"], self.child(at, "else"), hint, depth + 1) if on("else") else TOP
@@ -525,9 +531,8 @@ class _Reader:
                            depth + 1)
             patterns = schema.get("patternProperties") if on("patternProperties") else None
             if isinstance(patterns, dict):
-                for source, sub in patterns.items():
-                    pattern_ty = self.ty(sub, self.child(at, "patternProperties", source), hint + "Value", depth + 1)
-                    rest = join_ty(rest, pattern_ty)
+                rest = join_all([rest, *(self.ty(sub, self.child(at, "patternProperties", source), hint + "Value",
+                                                 depth + 1) for source, sub in patterns.items())])
             if rest.top:
                 rest = None
         return Obj(tuple(properties), names, rest, hint)
@@ -547,10 +552,7 @@ class _Reader:
                 rest = self.ty(extra, self.child(at, "additionalItems"), hint + "Item", depth + 1)
         elif isinstance(items, (dict, bool)):
             rest = self.ty(items, self.child(at, "items"), hint + "Item", depth + 1)
-        result = rest
-        for part in positional:
-            result = join_ty(result, part)
-        return result
+        return join_all([rest, *positional])
 
     def reference(self, ref: str, at: _At, word: str) -> Ty:
         """The named type a reference reaches (a chain of plain references followed, as the
@@ -571,18 +573,33 @@ class _Reader:
             if word == "$recursiveRef" and isinstance(target, dict) and target.get("$recursiveAnchor") is True:
                 self.note("Any stands for what a $recursiveRef reaches: its target is chosen at run time")
                 return TOP
-            seen: set[str] = set()
-            while isinstance(target, dict) and set(target) == {"$ref"} and isinstance(target["$ref"], str):
-                if location.key in seen:
-                    self.note("Any stands for a cycle of references that never reaches a schema")
-                    return TOP
-                seen.add(location.key)
-                location = registry.lookup(target["$ref"], location.base, location.pointer + "/$ref")
-                target = location.schema
+            end = self.chain_end(at.scope, registry, location)
         except (SchemaError, ValueError):  # only in a definition the validator never reads: it compiled
             self.note("Any stands for a reference that does not resolve")
             return TOP
-        return Ty(refs=(self.schedule(at.scope, location, _hint_for(location)),))
+        if end is None:
+            self.note("Any stands for a cycle of references that never reaches a schema")
+            return TOP
+        return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
+
+    def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
+        """Where a chain of plain references (`{"$ref": ...}` alone) ends (None: in a cycle).
+        Every hop's end is remembered, so a chain of n definitions costs n lookups in all."""
+        path: dict[str, None] = {}  # the keys passed, in order
+        end: Location | None = location
+        while end is not None and _is_plain_ref(end.schema):
+            key = self.key(scope, end)
+            if key in self.chain_ends:
+                end = self.chain_ends[key]
+                break
+            if key in path:
+                end = None
+                break
+            path[key] = None
+            end = registry.lookup(end.schema["$ref"], end.base, end.pointer + "/$ref")
+        for key in path:
+            self.chain_ends[key] = end
+        return end
 
     # -- intersection ---------------------------------------------------------------------------
     def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
@@ -625,13 +642,13 @@ class _Reader:
 
     def expand(self, ty: Ty) -> Ty | None:
         """`ty` with its references replaced by what they name (None: one is still being read)."""
-        result = replace(ty, refs=())
+        targets = [replace(ty, refs=())]
         for key in ty.refs:
             target = self.resolved(key)
             if target is None:
                 return None
-            result = join_ty(result, target)
-        return result
+            targets.append(target)
+        return join_all(targets)
 
     def meet_objects(self, a: Obj, b: Obj, budget: int) -> Obj:
         """Both shapes at once: every property of either (typed by both sides: a name one side
@@ -653,6 +670,10 @@ class _Reader:
         else:
             rest = self.meet(a.rest, b.rest, budget - 1)
         return Obj(tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint)
+
+
+def _is_plain_ref(schema: Any) -> bool:
+    return isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)
 
 
 def _meet_literals(all_a: bool, a: tuple[Any, ...], all_b: bool, b: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -788,6 +809,7 @@ class _Writer:
         roots first, then in the order they were made)."""
         done: set[Name] = set()
         out: list[_Definition] = []
+        depends = {name: definition.depends_on() for name, definition in self.definitions.items()}
         for start in [*roots, *self.definitions]:
             if start in done:
                 continue
@@ -795,7 +817,7 @@ class _Writer:
             stack: list[tuple[Name, int]] = [(start, 0)]
             while stack:
                 current, index = stack.pop()
-                deps = self.definitions[current].depends_on()
+                deps = depends[current]
                 while index < len(deps) and deps[index] in done:
                     index += 1
                 if index < len(deps):
