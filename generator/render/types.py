@@ -332,6 +332,13 @@ class _Named:
     notes: list[str] = field(default_factory=list)
 
 
+# The comments a definition may carry: why it is Any (fixed text, never schema text).
+NOTES = {
+    "dynamic": "Any stands for what a $dynamicRef reaches: its target is chosen at run time",
+    "recursive": "Any stands for what a $recursiveRef reaches: its target is chosen at run time",
+    "unresolved": "Any stands for a reference that does not resolve",
+    "cycle": "Any stands for a cycle of references that never reaches a schema",
+}
 _LINE_LENGTH = 100  # black's, as render/layout.py has it
 _MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
 _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
@@ -568,17 +575,17 @@ class _Reader:
                 fragment = ref.partition("#")[2]
                 if (fragment and not fragment.startswith("/") and isinstance(target, dict)
                         and target.get("$dynamicAnchor") == fragment):
-                    self.note("Any stands for what a $dynamicRef reaches: its target is chosen at run time")
+                    self.note(NOTES["dynamic"])
                     return TOP
             if word == "$recursiveRef" and isinstance(target, dict) and target.get("$recursiveAnchor") is True:
-                self.note("Any stands for what a $recursiveRef reaches: its target is chosen at run time")
+                self.note(NOTES["recursive"])
                 return TOP
             end = self.chain_end(at.scope, registry, location)
         except (SchemaError, ValueError):  # only in a definition the validator never reads: it compiled
-            self.note("Any stands for a reference that does not resolve")
+            self.note(NOTES["unresolved"])
             return TOP
         if end is None:
-            self.note("Any stands for a cycle of references that never reaches a schema")
+            self.note(NOTES["cycle"])
             return TOP
         return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
 
@@ -970,4 +977,4 @@ def _break_alias_cycles(reader: _Reader) -> None:
                 path.pop()
     for key in on_cycle:
         reader.named[key].ty = TOP
-        reader.named[key].notes.append("Any stands for a cycle of references that never reaches a schema")
+        reader.named[key].notes.append(NOTES["cycle"])
