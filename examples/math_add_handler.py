@@ -13,8 +13,10 @@ from generator.runtime import ToolDenied, ToolRuntime
 
 
 def add(request: contract.Input) -> contract.Output:
-    """The plain handler: JSON in, JSON out; the input was checked before it got here."""
-    return {"total": request["left"] + request["right"]}
+    """The plain handler: JSON in, JSON out; the input was checked before it got here. An integer
+    may arrive as 2, 2.0 or Decimal("2") (all integers to JSON Schema, so contract.Input says so):
+    int() makes each the int it stands for."""
+    return {"total": int(request["left"]) + int(request["right"])}
 
 
 @dataclass

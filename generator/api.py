@@ -25,10 +25,11 @@ from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
 from .plan.order import order
 from .preflight import check_json_value, preflight, source_size
-from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
 from .names import module_name_for
-from .render.module import render, root_of
+from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
 from .render.header import seal
+from .render.module import render, root_of
+from .render.types import TypedRoot, module_types
 from .resolve import ReadLog, Registry, registry_mapping
 
 # The draft whose resolution rules a profile that is no draft follows (it has no references).
@@ -99,8 +100,10 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
     review(value, chosen, policy=unknown_keywords, requested_profile=profile)
     built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
-    text = render("module.py.j2", [built.emitter], [root_of(built.emitter, built.fast, built.error)],
-                  profile=chosen.name, options=options, fragment=fragment, raw=raw, name=name, format=format)
+    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
+    root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
+    text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options=options,
+                  fragment=fragment, raw=raw, name=name, format=format, types=typed)
     return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked)
 
 

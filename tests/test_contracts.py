@@ -79,23 +79,29 @@ def test_contract_profiles_and_shared_names_do_not_collide() -> None:
 
 
 def test_typed_dicts_follow_the_schema() -> None:
+    """The contract's types (render/types.py): required keys, optional ones, Literal for an enum,
+    and integers as every value the schema accepts for them (1.0 and Decimal("1") included)."""
     contract = {
         "name": "media.resize", "input": json.loads((ROOT / "contracts" / "octoscript" / "media.resize.input.json").read_text()),
         "output": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
     }
     module = generator.compile_contract_module(contract)
-    from typing import Literal, NotRequired
+    from decimal import Decimal
+    from typing import Literal
 
+    integer = int | float | Decimal
     fields = module.Input.__annotations__
-    assert fields["source"] is str and fields["width"] is int and fields["height"] is int
-    assert fields["scale"] == NotRequired[float]
-    assert fields["format"] == NotRequired[Literal["png", "jpeg", "webp"]]
-    assert fields["tags"] == NotRequired[list[str]]
-    assert fields["watermark"] == NotRequired[None]
-    assert fields["crop"] == NotRequired[module.InputCrop]
-    assert module.InputCrop.__annotations__ == {"x": int, "y": int}
+    assert fields["source"] is str and fields["width"] == integer and fields["height"] == integer
+    assert fields["scale"] == integer
+    assert fields["format"] == Literal["png", "jpeg", "webp"]
+    assert fields["tags"] == list[str]
+    assert fields["watermark"] is type(None)
+    assert fields["crop"] is module.InputCrop
+    assert module.InputCrop.__annotations__ == {"x": integer, "y": integer}
     assert module.InputCrop.__required_keys__ == frozenset({"x", "y"})
     assert module.Input.__required_keys__ == frozenset({"source", "width", "height"})
+    assert module.Input.__optional_keys__ == frozenset({"scale", "budget", "format", "keep_metadata", "watermark", "tags",
+                                                        "crop"})
     assert module.Output.__annotations__ == {"ok": bool}
 
 

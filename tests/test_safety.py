@@ -603,6 +603,26 @@ class Provenance:
         self.translations = {translate(p) for p in self.patterns}
         self.fixed = _fixed_strings() | FIXED_MESSAGES
         self.numbers = _numbers(schema, set())
+        self.defined: set[str] = set()  # the module's names: a type expression in a string names them
+
+    def type_expression(self, text: str) -> bool:
+        """A type written as a string (a forward reference, render/types.py) or a TypedDict's own
+        name: names the module defines and typing's, strings that are themselves allowed."""
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            return False
+        allowed_nodes = (ast.Expression, ast.Name, ast.Load, ast.Subscript, ast.BinOp, ast.BitOr, ast.Constant,
+                         ast.Tuple, ast.UnaryOp, ast.USub)
+        for node in ast.walk(tree):
+            if not isinstance(node, allowed_nodes):
+                return False
+            if isinstance(node, ast.Name) and node.id not in self.defined | {"str", "int", "float", "bool", "list",
+                                                                              "dict"}:
+                return False
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and not self.allowed(node.value):
+                return False
+        return True
 
     def pointer(self, text: str) -> bool:
         if text == "":
@@ -633,7 +653,7 @@ class Provenance:
                 return ast.literal_eval(text[len(" does not match "):]) in self.patterns
             except (ValueError, SyntaxError):
                 return False
-        return False
+        return bool(self.defined) and self.type_expression(text)
 
 
 def _strings(tree: ast.AST) -> list[str]:
@@ -661,7 +681,10 @@ ALLOWED_BUILTINS = {
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}
 ALLOWED_IMPORTS = {"re"}
-ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"}, "typing": {"Any"}}
+ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
+                        # the static types (render/types.py) and is_valid's TypeGuard
+                        "typing": {"Any", "Literal", "NoReturn", "TYPE_CHECKING", "TypeAlias", "TypeGuard",
+                                   "TypedDict"}}
 # Operators only the fixed preamble uses, and only where: `_BIG = 10**4000` at module level, and
 # _big_decimal's halving of an int's bits.
 SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",)}, ast.LShift: {("_big_decimal",)}}
@@ -678,6 +701,14 @@ def _walk_with_scope(node: ast.AST, scope: tuple[str, ...] = ()):
     inner = scope + (node.name,) if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else scope
     for child in ast.iter_child_nodes(node):
         yield from _walk_with_scope(child, inner)
+
+
+def _typed_dict_class(node: ast.ClassDef, scope: tuple[str, ...]) -> bool:
+    """The one other class a module may define: a TypedDict with required and optional keys,
+    `class Name(_NameRequired, _NameOptional): pass` at module level (render/types.py)."""
+    bases = [b.id for b in node.bases if isinstance(b, ast.Name)]
+    return (not scope and not node.keywords and bases == [f"_{node.name}Required", f"_{node.name}Optional"]
+            and len(node.body) == 1 and isinstance(node.body[0], ast.Pass))
 
 
 def ast_violations(source: str) -> list[str]:
@@ -729,7 +760,8 @@ def ast_violations(source: str) -> list[str]:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             if node.decorator_list:
                 problems.append(f"{where}:{line}: decorator")
-            if isinstance(node, ast.ClassDef) and (node.name != "ValidationError" or scope):
+            if isinstance(node, ast.ClassDef) and (node.name != "ValidationError" or scope) \
+                    and not _typed_dict_class(node, scope):
                 problems.append(f"{where}:{line}: class {node.name}")
             if isinstance(node, ast.FunctionDef) and node.args.defaults:
                 for default in node.args.defaults:
@@ -776,6 +808,10 @@ def test_provenance_checker_rejects_foreign_strings():
     for foreign in ["import os", "pwned", "/properties/c", "Fast path of the subschema at /zz.",
                     " does not match '^y'", "a/b; import os", " is not of type 'os'"]:
         assert not provenance.allowed(foreign), foreign
+    provenance.defined = {"Node", "Literal"}  # a type in a string may name the module's names only
+    assert provenance.allowed("Node") and provenance.allowed("list[Node] | Literal['a/b'] | None")
+    for foreign in ["Other", "Node.__class__", "Literal['pwned']", "__import__('os')", "[x for x in Node]"]:
+        assert not provenance.allowed(foreign), foreign
 
 
 @pytest.mark.parametrize("case", list(SOURCE_CASES))
@@ -783,6 +819,10 @@ def test_emitted_strings_come_from_schema_or_compiler(case):
     schema, profile = SOURCE_CASES[case]
     source = emitted(case)
     provenance = Provenance(schema, profile)
+    tree = ast.parse(source)
+    provenance.defined = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    provenance.defined |= {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                           for a in n.names}
     unknown = sorted({s for s in _strings(ast.parse(source)) if not provenance.allowed(s)})
     assert not unknown, "string constants of unknown origin:\n" + "\n".join(ascii(s)[:160] for s in unknown[:30])
 
@@ -811,8 +851,12 @@ def test_no_schema_text_outside_string_literals(case):
     header = ("# Generated by straightline ", "# straightline-version: ", "# profile: ", "# options: ",
               "# source-sha256: ", "# requested-profile: ", "# base-uri: ", "# registry-document: ",
               "# module-sha256: ")
+    from generator.render.types import NOTES
+
+    notes = {"# " + note for note in NOTES.values()}  # why a type is Any
     for comment in comments:
-        assert comment.startswith(header) or comment in primitives_text, f"unexpected comment {comment!r}"
+        assert comment.startswith(header) or comment in primitives_text or comment in notes, \
+            f"unexpected comment {comment!r}"
         for marker in MARKERS:
             assert marker not in comment
     # the source still parses to the same module once literals are gone (no code hides in them)

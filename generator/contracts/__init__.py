@@ -19,9 +19,9 @@ from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
 from ..hygiene import review
 from ..render.header import seal
+from ..render.types import TypedRoot, module_types
 from ..resolve import ReadLog, registry_mapping
 from ..values import dumps_exact
-from .typed import IMPORTS, typed_definitions
 
 KEYS = {"name": "a non-empty string", "description": "a string", "input": "a schema",
         "output": "a schema", "profile": "a profile name"}
@@ -73,7 +73,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         get_profile(profile_name)
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
-    emitters, roots = [], []
+    emitters, sides, typed = [], [], []
     registry = ReadLog(registry_mapping(registry))  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
@@ -84,10 +84,13 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
         emitter = built.emitter
         emitters.append(emitter)
-        roots.append(root_of(emitter, built.fast, built.error, is_valid=Name(f"is_valid_{side}"),
-                             errors=Name(f"{side}_errors"), validate=Name(f"validate_{side}"),
-                             what=Code(side), envelope=True))
+        sides.append((side, built))
+        typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
         emitter.prim("_short")
+    types = module_types(typed)  # one set of names for both sides
+    roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
+                     validate=Name(f"validate_{side}"), what=Code(side), envelope=True, type=type_name)
+             for (side, one), type_name in zip(sides, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
     text = render(
@@ -98,8 +101,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         profile_literal=literal(profile_name),
         input_schema=literal(value["input"]),
         output_schema=literal(value["output"]),
-        types=typed_definitions({"Input": value["input"], "Output": value["output"]}),
-        extra_imports=[IMPORTS],
+        types=types,
     )
     return seal(text, registry=registry, asked=registry.asked)
 

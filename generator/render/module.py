@@ -19,9 +19,11 @@ from ..emit.module import Function, ModuleEmitter
 from ..emit.sources import primitive_sources
 from ..emit.tree import Assign, Stmt, render_block
 from ..emit.tree import Name as TreeName
+from ..primitives import PRELUDE_IMPORTS
 from . import layout
 from ..names import module_name_for
 from .header import header_fields, header_text, recorded_options
+from .types import ModuleTypes
 
 _BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH)
 
@@ -65,6 +67,7 @@ class Root:
     what: Code = Code("instance")
     envelope: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
+    type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
@@ -103,13 +106,14 @@ def _marker(kind: str) -> Code:
 
 
 def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, profile: str, options: dict[str, Any],
-           raw: bytes, name: str | None, format: bool, extra_imports: list[Code] = [], fragment: str = "",
+           raw: bytes, name: str | None, format: bool, types: ModuleTypes, fragment: str = "",
            **context: Any) -> str:
-    """The module text: header, primitives, every emitter's constants and functions, the API."""
+    """The module text: header, primitives, every emitter's constants and functions, the types,
+    the API."""
     imports, primitive_constants, primitive_functions = primitive_sources(
         set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
         any(e.uses_re for e in emitters))
-    imports = imports + list(extra_imports)
+    imports = _with_types(imports, types, any(r.direct for r in roots))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
     metadata = literal({"version": __version__, "profile": profile, "options": json.loads(recorded),
@@ -130,6 +134,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         late_constants=[line for e in emitters for line in _lines(e.consts.late, 0, format)],
         metadata=metadata,
         roots=roots,
+        types=types.definitions,
         split_const=_marker("const"),
         split_def=_marker("def"),
         split_late=_marker(late_kind),
@@ -141,6 +146,18 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
             text = text.replace(_SPLIT + kind + ">\n", "")
         return text
     return _format(text)
+
+
+def _with_types(imports: list[Code], types: ModuleTypes, direct: bool) -> list[Code]:
+    """The emitter's imports with the one `from typing import` line widened to what the types and
+    the API use (TypeGuard; TYPE_CHECKING where is_valid is bound to the root function), and the
+    Decimal import the types may need."""
+    typing = types.typing_import("Any", "TypeGuard", *(["TYPE_CHECKING"] if direct else []))
+    out = [typing if line == Code("from typing import Any") else line for line in imports]
+    decimal = Code(PRELUDE_IMPORTS["_Decimal"])
+    if types.uses_decimal and decimal not in out:
+        out.insert(1 if out and out[0] == Code("import re as _re") else 0, decimal)  # the emitter's order
+    return out
 
 
 def _format(text: str) -> str:

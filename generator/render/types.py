@@ -1,0 +1,981 @@
+"""Static types for the values a compiled schema accepts: the TypedDicts and type aliases every
+generated module defines, and the root type that `is_valid` is a TypeGuard of.
+
+The types are read from the raw schema (every profile and draft), following `$ref` through a
+`resolve.Registry` built as the compile builds it, so remote documents from the registry, `$id`
+base changes and an embedded `$schema` resolve as they do for the validator. Only keywords the
+profile in force enforces are read (lenient ignores `enum`, draft 7 ignores a `$ref`'s siblings).
+
+The rule: a type is never narrower than the schema. Wherever the schema says more than a static
+type can, the type says less:
+
+- `integer` is `int | float | Decimal` (1.0 and Decimal("1") are integers; draft 4: `int` only),
+  `number` is `int | float | Decimal`; an `enum`/`const` of strings, integers, booleans and null is
+  a `Literal` (an integer also as `float | Decimal`: 1.0 equals 1 in JSON), other values are their
+  kind (`float`, `list[Any]`, `dict[str, Any]`).
+- An object with `properties` is a TypedDict, in the functional syntax so any property name
+  works; `required` names are required keys (typed as other values where no property declares
+  them), the others not required. Keys a
+  TypedDict does not declare (anything `additionalProperties` or `patternProperties` allows) cannot
+  be said by a TypedDict: the TypedDict is kept, so a dict literal with an undeclared key is
+  flagged by mypy although the schema may accept it; values narrowed by `is_valid` are not
+  affected. An object without properties is `dict[str, X]`, X the union of what
+  additionalProperties and patternProperties allow (Any when either is absent).
+- Arrays are `list[X]`, X the union of every `prefixItems`/`items`/`additionalItems` schema.
+- oneOf/anyOf are unions; `if`/`then`/`else` is the union of `then` and `else`; allOf and a
+  2019-09+ `$ref` beside other keywords are intersected: objects are merged (properties of both
+  sides, each the intersection of its two types, required names of both), literals and kinds
+  intersected; where an intersection cannot be worked out (a reference to a definition still
+  being read, or too deep) the first side is kept, which is wider. `not`, `contains`,
+  `dependentSchemas`, `unevaluated*`, bounds, patterns and formats narrow nothing.
+- A schema without `type` admits every kind, so `{"properties": {...}}` is the TypedDict in a
+  union with every other JSON kind.
+- `true` is `Any`, `false` is `NoReturn`; `$dynamicRef`/`$recursiveRef` whose target is chosen at
+  run time are `Any`, with a comment saying so.
+
+Names: the root is given (`Instance`, `Input`, `Output`); `$defs`/`definitions` of a root and every
+reference target are named types, nested objects get their parent's name plus the property's;
+every name is made here from sanitised text (ASCII letters and digits of a key, camel-cased) and
+deduplicated, never taken from the schema as is. Every value in the emitted text goes through
+codegen.literal(). The output runs on Python 3.10 (no typing.NotRequired: a TypedDict with both
+required and optional keys is a class over two functional TypedDicts, `_NameRequired` and
+`_NameOptional` with total=False). Recursive definitions are forward references in strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from decimal import Decimal
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Union
+from urllib.parse import urldefrag, urlsplit
+
+from ..codegen import Code, Name, code, comment, join, literal
+from ..errors import SchemaError, join_pointer
+from ..profiles import DRAFT_PROFILES, Profile
+from ..values import normalize_number
+from ..resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
+
+# -- the type algebra ------------------------------------------------------------------------------
+
+
+class Obj:
+    """An object shape: declared properties, required names, and the type of every other value.
+    Compared by identity, so that one shape is one TypedDict however often it is reached."""
+
+    __slots__ = ("properties", "required", "rest", "hint")
+
+    def __init__(self, properties: tuple[tuple[str, Ty], ...], required: tuple[str, ...], rest: Ty | None,
+                 hint: str) -> None:
+        self.properties = properties
+        self.required = required
+        self.rest = rest  # None: any value
+        self.hint = hint
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the shape is a TypedDict (it declares properties) rather than a dict: `required`
+        names alone make no TypedDict, which would refuse a literal with any other key."""
+        return bool(self.properties)
+
+
+@dataclass(frozen=True)
+class Ty:
+    """A union of Python value kinds: what a schema admits, as json.loads (or the exact loader,
+    with Decimal) makes values. `top` is Any; all fields empty is NoReturn."""
+
+    top: bool = False
+    null: bool = False
+    bools: tuple[bool, ...] = ()  # (False, True): every boolean
+    all_ints: bool = False
+    ints: tuple[int, ...] = ()  # literal integers, when not all_ints
+    floats: bool = False
+    decimals: bool = False
+    all_strs: bool = False
+    strs: tuple[str, ...] = ()  # literal strings, when not all_strs
+    array: bool = False
+    items: Ty | None = None  # the type of every item (None: Any)
+    objs: tuple[Obj, ...] = ()
+    refs: tuple[str, ...] = ()  # keys of named definitions
+
+
+TOP = Ty(top=True)
+NEVER = Ty()
+ANY_OBJECT = Obj((), (), None, "")
+_SCALARS = Ty(null=True, bools=(False, True), all_ints=True, floats=True, decimals=True, all_strs=True)
+
+
+def _ordered_meet(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+    members = set(b)
+    return tuple(v for v in a if v in members)
+
+
+def join_ty(a: Ty, b: Ty) -> Ty:
+    """The union of two types."""
+    return join_all([a, b])
+
+
+def join_all(types: list[Ty]) -> Ty:
+    """The union of any number of types, in time linear in their sizes (an enum or an anyOf of
+    100,000 members is one pass, not one union per member)."""
+    parts = [t for t in types if t != NEVER]
+    if any(t.top for t in parts):
+        return TOP
+    if len(parts) <= 1:
+        return parts[0] if parts else NEVER
+    arrays = [t for t in parts if t.array]
+    items = None if any(t.items is None for t in arrays) else join_all([t.items for t in arrays if t.items is not None])
+    objs = tuple({id(o): o for t in parts for o in t.objs}.values())
+    if any(o is ANY_OBJECT for o in objs):
+        objs = (ANY_OBJECT,)
+    all_ints = any(t.all_ints for t in parts)
+    all_strs = any(t.all_strs for t in parts)
+    joined = Ty(
+        null=any(t.null for t in parts),
+        bools=tuple(v for v in (False, True) if any(v in t.bools for t in parts)),
+        all_ints=all_ints,
+        ints=() if all_ints else tuple(dict.fromkeys(v for t in parts for v in t.ints)),
+        floats=any(t.floats for t in parts),
+        decimals=any(t.decimals for t in parts),
+        all_strs=all_strs,
+        strs=() if all_strs else tuple(dict.fromkeys(v for t in parts for v in t.strs)),
+        array=bool(arrays),
+        items=items if arrays else None,
+        objs=objs,
+        refs=tuple(dict.fromkeys(k for t in parts for k in t.refs)),
+    )
+    return TOP if _everything(joined) else joined
+
+
+def _everything(ty: Ty) -> bool:
+    return (ty.null and len(ty.bools) == 2 and ty.all_ints and ty.floats and ty.decimals and ty.all_strs
+            and ty.array and ty.items is None and ty.objs == (ANY_OBJECT,))
+
+
+def _all_but_objects(objs: tuple[Obj, ...]) -> Ty:
+    return replace(_SCALARS, array=True, objs=objs)
+
+
+def _all_but_arrays(items: Ty) -> Ty:
+    return replace(_SCALARS, array=True, items=items, objs=(ANY_OBJECT,))
+
+
+def _from_type_names(value: Any, float_integers: bool) -> Ty:
+    names = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+    if names is None:
+        return TOP
+    parts: list[Ty] = []
+    for name in names:
+        if name == "null":
+            part = Ty(null=True)
+        elif name == "boolean":
+            part = Ty(bools=(False, True))
+        elif name == "integer":
+            part = Ty(all_ints=True, floats=float_integers, decimals=float_integers)
+        elif name == "number":
+            part = Ty(all_ints=True, floats=True, decimals=True)
+        elif name == "string":
+            part = Ty(all_strs=True)
+        elif name == "array":
+            part = Ty(array=True)
+        elif name == "object":
+            part = Ty(objs=(ANY_OBJECT,))
+        else:
+            return TOP  # preflight refuses unknown names; whatever it let through narrows nothing
+        parts.append(part)
+    return join_all(parts)
+
+
+def _from_values(values: list[Any]) -> Ty:
+    """The type of an enum: JSON equality, so an integer also stands for its float and Decimal."""
+    null = array = obj = numbers = False
+    bools: set[bool] = set()
+    ints: dict[int, None] = {}
+    strs: dict[str, None] = {}
+    for value in values:
+        if value is None:
+            null = True
+        elif value is True or value is False:
+            bools.add(value)
+        elif isinstance(value, str):
+            strs[value] = None
+        elif isinstance(value, (int, float, Decimal)):
+            numbers = True
+            integral = _integral(value)
+            if integral is not None:
+                ints[integral] = None
+        elif isinstance(value, list):
+            array = True
+        elif isinstance(value, dict):
+            obj = True
+        else:
+            return TOP
+    return Ty(null=null, bools=tuple(v for v in (False, True) if v in bools), ints=tuple(ints), floats=numbers,
+              decimals=numbers, strs=tuple(strs), array=array, objs=(ANY_OBJECT,) if obj else ())
+
+
+def _integral(value: Any) -> int | None:
+    """The int an integral number stands for; None for any other number, and for an integral one of
+    4000 digits or more (values.normalize_number keeps those Decimal: never materialised)."""
+    number = normalize_number(value)
+    return number if isinstance(number, int) else None
+
+
+# -- names -----------------------------------------------------------------------------------------
+
+# The capitalised builtins of Python 3.10 to 3.13, fixed here (not read from the running Python) so
+# that names do not depend on the Python that compiles.
+_BUILTINS = frozenset("""
+    ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+    BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+    ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EncodingWarning
+    EnvironmentError Exception ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError
+    FutureWarning GeneratorExit IOError ImportError ImportWarning IndentationError IndexError
+    InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+    ModuleNotFoundError NameError None NotADirectoryError NotImplemented NotImplementedError OSError
+    OverflowError PendingDeprecationWarning PermissionError ProcessLookupError PythonFinalizationError
+    RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration
+    StopIteration SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError True TypeError
+    UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError
+    UnicodeWarning UserWarning ValueError Warning ZeroDivisionError
+""".split())
+# Names the module defines or uses besides the types: every name made here starts with a capital,
+# so only these and the capitalised builtins can collide.
+_RESERVED = _BUILTINS | {
+    "Any", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict", "TYPE_CHECKING", "Decimal",
+    "ValidationError", "EnvelopeError", "STRAIGHTLINE", "NAME", "DESCRIPTION", "PROFILE", "INPUT_SCHEMA",
+    "OUTPUT_SCHEMA", "CATALOG_ENTRY",
+}
+_MAX_NAME = 60
+
+
+def camel(text: str, fallback: str) -> str:
+    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`."""
+    words = re.findall(r"[A-Za-z0-9]+", text)
+    name = "".join(w[:1].upper() + w[1:] for w in words)[:_MAX_NAME]
+    if not name:
+        return fallback
+    return fallback + name if name[0].isdigit() else name
+
+
+class Namer:
+    """Collision-free public type names."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set(_RESERVED)
+
+    def name(self, hint: str) -> Name:
+        candidate, number = hint, 2
+        while candidate in self.taken:
+            candidate = f"{hint}{number}"
+            number += 1
+        self.taken.add(candidate)
+        return Name(candidate)
+
+
+# Keywords whose pointer tokens say nothing about what a definition is.
+_STRUCTURAL = frozenset({
+    "$defs", "definitions", "properties", "patternProperties", "additionalProperties", "items",
+    "prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+    "dependentSchemas", "dependencies", "contains", "propertyNames", "unevaluatedItems",
+    "unevaluatedProperties",
+})
+
+
+def _hint_for(location: Location) -> str:
+    """A name for a reference target: its last telling pointer token, else its document's name."""
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in location.pointer.split("/")[1:]]
+    for token in reversed(tokens):
+        if token not in _STRUCTURAL and not token.isdigit():
+            name = camel(token, "")
+            if name:
+                return name if not name[0].isdigit() else "Def" + name
+    path = urlsplit(urldefrag(location.document.uri)[0]).path.rstrip("/")
+    stem = path.rsplit("/", 1)[-1].split(".")[0]
+    return camel(stem, "Definition")
+
+
+# -- reading schemas -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TypedRoot:
+    """One value a module validates: the name of its type and the schema as the compile reads it
+    (the registry mapping, base URI and fragment given to build())."""
+
+    name: str
+    schema: Any
+    profile: Profile
+    registry: Mapping[str, Any] = field(default_factory=dict)
+    base_uri: str = ""
+    fragment: str = ""
+
+
+@dataclass(frozen=True)
+class _At:
+    """Where a subschema sits: its scope (root), document, pointer, base URI and the profile in force."""
+
+    scope: int
+    document: str
+    pointer: str
+    base: str
+    profile: Profile
+
+
+@dataclass
+class _Named:
+    name: Name
+    schema: Any
+    at: _At
+    ty: Ty | None = None
+    state: int = 0  # 0: waiting, 1: being read, 2: read
+    notes: list[str] = field(default_factory=list)
+
+
+# The comments a definition may carry: why it is Any (fixed text, never schema text).
+NOTES = {
+    "dynamic": "Any stands for what a $dynamicRef reaches: its target is chosen at run time",
+    "recursive": "Any stands for what a $recursiveRef reaches: its target is chosen at run time",
+    "unresolved": "Any stands for a reference that does not resolve",
+    "cycle": "Any stands for a cycle of references that never reaches a schema",
+}
+_LINE_LENGTH = 100  # black's, as render/layout.py has it
+_MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
+_MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
+_MAX_PAIRS = 32  # object shapes merged for one intersection
+
+
+class _Reader:
+    """Reads schemas into types; names every definition it reaches."""
+
+    def __init__(self, namer: Namer) -> None:
+        self.namer = namer
+        self.named: dict[str, _Named] = {}
+        self.queue: deque[str] = deque()
+        self.registries: list[Registry | None] = []
+        self.root_profiles: list[Profile] = []
+        self.current: list[_Named] = []
+        self.chain_ends: dict[str, Location | None] = {}  # a plain reference's key -> where its chain ends
+
+    # -- roots and definitions ------------------------------------------------------------------
+    def add_root(self, root: TypedRoot, name: Name) -> None:
+        scope = len(self.registries)
+        self.root_profiles.append(root.profile)
+        if root.profile.draft is None:
+            self.registries.append(None)
+            self.named[f"{scope} root"] = _Named(name, root.schema, _At(scope, "", "", "", root.profile))
+            self.queue.append(f"{scope} root")
+            return
+        registry = Registry(draft=root.profile.draft, supplied=dict(root.registry))
+        self.registries.append(registry)
+        document = registry.add(root.base_uri, root.schema, root.profile.draft)
+        if root.fragment:
+            start = registry.lookup("#" + root.fragment.lstrip("#"), document.uri, "")
+        else:
+            start = registry.location(document.uri, "")
+        self.named[self.key(scope, start)] = _Named(name, start.schema, self.at(scope, start))
+        self.queue.append(self.key(scope, start))
+        self._definitions(scope, registry, start)
+
+    def _definitions(self, scope: int, registry: Registry, location: Location) -> None:
+        """Name the `$defs`/`definitions` of a root (and theirs), in document order."""
+        stack = deque([location])
+        while stack:
+            at = stack.popleft()
+            schema = at.schema
+            if not isinstance(schema, dict):
+                continue
+            for word in ("$defs", "definitions"):
+                entries = schema.get(word)
+                if not isinstance(entries, dict):
+                    continue
+                for entry, sub in entries.items():
+                    # a definition that is only a reference is no type of its own: references
+                    # to it reach the end of its chain
+                    if isinstance(sub, (dict, bool)) and isinstance(entry, str) and not _is_plain_ref(sub):
+                        inner = registry.location(at.document.uri, join_pointer(at.pointer, word, entry))
+                        self.schedule(scope, inner, camel(entry, "Def"))
+                        stack.append(inner)
+
+    def key(self, scope: int, location: Location) -> str:
+        return f"{scope} {location.key}"
+
+    def at(self, scope: int, location: Location) -> _At:
+        return _At(scope, location.document.uri, location.pointer, location.base,
+                   self.profile_for(scope, self.draft_at(scope, location)))
+
+    def draft_at(self, scope: int, location: Location) -> str:
+        """The draft in force at a location: its document's, or an embedded `$schema`'s above it
+        (as Lowering.draft_at)."""
+        registry = self.registries[scope]
+        assert registry is not None
+        pointer = location.pointer
+        while True:
+            found = registry.dialects.get(location.document.uri + "#" + pointer)
+            if found is not None:
+                return found
+            if not pointer:
+                return location.document.draft
+            pointer = pointer.rpartition("/")[0]
+
+    def profile_for(self, scope: int, draft: str | None) -> Profile:
+        """The root's profile for its own draft (with its vocabularies), else that draft's."""
+        root = self.root_profiles[scope]
+        if draft is None or draft == root.draft or draft not in DRAFT_PROFILES:
+            return root
+        return DRAFT_PROFILES[draft]
+
+    def schedule(self, scope: int, location: Location, hint: str) -> str:
+        key = self.key(scope, location)
+        if key not in self.named:
+            self.named[key] = _Named(self.namer.name(hint), location.schema, self.at(scope, location))
+            self.queue.append(key)
+        return key
+
+    def read_all(self) -> None:
+        while self.queue:
+            self.resolved(self.queue.popleft())
+
+    def resolved(self, key: str) -> Ty | None:
+        """The type of a named definition, read now if need be; None while it is being read."""
+        named = self.named[key]
+        if named.state == 2:
+            return named.ty
+        if named.state == 1:
+            return None
+        named.state = 1
+        self.current.append(named)
+        try:
+            named.ty = self.ty(named.schema, named.at, named.name.text, 0)
+        finally:
+            self.current.pop()
+        named.state = 2
+        return named.ty
+
+    def note(self, text: str) -> None:
+        if self.current and text not in self.current[-1].notes:
+            self.current[-1].notes.append(text)
+
+    # -- one schema -------------------------------------------------------------------------------
+    def ty(self, schema: Any, at: _At, hint: str, depth: int) -> Ty:
+        if schema is True:
+            return TOP
+        if schema is False:
+            return NEVER
+        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+            return TOP
+        at = self.enter(schema, at)
+        profile = at.profile
+        draft = draft_number(profile.draft) if profile.draft else None
+
+        def on(word: str) -> bool:
+            return word in schema and profile.keyword_status(word) == "enforced"
+
+        parts: list[Ty] = []
+        if on("$ref") and isinstance(schema["$ref"], str):
+            parts.append(self.reference(schema["$ref"], at, "$ref"))
+            if draft is not None and draft <= 7:
+                return parts[0]  # before 2019-09 a $ref's siblings are ignored
+        for word in ("$dynamicRef", "$recursiveRef"):
+            if on(word) and isinstance(schema[word], str):
+                parts.append(self.reference(schema[word], at, word))
+        if on("type"):
+            parts.append(_from_type_names(schema["type"], profile.float_integers))
+        if on("enum") and isinstance(schema["enum"], list):
+            parts.append(_from_values(schema["enum"]))
+        if on("const"):
+            parts.append(_from_values([schema["const"]]))
+        if any(on(w) for w in ("properties", "required", "additionalProperties", "patternProperties")):
+            parts.append(_all_but_objects((self.object_shape(schema, on, at, hint, depth),)))
+        if any(on(w) for w in ("prefixItems", "items", "additionalItems")):
+            parts.append(_all_but_arrays(self.items(schema, on, at, hint, depth)))
+        if on("allOf") and isinstance(schema["allOf"], list):
+            parts.extend(self.ty(s, self.child(at, "allOf", i), hint, depth + 1) for i, s in enumerate(schema["allOf"]))
+        for word in ("anyOf", "oneOf"):
+            if on(word) and isinstance(schema[word], list):
+                parts.append(join_all([self.ty(sub, self.child(at, word, i), hint, depth + 1)
+                                       for i, sub in enumerate(schema[word])]))
+        if on("if"):
+            then = self.ty(schema["then"], self.child(at, "then"), hint, depth + 1) if on("then") else TOP
+            otherwise = self.ty(schema["else"], self.child(at, "else"), hint, depth + 1) if on("else") else TOP
+            parts.append(join_ty(then, otherwise))
+        result = TOP
+        for part in parts:
+            result = self.meet(result, part, _MEET_BUDGET)
+        return result
+
+    def enter(self, schema: dict[str, Any], at: _At) -> _At:
+        """The base URI and profile in force inside `schema` (as Lowering.node)."""
+        registry = self.registries[at.scope]
+        if registry is None:
+            return at
+        base = registry.bases.get(at.document + "#" + at.pointer)
+        if base is None:
+            ident = schema.get("id" if at.profile.draft == "draft4" else "$id")
+            base = join_uri(at.base, ident) if isinstance(ident, str) and not ident.startswith("#") else at.base
+        profile = at.profile
+        meta = schema.get("$schema")
+        if at.pointer and isinstance(meta, str):
+            profile = self.profile_for(at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft)
+        return replace(at, base=base, profile=profile)
+
+    def child(self, at: _At, *path: str | int) -> _At:
+        return replace(at, pointer=join_pointer(at.pointer, *path))
+
+    def object_shape(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Obj:
+        properties: list[tuple[str, Ty]] = []
+        declared = schema.get("properties") if on("properties") else None
+        if isinstance(declared, dict):
+            for name, sub in declared.items():
+                if isinstance(name, str):
+                    inner = self.ty(sub, self.child(at, "properties", name), hint + camel(name, "Field"), depth + 1)
+                    properties.append((name, inner))
+        required = schema.get("required") if on("required") else None
+        names = tuple(dict.fromkeys(n for n in required if isinstance(n, str))) if isinstance(required, list) else ()
+        rest: Ty | None = None
+        if on("additionalProperties") and isinstance(schema["additionalProperties"], (dict, bool)):
+            rest = self.ty(schema["additionalProperties"], self.child(at, "additionalProperties"), hint + "Value",
+                           depth + 1)
+            patterns = schema.get("patternProperties") if on("patternProperties") else None
+            if isinstance(patterns, dict):
+                rest = join_all([rest, *(self.ty(sub, self.child(at, "patternProperties", source), hint + "Value",
+                                                 depth + 1) for source, sub in patterns.items())])
+            if rest.top:
+                rest = None
+        return Obj(tuple(properties), names, rest, hint)
+
+    def items(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Ty:
+        """The union of every item schema (positional ones and the rest)."""
+        positional: list[Ty] = []
+        rest = TOP
+        if on("prefixItems") and isinstance(schema["prefixItems"], list):
+            positional = [self.ty(s, self.child(at, "prefixItems", i), hint + "Item", depth + 1)
+                          for i, s in enumerate(schema["prefixItems"])]
+        items = schema.get("items") if on("items") else None
+        if isinstance(items, list):  # the array form, before 2020-12
+            positional = [self.ty(s, self.child(at, "items", i), hint + "Item", depth + 1) for i, s in enumerate(items)]
+            extra = schema.get("additionalItems") if on("additionalItems") else None
+            if isinstance(extra, (dict, bool)):
+                rest = self.ty(extra, self.child(at, "additionalItems"), hint + "Item", depth + 1)
+        elif isinstance(items, (dict, bool)):
+            rest = self.ty(items, self.child(at, "items"), hint + "Item", depth + 1)
+        return join_all([rest, *positional])
+
+    def reference(self, ref: str, at: _At, word: str) -> Ty:
+        """The named type a reference reaches (a chain of plain references followed, as the
+        compiler follows it); Any for one resolved at run time or one that does not resolve."""
+        registry = self.registries[at.scope]
+        if registry is None:
+            return TOP
+        where = join_pointer(at.pointer, word)
+        try:
+            location = registry.lookup(ref, at.base, where)
+            target = location.schema
+            if word == "$dynamicRef":
+                fragment = ref.partition("#")[2]
+                if (fragment and not fragment.startswith("/") and isinstance(target, dict)
+                        and target.get("$dynamicAnchor") == fragment):
+                    self.note(NOTES["dynamic"])
+                    return TOP
+            if word == "$recursiveRef" and isinstance(target, dict) and target.get("$recursiveAnchor") is True:
+                self.note(NOTES["recursive"])
+                return TOP
+            end = self.chain_end(at.scope, registry, location)
+        except (SchemaError, ValueError):  # only in a definition the validator never reads: it compiled
+            self.note(NOTES["unresolved"])
+            return TOP
+        if end is None:
+            self.note(NOTES["cycle"])
+            return TOP
+        return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
+
+    def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
+        """Where a chain of plain references (`{"$ref": ...}` alone) ends (None: in a cycle).
+        Every hop's end is remembered, so a chain of n definitions costs n lookups in all."""
+        path: dict[str, None] = {}  # the keys passed, in order
+        end: Location | None = location
+        while end is not None and _is_plain_ref(end.schema):
+            key = self.key(scope, end)
+            if key in self.chain_ends:
+                end = self.chain_ends[key]
+                break
+            if key in path:
+                end = None
+                break
+            path[key] = None
+            end = registry.lookup(end.schema["$ref"], end.base, end.pointer + "/$ref")
+        for key in path:
+            self.chain_ends[key] = end
+        return end
+
+    # -- intersection ---------------------------------------------------------------------------
+    def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
+        """The intersection of two types, or a wider one (the first) where it cannot be worked out."""
+        if a.top:
+            return b
+        if b.top or a == b:
+            return a
+        if a.refs or b.refs:
+            if budget <= 0:
+                return a
+            expanded_a, expanded_b = self.expand(a), self.expand(b)
+            if expanded_a is None or expanded_b is None:
+                return a
+            return self.meet(expanded_a, expanded_b, budget - 1)
+        objs: list[Obj] = []
+        if len(a.objs) * len(b.objs) > _MAX_PAIRS:
+            return a
+        for left in a.objs:
+            for right in b.objs:
+                merged = self.meet_objects(left, right, budget)
+                if all(merged is not o for o in objs):
+                    objs.append(merged)
+        items: Ty | None = None
+        if a.array and b.array:
+            items = b.items if a.items is None else a.items if b.items is None else self.meet(a.items, b.items, budget)
+        return Ty(
+            null=a.null and b.null,
+            bools=_ordered_meet(a.bools, b.bools),
+            all_ints=a.all_ints and b.all_ints,
+            ints=_meet_literals(a.all_ints, a.ints, b.all_ints, b.ints),
+            floats=a.floats and b.floats,
+            decimals=a.decimals and b.decimals,
+            all_strs=a.all_strs and b.all_strs,
+            strs=_meet_literals(a.all_strs, a.strs, b.all_strs, b.strs),
+            array=a.array and b.array,
+            items=items,
+            objs=tuple(objs),
+        )
+
+    def expand(self, ty: Ty) -> Ty | None:
+        """`ty` with its references replaced by what they name (None: one is still being read)."""
+        targets = [replace(ty, refs=())]
+        for key in ty.refs:
+            target = self.resolved(key)
+            if target is None:
+                return None
+            targets.append(target)
+        return join_all(targets)
+
+    def meet_objects(self, a: Obj, b: Obj, budget: int) -> Obj:
+        """Both shapes at once: every property of either (typed by both sides: a name one side
+        does not declare takes that side's type for other names), the required names of both."""
+        if b is ANY_OBJECT:
+            return a
+        if a is ANY_OBJECT:
+            return b
+        declared_a, declared_b = dict(a.properties), dict(b.properties)
+        properties = []
+        for name in dict.fromkeys([*declared_a, *declared_b]):
+            left = declared_a.get(name, a.rest if a.rest is not None else TOP)
+            right = declared_b.get(name, b.rest if b.rest is not None else TOP)
+            properties.append((name, self.meet(left, right, budget - 1)))
+        if a.rest is None:
+            rest = b.rest
+        elif b.rest is None:
+            rest = a.rest
+        else:
+            rest = self.meet(a.rest, b.rest, budget - 1)
+        return Obj(tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint)
+
+
+def _is_plain_ref(schema: Any) -> bool:
+    return isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)
+
+
+def _meet_literals(all_a: bool, a: tuple[Any, ...], all_b: bool, b: tuple[Any, ...]) -> tuple[Any, ...]:
+    if all_a and all_b:
+        return ()
+    if all_a:
+        return b
+    if all_b:
+        return a
+    return _ordered_meet(a, b)
+
+
+# -- writing types ---------------------------------------------------------------------------------
+
+# A type expression: its text pieces and the names it refers to, so that it can be written with
+# forward references quoted.
+Expr = Union[str, Name, tuple[str, list["Expr"], str]]  # text; a name; (opening, parts, closing)
+
+
+def _union(parts: list[Expr]) -> Expr:
+    return parts[0] if len(parts) == 1 else ("", parts, "")
+
+
+def _text(expr: Expr) -> str:
+    if isinstance(expr, Name):
+        return expr.text
+    if isinstance(expr, str):
+        return expr
+    opening, parts, closing = expr
+    separator = ", " if opening else " | "
+    return opening + separator.join(_text(p) for p in parts) + closing
+
+
+def _names(expr: Expr) -> list[Name]:
+    if isinstance(expr, Name):
+        return [expr]
+    if isinstance(expr, str):
+        return []
+    return [n for part in expr[1] for n in _names(part)]
+
+
+@dataclass
+class _Definition:
+    name: Name
+    alias: Expr | None = None  # a type alias, or
+    fields: list[tuple[str, Expr, bool]] = field(default_factory=list)  # a TypedDict: (key, type, required)
+    notes: list[str] = field(default_factory=list)
+
+    def depends_on(self) -> list[Name]:
+        if self.alias is not None:
+            return _names(self.alias)
+        return [n for _, expr, _ in self.fields for n in _names(expr)]
+
+
+class _Writer:
+    """Types to definitions, and definitions to module text."""
+
+    def __init__(self, reader: _Reader) -> None:
+        self.reader = reader
+        self.namer = reader.namer
+        self.definitions: dict[Name, _Definition] = {}
+        self.typed_dicts: dict[int, Name] = {}  # id(Obj) -> its TypedDict
+        self.used: set[str] = set()  # names from typing (and _Decimal) the text uses
+
+    def define_all(self) -> None:
+        named = list(self.reader.named.values())
+        for entry in named:  # a definition that is one object shape is that TypedDict itself
+            ty = entry.ty or TOP
+            if len(ty.objs) == 1 and ty.objs[0].keyed and ty == Ty(objs=ty.objs):
+                self.typed_dicts.setdefault(id(ty.objs[0]), entry.name)
+        for entry in named:
+            ty = entry.ty or TOP
+            own = self.typed_dicts.get(id(ty.objs[0])) if len(ty.objs) == 1 and ty == Ty(objs=ty.objs) else None
+            if own == entry.name:
+                self.typed_dict(ty.objs[0], entry.name)
+            else:
+                self.definitions[entry.name] = _Definition(entry.name, alias=self.expr(ty, entry.name.text))
+            self.definitions[entry.name].notes = list(entry.notes)
+
+    def expr(self, ty: Ty, hint: str) -> Expr:
+        if ty.top:
+            self.used.add("Any")
+            return "Any"
+        parts: list[Expr] = []
+        for obj in ty.objs:
+            parts.append(self.object_expr(obj))
+        for key in ty.refs:
+            parts.append(self.reader.named[key].name)
+        if ty.array:
+            parts.append(("list[", [self.expr(ty.items or TOP, hint + "Item")], "]"))
+        literals: list[Expr] = []
+        literals.extend(literal(v).text for v in (*ty.strs, *ty.ints))
+        if len(ty.bools) == 1:
+            literals.append(literal(ty.bools[0]).text)
+        if literals:
+            self.used.add("Literal")
+            parts.append(("Literal[", [*literals], "]"))
+        for present, text in ((ty.all_strs, "str"), (ty.all_ints, "int"), (ty.floats, "float"),
+                              (ty.decimals, "_Decimal"), (len(ty.bools) == 2, "bool"), (ty.null, "None")):
+            if present:
+                parts.append(text)
+        if ty.decimals:
+            self.used.add("_Decimal")
+        if not parts:
+            self.used.add("NoReturn")
+            return "NoReturn"
+        return _union(parts)
+
+    def object_expr(self, obj: Obj) -> Expr:
+        if not obj.keyed:
+            return ("dict[", ["str", self.expr(obj.rest or TOP, obj.hint + "Value")], "]")
+        name = self.typed_dicts.get(id(obj))
+        if name is None:
+            hint = obj.hint or "Object"
+            name = self.namer.name(hint + "Object" if hint in self.namer.taken else hint)
+            self.typed_dicts[id(obj)] = name
+            self.typed_dict(obj, name)
+        return name
+
+    def typed_dict(self, obj: Obj, name: Name) -> None:
+        definition = _Definition(name)
+        self.definitions[name] = definition  # before the fields: they may refer back to it
+        declared = dict(obj.properties)
+        keys = list(dict.fromkeys([*declared, *obj.required]))
+        for key in keys:
+            ty = declared.get(key, obj.rest or TOP)
+            definition.fields.append((key, self.expr(ty, name.text + camel(key, "Field")), key in obj.required))
+        self.used.add("TypedDict")
+
+    # -- text -----------------------------------------------------------------------------------
+    def order(self, roots: list[Name]) -> list[_Definition]:
+        """Every definition after the ones it refers to, where no cycle forbids it (depth first,
+        roots first, then in the order they were made)."""
+        done: set[Name] = set()
+        out: list[_Definition] = []
+        depends = {name: definition.depends_on() for name, definition in self.definitions.items()}
+        for start in [*roots, *self.definitions]:
+            if start in done:
+                continue
+            done.add(start)
+            stack: list[tuple[Name, int]] = [(start, 0)]
+            while stack:
+                current, index = stack.pop()
+                deps = depends[current]
+                while index < len(deps) and deps[index] in done:
+                    index += 1
+                if index < len(deps):
+                    stack.append((current, index + 1))
+                    done.add(deps[index])
+                    stack.append((deps[index], 0))
+                else:
+                    out.append(self.definitions[current])
+        return out
+
+    def statements(self, roots: list[Name]) -> list[Code]:
+        """The module text of every definition, one top-level statement each."""
+        real: set[Name] = set()  # names bound to a type (not a string) by the time they are used
+        out: list[Code] = []
+        for definition in self.order(roots):
+            notes = [comment(n) for n in definition.notes]
+            if definition.alias is not None:
+                self.used.add("TypeAlias")
+                out.append(join("\n", [*notes, self.alias_statement(definition.name, definition.alias, real)]))
+                if set(_names(definition.alias)) <= real:
+                    real.add(definition.name)
+                continue
+            out.extend(self.typed_dict_statements(definition, real, notes))
+            real.add(definition.name)
+        return out
+
+    def alias_statement(self, name: Name, expr: Expr, real: set[Name]) -> Code:
+        """`Name: TypeAlias = ...` in black's layout: one line if it fits, else the value in
+        parentheses, on one line or (a union) one member per line. A line still too long makes
+        render/module.py hand the statement to black."""
+        value = self.maybe_quoted(expr, real)
+        line = code("{}: TypeAlias = {}", name, value)
+        if len(line.text) <= _LINE_LENGTH:
+            return line
+        inner = code("    {}", value)
+        quoted = not set(_names(expr)) <= real
+        if len(inner.text) <= _LINE_LENGTH or quoted or isinstance(expr, (str, Name)):
+            return code("{}: TypeAlias = (\n{}\n)", name, inner)  # black wraps a long string in parentheses
+        opening, parts, _ = expr
+        if opening:
+            return line  # a single subscript: black splits at its bracket
+        members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
+        return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
+
+    def maybe_quoted(self, expr: Expr, real: set[Name]) -> Code:
+        text = _text(expr)
+        return Code(text) if set(_names(expr)) <= real else literal(text)
+
+    def typed_dict_statements(self, definition: _Definition, real: set[Name], notes: list[Code]) -> list[Code]:
+        name = definition.name
+        required = [(k, e) for k, e, r in definition.fields if r]
+        optional = [(k, e) for k, e, r in definition.fields if not r]
+
+        def functional(target: Name, fields: list[tuple[str, Expr]], total: bool) -> Code:
+            entries = [code("{}: {}", literal(k), self.maybe_quoted(e, real)) for k, e in fields]
+            tail = Code("" if total else ", total=False")
+            line = code("{} = TypedDict({}, {{{}}}{})", target, literal(target.text), join(", ", entries), tail)
+            if len(line.text) <= _LINE_LENGTH:
+                return line
+            # black's layout of the call with magic trailing commas: one entry per line (a line
+            # still too long makes render/module.py hand the statement to black)
+            lines = [code("{} = TypedDict(", target), code("    {},", literal(target.text)), Code("    {")]
+            lines += [code("        {},", entry) for entry in entries]
+            lines += [Code("    },"), *([] if total else [Code("    total=False,")]), Code(")")]
+            return join("\n", lines)
+
+        if not optional or not required:
+            return [join("\n", [*notes, functional(name, required or optional, total=bool(required))])]
+        must, may = Name(f"_{name.text}Required"), Name(f"_{name.text}Optional")
+        return [
+            join("\n", [*notes, functional(must, required, total=True)]),
+            functional(may, optional, total=False),
+            self.class_statement(name, must, may),
+        ]
+
+    def class_statement(self, name: Name, must: Name, may: Name) -> Code:
+        """`class Name(_NameRequired, _NameOptional): pass` in black's layout."""
+        line = code("class {}({}, {}):", name, must, may)
+        if len(line.text) > _LINE_LENGTH:
+            bases = code("    {}, {}", must, may)
+            if len(bases.text) <= _LINE_LENGTH:
+                line = code("class {}(\n{}\n):", name, bases)
+            else:
+                line = code("class {}(\n    {},\n    {},\n):", name, must, may)
+        return code("{}\n    pass", line)
+
+
+# -- the module's types ----------------------------------------------------------------------------
+
+# The typing names a module may need, in the order of its import line.
+_TYPING = ("TYPE_CHECKING", "Any", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict")
+
+
+@dataclass(frozen=True)
+class ModuleTypes:
+    """What a generated module needs for its types."""
+
+    definitions: list[Code]  # top-level statements, in order
+    roots: list[Name]  # the type of each root, in the order given
+    typing: frozenset[str]  # names the definitions use from typing
+    uses_decimal: bool  # the definitions name _Decimal
+
+    def typing_import(self, *also: str) -> Code:
+        """`from typing import ...` of what the definitions and the module's own code use."""
+        wanted = self.typing | set(also)
+        return Code("from typing import " + ", ".join(n for n in _TYPING if n in wanted))
+
+
+def module_types(roots: list[TypedRoot]) -> ModuleTypes:
+    """The types of one module's roots (one for a schema; input and output for a tool contract),
+    sharing one set of names. Never raises for a schema that compiled."""
+    reader = _Reader(Namer())
+    names = [reader.namer.name(root.name) for root in roots]  # the roots' names are the module's API
+    for root, name in zip(roots, names):
+        reader.add_root(root, name)
+    reader.read_all()
+    _break_alias_cycles(reader)
+    writer = _Writer(reader)
+    writer.define_all()
+    definitions = writer.statements(names)
+    typing = frozenset(writer.used & set(_TYPING))
+    return ModuleTypes(definitions, names, typing, "_Decimal" in writer.used)
+
+
+def _break_alias_cycles(reader: _Reader) -> None:
+    """A definition that is its own union member through references alone (possible only in
+    definitions the validator never reads: the compiler refuses such cycles) becomes Any."""
+    edges = {key: list((n.ty or TOP).refs) for key, n in reader.named.items()}
+    state: dict[str, int] = {}
+    on_cycle: set[str] = set()
+    for start in edges:
+        if start in state:
+            continue
+        path: list[str] = [start]
+        state[start] = 1
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            key, index = stack.pop()
+            if index < len(edges[key]):
+                stack.append((key, index + 1))
+                target = edges[key][index]
+                if state.get(target) == 1:
+                    on_cycle.update(path[path.index(target):])
+                elif target not in state:
+                    state[target] = 1
+                    path.append(target)
+                    stack.append((target, 0))
+            else:
+                state[key] = 2
+                path.pop()
+    for key in on_cycle:
+        reader.named[key].ty = TOP
+        reader.named[key].notes.append(NOTES["cycle"])
