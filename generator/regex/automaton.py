@@ -85,8 +85,8 @@ def compile_automaton(
 def _determinize(a: Automaton, max_cells: int) -> Optional[tuple[int, list[list[int]], list[bool]]]:
     """(start, rows, at_end) of the DFA, or None if it needs more than ``max_cells`` cells.
     Row entries are state numbers, _ACCEPT (a match is found) or _DEAD (none can be)."""
-    if a.sure[a.init0]:
-        return _ACCEPT, [], []
+    if a.sure[a.init0]:  # every input matches: a table of one cell, the start
+        return (_ACCEPT, [], []) if max_cells >= 1 else None
     width = a.n_classes
     successors = a.successors_by_class(restart=False)
     restarts = any(r is not None for r in a.restart)

@@ -56,6 +56,9 @@ __all__ = [
 
 START, END, WORD, NONWORD, MAYFAIL = "^", "$", "b", "B", "?"
 
+ZERO_WIDTH_REPEATS = 64
+"""Most iterations the risk model lets Python run of a repeated part that reads nothing."""
+
 # Kinds of the character before or after a point in the input: the start ("s") or end ("e") of
 # the input, a word character ("w"), another character ("n"), or any character ("x", when the
 # pattern has no word-boundary assertion and the distinction does not matter).
@@ -301,6 +304,8 @@ class Builder:
         if hi == 0:
             return _epsilon()
         inner = self.size(node.atom)
+        if inner == 0:
+            return self.zero_width_repetition(node)
         self._repetitions = self._repetitions + (node.pos,)
         try:
             if self.mode == "sre" and hi != 1 and inner * _copies(lo, hi) > self.fold_above:
@@ -318,6 +323,28 @@ class Builder:
         fragment = _epsilon()
         for part in parts:
             fragment = self.concat(fragment, part)
+        return fragment
+
+    def zero_width_repetition(self, node: _Quant) -> Fragment:
+        """A repetition of something that reads nothing (``(?:\\b){4294967294}``): all its
+        iterations check the same point, so one copy says what any number does, and route
+        counts saturate at two, so two copies say it for the risk model.  ECMA rejects the
+        empty iterations past the minimum; Python may run one, which the risk model keeps."""
+        if self.mode == "sre" and node.min > ZERO_WIDTH_REPEATS:
+            # Python runs every one of the minimum iterations, each time the repetition is met.
+            self.flags.append(
+                (
+                    f"the repetition at position {node.pos} runs {node.min} iterations that "
+                    "read nothing each time it is tried",
+                    node.pos,
+                )
+            )
+        copies = min(node.min, 2 if self.mode == "sre" else 1)
+        fragment = _epsilon()
+        for _ in range(copies):
+            fragment = self.concat(fragment, self.term(node.atom))
+        if self.mode == "sre" and (node.max is None or node.max > node.min):
+            fragment = self.concat(fragment, self.alternation([self.term(node.atom), _epsilon()]))
         return fragment
 
     def optional_chain(self, atom, count: int) -> Fragment:

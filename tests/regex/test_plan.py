@@ -71,6 +71,15 @@ def test_references_that_can_only_match_empty_do_not_prevent_the_automaton() -> 
     assert search("aab") and not search("aaa")
 
 
+def test_huge_repetitions_of_nothing_plan_quickly_and_match_exactly() -> None:
+    # Python's re never finishes (?:\b){4294967294}a; the automaton needs one copy of \b
+    plan = plan_pattern(r"(?:\b){4294967294}a")
+    assert plan.kind == "automaton" and "4294967294 iterations" in plan.reason
+    search, small = plan_search(plan), compile_pattern(r"(?:\b){3}a").search
+    for text in ("", "a", "ba", " a", "b a", "_a"):
+        assert search(text) == (small(text) is not None), text
+
+
 def test_automata_beyond_the_bounds_are_unsafe() -> None:
     plan = plan_pattern(r"(a|a)*(?:[ab]{60}){60}")
     assert plan.kind == "unsafe"

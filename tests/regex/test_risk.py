@@ -45,6 +45,7 @@ RISKY = [
     (r"^(?=(a+)+b)", "a look-ahead whose body backtracks exponentially"),
     (r"(?=.*x)y", "an unbounded look-ahead tried at every position"),
     (r"^(\w+)\s\1$", "a back-reference to an unbounded group"),
+    (r"(?:\b){4294967294}a", "Python runs every one of the empty iterations (it never ends)"),
 ]
 
 SAFE = [
