@@ -67,6 +67,7 @@ def _nfa_search(s: str, t: _NfaTable) -> bool:
     seen: dict[tuple[int, int], int] = {}
     follow: dict[int, int] = {}
     restarts = any(restart)
+    size = (len(successors) + 7) // 8
     for ch in s:
         o = ord(ch)
         k = ord(ascii_classes[o] if o < 128 else classes[_bisect_right(bounds, ch) - 1]) - 48
@@ -75,23 +76,18 @@ def _nfa_search(s: str, t: _NfaTable) -> bool:
             if current & accept[k]:
                 return True
             reached = 0
-            rest = current
-            chunk = 0
-            while rest:
-                byte = rest & 255
+            for chunk, byte in enumerate(current.to_bytes(size, "little")):
                 if byte:
-                    key = chunk | byte
+                    key = chunk << 8 | byte
                     mask = follow.get(key)
                     if mask is None:  # the successors of these (up to 8) states, once per call
                         mask = 0
                         for bit in range(8):
                             if byte >> bit & 1:
-                                for target in successors[(chunk >> 8) + bit]:
+                                for target in successors[chunk * 8 + bit]:
                                     mask |= 1 << (ord(target) - 48)
                         follow[key] = mask
                     reached |= mask
-                rest >>= 8
-                chunk += 2048
             following = (reached & reads[k]) | restart[k]
             if following & sure:
                 return True

@@ -43,6 +43,8 @@ What else costs more than a bounded step, and the rule for each:
   ``BACKREF_WIDTH``), and the path analysis sees the reference as an optional copy of the group;
 * a repetition too large to expand (more than ``FOLD_ABOVE`` positions) is folded into one copy
   with a back edge, which can only add ambiguity;
+* a repetition of a part that reads nothing runs all its minimum iterations each time it is
+  met (``(?:\\b){4294967294}`` never ends): risky past ``nfa.ZERO_WIDTH_REPEATS``;
 * the analysis itself is bounded (``MAX_POSITIONS`` positions, ``BUDGET`` product steps): a
   pattern too large to analyse is risky.
 
