@@ -56,6 +56,9 @@ __all__ = [
 
 START, END, WORD, NONWORD, MAYFAIL = "^", "$", "b", "B", "?"
 
+MAX_EDGES = 200_000
+"""Most routes between positions an automaton may have (a repeated alternation of n
+alternatives has about n**2)."""
 ZERO_WIDTH_REPEATS = 64
 """Most iterations the risk model lets Python run of a repeated part that reads nothing."""
 
@@ -148,7 +151,8 @@ def _union(tables: list) -> dict:
 class Builder:
     """Builds the position automaton of a disjunction (see the module docstring for the modes).
 
-    ``max_positions`` bounds the positions created (:class:`TooLarge` beyond it); in ``sre``
+    ``max_positions`` bounds the positions created and ``max_edges`` the routes between them
+    (:class:`TooLarge` beyond either); in ``sre``
     mode a repetition whose expansion would create more than ``fold_above`` positions is folded.
     """
 
@@ -159,12 +163,14 @@ class Builder:
         max_positions: int,
         fold_above: int = 0,
         backref_width: int = 0,
+        max_edges: int = MAX_EDGES,
     ):
         if mode not in ("exact", "sre"):
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
         self.groups = parsed.groups
         self.max_positions = max_positions
+        self.max_edges = max_edges
         self.fold_above = fold_above
         self.backref_width = backref_width
         self.sets: list[tuple] = []  # position -> its interval set
@@ -207,6 +213,13 @@ class Builder:
     def _link(self, lasts: dict, firsts: dict) -> None:
         """Routes from each last position of one part to each first position of the next."""
         follow = self.follow
+        if len(follow) + len(lasts) * len(firsts) > self.max_edges:
+            raise TooLarge(
+                len(follow) + len(lasts) * len(firsts),
+                self.max_edges,
+                f"it needs up to {len(follow) + len(lasts) * len(firsts)} automaton edges "
+                f"(the bound is {self.max_edges})",
+            )
         for p, ra in lasts.items():
             for q, rb in firsts.items():
                 into = follow.setdefault((p, q), {})

@@ -63,9 +63,8 @@ def plan_pattern(source: str) -> PatternPlan:
 
 @functools.lru_cache(maxsize=512)
 def _plan(source: str) -> PatternPlan:
-    compile_pattern(source)  # the same errors as the translation, whatever the plan
+    python = compile_pattern(source).pattern  # the translation's errors, whatever the plan
     parsed = parse(source)
-    python = compile_pattern(source).pattern
     risk = assess_parsed(parsed)
     if not risk.risky:
         return PatternPlan(RE, source, python)

@@ -63,8 +63,9 @@ from .nfa import Automaton, Builder, TooLarge, group_body, split_automaton
 
 __all__ = ["Risk", "assess_risk", "assess_parsed", "MAX_POSITIONS", "FOLD_ABOVE", "BUDGET"]
 
-MAX_POSITIONS = 4000
-"""Most automaton positions the analysis builds (after folding)."""
+MAX_POSITIONS = 20_000
+"""Most automaton positions the analysis builds (after folding; nfa.MAX_EDGES bounds the
+routes between them)."""
 FOLD_ABOVE = 256
 """A counted repetition whose expansion would need more positions than this is folded."""
 BUDGET = 400_000
