@@ -9,7 +9,8 @@ answer as ``new RegExp(source, "u").test(s)``.  Anything that is not valid ECMA-
 syntax, or that Python cannot express exactly, raises :class:`RegexTranslationError` carrying the
 offending index into the ECMA source.  There is never a silent approximation.
 
-Public API: :class:`RegexTranslationError`, :func:`translate`, :func:`compile_pattern`.
+Public API: :class:`RegexTranslationError`, :func:`translate`, :func:`compile_pattern`, and
+:func:`parse` (the checked syntax tree, for the analyses in risk.py and nfa.py).
 
 Semantics (u-mode, case-sensitive):
 
@@ -63,9 +64,16 @@ import functools
 import re
 import sys
 import unicodedata
-from typing import NoReturn, Optional
+from typing import NamedTuple, NoReturn, Optional
 
-__all__ = ["RegexTranslationError", "translate", "compile_pattern", "MAX_NESTING"]
+__all__ = [
+    "RegexTranslationError",
+    "translate",
+    "compile_pattern",
+    "parse",
+    "ParsedPattern",
+    "MAX_NESTING",
+]
 
 MAX_NESTING = 100
 """Deepest group nesting accepted (keeps the recursive parser and Python's sre well clear of
@@ -1075,6 +1083,29 @@ def _plain_name(name: str) -> bool:
 # Public API.
 
 
+class ParsedPattern(NamedTuple):
+    """The checked syntax tree of a pattern, for analyses beside the translation (risk.py,
+    nfa.py): ``body`` is the top-level disjunction (a list of alternatives, each a list of
+    ``_Lit``/``_Set``/``_Assert``/``_Group``/``_Quant``/``_Ref`` terms) and ``groups`` the
+    capturing groups in order.  Back-references are resolved as :func:`translate` emits them:
+    ``ref.out`` is ``"(?:)"`` for one that always matches empty, else ``ref.number`` is the
+    index of its group.  ``parser`` is the parser that built it (the emitter reads it)."""
+
+    body: list
+    groups: list
+    parser: "_Parser"
+
+
+def parse(pattern: str) -> ParsedPattern:
+    """Parse and check ``pattern`` as :func:`translate` does (same errors), without emitting."""
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
+    parser = _Parser(pattern)
+    body = parser.parse()
+    _Analysis(parser).run(body)
+    return ParsedPattern(body, parser.groups, parser)
+
+
 def translate(pattern: str) -> str:
     """ECMA-262 (u-mode) pattern source -> Python ``re`` pattern source with the same meaning
     when used with ``re.compile(result).search(s)``.
@@ -1082,12 +1113,8 @@ def translate(pattern: str) -> str:
     The result is ASCII-only.  Raises :class:`RegexTranslationError` for anything that is not
     valid ECMA-262 u-mode syntax or that cannot be expressed exactly in Python ``re``.
     """
-    if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
-    parser = _Parser(pattern)
-    body = parser.parse()
-    _Analysis(parser).run(body)
-    return _Emitter(parser).disjunction(body)
+    parsed = parse(pattern)
+    return _Emitter(parsed.parser).disjunction(parsed.body)
 
 
 @functools.lru_cache(maxsize=256)
