@@ -17,6 +17,7 @@ Semantics (DESIGN.md, "Semantics that need a decision"):
 
 from __future__ import annotations
 
+from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread
 from decimal import MAX_PREC as _MAX_PREC, Context as _Context
 from decimal import Decimal as _Decimal
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 PRELUDE_IMPORTS = {
     "_Decimal": "from decimal import Decimal as _Decimal",
     "_Context": "from decimal import MAX_PREC as _MAX_PREC, Context as _Context",
+    "_thread": "from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread",
 }
 
 # Nesting depth to which values are frozen into hashable keys; deeper values are compared with
@@ -369,6 +371,29 @@ def _pick_recursive(scope: tuple[int, ...], table: dict[int, Any], default: Any)
     return chosen
 
 
+def _on_fresh_stack(function: Any, *args: Any) -> Any:
+    """`function(*args)` run at the bottom of a new thread's stack and its result (or exception)
+    handed back: a recursive validation that ran out of the caller's stack gets Python's whole
+    recursion limit there, so its answer does not depend on how deep the caller was."""
+    outcome: list[Any] = [None, None]
+    done = _allocate_lock()
+    done.acquire()
+
+    def run() -> None:
+        try:
+            outcome[0] = function(*args)
+        except BaseException as failure:  # handed to the caller's thread, raised there
+            outcome[1] = failure
+        finally:
+            done.release()
+
+    _start_new_thread(run, ())
+    done.acquire()
+    if outcome[1] is not None:
+        raise outcome[1]
+    return outcome[0]
+
+
 # The error path's helpers: each generated module defines ValidationError (the template); this
 # stand-in, never copied, only lets this file be checked and imported on its own.
 class ValidationError(ValueError):
@@ -415,6 +440,7 @@ def _items_errors(x: Any, start: int, check: Any, ip: str, where: str, absolute:
 
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
+    "_on_fresh_stack": ("_thread",),
     "_kind": ("_Decimal",),
     "_big_decimal": ("_BIG", "_EXACT", "_Context", "_Decimal"),
     "_exact": ("_Decimal", "_BIG", "_big_decimal"),

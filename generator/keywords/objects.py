@@ -489,7 +489,7 @@ def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_required(e: ErrorContext, check: Required) -> list[Stmt]:
-    return [ExprStmt(call(e.m.prim("_required_errors"), X, lit(check.names), IP, KP, AK, OUT))]
+    return [ExprStmt(call(e.m.prim("_required_errors"), X, literal_expr(check.names), IP, KP, AK, OUT))]
 
 
 def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:

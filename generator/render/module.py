@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
 from ..emit.sources import primitive_sources
-from ..emit.tree import Assign, Stmt, render_block
+from ..emit.tree import Assign, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
@@ -69,9 +70,20 @@ class Root:
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
     type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
+    @property
+    def deep_valid(self) -> Name:
+        """The function is_valid runs on a fresh stack when the caller's ran out (see api.py.j2)."""
+        return Name("_deep_" + self.is_valid.text)
+
+    @property
+    def deep_errors(self) -> Name:
+        return Name("_deep_" + self.errors.text)
+
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
     direct = not emitter.dynamic and not emitter.has_refs and not names.get("envelope", False)
+    if not direct:
+        emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
     return Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
 
 
@@ -116,8 +128,8 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
     imports = _with_types(imports, types, any(r.direct for r in roots))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
-    metadata = literal({"version": __version__, "profile": profile, "options": json.loads(recorded),
-                        "source_sha256": sha})
+    metadata = Assign(TreeName("STRAIGHTLINE"), literal_expr({"version": __version__, "profile": profile,
+                                                              "options": json.loads(recorded), "source_sha256": sha}))
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
     late = [s for e in emitters for s in e.consts.late]
     # the late statements join the constants before them as one more assignment when they open
@@ -129,10 +141,11 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         imports=imports,
         primitive_constants=primitive_constants,
         constants=[Code("\n".join(line.text for line in _lines([s], 0, format))) for e in emitters for s in e.consts.definitions],
-        primitives=primitive_functions,
+        # (a copied function is laid out on its own, once per process: never with a module's text)
+        primitives=[Code(_black_source(f.text)) for f in primitive_functions] if format else primitive_functions,
         functions=[_function(f, format) for e in emitters for f in e.functions],
         late_constants=[line for e in emitters for line in _lines(e.consts.late, 0, format)],
-        metadata=metadata,
+        metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
         roots=roots,
         types=types.definitions,
         split_const=_marker("const"),
@@ -179,6 +192,15 @@ def _format(text: str) -> str:
     return "".join(out) + "\n"
 
 
+_EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
+
+
+@functools.lru_cache(maxsize=256)
+def _black_source(source: str) -> str:
+    """A copied function's source in black's layout (its file follows the project's own style)."""
+    return black.format_str(source, mode=_BLACK_MODE)
+
+
 @functools.lru_cache(maxsize=4096)
 def _format_chunk(chunk: str) -> str:
     """One top-level section in black's style. The emitter writes black's style already (double
@@ -187,7 +209,9 @@ def _format_chunk(chunk: str) -> str:
     limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
     matter of seconds. Tests check the whole output is black-stable."""
     if max(map(len, chunk.splitlines()), default=0) <= layout.LINE_LENGTH:
-        return chunk
+        # the templates' blank lines around a section that is empty in this module (no constants,
+        # say) add up: two blank lines between top-level statements, as black leaves them
+        return _EXTRA_BLANK_LINES.sub("\n\n\n", chunk)
     try:
         return black.format_str(chunk, mode=_BLACK_MODE)
     except Exception as exc:  # black refusing our output is a compiler bug: say so

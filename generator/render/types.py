@@ -864,11 +864,26 @@ class _Writer:
         quoted = not set(_names(expr)) <= real
         if len(inner.text) <= _LINE_LENGTH or quoted or isinstance(expr, (str, Name)):
             return code("{}: TypeAlias = (\n{}\n)", name, inner)  # black wraps a long string in parentheses
-        opening, parts, _ = expr
+        opening, parts, closing = expr
         if opening:
-            return line  # a single subscript: black splits at its bracket
+            return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
         members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
         return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
+
+    @staticmethod
+    def subscript_statement(name: Name, opening: str, parts: list[str], closing: str) -> Code | None:
+        """`Name: TypeAlias = Literal[...]` split at its bracket as black splits it: the members on
+        one line if they fit, else one a line with a trailing comma; None when a member is itself
+        too long (black lays the statement out then)."""
+        head = code("{}: TypeAlias = {}", name, Code(opening))
+        if len(head.text) > _LINE_LENGTH:
+            return None
+        together = "    " + ", ".join(parts)
+        if len(together) <= _LINE_LENGTH:
+            return join("\n", [head, Code(together), Code(closing)])
+        if any(len("    " + part + ",") > _LINE_LENGTH for part in parts):
+            return None
+        return join("\n", [head, *(Code("    " + part + ",") for part in parts), Code(closing)])
 
     def maybe_quoted(self, expr: Expr, real: set[Name]) -> Code:
         text = _text(expr)
