@@ -23,7 +23,7 @@ from .hygiene import review
 from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
-from .plan.order import order
+from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size
 from .names import module_name_for
 from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
@@ -73,7 +73,8 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     start = known.lookup("#" + fragment.lstrip("#"), document.uri, "") if fragment else known.location(document.uri, "")
     root_key = lowering.target(start, "")
     lowering.lower_pending()
-    graph = {key: order(node) for key, node in lowering.graph.items()}
+    ordering = Ordering()
+    graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
     reject_ref_cycles(graph, tables)
     root = graph[root_key]

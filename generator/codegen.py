@@ -120,6 +120,8 @@ def _string(text: str) -> str:
     if value[0] == '"':
         return value  # ascii() chose double quotes: the string holds ' and no "
     body = value[1:-1]
+    if '"' not in body and "'" not in body:
+        return '"' + body + '"'  # (no quote either way: the same escapes in double quotes)
     # In the single-quoted body, \' escapes a quote; double quotes appear bare.
     unescaped = body.replace("\\'", "'")
     double = _escape_double_quotes(unescaped)

@@ -71,4 +71,6 @@ def escape_pointer_token(token: str) -> str:
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
+    if len(tokens) == 1:  # (the common case, on every keyword of every schema: kept quick)
+        return base + "/" + escape_pointer_token(str(tokens[0]))
     return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)

@@ -123,7 +123,8 @@ def check_under(m: ModuleEmitter, headers: list[Header], node: ir.Node, value: E
 def type_test(m: ModuleEmitter, exacts: list[str], t: Expr, x: Expr, negate: bool = False) -> Expr:
     """`t` (the value's type, a name or `type(x)`) is one of `exacts` (or, negated, none)."""
     if len(exacts) >= types.TYPE_SET:  # one set lookup instead of a long chain of `is` tests
-        table = m.constant("Y", call("frozenset", Display("set", tuple(types.type_value(e) for e in exacts))))
+        members = Display("set", tuple(types.type_value(e) for e in exacts))
+        table = m.constant("Y", call("frozenset", members), key="Y" + " ".join(exacts))
         return Compare(t, "not in" if negate else "in", table)
     tests = [Compare(x, "is not" if negate else "is", NONE) if e == "None"
              else Compare(t, "is not" if negate else "is", Name(types.TYPE_NAMES[e])) for e in exacts]

@@ -33,7 +33,7 @@ class Function:
     """One emitted function: its signature (compiler-written text), docstring and body."""
 
     name: Name
-    params: str
+    params: tuple[str, ...]
     doc: Code
     body: list[Stmt]
     returns: str = "bool"
@@ -58,6 +58,7 @@ class ModuleEmitter:
         self.functions: list[Function] = []
         self._names: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
         self._pending: deque[tuple[str, ir.Node]] = deque()
+        self.memo: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
         self.inline_depth = 0  # inlined copies around the code being emitted
         self.inline_count = 0  # inlined copies made so far in this module (each has its scope)
 
@@ -121,11 +122,12 @@ class ModuleEmitter:
             self.functions.append(makers[which](self, node))
         return fast, error
 
-    _PARAMS = {"fast": "x: Any",
-               "error": "x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None"}
+    _PARAMS = {"fast": ("x: Any",),
+               "error": ("x: Any", "ip: str", "kp: str", "out: list[ValidationError]", "ak: str | None")}
 
-    def params(self, which: str) -> str:
-        return self._PARAMS[which] + (", s: tuple[int, ...]" if self.dynamic else "")
+    def params(self, which: str) -> tuple[str, ...]:
+        """The parameters of a function (compiler-written text, one a string)."""
+        return self._PARAMS[which] + (("s: tuple[int, ...]",) if self.dynamic else ())
 
     # -- calls ------------------------------------------------------------------------------------
     def scope_args(self) -> tuple[Expr, ...]:

@@ -16,6 +16,7 @@ parenthesise every operand that is not atomic.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
@@ -29,6 +30,12 @@ INDENT = "    "
 _OR, _AND, _NOT, _COMPARE, _ARITH_ADD, _ARITH_MUL, _ATOM = 1, 2, 3, 4, 5, 6, 9
 _FLIP = {"==": "!=", "!=": "==", "in": "not in", "not in": "in", "is": "is not", "is not": "is"}
 _COMPARE_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"})
+
+
+@functools.lru_cache(maxsize=65536)
+def _check_identifier(text: str) -> None:
+    """codegen.Name's check (an ASCII identifier, not a keyword), once per distinct name."""
+    _CodeName(text)
 
 
 class Expr:
@@ -62,7 +69,7 @@ class Name(Expr):
     id: str
 
     def __post_init__(self) -> None:
-        _CodeName(self.id)  # raises on anything but a safe identifier
+        _check_identifier(self.id)  # raises on anything but a safe identifier
 
     def render(self) -> str:
         return self.id
@@ -111,7 +118,7 @@ class Attr(Expr):
     attr: str
 
     def __post_init__(self) -> None:
-        _CodeName(self.attr)
+        _check_identifier(self.attr)
 
     def render(self) -> str:
         return _operand(self.value, _ATOM) + "." + self.attr

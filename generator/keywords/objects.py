@@ -177,6 +177,14 @@ def property_table(m: ModuleEmitter, check: Properties, error_only: bool = False
     """The table of a large `properties`: name -> (fast function, error function), used by both
     paths; or (error_only, for the error path of a smaller one) name -> error function. None when
     there are too few properties (each is then tested by name), and in dynamic mode."""
+    memo = m.memo.setdefault("property_table", {})
+    if (check, error_only) not in memo:
+        memo[(check, error_only)] = _property_table(m, check, error_only)
+    found: Name | None = memo[(check, error_only)]
+    return found
+
+
+def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Name | None:
     entries = checked_properties(check)
     large = len(entries) >= tuning.PROPERTY_TABLE
     if m.dynamic or len(entries) < tuning.ERROR_TABLE or not (large or error_only):

@@ -91,3 +91,15 @@ def _collection(indent: str, display: Display | Tuple, width: int) -> list[str] 
     if any(len(inner + text + ",") > width for text in elements):
         return None
     return [indent + opening, *(inner + text + "," for text in elements), indent + closing]
+
+
+def signature(name: str, params: tuple[str, ...], returns: str, width: int = LINE_LENGTH) -> list[str]:
+    """`def name(params) -> returns:` as black lays it out: one line if it fits, else the
+    parameters on one indented line, else one a line with a trailing comma."""
+    whole = f"def {name}({', '.join(params)}) -> {returns}:"
+    if len(whole) <= width:
+        return [whole]
+    together = INDENT + ", ".join(params)
+    if len(together) <= width:
+        return [f"def {name}(", together, f") -> {returns}:"]
+    return [f"def {name}(", *(INDENT + param + "," for param in params), f") -> {returns}:"]

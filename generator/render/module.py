@@ -89,11 +89,11 @@ def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: An
 
 @dataclass(frozen=True)
 class RenderedFunction:
-    """A function as the template writes it: signature parts and body lines."""
+    """A function as the template writes it: its section marker, its signature and docstring
+    lines, and its body lines."""
 
-    name: Name
-    params: Code
-    returns: Code
+    marker: Code
+    signature: Code
     doc: Code
     body: list[Code]
 
@@ -104,13 +104,19 @@ def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
 
 
 def _function(fn: Function, format: bool) -> RenderedFunction:
-    return RenderedFunction(Name(fn.name.id), Code(fn.params), Code(fn.returns), fn.doc, _lines(fn.body, 1, format))
+    signature = layout.signature(fn.name.id, fn.params, fn.returns) if format else [
+        f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
+    body = _lines(fn.body, 1, format)
+    # black is needed only where a line is still long (its docstring black leaves as it is)
+    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(
+        len(line.text) <= layout.LINE_LENGTH for line in body)
+    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
 
 
 # Section markers: the template puts one before each top-level section, naming its kind, so that
 # sections are formatted (and cached) one at a time and joined as black joins them.
 _SPLIT = "#<straightline:chunk:"
-_KINDS = ("const", "def", "other")
+_KINDS = ("const", "def", "def-black", "other")
 
 
 def _marker(kind: str) -> Code:
@@ -149,7 +155,6 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         roots=roots,
         types=types.definitions,
         split_const=_marker("const"),
-        split_def=_marker("def"),
         split_late=_marker(late_kind),
         split_other=_marker("other"),
         **context,
@@ -182,10 +187,10 @@ def _format(text: str) -> str:
     out: list[str] = []
     previous = ""
     for kind, chunk in sections:
-        chunk = _format_chunk(chunk.strip("\n")).rstrip("\n")
+        chunk = chunk.strip("\n") if kind == "def" else _format_chunk(chunk.strip("\n")).rstrip("\n")
         if not chunk:
             continue
-        if out:
+        if out:  # black: two blank lines around a def or class, none between constant assignments
             out.append("\n" if kind == previous == "const" else "\n\n\n")
         out.append(chunk)
         previous = kind
