@@ -108,3 +108,31 @@ def test_the_answers_are_those_of_re_where_re_can_decide() -> None:
         for length in range(0, 14):
             for sample in (text[:length], text[-length:] if length else "", "a" * length + "@x.co"):
                 assert module.is_valid(sample) is (search(sample) is not None), (pattern, sample)
+
+
+def test_a_module_of_every_engine_passes_mypy_strict(tmp_path) -> None:
+    """The matchers, their table constants (annotated with the matchers' table types) and the str
+    tests are type-precise: mypy --strict accepts the module."""
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("mypy")
+    schema = {
+        "properties": {
+            "dfa": {"type": "string", "pattern": r"^(a+)+$"},
+            "nfa": {"pattern": r"(a|b)*a(a|b){14}c"},
+            "str": {"type": "string", "pattern": r"^x-|^(get|put)$|^[A-Z]{2}$"},
+            "names": {"patternProperties": {r"^(a|a)*b$": {"type": "integer"}, r"^\d+$": {}},
+                      "additionalProperties": False},
+            "seen": {"patternProperties": {r"(\w+\s?)*$": True}, "unevaluatedProperties": False},
+        },
+    }
+    source = generator.compile_source(schema)
+    for engine in ("_dfa_search(", "_nfa_search(", "startswith(", ".isdigit()", "_DfaTable", "_NfaTable"):
+        assert engine in source, engine
+    (tmp_path / "engines.py").write_text(source)
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
+                           "--python-version", "3.10", "engines.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -38,14 +38,17 @@ def simple_patterns(draw: st.DrawFn) -> str:
     alternatives = []
     for _ in range(draw(st.integers(1, 3))):
         if draw(st.booleans()):
-            texts = draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3))
-            body = _ecma(texts[0]) if len(texts) == 1 else "(" + "|".join(map(_ecma, texts)) + ")"
             start, end = draw(st.booleans()), draw(st.booleans())
+            # (at most 3 texts found anywhere: more than 4 stay on re)
+            texts = draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3 if start or end else 1))
+            body = _ecma(texts[0]) if len(texts) == 1 else "(" + "|".join(map(_ecma, texts)) + ")"
             alternatives.append(("^" if start else "") + body + ("$" if end else ""))
         else:
             cls = draw(st.sampled_from([r"\d", "[0-9]", "[a-zA-Z]", "[A-Za-z0-9]", "[0-9a-zA-Z]", "[a-z]", "[A-Z]"]))
-            count = draw(st.sampled_from(["", "+", "*", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "+?"]))
-            alternatives.append("^" + cls + count + "$")
+            two = cls in ("[a-z]", "[A-Z]")  # (two methods: only with a small maximum count)
+            count = draw(st.sampled_from(["", "?", "{2}", "{1,3}", "{0,2}"] + ([] if two else ["+", "*", "{2,}", "+?"])))
+            run = draw(st.sampled_from(["{}", "({})", "(?:{})", "((?:{}))"])).format(cls + count)
+            alternatives.append("^" + run + "$")
     return "|".join(alternatives)
 
 
@@ -100,9 +103,13 @@ SHAPES = {
     "^[$]ref": (LiteralTest("$ref", True, False),),
     r"^\d+$": (RunTest(("isdigit",), 1, None),),
     "^[A-Z]{2}$": (RunTest(("isalpha", "isupper"), 2, 2),),
-    "^[a-z]*$": (RunTest(("isalpha", "islower"), 0, None),),
+    "^[a-z]{0,16}$": (RunTest(("isalpha", "islower"), 0, 16),),
+    "^[a-z]*$": None,  # two scans of a long string: slower than re
+    "^[A-Z]{17}$": None,
+    "^[A-Za-z]*$": (RunTest(("isalpha",), 0, None),),
     "^[0-9A-Za-z]{1,64}$": (RunTest(("isalnum",), 1, 64),),
-    "^([0-9]{3})$|^(default)$": None,  # a grouped run: left to re
+    "^([0-9]{3})$|^(default)$": (RunTest(("isdigit",), 3, 3), LiteralTest("default", True, True)),  # Swagger
+    "^(?:([A-Z]))$": (RunTest(("isalpha", "isupper"), 1, 1),),
 }
 
 
@@ -111,9 +118,19 @@ def test_shapes(pattern: str) -> None:
     assert simple_tests(pattern) == SHAPES[pattern]
 
 
+def test_many_alternatives_stay_simple_only_as_a_set() -> None:
+    words = [f"w{i}" for i in range(3000)]
+    equal = simple_tests("^(?:" + "|".join(words) + ")$")
+    assert equal is not None and len(equal) == 3000  # one set lookup
+    assert simple_tests("^(?:" + "|".join(words[:33]) + ")") is None  # a startswith of 33 texts
+    assert simple_tests("|".join(words[:5])) is None  # five substring searches
+    assert simple_tests("|".join(["^[a-z]$"] * 5)) is None
+
+
 @pytest.mark.parametrize("pattern", [
     "^[a-f0-9]{64}$", "^[a-z][a-z0-9_.-]+$", r"^\w+$", "^a+$", r"^\d+", r"\d+$", "^.$", "^[^a]$", r"\bx",
-    "^a{2}$", "^(a|b+)$", "^x-(?=y)", r"^(a)\1$", "^[A-Z]{0}$", "a^", "^^a", "(?:)+",
+    "^a{2}$", "^(a|b+)$", "^x-(?=y)", r"^(a)\1$", "^[A-Z]{0}$", "a^", "^^a", "(?:)+", "^([0-9]|[a-z])$",
+    "^([0-9]{2}x)$", "^(?:[0-9]+)+$",
 ])
 def test_other_patterns_stay_on_the_regex_engines(pattern: str) -> None:
     assert simple_tests(pattern) is None
@@ -122,7 +139,7 @@ def test_other_patterns_stay_on_the_regex_engines(pattern: str) -> None:
 # -- through generated modules: the emitted tests are the regex too --------------------------------
 
 MODULE_PATTERNS = ["^x-", r"^\$ref$", r"\.json$", "type", "^(get|put|post|delete)$", "^true|false$",
-                   r"^\d+$", "^[A-Z]{2}$", "^[a-z]*$", "^[0-9A-Za-z]{1,4}$", "^[a-zA-Z]?$", "^$",
+                   r"^\d+$", "^[A-Z]{2}$", "^[a-z]{0,9}$", "^[0-9A-Za-z]{1,4}$", "^[a-zA-Z]?$", "^$",
                    r"^\d{3}$|^x-|end$|^(a|b)$"]
 
 
