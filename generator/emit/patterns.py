@@ -31,7 +31,7 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
     if plan.kind == "automaton":
         assert plan.function is not None and plan.table is not None
         m.matchers.add(plan.function)
-        table = m.constant("T", literal_expr(plan.table), annotation=_TABLE_TYPES[plan.function])
+        table = m.constant("M", literal_expr(plan.table), annotation=_TABLE_TYPES[plan.function])
         return call(plan.function, value, table)
     tests = simple_tests(source) if plan.kind == "re" and isinstance(value, Name) else None
     if tests:
