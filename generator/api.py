@@ -24,7 +24,7 @@ from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
 from .plan.order import Ordering
-from .preflight import check_json_value, preflight, source_size
+from .preflight import check_json_value, preflight, source_size, warnings_once
 from .names import module_name_for
 from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
 from .render.header import seal
@@ -96,11 +96,15 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     `fragment`: a JSON pointer (`/$defs/invocation`) or anchor naming the subschema to compile.
     `unknown_keywords` (draft profiles): "ignore", "warn" (a generator.SchemaWarning each) or
     "error" (a SchemaError listing them); see generator/hygiene.py.
+    `unsafe_patterns` (profiles that are not fail-closed): a pattern no linear-time engine runs
+    (docs/regex.md) is run in `re` with a SchemaWarning ("warn", the default), silently
+    ("allow"), or refused ("error", a SchemaError `unsafe-regex`); strict always refuses it.
     """
     registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
-    value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
-    review(value, chosen, policy=unknown_keywords, requested_profile=profile)
-    built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
+    with warnings_once():
+        value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
+        review(value, chosen, policy=unknown_keywords, requested_profile=profile)
+        built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
     typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options=options,

@@ -62,6 +62,9 @@ CODES = {
     "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
     "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",
+    "unsafe-regex": "a pattern whose backtracking can take super-linear time and that no linear-time "
+                    "engine runs (a risky look-around or back-reference, or an automaton too large): "
+                    "strict refuses it, the drafts with unsafe_patterns='error'",
 }
 
 

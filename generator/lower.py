@@ -94,13 +94,15 @@ class Lowering:
     @contextmanager
     def in_draft(self, draft: str | None) -> Iterator[None]:
         """Lower by `draft`'s rules inside: the root's profile for its own draft (with the
-        vocabularies it leaves out), else that draft's profile with the root's limits. An
+        vocabularies it leaves out), else that draft's profile with the root's limits (and its
+        unsafe-pattern policy). An
         unknown meta-schema (None) keeps the draft in force."""
         outer = self.profile
         root = self.root_profile
         # (a profile that is no draft is in force everywhere: it has no `$schema` of its own)
         if draft is not None and draft != outer.draft and root.draft is not None:
-            self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
+            self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits,
+                                                                    unsafe_patterns=root.unsafe_patterns)
         try:
             yield
         finally:

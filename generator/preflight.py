@@ -2,7 +2,8 @@
 
 Out-of-profile keywords (fail-closed profiles), wrong keyword values, exceeded limits and bad
 regexes are all rejected here with one SchemaError carrying a code and the JSON pointer of the
-offending place. Each keyword's checker is declared by its unit (generator/keywords/); this walk
+offending place; a pattern no linear-time engine runs is refused or warned about, as the
+profile's unsafe-pattern policy says. Each keyword's checker is declared by its unit (generator/keywords/); this walk
 calls it, and gives it the shared tests below (a JSON value, a number, a count, a schema).
 """
 
@@ -10,10 +11,13 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any
+from typing import Any, Iterator
 
-from .errors import SchemaError, join_pointer
+from .errors import SchemaError, SchemaWarning, join_pointer
 from .keywords.registry import KEYWORDS
 from .primitives import is_integral, short_repr
 from .profiles import Profile
@@ -21,6 +25,23 @@ from .values import dumps_exact, number_text
 
 # Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
 MAX_VALUE_DEPTH = 100
+
+
+# The unsafe patterns warned about in the compile under way, and the pointer prefix of its
+# warnings (a tool contract's `/input`): a compile preflights each reference target again (the
+# root included), and a pattern is warned about once. Outside a compile every walk warns.
+_WARNINGS: ContextVar[tuple[str, set[tuple[str, str]]] | None] = ContextVar("_WARNINGS", default=None)
+
+
+@contextmanager
+def warnings_once(prefix: str = "") -> Iterator[None]:
+    """Within: each warning of preflight (by pointer and message) is issued once, its pointer
+    prefixed with `prefix`."""
+    token = _WARNINGS.set((prefix, set()))
+    try:
+        yield
+    finally:
+        _WARNINGS.reset(token)
 
 
 class Walk:
@@ -32,6 +53,23 @@ class Walk:
     # -- values -----------------------------------------------------------------------------------
     def fail(self, code: str, pointer: str, message: str) -> SchemaError:
         return SchemaError(message, code=code, pointer=pointer)
+
+    def unsafe_pattern(self, pointer: str, message: str) -> None:
+        """A pattern no linear-time engine runs: refused (a SchemaError `unsafe-regex`), warned
+        about (a SchemaWarning of that code), or let through, as the profile's policy says."""
+        policy = self.profile.unsafe_patterns
+        if policy == "error":
+            raise self.fail("unsafe-regex", pointer, message + "; it is refused " + (
+                f"by the {self.profile.name} profile" if self.profile.fail_closed else "(unsafe_patterns='error')"))
+        if policy == "warn":
+            session = _WARNINGS.get()
+            prefix = session[0] if session is not None else ""
+            if session is not None:
+                if (pointer, message) in session[1]:
+                    return
+                session[1].add((pointer, message))
+            warnings.warn(SchemaWarning(message + "; it runs in Python's re (unsafe_patterns='error' refuses it)",
+                                        code="unsafe-regex", pointer=prefix + pointer), stacklevel=2)
 
     @staticmethod
     def describe(value: Any) -> str:

@@ -12,10 +12,10 @@ from .errors import OptionError, SchemaError
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
 from .keywords.registry import annotations_of, enforced_by, vocabulary
-from .names import LIMIT_OPTIONS, PROFILE_NAMES
+from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
-__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
+__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "PROFILE_OPTIONS", "Profile", "TYPE_NAMES",
            "get_profile", "with_options"]
 
 
@@ -78,6 +78,9 @@ class Profile:
     boolean_subschemas: bool = True  # true/false may stand for a subschema
     integer_multiple_of_only: bool = False
     draft: str | None = None  # the JSON Schema draft a full-draft profile implements
+    # a pattern no linear-time engine runs (names.UNSAFE_PATTERN_POLICIES): a fail-closed
+    # profile refuses it ("error"), the others warn and run it in `re` unless told otherwise
+    unsafe_patterns: str = "warn"
 
     @property
     def float_integers(self) -> bool:
@@ -105,6 +108,7 @@ OCTOSCRIPT = Profile(
     type_arrays=False,
     schema_additional_properties=False,
     boolean_subschemas=False,
+    unsafe_patterns="error",
 )
 
 STRICT = Profile(
@@ -114,6 +118,7 @@ STRICT = Profile(
     fail_closed=True,
     limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
     integer_multiple_of_only=True,
+    unsafe_patterns="error",
 )
 
 LENIENT = Profile(
@@ -158,13 +163,21 @@ def get_profile(name: Any) -> Profile:
     return PROFILES[name]
 
 
+# The options with_options takes: the limits, and the unsafe-pattern policy.
+PROFILE_OPTIONS = (*LIMIT_OPTIONS, "unsafe_patterns")
+
+
 def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
-    """The profile with limits overridden by options. Unknown options are an OptionError."""
-    unknown = sorted(set(options) - set(LIMIT_OPTIONS))
+    """The profile with limits (and the unsafe-pattern policy) overridden by options. Unknown
+    options are an OptionError. A fail-closed profile keeps refusing unsafe patterns."""
+    unknown = sorted(set(options) - set(PROFILE_OPTIONS))
     if unknown:
-        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(LIMIT_OPTIONS)}")
+        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(PROFILE_OPTIONS)}")
+    profile = _with_unsafe_patterns(profile, options.get("unsafe_patterns"))
     changes: dict[str, Any] = {}
     for key, value in options.items():
+        if key == "unsafe_patterns":
+            continue
         if value is None and key != "max_depth":
             changes[key] = None
             continue
@@ -176,6 +189,14 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     if not changes:
         return profile
     return replace(profile, limits=replace(profile.limits, **changes))
+
+
+def _with_unsafe_patterns(profile: Profile, policy: Any) -> Profile:
+    if policy is None:
+        return profile
+    if policy not in UNSAFE_PATTERN_POLICIES:
+        raise OptionError(f"unsafe_patterns must be one of {', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
+    return profile if profile.fail_closed else replace(profile, unsafe_patterns=policy)
 
 
 def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -> Profile:

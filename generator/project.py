@@ -9,6 +9,7 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     profile = "draft2020-12"             # optional; default: each schema's $schema
     registry = "schemas/shared"          # optional; a directory of schemas $ref may name
     unknown-keywords = "warn"            # ignore | warn | error
+    unsafe-patterns = "warn"             # allow | warn | error (drafts; strict always refuses)
     max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
 
     [tool.straightline.groups.tools]     # compiled into out/tools/ (a subpackage)
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, OptionError
+from .names import UNSAFE_PATTERN_POLICIES
 from .profiles import HARD_MAX_DEPTH, PROFILES
 
 CONFIG_FILE = "pyproject.toml"
@@ -37,7 +39,7 @@ TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
 _LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
                "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
-_SETTING_KEYS = ("profile", "registry", "unknown-keywords", *_LIMIT_KEYS)
+_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", *_LIMIT_KEYS)
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
 INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
@@ -52,9 +54,16 @@ class Settings:
     registry: Path | None = None
     limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
     unknown_keywords: str = "warn"
+    unsafe_patterns: str | None = None  # None: the profile's own policy
 
     def limit_options(self) -> dict[str, int]:
         return dict(self.limits)
+
+    def compile_options(self) -> dict[str, int | str]:
+        """The options of the compile that its module's header records: the limits, and the
+        unsafe-pattern policy where one is set."""
+        policy: dict[str, str] = {"unsafe_patterns": self.unsafe_patterns} if self.unsafe_patterns else {}
+        return {**self.limit_options(), **policy}
 
 
 @dataclass(frozen=True)
@@ -206,6 +215,12 @@ class _Reader:
                 raise self.error(where, f"unknown-keywords: must be one of "
                                         f"{', '.join(UNKNOWN_KEYWORD_POLICIES)}, not {policy!r}")
             settings = replace(settings, unknown_keywords=policy)
+        if "unsafe-patterns" in table:
+            policy = table["unsafe-patterns"]
+            if policy not in UNSAFE_PATTERN_POLICIES:
+                raise self.error(where, f"unsafe-patterns: must be one of "
+                                        f"{', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
+            settings = replace(settings, unsafe_patterns=policy)
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():
             if key in table:

@@ -482,6 +482,29 @@ LENIENT_SCHEMA = {
     "unknownKeyword": "__import__('os').system('echo pwned')",
 }
 
+# A pattern of each engine (generator/emit/patterns.py): a DFA and an NFA where re could take
+# super-linear time, str tests (hostile literal text among them), and re.
+PATTERN_ENGINES_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "dfa": {"type": "string", "pattern": r"^(a+)+$"},
+        "nfa": {"type": "string", "pattern": r"(a|b)*a(a|b){14}c"},
+        "prefix": {"type": "string", "pattern": r"^__import__\('os'\)"},
+        "set": {"pattern": "^(" + "|".join(["\"\"\"", "'''", r"\n", r"\\", r"\u{1F600}", r"\ud800", r"\{\{ x \}\}"]) + ")$"},
+        "run": {"type": "string", "pattern": r"^[A-Z]{2,3}$"},
+        "re": {"type": "string", "pattern": r"^[a-f0-9]{64}$"},
+    },
+}
+PATTERN_ENGINES_CASES = [  # (property, valid values, invalid values)
+    ("dfa", ["a", "aaaa"], ["", "ab", "a" * 5000 + "!"]),
+    ("nfa", ["a" + "b" * 14 + "c", "xa" + "ab" * 7 + "c"], ["a" * 14 + "c", "b" * 5000]),
+    ("prefix", ["__import__('os')", "__import__('os').system"], ["__import__(os)", " __import__('os')"]),
+    ("set", ['"""', "'''", "\n", "\\", "\U0001f600", "\ud800", "{{ x }}"], ["", '""', "\\\\", "\ud83d\ude00", "\n\n"]),
+    ("run", ["AB", "XYZ"], ["A", "ABCD", "Ab", "\u00c4B", "A1"]),
+    ("re", ["0" * 64, "af" * 32], ["A" * 64, "0" * 63, "0" * 65]),
+]
+
+
 SOURCE_CASES = {
     "hostile-object": (OBJ_SCHEMA, "strict"),
     "hostile-values": (VALUES_SCHEMA, "strict"),
@@ -489,6 +512,7 @@ SOURCE_CASES = {
     "all-strict-keywords": (ALL_KEYWORDS_STRICT, "strict"),
     "octoscript": (OCTOSCRIPT_SCHEMA, "octoscript"),
     "lenient": (LENIENT_SCHEMA, "lenient"),
+    "pattern-engines": (PATTERN_ENGINES_SCHEMA, "strict"),
     "true": (True, "strict"),
     "false": (False, "strict"),
     "annotation-root": ({"title": "__import__('os').system('echo pwned')", "description": "\"\"\"",
@@ -507,6 +531,18 @@ def compiled(case: str):
 
 def emitted(case: str) -> str:
     return compiled(case).__source__
+
+
+def test_pattern_engines_module_works():
+    mod = compiled("pattern-engines")
+    source = emitted("pattern-engines")
+    for engine in ("_dfa_search(x", "_nfa_search(x", ".startswith(\"__import__(", ".isupper()", "_re.compile("):
+        assert engine in source, engine
+    for name, good, bad in PATTERN_ENGINES_CASES:
+        for value in good:
+            assert_valid(mod, {name: value})
+        for value in bad:
+            assert_invalid(mod, {name: value}, [("/" + name, f"/properties/{name}/pattern")])
 
 
 def test_all_strict_keywords_module_works():
@@ -532,7 +568,8 @@ def _fixed_strings() -> frozenset[str]:
     the primitives it copies, plus metadata."""
     found: set[str] = set()
     trees = [ast.parse(compile_source({}, profile="strict")),
-             ast.parse(Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8"))]
+             ast.parse(Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8")),
+             ast.parse(MATCHER_SOURCE.read_text(encoding="utf-8"))]
     for tree in trees:
         found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     found |= set(generator.PROFILES) | {generator.__version__}
@@ -581,6 +618,27 @@ def _numbers(value, out: set) -> set:
     return out
 
 
+# The linear-time pattern matchers a module may copy in (generator/regex/matcher.py).
+MATCHER_SOURCE = Path(generator.__file__).parent / "regex" / "matcher.py"
+
+
+def _derived_strings(pattern: str) -> set[str]:
+    """The strings the compiler makes of a pattern: the texts of its str tests, and its linear
+    automaton's table (data derived from the pattern, never code)."""
+    from generator.regex import plan_pattern
+    from generator.regex.simple import LiteralTest, simple_tests
+
+    found = {t.text for t in simple_tests(pattern) or () if isinstance(t, LiteralTest)}
+    stack = [plan_pattern(pattern).table]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
 def _patterns(value, out: list[str]) -> list[str]:
     if isinstance(value, list):
         for v in value:
@@ -601,6 +659,7 @@ class Provenance:
         self.tokens = {esc(s) for s in self.schema_strings}
         self.patterns = set(_patterns(schema, [])) if profile == "strict" else set()
         self.translations = {translate(p) for p in self.patterns}
+        self.translations |= {text for p in self.patterns for text in _derived_strings(p)}
         self.fixed = _fixed_strings() | FIXED_MESSAGES
         self.numbers = _numbers(schema, set())
         self.defined: set[str] = set()  # the module's names: a type expression in a string names them
@@ -677,17 +736,21 @@ ALLOWED_BUILTINS = {
     "tuple", "set", "frozenset", "object", "super", "ValueError", "Exception", "zip", "abs",
     "min", "max", "any", "all", "sorted", "enumerate", "map", "RecursionError",
     "id",  # _json_equal: a pair of containers is compared once
+    "ord",  # the pattern matchers: a character's class
 }
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}
 ALLOWED_IMPORTS = {"re"}
 ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
+                        "bisect": {"bisect_right"},  # the matchers: a class of a non-ASCII character
                         # the static types (render/types.py) and is_valid's TypeGuard
                         "typing": {"Any", "Literal", "NoReturn", "TYPE_CHECKING", "TypeAlias", "TypeGuard",
                                    "TypedDict"}}
 # Operators only the fixed preamble uses, and only where: `_BIG = 10**4000` at module level, and
 # _big_decimal's halving of an int's bits.
-SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",)}, ast.LShift: {("_big_decimal",)}}
+# The NFA matcher runs sets of states as int bit masks.
+SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",), ("_nfa_search",)},
+                ast.LShift: {("_big_decimal",), ("_nfa_search",)}, ast.BitAnd: {("_nfa_search",)}}
 # The fixed preamble: the only places that may touch dunder attributes / use try / raise.
 DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",)}
 # try is allowed only in fixed functions of the preamble and the API, catching only these:
@@ -848,12 +911,15 @@ def test_no_schema_text_outside_string_literals(case):
     for marker in MARKERS:
         assert marker not in code, f"{marker!r} outside a string literal"
     primitives_text = Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8")
+    primitives_text += MATCHER_SOURCE.read_text(encoding="utf-8")
     header = ("# Generated by straightline ", "# straightline-version: ", "# profile: ", "# options: ",
               "# source-sha256: ", "# requested-profile: ", "# base-uri: ", "# registry-document: ",
               "# module-sha256: ")
+    from generator.emit.tree import COMMENTS
     from generator.render.types import NOTES
 
     notes = {"# " + note for note in NOTES.values()}  # why a type is Any
+    notes |= {"# " + note for note in COMMENTS.values()}  # how a pattern is run
     for comment in comments:
         assert comment.startswith(header) or comment in primitives_text or comment in notes, \
             f"unexpected comment {comment!r}"

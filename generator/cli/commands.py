@@ -50,7 +50,8 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
         return project.jobs
     settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
                         limits=tuple(sorted(limit_options(args).items())),
-                        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn")
+                        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
+                        unsafe_patterns=getattr(args, "unsafe_patterns", None))
     out = Path(getattr(args, "out", None) or ".")
     return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
 
@@ -104,7 +105,7 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
     """The module text for one job: a tool contract file, or a schema; warnings printed."""
     raw = read_job(job)
     settings = job.settings
-    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.limit_options()}
+    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options()}
     if settings.registry:
         common["registry"] = registries.get(settings.registry)
     with warnings.catch_warnings(record=True) as caught:
@@ -207,7 +208,7 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,
-        options=recorded_options(job.settings.limit_options(), fragment),
+        options=recorded_options(job.settings.compile_options(), fragment),
         source_sha256=hashlib.sha256(raw).hexdigest(),
         base_uri="" if contract else _base_uri(job),
         registry=registry_hashes(registry, recorded.registry),

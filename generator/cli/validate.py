@@ -71,6 +71,9 @@ def add_validate_parser(commands: Any) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
+    from .main import add_unsafe_patterns  # (main imports this module first)
+
+    add_unsafe_patterns(parser)
     # FORMAT ASSERTION: `--formats` (format assertion) is being added to the compiler in another
     # branch. When it lands, add the same option here and pass it on in _compiled_source(), with
     # the other compile options; it does not apply to --module.
@@ -137,7 +140,8 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 def _check_options(args: argparse.Namespace) -> None:
     if args.module:
-        given = [name for name in ("profile", "registry", *LIMIT_OPTIONS) if getattr(args, name) is not None]
+        given = [name for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+                 if getattr(args, name) is not None]
         if given:
             options = ", ".join("--" + name.replace("_", "-") for name in given)
             raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
@@ -154,7 +158,8 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
     settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
-                        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore")
+                        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
+                        unsafe_patterns=args.unsafe_patterns)
     job = Job(args.schema, args.schema, Path("."), settings)
     raw = read_job(job)
     if is_contract_file(args.schema, raw):

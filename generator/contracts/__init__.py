@@ -14,7 +14,7 @@ from ..api import build, prepare
 from ..codegen import Code, Name, literal, uses_decimal
 from ..errors import SchemaError, join_pointer
 from ..load import load_json
-from ..preflight import check_json_value
+from ..preflight import check_json_value, warnings_once
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
 from ..hygiene import review
@@ -77,8 +77,9 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     registry = ReadLog(registry_mapping(registry))  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
-            schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
-            built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
+            with warnings_once(prefix=f"/{side}"):
+                schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
+                built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
         except SchemaError as failure:
             raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")

@@ -1,6 +1,6 @@
 """The emitter of one module's validation code: the functions of every subschema reached from a
 root, their names, the module constants they share, and what the module needs (primitives, `re`,
-Decimal). Each subschema becomes up to four functions, made when first named:
+the linear-time pattern matchers, Decimal). Each subschema becomes up to four functions, made when first named:
 
 - `_vN(x) -> bool`, the fast path (fast.py): type dispatch once, checks specialised to the exact
   built-in type, first failure returns; values of unusual types (Decimal, subclasses) are handed
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from .. import ir
 from ..codegen import Code, uses_decimal
@@ -53,6 +53,7 @@ class ModuleEmitter:
         self.consts = Constants(self.prefix)
         self.primitives: set[str] = set()
         self.uses_re = False
+        self.matchers: set[str] = set()  # the linear-time matchers (regex/matcher.py) it copies in
         self.uses_decimal = False
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self.functions: list[Function] = []
@@ -82,6 +83,19 @@ class ModuleEmitter:
         self.uses_re = True
         compiled = call(Attr(Name("_re"), "compile"), lit(python))
         return self.constant("P", Attr(compiled, "search"))
+
+    def pattern(self, source: str, value: Expr) -> Expr:
+        """True when the ECMA-262 pattern `source` matches the string `value`: str tests, `re`
+        or a linear-time matcher, as the pattern's plan says (patterns.py)."""
+        from .patterns import pattern_test
+
+        return pattern_test(self, source, value)
+
+    def pattern_notes(self, sources: Iterable[str]) -> list[Stmt]:
+        """Comments saying how the code runs these patterns, where that is not with `re`."""
+        from .patterns import pattern_notes
+
+        return pattern_notes(self, sources)
 
     # -- functions ------------------------------------------------------------------------------
     _LETTERS = {"fast": "v", "error": "e", "annot": "a", "eval": "u"}

@@ -8,10 +8,13 @@ from typing import Iterable
 
 from .. import primitives
 from ..codegen import Code
+from ..regex import matcher_sources
 
 
-def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) -> tuple[list[Code], list[Code], list[Code]]:
-    """Imports, constants and function sources of the primitives `used` (and what they use)."""
+def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
+                      matchers: Iterable[str] = ()) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and function sources of the primitives `used` (and what they use), and
+    of the linear-time pattern `matchers` (regex/matcher.py: their table types are constants)."""
     needed: set[str] = set()
     stack = sorted(set(used) - {"_ok"})  # _ok is written by the template
     while stack:
@@ -21,10 +24,14 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) ->
             stack.extend(primitives.DEPENDS.get(item, ()))
     if uses_decimal:
         needed.add("_Decimal")
-    imports = [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
+    matcher_imports, matcher_types, matcher_functions = matcher_sources(sorted(set(matchers)))
+    imports = [Code(line) for line in matcher_imports]
+    imports += [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
     imports.append(Code("from typing import Any"))
     if uses_re:
         imports.insert(0, Code("import re as _re"))
     constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
+    constants += [Code(line) for line in matcher_types]
     order = [n for n in primitives.DEPENDS if n in needed and callable(getattr(primitives, n))]
-    return imports, constants, [Code(inspect.getsource(getattr(primitives, n))) for n in order]
+    functions = [Code(inspect.getsource(getattr(primitives, n))) for n in order]
+    return imports, constants, functions + [Code(source) for source in matcher_functions]

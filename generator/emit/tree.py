@@ -367,6 +367,25 @@ class Break(Stmt):
     pass
 
 
+# The comments emitted code may hold: fixed ASCII text of the compiler's, named by key (a schema
+# never writes one).
+COMMENTS = {
+    "str-tests": "the pattern as str tests: exact, and faster than re (docs/regex.md)",
+    "automaton": "a linear-time automaton: re could take super-linear time (docs/regex.md)",
+}
+
+
+@dataclass(frozen=True)
+class Comment(Stmt):
+    """A line of comment above the statement it explains (one of COMMENTS, by key)."""
+
+    note: str
+
+    def __post_init__(self) -> None:
+        if self.note not in COMMENTS:
+            raise ValueError(f"not a known comment: {self.note!r}")
+
+
 RETURN_FALSE = Return(FALSE)
 
 
@@ -378,6 +397,11 @@ def fail_if(test: Expr) -> If:
 def is_fail(block: Block) -> bool:
     """A block that is `return False` alone (a type the node rejects outright)."""
     return tuple(block) == (RETURN_FALSE,)
+
+
+def without_comments(block: Block) -> list[Stmt]:
+    """The statements of a block that are code."""
+    return [stmt for stmt in block if not isinstance(stmt, Comment)]
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -398,19 +422,26 @@ def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) ->
     if isinstance(stmt, If):
         for i, (test, body) in enumerate(stmt.branches):
             lines.append(indent + ("if " if i == 0 else "elif ") + test.render() + ":")
-            lines.extend(render_block(body or (Pass(),), depth + 1, wrap))
+            lines.extend(render_block(_suite(body), depth + 1, wrap))
         if stmt.orelse:
             lines.append(indent + "else:")
             lines.extend(render_block(stmt.orelse, depth + 1, wrap))
     elif isinstance(stmt, For):
         lines.append(indent + "for " + stmt.target.render() + " in " + stmt.source.render() + ":")
-        lines.extend(render_block(stmt.body or (Pass(),), depth + 1, wrap))
+        lines.extend(render_block(_suite(stmt.body), depth + 1, wrap))
         if stmt.orelse:
             lines.append(indent + "else:")
             lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+    elif isinstance(stmt, Comment):
+        lines.append(indent + "# " + COMMENTS[stmt.note])
     else:
         wrapped = wrap(stmt, indent) if wrap is not None else None
         lines.extend(wrapped if wrapped is not None else [indent + statement_text(stmt)])
+
+
+def _suite(body: Block) -> Block:
+    """A block as the body of a compound statement: at least one statement that is code."""
+    return body if without_comments(body) else (*body, Pass())
 
 
 def statement_text(stmt: Stmt) -> str:

@@ -56,7 +56,7 @@ class Properties(ir.Check):
 class AdditionalProperties(ir.Check):
     known: tuple[str, ...] = ()  # names covered by properties
     schema: ir.Node | None = None
-    patterns: tuple[str, ...] = ()  # Python translations of the patternProperties patterns
+    patterns: tuple[str, ...] = ()  # the patternProperties patterns (ECMA-262 sources)
     applies_to = "object"
 
 
@@ -149,7 +149,7 @@ def _pattern_loop(checks: tuple[ir.Check, ...], dynamic: bool) -> PatternLoop | 
     table = properties[0] if properties and _large(properties[0], dynamic) else None
     if table is None and not additional:
         return None
-    if additional and additional[0].patterns != tuple(python for _, python, _ in patterns[0].entries):
+    if additional and additional[0].patterns != tuple(source for source, _, _ in patterns[0].entries):
         return None
     in_table = {n for n, _ in checked_properties(table)} if table is not None else set()
     known = set(additional[0].known) if additional else in_table
@@ -302,10 +302,8 @@ def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
 def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     if value is True and not lw.profile.dialect.annotations:
         return []
-    from ..regex import translate
-
     known = tuple(schema["properties"]) if lw.enforced("properties", schema) else ()
-    patterns = tuple(translate(p) for p in schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
+    patterns = tuple(schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
     return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
 
 
@@ -414,20 +412,21 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
         return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
     if check.patterns:  # a name that is not a string matches no pattern
-        unmatched = and_(*[Compare(Call(m.regex(pattern), (k,)), "is", NONE) for pattern in check.patterns])
+        unmatched = and_(*[m.pattern(pattern, k).negate() for pattern in check.patterns])
         tests.append(Paren(or_(Not(_is_str(k)), unmatched)))
     if schema.boolean is not False:  # a false schema fails every name that gets here
         tests.append(Not(m.fcall(m.fast_fn(schema), v)))
-    return [For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))]
+    loop = For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))
+    return [*m.pattern_notes(check.patterns), loop]
 
 
 def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
     if _plan(b).pattern_loop is not None:
         return []  # checked by the pattern loop
     m, k, v = b.m, b.scope("k"), b.scope("v")
-    inner = [fail_if(and_(Compare(Call(m.regex(python), (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
-             for _, python, sub in check.entries]
-    return [For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))]
+    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v)))) for source, _, sub in check.entries]
+    loop = For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))
+    return [*m.pattern_notes(source for source, _, _ in check.entries), loop]
 
 
 def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
@@ -447,30 +446,30 @@ def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
         body = [if_(Compare(k, "not in", others), unknown)]
     else:
         body = unknown
-    return [For(Tuple((k, v), bare=True), method(b.x, "items"), tuple(body))]
+    notes = m.pattern_notes(source for source, _, _ in loop.patterns.entries)
+    return [*notes, For(Tuple((k, v), bare=True), method(b.x, "items"), tuple(body))]
 
 
 def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list[Stmt]:
     """The checks of a name the properties do not know (a name that is not a string matches no
     pattern): its patterns' schemas, or additionalProperties."""
     m = b.m
-    matches = [(m.regex(python), sub) for _, python, sub in loop.patterns.entries]
+    matches = [(m.pattern(source, k), sub) for source, _, sub in loop.patterns.entries]
     other = loop.additional.schema if loop.additional is not None else None
-    checked = [(regex, sub) for regex, sub in matches if not ir.always_true(sub)]
+    checked = [(match, sub) for match, sub in matches if not ir.always_true(sub)]
     if other is not None and other.boolean is False and len(matches) == 1:
-        (regex, sub), = matches  # the one pattern must match, and its schema hold
-        tests = [Not(_is_str(k)), Compare(Call(regex, (k,)), "is", NONE)]
+        (match, sub), = matches  # the one pattern must match, and its schema hold
+        tests = [Not(_is_str(k)), match.negate()]
         if checked:
             tests.append(Not(m.fcall(m.fast_fn(sub), v)))
         return [fail_if(or_(*tests))]
     out: list[Stmt] = []
     if other is not None and not ir.always_true(other):
-        unmatched = Paren(and_(*[Compare(Call(regex, (k,)), "is", NONE) for regex, _ in matches]))
+        unmatched = Paren(and_(*[match.negate() for match, _ in matches]))
         fails = [RETURN_FALSE] if other.boolean is False else [fail_if(Not(m.fcall(m.fast_fn(other), v)))]
         out.append(if_(or_(Not(_is_str(k)), unmatched), fails))
     if checked:
-        out.append(if_(_is_str(k), [fail_if(and_(Compare(Call(regex, (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
-                                   for regex, sub in checked]))
+        out.append(if_(_is_str(k), [fail_if(and_(match, Not(m.fcall(m.fast_fn(sub), v)))) for match, sub in checked]))
     elif other is None or ir.always_true(other):
         out.append(Pass())
     return out
@@ -521,8 +520,7 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     if check.schema.boolean is False and not check.patterns:
         return [ExprStmt(call(m.prim("_extra_errors"), X, known, IP, KP, AK, OUT))]
     tests: list[Expr] = [Compare(KEY, "not in", known)]
-    tests += [Not(Paren(and_(_is_str(KEY), Compare(Call(m.regex(pattern), (KEY,)), "is not", NONE))))
-              for pattern in check.patterns]
+    tests += [Not(Paren(and_(_is_str(KEY), m.pattern(pattern, KEY)))) for pattern in check.patterns]
     at = at_key(m)
     if check.schema.boolean is False:
         text = BinOp(BinOp(lit("additional property "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
@@ -534,9 +532,8 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
     m, at = e.m, at_key(e.m)
-    inner = [if_(Compare(Call(m.regex(python), (KEY,)), "is not", NONE),
-                 [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
-             for source, python, sub in check.entries]
+    inner = [if_(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
+             for source, _, sub in check.entries]
     return [For(KEY, X, (if_(_is_str(KEY), inner),))]
 
 
@@ -574,7 +571,7 @@ def evaluates_properties(found: Evaluation, check: Properties) -> None:
 
 
 def evaluates_pattern_properties(found: Evaluation, check: PatternProperties) -> None:
-    tests = [Compare(Call(found.m.regex(python), (KEY,)), "is not", NONE) for _, python, _ in check.entries]
+    tests = [found.m.pattern(source, KEY) for source, _, _ in check.entries]
     test = and_(_is_str(KEY), Paren(or_(*tests)))
     found.objects.append(For(KEY, X, (if_(test, [ExprStmt(method(EV, "add", KEY))]),)))
 
@@ -601,9 +598,9 @@ def reference_properties(r: DraftReference, props: Any, instance: Any, schema: d
 
 
 def _matches(source: str, key: Any) -> bool:
-    from ..regex import compile_pattern
+    from .strings import pattern_search
 
-    return isinstance(key, str) and compile_pattern(source).search(key) is not None
+    return isinstance(key, str) and pattern_search(source)(key)
 
 
 def reference_pattern_properties(r: DraftReference, patterns: Any, instance: Any, schema: dict[str, Any], ip: str,

@@ -1,15 +1,16 @@
 """The string keywords: minLength, maxLength (lengths in code points) and pattern (ECMA-262,
-translated exactly into Python `re` by generator/regex, or refused)."""
+translated exactly into Python `re` by generator/regex, or refused; run as its plan says: `re`,
+str tests, or a linear-time automaton where `re` could take super-linear time, emit/patterns.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail, message, ptr
-from ..emit.tree import NONE, Call, Compare, Stmt, call, fail_if, if_, lit
+from ..emit.tree import Compare, Stmt, call, fail_if, if_, lit
 from ..values import count_bound
 from ..reference.results import Error, Results, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -41,14 +42,18 @@ def check_count(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 
 def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """A valid ECMA-262 pattern that Python can express exactly; one that has no linear-time
+    engine (an "unsafe" plan: generator/regex/plan.py) goes to the profile's policy."""
     if not isinstance(value, str):
         raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {w.describe(value)}")
-    from ..regex import RegexTranslationError, compile_pattern
+    from ..regex import RegexTranslationError, plan_pattern
 
     try:
-        compile_pattern(value)
+        plan = plan_pattern(value)
     except RegexTranslationError as exc:
         raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
+    if plan.kind == "unsafe":
+        w.unsafe_pattern(pointer, f"pattern {p.short_repr(value)} is unsafe: {plan.reason}")
 
 
 # -- lowering ---------------------------------------------------------------------------------------
@@ -80,12 +85,12 @@ def error_length(e: ErrorContext, check: Any) -> list[Stmt]:
 
 
 def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:
-    return [fail_if(Compare(Call(b.m.regex(check.python), (b.x,)), "is", NONE))]
+    return [*b.m.pattern_notes([check.source]), fail_if(b.m.pattern(check.source, b.x).negate())]
 
 
 def error_pattern(e: ErrorContext, check: Pattern) -> list[Stmt]:
     m = e.m
-    test = Compare(Call(m.regex(check.python), (call("str", X),)), "is", NONE)
+    test = m.pattern(check.source, call("str", X)).negate()
     return [if_(test, [fail(m, message(m, " does not match " + repr(check.source)), ptr("pattern"))])]
 
 
@@ -104,10 +109,16 @@ def reference_max_length(r: DraftReference, bound: Any, instance: Any, schema: d
 
 def reference_pattern(r: DraftReference, source: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                       at: Here) -> Results:
-    from ..regex import compile_pattern
-
-    if is_kind(instance, "string") and compile_pattern(source).search(str(instance)) is None:
+    if is_kind(instance, "string") and not pattern_search(source)(str(instance)):
         yield Error(f"{p.short_repr(instance)} does not match {source!r}", ip, kp)
+
+
+def pattern_search(source: str) -> Callable[[str], bool]:
+    """The reference's matcher of a pattern: its plan's (the linear automaton where `re` could
+    take super-linear time), so that no input makes a differential test hang."""
+    from ..regex import plan_pattern, plan_search
+
+    return plan_search(plan_pattern(source))
 
 
 KEYWORDS = [

@@ -130,7 +130,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
     the API."""
     imports, primitive_constants, primitive_functions = primitive_sources(
         set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
-        any(e.uses_re for e in emitters))
+        any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
     imports = _with_types(imports, types, any(r.direct for r in roots))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
