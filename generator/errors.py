@@ -62,6 +62,7 @@ CODES = {
     "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
     "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",
+    "unknown-format": "a format asserted but not known in the draft in force (with unknown_formats='error')",
 }
 
 

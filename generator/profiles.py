@@ -9,14 +9,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import OptionError, SchemaError
+from .format_options import DEFAULT as DEFAULT_FORMATS
+from .format_options import FormatOptions
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
-from .keywords.registry import annotations_of, enforced_by, vocabulary
+from .keywords.registry import annotations_of, enforced_by, optional_assertions, vocabulary
 from .names import LIMIT_OPTIONS, PROFILE_NAMES
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
-           "get_profile", "with_options"]
+           "asserts_formats_by_vocabulary", "get_profile", "related_profile", "with_formats", "with_options"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,10 @@ class Profile:
     boolean_subschemas: bool = True  # true/false may stand for a subschema
     integer_multiple_of_only: bool = False
     draft: str | None = None  # the JSON Schema draft a full-draft profile implements
+    # format and content (see with_formats): the options in force, and whether a custom
+    # meta-schema's $vocabulary asks for format assertion (2019-09 and 2020-12)
+    format_options: FormatOptions = DEFAULT_FORMATS
+    format_vocabulary: bool = False
 
     @property
     def float_integers(self) -> bool:
@@ -178,6 +184,47 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     return replace(profile, limits=replace(profile.limits, **changes))
 
 
+def with_formats(profile: Profile, options: FormatOptions) -> Profile:
+    """The profile with each optional assertion (`format`; contentEncoding and contentMediaType in
+    draft 7) a check or an annotation as `options` say. Their default is the registry's (`known_by`:
+    annotations everywhere), except that `format` asserts under a meta-schema whose $vocabulary
+    names format assertion. Derived from the registry each time, so applying it again with other
+    options gives what applying those alone would."""
+    enforced, annotations = set(profile.enforced), set(profile.annotations)
+    for keyword in optional_assertions(profile.name):
+        if keyword.vocabulary == "format":
+            on = options.asserts_format(profile.name in keyword.known_by or profile.format_vocabulary)
+        else:
+            on = options.asserts_content(profile.name in keyword.known_by)
+        (enforced if on else annotations).add(keyword.name)
+        (annotations if on else enforced).discard(keyword.name)
+    return replace(profile, enforced=frozenset(enforced), annotations=frozenset(annotations),
+                   format_options=options)
+
+
+def related_profile(draft: str, root: Profile) -> Profile:
+    """The profile of another draft met inside a schema of `root` (a `$schema` below the root, a
+    referenced document): that draft's rules, with the root's limits and format options."""
+    if draft == root.draft:
+        return root
+    return with_formats(replace(DRAFT_PROFILES[draft], limits=root.limits), root.format_options)
+
+
+# The vocabularies that make `format` an assertion when a custom meta-schema's $vocabulary names
+# them: 2020-12's format-assertion (whatever its boolean: that only says what an implementation
+# that does not know it must do), and 2019-09's format vocabulary declared `true` (its standard
+# meta-schema declares it `false`: annotation).
+_FORMAT_ASSERTION_2020 = "https://json-schema.org/draft/2020-12/vocab/format-assertion"
+_FORMAT_2019 = "https://json-schema.org/draft/2019-09/vocab/format"
+
+
+def asserts_formats_by_vocabulary(vocabulary: Any) -> bool:
+    """Whether a meta-schema's $vocabulary asks for format assertion."""
+    if not isinstance(vocabulary, dict):
+        return False
+    return _FORMAT_ASSERTION_2020 in vocabulary or vocabulary.get(_FORMAT_2019) is True
+
+
 def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -> Profile:
     """The named profile; else the draft `$schema` names; else draft 2020-12. A custom
     meta-schema (found in the registry) gives its own draft, less the vocabularies it leaves out."""
@@ -209,4 +256,5 @@ def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) ->
                            ('unevaluated', UNEVALUATED_VOCABULARY)):
         if not any(isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary):
             dropped |= keywords
-    return replace(base, enforced=base.enforced - dropped)
+    return replace(base, enforced=base.enforced - dropped,
+                   format_vocabulary=asserts_formats_by_vocabulary(vocabulary))

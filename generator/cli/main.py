@@ -12,6 +12,7 @@ from .. import __version__
 from ..errors import OptionError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
+from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
 from .validate import add_validate_parser, validate_command
 
 
@@ -37,6 +38,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
+    add_format_flags(parser)
 
 
 def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +94,8 @@ def _check_project_flags(args: argparse.Namespace) -> None:
     given = [flag for flag, value in (("--out", getattr(args, "out", None)), ("--profile", args.profile),
                                       ("--registry", args.registry),
                                       ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
-                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS))
+                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
+                                      *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS))
              if value is not None]
     if given:
         raise OptionError(f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
@@ -115,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "catalog":
             return catalog_command(args)
         with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
+        format_settings(args)  # a bad --format is a usage error
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")
         _check_project_flags(args)

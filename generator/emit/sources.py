@@ -1,13 +1,15 @@
-"""The primitives a module copies in: the source of each function of generator/primitives.py that
-the emitted code (or another primitive) uses, with the imports and constants they need."""
+"""What a module copies in: the source of each function of generator/primitives.py that the
+emitted code (or another primitive) uses, and of each format and content checker of
+generator/formats/checkers.py it calls, with the imports and constants they need; and the imports
+of the user's custom format functions."""
 
 from __future__ import annotations
 
 import inspect
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .. import primitives
-from ..codegen import Code
+from ..codegen import Code, Name, code, join
 
 
 def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) -> tuple[list[Code], list[Code], list[Code]]:
@@ -28,3 +30,29 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) ->
     constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
     order = [n for n in primitives.DEPENDS if n in needed and callable(getattr(primitives, n))]
     return imports, constants, [Code(inspect.getsource(getattr(primitives, n))) for n in order]
+
+
+def checker_sources(functions: Iterable[str], custom: Mapping[str, tuple[str, str]]
+                    ) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and function sources of the format and content checkers `functions`
+    (generator/formats/checkers.py, with what they use), and the import of each custom format
+    function (alias -> (module, function)), whose names are checked identifiers."""
+    from .. import formats
+
+    imports, constants, sources = formats.function_sources(sorted(functions)) if functions else ([], [], [])
+    lines = [Code(line) for line in imports]
+    for alias, (module, function) in sorted(custom.items()):
+        dotted = join(".", [Name(part) for part in module.split(".")])
+        lines.append(code("from {} import {} as {}", dotted, Name(function), Name(alias)))
+    return lines, [Code(c) for c in constants], [Code(f) for f in sources]
+
+
+def merged_imports(primitive_imports: list[Code], checker_imports: list[Code]) -> list[Code]:
+    """One import list, each line once: `import re as _re` first (pattern and the checkers share
+    it), then the checkers' standard-library imports, the primitives' and typing's, and last the
+    custom format functions (`from ... import ... as _format_custom_...`)."""
+    custom = [line for line in checker_imports if line.text.startswith("from ") and " as _format_custom_" in line.text]
+    ordered = [line for line in [*primitive_imports, *checker_imports] if line.text.startswith("import re ")]
+    ordered += [line for line in checker_imports if line not in custom]
+    ordered += primitive_imports
+    return list(dict.fromkeys([*ordered, *custom]))
