@@ -14,6 +14,8 @@ from typing import Any
 
 import black
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import generator
 from generator import OptionError, SchemaError
@@ -22,6 +24,9 @@ from generator.format_options import format_options
 from generator.formats import FORMATS
 from generator.reference import DraftReference, Reference
 from generator.render.header import parse_header
+
+from ..strategies import JSON, instances, schemas
+from ..test_differential import assert_agree
 
 DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 EMAIL = {"type": "object", "properties": {"email": {"type": "string", "format": "email"}}}
@@ -330,3 +335,43 @@ def test_tool_contracts_take_the_format_options() -> None:
     module = compile_contract_module(contract, format_assertion=True)
     assert not module.is_valid_input({"to": "nobody"}) and module.is_valid_input({"to": "a@b.example"})
     assert [e.keyword_location for e in module.input_errors({"to": "nobody"})] == ["/properties/to/format"]
+
+
+def test_modules_asserting_every_format_and_content_pass_mypy_strict(tmp_path: Path) -> None:
+    """The copied checkers keep the generated modules' typing promise (mypy --strict, Python 3.11:
+    the checkers need it, see the README)."""
+    pytest.importorskip("mypy")
+    import subprocess
+    import sys
+
+    every = {"properties": {name: {"format": name} for name in FORMATS}}
+    (tmp_path / "every_format.py").write_text(generator.compile_source(every, format_assertion=True))
+    (tmp_path / "content.py").write_text(generator.compile_source(CONTENT, profile="draft7", content_assertion=True))
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-version", "3.11",
+                           "every_format.py", "content.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- property: modules asserting formats agree with the reference ------------------------------------
+
+FORMAT_STRINGS = st.sampled_from(["a@example.com", "not an address", "2024-02-29", "2023-02-29", "x@[1.2.3.4]",
+                                  "", "2024-1-1", "\u00e9@example.com"])
+
+
+@given(data=st.data())
+@settings(deadline=None)
+def test_strict_modules_asserting_formats_agree_with_the_reference(data: st.DataObject) -> None:
+    """Hypothesis: strict schemas (whose `format` is email or date) compiled with assertion on,
+    against instances that often are (nearly) such strings, agree with the reference on every
+    verdict and error location; strict still accepts nothing lenient refuses."""
+    schema = data.draw(schemas("strict"), label="schema")
+    module = compiled(schema, "strict", format_assertion=True)
+    ref = reference(schema, "strict", format_assertion=True)
+    lenient = compiled(schema, "lenient")
+    for _ in range(8):
+        instance = data.draw(st.one_of(instances(schema), JSON, FORMAT_STRINGS,
+                                       st.dictionaries(st.sampled_from(["a", "b"]), FORMAT_STRINGS, max_size=2),
+                                       st.lists(FORMAT_STRINGS, max_size=3)), label="instance")
+        assert_agree(module, ref, instance)
+        if module.is_valid(instance):
+            assert lenient.is_valid(instance)
