@@ -32,27 +32,28 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool) ->
     return imports, constants, [Code(inspect.getsource(getattr(primitives, n))) for n in order]
 
 
-def checker_sources(functions: Iterable[str], custom: Mapping[str, tuple[str, str]]
-                    ) -> tuple[list[Code], list[Code], list[Code]]:
+def checker_sources(functions: Iterable[str]) -> tuple[list[Code], list[Code], list[Code]]:
     """Imports, constants and function sources of the format and content checkers `functions`
-    (generator/formats/checkers.py, with what they use), and the import of each custom format
-    function (alias -> (module, function)), whose names are checked identifiers."""
+    (generator/formats/checkers.py, with what they use)."""
     from .. import formats
 
     imports, constants, sources = formats.function_sources(sorted(functions)) if functions else ([], [], [])
-    lines = [Code(line) for line in imports]
+    return [Code(line) for line in imports], [Code(c) for c in constants], [Code(f) for f in sources]
+
+
+def custom_format_imports(custom: Mapping[str, tuple[str, str]]) -> list[Code]:
+    """The import of each custom format function (alias -> (module, function)), from names
+    checked to be identifiers (format_options.parse_spec; again here, as codegen.Name)."""
+    lines = []
     for alias, (module, function) in sorted(custom.items()):
         dotted = join(".", [Name(part) for part in module.split(".")])
         lines.append(code("from {} import {} as {}", dotted, Name(function), Name(alias)))
-    return lines, [Code(c) for c in constants], [Code(f) for f in sources]
+    return lines
 
 
-def merged_imports(primitive_imports: list[Code], checker_imports: list[Code]) -> list[Code]:
+def merged_imports(primitive_imports: list[Code], checker_imports: list[Code], custom: list[Code]) -> list[Code]:
     """One import list, each line once: `import re as _re` first (pattern and the checkers share
     it), then the checkers' standard-library imports, the primitives' and typing's, and last the
-    custom format functions (`from ... import ... as _format_custom_...`)."""
-    custom = [line for line in checker_imports if line.text.startswith("from ") and " as _format_custom_" in line.text]
-    ordered = [line for line in [*primitive_imports, *checker_imports] if line.text.startswith("import re ")]
-    ordered += [line for line in checker_imports if line not in custom]
-    ordered += primitive_imports
-    return list(dict.fromkeys([*ordered, *custom]))
+    custom format functions."""
+    shared = [line for line in [*primitive_imports, *checker_imports] if line.text.startswith("import re ")]
+    return list(dict.fromkeys([*shared, *checker_imports, *primitive_imports, *custom]))

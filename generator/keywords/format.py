@@ -16,7 +16,7 @@ from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail, message, ptr
 from ..emit.tree import Call, Not, Stmt, call, fail_if, if_
-from ..errors import OptionError
+from ..errors import OptionError, SchemaError
 from ..reference.results import Error, Results, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
@@ -91,9 +91,12 @@ def _unknown_message(name: str, profile: Profile) -> str:
 # -- lowering -------------------------------------------------------------------------------------
 def lower_format(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
     found = checker_for(value, lw.profile)
-    if found is None:
-        return []  # an unknown format is an annotation (preflight refused it if asked to)
-    return [Format("format", value, found.function, found.module, found.attribute)]
+    if found is not None:
+        return [Format("format", value, found.function, found.module, found.attribute)]
+    if lw.profile.format_options.unknown == "error":  # (a subschema of another draft: preflight
+        # walked it by the root's draft, which may know the format)
+        raise SchemaError(_unknown_message(value, lw.profile), code="unknown-format", pointer=where)
+    return []  # an unknown format is an annotation
 
 
 # -- emission -------------------------------------------------------------------------------------

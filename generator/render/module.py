@@ -16,7 +16,7 @@ import jinja2
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import checker_sources, merged_imports, primitive_sources
+from ..emit.sources import checker_sources, custom_format_imports, merged_imports, primitive_sources
 from ..emit.tree import Assign, Stmt, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
@@ -95,6 +95,10 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
     return RenderedFunction(Name(fn.name.id), Code(fn.params), Code(fn.returns), fn.doc, _lines(fn.body, 1, format))
 
 
+# What the module docstring says it imports.
+_STANDALONE = "Standalone: imports only the standard library."
+_WITH_CUSTOM = "Imports only the standard library and its custom format functions."
+
 # Section markers: the template puts one before each top-level section, naming its kind, so that
 # sections are formatted (and cached) one at a time and joined as black joins them.
 _SPLIT = "#<straightline:chunk:"
@@ -137,6 +141,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         split_def=_marker("def"),
         split_late=_marker(late_kind),
         split_other=_marker("other"),
+        standalone=Code(_STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM),
         **context,
     )
     if not format:
@@ -153,13 +158,13 @@ def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[C
     imports, constants, functions = primitive_sources(
         set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
         any(e.uses_re for e in emitters))
-    custom = {alias: target for e in emitters for alias, target in e.custom_formats.items()}
+    custom = custom_format_imports({alias: target for e in emitters for alias, target in e.custom_formats.items()})
     checker_imports, checker_constants, checker_functions = checker_sources(
-        set().union(*(e.format_functions for e in emitters)), custom)
+        set().union(*(e.format_functions for e in emitters)))
     if format:
         checker_constants = [Code(_black_source(c.text).rstrip("\n")) for c in checker_constants]
         checker_functions = [Code(_black_source(f.text)) for f in checker_functions]
-    return merged_imports(imports, checker_imports), constants + checker_constants, functions + checker_functions
+    return merged_imports(imports, checker_imports, custom), constants + checker_constants, functions + checker_functions
 
 
 @functools.lru_cache(maxsize=512)

@@ -179,6 +179,9 @@ def test_custom_format_is_imported_and_called_on_strings(custom_module: str) -> 
     assert len(custom) == 1 and [(a.name, a.asname) for a in custom[0].names] == [("is_sku", "_format_custom_sku")]
     assert all(node.module in ("decimal", "typing", custom_module) for node in imports
                if isinstance(node, ast.ImportFrom))
+    docstring = ast.get_docstring(ast.parse(source)) or ""
+    assert "Imports only the standard library and its custom format functions." in docstring
+    assert "Standalone: imports only the standard library." not in docstring
     calls = importlib.import_module(custom_module).CALLS
     calls.clear()
     # custom formats assert without format_assertion=True: they exist to be checked
@@ -375,3 +378,14 @@ def test_strict_modules_asserting_formats_agree_with_the_reference(data: st.Data
         assert_agree(module, ref, instance)
         if module.is_valid(instance):
             assert lenient.is_valid(instance)
+
+
+def test_an_unknown_format_in_a_subschema_of_another_draft_is_refused_too() -> None:
+    """Preflight walks the schema by the root's draft (2020-12 knows uuid); the draft-7 subschema
+    is lowered by draft 7's rules, which do not."""
+    schema = {"properties": {"old": {"$schema": "http://json-schema.org/draft-07/schema#", "format": "uuid"}}}
+    assert compiled(schema, "draft2020-12", format_assertion=True).is_valid({"old": "x"})
+    with pytest.raises(SchemaError) as refused:
+        compiled(schema, "draft2020-12", format_assertion=True, unknown_formats="error")
+    assert refused.value.code == "unknown-format" and refused.value.pointer == "/properties/old/format"
+    assert "draft7 does not define it" in refused.value.message
