@@ -65,6 +65,7 @@ CODES = {
     "unsafe-regex": "a pattern whose backtracking can take super-linear time and that no linear-time "
                     "engine runs (a risky look-around or back-reference, or an automaton too large): "
                     "strict refuses it, the drafts with unsafe_patterns='error'",
+    "unknown-format": "a format asserted but not known in the draft in force (with unknown_formats='error')",
 }
 
 

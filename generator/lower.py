@@ -11,14 +11,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
 from .keywords.registry import KEYWORDS
-from .profiles import DRAFT_PROFILES, Profile
+from .profiles import Profile, related_profile
 from .resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
 
 
@@ -101,8 +101,7 @@ class Lowering:
         root = self.root_profile
         # (a profile that is no draft is in force everywhere: it has no `$schema` of its own)
         if draft is not None and draft != outer.draft and root.draft is not None:
-            self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits,
-                                                                    unsafe_patterns=root.unsafe_patterns)
+            self.profile = related_profile(draft, root)
         try:
             yield
         finally:

@@ -504,6 +504,18 @@ PATTERN_ENGINES_CASES = [  # (property, valid values, invalid values)
     ("re", ["0" * 64, "af" * 32], ["A" * 64, "0" * 63, "0" * 65]),
 ]
 
+# Every format, under hostile property names, beside a pattern (the checkers share `import re`).
+FORMATS_SCHEMA = {
+    "type": "object",
+    "properties": {**{name: {"format": name} for name in __import__("generator.formats").formats.FORMATS},
+                   "__import__('os').system('echo pwned')": {"format": "__import__('os').system('echo pwned')"},
+                   '"""': {"format": "email", "pattern": "^a"}},
+}
+CONTENT_SCHEMA = {
+    "type": "object",
+    "properties": {"j": {"contentMediaType": "application/json"}, "b": {"contentEncoding": "base64"},
+                   "'\"": {"contentMediaType": "application/json", "contentEncoding": "base64", "format": "ipv4"}},
+}
 
 SOURCE_CASES = {
     "hostile-object": (OBJ_SCHEMA, "strict"),
@@ -517,7 +529,12 @@ SOURCE_CASES = {
     "false": (False, "strict"),
     "annotation-root": ({"title": "__import__('os').system('echo pwned')", "description": "\"\"\"",
                          "default": {"lambda": "pwned"}}, "strict"),
+    # format and content assertion: the checkers' source is copied in (see _copied_checkers)
+    "formats": (FORMATS_SCHEMA, "draft2020-12"),
+    "content": (CONTENT_SCHEMA, "draft7"),
 }
+# The compile options of a case (format and content assertion).
+CASE_OPTIONS = {"formats": {"format_assertion": True}, "content": {"format_assertion": True, "content_assertion": True}}
 
 
 @lru_cache(maxsize=None)
@@ -526,7 +543,7 @@ def compiled(case: str):
     schema, profile = SOURCE_CASES[case]
     if case.startswith("hostile"):
         return compile_module(as_json_text(schema), profile=profile)
-    return compile_module(schema, profile=profile)
+    return compile_module(schema, profile=profile, **CASE_OPTIONS.get(case, {}))
 
 
 def emitted(case: str) -> str:
@@ -569,11 +586,13 @@ def _fixed_strings() -> frozenset[str]:
     found: set[str] = set()
     trees = [ast.parse(compile_source({}, profile="strict")),
              ast.parse(Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8")),
-             ast.parse(MATCHER_SOURCE.read_text(encoding="utf-8"))]
+             ast.parse(MATCHER_SOURCE.read_text(encoding="utf-8")),
+             ast.parse(CHECKERS_PATH.read_text(encoding="utf-8"))]
     for tree in trees:
         found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     found |= set(generator.PROFILES) | {generator.__version__}
     found |= {"max_source_bytes", "max_depth", "max_properties", "max_enum_values"}
+    found |= {"format_assertion", "formats", "unknown_formats", "content_assertion"}
     return frozenset(found)
 
 
@@ -657,7 +676,7 @@ class Provenance:
 
         self.schema_strings = _schema_strings(schema, set())
         self.tokens = {esc(s) for s in self.schema_strings}
-        self.patterns = set(_patterns(schema, [])) if profile == "strict" else set()
+        self.patterns = set(_patterns(schema, [])) if profile == "strict" or profile.startswith("draft") else set()
         self.translations = {translate(p) for p in self.patterns}
         self.translations |= {text for p in self.patterns for text in _derived_strings(p)}
         self.fixed = _fixed_strings() | FIXED_MESSAGES
@@ -708,11 +727,20 @@ class Provenance:
         if _TYPE_MSG.match(text) or _BOUND_MSG.match(text) or _MULTIPLE_MSG.match(text):
             return True
         if text.startswith(" does not match "):
-            try:
-                return ast.literal_eval(text[len(" does not match "):]) in self.patterns
-            except (ValueError, SyntaxError):
-                return False
+            return self._quoted(text[len(" does not match "):], self.patterns)
+        for prefix, suffix in ((" is not a ", ""), (" is not valid ", ""), (" is not valid ", " content once decoded")):
+            if text.startswith(prefix) and text.endswith(suffix) and len(text) > len(prefix) + len(suffix):
+                if self._quoted(text[len(prefix):len(text) - len(suffix)], self.schema_strings):
+                    return True
         return bool(self.defined) and self.type_expression(text)
+
+    @staticmethod
+    def _quoted(text: str, allowed: set[str]) -> bool:
+        """`text` is the repr of one of the `allowed` strings."""
+        try:
+            return ast.literal_eval(text) in allowed
+        except (ValueError, SyntaxError):
+            return False
 
 
 def _strings(tree: ast.AST) -> list[str]:
@@ -774,10 +802,14 @@ def _typed_dict_class(node: ast.ClassDef, scope: tuple[str, ...]) -> bool:
             and len(node.body) == 1 and isinstance(node.body[0], ast.Pass))
 
 
-def ast_violations(source: str) -> list[str]:
+def ast_violations(source: str, also_defined: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Every construct of `source` outside the allow-list. `also_defined`: names defined by the
+    verbatim checker copies taken out of it (see _copied_checkers); their imports are allowed."""
     tree = ast.parse(source)
     problems: list[str] = []
-    defined = set()
+    defined = set(also_defined)
+    imports = ALLOWED_IMPORTS | (CHECKER_IMPORTS if also_defined else set())
+    from_imports = {**ALLOWED_FROM_IMPORTS, **(CHECKER_FROM_IMPORTS if also_defined else {})}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             defined.add(node.id)
@@ -795,10 +827,10 @@ def ast_violations(source: str) -> list[str]:
         elif type(node) not in ALLOWED_NODES:
             problems.append(f"{where}:{line}: {type(node).__name__} is not allowed")
         if isinstance(node, ast.Import):
-            if scope or any(a.name not in ALLOWED_IMPORTS for a in node.names):
+            if scope or any(a.name not in imports for a in node.names):
                 problems.append(f"{where}:{line}: import {[a.name for a in node.names]}")
         if isinstance(node, ast.ImportFrom):
-            allowed = ALLOWED_FROM_IMPORTS.get(node.module or "", set())
+            allowed = from_imports.get(node.module or "", set())
             if scope or node.level or any(a.name not in allowed for a in node.names):
                 problems.append(f"{where}:{line}: from {node.module} import {[a.name for a in node.names]}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BANNED_CALLS:
@@ -859,8 +891,60 @@ def test_ast_checker_catches_forbidden_constructs():
 
 @pytest.mark.parametrize("case", list(SOURCE_CASES))
 def test_emitted_ast_allow_list(case):
-    problems = ast_violations(emitted(case))
+    source, copied = _copied_checkers(emitted(case))
+    assert bool(copied) == (case in CASE_OPTIONS), copied
+    problems = ast_violations(source, also_defined=set(copied))
     assert not problems, "\n".join(problems[:30])
+
+
+CHECKERS_PATH = Path(generator.__file__).parent / "formats" / "checkers.py"
+# The standard-library imports the copied checkers use (the module's imports are held to these).
+CHECKER_IMPORTS = {"re", "unicodedata", "binascii", "json"}
+CHECKER_FROM_IMPORTS = {"bisect": {"bisect_right"}}
+_CHECKER_PREFIXES = ("_format_", "_content_", "_fmt_", "_FMT_")
+
+
+@lru_cache(maxsize=None)
+def _checker_definitions() -> frozenset[str]:
+    """ast.dump of every top-level definition of generator/formats/checkers.py (a copy laid out
+    by black has the same tree)."""
+    tree = ast.parse(CHECKERS_PATH.read_text(encoding="utf-8"))
+    return frozenset(ast.dump(node) for node in tree.body
+                     if isinstance(node, (ast.FunctionDef, ast.Assign, ast.AnnAssign)))
+
+
+def _defined_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, ast.FunctionDef):
+        return [node.name]
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    return [t.id for t in targets if isinstance(t, ast.Name)]
+
+
+def _copied_checkers(source: str) -> tuple[str, list[str]]:
+    """The module without the format and content checkers copied from checkers.py, and their
+    names. Every top-level definition whose name is a checker's must be such a verbatim copy."""
+    tree = ast.parse(source)
+    kept, copied = [], []
+    for node in tree.body:
+        names = _defined_names(node)
+        if ast.dump(node) in _checker_definitions():
+            copied += names
+            continue
+        assert not any(n.startswith(_CHECKER_PREFIXES) for n in names), f"not a verbatim checker: {names}"
+        kept.append(node)
+    tree.body = kept
+    return ast.unparse(tree), copied
+
+
+def test_copied_checkers_are_recognised_only_verbatim():
+    """The check above is not vacuous: an altered checker is refused, an unaltered one recognised."""
+    source = emitted("formats")
+    assert "def _format_ipv4(s: str) -> bool:" in source
+    _, copied = _copied_checkers(source)
+    assert "_format_ipv4" in copied and "_format_email" in copied
+    altered = source.replace("def _format_ipv4(s: str) -> bool:", "def _format_ipv4(s: str) -> bool:\n    __import__('os')")
+    with pytest.raises(AssertionError, match="not a verbatim checker"):
+        _copied_checkers(altered)
 
 
 def test_provenance_checker_rejects_foreign_strings():
@@ -912,6 +996,8 @@ def test_no_schema_text_outside_string_literals(case):
         assert marker not in code, f"{marker!r} outside a string literal"
     primitives_text = Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8")
     primitives_text += MATCHER_SOURCE.read_text(encoding="utf-8")
+    if case in CASE_OPTIONS:  # the copied checkers' own comments
+        primitives_text += CHECKERS_PATH.read_text(encoding="utf-8")
     header = ("# Generated by straightline ", "# straightline-version: ", "# profile: ", "# options: ",
               "# source-sha256: ", "# requested-profile: ", "# base-uri: ", "# registry-document: ",
               "# module-sha256: ")

@@ -12,6 +12,7 @@ from .. import __version__
 from ..errors import OptionError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
 from .files import printable, say, warnings_reported
+from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
 from .validate import add_validate_parser, validate_command
 
 
@@ -38,6 +39,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
     add_unsafe_patterns(parser)
+    add_format_flags(parser)
 
 
 def add_unsafe_patterns(parser: argparse.ArgumentParser) -> None:
@@ -103,7 +105,8 @@ def _check_project_flags(args: argparse.Namespace) -> None:
                                       ("--registry", args.registry),
                                       ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
                                       ("--unsafe-patterns", getattr(args, "unsafe_patterns", None)),
-                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS))
+                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
+                                      *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS))
              if value is not None]
     if given:
         raise OptionError(f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
@@ -126,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "catalog":
             return catalog_command(args)
         with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
+        format_settings(args)  # a bad --format is a usage error
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")
         _check_project_flags(args)

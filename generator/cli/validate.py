@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
 from ..validate.discover import STDIN, DataFile, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
@@ -74,9 +75,7 @@ def add_validate_parser(commands: Any) -> None:
     from .main import add_unsafe_patterns  # (main imports this module first)
 
     add_unsafe_patterns(parser)
-    # FORMAT ASSERTION: `--formats` (format assertion) is being added to the compiler in another
-    # branch. When it lands, add the same option here and pass it on in _compiled_source(), with
-    # the other compile options; it does not apply to --module.
+    add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
                              "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
@@ -140,10 +139,11 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 def _check_options(args: argparse.Namespace) -> None:
     if args.module:
-        given = [name for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
+        given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
-            options = ", ".join("--" + name.replace("_", "-") for name in given)
+            options = ", ".join(given)
             raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
@@ -157,9 +157,10 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     from ..project import Job, Settings
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
-    settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
-                        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
-                        unsafe_patterns=args.unsafe_patterns)
+    settings = format_settings(args, Settings(
+        profile=args.profile, registry=Path(args.registry) if args.registry else None,
+        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
+        unsafe_patterns=args.unsafe_patterns))
     job = Job(args.schema, args.schema, Path("."), settings)
     raw = read_job(job)
     if is_contract_file(args.schema, raw):

@@ -52,6 +52,8 @@ class ModuleEmitter:
         self.dynamic_tables = dynamic_tables or {}
         self.consts = Constants(self.prefix)
         self.primitives: set[str] = set()
+        self.format_functions: set[str] = set()  # formats/checkers.py functions it copies
+        self.custom_formats: dict[str, tuple[str, str]] = {}  # alias -> (module, function) imported
         self.uses_re = False
         self.matchers: set[str] = set()  # the linear-time matchers (regex/matcher.py) it copies in
         self.uses_decimal = False
@@ -68,6 +70,15 @@ class ModuleEmitter:
         """A primitive function (primitives.py) that the module copies in."""
         self.primitives.add(name)
         return Name(name)
+
+    def format_function(self, function: str, module: str = "", attribute: str = "") -> Name:
+        """A format or content checker: a function of formats/checkers.py that the module copies
+        in, or (with `module`) the user's function it imports as `function`."""
+        if module:
+            self.custom_formats[function] = (module, attribute)
+        else:
+            self.format_functions.add(function)
+        return Name(function)
 
     def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
         return self.consts.constant(kind, value, key, annotation)

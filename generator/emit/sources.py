@@ -1,13 +1,16 @@
-"""The primitives a module copies in: the source of each function of generator/primitives.py that
-the emitted code (or another primitive) uses, with the imports and constants they need."""
+"""What a module copies in: the source of each function of generator/primitives.py that the
+emitted code (or another primitive) uses, of each linear-time pattern matcher
+(generator/regex/matcher.py) and each format and content checker (generator/formats/checkers.py)
+it calls, with the imports and constants they need; and the imports of the user's custom format
+functions."""
 
 from __future__ import annotations
 
 import inspect
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .. import primitives
-from ..codegen import Code
+from ..codegen import Code, Name, code, join
 from ..regex import matcher_sources
 
 
@@ -35,3 +38,30 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
     order = [n for n in primitives.DEPENDS if n in needed and callable(getattr(primitives, n))]
     functions = [Code(inspect.getsource(getattr(primitives, n))) for n in order]
     return imports, constants, functions + [Code(source) for source in matcher_functions]
+
+
+def checker_sources(functions: Iterable[str]) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and function sources of the format and content checkers `functions`
+    (generator/formats/checkers.py, with what they use)."""
+    from .. import formats
+
+    imports, constants, sources = formats.function_sources(sorted(functions)) if functions else ([], [], [])
+    return [Code(line) for line in imports], [Code(c) for c in constants], [Code(f) for f in sources]
+
+
+def custom_format_imports(custom: Mapping[str, tuple[str, str]]) -> list[Code]:
+    """The import of each custom format function (alias -> (module, function)), from names
+    checked to be identifiers (format_options.parse_spec; again here, as codegen.Name)."""
+    lines = []
+    for alias, (module, function) in sorted(custom.items()):
+        dotted = join(".", [Name(part) for part in module.split(".")])
+        lines.append(code("from {} import {} as {}", dotted, Name(function), Name(alias)))
+    return lines
+
+
+def merged_imports(primitive_imports: list[Code], checker_imports: list[Code], custom: list[Code]) -> list[Code]:
+    """One import list, each line once: `import re as _re` first (pattern and the checkers share
+    it), then the checkers' standard-library imports, the primitives' and typing's, and last the
+    custom format functions."""
+    shared = [line for line in [*primitive_imports, *checker_imports] if line.text.startswith("import re ")]
+    return list(dict.fromkeys([*shared, *checker_imports, *primitive_imports, *custom]))

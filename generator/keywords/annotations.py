@@ -1,5 +1,6 @@
 """Keywords that are never checks: the core keywords the resolver reads ($schema, $id, $anchor,
-$defs...), meta-data (title, description, default, examples) and, in the seed profiles, format.
+$defs...) and meta-data (title, description, default, examples). (`format` and content, which
+options can make checks, have units of their own: format.py and content.py.)
 Preflight still checks their values where a profile lists them (a bad `$id` is a schema error)."""
 
 from __future__ import annotations
@@ -84,6 +85,5 @@ KEYWORDS = [
     Keyword("description", "meta-data", frozenset(), check_string, annotation=_SEED),
     Keyword("default", "meta-data", frozenset(), check_json, annotation=_SEED),
     Keyword("examples", "meta-data", frozenset(), check_examples, annotation=_SEED),
-    Keyword("format", "format", frozenset(), check_string, annotation=frozenset({"strict"})),
 ]
 CHECKS: list[Any] = []

@@ -1,6 +1,8 @@
 """The object keywords: properties, patternProperties, additionalProperties, required,
 propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas and draft 4-7's
-dependencies (names or a schema per property).
+dependencies (names or a schema per property), which 2019-09 and 2020-12 keep too: their
+meta-schemas reserve the name for it ("schema authors should avoid redefining it"), so a schema that
+uses it means it (the official suite's optional dependencies-compatibility tests).
 
 Planned together (ObjectPlan), because they look at the same names: a closed object
 (`additionalProperties: false`) whose required names are all its names is one key-count or key-set
@@ -330,7 +332,7 @@ def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], wh
 
 
 def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    """Draft 4-7: an array value is dependentRequired, a schema value dependentSchemas."""
+    """An array value is dependentRequired, a schema value dependentSchemas (every draft)."""
     names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
     schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
     checks: list[ir.Check] = []
@@ -715,7 +717,7 @@ KEYWORDS = [
             lower_dependent_required, reference=reference_dependent_required),
     Keyword("dependentSchemas", "applicator", drafts("draft2019-09"), check_schema_map, lower_dependent_schemas,
             reference=reference_dependent_schemas, holds="map"),
-    Keyword("dependencies", "applicator", drafts("draft4", "draft7"), check_dependencies, lower_dependencies,
+    Keyword("dependencies", "applicator", ALL_DRAFTS, check_dependencies, lower_dependencies,
             reference=reference_dependencies, holds="map"),
 ]
 CHECKS = [

@@ -17,7 +17,7 @@ import jinja2
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import primitive_sources
+from ..emit.sources import checker_sources, custom_format_imports, merged_imports, primitive_sources
 from ..emit.tree import Assign, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
@@ -113,6 +113,10 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
     return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
 
 
+# What the module docstring says it imports.
+_STANDALONE = "Standalone: imports only the standard library."
+_WITH_CUSTOM = "Imports only the standard library and its custom format functions."
+
 # Section markers: the template puts one before each top-level section, naming its kind, so that
 # sections are formatted (and cached) one at a time and joined as black joins them.
 _SPLIT = "#<straightline:chunk:"
@@ -128,9 +132,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
            **context: Any) -> str:
     """The module text: header, primitives, every emitter's constants and functions, the types,
     the API."""
-    imports, primitive_constants, primitive_functions = primitive_sources(
-        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
-        any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
+    imports, primitive_constants, primitive_functions = _copied_sources(emitters, format)
     imports = _with_types(imports, types, any(r.direct for r in roots))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
@@ -157,6 +159,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         split_const=_marker("const"),
         split_late=_marker(late_kind),
         split_other=_marker("other"),
+        standalone=Code(_STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM),
         **context,
     )
     if not format:
@@ -164,6 +167,28 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
             text = text.replace(_SPLIT + kind + ">\n", "")
         return text
     return _format(text)
+
+
+def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and functions the module copies in: the primitives and the format and
+    content checkers its code calls (the checkers laid out by black when formatting: their source
+    in generator/formats/checkers.py is not in black's style), and custom format imports."""
+    imports, constants, functions = primitive_sources(
+        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
+        any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
+    custom = custom_format_imports({alias: target for e in emitters for alias, target in e.custom_formats.items()})
+    checker_imports, checker_constants, checker_functions = checker_sources(
+        set().union(*(e.format_functions for e in emitters)))
+    if format:
+        checker_constants = [Code(_black_source(c.text).rstrip("\n")) for c in checker_constants]
+        checker_functions = [Code(_black_source(f.text)) for f in checker_functions]
+    return merged_imports(imports, checker_imports, custom), constants + checker_constants, functions + checker_functions
+
+
+@functools.lru_cache(maxsize=512)
+def _black_source(text: str) -> str:
+    """A top-level definition copied from the compiler's own source, in black's style."""
+    return black.format_str(text, mode=_BLACK_MODE)
 
 
 def _with_types(imports: list[Code], types: ModuleTypes, direct: bool) -> list[Code]:
