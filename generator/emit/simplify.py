@@ -7,13 +7,17 @@ run. This pass follows what each `if` arm tells about a value's exact type (`typ
 `t in _Y1` where `t = type(x)`, `x is None`, their `and`/`or`/`not`) down the tree, and drops the
 arms that cannot run, keeping a decided arm's body in place of its `if`. Type tests have no side
 effects, so dropping one changes no answer; only tests decided by types alone are evaluated.
+What follows a statement that always leaves its block (a `return`, a `break`, an `if` whose every
+arm does) goes too, as does an `else:` left holding only `pass`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
-from .tree import (NONE, Assign, BoolOp, Call, Compare, Expr, For, If, Name, Not, Pass, Stmt, Tuple)
+from .tree import (NONE, Assign, BoolOp, Break, Call, Compare, Expr, For, If, Name, Not, Pass, Return, Stmt,
+                   Tuple)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -115,6 +119,8 @@ class Simplifier:
         facts = facts.copy()
         for stmt in block:
             out.extend(self.statement(stmt, facts))
+            if out and _leaves(out[-1]):
+                break  # the rest of the block never runs
         return out
 
     def statement(self, stmt: Stmt, facts: Facts) -> list[Stmt]:
@@ -122,7 +128,7 @@ class Simplifier:
         if isinstance(stmt, If):
             return self.if_chain(stmt, facts)
         if isinstance(stmt, For):
-            for name in _targets(stmt.target):
+            for name in _assigned([stmt]):  # (the body runs again with what it bound)
                 facts.forget(name)
             body = tuple(self.block(stmt.body, facts)) or (Pass(),)
             orelse = tuple(self.block(stmt.orelse, facts))
@@ -136,22 +142,62 @@ class Simplifier:
         return [stmt]
 
     def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:
+        """The chain simplified; `facts` becomes what holds after it."""
         arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        falling = facts  # the facts where every arm so far was not taken
         for test, body in stmt.branches:
-            decided = self.decide(test, facts)
+            decided = self.decide(test, falling)
             if decided is False:
                 continue  # never runs
-            inner = tuple(self.block(body, self.narrow(test, facts, True))) or (Pass(),)
+            inner = tuple(self.block(body, self.narrow(test, falling, True))) or (Pass(),)
             if decided is True:  # runs whenever it is reached: the rest of the chain never does
-                if not arms:
-                    return list(inner)
-                return [If(tuple(arms), inner)]
+                return self.after(_chain(arms, inner), facts, falling)
             arms.append((test, inner))
-            facts = self.narrow(test, facts, False)
-        orelse = tuple(self.block(stmt.orelse, facts))
-        if not arms:
-            return list(orelse)
-        return [If(tuple(arms), orelse)]
+            falling = self.narrow(test, falling, False)
+        return self.after(_chain(arms, tuple(self.block(stmt.orelse, falling))), facts, falling)
+
+    @staticmethod
+    def after(chain: list[Stmt], facts: Facts, falling: Facts) -> list[Stmt]:
+        """`chain`, with `facts` updated to what holds after it: when every arm leaves the block
+        (`if t is not dict: return False`), only the way past them goes on, where `falling` holds."""
+        if len(chain) == 1 and isinstance(chain[0], If) and not chain[0].orelse \
+                and all(_leaves(body[-1]) for _, body in chain[0].branches):
+            facts.possible, facts.type_of = dict(falling.possible), dict(falling.type_of)
+        for name in _assigned(chain):
+            facts.forget(name)
+        return chain
+
+
+def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) -> list[Stmt]:
+    """The `if` of the arms left, or the `else` alone when none is."""
+    if not arms:
+        return list(orelse)
+    if all(isinstance(s, Pass) for s in orelse):
+        orelse = ()  # `else: pass` says nothing
+    return [If(tuple(arms), orelse)]
+
+
+def _leaves(stmt: Stmt) -> bool:
+    """Whether `stmt` always leaves the block it is in (so nothing after it runs)."""
+    if isinstance(stmt, (Return, Break)):
+        return True
+    if isinstance(stmt, If):
+        arms = [body for _, body in stmt.branches]
+        return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
+    return False
+
+
+def _assigned(block: Sequence[Stmt]) -> set[str]:
+    """The names a block binds anywhere within it."""
+    names: set[str] = set()
+    for stmt in block:
+        if isinstance(stmt, Assign):
+            names.update(_targets(stmt.target))
+        elif isinstance(stmt, For):
+            names.update(_targets(stmt.target), _assigned(stmt.body), _assigned(stmt.orelse))
+        elif isinstance(stmt, If):
+            names.update(*(_assigned(body) for _, body in stmt.branches), _assigned(stmt.orelse))
+    return names
 
 
 def _targets(target: Expr) -> list[str]:
