@@ -13,6 +13,7 @@ import pytest
 import generator
 from generator.reference import DraftReference
 
+from .errors.structure import structure
 from .suite import DRAFTS, MISSING, groups, known_failures, remotes, suite_dir, suite_files
 
 CASES = [(draft, path) for draft in DRAFTS for path in suite_files(draft)]
@@ -37,8 +38,9 @@ def _locations(errors: list[Any]) -> list[tuple[str, str]]:
 
 def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool = False) -> list[str]:
     """Failures (`id: what happened`) of one suite file, minus the known ones. With
-    `compare_with_reference`, the generated module's error locations must also be exactly the
-    reference interpreter's (a differential test over every case of the suite)."""
+    `compare_with_reference`, the generated module's errors must also be exactly the reference
+    interpreter's: locations, keyword, params, message and context (a differential test over every
+    case of the suite)."""
     known = known_failures()
     failures = []
     for description, schema, tests in groups(path):
@@ -64,9 +66,9 @@ def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool
                     outcome = f"is_valid gave {valid}, expected {test['valid']}"
                 elif valid != (not found):
                     outcome = f"is_valid gave {valid} but errors() gave {len(found)} errors"
-                elif reference is not None and _locations(found) != _locations(reference.errors(test["data"])):
-                    outcome = (f"error locations {_locations(found)} differ from the reference's "
-                               f"{_locations(reference.errors(test['data']))}")
+                elif reference is not None and structure(found) != structure(reference.errors(test["data"])):
+                    outcome = (f"errors {structure(found)} differ from the reference's "
+                               f"{structure(reference.errors(test['data']))}")
                 else:
                     continue
             if test_id not in known:

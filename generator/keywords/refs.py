@@ -156,6 +156,7 @@ def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, sc
     yield from r.in_place(target, instance, ip, kp, there)
 
 
+MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
     Keyword("$dynamicRef", "core", drafts("draft2020-12"), check_ref, lower_dynamic_ref, reference=reference_dynamic_ref),

@@ -16,7 +16,7 @@ import jinja2
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import primitive_sources
+from ..emit.sources import API_PRIMITIVES, primitive_sources
 from ..emit.tree import Assign, Stmt, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
@@ -64,6 +64,7 @@ class Root:
     is_valid: Name = Name("is_valid")
     errors: Name = Name("errors")
     validate: Name = Name("validate")
+    output: Name = Name("output")
     what: Code = Code("instance")
     envelope: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
@@ -111,7 +112,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
     """The module text: header, primitives, every emitter's constants and functions, the types,
     the API."""
     imports, primitive_constants, primitive_functions = primitive_sources(
-        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
+        set(API_PRIMITIVES).union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
         any(e.uses_re for e in emitters))
     imports = _with_types(imports, types, any(r.direct for r in roots))
     sha = hashlib.sha256(raw).hexdigest()
