@@ -1,5 +1,6 @@
 """Every required test of drafts 2020-12, 2019-09, 7, 6 and 4 of the official JSON Schema Test
-Suite, through the generated modules (remotes served from a local registry, never the network)."""
+Suite, through the generated modules (remotes served from a local registry, never the network),
+and the suite's output tests of 2020-12 and 2019-09 through the modules' output()."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 import generator
+from generator.load import load_json
 from generator.reference import DraftReference
 
 from .errors.structure import structure
@@ -123,4 +125,42 @@ def test_modules_written_to_disk_and_imported(draft: str, tmp_path: Path) -> Non
 
     sample = [p for p in suite_files(draft) if p.name in ("ref.json", "properties.json", "items.json", "anyOf.json")]
     failures = [f for path in sample for f in run_file(draft, path, compile_to_disk)]
+    assert not failures, "\n".join(failures)
+
+
+# -- the output tests: the output formats (output-tests/<draft>/content, `basic`) ----------------
+OUTPUT_DRAFTS = ("draft2020-12", "draft2019-09")  # (v1/: the next release's formats, not these drafts')
+OUTPUT_CASES = [(draft, path) for draft in OUTPUT_DRAFTS
+                for path in sorted((suite_dir() / "output-tests" / draft / "content").glob("*.json"))]
+
+
+def test_the_output_tests_are_present() -> None:
+    for draft in OUTPUT_DRAFTS:
+        assert len([p for d, p in OUTPUT_CASES if d == draft]) >= 4, MISSING.format(suite_dir())
+
+
+def output_failures(draft: str, path: Path) -> list[str]:
+    """Failures of one output-test file: each test's `basic` output (module.output) must be valid
+    under the test's schema for it, which refers to the draft's output schema (served locally)."""
+    output_schema = load_json((suite_dir() / "output-tests" / draft / "output-schema.json").read_bytes())
+    registry = {output_schema["$id"]: output_schema}
+    known = known_failures()
+    failures = []
+    for description, schema, tests in groups(path):
+        module = generator.compile_module(schema, profile=draft, format=False)
+        for test in tests:
+            test_id = f"output:{draft}/content/{path.name}::{description}::{test['description']}"
+            checker = generator.compile_module(test["output"]["basic"], profile=draft, registry=registry, format=False)
+            produced = module.output(test["data"], "basic")
+            problems = [f"{e.instance_location}: {e.message}" for e in checker.errors(produced)]
+            if problems and test_id not in known:
+                failures.append(f"{test_id}: {problems} in {produced}")
+            elif not problems and test_id in known:
+                failures.append(f"{test_id}: passes, but is listed in known_failures.json")
+    return failures
+
+
+@pytest.mark.parametrize("draft,path", OUTPUT_CASES, ids=[f"{d}/{p.name}" for d, p in OUTPUT_CASES])
+def test_output_suite_file(draft: str, path: Path) -> None:
+    failures = output_failures(draft, path)
     assert not failures, "\n".join(failures)
