@@ -205,7 +205,8 @@ def _render(node: dict[str, Any], condensed: bool) -> list[Any]:
     several as child units, its children as `errors`. Condensed (detailed), a node without an
     error of its own is dropped when it has no child and replaced by its child when it has one. A
     node past a reference whose absolute location no error beneath gives (it lies between two
-    references) is replaced by its children: every unit past a reference has its absolute location."""
+    references) is replaced by its children: every unit past a reference has its absolute
+    location."""
     children: list[Any] = []
     if len(node["errors"]) > 1:
         for error in node["errors"]:

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator, Union
 from .. import primitives as p
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Error:
     """A failed assertion, with what the generated modules' ValidationError carries: the keyword
     ("false" for a false schema), its params (JSON values), and for a failed anyOf/oneOf (contains)

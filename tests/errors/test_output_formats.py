@@ -180,7 +180,49 @@ def test_every_output_conforms(data: st.DataObject) -> None:
     assert len(basic["errors"]) == _count(found)
     for fmt in ("basic", "detailed", "verbose"):
         assert_conforms(compiled.output(instance, fmt))
+    for fmt in ("detailed", "verbose"):
+        output = compiled.output(instance, fmt)
+        _assert_nested(output)
+        assert sorted(_leaves(output)) == sorted(u["error"] for u in basic["errors"])
 
 
 def _count(errors: list[Any]) -> int:
     return sum(1 + _count(e.context) for e in errors)
+
+
+def _assert_nested(unit: dict[str, Any]) -> None:
+    """Each unit's evaluation lies below its parent's: in the schema and in the instance."""
+    for inner in unit.get("errors", []):
+        for key in ("keywordLocation", "instanceLocation"):
+            assert (inner[key] + "/").startswith(unit[key] + "/") or not unit[key], (key, unit[key], inner[key])
+        _assert_nested(inner)
+
+
+def _leaves(unit: dict[str, Any]) -> list[str]:
+    """Every error message of a hierarchy: each error is in it once."""
+    found = [unit["error"]] if "error" in unit else []
+    for inner in unit.get("errors", []):
+        found += _leaves(inner)
+    return found
+
+
+def test_evaluations_are_placed_under_the_keywords_that_apply_them() -> None:
+    schema = {"type": "object",
+              "properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}], "contains": {"const": 1}}},
+              "patternProperties": {"^x": {"minimum": 0}}, "propertyNames": {"maxLength": 3},
+              "dependentSchemas": {"a": {"required": ["z"]}}}
+    output = module(schema).output({"a": [5, 2], "x1": -1, "long": 0}, "verbose")
+    _assert_nested(output)
+    places = {(u["keywordLocation"], u["instanceLocation"]) for u in _units(output)}
+    assert places == {
+        ("", ""), ("/properties", ""), ("/properties/a", "/a"), ("/properties/a/prefixItems", "/a"),
+        ("/properties/a/prefixItems/0", "/a/0"), ("/properties/a/prefixItems/0/type", "/a/0"),
+        ("/properties/a/contains", "/a"), ("/properties/a/contains", "/a/0"), ("/properties/a/contains/const", "/a/0"),
+        ("/properties/a/contains", "/a/1"), ("/properties/a/contains/const", "/a/1"),
+        ("/patternProperties", ""), ("/patternProperties/^x", "/x1"), ("/patternProperties/^x/minimum", "/x1"),
+        ("/propertyNames", ""), ("/propertyNames/maxLength", ""),
+        ("/dependentSchemas", ""), ("/dependentSchemas/a", ""), ("/dependentSchemas/a/required", "")}
+
+
+def _units(unit: dict[str, Any]) -> list[dict[str, Any]]:
+    return [unit, *(u for inner in unit.get("errors", []) for u in _units(inner))]
