@@ -12,8 +12,8 @@ from ..emit.alternatives import alternatives
 from ..emit.annotations import acall, merge
 from ..emit.context import AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, error_spec, fail
 from ..emit.fast import check_in_place, passes_by_type
-from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Paren, Pass,
-                         Stmt, Subscript, Sum, Tuple, call, fail_if, if_, lit, method, or_)
+from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Pass, Stmt,
+                         Subscript, Tuple, call, fail_if, if_, lit, method)
 from ..errors import join_pointer
 from ..reference.results import Results, branches, error, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
