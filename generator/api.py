@@ -82,7 +82,10 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     reject_ref_cycles(graph, tables)
     root = graph[root_key]
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
-    emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix)
+    # the absolute location of each node a dynamic reference may reach (for its errors)
+    absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}
+    emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
+                            absolutes=absolutes)
     fast, error = emitter.run(root)
     return Built(emitter, fast, error)
 

@@ -1,7 +1,8 @@
 """Every required test of drafts 2020-12, 2019-09, 7, 6 and 4 of the official JSON Schema Test
 Suite, and every optional one (optional/ and optional/format/, with format and content assertion
 switched on where the suite tests them asserting), through the generated modules and the reference
-interpreter (remotes served from a local registry, never the network)."""
+interpreter (remotes served from a local registry, never the network), and the suite's output tests
+of 2020-12 and 2019-09 through the modules' output()."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import pytest
 
 import generator
 from generator.format_options import format_options
+from generator.load import load_json
 from generator.reference import DraftReference
 
+from .errors.structure import structure
 from .suite import DRAFTS, MISSING, groups, known_failures, remotes, suite_dir, suite_files
 
 CASES = [(draft, path) for draft in DRAFTS for path in suite_files(draft)]
@@ -41,9 +44,9 @@ def _locations(errors: list[Any]) -> list[tuple[str, str]]:
 def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool = False,
              options: dict[str, Any] | None = None) -> list[str]:
     """Failures (`id: what happened`) of one suite file, minus the known ones. With
-    `compare_with_reference`, the generated module's error locations must also be exactly the
-    reference interpreter's (a differential test over every case of the suite). `options` are
-    format options, given to the compiler and the reference alike."""
+    `compare_with_reference`, the generated module's errors must also be exactly the reference
+    interpreter's: locations, keyword, params, message and context (a differential test over every
+    case of the suite). `options` are format options, given to the compiler and the reference alike."""
     known = known_failures()
     failures = []
     options = options or {}
@@ -71,9 +74,9 @@ def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool
                     outcome = f"is_valid gave {valid}, expected {test['valid']}"
                 elif valid != (not found):
                     outcome = f"is_valid gave {valid} but errors() gave {len(found)} errors"
-                elif reference is not None and _locations(found) != _locations(reference.errors(test["data"])):
-                    outcome = (f"error locations {_locations(found)} differ from the reference's "
-                               f"{_locations(reference.errors(test['data']))}")
+                elif reference is not None and structure(found) != structure(reference.errors(test["data"])):
+                    outcome = (f"errors {structure(found)} differ from the reference's "
+                               f"{structure(reference.errors(test['data']))}")
                 else:
                     continue
             if test_id not in known:
@@ -176,4 +179,42 @@ def test_format_modules_written_to_disk_and_imported(draft: str, tmp_path: Path)
     sample = [p for p in optional_files(draft) if p.name in names]
     assert len(sample) >= 5
     failures = [f for path in sample for f in run_file(draft, path, compile_to_disk, options=optional_options(path))]
+    assert not failures, "\n".join(failures)
+
+
+# -- the output tests: the output formats (output-tests/<draft>/content, `basic`) ----------------
+OUTPUT_DRAFTS = ("draft2020-12", "draft2019-09")  # (v1/: the next release's formats, not these drafts')
+OUTPUT_CASES = [(draft, path) for draft in OUTPUT_DRAFTS
+                for path in sorted((suite_dir() / "output-tests" / draft / "content").glob("*.json"))]
+
+
+def test_the_output_tests_are_present() -> None:
+    for draft in OUTPUT_DRAFTS:
+        assert len([p for d, p in OUTPUT_CASES if d == draft]) >= 4, MISSING.format(suite_dir())
+
+
+def output_failures(draft: str, path: Path) -> list[str]:
+    """Failures of one output-test file: each test's `basic` output (module.output) must be valid
+    under the test's schema for it, which refers to the draft's output schema (served locally)."""
+    output_schema = load_json((suite_dir() / "output-tests" / draft / "output-schema.json").read_bytes())
+    registry = {output_schema["$id"]: output_schema}
+    known = known_failures()
+    failures = []
+    for description, schema, tests in groups(path):
+        module = generator.compile_module(schema, profile=draft, format=False)
+        for test in tests:
+            test_id = f"output:{draft}/content/{path.name}::{description}::{test['description']}"
+            checker = generator.compile_module(test["output"]["basic"], profile=draft, registry=registry, format=False)
+            produced = module.output(test["data"], "basic")
+            problems = [f"{e.instance_location}: {e.message}" for e in checker.errors(produced)]
+            if problems and test_id not in known:
+                failures.append(f"{test_id}: {problems} in {produced}")
+            elif not problems and test_id in known:
+                failures.append(f"{test_id}: passes, but is listed in known_failures.json")
+    return failures
+
+
+@pytest.mark.parametrize("draft,path", OUTPUT_CASES, ids=[f"{d}/{p.name}" for d, p in OUTPUT_CASES])
+def test_output_suite_file(draft: str, path: Path) -> None:
+    failures = output_failures(draft, path)
     assert not failures, "\n".join(failures)

@@ -28,7 +28,7 @@ from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, esca
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
 
-OUTPUTS = ("text", "json", "basic", "detailed")
+OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 
 EPILOG = """\
 DATA: files, directories (searched recursively; hidden entries skipped) or - for standard input.
@@ -81,8 +81,10 @@ def add_validate_parser(commands: Any) -> None:
                              "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
-                        help="text (default): one line per error; json: one JSON document; basic, "
-                             "detailed: the JSON Schema output formats, from the module's output()")
+                        help="text (default): one line per error, each record's best match first; json: "
+                             "one JSON document (errors with keyword, params and context, and best_match); "
+                             "basic, detailed, verbose: the JSON Schema output formats, from the module's "
+                             "output()")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="validate in N worker processes (large JSON Lines files are split)")
     parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",

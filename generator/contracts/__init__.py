@@ -92,10 +92,10 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         emitters.append(emitter)
         sides.append((side, built))
         typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
-        emitter.prim("_short")
     types = module_types(typed)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
-                     validate=Name(f"validate_{side}"), what=Code(side), envelope=True, type=type_name)
+                     validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
+                     type=type_name)
              for (side, one), type_name in zip(sides, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)

@@ -42,7 +42,7 @@ class Function:
 class ModuleEmitter:
     def __init__(self, graph: dict[str, ir.Node], plan: Plan, *, dynamic: bool = False,
                  dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
-                 prefix: str = "") -> None:
+                 prefix: str = "", absolutes: dict[str, str] | None = None) -> None:
         # Names are _<prefix>v0, _<prefix>K1...: two emitters (a contract's input and output)
         # can share one module.
         self.prefix = Name("p" + prefix).id[1:] if prefix else ""
@@ -50,6 +50,7 @@ class ModuleEmitter:
         self.plan = plan
         self.dynamic = dynamic
         self.dynamic_tables = dynamic_tables or {}
+        self.absolutes = absolutes or {}  # graph key -> absolute URI, for what dynamic references reach
         self.consts = Constants(self.prefix)
         self.primitives: set[str] = set()
         self.format_functions: set[str] = set()  # formats/checkers.py functions it copies
@@ -196,19 +197,22 @@ class ModuleEmitter:
         enter = check.enter  # type: ignore[attr-defined]
         return (S,) if not enter else (BinOp(S, "+", lit(enter)),)
 
-    def functions_tuple(self, node: ir.Node) -> Expr:
-        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node)))
+    def functions_tuple(self, key: str) -> Expr:
+        """What a dynamic reference reaching the node at graph `key` calls: its fast, error and
+        annotation functions, and its absolute location (for its errors' absolute locations)."""
+        node = self.graph[key]
+        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node), lit(self.absolutes.get(key))))
 
     def dynamic_pick(self, check: ir.Check) -> Expr:
-        """The (fast, error, annotations) functions a dynamic reference reaches, chosen at run time
-        from a table of the resources that have its anchor."""
+        """The (fast, error, annotations, absolute location) a dynamic reference reaches, chosen at
+        run time from a table of the resources that have its anchor."""
         mode, anchor = check.mode or "", check.anchor  # type: ignore[attr-defined]
         table = self.constant("D", Display("dict", ()), key="D" + repr((mode, anchor)), annotation="dict[int, Any]")
-        default = self.functions_tuple(self.target(check))
+        default = self.functions_tuple(check.target)  # type: ignore[attr-defined]
         picker = "_pick_dynamic" if mode == "dynamic" else "_pick_recursive"
         if table not in self.consts.filled:
             self.consts.filled.add(table)
             for rid, target_key in self.dynamic_tables.get((mode, anchor), []):
-                entry = self.functions_tuple(self.graph[target_key])
+                entry = self.functions_tuple(target_key)
                 self.consts.late.append(Assign(Subscript(table, lit(rid)), entry))
         return call(self.prim(picker), S, table, default)

@@ -1,5 +1,6 @@
-"""What a module copies in: the source of each function of generator/primitives.py that the
-emitted code (or another primitive) uses, of each linear-time pattern matcher
+"""What a module copies in: the source of each function of generator/primitives.py and
+generator/outputs.py that the emitted code, the API template (best_match, output) or another
+primitive uses, of each linear-time pattern matcher
 (generator/regex/matcher.py) and each format and content checker (generator/formats/checkers.py)
 it calls, with the imports and constants they need; and the imports of the user's custom format
 functions."""
@@ -9,9 +10,16 @@ from __future__ import annotations
 import inspect
 from typing import Iterable, Mapping
 
-from .. import primitives
+from .. import outputs, primitives
 from ..codegen import Code, Name, code, join
 from ..regex import matcher_sources
+
+# Where each copied name is defined: the leaf primitives, then the report functions.
+_SOURCES = (primitives, outputs)
+_DEPENDS = {name: uses for source in _SOURCES for name, uses in source.DEPENDS.items()}
+_CONSTANTS = {name: text for source in _SOURCES for name, text in source.CONSTANTS.items()}
+# What every module's API uses (templates/api.py.j2): best_match, output() and their messages.
+API_PRIMITIVES = ("_best_match", "_output", "_show")
 
 
 def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
@@ -24,7 +32,7 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
         item = stack.pop()
         if item not in needed:
             needed.add(item)
-            stack.extend(primitives.DEPENDS.get(item, ()))
+            stack.extend(_DEPENDS.get(item, ()))
     if uses_decimal:
         needed.add("_Decimal")
     matcher_imports, matcher_types, matcher_functions = matcher_sources(sorted(set(matchers)))
@@ -33,10 +41,11 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
     imports.append(Code("from typing import Any"))
     if uses_re:
         imports.insert(0, Code("import re as _re"))
-    constants = [Code(primitives.CONSTANTS[n]) for n in sorted(needed) if n in primitives.CONSTANTS]
+    constants = [Code(_CONSTANTS[n]) for n in sorted(needed) if n in _CONSTANTS]
     constants += [Code(line) for line in matcher_types]
-    order = [n for n in primitives.DEPENDS if n in needed and callable(getattr(primitives, n))]
-    functions = [Code(inspect.getsource(getattr(primitives, n))) for n in order]
+    order = [(source, n) for source in _SOURCES for n in source.DEPENDS
+             if n in needed and callable(getattr(source, n))]
+    functions = [Code(inspect.getsource(getattr(source, n))) for source, n in order]
     return imports, constants, functions + [Code(source) for source in matcher_functions]
 
 

@@ -70,6 +70,7 @@ def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 
 _SEED = frozenset({"octoscript", "strict"})
+MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$schema", "core", frozenset(), check_string, annotation=ALL_DRAFTS | _SEED),
     Keyword("$id", "core", frozenset(), check_id, annotation=ALL_DRAFTS | _SEED),

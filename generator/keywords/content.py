@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import NONE, Assign, Call, Compare, Name, Not, Stmt, call, fail_if, if_, or_
-from ..reference.results import Error, Results, is_kind
+from ..reference.results import Results, error, is_kind
 from .base import CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -34,6 +33,14 @@ class Content(ir.Check):
     function: str = ""  # the checker, str -> bool
     decoder: str = ""  # a media type beside a known encoding: the decoder (str -> str | None) run first
     applies_to = "string"
+
+
+# The messages (emit/context.py, "errors"): the encoding or media type as the schema names it.
+MESSAGES = {
+    "contentEncoding": "{instance} is not valid {contentEncoding}",
+    "contentMediaType": "{instance} is not valid {contentMediaType}",
+    "contentMediaType.decoded": "{instance} is not valid {contentMediaType} content once decoded",
+}
 
 
 # -- preflight ------------------------------------------------------------------------------------
@@ -77,8 +84,8 @@ def fast_content(b: Branch, check: Content) -> list[Stmt]:
 
 def error_content(e: ErrorContext, check: Content) -> list[Stmt]:
     m = e.m
-    text = f" is not valid {check.value!r}" + (" content once decoded" if check.decoder else "")
-    failure = fail(m, message(m, text), ptr(check.keyword))
+    name = check.keyword + (".decoded" if check.decoder else "")
+    failure = fail(e, check.keyword, MESSAGES[name], {check.keyword: check.value})
     if not check.decoder:
         return [if_(Not(Call(m.format_function(check.function), (call("str", X),))), [failure])]
     decoded = Name("decoded")
@@ -94,7 +101,7 @@ def reference_encoding(r: DraftReference, value: Any, instance: Any, schema: dic
     if value in CONTENT_ENCODINGS and is_kind(instance, "string"):
         check = content_checker(value, None)
         if check is not None and not check(str(instance)):
-            yield Error(f"{p.short_repr(instance)} is not valid {value!r}", ip, kp)
+            yield error("contentEncoding", "contentEncoding", instance, ip, kp, {"contentEncoding": value})
 
 
 def reference_media_type(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
@@ -106,8 +113,8 @@ def reference_media_type(r: DraftReference, value: Any, instance: Any, schema: d
         return
     check = content_checker(encoding, value)
     if check is not None and is_kind(instance, "string") and not check(str(instance)):
-        once = " content once decoded" if encoding is not None else ""
-        yield Error(f"{p.short_repr(instance)} is not valid {value!r}{once}", ip, kp)
+        name = "contentMediaType.decoded" if encoding is not None else "contentMediaType"
+        yield error("contentMediaType", name, instance, ip, kp, {"contentMediaType": value})
 
 
 _KNOWN = drafts("draft7")  # the drafts that define them (7 on)

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .. import ir
 from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Call, Not, Stmt, call, fail_if, if_
 from ..errors import OptionError, SchemaError
-from ..reference.results import Error, Results, is_kind
+from ..reference.results import Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:
@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # The rules a profile that is no draft (strict) checks formats by: it reads its keywords as
 # 2020-12 does.
 SEED_DRAFT = "draft2020-12"
+
+# The message (emit/context.py, "errors"): the format as the schema names it.
+MESSAGES = {"format": "{instance} is not a valid {format}"}
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def error_format(e: ErrorContext, check: Format) -> list[Stmt]:
     m = e.m
     function = m.format_function(check.function, check.module, check.attribute)
     test = Not(Call(function, (call("str", X),)))
-    return [if_(test, [fail(m, message(m, f" is not a {check.name!r}"), ptr("format"))])]
+    return [if_(test, [fail(e, "format", MESSAGES["format"], {"format": check.name})])]
 
 
 # -- the reference ----------------------------------------------------------------------------------
@@ -131,7 +134,7 @@ def reference_format(r: DraftReference, value: Any, instance: Any, schema: dict[
                      at: Here) -> Results:
     found = checker_for(value, at.profile)
     if found is not None and is_kind(instance, "string") and not reference_function(found)(str(instance)):
-        yield Error(f"{p.short_repr(instance)} is not a {value!r}", ip, kp)
+        yield error("format", "format", instance, ip, kp, {"format": value})
 
 
 _FORMAT_PROFILES = ALL_DRAFTS | {"strict"}

@@ -15,22 +15,20 @@ with additionalProperties. Each keyword's emission reads its part of the plan, n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
 from ..emit.annotations import acall, merge
-from ..emit.context import (AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, fail, message,
-                            ptr)
+from ..emit.context import AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, error_spec, ptr
 from ..emit.fast import check_under, next_suffix
 from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
                          Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
                          method, or_)
 from ..errors import join_pointer
 from ..plan import tuning
-from ..values import count_bound
-from ..reference.results import Error, Evaluated, Results, is_kind
+from ..values import count_bound, normalize_number
+from ..reference.results import Evaluated, Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -78,6 +76,7 @@ class PropertyNames(ir.Check):
 class PropertyCount(ir.Check):
     bound: int = 0
     at_least: bool = True  # minProperties (True) or maxProperties (False)
+    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a count)
     applies_to = "object"
 
 
@@ -92,6 +91,17 @@ class DependentSchemas(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
     in_place_fields = ("entries",)
+
+
+# The messages (emit/context.py, "errors"). A member no schema allows is reported at its own
+# location, its name (or index) as the parameter; dependencies' array form reads as dependentRequired.
+MESSAGES = {
+    "required": "{missingProperty} is a required property",
+    "additionalProperties": "additional property {additionalProperty} is not allowed",
+    "minProperties": "{instance} has too few properties (minProperties {limit})",
+    "maxProperties": "{instance} has too many properties (maxProperties {limit})",
+    "dependentRequired": "{missingProperty} is a required property when {property} is present",
+}
 
 
 # -- the plan -----------------------------------------------------------------------------------------
@@ -314,11 +324,11 @@ def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where
 
 
 def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("minProperties", count_bound(value), True)] if value > 0 else []
+    return [PropertyCount("minProperties", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
 
 def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("maxProperties", count_bound(value), False)]
+    return [PropertyCount("maxProperties", count_bound(value), False, normalize_number(value))]
 
 
 def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
@@ -498,7 +508,8 @@ def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_required(e: ErrorContext, check: Required) -> list[Stmt]:
-    return [ExprStmt(call(e.m.prim("_required_errors"), X, literal_expr(check.names), IP, KP, AK, OUT))]
+    spec = error_spec(e.m, e.node, MESSAGES["required"])
+    return [ExprStmt(call(e.m.prim("_required_errors"), X, literal_expr(check.names), spec, IP, KP, AK, OUT))]
 
 
 def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:
@@ -519,17 +530,22 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     # a closed object's property table lists exactly its names: it serves as the set of them
     known = property_table(m, plan.table) if check.schema.boolean is False and plan.closed_table and plan.table else None
     known = known or _keys(m, check.known)
+    spec = error_spec(m, e.node, MESSAGES["additionalProperties"], "additionalProperty")
     if check.schema.boolean is False and not check.patterns:
-        return [ExprStmt(call(m.prim("_extra_errors"), X, known, IP, KP, AK, OUT))]
+        return [ExprStmt(call(m.prim("_extra_errors"), X, known, spec, IP, KP, AK, OUT))]
     tests: list[Expr] = [Compare(KEY, "not in", known)]
     tests += [Not(Paren(and_(_is_str(KEY), m.pattern(pattern, KEY)))) for pattern in check.patterns]
-    at = at_key(m)
     if check.schema.boolean is False:
-        text = BinOp(BinOp(lit("additional property "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
-        inner: Stmt = fail(m, text, ptr("additionalProperties"), at)
+        inner: Stmt = member_error(m, spec, "additionalProperties")
     else:
-        inner = ecall(m, check.schema, Subscript(X, KEY), at, "additionalProperties")
+        inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), "additionalProperties")
     return [For(KEY, X, (if_(and_(*tests), [inner]),))]
+
+
+def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
+    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
+    unevaluatedProperties or unevaluatedItems)."""
+    return ExprStmt(call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword)))
 
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
@@ -545,20 +561,17 @@ def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
 
 
 def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
-    m = e.m
-    test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
-    text = message(m, " has too few properties" if check.at_least else " has too many properties")
-    return [if_(test, [fail(m, text, ptr(check.keyword))])]
+    from .strings import error_length
+
+    return error_length(e, check)
 
 
 def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
-    m, name_ = e.m, Name("name")
-    out: list[Stmt] = []
-    for name, names in check.entries:
-        text = BinOp(call("repr", name_), "+", lit(f" is required by {name!r}"))
-        missing = if_(Compare(name_, "not in", X), [fail(m, text, ptr(check.keyword))])
-        out.append(if_(_has(name, X), [For(name_, lit(names), (missing,))]))
-    return out
+    m = e.m
+    spec = error_spec(m, e.node, MESSAGES["dependentRequired"])
+    return [if_(_has(name, X), [ExprStmt(call(m.prim("_dependent_errors"), OUT, X, lit(name), lit(names), spec, IP, KP,
+                                              AK, lit("/" + check.keyword)))])
+            for name, names in check.entries]
 
 
 def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
@@ -631,7 +644,8 @@ def reference_additional_properties(r: DraftReference, extra: Any, instance: Any
             continue
         covered.add(key)
         if extra is False:
-            yield Error(f"additional property {key!r} is not allowed", join_pointer(ip, key), kp)
+            yield error("additionalProperties", "additionalProperties", instance[key], join_pointer(ip, key), kp,
+                        {"additionalProperty": key})
         else:
             yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties"))
     yield Evaluated(properties=frozenset(covered))
@@ -649,19 +663,19 @@ def reference_required(r: DraftReference, names: Any, instance: Any, schema: dic
     if is_kind(instance, "object"):
         for name in names:
             if name not in instance:
-                yield Error(f"{name!r} is a required property", ip, kp)
+                yield error("required", "required", instance, ip, kp, {"missingProperty": name})
 
 
 def reference_min_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                              at: Here) -> Results:
     if is_kind(instance, "object") and len(instance) < bound:
-        yield Error(f"{p.short_repr(instance)} does not have enough properties", ip, kp)
+        yield error("minProperties", "minProperties", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_max_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                              at: Here) -> Results:
     if is_kind(instance, "object") and len(instance) > bound:
-        yield Error(f"{p.short_repr(instance)} has too many properties", ip, kp)
+        yield error("maxProperties", "maxProperties", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_dependent_required(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
@@ -671,7 +685,8 @@ def reference_dependent_required(r: DraftReference, value: Any, instance: Any, s
             if name in instance:
                 for need in needs:
                     if need not in instance:
-                        yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+                        yield error("dependentRequired", "dependentRequired", instance, ip, kp,
+                                    {"missingProperty": need, "property": name})
 
 
 def reference_dependent_schemas(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
@@ -692,7 +707,8 @@ def reference_dependencies(r: DraftReference, value: Any, instance: Any, schema:
         if isinstance(dependency, list):
             for need in dependency:
                 if need not in instance:
-                    yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+                    yield error("dependencies", "dependentRequired", instance, ip, kp,
+                                {"missingProperty": need, "property": name})
         else:
             yield from r.in_place(dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name))
 

@@ -17,7 +17,7 @@ from .. import ir
 from ..emit.annotations import merge
 from ..emit.context import IP, OUT, X, ErrorContext, Evaluation, through_ref
 from ..emit.fast import check_in_place
-from ..emit.tree import NONE, Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
+from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
 from ..reference.results import Results
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
@@ -103,8 +103,9 @@ def error_ref(e: ErrorContext, check: Ref) -> list[Stmt]:
     m = e.m
     where = through_ref(check)
     function = m.error_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(1))
-    # crossing a reference: locations below it are also given absolutely, from its target
-    absolute = lit(check.absolute) if check.mode is None else NONE
+    # crossing a reference: locations below it are also given absolutely, from its target (a
+    # dynamic one's, chosen at run time, from the table)
+    absolute = lit(check.absolute) if check.mode is None else Subscript(m.dynamic_pick(check), lit(3))
     return [ExprStmt(Call(function, (X, IP, where, OUT, absolute, *m.ref_scope(check))))]
 
 
@@ -156,6 +157,7 @@ def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, sc
     yield from r.in_place(target, instance, ip, kp, there)
 
 
+MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
     Keyword("$dynamicRef", "core", drafts("draft2020-12"), check_ref, lower_dynamic_ref, reference=reference_dynamic_ref),

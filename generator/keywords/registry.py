@@ -14,6 +14,9 @@ UNITS = (any_instance, numbers, strings, format, content, arrays, objects, appli
 
 KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
 CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
+# message name ("type", "oneOf.several") -> its template (emit/context.py, "errors"): the messages
+# of every unit, which the generated code and the reference interpreter fill alike
+MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.MESSAGES.items()}
 # unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
 PLANNERS: dict[str, Callable[..., Any]] = {
     unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")}

@@ -4,15 +4,15 @@ str tests, or a linear-time automaton where `re` could take super-linear time, e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import ir
 from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Stmt, call, fail_if, if_, lit
-from ..values import count_bound
-from ..reference.results import Error, Results, is_kind
+from ..values import count_bound, normalize_number
+from ..reference.results import Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:
@@ -22,10 +22,19 @@ if TYPE_CHECKING:
     from ..reference.drafts import DraftReference, Here
 
 
+# The messages (emit/context.py, "errors"): the limit as the schema gives it, the pattern as written.
+MESSAGES = {
+    "minLength": "{instance} is too short (minLength {limit})",
+    "maxLength": "{instance} is too long (maxLength {limit})",
+    "pattern": "{instance} does not match the pattern {pattern}",
+}
+
+
 @dataclass(frozen=True)
 class StringLength(ir.Check):
     bound: int = 0
     at_least: bool = True  # minLength (True) or maxLength (False)
+    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a length)
     applies_to = "string"
 
 
@@ -58,11 +67,11 @@ def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 # -- lowering ---------------------------------------------------------------------------------------
 def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("minLength", count_bound(value), True)] if value > 0 else []
+    return [StringLength("minLength", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
 
 def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("maxLength", count_bound(value), False)]
+    return [StringLength("maxLength", count_bound(value), False, normalize_number(value))]
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
@@ -78,10 +87,12 @@ def fast_length(b: Branch, check: Any) -> list[Stmt]:
 
 
 def error_length(e: ErrorContext, check: Any) -> list[Stmt]:
-    m = e.m
+    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages)."""
+    from .registry import MESSAGES
+
     test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
-    text = " is too short" if check.at_least else " is too long"
-    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+    limit = check.limit if check.limit is not None else check.bound
+    return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], {"limit": limit})])]
 
 
 def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:
@@ -91,26 +102,26 @@ def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:
 def error_pattern(e: ErrorContext, check: Pattern) -> list[Stmt]:
     m = e.m
     test = m.pattern(check.source, call("str", X)).negate()
-    return [if_(test, [fail(m, message(m, " does not match " + repr(check.source)), ptr("pattern"))])]
+    return [if_(test, [fail(e, "pattern", MESSAGES["pattern"], {"pattern": check.source})])]
 
 
 # -- the reference ----------------------------------------------------------------------------------
 def reference_min_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                          at: Here) -> Results:
     if is_kind(instance, "string") and len(instance) < bound:
-        yield Error(f"{p.short_repr(instance)} is too short", ip, kp)
+        yield error("minLength", "minLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_max_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                          at: Here) -> Results:
     if is_kind(instance, "string") and len(instance) > bound:
-        yield Error(f"{p.short_repr(instance)} is too long", ip, kp)
+        yield error("maxLength", "maxLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_pattern(r: DraftReference, source: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                       at: Here) -> Results:
     if is_kind(instance, "string") and not pattern_search(source)(str(instance)):
-        yield Error(f"{p.short_repr(instance)} does not match {source!r}", ip, kp)
+        yield error("pattern", "pattern", instance, ip, kp, {"pattern": source})
 
 
 def pattern_search(source: str) -> Callable[[str], bool]:

@@ -36,7 +36,7 @@ from ..keywords.registry import KEYWORDS
 from ..profiles import (DRAFT_PROFILES, VALIDATION_VOCABULARY, Dialect, Profile, asserts_formats_by_vocabulary,
                         with_formats)
 from ..resolve import META_SCHEMAS, Location, Registry, normalize_meta_uri
-from .results import Error, Evaluated, Results
+from .results import Error, Evaluated, Results, error
 
 __all__ = ["DraftReference", "Error", "Evaluated", "Here"]
 
@@ -110,7 +110,7 @@ class DraftReference:
         if schema is True:
             return
         if schema is False:
-            yield Error(f"False schema does not allow {p.short_repr(instance)}", ip, kp)
+            yield error("false", "false", instance, ip, kp)
             return
         if not isinstance(schema, dict):
             return  # not a schema: nothing to apply

@@ -17,7 +17,7 @@ import jinja2
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import checker_sources, custom_format_imports, merged_imports, primitive_sources
+from ..emit.sources import API_PRIMITIVES, checker_sources, custom_format_imports, merged_imports, primitive_sources
 from ..emit.tree import Assign, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
@@ -65,6 +65,7 @@ class Root:
     is_valid: Name = Name("is_valid")
     errors: Name = Name("errors")
     validate: Name = Name("validate")
+    output: Name = Name("output")
     what: Code = Code("instance")
     envelope: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
@@ -174,7 +175,7 @@ def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[C
     content checkers its code calls (the checkers laid out by black when formatting: their source
     in generator/formats/checkers.py is not in black's style), and custom format imports."""
     imports, constants, functions = primitive_sources(
-        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
+        set(API_PRIMITIVES).union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
         any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
     custom = custom_format_imports({alias: target for e in emitters for alias, target in e.custom_formats.items()})
     checker_imports, checker_constants, checker_functions = checker_sources(

@@ -57,8 +57,8 @@ def test_validate_schema_takes_the_flags(workdir: Path) -> None:
     checked = run("validate", "--schema", "order.json", "--format", "sku=shop.formats:is_sku", "bad.json",
                   "good.json", cwd=workdir, env=env)
     assert checked.returncode == 1
-    assert "bad.json:/email: 'nobody' is not a 'email'" in checked.stdout
-    assert "bad.json:/sku: 'SKU-x' is not a 'sku'" in checked.stdout
+    assert 'bad.json:/email: "nobody" is not a valid "email"' in checked.stdout
+    assert 'bad.json:/sku: "SKU-x" is not a valid "sku"' in checked.stdout
     assert "good.json" not in checked.stdout
     assert run("compile", "order.json", "--out", "out", cwd=workdir).returncode == 0
     refused = run("validate", "--module", "out/order.py", "--formats", "bad.json", cwd=workdir)

@@ -66,7 +66,7 @@ def test_format_asserts_when_switched_on(profile: str) -> None:
     assert verdicts(EMAIL, profile, BAD, format_assertion=True) == (
         False, False, [("/email", "/properties/email/format")])
     module = compiled(EMAIL, profile, format_assertion=True)
-    assert [e.message for e in module.errors(BAD)] == ["'not an address' is not a 'email'"]
+    assert [e.message for e in module.errors(BAD)] == ['"not an address" is not a valid "email"']
 
 
 def test_values_that_are_not_strings_pass_format() -> None:
