@@ -75,7 +75,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     lowering.lower_pending()
     graph = {key: order(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    reject_ref_cycles(graph, tables)
+    reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
     root = graph[root_key]
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
     emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix)

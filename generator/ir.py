@@ -57,6 +57,11 @@ class Check:
         """A reference whose target is known at compile time (not $dynamicRef/$recursiveRef)."""
         return False
 
+    def never_applied(self) -> tuple[Node, ...]:
+        """The subschemas this check holds but applies to no value at all (the `then` of an `if`
+        that no value passes): what lies only there is unreachable (see lower.reject_ref_cycles)."""
+        return ()
+
 
 @dataclass(frozen=True)
 class Types(Check):
@@ -85,6 +90,18 @@ def _collect(value: Any, found: list[Node]) -> None:
     elif isinstance(value, tuple):
         for part in value:
             _collect(part, found)
+
+
+def applied_in_place(check: Check) -> list[Node]:
+    """in_place(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in in_place(check) if not any(node is d for d in dead)]
+
+
+def applied_subschemas(check: Check) -> list[Node]:
+    """subschemas(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in subschemas(check) if not any(node is d for d in dead)]
 
 
 def subschemas(check: Check) -> list[Node]:
