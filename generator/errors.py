@@ -94,8 +94,12 @@ CODES = {
 
 def escape_pointer_token(token: str) -> str:
     """One reference token of a JSON pointer (RFC 6901)."""
+    if "~" not in token and "/" not in token:
+        return token
     return token.replace("~", "~0").replace("/", "~1")
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
+    if len(tokens) == 1:  # the common case, without a generator
+        return base + "/" + escape_pointer_token(str(tokens[0]))
     return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)

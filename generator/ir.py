@@ -30,6 +30,16 @@ class Node:
     float_integers: bool = True  # a float like 1.0 counts as "integer" (not in draft 4)
     resource: int | None = None  # id of the schema resource this node is the root of (dynamic scope)
 
+    def __hash__(self) -> int:
+        """The hash of the compared fields, computed once: every stage keys dicts by node, and a
+        node's hash otherwise walks everything below it each time (quadratic in the depth)."""
+        try:
+            return self.__dict__["_hash"]  # type: ignore[no-any-return]
+        except KeyError:
+            value = hash((self.boolean, self.types, self.checks, self.float_integers, self.resource))
+            self.__dict__["_hash"] = value  # frozen: the cache goes around __setattr__
+            return value
+
 
 @dataclass(frozen=True)
 class Check:

@@ -34,7 +34,8 @@ class Context:
 class Lowering:
     """Lowers one schema, and (for the drafts) every schema its references reach, into `graph`."""
 
-    def __init__(self, profile: Profile, registry: Registry | None = None) -> None:
+    def __init__(self, profile: Profile, registry: Registry | None = None,
+                 preflighted: tuple[str, set[str]] = ("", set())) -> None:
         self.root_profile = profile
         # the profile of the schema being lowered: a document or embedded resource of another
         # draft is lowered by that draft's rules (see in_draft)
@@ -46,6 +47,9 @@ class Lowering:
         self.resource_ids: dict[str, int] = {}
         self.dynamic_names: set[tuple[str, str]] = set()  # (mode, anchor) of dynamic references
         self._preflighted: set[str] = set()
+        # (document URI, pointers): the subschemas of the compiled document that preflight
+        # already checked under the root's profile (api.prepare)
+        self._root_checked = preflighted
         # unresolvable references met so far: lowering goes on past them so that every one is
         # reported together (one SchemaError whose .errors lists each) when it ends
         self.unresolved: list[SchemaError] = []
@@ -220,6 +224,9 @@ class Lowering:
         if location.key in self._preflighted:
             return
         self._preflighted.add(location.key)
+        document, checked = self._root_checked
+        if self.profile is self.root_profile and location.document.uri == document and location.pointer in checked:
+            return  # preflight checked it already, by the same rules
         try:
             preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
         except SchemaError as error:

@@ -3,6 +3,7 @@ translated exactly into Python `re` by generator/regex, or refused)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,10 +44,10 @@ def check_count(w: Walk, value: Any, pointer: str, depth: int) -> None:
 def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, str):
         raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {w.describe(value)}")
-    from ..regex import RegexTranslationError, compile_pattern
+    from ..regex import RegexTranslationError
 
     try:
-        compile_pattern(value)
+        translated(value)
     except RegexTranslationError as exc:
         raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
 
@@ -60,10 +61,18 @@ def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: st
     return [StringLength("maxLength", count_bound(value), False)]
 
 
-def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    from ..regex import translate
+@functools.lru_cache(maxsize=4096)
+def translated(pattern: str) -> str:
+    """The Python `re` translation of an ECMA-262 pattern, checked to compile (else
+    RegexTranslationError). Cached: real schemas repeat their patterns (a UUID pattern hundreds of
+    times), and preflight, reference targets and lowering all ask for each."""
+    from ..regex import compile_pattern
 
-    return [Pattern("pattern", value, translate(value))]
+    return compile_pattern(pattern).pattern
+
+
+def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    return [Pattern("pattern", value, translated(value))]
 
 
 # -- emission ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ subschemas are shared by the emitter (nodes compare structurally)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields, replace
 
 from .. import ir
@@ -14,25 +15,39 @@ def _order_value(value: object) -> object:
     if isinstance(value, ir.Node):
         return order(value)
     if isinstance(value, tuple):
-        return tuple(_order_value(v) for v in value)
+        ordered = tuple(_order_value(v) for v in value)
+        return value if all(a is b for a, b in zip(ordered, value)) else ordered
     return value
+
+
+@functools.cache
+def _subschema_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a check class that may hold subschemas (what ordering looks into)."""
+    return tuple(f.name for f in fields(kind) if f.name not in ("keyword", "values"))
 
 
 def _order_check(check: ir.Check) -> ir.Check | None:
     if check.keyword == "allOf" and all(ir.always_true(s) for s in ir.in_place(check)):
         return None  # every member always holds (members are kept otherwise: their index is a location)
-    changes = {f.name: _order_value(getattr(check, f.name)) for f in fields(check)
-               if f.name not in ("keyword", "values")}
-    return replace(check, **changes)
+    changes = {}
+    for name in _subschema_fields(type(check)):
+        value = getattr(check, name)
+        ordered = _order_value(value)
+        if ordered is not value:
+            changes[name] = ordered
+    return replace(check, **changes) if changes else check  # unchanged: the same object, no copy
 
 
 def order(node: ir.Node) -> ir.Node:
     """`node` and every subschema in it with their checks in order of cost (a stable sort: keyword
-    order within one cost; unevaluated* last, as they read what the others evaluated)."""
+    order within one cost; unevaluated* last, as they read what the others evaluated). A node
+    already in order is returned as it is (identity kept: nothing below it is copied)."""
     from ..keywords.registry import CHECKS
 
     if node.boolean is not None:
         return node
     kept = [better for better in map(_order_check, node.checks) if better is not None]
     kept.sort(key=lambda c: CHECKS[type(c)].cost)
+    if len(kept) == len(node.checks) and all(a is b for a, b in zip(kept, node.checks)):
+        return node
     return replace(node, checks=tuple(kept))

@@ -518,10 +518,13 @@ class _Reader:
         meta = schema.get("$schema")
         if at.pointer and isinstance(meta, str):
             profile = self.profile_for(at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft)
-        return replace(at, base=base, profile=profile)
+        if base == at.base and profile is at.profile:
+            return at
+        return _At(at.scope, at.document, at.pointer, base, profile)
 
     def child(self, at: _At, *path: str | int) -> _At:
-        return replace(at, pointer=join_pointer(at.pointer, *path))
+        # built directly: dataclasses.replace costs several times more, and this runs per subschema
+        return _At(at.scope, at.document, join_pointer(at.pointer, *path), at.base, at.profile)
 
     def object_shape(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Obj:
         properties: list[tuple[str, Ty]] = []
