@@ -21,6 +21,14 @@ def _order_value(value: object) -> object:
 
 
 @functools.cache
+def _costs() -> dict[type, int]:
+    """Each check class's cost, as its unit declares it (read once: not an import per node)."""
+    from ..keywords.registry import CHECKS
+
+    return {kind: declared.cost for kind, declared in CHECKS.items()}
+
+
+@functools.cache
 def _subschema_fields(kind: type) -> tuple[str, ...]:
     """The fields of a check class that may hold subschemas (what ordering looks into)."""
     return tuple(f.name for f in fields(kind) if f.name not in ("keyword", "values"))
@@ -42,12 +50,11 @@ def order(node: ir.Node) -> ir.Node:
     """`node` and every subschema in it with their checks in order of cost (a stable sort: keyword
     order within one cost; unevaluated* last, as they read what the others evaluated). A node
     already in order is returned as it is (identity kept: nothing below it is copied)."""
-    from ..keywords.registry import CHECKS
-
     if node.boolean is not None:
         return node
     kept = [better for better in map(_order_check, node.checks) if better is not None]
-    kept.sort(key=lambda c: CHECKS[type(c)].cost)
+    costs = _costs()
+    kept.sort(key=lambda c: costs[type(c)])
     if len(kept) == len(node.checks) and all(a is b for a, b in zip(kept, node.checks)):
         return node
     return replace(node, checks=tuple(kept))

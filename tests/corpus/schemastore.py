@@ -182,7 +182,8 @@ def read_instances(path: Path) -> list[Any]:
         return [_plain_toml(tomllib.loads(data.decode("utf-8-sig")))]
     import yaml
 
-    documents = list(yaml.load_all(data.decode("utf-8-sig"), Loader=_yaml_loader()))
+    text = data.decode("utf-8-sig").replace("\n\ufeff", "\n")  # a BOM after a leading comment line
+    documents = list(yaml.load_all(text, Loader=_yaml_loader()))
     return [_json_keys(document) for document in documents if document is not None]
 
 
