@@ -238,11 +238,7 @@ class Registry:
 
     def lookup(self, ref: str, base: str, where: str) -> Location:
         """The location `ref` names, resolved against `base`; `where` is the $ref's pointer."""
-        target = join_uri(base, ref)
-        uri, fragment = urldefrag(target)
-        if not uri and not base:
-            uri = ""
-        fragment = unquote(fragment)
+        uri, fragment = _split_reference(base, ref)
         if fragment and not fragment.startswith("/"):
             found = self.anchors.get(uri + "#" + fragment)
             if found is None:
@@ -266,6 +262,16 @@ class Registry:
             raise SchemaError(f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
                               code="unresolvable-ref", pointer=where) from None
         return self.location(document_uri, pointer)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _split_reference(base: str, ref: str) -> tuple[str, str]:
+    """The document URI and the (percent-decoded) fragment a reference names from `base`
+    (cached: a schema makes the same references from the same bases many times)."""
+    uri, fragment = urldefrag(join_uri(base, ref))
+    if not uri and not base:
+        uri = ""
+    return uri, unquote(fragment)
 
 
 def resolve_pointer(document: Any, fragment: str) -> Any:
