@@ -11,6 +11,7 @@ what every stage shares: the node, the check base class and its class-level fact
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, ClassVar, Union
@@ -39,6 +40,10 @@ class Node:
             value = hash((self.boolean, self.types, self.checks, self.float_integers, self.resource))
             self.__dict__["_hash"] = value  # frozen: the cache goes around __setattr__
             return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the cached hash (str hashes differ between processes)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,12 @@ def applied_subschemas(check: Check) -> list[Node]:
 def subschemas(check: Check) -> list[Node]:
     """Every subschema a check holds (in place or on properties/items), references not followed."""
     found: list[Node] = []
-    for f in fields(check):
-        _collect(getattr(check, f.name), found)
+    for name in _field_names(type(check)):
+        _collect(getattr(check, name), found)
     return found
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of a check class (dataclasses.fields() builds them anew at each call)."""
+    return tuple(f.name for f in fields(kind))

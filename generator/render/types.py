@@ -44,6 +44,7 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 from decimal import Decimal
@@ -250,8 +251,10 @@ _RESERVED = _BUILTINS | {
 _MAX_NAME = 60
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def camel(text: str, fallback: str) -> str:
-    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`."""
+    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`.
+    Cached: every property's name is camel-cased into its type's hint, the same names many times."""
     words = re.findall(r"[A-Za-z0-9]+", text)
     name = "".join(w[:1].upper() + w[1:] for w in words)[:_MAX_NAME]
     if not name:
@@ -591,6 +594,9 @@ class _Reader:
         if end is None:
             self.note(NOTES["cycle"])
             return TOP
+        key = self.key(at.scope, end)
+        if key in self.named:  # named already: no hint to work out (it is read once per reference)
+            return Ty(refs=(key,))
         return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
 
     def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
