@@ -39,9 +39,11 @@ _SEED_DRAFT = "draft2020-12"
 
 
 def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
-            formats: FormatOptions = DEFAULT_FORMATS, **options: Any) -> tuple[Any, Profile, bytes]:
+            formats: FormatOptions = DEFAULT_FORMATS, walked: set[str] | None = None,
+            **options: Any) -> tuple[Any, Profile, bytes]:
     """Load and preflight: the schema value, the effective profile (limits from `options`, format
-    and content assertion from `formats`) and the source bytes."""
+    and content assertion from `formats`) and the source bytes. `walked`, where given, receives
+    the pointer of every subschema preflight checked."""
     named = get_profile(profile) if profile is not None else None
     given = with_options(named or DRAFT_PROFILES["draft2020-12"], options)  # bad options first
     text_limit = given.limits.max_source_bytes if named is not None else options.get(
@@ -54,7 +56,7 @@ def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
         if size > limit:
             raise SchemaError(f"the schema is {size} bytes as JSON, over the limit of {limit} bytes",
                               code="limit-exceeded")
-    preflight(value, chosen)
+    preflight(value, chosen, walked=walked)
     return value, chosen, raw
 
 
@@ -68,18 +70,19 @@ class Built:
 
 
 def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = "",
-          fragment: str = "", prefix: str = "") -> Built:
-    """Resolve, lower, plan and emit a preflighted schema."""
+          fragment: str = "", prefix: str = "", preflighted: set[str] | None = None) -> Built:
+    """Resolve, lower, plan and emit a preflighted schema. `preflighted`: the pointers prepare()
+    walked in it (reference targets among them are not checked again)."""
     known = Registry(draft=chosen.draft or _SEED_DRAFT, supplied=registry_mapping(registry))
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
-    lowering = Lowering(chosen, known)
+    lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
     start = known.lookup("#" + fragment.lstrip("#"), document.uri, "") if fragment else known.location(document.uri, "")
     root_key = lowering.target(start, "")
     lowering.lower_pending()
     ordering = Ordering()
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    reject_ref_cycles(graph, tables)
+    reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
     root = graph[root_key]
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
     # the absolute location of each node a dynamic reference may reach (for its errors)
@@ -116,10 +119,12 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     """
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
+    walked: set[str] = set()
     with warnings_once():
-        value, chosen, raw = prepare(schema, profile=profile, registry=registry, formats=fmt, **options)
+        value, chosen, raw = prepare(schema, profile=profile, registry=registry, formats=fmt, walked=walked,
+                                     **options)
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
-        built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
+        built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
     typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},

@@ -11,6 +11,7 @@ what every stage shares: the node, the check base class and its class-level fact
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, ClassVar, Union
@@ -39,6 +40,10 @@ class Node:
             object.__setattr__(self, "_hash", cached)
         return cached
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the cached hash (str hashes differ between processes)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
 
 @dataclass(frozen=True)
 class Check:
@@ -65,6 +70,11 @@ class Check:
     def static_reference(self) -> bool:
         """A reference whose target is known at compile time (not $dynamicRef/$recursiveRef)."""
         return False
+
+    def never_applied(self) -> tuple[Node, ...]:
+        """The subschemas this check holds but applies to no value at all (the `then` of an `if`
+        that no value passes): what lies only there is unreachable (see lower.reject_ref_cycles)."""
+        return ()
 
 
 @dataclass(frozen=True)
@@ -96,9 +106,27 @@ def _collect(value: Any, found: list[Node]) -> None:
             _collect(part, found)
 
 
+def applied_in_place(check: Check) -> list[Node]:
+    """in_place(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in in_place(check) if not any(node is d for d in dead)]
+
+
+def applied_subschemas(check: Check) -> list[Node]:
+    """subschemas(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in subschemas(check) if not any(node is d for d in dead)]
+
+
 def subschemas(check: Check) -> list[Node]:
     """Every subschema a check holds (in place or on properties/items), references not followed."""
     found: list[Node] = []
-    for f in fields(check):
-        _collect(getattr(check, f.name), found)
+    for name in _field_names(type(check)):
+        _collect(getattr(check, name), found)
     return found
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of a check class (dataclasses.fields() builds them anew at each call)."""
+    return tuple(f.name for f in fields(kind))

@@ -47,8 +47,9 @@ def warnings_once(prefix: str = "") -> Iterator[None]:
 class Walk:
     """One walk over a schema under a profile; keyword checkers call back into it."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, walked: set[str] | None = None) -> None:
         self.profile = profile
+        self.walked = walked  # where given: the pointer of every schema walked is added to it
 
     # -- values -----------------------------------------------------------------------------------
     def fail(self, code: str, pointer: str, message: str) -> SchemaError:
@@ -150,6 +151,8 @@ class Walk:
         limits = self.profile.limits
         if depth > limits.max_depth:
             raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} levels")
+        if self.walked is not None:
+            self.walked.add(pointer)
         if isinstance(schema, bool):
             if not self.profile.boolean_subschemas:
                 raise self.fail("not-a-schema", pointer,
@@ -247,6 +250,7 @@ def _bounded_repr(value: Any) -> str:
     return short_repr(value)
 
 
-def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:
-    """Raise SchemaError if `schema` is not a valid schema of `profile`."""
-    Walk(profile).schema(schema, pointer, 1)
+def preflight(schema: Any, profile: Profile, *, pointer: str = "", walked: set[str] | None = None) -> None:
+    """Raise SchemaError if `schema` is not a valid schema of `profile`. `walked`, where given,
+    receives the pointer of every subschema checked (lowering need not check those again)."""
+    Walk(profile, walked).schema(schema, pointer, 1)

@@ -99,7 +99,8 @@ def validate_command(args: argparse.Namespace) -> int:
     try:
         files, source = _prepare(args)
     except SchemaError as error:
-        print(escape(f"{args.schema}:{error.pointer or '/'}: {error.message} [{error.code}]"), file=sys.stderr)
+        for each in error.errors:  # a line for each problem (every unresolvable reference)
+            print(escape(f"{args.schema}:{each.pointer or '/'}: {each.message} [{each.code}]"), file=sys.stderr)
         return 2
     except StraightlineError as error:
         print(escape(f"straightline validate: {error.message}"), file=sys.stderr)

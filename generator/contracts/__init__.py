@@ -86,7 +86,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
                 schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, formats=fmt, **options)
                 built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
         except SchemaError as failure:
-            raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+            raise failure.under(f"/{side}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
         emitter = built.emitter
         emitters.append(emitter)

@@ -66,6 +66,15 @@ class IfThenElse(ir.Check):
     otherwise: ir.Node | None = None
     in_place_fields = ("condition", "then", "otherwise")
 
+    def never_applied(self) -> tuple[ir.Node, ...]:
+        """`then` under an `if` that is `false`, `else` under one every value passes."""
+        assert self.condition is not None
+        if self.condition.boolean is False and self.then is not None:
+            return (self.then,)
+        if ir.always_true(self.condition) and self.otherwise is not None:
+            return (self.otherwise,)
+        return ()
+
 
 # -- preflight and lowering ---------------------------------------------------------------------------
 def check_schemas(w: Walk, value: Any, pointer: str, depth: int) -> None:

@@ -300,7 +300,7 @@ def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: st
 
 
 def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    from ..regex import translate
+    from .strings import translated as translate  # cached
 
     entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
                     for source, sub in value.items())
@@ -314,6 +314,8 @@ def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
 def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     if value is True and not lw.profile.dialect.annotations:
         return []
+    from .strings import translated as translate  # cached
+
     known = tuple(schema["properties"]) if lw.enforced("properties", schema) else ()
     patterns = tuple(schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
     return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]

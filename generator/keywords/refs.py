@@ -57,8 +57,10 @@ C = Any  # Context | None
 
 def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    _, key, enters, hops = found
     return [Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
@@ -66,8 +68,10 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
     """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
     the outermost resource in the dynamic scope with that anchor is chosen at run time."""
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    location, key, enters, hops = found
     fragment = value.partition("#")[2]
     target = location.schema
     if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
@@ -79,8 +83,10 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
 def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    location, key, enters, hops = found
     target = location.schema
     if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
         lw.dynamic_names.add(("recursive", ""))

@@ -4,6 +4,7 @@ str tests, or a linear-time automaton where `re` could take super-linear time, e
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -74,10 +75,18 @@ def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: st
     return [StringLength("maxLength", count_bound(value), False, normalize_number(value))]
 
 
-def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    from ..regex import translate
+@functools.lru_cache(maxsize=4096)
+def translated(pattern: str) -> str:
+    """The Python `re` translation of an ECMA-262 pattern, checked to compile (else
+    RegexTranslationError). Cached: real schemas repeat their patterns (a UUID pattern hundreds of
+    times), and preflight, reference targets and lowering all ask for each."""
+    from ..regex import compile_pattern
 
-    return [Pattern("pattern", value, translate(value))]
+    return compile_pattern(pattern).pattern
+
+
+def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+    return [Pattern("pattern", value, translated(value))]
 
 
 # -- emission ---------------------------------------------------------------------------------------

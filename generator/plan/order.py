@@ -5,6 +5,7 @@ subschemas are shared by the emitter (nodes compare structurally)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields, replace
 from functools import cache
 

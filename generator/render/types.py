@@ -44,6 +44,7 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 from decimal import Decimal
@@ -250,8 +251,10 @@ _RESERVED = _BUILTINS | {
 _MAX_NAME = 60
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def camel(text: str, fallback: str) -> str:
-    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`."""
+    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`.
+    Cached: every property's name is camel-cased into its type's hint, the same names many times."""
     words = re.findall(r"[A-Za-z0-9]+", text)
     name = "".join(w[:1].upper() + w[1:] for w in words)[:_MAX_NAME]
     if not name:
@@ -518,10 +521,13 @@ class _Reader:
         meta = schema.get("$schema")
         if at.pointer and isinstance(meta, str):
             profile = self.profile_for(at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft)
-        return replace(at, base=base, profile=profile)
+        if base == at.base and profile is at.profile:
+            return at
+        return _At(at.scope, at.document, at.pointer, base, profile)
 
     def child(self, at: _At, *path: str | int) -> _At:
-        return replace(at, pointer=join_pointer(at.pointer, *path))
+        # built directly: dataclasses.replace costs several times more, and this runs per subschema
+        return _At(at.scope, at.document, join_pointer(at.pointer, *path), at.base, at.profile)
 
     def object_shape(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Obj:
         properties: list[tuple[str, Ty]] = []
@@ -588,6 +594,9 @@ class _Reader:
         if end is None:
             self.note(NOTES["cycle"])
             return TOP
+        key = self.key(at.scope, end)
+        if key in self.named:  # named already: no hint to work out (it is read once per reference)
+            return Ty(refs=(key,))
         return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
 
     def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
