@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from generator.regex.ecma import parse
 from generator.regex.risk import _assess_body
 
 from ..suite import suite_dir
+from ..test_types import _python_310
 
 PATTERNS = {name: value for name, value in vars(checkers).items() if isinstance(value, re.Pattern)}
 # The patterns the checkers run with re.search (every start position); the others are anchored.
@@ -76,19 +76,6 @@ print(json.dumps([every_format.is_valid({name: value}) for name, value in cases]
 """
 
 
-def _python_3_10() -> str | None:
-    """A Python 3.10 that runs (a pyenv shim may exist without the version being selected)."""
-    pyenv = Path.home() / ".pyenv" / "versions"
-    candidates = [str(p) for p in sorted(pyenv.glob("3.10.*/bin/python"))] if pyenv.is_dir() else []
-    on_path = shutil.which("python3.10")
-    for interpreter in [*candidates, *([on_path] if on_path else [])]:
-        probe = subprocess.run([interpreter, "-c", "import sys; print(sys.version_info[:2])"],
-                               capture_output=True, text=True, timeout=60)
-        if probe.returncode == 0 and probe.stdout.strip() == "(3, 10)":
-            return interpreter
-    return None
-
-
 def _suite_cases() -> list[tuple[str, Any, bool]]:
     root = suite_dir()
     assert root is not None
@@ -101,9 +88,9 @@ def _suite_cases() -> list[tuple[str, Any, bool]]:
 
 
 def test_a_module_asserting_every_format_runs_on_python_3_10(tmp_path: Path) -> None:
-    interpreter = _python_3_10()
+    interpreter = _python_310()
     if interpreter is None:
-        pytest.skip("no Python 3.10 interpreter here (python3.10 or ~/.pyenv/versions/3.10.*)")
+        pytest.skip("no Python 3.10 interpreter here (STRAIGHTLINE_PYTHON310, python3.10 or pyenv's)")
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
               "properties": {name: {"format": name} for name in FORMATS}}
     source = generator.compile_source(json.dumps(schema), format_assertion=True)
