@@ -10,6 +10,7 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     registry = "schemas/shared"          # optional; a directory of schemas $ref may name
     unknown-keywords = "warn"            # ignore | warn | error
     max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
+    native = true                        # also build each module with mypyc (generator/native)
 
     [tool.straightline.groups.tools]     # compiled into out/tools/ (a subpackage)
     contracts = ["contracts/tools/*.json"]
@@ -37,7 +38,7 @@ TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
 _LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
                "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
-_SETTING_KEYS = ("profile", "registry", "unknown-keywords", *_LIMIT_KEYS)
+_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "native", *_LIMIT_KEYS)
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
 INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
@@ -52,6 +53,7 @@ class Settings:
     registry: Path | None = None
     limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
     unknown_keywords: str = "warn"
+    native: bool = False  # also compile the module with mypyc into an extension beside it
 
     def limit_options(self) -> dict[str, int]:
         return dict(self.limits)
@@ -206,6 +208,10 @@ class _Reader:
                 raise self.error(where, f"unknown-keywords: must be one of "
                                         f"{', '.join(UNKNOWN_KEYWORD_POLICIES)}, not {policy!r}")
             settings = replace(settings, unknown_keywords=policy)
+        if "native" in table:
+            if type(table["native"]) is not bool:
+                raise self.error(where, f"native: must be true or false, not {table['native']!r}")
+            settings = replace(settings, native=table["native"])
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():
             if key in table:

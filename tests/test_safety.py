@@ -684,7 +684,9 @@ ALLOWED_IMPORTS = {"re"}
 ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
                         # the static types (render/types.py) and is_valid's TypeGuard
                         "typing": {"Any", "Literal", "NoReturn", "TYPE_CHECKING", "TypeAlias", "TypeGuard",
-                                   "TypedDict"}}
+                                   "TypedDict",
+                                   # is_valid bound to the root function (cast), Final constants
+                                   "Callable", "cast", "Final"}}
 # Operators only the fixed preamble uses, and only where: `_BIG = 10**4000` at module level, and
 # _big_decimal's halving of an int's bits.
 SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",)}, ast.LShift: {("_big_decimal",)}}

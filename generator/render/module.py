@@ -150,9 +150,9 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
 
 def _with_types(imports: list[Code], types: ModuleTypes, direct: bool) -> list[Code]:
     """The emitter's imports with the one `from typing import` line widened to what the types and
-    the API use (TypeGuard; TYPE_CHECKING where is_valid is bound to the root function), and the
-    Decimal import the types may need."""
-    typing = types.typing_import("Any", "TypeGuard", *(["TYPE_CHECKING"] if direct else []))
+    the API use (TypeGuard; Callable and cast where is_valid is bound to the root function), and
+    the Decimal import the types may need."""
+    typing = types.typing_import("Any", "TypeGuard", *(["Callable", "cast"] if direct else []))
     out = [typing if line == Code("from typing import Any") else line for line in imports]
     decimal = Code(PRELUDE_IMPORTS["_Decimal"])
     if types.uses_decimal and decimal not in out:
