@@ -1,5 +1,6 @@
 """The fast path: `_vN(x) -> bool`, one test of the value's exact type, then the checks of that
-type (each keyword's `if ...: return False` lines), then the in-place checks (allOf, $ref...).
+type (each keyword's `if ...: return False` lines), then the in-place checks (allOf, $ref...);
+an in-place check estimated cheaper than the typed checks runs before them (plan/cost.py).
 
 The exact built-in types json.loads makes are dispatched on; any other value (a Decimal, a dict
 subclass) is handed to the error path, which answers for every type. A small subschema of a
@@ -42,17 +43,27 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
     body = m.prologue(node)
     typed = [c for c in node.checks if c.applies_to is not None or c.on_every_type]
     general = [c for c in node.checks if c.applies_to is None and not c.on_every_type]
+    # in-place rules cheaper than the typed checks run first (plan/cost.py): a failing instance
+    # is answered before the walk; the answer is the same in any order
+    early, late = m.plan.costs.split(node, general)
+    body += _general_checks(m, node, x, scope, early)
     if node.types is not None or typed:
         body += dispatch(m, node, x, scope, inline)
-    from ..keywords.registry import CHECKS
-
-    for check in general:
-        emit = CHECKS[type(check)].general
-        assert emit is not None, type(check)
-        body += emit(General(m, node, x, scope), check)
+    body += _general_checks(m, node, x, scope, late)
     if not inline:
         body.append(Return(TRUE))
     return body
+
+
+def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]) -> list[Stmt]:
+    from ..keywords.registry import CHECKS
+
+    out: list[Stmt] = []
+    for check in checks:
+        emit = CHECKS[type(check)].general
+        assert emit is not None, type(check)
+        out += emit(General(m, node, x, scope), check)
+    return out
 
 
 def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope) -> list[Stmt]:

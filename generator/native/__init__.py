@@ -27,6 +27,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -229,7 +230,7 @@ def is_current(module: Path) -> bool:
 
 # -- the build -------------------------------------------------------------------------------------
 
-def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3) -> Path:
+def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3, timeout: float | None = None) -> Path:
     """Compile the generated module at `module_path` with mypyc into an extension module beside
     it (for the running interpreter), with its record, and return the extension's path.
 
@@ -237,6 +238,8 @@ def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3) -> 
     NativeBuildError when mypy refuses the module or the C build fails (with their messages);
     then nothing beside the module has changed. The module must be importable by its file name
     (an identifier); its enclosing packages (directories with __init__.py) give its full name.
+    `timeout` (seconds) ends a build that takes longer, with NativeBuildError (mypy takes long
+    on modules with hundreds of large static types: FHIR's); `opt_level` is the C compiler's -O.
     """
     module = Path(module_path)
     if module.suffix != ".py" or not module.stem.isidentifier():
@@ -246,13 +249,13 @@ def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3) -> 
     check_toolchain()
     text = module.read_bytes()
     with tempfile.TemporaryDirectory(prefix="straightline-native-") as work:
-        built = [path.read_bytes() for path in _compile(Path(work), dotted_name(module), text, opt_level)]
+        built = [path.read_bytes() for path in _compile(Path(work), dotted_name(module), text, opt_level, timeout)]
     if _read_or_none(module) != text:
         raise NativeBuildError(f"{module}: the module changed while it was being compiled; build it again")
     return _install(module, text, built)
 
 
-def _compile(work: Path, name: str, text: bytes, opt_level: int) -> list[Path]:
+def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float | None) -> list[Path]:
     """Run the worker on a copy of the module in its package layout under `work`: the extension
     and, for a module inside a package, its library (mypyc's layout: a small extension of the
     module's name that loads the compiled code from `NAME__mypyc`, beside it)."""
@@ -270,14 +273,42 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int) -> list[Path]:
     relative = copy.relative_to(source_root).as_posix()
     command = [sys.executable, str(Path(__file__).with_name("worker.py")), "--opt-level", str(opt_level),
                "--build", str(work / "build"), "--lib", str(work / "lib"), relative]
-    done = subprocess.run(command, cwd=source_root, capture_output=True, text=True, errors="replace",
-                          stdin=subprocess.DEVNULL)
-    output = done.stdout + done.stderr
+    status, output = _run(command, source_root, timeout)
+    if status is None:
+        raise NativeBuildError(f"the native build of module {name} took over {timeout:g} s and was "
+                               "stopped; the pure-Python module is used")
     built = work / "lib" / Path(relative).parent
     files = [built / (stem + EXTENSION_SUFFIX), built / (library_stem(stem) + EXTENSION_SUFFIX)]
-    if done.returncode != 0 or not files[0].is_file() or (packages and not files[1].is_file()):
+    if status != 0 or not files[0].is_file() or (packages and not files[1].is_file()):
         raise NativeBuildError(_failure(name, relative, output))
     return files if packages else files[:1]
+
+
+def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:
+    """Run the worker; (exit status, output), or (None, output) when it ran out of time (then it
+    and everything it started, the C compiler included, are stopped: it leads a session)."""
+    with subprocess.Popen(command, cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace",
+                          start_new_session=os.name != "nt") as process:
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _stop(process)
+            output, _ = process.communicate()
+            return None, output
+        except BaseException:  # interrupted: leave no compiler running
+            _stop(process)
+            raise
+        return process.returncode, output
+
+
+def _stop(process: subprocess.Popen[str]) -> None:
+    if os.name != "nt":
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    process.kill()
 
 
 def _failure(name: str, relative: str, output: str) -> str:
