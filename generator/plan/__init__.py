@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from .. import ir
 from .cost import Costs
 from .inlining import Inlining
-from .recursion import recursive_nodes
+from .recursion import recursion_heads
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class Plan:
         roots = list(roots)
         self.dynamic = dynamic
         self.inlining = Inlining(graph, roots, dynamic)
-        # the nodes validation can enter again while checking them: called through an alias
-        self.recursive = recursive_nodes(graph, roots)
+        # the heads of the graph's cycles, called through an alias and never inlined (recursion)
+        self.recursive = self.inlining.counted(recursion_heads(graph, roots))
         self.costs = Costs(graph)  # the fast path's estimates: cheap in-place rules first
         self._nodes: dict[ir.Node, NodePlan] = {}
 

@@ -1,13 +1,14 @@
-"""Which subschemas can be entered again while they are being checked: the nodes on a cycle of
-the graph (subschemas held, and references followed to their targets).
+"""Where validation can recurse: a set of nodes that every cycle of the graph (subschemas held,
+and references followed to their targets) passes through, the heads of the cycles.
 
-A call of such a node's function is the one place validation can recurse without bound (as deep
-as the instance is nested). In a pure-Python module every call counts against the recursion
+Validation recurses without bound (as deep as the instance is nested) only around a cycle. In a pure-Python module every call counts against the recursion
 limit, and `is_valid`/`errors` turn RecursionError into a refusal. A module compiled with mypyc
 (generator/native) calls its own functions directly, in C, with no such count: an instance nested
-deeply enough would overflow the C stack and crash the process. So the emitter calls these nodes'
+deeply enough would overflow the C stack and crash the process. So the emitter calls the heads'
 functions through a module-level alias (`_v3r = _v3`), which mypyc calls as any Python callable,
 through the interpreter's call protocol, which does count; in CPython the alias costs nothing.
+A head is never checked in place (plan/inlining.py), so every turn around a cycle makes at least
+one counted call; the other nodes of a cycle are called directly, at C speed.
 """
 
 from __future__ import annotations
@@ -26,51 +27,26 @@ def _successors(node: ir.Node, graph: dict[str, ir.Node]) -> list[ir.Node]:
     return found
 
 
-def recursive_nodes(graph: dict[str, ir.Node], roots: Iterable[ir.Node]) -> frozenset[ir.Node]:
-    """The nodes reachable from `roots` that lie on a cycle (Tarjan's strongly connected
-    components, iteratively: a deep schema must not exhaust the compiler's stack)."""
-    index: dict[ir.Node, int] = {}
-    low: dict[ir.Node, int] = {}
-    on_stack: set[ir.Node] = set()
-    stack: list[ir.Node] = []
-    cyclic: set[ir.Node] = set()
+def recursion_heads(graph: dict[str, ir.Node], roots: Iterable[ir.Node]) -> frozenset[ir.Node]:
+    """Nodes that every cycle of the graph passes through at least one of: the targets of the
+    back edges of a depth-first walk from `roots` (each cycle holds a back edge of any such walk).
+    Iterative: a deep schema must not exhaust the compiler's stack."""
+    state: dict[ir.Node, int] = {}  # 1: on the walk's path, 2: done
+    heads: set[ir.Node] = set()
     for root in roots:
-        if root in index:
+        if root in state:
             continue
-        work = [(root, iter(_successors(root, graph)))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, successors = work[-1]
+        state[root] = 1
+        path = [(root, iter(_successors(root, graph)))]
+        while path:
+            node, successors = path[-1]
             step = next(successors, None)
-            if step is not None:
-                if step not in index:
-                    index[step] = low[step] = len(index)
-                    stack.append(step)
-                    on_stack.add(step)
-                    work.append((step, iter(_successors(step, graph))))
-                elif step in on_stack:
-                    low[node] = min(low[node], index[step])
-                    if step == node:
-                        cyclic.add(node)  # a node that leads to itself
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                component = _pop_component(stack, on_stack, node)
-                if len(component) > 1:
-                    cyclic.update(component)
-    return frozenset(cyclic)
-
-
-def _pop_component(stack: list[ir.Node], on_stack: set[ir.Node], head: ir.Node) -> list[ir.Node]:
-    component = []
-    while True:
-        member = stack.pop()
-        on_stack.discard(member)
-        component.append(member)
-        if member == head:
-            return component
+            if step is None:
+                state[node] = 2
+                path.pop()
+            elif state.get(step) == 1:
+                heads.add(step)  # a back edge: a cycle closes at `step`
+            elif step not in state:
+                state[step] = 1
+                path.append((step, iter(_successors(step, graph))))
+    return frozenset(heads)
