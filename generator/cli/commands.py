@@ -162,9 +162,10 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
             continue
         say(f"{job.shown} -> {_shown(job.target)}")
         written.append(job)
+    if project is not None:
+        failed += _write_packages(project)  # before the native builds: a package names its modules
     failed += native_step(written, _shown)
     if project is not None:
-        failed += _write_packages(project)
         for orphan in _orphans(project):
             try:
                 remove_native(orphan)

@@ -223,6 +223,16 @@ def _is_library_of(name: str, stem: str) -> bool:
     return match is not None and match.group("stem") == library_stem(stem)
 
 
+def built_files(module: Path) -> list[Path]:
+    """The files a package needs at run time for the native module of `module` (the extension
+    and its library), when the running interpreter's is there and current; else none."""
+    extension = extension_path(module)
+    if not is_current(module):
+        return []
+    files = (_record_of(extension) or {}).get("files")
+    return [module.parent / str(name) for name in files] if isinstance(files, dict) else [extension]
+
+
 def is_current(module: Path) -> bool:
     """Whether the running interpreter's extension of `module` is there and built from its text."""
     return any(f.current_interpreter and f.problem is None for f in native_modules(module))
@@ -350,6 +360,6 @@ def _mypy_version() -> str | None:
     return version
 
 
-__all__ = ["CompilerNotFound", "EXTENSION_SUFFIX", "NativeBuildError", "NativeModule", "build_native",
+__all__ = ["CompilerNotFound", "EXTENSION_SUFFIX", "NativeBuildError", "NativeModule", "build_native", "built_files",
            "check_toolchain", "c_compiler", "dotted_name", "extension_path", "is_current", "native_modules",
            "record_path", "remove_native"]
