@@ -19,14 +19,16 @@ from typing import Any
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
+from .format_options import DEFAULT as DEFAULT_FORMATS
+from .format_options import FormatOptions, format_options
 from .hygiene import review
 from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
-from .plan.order import order
-from .preflight import check_json_value, preflight, source_size
+from .plan.order import Ordering
+from .preflight import check_json_value, preflight, source_size, warnings_once
 from .names import module_name_for
-from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_options
+from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_formats, with_options
 from .render.header import seal
 from .render.module import render, root_of
 from .render.types import TypedRoot, module_types
@@ -37,21 +39,24 @@ _SEED_DRAFT = "draft2020-12"
 
 
 def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
+            formats: FormatOptions = DEFAULT_FORMATS, walked: set[str] | None = None,
             **options: Any) -> tuple[Any, Profile, bytes]:
-    """Load and preflight: the schema value, the effective profile and the source bytes."""
+    """Load and preflight: the schema value, the effective profile (limits from `options`, format
+    and content assertion from `formats`) and the source bytes. `walked`, where given, receives
+    the pointer of every subschema preflight checked."""
     named = get_profile(profile) if profile is not None else None
     given = with_options(named or DRAFT_PROFILES["draft2020-12"], options)  # bad options first
     text_limit = given.limits.max_source_bytes if named is not None else options.get(
         "max_source_bytes", get_profile("strict").limits.max_source_bytes)
     value, raw = load_schema(schema, text_limit, lambda v: check_json_value(v, given))
-    chosen = with_options(choose_profile(value, profile, registry_mapping(registry)), options)
+    chosen = with_formats(with_options(choose_profile(value, profile, registry_mapping(registry)), options), formats)
     limit = chosen.limits.max_source_bytes
     if limit is not None and not isinstance(schema, (str, bytes, bytearray, memoryview)):
         size = source_size(value)
         if size > limit:
             raise SchemaError(f"the schema is {size} bytes as JSON, over the limit of {limit} bytes",
                               code="limit-exceeded")
-    preflight(value, chosen)
+    preflight(value, chosen, walked=walked)
     return value, chosen, raw
 
 
@@ -65,27 +70,34 @@ class Built:
 
 
 def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = "",
-          fragment: str = "", prefix: str = "") -> Built:
-    """Resolve, lower, plan and emit a preflighted schema."""
+          fragment: str = "", prefix: str = "", preflighted: set[str] | None = None) -> Built:
+    """Resolve, lower, plan and emit a preflighted schema. `preflighted`: the pointers prepare()
+    walked in it (reference targets among them are not checked again)."""
     known = Registry(draft=chosen.draft or _SEED_DRAFT, supplied=registry_mapping(registry))
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
-    lowering = Lowering(chosen, known)
+    lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
     start = known.lookup("#" + fragment.lstrip("#"), document.uri, "") if fragment else known.location(document.uri, "")
     root_key = lowering.target(start, "")
     lowering.lower_pending()
-    graph = {key: order(node) for key, node in lowering.graph.items()}
+    ordering = Ordering()
+    graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    reject_ref_cycles(graph, tables)
+    reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
     root = graph[root_key]
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
-    emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix)
+    # the absolute location of each node a dynamic reference may reach (for its errors)
+    absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}
+    emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
+                            absolutes=absolutes)
     fast, error = emitter.run(root)
     return Built(emitter, fast, error)
 
 
 def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                   unknown_keywords: str = "ignore", **options: Any) -> str:
+                   unknown_keywords: str = "ignore", format_assertion: bool | None = None,
+                   formats: dict[str, str] | None = None, unknown_formats: str = "ignore",
+                   content_assertion: bool | None = None, **options: Any) -> str:
     """The source text of a standalone validator module for `schema`.
 
     `format=False` skips black (the code is the same, only laid out less neatly): for dynamic
@@ -95,14 +107,27 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     `fragment`: a JSON pointer (`/$defs/invocation`) or anchor naming the subschema to compile.
     `unknown_keywords` (draft profiles): "ignore", "warn" (a generator.SchemaWarning each) or
     "error" (a SchemaError listing them); see generator/hygiene.py.
+    `unsafe_patterns` (profiles that are not fail-closed): a pattern no linear-time engine runs
+    (docs/regex.md) is run in `re` with a SchemaWarning ("warn", the default), silently
+    ("allow"), or refused ("error", a SchemaError `unsafe-regex`); strict always refuses it.
+    `format_assertion`: `format` a check (True) or an annotation (False); None: the profile's
+    default (an annotation, unless a custom meta-schema's $vocabulary asks for format assertion,
+    or custom formats are given). `formats`: custom formats, {"sku": "mypkg.formats:is_sku"}.
+    `unknown_formats`: "ignore" (an unknown format is an annotation) or "error" (a SchemaError
+    where `format` asserts). `content_assertion`: contentEncoding/contentMediaType checks in
+    draft 7 (None: annotations). See generator/format_options.py.
     """
+    fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
-    value, chosen, raw = prepare(schema, profile=profile, registry=registry, **options)
-    review(value, chosen, policy=unknown_keywords, requested_profile=profile)
-    built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment)
+    walked: set[str] = set()
+    with warnings_once():
+        value, chosen, raw = prepare(schema, profile=profile, registry=registry, formats=fmt, walked=walked,
+                                     **options)
+        review(value, chosen, policy=unknown_keywords, requested_profile=profile)
+        built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
     typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
-    text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options=options,
+    text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
                   fragment=fragment, raw=raw, name=name, format=format, types=typed)
     return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked)
 
@@ -110,7 +135,8 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
 def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
                    **options: Any) -> types.ModuleType:
-    """compile_source(), executed as a fresh module."""
+    """compile_source(), executed as a fresh module (options as compile_source takes them, the
+    format options included)."""
     source = compile_source(schema, profile=profile, name=name, format=format, registry=registry,
                             base_uri=base_uri, fragment=fragment, **options)
     module = types.ModuleType(module_name_for(name) if name else "straightline_compiled")

@@ -8,6 +8,7 @@ the Jinja environment (see emit.py), so a template cannot splice schema text by 
 
 from __future__ import annotations
 
+import functools
 import keyword
 import math
 from decimal import Decimal
@@ -112,14 +113,18 @@ def literal(value: Any) -> Code:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _string(text: str) -> str:
     """A str literal, ASCII-only (ascii() escapes quotes, backslashes, newlines, U+2028, lone
     surrogates...), in the quotes black prefers: double, unless that needs more escapes. So the
-    emitted text is already what black would make of it."""
+    emitted text is already what black would make of it. Cached: a compile writes the same names
+    and messages many times."""
     value = ascii(text)
     if value[0] == '"':
         return value  # ascii() chose double quotes: the string holds ' and no "
     body = value[1:-1]
+    if '"' not in body and "'" not in body:
+        return '"' + body + '"'  # (no quote either way: the same escapes in double quotes)
     # In the single-quoted body, \' escapes a quote; double quotes appear bare.
     unescaped = body.replace("\\'", "'")
     double = _escape_double_quotes(unescaped)
@@ -130,6 +135,8 @@ def _string(text: str) -> str:
 
 def _escape_double_quotes(body: str) -> str:
     """Escape every `"` not already escaped in a body taken from a single-quoted literal."""
+    if '"' not in body:
+        return body  # nothing to escape (most strings): no walk over the characters
     out = []
     backslashes = 0
     for char in body:

@@ -22,7 +22,34 @@ class StraightlineError(Exception):
 
 class SchemaError(StraightlineError):
     """A schema was rejected. `.code` is stable (see CODES), `.pointer` is a JSON pointer into the
-    schema, `.message` is a sentence for a person."""
+    schema, `.message` is a sentence for a person. `.errors` lists every problem found: the error
+    itself alone, or each of several found together (every unresolvable reference of a schema,
+    say); then `.code` and `.pointer` are the first one's and `.message` names them all."""
+
+    def __init__(self, message: str, *, code: str | None = None, pointer: str = "",
+                 errors: tuple[SchemaError, ...] = (), what: str = "problems") -> None:
+        super().__init__(message, code=code, pointer=pointer)
+        self.errors: tuple[SchemaError, ...] = errors or (self,)
+        self.what = what  # what the listed errors are, for the message of a combined one
+
+    @classmethod
+    def combine(cls, errors: list[SchemaError], what: str = "problems") -> SchemaError:
+        """One SchemaError for several problems (each kept whole in `.errors`; `what` names them
+        in the message), or the only one."""
+        unique = list({(e.pointer, e.code, e.message): e for e in errors}.values())
+        if len(unique) == 1:
+            return unique[0]
+        first = unique[0]
+        listed = "; ".join(f"{e.pointer or '(root)'}: {e.message}" for e in unique)
+        return cls(f"{len(unique)} {what}: {listed}", code=first.code, pointer=first.pointer, errors=tuple(unique),
+                   what=what)
+
+    def under(self, prefix: str) -> SchemaError:
+        """The same error with `prefix` before every pointer (a tool contract's `/input`)."""
+        if len(self.errors) == 1:
+            return SchemaError(self.message, code=self.code, pointer=prefix + self.pointer)
+        moved = [SchemaError(e.message, code=e.code, pointer=prefix + e.pointer) for e in self.errors]
+        return SchemaError.combine(moved, self.what)
 
 
 class OptionError(StraightlineError, ValueError):
@@ -62,13 +89,21 @@ CODES = {
     "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
     "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",
+    "unsafe-regex": "a pattern whose backtracking can take super-linear time and that no linear-time "
+                    "engine runs (a risky look-around or back-reference, or an automaton too large): "
+                    "strict refuses it, the drafts with unsafe_patterns='error'",
+    "unknown-format": "a format asserted but not known in the draft in force (with unknown_formats='error')",
 }
 
 
 def escape_pointer_token(token: str) -> str:
     """One reference token of a JSON pointer (RFC 6901)."""
+    if "~" not in token and "/" not in token:
+        return token
     return token.replace("~", "~0").replace("/", "~1")
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
+    if len(tokens) == 1:  # (the common case, on every keyword of every schema: kept quick)
+        return base + "/" + escape_pointer_token(str(tokens[0]))
     return base + "".join("/" + escape_pointer_token(str(t)) for t in tokens)

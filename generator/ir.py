@@ -11,6 +11,7 @@ what every stage shares: the node, the check base class and its class-level fact
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from typing import Any, ClassVar, Union
@@ -29,6 +30,19 @@ class Node:
     checks: tuple["Check", ...] = ()
     float_integers: bool = True  # a float like 1.0 counts as "integer" (not in draft 4)
     resource: int | None = None  # id of the schema resource this node is the root of (dynamic scope)
+
+    def __hash__(self) -> int:
+        """Structural, and computed once: nodes key the emitter's tables, and a large schema's
+        nodes are deep (the generated hash would walk the whole subtree at every lookup)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.boolean, self.types, self.checks, self.float_integers, self.resource))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and copied without the cached hash (str hashes differ between processes)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
 
 @dataclass(frozen=True)
@@ -56,6 +70,11 @@ class Check:
     def static_reference(self) -> bool:
         """A reference whose target is known at compile time (not $dynamicRef/$recursiveRef)."""
         return False
+
+    def never_applied(self) -> tuple[Node, ...]:
+        """The subschemas this check holds but applies to no value at all (the `then` of an `if`
+        that no value passes): what lies only there is unreachable (see lower.reject_ref_cycles)."""
+        return ()
 
 
 @dataclass(frozen=True)
@@ -87,9 +106,27 @@ def _collect(value: Any, found: list[Node]) -> None:
             _collect(part, found)
 
 
+def applied_in_place(check: Check) -> list[Node]:
+    """in_place(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in in_place(check) if not any(node is d for d in dead)]
+
+
+def applied_subschemas(check: Check) -> list[Node]:
+    """subschemas(check) less what it never applies."""
+    dead = check.never_applied()
+    return [node for node in subschemas(check) if not any(node is d for d in dead)]
+
+
 def subschemas(check: Check) -> list[Node]:
     """Every subschema a check holds (in place or on properties/items), references not followed."""
     found: list[Node] = []
-    for f in fields(check):
-        _collect(getattr(check, f.name), found)
+    for name in _field_names(type(check)):
+        _collect(getattr(check, name), found)
     return found
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The field names of a check class (dataclasses.fields() builds them anew at each call)."""
+    return tuple(f.name for f in fields(kind))

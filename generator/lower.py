@@ -11,14 +11,14 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
 from .keywords.registry import KEYWORDS
-from .profiles import DRAFT_PROFILES, Profile
+from .profiles import Profile, related_profile
 from .resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
 
 
@@ -34,7 +34,8 @@ class Context:
 class Lowering:
     """Lowers one schema, and (for the drafts) every schema its references reach, into `graph`."""
 
-    def __init__(self, profile: Profile, registry: Registry | None = None) -> None:
+    def __init__(self, profile: Profile, registry: Registry | None = None,
+                 preflighted: tuple[str, set[str]] = ("", set())) -> None:
         self.root_profile = profile
         # the profile of the schema being lowered: a document or embedded resource of another
         # draft is lowered by that draft's rules (see in_draft)
@@ -46,6 +47,16 @@ class Lowering:
         self.resource_ids: dict[str, int] = {}
         self.dynamic_names: set[tuple[str, str]] = set()  # (mode, anchor) of dynamic references
         self._preflighted: set[str] = set()
+        # (document URI, pointers): the subschemas of the compiled document that preflight
+        # already checked under the root's profile (api.prepare)
+        self._root_checked = preflighted
+        # unresolvable references met so far: lowering goes on past them so that every one is
+        # reported together (one SchemaError whose .errors lists each) when it ends
+        self.unresolved: list[SchemaError] = []
+        # a location that starts a cycle of plain {"$ref"} schemas -> the error of the first
+        # reference that reached it (raised by reject_ref_cycles if an instance can get there)
+        self.chain_cycles: dict[str, SchemaError] = {}
+        self._referred_from: dict[str, str] = {}  # target key -> pointer of the first reference to it
 
     # -- nodes --------------------------------------------------------------------------------
     def node(self, schema: Any, pointer: str, ctx: Context | None = None) -> ir.Node:
@@ -94,13 +105,14 @@ class Lowering:
     @contextmanager
     def in_draft(self, draft: str | None) -> Iterator[None]:
         """Lower by `draft`'s rules inside: the root's profile for its own draft (with the
-        vocabularies it leaves out), else that draft's profile with the root's limits. An
+        vocabularies it leaves out), else that draft's profile with the root's limits (and its
+        unsafe-pattern policy). An
         unknown meta-schema (None) keeps the draft in force."""
         outer = self.profile
         root = self.root_profile
         # (a profile that is no draft is in force everywhere: it has no `$schema` of its own)
         if draft is not None and draft != outer.draft and root.draft is not None:
-            self.profile = root if draft == root.draft else replace(DRAFT_PROFILES[draft], limits=root.limits)
+            self.profile = related_profile(draft, root)
         try:
             yield
         finally:
@@ -145,7 +157,21 @@ class Lowering:
         if location.key not in self._scheduled:
             self._scheduled.add(location.key)
             self.pending.append(location)
+            self._referred_from[location.key] = where
         return location.key
+
+    def resolve_reference(self, reference: str, base: str, where: str) -> tuple[Location, str, tuple[int, ...], int] | None:
+        """A reference's target location, and `follow`'s answer for it; None (the reference
+        recorded in `unresolved`, reported when lowering ends) when it does not resolve."""
+        assert self.registry is not None
+        try:
+            location = self.registry.lookup(reference, base, where)
+            return (location, *self.follow(location, where))
+        except SchemaError as error:
+            if error.code != "unresolvable-ref":
+                raise
+            self.unresolved.append(error)
+            return None
 
     def follow(self, location: Location, where: str) -> tuple[str, tuple[int, ...], int]:
         """The graph key of a reference target and the resources the reference enters. A target
@@ -160,8 +186,12 @@ class Lowering:
             if not (isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)):
                 break
             if location.key in seen:
-                raise SchemaError("this $ref starts a cycle of references that never reaches a schema",
-                                  code="ref-cycle", pointer=where)
+                # an error only if an instance can reach it (reject_ref_cycles decides), so the
+                # chain stops here: its members are lowered as the references they are
+                self.chain_cycles.setdefault(location.key, SchemaError(
+                    "this $ref starts a cycle of references that never reaches a schema", code="ref-cycle",
+                    pointer=where))
+                break
             seen.add(location.key)
             location = self.registry.lookup(schema["$ref"], location.base, location.pointer + "/$ref")
             enters.append(self.enters(location))
@@ -186,14 +216,27 @@ class Lowering:
                         self.target(location, "")
                         added = True
             if not added:
-                return
+                break
+        if self.unresolved:
+            raise SchemaError.combine(self.unresolved, "unresolvable references")
 
     def check_target(self, location: Location) -> None:
         """Preflight a reference target (it may lie in another document or an unknown keyword)."""
         if location.key in self._preflighted:
             return
         self._preflighted.add(location.key)
-        preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
+        document, checked = self._root_checked
+        if self.profile is self.root_profile and location.document.uri == document and location.pointer in checked:
+            return  # preflight checked it already, by the same rules
+        try:
+            preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
+        except SchemaError as error:
+            referrer = self._referred_from.get(location.key)
+            if error.code != "not-a-schema" or error.pointer != location.pointer or not referrer:
+                raise
+            # a non-schema that only a reference makes a schema (an entry of $defs, say)
+            raise SchemaError(f"{error.message}, and the reference at {referrer} names it as one",
+                              code=error.code, pointer=error.pointer) from None
 
     def dynamic_candidates(self, mode: str, anchor: str) -> list[tuple[str, Location]]:
         """Every (resource, location) a dynamic reference could end at: each resource's anchor of
@@ -223,12 +266,22 @@ class Lowering:
 DynamicTables = dict[tuple[str, str], list[tuple[int, str]]]
 
 
-def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables) -> None:
+def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: str | None = None,
+                      chain_cycles: dict[str, SchemaError] | None = None) -> None:
     """A reference that leads back to its own schema without descending into the instance would
-    make validation run forever: refuse it (`ref-cycle`), naming the reference."""
+    make validation run forever: refuse it (`ref-cycle`), naming the reference. Only a cycle that
+    some instance can reach counts: with `root`, the search starts from what the root reaches
+    (through every applied subschema and reference, `reachable`), so a cycle that lies only
+    behind a branch nothing applies (the `then` of `"if": false`) is no error. `chain_cycles`
+    (Lowering.chain_cycles): the cycles of plain references lowering met, by where they start."""
     edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
+    live = set(graph) if root is None else reachable(graph, tables, root)
+    for key, error in (chain_cycles or {}).items():  # in the order lowering met them
+        if key in live:
+            raise error
+    starts = sorted(live)
     state: dict[str, int] = {}  # 1: on the current path, 2: done
-    for start in sorted(graph):
+    for start in starts:
         if start in state:
             continue
         stack: list[tuple[str, int]] = [(start, 0)]
@@ -248,6 +301,35 @@ def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables) -> None:
                 stack.append((target, 0))
 
 
+def _references(check: ir.Check, tables: DynamicTables) -> list[str]:
+    """The graph keys a reference check may lead to (every candidate of a dynamic one)."""
+    found = [check.target]  # type: ignore[attr-defined]
+    mode = check.mode  # type: ignore[attr-defined]
+    if mode:
+        found += [key for _, key in tables.get((mode, check.anchor), [])]  # type: ignore[attr-defined]
+    return found
+
+
+def reachable(graph: dict[str, ir.Node], tables: DynamicTables, root: str) -> set[str]:
+    """The graph keys an instance can reach from `root`: through every subschema a check may
+    apply (in place or to a member) and every reference, but not through a subschema that is
+    never applied (`Check.never_applied`)."""
+    seen = {root}
+    pending = [root]
+    while pending:
+        nodes = [graph[pending.pop()]]
+        while nodes:
+            node = nodes.pop()
+            for check in node.checks:
+                if check.refers:
+                    for key in _references(check, tables):
+                        if key not in seen and key in graph:
+                            seen.add(key)
+                            pending.append(key)
+                nodes.extend(ir.applied_subschemas(check))
+    return seen
+
+
 def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, str]]:
     """(target key, reference pointer) of every reference a node reaches without descending into
     the instance: following those in a cycle would never end."""
@@ -257,11 +339,8 @@ def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, s
         current = stack.pop()
         for check in current.checks:
             if check.refers:
-                found.append((check.target, check.where))  # type: ignore[attr-defined]
-                mode = check.mode  # type: ignore[attr-defined]
-                for _, key in tables.get((mode, check.anchor), []) if mode else []:  # type: ignore[attr-defined]
-                    found.append((key, check.where))  # type: ignore[attr-defined]
-            stack.extend(ir.in_place(check))
+                found += [(key, check.where) for key in _references(check, tables)]  # type: ignore[attr-defined]
+            stack.extend(ir.applied_in_place(check))
     return found
 
 

@@ -1,4 +1,5 @@
-"""Names known before the compiler loads: the profiles, the limit options, and the module names
+"""Names known before the compiler loads: the profiles, the limit options, the unsafe-pattern
+policies, and the module names
 made from file names. The command line, the project config and `straightline validate --module`
 use them without importing the compiler (profiles.py checks the profile names against these)."""
 
@@ -11,6 +12,11 @@ PROFILE_NAMES = ("draft2019-09", "draft2020-12", "draft4", "draft6", "draft7", "
 
 # Options that set a profile's limits.
 LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")
+
+# What a profile that is not fail-closed does with a pattern that has no linear-time engine
+# (generator/regex/plan.py's "unsafe"): run it in `re` silently, with a warning, or refuse it.
+# The fail-closed profiles (strict) always refuse it.
+UNSAFE_PATTERN_POLICIES = ("allow", "warn", "error")
 
 
 def module_name_for(text: str) -> str:

@@ -2,7 +2,8 @@
 
 Out-of-profile keywords (fail-closed profiles), wrong keyword values, exceeded limits and bad
 regexes are all rejected here with one SchemaError carrying a code and the JSON pointer of the
-offending place. Each keyword's checker is declared by its unit (generator/keywords/); this walk
+offending place; a pattern no linear-time engine runs is refused or warned about, as the
+profile's unsafe-pattern policy says. Each keyword's checker is declared by its unit (generator/keywords/); this walk
 calls it, and gives it the shared tests below (a JSON value, a number, a count, a schema).
 """
 
@@ -10,10 +11,13 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any
+from typing import Any, Iterator
 
-from .errors import SchemaError, join_pointer
+from .errors import SchemaError, SchemaWarning, join_pointer
 from .keywords.registry import KEYWORDS
 from .primitives import is_integral, short_repr
 from .profiles import Profile
@@ -23,15 +27,50 @@ from .values import dumps_exact, number_text
 MAX_VALUE_DEPTH = 100
 
 
+# The unsafe patterns warned about in the compile under way, and the pointer prefix of its
+# warnings (a tool contract's `/input`): a compile preflights each reference target again (the
+# root included), and a pattern is warned about once. Outside a compile every walk warns.
+_WARNINGS: ContextVar[tuple[str, set[tuple[str, str]]] | None] = ContextVar("_WARNINGS", default=None)
+
+
+@contextmanager
+def warnings_once(prefix: str = "") -> Iterator[None]:
+    """Within: each warning of preflight (by pointer and message) is issued once, its pointer
+    prefixed with `prefix`."""
+    token = _WARNINGS.set((prefix, set()))
+    try:
+        yield
+    finally:
+        _WARNINGS.reset(token)
+
+
 class Walk:
     """One walk over a schema under a profile; keyword checkers call back into it."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, walked: set[str] | None = None) -> None:
         self.profile = profile
+        self.walked = walked  # where given: the pointer of every schema walked is added to it
 
     # -- values -----------------------------------------------------------------------------------
     def fail(self, code: str, pointer: str, message: str) -> SchemaError:
         return SchemaError(message, code=code, pointer=pointer)
+
+    def unsafe_pattern(self, pointer: str, message: str) -> None:
+        """A pattern no linear-time engine runs: refused (a SchemaError `unsafe-regex`), warned
+        about (a SchemaWarning of that code), or let through, as the profile's policy says."""
+        policy = self.profile.unsafe_patterns
+        if policy == "error":
+            raise self.fail("unsafe-regex", pointer, message + "; it is refused " + (
+                f"by the {self.profile.name} profile" if self.profile.fail_closed else "(unsafe_patterns='error')"))
+        if policy == "warn":
+            session = _WARNINGS.get()
+            prefix = session[0] if session is not None else ""
+            if session is not None:
+                if (pointer, message) in session[1]:
+                    return
+                session[1].add((pointer, message))
+            warnings.warn(SchemaWarning(message + "; it runs in Python's re (unsafe_patterns='error' refuses it)",
+                                        code="unsafe-regex", pointer=prefix + pointer), stacklevel=2)
 
     @staticmethod
     def describe(value: Any) -> str:
@@ -112,6 +151,8 @@ class Walk:
         limits = self.profile.limits
         if depth > limits.max_depth:
             raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} levels")
+        if self.walked is not None:
+            self.walked.add(pointer)
         if isinstance(schema, bool):
             if not self.profile.boolean_subschemas:
                 raise self.fail("not-a-schema", pointer,
@@ -209,6 +250,7 @@ def _bounded_repr(value: Any) -> str:
     return short_repr(value)
 
 
-def preflight(schema: Any, profile: Profile, *, pointer: str = "") -> None:
-    """Raise SchemaError if `schema` is not a valid schema of `profile`."""
-    Walk(profile).schema(schema, pointer, 1)
+def preflight(schema: Any, profile: Profile, *, pointer: str = "", walked: set[str] | None = None) -> None:
+    """Raise SchemaError if `schema` is not a valid schema of `profile`. `walked`, where given,
+    receives the pointer of every subschema checked (lowering need not check those again)."""
+    Walk(profile, walked).schema(schema, pointer, 1)

@@ -17,6 +17,7 @@ Semantics (DESIGN.md, "Semantics that need a decision"):
 
 from __future__ import annotations
 
+from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread
 from decimal import MAX_PREC as _MAX_PREC, Context as _Context
 from decimal import Decimal as _Decimal
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 PRELUDE_IMPORTS = {
     "_Decimal": "from decimal import Decimal as _Decimal",
     "_Context": "from decimal import MAX_PREC as _MAX_PREC, Context as _Context",
+    "_thread": "from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread",
 }
 
 # Nesting depth to which values are frozen into hashable keys; deeper values are compared with
@@ -369,31 +371,307 @@ def _pick_recursive(scope: tuple[int, ...], table: dict[int, Any], default: Any)
     return chosen
 
 
-# The error path's helpers: each generated module defines ValidationError (the template); this
-# stand-in, never copied, only lets this file be checked and imported on its own.
+def _on_fresh_stack(function: Any, *args: Any) -> Any:
+    """`function(*args)` run at the bottom of a new thread's stack and its result (or exception)
+    handed back: a recursive validation that ran out of the caller's stack gets Python's whole
+    recursion limit there, so its answer does not depend on how deep the caller was."""
+    outcome: list[Any] = [None, None]
+    done = _allocate_lock()
+    done.acquire()
+
+    def run() -> None:
+        try:
+            outcome[0] = function(*args)
+        except BaseException as failure:  # handed to the caller's thread, raised there
+            outcome[1] = failure
+        finally:
+            done.release()
+
+    _start_new_thread(run, ())
+    done.acquire()
+    if outcome[1] is not None:
+        raise outcome[1]
+    return outcome[0]
+
+
+# -- JSON text of values, for messages ---------------------------------------------------------
+# What a JSON string may not hold raw, as str.translate's table: the quote, the backslash and the
+# control characters (named where JSON names them).
+_ESCAPES = {
+    0: '\\u0000', 1: '\\u0001', 2: '\\u0002', 3: '\\u0003', 4: '\\u0004', 5: '\\u0005',
+    6: '\\u0006', 7: '\\u0007', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\u000b', 12: '\\f', 13: '\\r',
+    14: '\\u000e', 15: '\\u000f', 16: '\\u0010', 17: '\\u0011', 18: '\\u0012', 19: '\\u0013',
+    20: '\\u0014', 21: '\\u0015', 22: '\\u0016', 23: '\\u0017', 24: '\\u0018', 25: '\\u0019',
+    26: '\\u001a', 27: '\\u001b', 28: '\\u001c', 29: '\\u001d', 30: '\\u001e', 31: '\\u001f',
+    34: '\\"', 92: '\\\\',
+}
+# Numbers are rounded to 16 significant digits past 40 digits (any exponent): `1.000000000000000E+5000`.
+_ROUND = _Context(prec=16, Emax=_MAX_PREC, Emin=-_MAX_PREC)
+_LIST_ITEMS = 10  # a list in a message shows this many items, then how many more there are
+
+
+def _number_text(x: Any) -> str:
+    """A number as JSON text: exact up to 40 digits, else rounded to 16 significant digits (never
+    materialised: a Decimal of a huge exponent is as quick as 1); NaN and the infinities by name."""
+    if isinstance(x, float):
+        if x != x:
+            return "NaN"
+        if x - x != 0:
+            return "Infinity" if x > 0 else "-Infinity"
+        return float.__repr__(x)
+    if isinstance(x, int):
+        number = int.__int__(x)
+        if -_BIG < number < _BIG:
+            text = int.__repr__(number)
+            return text if len(text) <= 41 else str(_ROUND.plus(_Decimal(text)))
+        return str(_ROUND.plus(_big_decimal(number)))
+    if not x.is_finite():
+        return "NaN" if x.is_nan() else "Infinity" if x > 0 else "-Infinity"
+    if len(x.as_tuple().digits) > 40:
+        return str(_ROUND.plus(x))
+    return _Decimal.__str__(x)
+
+
+def _show_into(x: Any, parts: list[str], room: int) -> int:
+    """Append x's JSON text to `parts` until `room` characters are used; the room left."""
+    if room <= 0:
+        return room
+    kind = _kind(x)
+    if kind == "string":
+        text = str.__str__(x)
+        shown = '"' + text[:room].translate(_ESCAPES) + ('"' if len(text) <= room else "")
+    elif kind == "number":
+        shown = _number_text(x)
+    elif kind == "boolean":
+        shown = "true" if x else "false"
+    elif kind == "null":
+        shown = "null"
+    elif kind == "array" or kind == "object":
+        return _show_members(x, kind == "object", parts, room)
+    else:
+        shown = "<" + type(x).__name__ + " object>"
+    parts.append(shown)
+    return room - len(shown)
+
+
+def _show_members(x: Any, is_object: bool, parts: list[str], room: int) -> int:
+    parts.append("{" if is_object else "[")
+    room -= 1
+    for i, member in enumerate(x.items() if is_object else x):
+        if room <= 0:
+            return room
+        if i:
+            parts.append(", ")
+            room -= 2
+        if is_object:
+            room = _show_into(member[0], parts, room)
+            parts.append(": ")
+            room = _show_into(member[1], parts, room - 2)
+        else:
+            room = _show_into(member, parts, room)
+    parts.append("}" if is_object else "]")
+    return room - 1
+
+
+def _show(x: Any, limit: int = 80) -> str:
+    """x as JSON text for a message: `null`, `true`, `"text"`, `[1, 2]`, deterministic, at most
+    `limit` characters (longer text ends in `...`). Whatever x is: huge numbers are abbreviated,
+    a subclass is read through its base type's methods, a value that is not JSON is named by its
+    type, one too deep for the stack is named too."""
+    parts: list[str] = []
+    try:
+        _show_into(x, parts, limit + 1)
+    except Exception:  # (a RecursionError, or a container changed by another thread)
+        parts = ["<" + type(x).__name__ + " object>"]
+    text = "".join(parts)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _show_list(values: list[Any]) -> str:
+    """A list of schema values for a message: its first _LIST_ITEMS items (each bounded), and how
+    many more there are."""
+    shown: list[str] = []
+    for value in values[:_LIST_ITEMS]:
+        shown.append(_show(value, 60))
+    if len(values) > _LIST_ITEMS:
+        shown.append("... " + str(len(values) - _LIST_ITEMS) + " more")
+    return "[" + ", ".join(shown) + "]"
+
+
+def _fill(template: str, params: Any, x: Any) -> str:
+    """A message: `template` with `{instance}` replaced by x and each other `{name}` by
+    params[name], as JSON text (a list through _show_list)."""
+    pieces = template.split("{")
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        name, _, rest = piece.partition("}")
+        if name == "instance":
+            out.append(_show(x))
+        else:
+            value = params[name]
+            out.append(_show_list(value) if type(value) is list else _show(value, 100))
+        out.append(rest)
+    return "".join(out)
+
+
+# -- the error path's helpers -------------------------------------------------------------------
+# Each generated module defines ValidationError (the template); this stand-in, never copied, only
+# lets this file be checked and imported on its own.
 class ValidationError(ValueError):
     def __init__(self, message: str, instance_location: str, keyword_location: str,
-                 absolute_keyword_location: str | None = None) -> None:
+                 absolute_keyword_location: str | None = None, keyword: str | None = None,
+                 params: dict[str, Any] | None = None, instance: Any = None,
+                 context: list[Any] | None = None) -> None:
         super().__init__(message)
+        self.branch: int | None = None
+        self._matches = False
 
 
-def _fail(out: list[Any], message: str, at: str, kp: str, ak: str | None, where: str) -> None:
-    """Record an error at instance location `at`, keyword location kp + where."""
-    out.append(ValidationError(message, at, kp + where, ak and ak + where))
+def _thaw(value: Any) -> Any:
+    """A fresh copy of a JSON value's lists and objects: the params of an error are its own."""
+    if type(value) is list:
+        items = []
+        for item in value:
+            items.append(_thaw(item))
+        return items
+    if type(value) is dict:
+        members = {}
+        for key, item in value.items():
+            members[key] = _thaw(item)
+        return members
+    return value
 
 
-def _required_errors(x: Any, names: tuple[str, ...], ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+def _matches_type(x: Any, types: Any) -> bool:
+    """Whether x has one of the schema's `type` names (False where the schema has no `type`):
+    best_match prefers errors of subschemas whose type the instance has."""
+    if types is None:
+        return False
+    for name in types:
+        if _is_type(x, name):
+            return True
+    return False
+
+
+def _add(out: list[Any], x: Any, value: Any, template: str, params: Any, types: Any, at: str, kp: str,
+         ak: str | None, where: str, context: list[Any] | None) -> None:
+    """Record the error of the keyword at kp + where (where's one token names it; empty for a
+    false schema) on `x`; `value` is the instance at `at` (x itself, or one of its members)."""
+    error = ValidationError(_fill(template, params, value), at, kp + where, ak and ak + where,
+                            where[1:] or "false", params, value, context)
+    error._matches = _matches_type(x, types)
+    out.append(error)
+
+
+def _fail(out: list[Any], x: Any, spec: Any, at: str, kp: str, ak: str | None, where: str) -> None:
+    """An error of the keyword at kp + where on x. `spec` is the call site's module constant:
+    (message template, params, the subschema's `type` names or None)."""
+    _add(out, x, x, spec[0], _thaw(spec[1]), spec[2], at, kp, ak, where, None)
+
+
+def _required_errors(x: Any, names: tuple[str, ...], spec: Any, ip: str, kp: str, ak: str | None,
+                     out: list[Any]) -> None:
     for name in names:
         if name not in x:
-            _fail(out, repr(name) + " is a required property", ip, kp, ak, "/required")
+            _add(out, x, x, spec[0], {"missingProperty": name}, spec[2], ip, kp, ak, "/required", None)
 
 
-def _extra_errors(x: Any, known: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+def _member_error(out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None,
+                  where: str) -> None:
+    """A member no schema allows (additionalProperties, unevaluated*: false), at its own location;
+    spec[1] names the parameter that holds its name or index."""
+    _add(out, x, x[key], spec[0], {spec[1]: key}, spec[2], ip + "/" + _esc(key), kp, ak, where, None)
+
+
+def _extra_errors(x: Any, known: Any, spec: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
     """additionalProperties: false, every name not in `known` (a set or a property table)."""
     for key in x:
         if key not in known:
-            message = "additional property " + repr(key) + " is not allowed"
-            _fail(out, message, ip + "/" + _esc(key), kp, ak, "/additionalProperties")
+            _member_error(out, x, key, spec, ip, kp, ak, "/additionalProperties")
+
+
+def _dependent_errors(out: list[Any], x: Any, name: str, needs: tuple[str, ...], spec: Any, ip: str, kp: str,
+                      ak: str | None, where: str) -> None:
+    """dependentRequired (and draft 4-7 dependencies): the names `name`'s presence requires."""
+    for need in needs:
+        if need not in x:
+            _add(out, x, x, spec[0], {"missingProperty": need, "property": name}, spec[2], ip, kp, ak, where, None)
+
+
+def _duplicates(x: Any) -> list[int]:
+    """The indices of the first item equal (as JSON) to an earlier one, and of that earlier one."""
+    seen: dict[Any, int] = {}
+    rest: list[int] = []  # items too deep to freeze, or without a key (compared one by one)
+    for j in range(len(x)):
+        key = _freeze(x[j])
+        if key is _TOO_DEEP or key is _NO_MATCH:
+            for i in rest:
+                if _json_equal(x[i], x[j]):
+                    return [i, j]
+            rest.append(j)
+        elif key in seen:
+            return [seen[key], j]
+        else:
+            seen[key] = j
+    return []
+
+
+def _unique_error(out: list[Any], x: Any, spec: Any, ip: str, kp: str, ak: str | None) -> None:
+    _add(out, x, x, spec[0], {"duplicates": _duplicates(x)}, spec[2], ip, kp, ak, "/uniqueItems", None)
+
+
+def _branch_errors(x: Any, row: Any, at: str, kp: str, ak: str | None, s: Any) -> list[Any]:
+    """The errors of x against one subschema: `row` is (fast function, error function, keyword
+    location suffix, absolute location or None: then ak + the suffix)."""
+    found: list[Any] = []
+    absolute = row[3] if row[3] is not None else ak and ak + row[2]
+    row[1](x, at, kp + row[2], found, absolute, *s)
+    return found
+
+
+def _alternatives(out: list[Any], x: Any, table: Any, spec: Any, ip: str, kp: str, ak: str | None, where: str,
+                  *s: Any) -> None:
+    """oneOf (where is "/oneOf") or anyOf over the rows of `table` (see _branch_errors). When none
+    holds, the error's context is every alternative's errors, each with its `branch`; when more
+    than one holds, oneOf names them. spec[0] holds the templates for none and for several."""
+    passing: list[int] = []
+    for i, row in enumerate(table):
+        if row[0](x, *s):
+            passing.append(i)
+    one = where == "/oneOf"
+    if len(passing) == 1 or (passing and not one):
+        return
+    context: list[Any] = []
+    if not passing:
+        for i, row in enumerate(table):
+            for error in _branch_errors(x, row, ip, kp, ak, s):
+                error.branch = i
+                context.append(error)
+    params = {"passingSchemas": passing} if one else {}
+    _add(out, x, x, spec[0][1 if passing else 0], params, spec[2], ip, kp, ak, where, context)
+
+
+def _contains_errors(out: list[Any], x: Any, row: Any, low: int, high: int | None, spec: Any, ip: str, kp: str,
+                     ak: str | None, where: str, *s: Any) -> None:
+    """contains with its bounds (minContains at `where`): too few matches carry the errors of the
+    other items as context (each with its index as `branch`). spec[0] holds the templates for no
+    match, too few and too many."""
+    misses: list[int] = []
+    for i in range(len(x)):
+        if not row[0](x[i], *s):
+            misses.append(i)
+    matches = len(x) - len(misses)
+    if matches < low:
+        context: list[Any] = []
+        for i in misses:
+            for error in _branch_errors(x[i], row, ip + "/" + str(i), kp, ak, s):
+                error.branch = i
+                context.append(error)
+        template = spec[0][0 if matches == 0 and low == 1 else 1]
+        _add(out, x, x, template, {"minContains": low, "matches": matches}, spec[2], ip, kp, ak, where, context)
+    if high is not None and matches > high:
+        _add(out, x, x, spec[0][2], {"maxContains": high, "matches": matches}, spec[2], ip, kp, ak, "/maxContains",
+             None)
 
 
 def _property_errors(x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None,
@@ -415,6 +693,7 @@ def _items_errors(x: Any, start: int, check: Any, ip: str, where: str, absolute:
 
 # Which primitives (and module-level names) each primitive uses, for the emitter.
 DEPENDS = {
+    "_on_fresh_stack": ("_thread",),
     "_kind": ("_Decimal",),
     "_big_decimal": ("_BIG", "_EXACT", "_Context", "_Decimal"),
     "_exact": ("_Decimal", "_BIG", "_big_decimal"),
@@ -433,9 +712,25 @@ DEPENDS = {
     "_short": ("_BIG", "_big_decimal"),
     "_pick_dynamic": (),
     "_pick_recursive": (),
-    "_fail": (),
-    "_required_errors": ("_fail",),
-    "_extra_errors": ("_fail", "_esc"),
+    "_number_text": ("_ROUND", "_Context", "_BIG", "_big_decimal", "_Decimal"),
+    "_show_into": ("_kind", "_number_text", "_ESCAPES", "_show_members"),
+    "_show_members": ("_show_into",),
+    "_show": ("_show_into",),
+    "_show_list": ("_show", "_LIST_ITEMS"),
+    "_fill": ("_show", "_show_list"),
+    "_thaw": (),
+    "_matches_type": ("_is_type",),
+    "_add": ("_fill", "_matches_type"),
+    "_fail": ("_add", "_thaw"),
+    "_required_errors": ("_add",),
+    "_member_error": ("_add", "_esc"),
+    "_extra_errors": ("_member_error",),
+    "_dependent_errors": ("_add",),
+    "_duplicates": ("_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
+    "_unique_error": ("_add", "_duplicates"),
+    "_branch_errors": (),
+    "_alternatives": ("_add", "_branch_errors"),
+    "_contains_errors": ("_add", "_branch_errors"),
     "_property_errors": ("_esc",),
     "_items_errors": (),
 }
@@ -449,6 +744,9 @@ CONSTANTS = {
     "_BIG_DIGITS": f"_BIG_DIGITS = {_BIG_DIGITS}",
     "_BIG": f"_BIG = 10**{_BIG_DIGITS}",
     "_EXACT": "_EXACT = _Context(prec=_MAX_PREC, Emax=_MAX_PREC, Emin=-_MAX_PREC)",
+    "_ROUND": "_ROUND = _Context(prec=16, Emax=_MAX_PREC, Emin=-_MAX_PREC)",
+    "_ESCAPES": "_ESCAPES = " + repr(_ESCAPES),
+    "_LIST_ITEMS": f"_LIST_ITEMS = {_LIST_ITEMS}",
 }
 
 # Public names for the reference interpreter and tests.
@@ -464,5 +762,8 @@ in_table = _in_table
 unique = _unique
 pointer_token = _esc
 short_repr = _short
+show = _show
+fill = _fill
+duplicates = _duplicates
 big_decimal = _big_decimal
 BIG_DIGITS = _BIG_DIGITS

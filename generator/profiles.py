@@ -9,14 +9,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import OptionError, SchemaError
+from .format_options import DEFAULT as DEFAULT_FORMATS
+from .format_options import FormatOptions
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
-from .keywords.registry import annotations_of, enforced_by, vocabulary
-from .names import LIMIT_OPTIONS, PROFILE_NAMES
+from .keywords.registry import annotations_of, enforced_by, optional_assertions, vocabulary
+from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
-__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "Profile", "TYPE_NAMES",
-           "get_profile", "with_options"]
+__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "PROFILE_OPTIONS", "Profile", "TYPE_NAMES",
+           "asserts_formats_by_vocabulary", "get_profile", "related_profile", "with_formats", "with_options"]
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,13 @@ class Profile:
     boolean_subschemas: bool = True  # true/false may stand for a subschema
     integer_multiple_of_only: bool = False
     draft: str | None = None  # the JSON Schema draft a full-draft profile implements
+    # a pattern no linear-time engine runs (names.UNSAFE_PATTERN_POLICIES): a fail-closed
+    # profile refuses it ("error"), the others warn and run it in `re` unless told otherwise
+    unsafe_patterns: str = "warn"
+    # format and content (see with_formats): the options in force, and whether a custom
+    # meta-schema's $vocabulary asks for format assertion (2019-09 and 2020-12)
+    format_options: FormatOptions = DEFAULT_FORMATS
+    format_vocabulary: bool = False
 
     @property
     def float_integers(self) -> bool:
@@ -105,6 +114,7 @@ OCTOSCRIPT = Profile(
     type_arrays=False,
     schema_additional_properties=False,
     boolean_subschemas=False,
+    unsafe_patterns="error",
 )
 
 STRICT = Profile(
@@ -114,6 +124,7 @@ STRICT = Profile(
     fail_closed=True,
     limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
     integer_multiple_of_only=True,
+    unsafe_patterns="error",
 )
 
 LENIENT = Profile(
@@ -158,13 +169,21 @@ def get_profile(name: Any) -> Profile:
     return PROFILES[name]
 
 
+# The options with_options takes: the limits, and the unsafe-pattern policy.
+PROFILE_OPTIONS = (*LIMIT_OPTIONS, "unsafe_patterns")
+
+
 def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
-    """The profile with limits overridden by options. Unknown options are an OptionError."""
-    unknown = sorted(set(options) - set(LIMIT_OPTIONS))
+    """The profile with limits (and the unsafe-pattern policy) overridden by options. Unknown
+    options are an OptionError. A fail-closed profile keeps refusing unsafe patterns."""
+    unknown = sorted(set(options) - set(PROFILE_OPTIONS))
     if unknown:
-        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(LIMIT_OPTIONS)}")
+        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(PROFILE_OPTIONS)}")
+    profile = _with_unsafe_patterns(profile, options.get("unsafe_patterns"))
     changes: dict[str, Any] = {}
     for key, value in options.items():
+        if key == "unsafe_patterns":
+            continue
         if value is None and key != "max_depth":
             changes[key] = None
             continue
@@ -176,6 +195,55 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     if not changes:
         return profile
     return replace(profile, limits=replace(profile.limits, **changes))
+
+
+def _with_unsafe_patterns(profile: Profile, policy: Any) -> Profile:
+    if policy is None:
+        return profile
+    if policy not in UNSAFE_PATTERN_POLICIES:
+        raise OptionError(f"unsafe_patterns must be one of {', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
+    return profile if profile.fail_closed else replace(profile, unsafe_patterns=policy)
+def with_formats(profile: Profile, options: FormatOptions) -> Profile:
+    """The profile with each optional assertion (`format`; contentEncoding and contentMediaType in
+    draft 7) a check or an annotation as `options` say. Their default is the registry's (`known_by`:
+    annotations everywhere), except that `format` asserts under a meta-schema whose $vocabulary
+    names format assertion. Derived from the registry each time, so applying it again with other
+    options gives what applying those alone would."""
+    enforced, annotations = set(profile.enforced), set(profile.annotations)
+    for keyword in optional_assertions(profile.name):
+        if keyword.vocabulary == "format":
+            on = options.asserts_format(profile.name in keyword.known_by or profile.format_vocabulary)
+        else:
+            on = options.asserts_content(profile.name in keyword.known_by)
+        (enforced if on else annotations).add(keyword.name)
+        (annotations if on else enforced).discard(keyword.name)
+    return replace(profile, enforced=frozenset(enforced), annotations=frozenset(annotations),
+                   format_options=options)
+
+
+def related_profile(draft: str, root: Profile) -> Profile:
+    """The profile of another draft met inside a schema of `root` (a `$schema` below the root, a
+    referenced document): that draft's rules, with the root's limits, unsafe-pattern policy and
+    format options."""
+    if draft == root.draft:
+        return root
+    profile = replace(DRAFT_PROFILES[draft], limits=root.limits, unsafe_patterns=root.unsafe_patterns)
+    return with_formats(profile, root.format_options)
+
+
+# The vocabularies that make `format` an assertion when a custom meta-schema's $vocabulary names
+# them: 2020-12's format-assertion (whatever its boolean: that only says what an implementation
+# that does not know it must do), and 2019-09's format vocabulary declared `true` (its standard
+# meta-schema declares it `false`: annotation).
+_FORMAT_ASSERTION_2020 = "https://json-schema.org/draft/2020-12/vocab/format-assertion"
+_FORMAT_2019 = "https://json-schema.org/draft/2019-09/vocab/format"
+
+
+def asserts_formats_by_vocabulary(vocabulary: Any) -> bool:
+    """Whether a meta-schema's $vocabulary asks for format assertion."""
+    if not isinstance(vocabulary, dict):
+        return False
+    return _FORMAT_ASSERTION_2020 in vocabulary or vocabulary.get(_FORMAT_2019) is True
 
 
 def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -> Profile:
@@ -209,4 +277,5 @@ def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) ->
                            ('unevaluated', UNEVALUATED_VOCABULARY)):
         if not any(isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary):
             dropped |= keywords
-    return replace(base, enforced=base.enforced - dropped)
+    return replace(base, enforced=base.enforced - dropped,
+                   format_vocabulary=asserts_formats_by_vocabulary(vocabulary))

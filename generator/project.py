@@ -9,8 +9,15 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     profile = "draft2020-12"             # optional; default: each schema's $schema
     registry = "schemas/shared"          # optional; a directory of schemas $ref may name
     unknown-keywords = "warn"            # ignore | warn | error
+    unsafe-patterns = "warn"             # allow | warn | error (drafts; strict always refuses)
     max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
     native = true                        # also build each module with mypyc (generator/native)
+    formats = true                       # optional: `format` asserts (false: an annotation)
+    unknown-formats = "error"            # ignore | error (a format asserted but unknown)
+    content = true                       # optional: draft 7's contentEncoding/contentMediaType
+
+    [tool.straightline.formats]          # instead of `formats = true`: custom formats (they assert)
+    sku = "mypkg.formats:is_sku"
 
     [tool.straightline.groups.tools]     # compiled into out/tools/ (a subpackage)
     contracts = ["contracts/tools/*.json"]
@@ -31,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError, OptionError
+from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
+from .names import UNSAFE_PATTERN_POLICIES
 from .profiles import HARD_MAX_DEPTH, PROFILES
 
 CONFIG_FILE = "pyproject.toml"
@@ -38,7 +47,8 @@ TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
 _LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
                "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
-_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "native", *_LIMIT_KEYS)
+_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", "native", *_LIMIT_KEYS, "formats",
+                 "unknown-formats", "content")
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
 INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
@@ -54,9 +64,37 @@ class Settings:
     limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
     unknown_keywords: str = "warn"
     native: bool = False  # also compile the module with mypyc into an extension beside it
+    unsafe_patterns: str | None = None  # None: the profile's own policy
+    format_assertion: bool | None = None  # None: the profile's default
+    formats: tuple[tuple[str, str], ...] = ()  # custom formats: (name, "module:function")
+    unknown_formats: str = "ignore"
+    content_assertion: bool | None = None
 
     def limit_options(self) -> dict[str, int]:
         return dict(self.limits)
+
+    def compile_options(self) -> dict[str, int | str]:
+        """The options of the compile that its module's header records: the limits, and the
+        unsafe-pattern policy where one is set."""
+        policy: dict[str, str] = {"unsafe_patterns": self.unsafe_patterns} if self.unsafe_patterns else {}
+        return {**self.limit_options(), **policy}
+
+    def format_kwargs(self) -> dict[str, Any]:
+        """The format options as compile_source takes them (only those given)."""
+        kwargs: dict[str, Any] = {}
+        if self.format_assertion is not None:
+            kwargs["format_assertion"] = self.format_assertion
+        if self.formats:
+            kwargs["formats"] = dict(self.formats)
+        if self.unknown_formats != "ignore":
+            kwargs["unknown_formats"] = self.unknown_formats
+        if self.content_assertion is not None:
+            kwargs["content_assertion"] = self.content_assertion
+        return kwargs
+
+    def format_options(self) -> FormatOptions:
+        """The checked format options (OptionError for a bad custom format)."""
+        return format_options(**self.format_kwargs())
 
 
 @dataclass(frozen=True)
@@ -212,6 +250,13 @@ class _Reader:
             if type(table["native"]) is not bool:
                 raise self.error(where, f"native: must be true or false, not {table['native']!r}")
             settings = replace(settings, native=table["native"])
+        if "unsafe-patterns" in table:
+            policy = table["unsafe-patterns"]
+            if policy not in UNSAFE_PATTERN_POLICIES:
+                raise self.error(where, f"unsafe-patterns: must be one of "
+                                        f"{', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
+            settings = replace(settings, unsafe_patterns=policy)
+        settings = self.format_settings(where, table, settings)
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():
             if key in table:
@@ -222,6 +267,33 @@ class _Reader:
                     raise self.error(where, f"{key}: may be at most {HARD_MAX_DEPTH}, not {value}")
                 limits[option] = value
         return replace(settings, limits=tuple(sorted(limits.items())))
+
+    def format_settings(self, where: str, table: dict[str, Any], settings: Settings) -> Settings:
+        """`formats` (true, false, or a table of custom formats), `unknown-formats`, `content`."""
+        if "formats" in table:
+            value = table["formats"]
+            if isinstance(value, bool):
+                settings = replace(settings, format_assertion=value)
+            elif isinstance(value, dict):
+                try:
+                    found = custom_formats(value)
+                except OptionError as error:
+                    raise self.error(where, f"formats: {error.message}") from None
+                settings = replace(settings, formats=tuple((c.name, c.spec) for c in found))
+            else:
+                raise self.error(where, "formats: must be true, false, or a table of custom formats "
+                                        f"(name = \"module:function\"), not {value!r}")
+        if "unknown-formats" in table:
+            policy = table["unknown-formats"]
+            if policy not in UNKNOWN_FORMAT_POLICIES:
+                raise self.error(where, f"unknown-formats: must be one of {', '.join(UNKNOWN_FORMAT_POLICIES)}, "
+                                        f"not {policy!r}")
+            settings = replace(settings, unknown_formats=policy)
+        if "content" in table:
+            if not isinstance(table["content"], bool):
+                raise self.error(where, f"content: must be true or false, not {table['content']!r}")
+            settings = replace(settings, content_assertion=table["content"])
+        return settings
 
     def jobs(self, where: str, entries: Any, out: Path, settings: Settings) -> list[Job]:
         from .cli.files import module_path  # the CLI's naming rule, one place

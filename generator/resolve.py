@@ -9,6 +9,7 @@ It walks each document once, indexing every schema resource (`$id`, `id` in draf
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import warnings
@@ -52,8 +53,10 @@ def normalize_meta_uri(uri: str) -> str:
     return uri[:-1] if uri.endswith("#") else uri
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def join_uri(base: str, ref: str) -> str:
-    """RFC 3986 reference resolution that also works for URNs and other non-hierarchical bases."""
+    """RFC 3986 reference resolution that also works for URNs and other non-hierarchical bases
+    (cached: a schema resolves the same few references against the same few bases many times)."""
     if urlsplit(ref).scheme:
         return ref
     scheme = urlsplit(base).scheme
@@ -64,21 +67,37 @@ def join_uri(base: str, ref: str) -> str:
     return urljoin(base, ref)
 
 
+@functools.cache
+def _holding() -> dict[str, tuple[bool, bool, bool]]:
+    """keyword -> whether its value may be a schema, an array of schemas, a map of schemas (as each
+    unit declares it in `Keyword.holds`), read once."""
+    from .keywords.registry import KEYWORDS
+
+    table = {}
+    for name, keyword in KEYWORDS.items():
+        forms = keyword.holds.split(" or ")
+        if keyword.holds:
+            table[name] = ("schema" in forms, "schemas" in forms, keyword.holds == "map")
+    return table
+
+
 def subschema_positions(schema: Any, draft: str) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     """(path below `schema`, subschema) for the schemas directly inside `schema`: where each
     keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft."""
-    from .keywords.registry import KEYWORDS
-
     if not isinstance(schema, dict):
         return
+    holding = _holding()
     for key, value in schema.items():
-        holds = KEYWORDS[key].holds if isinstance(key, str) and key in KEYWORDS else ""
-        if "schema" in holds.split(" or ") and isinstance(value, (dict, bool)):
+        forms = holding.get(key) if isinstance(key, str) else None
+        if forms is None:
+            continue
+        one, many, named = forms
+        if one and isinstance(value, (dict, bool)):
             yield (key,), value
-        elif "schemas" in holds.split(" or ") and isinstance(value, list):
+        elif many and isinstance(value, list):
             for i, sub in enumerate(value):
                 yield (key, i), sub
-        elif holds == "map" and isinstance(value, dict):
+        elif named and isinstance(value, dict):
             for name, sub in value.items():
                 if isinstance(sub, (dict, bool)):
                     yield (key, name), sub
@@ -219,11 +238,7 @@ class Registry:
 
     def lookup(self, ref: str, base: str, where: str) -> Location:
         """The location `ref` names, resolved against `base`; `where` is the $ref's pointer."""
-        target = join_uri(base, ref)
-        uri, fragment = urldefrag(target)
-        if not uri and not base:
-            uri = ""
-        fragment = unquote(fragment)
+        uri, fragment = _split_reference(base, ref)
         if fragment and not fragment.startswith("/"):
             found = self.anchors.get(uri + "#" + fragment)
             if found is None:
@@ -247,6 +262,16 @@ class Registry:
             raise SchemaError(f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
                               code="unresolvable-ref", pointer=where) from None
         return self.location(document_uri, pointer)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _split_reference(base: str, ref: str) -> tuple[str, str]:
+    """The document URI and the (percent-decoded) fragment a reference names from `base`
+    (cached: a schema makes the same references from the same bases many times)."""
+    uri, fragment = urldefrag(join_uri(base, ref))
+    if not uri and not base:
+        uri = ""
+    return uri, unquote(fragment)
 
 
 def resolve_pointer(document: Any, fragment: str) -> Any:

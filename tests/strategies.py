@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 NAMES = st.sampled_from(["a", "b", "c", "a/b", "m~n", "", "ключ", "x y"])
 TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"]
 # Valid ECMA-262 patterns with behaviour that differs from a naive Python reading.
-PATTERNS = ["^a", "b$", "^[a-c]*$", "\\d", "^\\w+$", "^(?!x)", "a|b", "^.{2,3}$", "\\s", "^$", "[^a]"]
+PATTERNS = ["^a", "b$", "^[a-c]*$", "\\d", "^\\w+$", "^(?!x)", "a|b", "^.{2,3}$", "\\s", "^$", "[^a]",
+            # run by a linear automaton (re could take super-linear time), and as str tests
+            "^(a|aa)+$", "(a|a)*b", "^\\d+$", "^(a|abc|x)$", "^[a-z]{1,2}$"]
 
 SCALARS = st.one_of(
     st.none(),
@@ -142,7 +144,7 @@ def instances(draw: st.DrawFn, schema: Any, depth: int = 4) -> Any:
         if isinstance(schema.get(key), list) and schema[key]:
             choices.append(draw(instances(draw(st.sampled_from(schema[key])), depth - 1)))
     if "pattern" in schema:
-        choices.append(draw(st.sampled_from(["a", "b", "abc", "x", "1", "\u0661", "ab\n", "", "a b"])))
+        choices.append(draw(st.sampled_from(["a", "b", "abc", "x", "1", "\u0661", "ab\n", "", "a b", "aa", "12", "AB"])))
     if not choices:
         return draw(JSON)
     return draw(st.sampled_from(choices))
@@ -163,7 +165,8 @@ def draft_schemas(draft: str, depth: int = 3) -> st.SearchStrategy[Any]:
     optional: dict[str, st.SearchStrategy[Any]] = {
         "type": st.one_of(st.sampled_from(TYPES), st.lists(st.sampled_from(TYPES), min_size=1, max_size=3, unique=True)),
         "properties": st.dictionaries(NAMES, sub, max_size=3),
-        "patternProperties": st.dictionaries(st.sampled_from(["^a", "b", "^$", "x"]), sub, max_size=2),
+        "patternProperties": st.dictionaries(st.sampled_from(["^a", "b", "^$", "x", "^(a|aa)+$", "^\\d+$"]), sub,
+                                             max_size=2),
         "additionalProperties": sub,
         "propertyNames": sub,
         "required": st.lists(NAMES, unique=True, max_size=3),

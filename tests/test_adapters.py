@@ -163,7 +163,7 @@ def test_drift_a_python_default_for_an_omitted_required_field() -> None:
     runtime = typed_runtime(RESIZE, area, Resize, Area, budget=5)
     with pytest.raises(ToolDenied) as caught:
         runtime.call("media.resize", {"width": 2, "height": 3})
-    assert runtime.records()[-1].errors == (("", "/required", "'unit' is a required property"),)
+    assert runtime.records()[-1].errors == (("", "/required", '"unit" is a required property'),)
     assert caught.value.errors[0].keyword_location == "/required"
     assert calls == [] and runtime.remaining_budget("media.resize") == 5
     assert runtime.call("media.resize", {"width": 2, "height": 3, "unit": "cm"}) == {"area": 6}
@@ -185,7 +185,7 @@ def test_drift_unknown_fields() -> None:
     with pytest.raises(ToolDenied):
         runtime.call("math.add", data)
     assert runtime.records()[-1].errors == (
-        ("/admin", "/additionalProperties", "additional property 'admin' is not allowed"),
+        ("/admin", "/additionalProperties", 'additional property "admin" is not allowed'),
     )
     assert calls == []
     # Without additionalProperties: false the field gets through and is dropped: the contract,
@@ -318,7 +318,7 @@ def test_drift_bool_versus_int() -> None:
     with pytest.raises(OutputRejected) as caught:
         runtime.call("math.add", {"left": 2, "right": 1})
     assert runtime.records()[-1].errors == (
-        ("/total", "/properties/total/type", "True is not of type 'integer'"),
+        ("/total", "/properties/total/type", 'true is not of type "integer"'),
     )
     assert caught.value.errors[0].keyword_location == "/properties/total/type"
     with pytest.raises(ToolDenied):

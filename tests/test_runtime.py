@@ -123,22 +123,22 @@ def test_an_unlimited_budget_is_none_and_never_runs_out(math_add: Any) -> None:
 @pytest.mark.parametrize(
     "bad, errors",
     [
-        ({"left": 1}, [("", "/required", "'right' is a required property")]),
+        ({"left": 1}, [("", "/required", '"right" is a required property')]),
         (
             {"left": 1, "right": "2"},
-            [("/right", "/properties/right/type", "'2' is not of type 'integer'")],
+            [("/right", "/properties/right/type", '"2" is not of type "integer"')],
         ),
         (
             {"left": 1, "right": 2, "carry": 0},
-            [("/carry", "/additionalProperties", "additional property 'carry' is not allowed")],
+            [("/carry", "/additionalProperties", 'additional property "carry" is not allowed')],
         ),
         (
             {"left": True, "right": 2},
-            [("/left", "/properties/left/type", "True is not of type 'integer'")],
+            [("/left", "/properties/left/type", 'true is not of type "integer"')],
         ),
         (
             {"left": 1.5, "right": 2},
-            [("/left", "/properties/left/type", "1.5 is not of type 'integer'")],
+            [("/left", "/properties/left/type", '1.5 is not of type "integer"')],
         ),
     ],
 )
@@ -234,14 +234,14 @@ def test_a_bad_budget_is_refused(math_add: Any, budget: Any) -> None:
 @pytest.mark.parametrize(
     "output, errors",
     [
-        ({"total": "3"}, [("/total", "/properties/total/type", "'3' is not of type 'integer'")]),
-        ({"total": True}, [("/total", "/properties/total/type", "True is not of type 'integer'")]),
-        ({}, [("", "/required", "'total' is a required property")]),
+        ({"total": "3"}, [("/total", "/properties/total/type", '"3" is not of type "integer"')]),
+        ({"total": True}, [("/total", "/properties/total/type", 'true is not of type "integer"')]),
+        ({}, [("", "/required", '"total" is a required property')]),
         (
             {"total": 3, "debug": 1},
-            [("/debug", "/additionalProperties", "additional property 'debug' is not allowed")],
+            [("/debug", "/additionalProperties", 'additional property "debug" is not allowed')],
         ),
-        ([3], [("", "/type", "[3] is not of type 'object'")]),
+        ([3], [("", "/type", '[3] is not of type "object"')]),
     ],
 )
 def test_output_violations_are_caught_and_recorded(
@@ -742,7 +742,7 @@ def test_records_read_back_in_order(math_add: Any, open_contract: Any) -> None:
         (5, "math.add", "budget_exhausted"),
         (6, "math.add", "output_rejected"),
     ]
-    assert records[1].errors == (("", "/required", "'right' is a required property"),)
+    assert records[1].errors == (("", "/required", '"right" is a required property'),)
     assert records[2].detail == "OSError: disk"
     assert records[3].detail == "unknown tool"
     assert records[5].ticket == ticket.id

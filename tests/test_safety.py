@@ -261,7 +261,8 @@ def _check_hostile_property_required(objmod, s):
     instance = dict(OBJ_BASE)
     del instance[s]
     errs = assert_invalid(objmod, instance, [("", "/required")])
-    assert repr(s) in errs[0].message
+    assert errs[0].message == json.dumps(s, ensure_ascii=False) + " is a required property"
+    assert errs[0].params == {"missingProperty": s}
 
 
 def test_hostile_property_required(objmod):
@@ -482,6 +483,41 @@ LENIENT_SCHEMA = {
     "unknownKeyword": "__import__('os').system('echo pwned')",
 }
 
+# A pattern of each engine (generator/emit/patterns.py): a DFA and an NFA where re could take
+# super-linear time, str tests (hostile literal text among them), and re.
+PATTERN_ENGINES_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "dfa": {"type": "string", "pattern": r"^(a+)+$"},
+        "nfa": {"type": "string", "pattern": r"(a|b)*a(a|b){14}c"},
+        "prefix": {"type": "string", "pattern": r"^__import__\('os'\)"},
+        "set": {"pattern": "^(" + "|".join(["\"\"\"", "'''", r"\n", r"\\", r"\u{1F600}", r"\ud800", r"\{\{ x \}\}"]) + ")$"},
+        "run": {"type": "string", "pattern": r"^[A-Z]{2,3}$"},
+        "re": {"type": "string", "pattern": r"^[a-f0-9]{64}$"},
+    },
+}
+PATTERN_ENGINES_CASES = [  # (property, valid values, invalid values)
+    ("dfa", ["a", "aaaa"], ["", "ab", "a" * 5000 + "!"]),
+    ("nfa", ["a" + "b" * 14 + "c", "xa" + "ab" * 7 + "c"], ["a" * 14 + "c", "b" * 5000]),
+    ("prefix", ["__import__('os')", "__import__('os').system"], ["__import__(os)", " __import__('os')"]),
+    ("set", ['"""', "'''", "\n", "\\", "\U0001f600", "\ud800", "{{ x }}"], ["", '""', "\\\\", "\ud83d\ude00", "\n\n"]),
+    ("run", ["AB", "XYZ"], ["A", "ABCD", "Ab", "\u00c4B", "A1"]),
+    ("re", ["0" * 64, "af" * 32], ["A" * 64, "0" * 63, "0" * 65]),
+]
+
+# Every format, under hostile property names, beside a pattern (the checkers share `import re`).
+FORMATS_SCHEMA = {
+    "type": "object",
+    "properties": {**{name: {"format": name} for name in __import__("generator.formats").formats.FORMATS},
+                   "__import__('os').system('echo pwned')": {"format": "__import__('os').system('echo pwned')"},
+                   '"""': {"format": "email", "pattern": "^a"}},
+}
+CONTENT_SCHEMA = {
+    "type": "object",
+    "properties": {"j": {"contentMediaType": "application/json"}, "b": {"contentEncoding": "base64"},
+                   "'\"": {"contentMediaType": "application/json", "contentEncoding": "base64", "format": "ipv4"}},
+}
+
 SOURCE_CASES = {
     "hostile-object": (OBJ_SCHEMA, "strict"),
     "hostile-values": (VALUES_SCHEMA, "strict"),
@@ -489,11 +525,17 @@ SOURCE_CASES = {
     "all-strict-keywords": (ALL_KEYWORDS_STRICT, "strict"),
     "octoscript": (OCTOSCRIPT_SCHEMA, "octoscript"),
     "lenient": (LENIENT_SCHEMA, "lenient"),
+    "pattern-engines": (PATTERN_ENGINES_SCHEMA, "strict"),
     "true": (True, "strict"),
     "false": (False, "strict"),
     "annotation-root": ({"title": "__import__('os').system('echo pwned')", "description": "\"\"\"",
                          "default": {"lambda": "pwned"}}, "strict"),
+    # format and content assertion: the checkers' source is copied in (see _copied_checkers)
+    "formats": (FORMATS_SCHEMA, "draft2020-12"),
+    "content": (CONTENT_SCHEMA, "draft7"),
 }
+# The compile options of a case (format and content assertion).
+CASE_OPTIONS = {"formats": {"format_assertion": True}, "content": {"format_assertion": True, "content_assertion": True}}
 
 
 @lru_cache(maxsize=None)
@@ -502,11 +544,23 @@ def compiled(case: str):
     schema, profile = SOURCE_CASES[case]
     if case.startswith("hostile"):
         return compile_module(as_json_text(schema), profile=profile)
-    return compile_module(schema, profile=profile)
+    return compile_module(schema, profile=profile, **CASE_OPTIONS.get(case, {}))
 
 
 def emitted(case: str) -> str:
     return compiled(case).__source__
+
+
+def test_pattern_engines_module_works():
+    mod = compiled("pattern-engines")
+    source = emitted("pattern-engines")
+    for engine in ("_dfa_search(x", "_nfa_search(x", ".startswith(\"__import__(", ".isupper()", "_re.compile("):
+        assert engine in source, engine
+    for name, good, bad in PATTERN_ENGINES_CASES:
+        for value in good:
+            assert_valid(mod, {name: value})
+        for value in bad:
+            assert_invalid(mod, {name: value}, [("/" + name, f"/properties/{name}/pattern")])
 
 
 def test_all_strict_keywords_module_works():
@@ -528,31 +582,28 @@ def test_all_strict_keywords_module_works():
 
 @lru_cache(maxsize=None)
 def _fixed_strings() -> frozenset[str]:
-    """Strings the compiler itself writes: those of a module for `{}` (the template) and those of
-    the primitives it copies, plus metadata."""
+    """Strings the compiler itself writes: those of a module for `{}` (the template), those of the
+    primitives and report functions it copies, those of the keyword units (the errors' message
+    templates and parameter names), plus metadata."""
     found: set[str] = set()
+    package = Path(generator.__file__).parent
+    sources = [package / "primitives.py", package / "outputs.py", *sorted((package / "keywords").glob("*.py"))]
     trees = [ast.parse(compile_source({}, profile="strict")),
-             ast.parse(Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8"))]
+             *(ast.parse(source.read_text(encoding="utf-8")) for source in sources),
+             ast.parse(MATCHER_SOURCE.read_text(encoding="utf-8")),
+             ast.parse(CHECKERS_PATH.read_text(encoding="utf-8"))]
     for tree in trees:
         found |= {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     found |= set(generator.PROFILES) | {generator.__version__}
     found |= {"max_source_bytes", "max_depth", "max_properties", "max_enum_values"}
+    found |= {"format_assertion", "formats", "unknown_formats", "content_assertion"}
     return frozenset(found)
 
 
-FIXED_MESSAGES = {
-    " is a required property", " is not one of the enum values", " is not the const value",
-    " has non-unique elements", " is not valid under any of the given schemas",
-    " is not valid under exactly one of the given schemas",
-    " should not be valid under the schema in not", "additional property ", " is not allowed",
-    "False schema does not allow ", " is too short", " is too long", "/", "",
-}
-TYPE_NAMES = "null|boolean|object|array|number|integer|string"
-_TYPE_MSG = re.compile(rf"^ is not of type '({TYPE_NAMES})'(, '({TYPE_NAMES})')*$")
+# Error messages are made at run time from the keyword units' templates (compiler strings, see
+# _fixed_strings) and the schema's values as parameters: no message text is composed at compile time.
+FIXED_MESSAGES = {"/", ""}
 _NUM = r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
-_BOUND_MSG = re.compile(rf"^ is (less|greater) than (or equal to )?the "
-                        rf"(minimum|maximum|exclusiveMinimum|exclusiveMaximum) of {_NUM}$")
-_MULTIPLE_MSG = re.compile(rf"^ is not a multiple of {_NUM}$")
 _DOC_PREFIXES = ("Fast path of the subschema at ", "Every error of the subschema at ")
 
 
@@ -581,6 +632,27 @@ def _numbers(value, out: set) -> set:
     return out
 
 
+# The linear-time pattern matchers a module may copy in (generator/regex/matcher.py).
+MATCHER_SOURCE = Path(generator.__file__).parent / "regex" / "matcher.py"
+
+
+def _derived_strings(pattern: str) -> set[str]:
+    """The strings the compiler makes of a pattern: the texts of its str tests, and its linear
+    automaton's table (data derived from the pattern, never code)."""
+    from generator.regex import plan_pattern
+    from generator.regex.simple import LiteralTest, simple_tests
+
+    found = {t.text for t in simple_tests(pattern) or () if isinstance(t, LiteralTest)}
+    stack = [plan_pattern(pattern).table]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif isinstance(item, str):
+            found.add(item)
+    return found
+
+
 def _patterns(value, out: list[str]) -> list[str]:
     if isinstance(value, list):
         for v in value:
@@ -599,8 +671,9 @@ class Provenance:
 
         self.schema_strings = _schema_strings(schema, set())
         self.tokens = {esc(s) for s in self.schema_strings}
-        self.patterns = set(_patterns(schema, [])) if profile == "strict" else set()
+        self.patterns = set(_patterns(schema, [])) if profile == "strict" or profile.startswith("draft") else set()
         self.translations = {translate(p) for p in self.patterns}
+        self.translations |= {text for p in self.patterns for text in _derived_strings(p)}
         self.fixed = _fixed_strings() | FIXED_MESSAGES
         self.numbers = _numbers(schema, set())
         self.defined: set[str] = set()  # the module's names: a type expression in a string names them
@@ -646,14 +719,15 @@ class Provenance:
             return True
         if re.fullmatch(_NUM, text) and Decimal(text) in self.numbers:  # _Decimal('0.1...') of a bound
             return True
-        if _TYPE_MSG.match(text) or _BOUND_MSG.match(text) or _MULTIPLE_MSG.match(text):
-            return True
-        if text.startswith(" does not match "):
-            try:
-                return ast.literal_eval(text[len(" does not match "):]) in self.patterns
-            except (ValueError, SyntaxError):
-                return False
         return bool(self.defined) and self.type_expression(text)
+
+    @staticmethod
+    def _quoted(text: str, allowed: set[str]) -> bool:
+        """`text` is the repr of one of the `allowed` strings."""
+        try:
+            return ast.literal_eval(text) in allowed
+        except (ValueError, SyntaxError):
+            return False
 
 
 def _strings(tree: ast.AST) -> list[str]:
@@ -677,11 +751,13 @@ ALLOWED_BUILTINS = {
     "tuple", "set", "frozenset", "object", "super", "ValueError", "Exception", "zip", "abs",
     "min", "max", "any", "all", "sorted", "enumerate", "map", "RecursionError",
     "id",  # _json_equal: a pair of containers is compared once
+    "ord",  # the pattern matchers: a character's class
 }
 BANNED_CALLS = {"eval", "exec", "compile", "__import__", "getattr", "setattr", "delattr", "open",
                 "globals", "locals", "vars", "input", "breakpoint", "print", "help", "exit", "quit"}
 ALLOWED_IMPORTS = {"re"}
 ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
+                        "bisect": {"bisect_right"},  # the matchers: a class of a non-ASCII character
                         # the static types (render/types.py) and is_valid's TypeGuard
                         "typing": {"Any", "Literal", "NoReturn", "TYPE_CHECKING", "TypeAlias", "TypeGuard",
                                    "TypedDict",
@@ -689,13 +765,16 @@ ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
                                    "Callable", "cast", "Final"}}
 # Operators only the fixed preamble uses, and only where: `_BIG = 10**4000` at module level, and
 # _big_decimal's halving of an int's bits.
-SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",)}, ast.LShift: {("_big_decimal",)}}
+# The NFA matcher runs sets of states as int bit masks.
+SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",), ("_nfa_search",)},
+                ast.LShift: {("_big_decimal",), ("_nfa_search",)}, ast.BitAnd: {("_nfa_search",)}}
 # The fixed preamble: the only places that may touch dunder attributes / use try / raise.
-DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",)}
+DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",), ("_show",), ("_show_into",),
+               ("_number_text",)}
 # try is allowed only in fixed functions of the preamble and the API, catching only these:
-TRY_OK_IN = {("_short",): {"Exception"}, ("is_valid",): {"RecursionError"}, ("errors",): {"RecursionError"},
-             ("validate",): {"RecursionError"}}
-RAISE_OK_IN = {("validate",)}
+TRY_OK_IN = {("_short",): {"Exception"}, ("_show",): {"Exception"}, ("is_valid",): {"RecursionError"},
+             ("errors",): {"RecursionError"}, ("validate",): {"RecursionError"}}
+RAISE_OK_IN = {("validate",), ("_output",)}  # (_output: an unknown output format is a ValueError)
 
 
 def _walk_with_scope(node: ast.AST, scope: tuple[str, ...] = ()):
@@ -713,10 +792,14 @@ def _typed_dict_class(node: ast.ClassDef, scope: tuple[str, ...]) -> bool:
             and len(node.body) == 1 and isinstance(node.body[0], ast.Pass))
 
 
-def ast_violations(source: str) -> list[str]:
+def ast_violations(source: str, also_defined: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Every construct of `source` outside the allow-list. `also_defined`: names defined by the
+    verbatim checker copies taken out of it (see _copied_checkers); their imports are allowed."""
     tree = ast.parse(source)
     problems: list[str] = []
-    defined = set()
+    defined = set(also_defined)
+    imports = ALLOWED_IMPORTS | (CHECKER_IMPORTS if also_defined else set())
+    from_imports = {**ALLOWED_FROM_IMPORTS, **(CHECKER_FROM_IMPORTS if also_defined else {})}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             defined.add(node.id)
@@ -734,10 +817,10 @@ def ast_violations(source: str) -> list[str]:
         elif type(node) not in ALLOWED_NODES:
             problems.append(f"{where}:{line}: {type(node).__name__} is not allowed")
         if isinstance(node, ast.Import):
-            if scope or any(a.name not in ALLOWED_IMPORTS for a in node.names):
+            if scope or any(a.name not in imports for a in node.names):
                 problems.append(f"{where}:{line}: import {[a.name for a in node.names]}")
         if isinstance(node, ast.ImportFrom):
-            allowed = ALLOWED_FROM_IMPORTS.get(node.module or "", set())
+            allowed = from_imports.get(node.module or "", set())
             if scope or node.level or any(a.name not in allowed for a in node.names):
                 problems.append(f"{where}:{line}: from {node.module} import {[a.name for a in node.names]}")
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BANNED_CALLS:
@@ -798,17 +881,69 @@ def test_ast_checker_catches_forbidden_constructs():
 
 @pytest.mark.parametrize("case", list(SOURCE_CASES))
 def test_emitted_ast_allow_list(case):
-    problems = ast_violations(emitted(case))
+    source, copied = _copied_checkers(emitted(case))
+    assert bool(copied) == (case in CASE_OPTIONS), copied
+    problems = ast_violations(source, also_defined=set(copied))
     assert not problems, "\n".join(problems[:30])
+
+
+CHECKERS_PATH = Path(generator.__file__).parent / "formats" / "checkers.py"
+# The standard-library imports the copied checkers use (the module's imports are held to these).
+CHECKER_IMPORTS = {"re", "unicodedata", "binascii", "json"}
+CHECKER_FROM_IMPORTS = {"bisect": {"bisect_right"}}
+_CHECKER_PREFIXES = ("_format_", "_content_", "_fmt_", "_FMT_")
+
+
+@lru_cache(maxsize=None)
+def _checker_definitions() -> frozenset[str]:
+    """ast.dump of every top-level definition of generator/formats/checkers.py (a copy laid out
+    by black has the same tree)."""
+    tree = ast.parse(CHECKERS_PATH.read_text(encoding="utf-8"))
+    return frozenset(ast.dump(node) for node in tree.body
+                     if isinstance(node, (ast.FunctionDef, ast.Assign, ast.AnnAssign)))
+
+
+def _defined_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, ast.FunctionDef):
+        return [node.name]
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    return [t.id for t in targets if isinstance(t, ast.Name)]
+
+
+def _copied_checkers(source: str) -> tuple[str, list[str]]:
+    """The module without the format and content checkers copied from checkers.py, and their
+    names. Every top-level definition whose name is a checker's must be such a verbatim copy."""
+    tree = ast.parse(source)
+    kept, copied = [], []
+    for node in tree.body:
+        names = _defined_names(node)
+        if ast.dump(node) in _checker_definitions():
+            copied += names
+            continue
+        assert not any(n.startswith(_CHECKER_PREFIXES) for n in names), f"not a verbatim checker: {names}"
+        kept.append(node)
+    tree.body = kept
+    return ast.unparse(tree), copied
+
+
+def test_copied_checkers_are_recognised_only_verbatim():
+    """The check above is not vacuous: an altered checker is refused, an unaltered one recognised."""
+    source = emitted("formats")
+    assert "def _format_ipv4(s: str) -> bool:" in source
+    _, copied = _copied_checkers(source)
+    assert "_format_ipv4" in copied and "_format_email" in copied
+    altered = source.replace("def _format_ipv4(s: str) -> bool:", "def _format_ipv4(s: str) -> bool:\n    __import__('os')")
+    with pytest.raises(AssertionError, match="not a verbatim checker"):
+        _copied_checkers(altered)
 
 
 def test_provenance_checker_rejects_foreign_strings():
     provenance = Provenance({"properties": {"a/b": {"pattern": "^x"}}}, "strict")
     assert provenance.allowed("a/b") and provenance.allowed("/properties/a~1b")
     assert provenance.allowed("Fast path of the subschema at /properties/a~1b.")
-    assert provenance.allowed(" does not match '^x'")
+    assert provenance.allowed("^x") and provenance.allowed("{instance} does not match the pattern {pattern}")
     for foreign in ["import os", "pwned", "/properties/c", "Fast path of the subschema at /zz.",
-                    " does not match '^y'", "a/b; import os", " is not of type 'os'"]:
+                    " does not match '^y'", "a/b; import os", "{instance} is not of type 'os'", "^y"]:
         assert not provenance.allowed(foreign), foreign
     provenance.defined = {"Node", "Literal"}  # a type in a string may name the module's names only
     assert provenance.allowed("Node") and provenance.allowed("list[Node] | Literal['a/b'] | None")
@@ -849,13 +984,20 @@ def test_no_schema_text_outside_string_literals(case):
     code, comments = _code_without_literals(source)
     for marker in MARKERS:
         assert marker not in code, f"{marker!r} outside a string literal"
-    primitives_text = Path(generator.__file__).with_name("primitives.py").read_text(encoding="utf-8")
+    # (the copied primitives and report functions keep their comments)
+    primitives_text = "".join(Path(generator.__file__).with_name(name).read_text(encoding="utf-8")
+                              for name in ("primitives.py", "outputs.py"))
+    primitives_text += MATCHER_SOURCE.read_text(encoding="utf-8")
+    if case in CASE_OPTIONS:  # the copied checkers' own comments
+        primitives_text += CHECKERS_PATH.read_text(encoding="utf-8")
     header = ("# Generated by straightline ", "# straightline-version: ", "# profile: ", "# options: ",
               "# source-sha256: ", "# requested-profile: ", "# base-uri: ", "# registry-document: ",
               "# module-sha256: ")
+    from generator.emit.tree import COMMENTS
     from generator.render.types import NOTES
 
     notes = {"# " + note for note in NOTES.values()}  # why a type is Any
+    notes |= {"# " + note for note in COMMENTS.values()}  # how a pattern is run
     for comment in comments:
         assert comment.startswith(header) or comment in primitives_text or comment in notes, \
             f"unexpected comment {comment!r}"

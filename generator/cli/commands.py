@@ -26,6 +26,7 @@ from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_proje
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import load_registry_directory
 from .files import dump_exact, report, say, split_source, targets, write_atomic
+from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
 
 # A tool contract file may be larger than a schema: it holds two of them.
@@ -49,10 +50,11 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
     """The jobs of a command: the project's, or one per SRC with the flags' settings."""
     if project is not None:
         return project.jobs
-    settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
-                        limits=tuple(sorted(limit_options(args).items())),
-                        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
-                        native=bool(getattr(args, "native", None)))
+    settings = format_settings(args, Settings(
+        profile=args.profile, registry=Path(args.registry) if args.registry else None,
+        limits=tuple(sorted(limit_options(args).items())),
+        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
+        unsafe_patterns=getattr(args, "unsafe_patterns", None), native=bool(getattr(args, "native", None))))
     out = Path(getattr(args, "out", None) or ".")
     return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
 
@@ -106,7 +108,8 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
     """The module text for one job: a tool contract file, or a schema; warnings printed."""
     raw = read_job(job)
     settings = job.settings
-    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.limit_options()}
+    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
+                              **settings.format_kwargs()}
     if settings.registry:
         common["registry"] = registries.get(settings.registry)
     with warnings.catch_warnings(record=True) as caught:
@@ -218,7 +221,8 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,
-        options=recorded_options(job.settings.limit_options(), fragment),
+        options=recorded_options({**job.settings.compile_options(), **job.settings.format_options().recorded()},
+                                 fragment),
         source_sha256=hashlib.sha256(raw).hexdigest(),
         base_uri="" if contract else _base_uri(job),
         registry=registry_hashes(registry, recorded.registry),

@@ -10,8 +10,9 @@ from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
-from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from ..names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
 from .files import printable, say, warnings_reported
+from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
 from .validate import add_validate_parser, validate_command
 
 
@@ -37,6 +38,17 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
+    add_unsafe_patterns(parser)
+    add_format_flags(parser)
+
+
+def add_unsafe_patterns(parser: argparse.ArgumentParser) -> None:
+    """--unsafe-patterns: what the draft profiles do with a pattern no linear-time engine runs."""
+    parser.add_argument("--unsafe-patterns", choices=UNSAFE_PATTERN_POLICIES,
+                        help="a pattern whose backtracking can take super-linear time and that no "
+                             "linear-time engine runs (a risky look-around or back-reference): run it "
+                             "in re with a warning (default), allow it silently, or refuse it; strict "
+                             "always refuses it (docs/regex.md)")
 
 
 def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:
@@ -97,8 +109,10 @@ def _check_project_flags(args: argparse.Namespace) -> None:
     given = [flag for flag, value in (("--out", getattr(args, "out", None)), ("--profile", args.profile),
                                       ("--registry", args.registry),
                                       ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
+                                      ("--unsafe-patterns", getattr(args, "unsafe_patterns", None)),
                                       ("--native", getattr(args, "native", None)),
-                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS))
+                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
+                                      *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS))
              if value is not None]
     if given:
         raise OptionError(f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
@@ -121,6 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "catalog":
             return catalog_command(args)
         with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
+        format_settings(args)  # a bad --format is a usage error
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")
         _check_project_flags(args)

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
 from ..validate.discover import STDIN, DataFile, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
@@ -27,7 +28,7 @@ from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, esca
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
 
-OUTPUTS = ("text", "json", "basic", "detailed")
+OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 
 EPILOG = """\
 DATA: files, directories (searched recursively; hidden entries skipped) or - for standard input.
@@ -71,16 +72,19 @@ def add_validate_parser(commands: Any) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
-    # FORMAT ASSERTION: `--formats` (format assertion) is being added to the compiler in another
-    # branch. When it lands, add the same option here and pass it on in _compiled_source(), with
-    # the other compile options; it does not apply to --module.
+    from .main import add_unsafe_patterns  # (main imports this module first)
+
+    add_unsafe_patterns(parser)
+    add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
                              "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
-                        help="text (default): one line per error; json: one JSON document; basic, "
-                             "detailed: the JSON Schema output formats, from the module's output()")
+                        help="text (default): one line per error, each record's best match first; json: "
+                             "one JSON document (errors with keyword, params and context, and best_match); "
+                             "basic, detailed, verbose: the JSON Schema output formats, from the module's "
+                             "output()")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="validate in N worker processes (large JSON Lines files are split)")
     parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",
@@ -95,7 +99,8 @@ def validate_command(args: argparse.Namespace) -> int:
     try:
         files, source = _prepare(args)
     except SchemaError as error:
-        print(escape(f"{args.schema}:{error.pointer or '/'}: {error.message} [{error.code}]"), file=sys.stderr)
+        for each in error.errors:  # a line for each problem (every unresolvable reference)
+            print(escape(f"{args.schema}:{each.pointer or '/'}: {each.message} [{each.code}]"), file=sys.stderr)
         return 2
     except StraightlineError as error:
         print(escape(f"straightline validate: {error.message}"), file=sys.stderr)
@@ -137,9 +142,11 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 def _check_options(args: argparse.Namespace) -> None:
     if args.module:
-        given = [name for name in ("profile", "registry", *LIMIT_OPTIONS) if getattr(args, name) is not None]
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+                 if getattr(args, name) is not None]
+        given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
-            options = ", ".join("--" + name.replace("_", "-") for name in given)
+            options = ", ".join(given)
             raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
@@ -153,8 +160,10 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     from ..project import Job, Settings
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
-    settings = Settings(profile=args.profile, registry=Path(args.registry) if args.registry else None,
-                        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore")
+    settings = format_settings(args, Settings(
+        profile=args.profile, registry=Path(args.registry) if args.registry else None,
+        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
+        unsafe_patterns=args.unsafe_patterns))
     job = Job(args.schema, args.schema, Path("."), settings)
     raw = read_job(job)
     if is_contract_file(args.schema, raw):

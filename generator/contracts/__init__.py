@@ -13,8 +13,9 @@ from typing import Any
 from ..api import build, prepare
 from ..codegen import Code, Name, literal, uses_decimal
 from ..errors import SchemaError, join_pointer
+from ..format_options import format_options
 from ..load import load_json
-from ..preflight import check_json_value
+from ..preflight import check_json_value, warnings_once
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
 from ..hygiene import review
@@ -64,9 +65,13 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
 
 
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
-                            registry: Any = None, unknown_keywords: str = "ignore", **options: Any) -> str:
+                            registry: Any = None, unknown_keywords: str = "ignore",
+                            format_assertion: bool | None = None, formats: dict[str, str] | None = None,
+                            unknown_formats: str = "ignore", content_assertion: bool | None = None,
+                            **options: Any) -> str:
     """The source of one standalone module validating a tool's input and output.
-    `unknown_keywords` applies to sides in a draft profile, as in compile_source."""
+    `unknown_keywords` and the format options apply as in compile_source."""
+    fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     value, raw = load_contract(contract)
     profile_name = value.get("profile", "octoscript")
     try:
@@ -77,24 +82,25 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     registry = ReadLog(registry_mapping(registry))  # a directory is read once
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
-            schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, **options)
-            built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
+            with warnings_once(prefix=f"/{side}"):
+                schema, chosen, _ = prepare(value[side], profile=profile_name, registry=registry, formats=fmt, **options)
+                built = build(schema, chosen, registry=registry, base_uri=f"urn:straightline:{side}", prefix=prefix)
         except SchemaError as failure:
-            raise SchemaError(failure.message, code=failure.code, pointer=f"/{side}{failure.pointer}") from None
+            raise failure.under(f"/{side}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
         emitter = built.emitter
         emitters.append(emitter)
         sides.append((side, built))
         typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
-        emitter.prim("_short")
     types = module_types(typed)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
-                     validate=Name(f"validate_{side}"), what=Code(side), envelope=True, type=type_name)
+                     validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
+                     type=type_name)
              for (side, one), type_name in zip(sides, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
     text = render(
-        "contract.py.j2", emitters, roots, profile=profile_name, options=options, raw=raw,
+        "contract.py.j2", emitters, roots, profile=profile_name, options={**options, **fmt.recorded()}, raw=raw,
         name=name or value["name"], format=format,
         name_literal=literal(value["name"]),
         description=literal(value.get("description", "")),

@@ -21,7 +21,8 @@ from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
 from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, If, Name, Not,
-                   Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, is_fail, lit, method, or_)
+                   Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, is_fail, lit, method, or_,
+                   without_comments)
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -51,7 +52,7 @@ def passes_as_expression(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, s
     negated on the tree); else None."""
     if node.boolean is not None:
         return lit(node.boolean)
-    block = fast_branch(m, node, exact, x, scope)
+    block = without_comments(fast_branch(m, node, exact, x, scope))  # (an expression has none)
     if not block:
         return TRUE
     if is_fail(block):

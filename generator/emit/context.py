@@ -1,17 +1,18 @@
 """What a keyword unit's emission gets: where the code goes (the node, the value's name, the local
-scope, the node's plan) and the shared pieces every keyword writes with (a failure, a call of a
-subschema's error function, a pointer suffix)."""
+scope, the node's plan) and the shared pieces every keyword writes with (an error and its spec
+constant, a call of a subschema's error function, the rows of subschemas a primitive tries, a
+pointer suffix)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..errors import escape_pointer_token
 from ..plan import NodePlan
 from .names import Scope
-from .tree import BinOp, Call, Expr, ExprStmt, Lit, Name, Stmt, and_, call, lit
+from .tree import BinOp, Call, Expr, ExprStmt, Lit, Name, Stmt, Tuple, and_, call, lit
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -68,22 +69,36 @@ class Evaluation:
 
 def ptr(*tokens: str | int) -> Lit:
     """A literal JSON-pointer suffix, escaped at compile time."""
-    return lit("".join("/" + escape_pointer_token(str(t)) for t in tokens))
+    return lit(pointer(*tokens))
 
 
-def short(m: ModuleEmitter, x: Expr = X) -> Call:
-    """A bounded text of a value, for a message."""
-    return call(m.prim("_short"), x)
+def pointer(*tokens: str | int) -> str:
+    return "".join("/" + escape_pointer_token(str(t)) for t in tokens)
 
 
-def message(m: ModuleEmitter, text: str) -> Expr:
-    """`_short(x) + text`: the message of most errors."""
-    return BinOp(short(m), "+", lit(text))
+# -- errors ------------------------------------------------------------------------------------------
+# Every error is made after a failure by a primitive (primitives.py: _fail, _required_errors,
+# _alternatives...) from a module constant of its call site, the *spec*: (message template, params,
+# the subschema's `type` names). A template is fixed text with `{instance}` (the failing value) and
+# `{name}` (params[name]) placeholders, filled with JSON text when the error is made; the keyword
+# is the last token of the keyword location the call passes. A keyword unit declares its templates
+# in its MESSAGES (the reference interpreter fills the same ones).
+def error_spec(m: ModuleEmitter, node: ir.Node, template: str | tuple[str, ...], params: Any = None) -> Name:
+    """The spec constant of an error site of `node`. params: a dict of JSON values (or an
+    expression of one, naming module constants), or what the primitive that makes the error reads
+    there (_member_error: the parameter's name)."""
+    types = tuple(node.types) if node.types is not None else None
+    value = Tuple((lit(template), params, lit(types))) if isinstance(params, Expr) else m.value((template, params, types))
+    # (an empty dict or list leaves mypy without a type to infer)
+    empty = "{}" in value.render() or "[]" in value.render()
+    return m.constant("A", value, annotation="tuple[Any, Any, Any]" if empty else "")
 
 
-def fail(m: ModuleEmitter, text: Expr, suffix: Expr, at: Expr = IP) -> ExprStmt:
-    """An error at keyword location kp + suffix (a literal pointer suffix, see ptr)."""
-    return ExprStmt(call(m.prim("_fail"), OUT, text, at, KP, AK, suffix))
+def fail(e: ErrorContext, keyword: str, template: str, params: dict[str, Any] | Expr | None = None) -> ExprStmt:
+    """An error of `keyword` (at kp + /keyword; "false": the false schema, at kp) on the value x."""
+    m = e.m
+    spec = error_spec(m, e.node, template, params if params is not None else {})
+    return ExprStmt(call(m.prim("_fail"), OUT, X, spec, IP, KP, AK, ptr() if keyword == "false" else ptr(keyword)))
 
 
 def at_key(m: ModuleEmitter) -> Expr:
@@ -97,18 +112,38 @@ def through_ref(ref: ir.Check, *tokens: str | int) -> Expr:
     return BinOp(KP, "+", ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))  # type: ignore[attr-defined]
 
 
-def ecall_parts(m: ModuleEmitter, node: ir.Node, *tokens: str | int) -> tuple[Name, Expr, Expr]:
-    """The error function, keyword location and absolute location of a call of `node`'s errors
-    at kp + the pointer `tokens`. A plain reference calls its target directly, with the location
-    its own error function would pass."""
+def branch_parts(m: ModuleEmitter, node: ir.Node, *tokens: str | int) -> tuple[Name, str, str | None]:
+    """The error function of a call of `node`'s errors at kp + the pointer `tokens`, the keyword
+    location suffix it is called with, and its absolute location (None: ak + the suffix). A plain
+    reference calls its target directly, with the location its own error function would pass."""
     ref = m.plan.inlining.plain_ref(node)
     if ref is not None:
-        return m.error_fn(m.target(ref)), through_ref(ref, *tokens), lit(ref.absolute)  # type: ignore[attr-defined]
-    suffix = ptr(*tokens)
-    return m.error_fn(node), BinOp(KP, "+", suffix), and_(AK, BinOp(AK, "+", suffix))
+        suffix = pointer(*tokens, ref.keyword, *["$ref"] * ref.hops)  # type: ignore[attr-defined]
+        return m.error_fn(m.target(ref)), suffix, ref.absolute  # type: ignore[attr-defined]
+    return m.error_fn(node), pointer(*tokens), None
+
+
+def ecall_parts(m: ModuleEmitter, node: ir.Node, *tokens: str | int) -> tuple[Name, Expr, Expr]:
+    """The error function, keyword location and absolute location of a call of `node`'s errors
+    at kp + the pointer `tokens` (see branch_parts)."""
+    function, suffix, absolute = branch_parts(m, node, *tokens)
+    if absolute is not None:
+        return function, BinOp(KP, "+", lit(suffix)), lit(absolute)
+    return function, BinOp(KP, "+", lit(suffix)), and_(AK, BinOp(AK, "+", lit(suffix)))
 
 
 def ecall(m: ModuleEmitter, node: ir.Node, arg: Expr, at: Expr, *tokens: str | int) -> ExprStmt:
     """A call of `node`'s error function on `arg`, at instance location `at`."""
     function, where, absolute = ecall_parts(m, node, *tokens)
     return ExprStmt(Call(function, (arg, at, where, OUT, absolute, *m.scope_args())))
+
+
+def branch_rows(m: ModuleEmitter, nodes: list[tuple[ir.Node, tuple[str | int, ...]]]) -> Name:
+    """A module constant (after the functions) of rows for the primitives that try subschemas
+    after a failure (_alternatives, _contains_errors): per subschema at kp + its tokens,
+    (fast function, error function, keyword location suffix, absolute location or None)."""
+    rows = []
+    for node, tokens in nodes:
+        function, suffix, absolute = branch_parts(m, node, *tokens)
+        rows.append(Tuple((m.fast_fn(m.through_refs(node)), function, lit(suffix), lit(absolute))))
+    return m.consts.late_constant("B", Tuple(tuple(rows)))

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from ..codegen import literal
-from .context import ErrorContext, X, fail, message, ptr
-from .tree import Assign, BinOp, Compare, Expr, Name, Not, Paren, Pass, Stmt, and_, call, if_, lit, or_
+from .context import ErrorContext, X, fail
+from .tree import Assign, Compare, Expr, Name, Not, Paren, Pass, Stmt, and_, call, if_, lit, or_
 
 if TYPE_CHECKING:
     from .module import Function, ModuleEmitter
 
 
 def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
+    from ..keywords.any_instance import MESSAGES  # (type, and the false schema)
     from ..keywords.registry import CHECKS
     from .module import Function
 
@@ -24,18 +25,17 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
     doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
     if node.boolean is True:
         return Function(name, params, doc, [Pass()], "None")
+    context = ErrorContext(m, node, m.plan.node(node))
     if node.boolean is False:
-        text = BinOp(lit("False schema does not allow "), "+", call(m.prim("_short"), X))
-        return Function(name, params, doc, [fail(m, text, ptr())], "None")
+        return Function(name, params, doc, [fail(context, "false", MESSAGES["false"])], "None")
     body = m.prologue(node)
     k = Name("k")
     if node.types is not None:
         body.append(Assign(k, call(m.prim("_kind"), X)))
         body.append(if_(Not(Paren(or_(*_type_tests(m, node, k)))),
-                        [fail(m, message(m, f" is not of type {', '.join(map(repr, node.types))}"), ptr("type"))]))
+                        [fail(context, "type", MESSAGES["type"], {"type": type_param(node.types)})]))
     elif any(c.applies_to is not None for c in node.checks):
         body.append(Assign(k, call(m.prim("_kind"), X)))
-    context = ErrorContext(m, node, m.plan.node(node))
     by_kind: dict[str, list[Stmt]] = {}
     for check in node.checks:
         emit = CHECKS[type(check)].error
@@ -60,3 +60,9 @@ def _type_tests(m: ModuleEmitter, node: ir.Node, k: Name) -> list[Expr]:
         else:
             tests.append(Compare(k, "==", lit(name)))
     return tests
+
+
+def type_param(types: tuple[str, ...]) -> str | list[str]:
+    """The `type` parameter of a type error: the allowed type names as the keyword writes them (one
+    name, or a list), in a fixed order, "integer" left out where "number" is allowed."""
+    return types[0] if len(types) == 1 else list(types)

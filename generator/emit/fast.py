@@ -17,6 +17,7 @@ from ..codegen import literal
 from . import exact as types
 from .context import Branch, General
 from .names import Scope
+from .simplify import simplify
 from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, For, If, Name, Not,
                    Pass, Paren, Return, Stmt, and_, call, fail_if, if_, is_fail, lit, method, or_)
 
@@ -32,6 +33,8 @@ def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
 
     doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
     body = fast_body(m, node, Name("x"), Scope(), inline=False)
+    # the branches a type test made before decides (an inlined subschema's own dispatch) go
+    body = simplify(body, m.memo.get("type_sets", {}))
     return Function(m.function_name("fast", node), m.params("fast"), doc, body)
 
 
@@ -145,7 +148,9 @@ def check_under(m: ModuleEmitter, headers: list[Header], node: ir.Node, value: E
 def type_test(m: ModuleEmitter, exacts: list[str], t: Expr, x: Expr, negate: bool = False) -> Expr:
     """`t` (the value's type, a name or `type(x)`) is one of `exacts` (or, negated, none)."""
     if len(exacts) >= types.TYPE_SET:  # one set lookup instead of a long chain of `is` tests
-        table = m.constant("Y", call("frozenset", Display("set", tuple(types.type_value(e) for e in exacts))))
+        members = Display("set", tuple(types.type_value(e) for e in exacts))
+        table = m.constant("Y", call("frozenset", members), key="Y" + " ".join(exacts))
+        m.memo.setdefault("type_sets", {})[table.id] = frozenset(exacts)  # (for simplify.py)
         return Compare(t, "not in" if negate else "in", table)
     tests = [Compare(x, "is not" if negate else "is", NONE) if e == "None"
              else Compare(t, "is not" if negate else "is", Name(types.TYPE_NAMES[e])) for e in exacts]

@@ -1,6 +1,6 @@
 """The emitter of one module's validation code: the functions of every subschema reached from a
 root, their names, the module constants they share, and what the module needs (primitives, `re`,
-Decimal). Each subschema becomes up to four functions, made when first named:
+the linear-time pattern matchers, Decimal). Each subschema becomes up to four functions, made when first named:
 
 - `_vN(x) -> bool`, the fast path (fast.py): type dispatch once, checks specialised to the exact
   built-in type, first failure returns; values of unusual types (Decimal, subclasses) are handed
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from .. import ir
 from ..codegen import Code, uses_decimal
@@ -33,7 +33,7 @@ class Function:
     """One emitted function: its signature (compiler-written text), docstring and body."""
 
     name: Name
-    params: str
+    params: tuple[str, ...]
     doc: Code
     body: list[Stmt]
     returns: str = "bool"
@@ -42,7 +42,7 @@ class Function:
 class ModuleEmitter:
     def __init__(self, graph: dict[str, ir.Node], plan: Plan, *, dynamic: bool = False,
                  dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
-                 prefix: str = "") -> None:
+                 prefix: str = "", absolutes: dict[str, str] | None = None) -> None:
         # Names are _<prefix>v0, _<prefix>K1...: two emitters (a contract's input and output)
         # can share one module.
         self.prefix = Name("p" + prefix).id[1:] if prefix else ""
@@ -50,9 +50,13 @@ class ModuleEmitter:
         self.plan = plan
         self.dynamic = dynamic
         self.dynamic_tables = dynamic_tables or {}
+        self.absolutes = absolutes or {}  # graph key -> absolute URI, for what dynamic references reach
         self.consts = Constants(self.prefix)
         self.primitives: set[str] = set()
+        self.format_functions: set[str] = set()  # formats/checkers.py functions it copies
+        self.custom_formats: dict[str, tuple[str, str]] = {}  # alias -> (module, function) imported
         self.uses_re = False
+        self.matchers: set[str] = set()  # the linear-time matchers (regex/matcher.py) it copies in
         self.uses_decimal = False
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self.functions: list[Function] = []
@@ -61,6 +65,7 @@ class ModuleEmitter:
         self._aliases: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
         self.aliases: list[Stmt] = []
         self._pending: deque[tuple[str, ir.Node]] = deque()
+        self.memo: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
         self.inline_depth = 0  # inlined copies around the code being emitted
         self.inline_count = 0  # inlined copies made so far in this module (each has its scope)
 
@@ -69,6 +74,15 @@ class ModuleEmitter:
         """A primitive function (primitives.py) that the module copies in."""
         self.primitives.add(name)
         return Name(name)
+
+    def format_function(self, function: str, module: str = "", attribute: str = "") -> Name:
+        """A format or content checker: a function of formats/checkers.py that the module copies
+        in, or (with `module`) the user's function it imports as `function`."""
+        if module:
+            self.custom_formats[function] = (module, attribute)
+        else:
+            self.format_functions.add(function)
+        return Name(function)
 
     def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
         return self.consts.constant(kind, value, key, annotation)
@@ -84,6 +98,19 @@ class ModuleEmitter:
         self.uses_re = True
         compiled = call(Attr(Name("_re"), "compile"), lit(python))
         return self.constant("P", Attr(compiled, "search"))
+
+    def pattern(self, source: str, value: Expr) -> Expr:
+        """True when the ECMA-262 pattern `source` matches the string `value`: str tests, `re`
+        or a linear-time matcher, as the pattern's plan says (patterns.py)."""
+        from .patterns import pattern_test
+
+        return pattern_test(self, source, value)
+
+    def pattern_notes(self, sources: Iterable[str]) -> list[Stmt]:
+        """Comments saying how the code runs these patterns, where that is not with `re`."""
+        from .patterns import pattern_notes
+
+        return pattern_notes(self, sources)
 
     # -- functions ------------------------------------------------------------------------------
     _LETTERS = {"fast": "v", "error": "e", "annot": "a", "eval": "u"}
@@ -134,11 +161,12 @@ class ModuleEmitter:
             self.functions.append(makers[which](self, node))
         return fast, error
 
-    _PARAMS = {"fast": "x: Any",
-               "error": "x: Any, ip: str, kp: str, out: list[ValidationError], ak: str | None"}
+    _PARAMS = {"fast": ("x: Any",),
+               "error": ("x: Any", "ip: str", "kp: str", "out: list[ValidationError]", "ak: str | None")}
 
-    def params(self, which: str) -> str:
-        return self._PARAMS[which] + (", s: tuple[int, ...]" if self.dynamic else "")
+    def params(self, which: str) -> tuple[str, ...]:
+        """The parameters of a function (compiler-written text, one a string)."""
+        return self._PARAMS[which] + (("s: tuple[int, ...]",) if self.dynamic else ())
 
     # -- calls ------------------------------------------------------------------------------------
     def scope_args(self) -> tuple[Expr, ...]:
@@ -182,19 +210,22 @@ class ModuleEmitter:
         enter = check.enter  # type: ignore[attr-defined]
         return (S,) if not enter else (BinOp(S, "+", lit(enter)),)
 
-    def functions_tuple(self, node: ir.Node) -> Expr:
-        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node)))
+    def functions_tuple(self, key: str) -> Expr:
+        """What a dynamic reference reaching the node at graph `key` calls: its fast, error and
+        annotation functions, and its absolute location (for its errors' absolute locations)."""
+        node = self.graph[key]
+        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node), lit(self.absolutes.get(key))))
 
     def dynamic_pick(self, check: ir.Check) -> Expr:
-        """The (fast, error, annotations) functions a dynamic reference reaches, chosen at run time
-        from a table of the resources that have its anchor."""
+        """The (fast, error, annotations, absolute location) a dynamic reference reaches, chosen at
+        run time from a table of the resources that have its anchor."""
         mode, anchor = check.mode or "", check.anchor  # type: ignore[attr-defined]
         table = self.constant("D", Display("dict", ()), key="D" + repr((mode, anchor)), annotation="dict[int, Any]")
-        default = self.functions_tuple(self.target(check))
+        default = self.functions_tuple(check.target)  # type: ignore[attr-defined]
         picker = "_pick_dynamic" if mode == "dynamic" else "_pick_recursive"
         if table not in self.consts.filled:
             self.consts.filled.add(table)
             for rid, target_key in self.dynamic_tables.get((mode, anchor), []):
-                entry = self.functions_tuple(self.graph[target_key])
+                entry = self.functions_tuple(target_key)
                 self.consts.late.append(Assign(Subscript(table, lit(rid)), entry))
         return call(self.prim(picker), S, table, default)

@@ -44,6 +44,16 @@ class Constants:
             self.definitions.append(Assign(name, value, f"Final[{annotation}]" if annotation else "Final"))
         return self._names[ident]
 
+    def late_constant(self, kind: str, value: Expr) -> Name:
+        """The constant `_<prefix><kind>N = value` defined after the functions (its value names
+        them), one per distinct value."""
+        ident = (kind, value.render())
+        if ident not in self._names:
+            name = Name(f"_{self.prefix}{kind}{len(self._names)}")
+            self._names[ident] = name
+            self.late.append(Assign(name, value))
+        return self._names[ident]
+
     def pair(self, fast: Name, error: Name) -> Name:
         """A module-level (fast, error) tuple for property tables: each pair is written once,
         where FHIR's tables repeat the same few hundred pairs thousands of times."""

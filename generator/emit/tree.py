@@ -16,6 +16,7 @@ parenthesise every operand that is not atomic.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
@@ -29,6 +30,12 @@ INDENT = "    "
 _OR, _AND, _NOT, _COMPARE, _ARITH_ADD, _ARITH_MUL, _ATOM = 1, 2, 3, 4, 5, 6, 9
 _FLIP = {"==": "!=", "!=": "==", "in": "not in", "not in": "in", "is": "is not", "is not": "is"}
 _COMPARE_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "in", "not in", "is", "is not"})
+
+
+@functools.lru_cache(maxsize=65536)
+def _check_identifier(text: str) -> None:
+    """codegen.Name's check (an ASCII identifier, not a keyword), once per distinct name."""
+    _CodeName(text)
 
 
 class Expr:
@@ -62,7 +69,7 @@ class Name(Expr):
     id: str
 
     def __post_init__(self) -> None:
-        _CodeName(self.id)  # raises on anything but a safe identifier
+        _check_identifier(self.id)  # raises on anything but a safe identifier
 
     def render(self) -> str:
         return self.id
@@ -111,7 +118,7 @@ class Attr(Expr):
     attr: str
 
     def __post_init__(self) -> None:
-        _CodeName(self.attr)
+        _check_identifier(self.attr)
 
     def render(self) -> str:
         return _operand(self.value, _ATOM) + "." + self.attr
@@ -360,6 +367,25 @@ class Break(Stmt):
     pass
 
 
+# The comments emitted code may hold: fixed ASCII text of the compiler's, named by key (a schema
+# never writes one).
+COMMENTS = {
+    "str-tests": "the pattern as str tests: exact, and faster than re (docs/regex.md)",
+    "automaton": "a linear-time automaton: re could take super-linear time (docs/regex.md)",
+}
+
+
+@dataclass(frozen=True)
+class Comment(Stmt):
+    """A line of comment above the statement it explains (one of COMMENTS, by key)."""
+
+    note: str
+
+    def __post_init__(self) -> None:
+        if self.note not in COMMENTS:
+            raise ValueError(f"not a known comment: {self.note!r}")
+
+
 RETURN_FALSE = Return(FALSE)
 
 
@@ -371,6 +397,11 @@ def fail_if(test: Expr) -> If:
 def is_fail(block: Block) -> bool:
     """A block that is `return False` alone (a type the node rejects outright)."""
     return tuple(block) == (RETURN_FALSE,)
+
+
+def without_comments(block: Block) -> list[Stmt]:
+    """The statements of a block that are code."""
+    return [stmt for stmt in block if not isinstance(stmt, Comment)]
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -391,19 +422,26 @@ def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) ->
     if isinstance(stmt, If):
         for i, (test, body) in enumerate(stmt.branches):
             lines.append(indent + ("if " if i == 0 else "elif ") + test.render() + ":")
-            lines.extend(render_block(body or (Pass(),), depth + 1, wrap))
+            lines.extend(render_block(_suite(body), depth + 1, wrap))
         if stmt.orelse:
             lines.append(indent + "else:")
             lines.extend(render_block(stmt.orelse, depth + 1, wrap))
     elif isinstance(stmt, For):
         lines.append(indent + "for " + stmt.target.render() + " in " + stmt.source.render() + ":")
-        lines.extend(render_block(stmt.body or (Pass(),), depth + 1, wrap))
+        lines.extend(render_block(_suite(stmt.body), depth + 1, wrap))
         if stmt.orelse:
             lines.append(indent + "else:")
             lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+    elif isinstance(stmt, Comment):
+        lines.append(indent + "# " + COMMENTS[stmt.note])
     else:
         wrapped = wrap(stmt, indent) if wrap is not None else None
         lines.extend(wrapped if wrapped is not None else [indent + statement_text(stmt)])
+
+
+def _suite(body: Block) -> Block:
+    """A block as the body of a compound statement: at least one statement that is code."""
+    return body if without_comments(body) else (*body, Pass())
 
 
 def statement_text(stmt: Stmt) -> str:

@@ -224,8 +224,14 @@ def sources(formats: Iterable[str] = (), *, draft: str | None = None,
     of these formats (see checker_names) and everything they use, each once, in the order of
     checkers.py. Imports are whole statements (`import re as _re`), constants whole assignments,
     functions whole definitions ending in a newline."""
-    needed = _closure(checker_names(formats, draft=draft, encodings=encodings,
-                                    media_types=media_types))
+    return function_sources(checker_names(formats, draft=draft, encodings=encodings,
+                                          media_types=media_types))
+
+
+def function_sources(names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+    """sources() for checker and decoder functions named directly (`_format_email`, as
+    FormatSpec.checker_for gives them): the same three lists, each entry once."""
+    needed = _closure(names)
     imports: list[str] = []
     constants: list[str] = []
     functions: list[str] = []
@@ -273,5 +279,5 @@ def content_checker(encoding: str | None, media_type: str | None
 __all__ = [
     "ALL_DRAFTS", "CONTENT_ENCODINGS", "CONTENT_MEDIA_TYPES", "CONSTANTS", "ContentSpec",
     "DEPENDS", "FORMATS", "FUNCTIONS", "FormatSpec", "IMPORTS", "checker", "checker_names",
-    "content_checker", "sources",
+    "content_checker", "function_sources", "sources",
 ]

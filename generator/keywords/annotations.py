@@ -1,5 +1,6 @@
 """Keywords that are never checks: the core keywords the resolver reads ($schema, $id, $anchor,
-$defs...), meta-data (title, description, default, examples) and, in the seed profiles, format.
+$defs...) and meta-data (title, description, default, examples). (`format` and content, which
+options can make checks, have units of their own: format.py and content.py.)
 Preflight still checks their values where a profile lists them (a bad `$id` is a schema error)."""
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def check_anchor(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
     """$id: from 2019-09 on (and in the profiles that are no draft) no non-empty fragment (a name
-    is $anchor's business); in drafts 6 and 7 an empty fragment or a plain name."""
+    is $anchor's business); in drafts 6 and 7 an empty fragment, a plain name or a JSON pointer
+    (which names nothing)."""
     check_string(w, value, pointer, depth)
     fragment = value.partition("#")[2]
     allowed = w.profile.dialect.id_fragment
@@ -49,6 +51,11 @@ def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if allowed == "none":
         raise w.fail("bad-keyword-value", pointer, f"$id {short_repr(value)} has a fragment: an $id is a URI "
                      "without one (name a subschema with $anchor)")
+    if fragment.startswith("/"):
+        # a JSON pointer fragment (`"$id": "#/properties/name"`, as schema generators write it):
+        # the drafts name subschemas with plain names only, so it names nothing; the rest of the
+        # $id still applies. Peers accept it, and public schemas have it.
+        return
     if not re.fullmatch(PLAIN_NAME, fragment):
         raise w.fail("bad-keyword-value", pointer,
                      f"$id {short_repr(value)}: a fragment in an $id must be a plain name (^{PLAIN_NAME}$)")
@@ -64,11 +71,20 @@ def check_examples(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.json_value(value, pointer)
 
 
-def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema_map(value, pointer, depth)
+def check_definitions(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """$defs and definitions: an object of schemas. A fail-open profile (every draft) passes over
+    an entry that is no schema at all (public schemas hold `"$defs": {"description": "..."}`):
+    nothing applies it unless a reference names it, and lowering preflights every reference
+    target, so a reference to it is still refused (`not-a-schema`). Fail-closed profiles refuse it."""
+    if w.profile.fail_closed or not isinstance(value, dict):
+        w.schema_map(value, pointer, depth)
+        return
+    schemas = {name: sub for name, sub in value.items() if isinstance(sub, (dict, bool))}
+    w.schema_map(schemas, pointer, depth)
 
 
 _SEED = frozenset({"octoscript", "strict"})
+MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$schema", "core", frozenset(), check_string, annotation=ALL_DRAFTS | _SEED),
     Keyword("$id", "core", frozenset(), check_id, annotation=ALL_DRAFTS | _SEED),
@@ -76,14 +92,13 @@ KEYWORDS = [
     Keyword("$anchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$dynamicAnchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$recursiveAnchor", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
-    Keyword("$defs", "core", frozenset(), check_schema_map, annotation=ALL_DRAFTS, holds="map"),
-    Keyword("definitions", "core", frozenset(), check_schema_map, annotation=ALL_DRAFTS, holds="map"),
+    Keyword("$defs", "core", frozenset(), check_definitions, annotation=ALL_DRAFTS, holds="map"),
+    Keyword("definitions", "core", frozenset(), check_definitions, annotation=ALL_DRAFTS, holds="map"),
     Keyword("$vocabulary", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
     Keyword("$comment", "core", frozenset(), check_string, annotation=ALL_DRAFTS),
     Keyword("title", "meta-data", frozenset(), check_string, annotation=_SEED),
     Keyword("description", "meta-data", frozenset(), check_string, annotation=_SEED),
     Keyword("default", "meta-data", frozenset(), check_json, annotation=_SEED),
     Keyword("examples", "meta-data", frozenset(), check_examples, annotation=_SEED),
-    Keyword("format", "format", frozenset(), check_string, annotation=frozenset({"strict"})),
 ]
 CHECKS: list[Any] = []

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
-from ..emit.tree import RETURN_FALSE, Compare, Name, Not, Stmt, call, fail_if, if_, lit
-from ..reference.results import Error, Results, is_kind
+from ..emit.context import ErrorContext, X, fail
+from ..emit.tree import RETURN_FALSE, Compare, Display, Expr, Name, Not, Stmt, call, fail_if, if_, lit
+from ..reference.results import Results, error, is_kind
 from ..values import canonical, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 
 # ints up to this size compare with floats exactly as decimals do
 SAFE_FLOAT_INT = 2**53
+
+# The messages of type (the error path's first test, emit/error_path.py), enum, const, and of a false
+# schema (which allows no instance); see emit/context.py, "errors".
+MESSAGES = {
+    "type": "{instance} is not of type {type}",
+    "enum": "{instance} is not one of {allowedValues}",
+    "const": "{instance} is not the expected value {allowedValue}",
+    "false": "{instance} is not allowed: the schema is false",
+}
 
 
 @dataclass(frozen=True)
@@ -74,7 +83,8 @@ def reference_type(r: DraftReference, types: Any, instance: Any, schema: dict[st
                    at: Here) -> Results:
     names = [types] if isinstance(types, str) else types
     if not any(_has_type(instance, name, at) for name in names):
-        yield Error(f"{p.short_repr(instance)} is not of type {', '.join(map(repr, names))}", ip, kp)
+        allowed = [n for n in ir.TYPE_NAMES if n in names and not (n == "integer" and "number" in names)]
+        yield error("type", "type", instance, ip, kp, {"type": allowed[0] if len(allowed) == 1 else allowed})
 
 
 # -- enum and const -------------------------------------------------------------------------------
@@ -136,28 +146,38 @@ def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
     return [fail_if(Not(call(m.prim("_in_table"), x, enum_table(b.m, check))))]
 
 
+def enum_values(m: Any, check: Enum) -> Name:
+    """An enum's values as a module constant (the lookup table and the errors' params share it)."""
+    return m.constant("L", m.value(list(check.values)), key="L" + check.canonical,
+                      annotation="list[Any]" if not check.values else "")
+
+
 def enum_table(m: Any, check: Enum) -> Name:
     """The lookup table of an enum's values (frozen keys with JSON equality), a module constant."""
-    return m.constant("T", call(m.prim("_table"), m.value(list(check.values))), key="T" + check.canonical)
+    return m.constant("T", call(m.prim("_table"), enum_values(m, check)), key="T" + check.canonical)
 
 
 def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:
     m = e.m
     test = Not(call(m.prim("_in_table"), X, enum_table(m, check)))
-    text = " is not one of the enum values" if check.keyword == "enum" else " is not the const value"
-    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+    params: Expr
+    if check.keyword == "enum":
+        params = Display("dict", ((lit("allowedValues"), enum_values(m, check)),))
+    else:
+        params = Display("dict", ((lit("allowedValue"), m.value(check.values[0])),))
+    return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], params)])]
 
 
 def reference_enum(r: DraftReference, values: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                    at: Here) -> Results:
     if not any(p.json_equal(instance, v) for v in values):
-        yield Error(f"{p.short_repr(instance)} is not one of the enum values", ip, kp)
+        yield error("enum", "enum", instance, ip, kp, {"allowedValues": list(values)})
 
 
 def reference_const(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                     at: Here) -> Results:
     if not p.json_equal(instance, value):
-        yield Error(f"{p.short_repr(instance)} is not the const value", ip, kp)
+        yield error("const", "const", instance, ip, kp, {"allowedValue": value})
 
 
 KEYWORDS = [

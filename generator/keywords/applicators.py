@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
 from ..emit.alternatives import alternatives
 from ..emit.annotations import acall, merge
-from ..emit.context import EV, IP, X, ErrorContext, Evaluation, ecall, fail, message, ptr
+from ..emit.context import AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, error_spec, fail
 from ..emit.fast import check_in_place, passes_by_type
-from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Paren, Pass,
-                         Stmt, Subscript, Sum, Tuple, call, fail_if, if_, lit, method, or_)
+from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Pass, Stmt,
+                         Subscript, Tuple, call, fail_if, if_, lit, method)
 from ..errors import join_pointer
-from ..reference.results import Error, Results, sibling
+from ..reference.results import Results, branches, error, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -24,6 +23,16 @@ if TYPE_CHECKING:
     from ..lower import Lowering
     from ..preflight import Walk
     from ..reference.drafts import DraftReference, Here
+
+
+# The messages (emit/context.py, "errors"). A failed anyOf, or a oneOf no alternative holds,
+# carries every alternative's errors as its context; a oneOf several hold names them.
+MESSAGES = {
+    "anyOf": "{instance} is not valid under any of the given schemas",
+    "oneOf": "{instance} is not valid under any of the given schemas",
+    "oneOf.several": "{instance} is valid under more than one of the given schemas: {passingSchemas}",
+    "not": "{instance} should not be valid under the schema of not",
+}
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,15 @@ class IfThenElse(ir.Check):
     then: ir.Node | None = None
     otherwise: ir.Node | None = None
     in_place_fields = ("condition", "then", "otherwise")
+
+    def never_applied(self) -> tuple[ir.Node, ...]:
+        """`then` under an `if` that is `false`, `else` under one every value passes."""
+        assert self.condition is not None
+        if self.condition.boolean is False and self.then is not None:
+            return (self.then,)
+        if ir.always_true(self.condition) and self.otherwise is not None:
+            return (self.otherwise,)
+        return ()
 
 
 # -- preflight and lowering ---------------------------------------------------------------------------
@@ -141,24 +159,27 @@ def error_all_of(e: ErrorContext, check: AllOf) -> list[Stmt]:
 
 
 def error_any_of(e: ErrorContext, check: AnyOf) -> list[Stmt]:
-    m = e.m
-    calls = [m.call(s, X) for s in check.schemas]
-    text = message(m, " is not valid under any of the given schemas")
-    return [if_(Not(Paren(or_(*calls))), [fail(m, text, ptr("anyOf"))])]
+    return _error_alternatives(e, "anyOf", check.schemas, (MESSAGES["anyOf"],))
 
 
 def error_one_of(e: ErrorContext, check: OneOf) -> list[Stmt]:
+    return _error_alternatives(e, "oneOf", check.schemas, (MESSAGES["oneOf"], MESSAGES["oneOf.several"]))
+
+
+def _error_alternatives(e: ErrorContext, keyword: str, schemas: tuple[ir.Node, ...],
+                        templates: tuple[str, ...]) -> list[Stmt]:
+    """anyOf/oneOf, decided again by _alternatives (which gathers each alternative's errors when
+    none holds) from a table of the alternatives."""
     m = e.m
-    calls = [m.call(s, X) for s in check.schemas]
-    text = message(m, " is not valid under exactly one of the given schemas")
-    return [if_(Compare(Paren(Sum(tuple(calls))), "!=", lit(1)), [fail(m, text, ptr("oneOf"))])]
+    rows = branch_rows(m, [(sub, (keyword, i)) for i, sub in enumerate(schemas)])
+    spec = error_spec(m, e.node, templates)
+    return [ExprStmt(call(m.prim("_alternatives"), OUT, X, rows, spec, IP, KP, AK, lit("/" + keyword),
+                          *m.scope_args()))]
 
 
 def error_not(e: ErrorContext, check: Not_) -> list[Stmt]:
-    m = e.m
     assert check.schema is not None
-    text = message(m, " should not be valid under the schema in not")
-    return [if_(m.call(check.schema, X), [fail(m, text, ptr("not"))])]
+    return [if_(e.m.call(check.schema, X), [fail(e, "not", MESSAGES["not"])])]
 
 
 def error_if(e: ErrorContext, check: IfThenElse) -> list[Stmt]:
@@ -206,33 +227,38 @@ def reference_all_of(r: DraftReference, schemas: Any, instance: Any, schema: dic
 
 def reference_any_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                      at: Here) -> Results:
-    valid = False
+    failed = []
     for index, sub in enumerate(schemas):
         errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("anyOf", index))
-        if not errors:
-            valid = True
+        if errors:
+            failed.append((index, errors))
+        else:
             yield from annotations
-    if not valid:
-        yield Error(f"{p.short_repr(instance)} is not valid under any of the given schemas", ip, kp)
+    if len(failed) == len(schemas):
+        yield error("anyOf", "anyOf", instance, ip, kp, {}, branches(failed))
 
 
 def reference_one_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                      at: Here) -> Results:
-    passed = []
+    passed, failed = [], []
     for index, sub in enumerate(schemas):
         errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("oneOf", index))
-        if not errors:
-            passed.append(annotations)
-    if len(passed) != 1:
-        yield Error(f"{p.short_repr(instance)} is valid under {len(passed)} of the given schemas, not exactly one", ip, kp)
-        return
-    yield from passed[0]
+        if errors:
+            failed.append((index, errors))
+        else:
+            passed.append((index, annotations))
+    if not passed:
+        yield error("oneOf", "oneOf", instance, ip, kp, {"passingSchemas": []}, branches(failed))
+    elif len(passed) > 1:
+        yield error("oneOf", "oneOf.several", instance, ip, kp, {"passingSchemas": [i for i, _ in passed]})
+    else:
+        yield from passed[0][1]
 
 
 def reference_not(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                   at: Here) -> Results:
     if r.valid(sub, instance, ip, kp, at.down("not")):
-        yield Error(f"{p.short_repr(instance)} should not be valid under the schema in not", ip, kp)
+        yield error("not", "not", instance, ip, kp)
 
 
 def reference_if(r: DraftReference, condition: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,

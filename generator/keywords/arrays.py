@@ -8,20 +8,21 @@ which also checks minItems; other lengths take the usual loop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from .. import primitives as p
 from ..emit.annotations import merge  # noqa: F401 - (the in-place units use it)
-from ..emit.context import EV, X, ErrorContext, Evaluation, IP, ecall, ecall_parts, fail, message, ptr
+from ..emit.context import (AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, ecall_parts, error_spec,
+                            ptr)
 from ..emit.fast import check_in_place, check_under, next_suffix
 from ..emit.tree import (RETURN_FALSE, BinOp, Break, Compare, ExprStmt, For, GenExp, If, Name, Not, Stmt, Subscript,
                          Tuple, and_, call, count_lines, fail_if, if_, lit, method, or_, Assign)
 from ..errors import join_pointer
 from ..plan import tuning
-from ..values import count_bound
-from ..reference.results import Error, Evaluated, Results, is_kind, sibling
+from ..values import count_bound, normalize_number
+from ..reference.results import Evaluated, Results, branches, error, is_kind, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import check_count, error_length, fast_length
 
@@ -50,6 +51,7 @@ class Items(ir.Check):
 class ItemCount(ir.Check):
     bound: int = 0
     at_least: bool = True  # minItems (True) or maxItems (False)
+    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a length)
     applies_to = "array"
 
 
@@ -66,6 +68,17 @@ class Contains(ir.Check):
     min_keyword: str = "contains"  # where a too-small count is reported
     annotates: bool = False  # contains' matches count as evaluated items (2020-12)
     applies_to = "array"
+
+
+# The messages (emit/context.py, "errors"). contains' params: how many items match, and the bound.
+MESSAGES = {
+    "minItems": "{instance} has too few items (minItems {limit})",
+    "maxItems": "{instance} has too many items (maxItems {limit})",
+    "uniqueItems": "{instance} has non-unique elements: items {duplicates} are equal",
+    "contains.none": "{instance} has no item that matches the contains schema",
+    "contains.few": "{instance} has too few items that match the contains schema ({matches}, minContains {minContains})",
+    "maxContains": "{instance} has too many items that match the contains schema ({matches}, maxContains {maxContains})",
+}
 
 
 # -- the plan -----------------------------------------------------------------------------------------
@@ -151,11 +164,11 @@ def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
 
 
 def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [ItemCount("minItems", count_bound(value), True)] if value > 0 else []
+    return [ItemCount("minItems", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
 
 def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [ItemCount("maxItems", count_bound(value), False)]
+    return [ItemCount("maxItems", count_bound(value), False, normalize_number(value))]
 
 
 def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
@@ -275,19 +288,19 @@ def error_items(e: ErrorContext, check: Items) -> list[Stmt]:
 
 def error_unique_items(e: ErrorContext, check: UniqueItems) -> list[Stmt]:
     m = e.m
-    return [if_(Not(call(m.prim("_unique"), X)), [fail(m, message(m, " has non-unique elements"), ptr("uniqueItems"))])]
+    spec = error_spec(m, e.node, MESSAGES["uniqueItems"])
+    return [if_(Not(call(m.prim("_unique"), X)), [ExprStmt(call(m.prim("_unique_error"), OUT, X, spec, IP, KP, AK))])]
 
 
 def error_contains(e: ErrorContext, check: Contains) -> list[Stmt]:
-    m, n, v = e.m, Name("n"), Name("v")
+    """Counted after a failure by _contains_errors, which also gathers why the other items fail."""
+    m = e.m
     assert check.schema is not None
-    out: list[Stmt] = [Assign(n, call("sum", GenExp(lit(1), v, X, m.fcall(m.fast_fn(check.schema), v))))]
-    text = message(m, " does not contain enough matching items")
-    out.append(if_(Compare(n, "<", lit(check.minimum)), [fail(m, text, ptr(check.min_keyword))]))
-    if check.maximum is not None:
-        text = message(m, " contains too many matching items")
-        out.append(if_(Compare(n, ">", lit(check.maximum)), [fail(m, text, ptr("maxContains"))]))
-    return out
+    templates = (MESSAGES["contains.none"], MESSAGES["contains.few"], MESSAGES["maxContains"])
+    spec = error_spec(m, e.node, templates)
+    row = branch_rows(m, [(check.schema, ("contains",))])
+    return [ExprStmt(call(m.prim("_contains_errors"), OUT, X, Subscript(row, lit(0)), lit(check.minimum),
+                          lit(check.maximum), spec, IP, KP, AK, lit("/" + check.min_keyword), *m.scope_args()))]
 
 
 # -- what they evaluate (for unevaluatedItems) --------------------------------------------------------
@@ -338,10 +351,7 @@ def reference_additional_items(r: DraftReference, extra: Any, instance: Any, sch
     if not is_kind(instance, "array") or not isinstance(prefix, list):
         return  # without an array of items, additionalItems does nothing
     for index in range(len(prefix), len(instance)):
-        if extra is False:
-            yield Error(f"additional item {index} is not allowed", join_pointer(ip, index), kp)
-        else:
-            yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("additionalItems"))
+        yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("additionalItems"))
     yield Evaluated(items=frozenset(range(len(prefix), len(instance))))
 
 
@@ -349,39 +359,45 @@ def reference_contains(r: DraftReference, sub: Any, instance: Any, schema: dict[
                        at: Here) -> Results:
     if not is_kind(instance, "array"):
         return
-    matched = [i for i, item in enumerate(instance) if r.valid(sub, item, join_pointer(ip, i), kp, at.down("contains"))]
+    outcomes = [(i, list(r.child(sub, item, join_pointer(ip, i), kp, at.down("contains"))))
+                for i, item in enumerate(instance)]
+    matched = [i for i, errors in outcomes if not errors]
     if at.dialect.contains_evaluates:
         yield Evaluated(items=frozenset(matched))
     low = schema.get("minContains", 1) if r.enforces(at, "minContains") else 1
     high = schema.get("maxContains") if r.enforces(at, "maxContains") else None
     if len(matched) < low:
         where = "minContains" if r.enforces(at, "minContains") and "minContains" in schema else "contains"
-        yield Error(f"{p.short_repr(instance)} has {len(matched)} matching items, fewer than {low}", ip, sibling(kp, where))
+        message = "contains.none" if not matched and low == 1 else "contains.few"
+        yield error(where, message, instance, ip, sibling(kp, where),
+                    {"minContains": normalize_number(low), "matches": len(matched)},
+                    branches((i, errors) for i, errors in outcomes if errors))
     if high is not None and len(matched) > high:
-        yield Error(f"{p.short_repr(instance)} has {len(matched)} matching items, more than {high}", ip,
-                    sibling(kp, "maxContains"))
+        yield error("maxContains", "maxContains", instance, ip, sibling(kp, "maxContains"),
+                    {"maxContains": normalize_number(high), "matches": len(matched)})
 
 
 def reference_min_items(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                         at: Here) -> Results:
     if is_kind(instance, "array") and len(instance) < bound:
-        yield Error(f"{p.short_repr(instance)} is too short", ip, kp)
+        yield error("minItems", "minItems", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_max_items(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                         at: Here) -> Results:
     if is_kind(instance, "array") and len(instance) > bound:
-        yield Error(f"{p.short_repr(instance)} is too long", ip, kp)
+        yield error("maxItems", "maxItems", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_unique_items(r: DraftReference, unique: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                            at: Here) -> Results:
     if unique is not True or not is_kind(instance, "array"):
         return
-    for i in range(len(instance)):
-        if any(p.json_equal(instance[i], instance[j]) for j in range(i + 1, len(instance))):
-            yield Error(f"{p.short_repr(instance)} has non-unique elements", ip, kp)
-            return
+    for j in range(len(instance)):  # the first item equal to an earlier one, and the earliest of those
+        for i in range(j):
+            if p.json_equal(instance[i], instance[j]):
+                yield error("uniqueItems", "uniqueItems", instance, ip, kp, {"duplicates": [i, j]})
+                return
 
 
 _ARRAYS = ALL_DRAFTS | {"octoscript", "strict"}

@@ -51,6 +51,9 @@ class Keyword:
     read_by: str = ""  # the keyword whose lowering reads this one (then/else by if)
     reference: Reference | None = None  # the reference interpreter's reading (None: read_by)
     annotation: frozenset[str] = frozenset()  # profiles where it is an annotation, never a check
+    # profiles where it is an optional assertion: an option (format_options.py) makes it a check
+    # (then `lower` and `reference` are used) or leaves it an annotation (format, content)
+    optional: frozenset[str] = frozenset()
     last: bool = False  # the reference applies it after its siblings, with what they evaluated
     holds: str = ""  # where its value holds subschemas: "schema", "schemas" or "map" (resolve.py)
 

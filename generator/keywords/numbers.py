@@ -9,14 +9,13 @@ exclusiveMaximum are booleans that make minimum and maximum strict.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
+from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit
-from ..reference.results import Error, Results, is_kind
+from ..reference.results import Results, error, is_kind
 from .. import values
 from ..values import normalize_number
 from .any_instance import SAFE_FLOAT_INT
@@ -29,9 +28,26 @@ if TYPE_CHECKING:
     from ..reference.drafts import DraftReference, Here
 
 # The relation the instance must have to the bound -> (the failing operator, the signs of
-# _cmp(x, bound) that pass, the words of the message).
-_OPS = {">=": ("<", (0, 1), "less than"), ">": ("<=", (1,), "less than or equal to"),
-        "<=": (">", (-1, 0), "greater than"), "<": (">=", (-1,), "greater than or equal to")}
+# _cmp(x, bound) that pass).
+_OPS = {">=": ("<", (0, 1)), ">": ("<=", (1,)), "<=": (">", (-1, 0)), "<": (">=", (-1,))}
+
+# The messages (emit/context.py, "errors"); "minimum.exclusive": draft 4's minimum made strict by
+# `exclusiveMinimum: true`. Their params: the bound as `limit`, and as `comparison` the relation
+# the instance must have to it.
+MESSAGES = {
+    "minimum": "{instance} is less than the minimum of {limit}",
+    "minimum.exclusive": "{instance} is less than or equal to the minimum of {limit}",
+    "maximum": "{instance} is greater than the maximum of {limit}",
+    "maximum.exclusive": "{instance} is greater than or equal to the maximum of {limit}",
+    "exclusiveMinimum": "{instance} is less than or equal to the exclusiveMinimum of {limit}",
+    "exclusiveMaximum": "{instance} is greater than or equal to the exclusiveMaximum of {limit}",
+    "multipleOf": "{instance} is not a multiple of {multipleOf}",
+}
+
+
+def bound_message(keyword: str, op: str) -> str:
+    """The message of a bound's failure: minimum/maximum made strict read differently."""
+    return keyword + ".exclusive" if keyword in ("minimum", "maximum") and len(op) == 1 else keyword
 
 
 @dataclass(frozen=True)
@@ -45,15 +61,6 @@ class NumberBound(ir.Check):
 class MultipleOf(ir.Check):
     divisor: ir.Number = 1
     applies_to = "number"
-
-
-def number_text(value: Any) -> str:
-    """A number for a message (huge integers abbreviated: their digits would hit Python's limit)."""
-    if isinstance(value, int) and abs(value) >= 10**100:
-        return f"{Decimal(value):.15E}"  # str() of an int this long may pass Python's digit limit
-    if isinstance(value, Decimal) and len(str(value)) > 40:  # (integral ones of 4000+ digits)
-        return f"{value:.15E}"
-    return str(value)
 
 
 # -- preflight --------------------------------------------------------------------------------------
@@ -97,7 +104,7 @@ def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: s
 # -- emission ---------------------------------------------------------------------------------------
 def fast_number_bound(b: Branch, check: NumberBound) -> list[Stmt]:
     m, x, bound = b.m, b.x, check.bound
-    fails, signs, _ = _OPS[check.op]
+    fails, signs = _OPS[check.op]
     exact_native = b.exact == "int" or isinstance(bound, float) or (
         isinstance(bound, int) and -SAFE_FLOAT_INT <= bound <= SAFE_FLOAT_INT)
     if exact_native and b.exact == "int":
@@ -109,10 +116,10 @@ def fast_number_bound(b: Branch, check: NumberBound) -> list[Stmt]:
 
 def error_number_bound(e: ErrorContext, check: NumberBound) -> list[Stmt]:
     m = e.m
-    _, signs, words = _OPS[check.op]
+    _, signs = _OPS[check.op]
     test = Compare(call(m.prim("_cmp"), X, m.value(check.bound)), "not in", lit(signs))
-    text = f" is {words} the {check.keyword} of {number_text(check.bound)}"
-    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+    params = {"limit": check.bound, "comparison": check.op}
+    return [if_(test, [fail(e, check.keyword, MESSAGES[bound_message(check.keyword, check.op)], params)])]
 
 
 def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
@@ -124,7 +131,7 @@ def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
 def error_multiple_of(e: ErrorContext, check: MultipleOf) -> list[Stmt]:
     m = e.m
     test = Not(call(m.prim("_is_multiple"), X, m.value(check.divisor)))
-    return [if_(test, [fail(m, message(m, f" is not a multiple of {number_text(check.divisor)}"), ptr("multipleOf"))])]
+    return [if_(test, [fail(e, "multipleOf", MESSAGES["multipleOf"], {"multipleOf": check.divisor})])]
 
 
 # -- the reference ----------------------------------------------------------------------------------
@@ -133,10 +140,11 @@ def _reference_bound(keyword: str, op: str, flag: str = "") -> Any:
                         at: Here) -> Results:
         if isinstance(bound, bool) or not is_kind(instance, "number"):
             return
-        exclusive = op if not flag else op[0] if at.dialect.exclusive_flags and schema.get(flag) is True else op
-        _, signs, words = _OPS[exclusive]
+        exclusive = op[0] if flag and at.dialect.exclusive_flags and schema.get(flag) is True else op
+        _, signs = _OPS[exclusive]
         if p.compare(instance, bound) not in signs:
-            yield Error(f"{p.short_repr(instance)} is {words} the {keyword} of {bound}", ip, kp)
+            yield error(keyword, bound_message(keyword, exclusive), instance, ip, kp,
+                        {"limit": normalize_number(bound), "comparison": exclusive})
 
     return reference_bound
 
@@ -144,7 +152,7 @@ def _reference_bound(keyword: str, op: str, flag: str = "") -> Any:
 def reference_multiple_of(r: DraftReference, divisor: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                           at: Here) -> Results:
     if is_kind(instance, "number") and not p.is_multiple(instance, divisor):
-        yield Error(f"{p.short_repr(instance)} is not a multiple of {divisor}", ip, kp)
+        yield error("multipleOf", "multipleOf", instance, ip, kp, {"multipleOf": normalize_number(divisor)})
 
 
 _BOUNDED = ALL_DRAFTS | {"octoscript", "strict"}
@@ -154,9 +162,9 @@ KEYWORDS = [
     Keyword("maximum", "validation", _BOUNDED, check_number, _bound("maximum", "<=", "exclusiveMaximum"),
             reference=_reference_bound("maximum", "<=", "exclusiveMaximum")),
     Keyword("exclusiveMinimum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMinimum", ">"),
-            reference=_reference_bound("minimum", ">")),
+            reference=_reference_bound("exclusiveMinimum", ">")),
     Keyword("exclusiveMaximum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMaximum", "<"),
-            reference=_reference_bound("maximum", "<")),
+            reference=_reference_bound("exclusiveMaximum", "<")),
     Keyword("multipleOf", "validation", ALL_DRAFTS | {"strict"}, check_multiple_of, lower_multiple_of,
             reference=reference_multiple_of),
 ]

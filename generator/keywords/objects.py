@@ -1,6 +1,8 @@
 """The object keywords: properties, patternProperties, additionalProperties, required,
 propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas and draft 4-7's
-dependencies (names or a schema per property).
+dependencies (names or a schema per property), which 2019-09 and 2020-12 keep too: their
+meta-schemas reserve the name for it ("schema authors should avoid redefining it"), so a schema that
+uses it means it (the official suite's optional dependencies-compatibility tests).
 
 Planned together (ObjectPlan), because they look at the same names: a closed object
 (`additionalProperties: false`) whose required names are all its names is one key-count or key-set
@@ -13,22 +15,20 @@ with additionalProperties. Each keyword's emission reads its part of the plan, n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
 from ..emit.annotations import acall, merge
-from ..emit.context import (AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, fail, message,
-                            ptr)
+from ..emit.context import AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, error_spec, ptr
 from ..emit.fast import check_under, next_suffix
 from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
                          Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
                          method, or_)
 from ..errors import join_pointer
 from ..plan import tuning
-from ..values import count_bound
-from ..reference.results import Error, Evaluated, Results, is_kind
+from ..values import count_bound, normalize_number
+from ..reference.results import Evaluated, Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class Properties(ir.Check):
 class AdditionalProperties(ir.Check):
     known: tuple[str, ...] = ()  # names covered by properties
     schema: ir.Node | None = None
-    patterns: tuple[str, ...] = ()  # Python translations of the patternProperties patterns
+    patterns: tuple[str, ...] = ()  # the patternProperties patterns (ECMA-262 sources)
     applies_to = "object"
 
 
@@ -76,6 +76,7 @@ class PropertyNames(ir.Check):
 class PropertyCount(ir.Check):
     bound: int = 0
     at_least: bool = True  # minProperties (True) or maxProperties (False)
+    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a count)
     applies_to = "object"
 
 
@@ -90,6 +91,17 @@ class DependentSchemas(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
     in_place_fields = ("entries",)
+
+
+# The messages (emit/context.py, "errors"). A member no schema allows is reported at its own
+# location, its name (or index) as the parameter; dependencies' array form reads as dependentRequired.
+MESSAGES = {
+    "required": "{missingProperty} is a required property",
+    "additionalProperties": "additional property {additionalProperty} is not allowed",
+    "minProperties": "{instance} has too few properties (minProperties {limit})",
+    "maxProperties": "{instance} has too many properties (maxProperties {limit})",
+    "dependentRequired": "{missingProperty} is a required property when {property} is present",
+}
 
 
 # -- the plan -----------------------------------------------------------------------------------------
@@ -149,7 +161,7 @@ def _pattern_loop(checks: tuple[ir.Check, ...], dynamic: bool) -> PatternLoop | 
     table = properties[0] if properties and _large(properties[0], dynamic) else None
     if table is None and not additional:
         return None
-    if additional and additional[0].patterns != tuple(python for _, python, _ in patterns[0].entries):
+    if additional and additional[0].patterns != tuple(source for source, _, _ in patterns[0].entries):
         return None
     in_table = {n for n, _ in checked_properties(table)} if table is not None else set()
     known = set(additional[0].known) if additional else in_table
@@ -177,6 +189,14 @@ def property_table(m: ModuleEmitter, check: Properties, error_only: bool = False
     """The table of a large `properties`: name -> (fast function, error function), used by both
     paths; or (error_only, for the error path of a smaller one) name -> error function. None when
     there are too few properties (each is then tested by name), and in dynamic mode."""
+    memo = m.memo.setdefault("property_table", {})
+    if (check, error_only) not in memo:
+        memo[(check, error_only)] = _property_table(m, check, error_only)
+    found: Name | None = memo[(check, error_only)]
+    return found
+
+
+def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Name | None:
     entries = checked_properties(check)
     large = len(entries) >= tuning.PROPERTY_TABLE
     if m.dynamic or len(entries) < tuning.ERROR_TABLE or not (large or error_only):
@@ -280,7 +300,7 @@ def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: st
 
 
 def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    from ..regex import translate
+    from .strings import translated as translate  # cached
 
     entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
                     for source, sub in value.items())
@@ -294,10 +314,10 @@ def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
 def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     if value is True and not lw.profile.dialect.annotations:
         return []
-    from ..regex import translate
+    from .strings import translated as translate  # cached
 
     known = tuple(schema["properties"]) if lw.enforced("properties", schema) else ()
-    patterns = tuple(translate(p) for p in schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
+    patterns = tuple(schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
     return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
 
 
@@ -306,11 +326,11 @@ def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where
 
 
 def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("minProperties", count_bound(value), True)] if value > 0 else []
+    return [PropertyCount("minProperties", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
 
 def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("maxProperties", count_bound(value), False)]
+    return [PropertyCount("maxProperties", count_bound(value), False, normalize_number(value))]
 
 
 def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
@@ -324,7 +344,7 @@ def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], wh
 
 
 def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    """Draft 4-7: an array value is dependentRequired, a schema value dependentSchemas."""
+    """An array value is dependentRequired, a schema value dependentSchemas (every draft)."""
     names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
     schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
     checks: list[ir.Check] = []
@@ -406,20 +426,21 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
         return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
     if check.patterns:  # a name that is not a string matches no pattern
-        unmatched = and_(*[Compare(Call(m.regex(pattern), (k,)), "is", NONE) for pattern in check.patterns])
+        unmatched = and_(*[m.pattern(pattern, k).negate() for pattern in check.patterns])
         tests.append(Paren(or_(Not(_is_str(k)), unmatched)))
     if schema.boolean is not False:  # a false schema fails every name that gets here
         tests.append(Not(m.fcall(m.fast_fn(schema), v)))
-    return [For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))]
+    loop = For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))
+    return [*m.pattern_notes(check.patterns), loop]
 
 
 def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
     if _plan(b).pattern_loop is not None:
         return []  # checked by the pattern loop
     m, k, v = b.m, b.scope("k"), b.scope("v")
-    inner = [fail_if(and_(Compare(Call(m.regex(python), (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
-             for _, python, sub in check.entries]
-    return [For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))]
+    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v)))) for source, _, sub in check.entries]
+    loop = For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))
+    return [*m.pattern_notes(source for source, _, _ in check.entries), loop]
 
 
 def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
@@ -439,30 +460,30 @@ def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
         body = [if_(Compare(k, "not in", others), unknown)]
     else:
         body = unknown
-    return [For(Tuple((k, v), bare=True), method(b.x, "items"), tuple(body))]
+    notes = m.pattern_notes(source for source, _, _ in loop.patterns.entries)
+    return [*notes, For(Tuple((k, v), bare=True), method(b.x, "items"), tuple(body))]
 
 
 def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list[Stmt]:
     """The checks of a name the properties do not know (a name that is not a string matches no
     pattern): its patterns' schemas, or additionalProperties."""
     m = b.m
-    matches = [(m.regex(python), sub) for _, python, sub in loop.patterns.entries]
+    matches = [(m.pattern(source, k), sub) for source, _, sub in loop.patterns.entries]
     other = loop.additional.schema if loop.additional is not None else None
-    checked = [(regex, sub) for regex, sub in matches if not ir.always_true(sub)]
+    checked = [(match, sub) for match, sub in matches if not ir.always_true(sub)]
     if other is not None and other.boolean is False and len(matches) == 1:
-        (regex, sub), = matches  # the one pattern must match, and its schema hold
-        tests = [Not(_is_str(k)), Compare(Call(regex, (k,)), "is", NONE)]
+        (match, sub), = matches  # the one pattern must match, and its schema hold
+        tests = [Not(_is_str(k)), match.negate()]
         if checked:
             tests.append(Not(m.fcall(m.fast_fn(sub), v)))
         return [fail_if(or_(*tests))]
     out: list[Stmt] = []
     if other is not None and not ir.always_true(other):
-        unmatched = Paren(and_(*[Compare(Call(regex, (k,)), "is", NONE) for regex, _ in matches]))
+        unmatched = Paren(and_(*[match.negate() for match, _ in matches]))
         fails = [RETURN_FALSE] if other.boolean is False else [fail_if(Not(m.fcall(m.fast_fn(other), v)))]
         out.append(if_(or_(Not(_is_str(k)), unmatched), fails))
     if checked:
-        out.append(if_(_is_str(k), [fail_if(and_(Compare(Call(regex, (k,)), "is not", NONE), Not(m.fcall(m.fast_fn(sub), v))))
-                                   for regex, sub in checked]))
+        out.append(if_(_is_str(k), [fail_if(and_(match, Not(m.fcall(m.fast_fn(sub), v)))) for match, sub in checked]))
     elif other is None or ir.always_true(other):
         out.append(Pass())
     return out
@@ -489,7 +510,8 @@ def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_required(e: ErrorContext, check: Required) -> list[Stmt]:
-    return [ExprStmt(call(e.m.prim("_required_errors"), X, lit(check.names), IP, KP, AK, OUT))]
+    spec = error_spec(e.m, e.node, MESSAGES["required"])
+    return [ExprStmt(call(e.m.prim("_required_errors"), X, literal_expr(check.names), spec, IP, KP, AK, OUT))]
 
 
 def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:
@@ -510,25 +532,28 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     # a closed object's property table lists exactly its names: it serves as the set of them
     known = property_table(m, plan.table) if check.schema.boolean is False and plan.closed_table and plan.table else None
     known = known or _keys(m, check.known)
+    spec = error_spec(m, e.node, MESSAGES["additionalProperties"], "additionalProperty")
     if check.schema.boolean is False and not check.patterns:
-        return [ExprStmt(call(m.prim("_extra_errors"), X, known, IP, KP, AK, OUT))]
+        return [ExprStmt(call(m.prim("_extra_errors"), X, known, spec, IP, KP, AK, OUT))]
     tests: list[Expr] = [Compare(KEY, "not in", known)]
-    tests += [Not(Paren(and_(_is_str(KEY), Compare(Call(m.regex(pattern), (KEY,)), "is not", NONE))))
-              for pattern in check.patterns]
-    at = at_key(m)
+    tests += [Not(Paren(and_(_is_str(KEY), m.pattern(pattern, KEY)))) for pattern in check.patterns]
     if check.schema.boolean is False:
-        text = BinOp(BinOp(lit("additional property "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
-        inner: Stmt = fail(m, text, ptr("additionalProperties"), at)
+        inner: Stmt = member_error(m, spec, "additionalProperties")
     else:
-        inner = ecall(m, check.schema, Subscript(X, KEY), at, "additionalProperties")
+        inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), "additionalProperties")
     return [For(KEY, X, (if_(and_(*tests), [inner]),))]
+
+
+def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
+    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
+    unevaluatedProperties or unevaluatedItems)."""
+    return ExprStmt(call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword)))
 
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
     m, at = e.m, at_key(e.m)
-    inner = [if_(Compare(Call(m.regex(python), (KEY,)), "is not", NONE),
-                 [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
-             for source, python, sub in check.entries]
+    inner = [if_(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
+             for source, _, sub in check.entries]
     return [For(KEY, X, (if_(_is_str(KEY), inner),))]
 
 
@@ -538,20 +563,17 @@ def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
 
 
 def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
-    m = e.m
-    test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
-    text = message(m, " has too few properties" if check.at_least else " has too many properties")
-    return [if_(test, [fail(m, text, ptr(check.keyword))])]
+    from .strings import error_length
+
+    return error_length(e, check)
 
 
 def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
-    m, name_ = e.m, Name("name")
-    out: list[Stmt] = []
-    for name, names in check.entries:
-        text = BinOp(call("repr", name_), "+", lit(f" is required by {name!r}"))
-        missing = if_(Compare(name_, "not in", X), [fail(m, text, ptr(check.keyword))])
-        out.append(if_(_has(name, X), [For(name_, lit(names), (missing,))]))
-    return out
+    m = e.m
+    spec = error_spec(m, e.node, MESSAGES["dependentRequired"])
+    return [if_(_has(name, X), [ExprStmt(call(m.prim("_dependent_errors"), OUT, X, lit(name), lit(names), spec, IP, KP,
+                                              AK, lit("/" + check.keyword)))])
+            for name, names in check.entries]
 
 
 def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
@@ -566,7 +588,7 @@ def evaluates_properties(found: Evaluation, check: Properties) -> None:
 
 
 def evaluates_pattern_properties(found: Evaluation, check: PatternProperties) -> None:
-    tests = [Compare(Call(found.m.regex(python), (KEY,)), "is not", NONE) for _, python, _ in check.entries]
+    tests = [found.m.pattern(source, KEY) for source, _, _ in check.entries]
     test = and_(_is_str(KEY), Paren(or_(*tests)))
     found.objects.append(For(KEY, X, (if_(test, [ExprStmt(method(EV, "add", KEY))]),)))
 
@@ -593,9 +615,9 @@ def reference_properties(r: DraftReference, props: Any, instance: Any, schema: d
 
 
 def _matches(source: str, key: Any) -> bool:
-    from ..regex import compile_pattern
+    from .strings import pattern_search
 
-    return isinstance(key, str) and compile_pattern(source).search(key) is not None
+    return isinstance(key, str) and pattern_search(source)(key)
 
 
 def reference_pattern_properties(r: DraftReference, patterns: Any, instance: Any, schema: dict[str, Any], ip: str,
@@ -624,7 +646,8 @@ def reference_additional_properties(r: DraftReference, extra: Any, instance: Any
             continue
         covered.add(key)
         if extra is False:
-            yield Error(f"additional property {key!r} is not allowed", join_pointer(ip, key), kp)
+            yield error("additionalProperties", "additionalProperties", instance[key], join_pointer(ip, key), kp,
+                        {"additionalProperty": key})
         else:
             yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties"))
     yield Evaluated(properties=frozenset(covered))
@@ -642,19 +665,19 @@ def reference_required(r: DraftReference, names: Any, instance: Any, schema: dic
     if is_kind(instance, "object"):
         for name in names:
             if name not in instance:
-                yield Error(f"{name!r} is a required property", ip, kp)
+                yield error("required", "required", instance, ip, kp, {"missingProperty": name})
 
 
 def reference_min_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                              at: Here) -> Results:
     if is_kind(instance, "object") and len(instance) < bound:
-        yield Error(f"{p.short_repr(instance)} does not have enough properties", ip, kp)
+        yield error("minProperties", "minProperties", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_max_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                              at: Here) -> Results:
     if is_kind(instance, "object") and len(instance) > bound:
-        yield Error(f"{p.short_repr(instance)} has too many properties", ip, kp)
+        yield error("maxProperties", "maxProperties", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_dependent_required(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
@@ -664,7 +687,8 @@ def reference_dependent_required(r: DraftReference, value: Any, instance: Any, s
             if name in instance:
                 for need in needs:
                     if need not in instance:
-                        yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+                        yield error("dependentRequired", "dependentRequired", instance, ip, kp,
+                                    {"missingProperty": need, "property": name})
 
 
 def reference_dependent_schemas(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
@@ -685,7 +709,8 @@ def reference_dependencies(r: DraftReference, value: Any, instance: Any, schema:
         if isinstance(dependency, list):
             for need in dependency:
                 if need not in instance:
-                    yield Error(f"{need!r} is a dependency of {name!r}", ip, kp)
+                    yield error("dependencies", "dependentRequired", instance, ip, kp,
+                                {"missingProperty": need, "property": name})
         else:
             yield from r.in_place(dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name))
 
@@ -710,7 +735,7 @@ KEYWORDS = [
             lower_dependent_required, reference=reference_dependent_required),
     Keyword("dependentSchemas", "applicator", drafts("draft2019-09"), check_schema_map, lower_dependent_schemas,
             reference=reference_dependent_schemas, holds="map"),
-    Keyword("dependencies", "applicator", drafts("draft4", "draft7"), check_dependencies, lower_dependencies,
+    Keyword("dependencies", "applicator", ALL_DRAFTS, check_dependencies, lower_dependencies,
             reference=reference_dependencies, holds="map"),
 ]
 CHECKS = [

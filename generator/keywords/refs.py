@@ -17,7 +17,7 @@ from .. import ir
 from ..emit.annotations import merge
 from ..emit.context import IP, OUT, X, ErrorContext, Evaluation, through_ref
 from ..emit.fast import check_in_place
-from ..emit.tree import NONE, Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
+from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
 from ..reference.results import Results
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
@@ -57,8 +57,10 @@ C = Any  # Context | None
 
 def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    _, key, enters, hops = found
     return [Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
@@ -66,8 +68,10 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
     """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
     the outermost resource in the dynamic scope with that anchor is chosen at run time."""
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    location, key, enters, hops = found
     fragment = value.partition("#")[2]
     target = location.schema
     if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
@@ -79,8 +83,10 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
 def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
     assert lw.registry is not None and ctx is not None
-    location = lw.registry.lookup(value, ctx.base, where)
-    key, enters, hops = lw.follow(location, where)
+    found = lw.resolve_reference(value, ctx.base, where)
+    if found is None:
+        return []  # unresolvable: reported with every other one when lowering ends
+    location, key, enters, hops = found
     target = location.schema
     if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
         lw.dynamic_names.add(("recursive", ""))
@@ -103,8 +109,9 @@ def error_ref(e: ErrorContext, check: Ref) -> list[Stmt]:
     m = e.m
     where = through_ref(check)
     function = m.error_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(1))
-    # crossing a reference: locations below it are also given absolutely, from its target
-    absolute = lit(check.absolute) if check.mode is None else NONE
+    # crossing a reference: locations below it are also given absolutely, from its target (a
+    # dynamic one's, chosen at run time, from the table)
+    absolute = lit(check.absolute) if check.mode is None else Subscript(m.dynamic_pick(check), lit(3))
     return [ExprStmt(Call(function, (X, IP, where, OUT, absolute, *m.ref_scope(check))))]
 
 
@@ -156,6 +163,7 @@ def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, sc
     yield from r.in_place(target, instance, ip, kp, there)
 
 
+MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
     Keyword("$dynamicRef", "core", drafts("draft2020-12"), check_ref, lower_dynamic_ref, reference=reference_dynamic_ref),

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import annotations, any_instance, applicators, arrays, numbers, objects, refs, strings, unevaluated
+from . import annotations, any_instance, applicators, arrays, content, format, numbers, objects, refs, strings, unevaluated
 from .base import CheckKind, Keyword
 
 # Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
-UNITS = (any_instance, numbers, strings, arrays, objects, applicators, refs, unevaluated, annotations)
+UNITS = (any_instance, numbers, strings, format, content, arrays, objects, applicators, refs, unevaluated, annotations)
 
 KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
 CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
+# message name ("type", "oneOf.several") -> its template (emit/context.py, "errors"): the messages
+# of every unit, which the generated code and the reference interpreter fill alike
+MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.MESSAGES.items()}
 # unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
 PLANNERS: dict[str, Callable[..., Any]] = {
     unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")}
@@ -27,6 +30,12 @@ def enforced_by(profile: str) -> frozenset[str]:
 def annotations_of(profile: str) -> frozenset[str]:
     """The keywords a profile or draft knows as annotations (values checked, never a check)."""
     return frozenset(k.name for k in KEYWORDS.values() if profile in k.annotation)
+
+
+def optional_assertions(profile: str) -> list[Keyword]:
+    """The keywords that are optional assertions in a profile or draft (format; content in draft
+    7): an option makes them checks (see profiles.with_formats)."""
+    return [k for k in KEYWORDS.values() if profile in k.optional]
 
 
 def vocabulary(name: str) -> frozenset[str]:

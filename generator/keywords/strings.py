@@ -1,17 +1,19 @@
 """The string keywords: minLength, maxLength (lengths in code points) and pattern (ECMA-262,
-translated exactly into Python `re` by generator/regex, or refused)."""
+translated exactly into Python `re` by generator/regex, or refused; run as its plan says: `re`,
+str tests, or a linear-time automaton where `re` could take super-linear time, emit/patterns.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import ir
 from .. import primitives as p
-from ..emit.context import ErrorContext, X, fail, message, ptr
-from ..emit.tree import NONE, Call, Compare, Stmt, call, fail_if, if_, lit
-from ..values import count_bound
-from ..reference.results import Error, Results, is_kind
+from ..emit.context import ErrorContext, X, fail
+from ..emit.tree import Compare, Stmt, call, fail_if, if_, lit
+from ..values import count_bound, normalize_number
+from ..reference.results import Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:
@@ -21,10 +23,19 @@ if TYPE_CHECKING:
     from ..reference.drafts import DraftReference, Here
 
 
+# The messages (emit/context.py, "errors"): the limit as the schema gives it, the pattern as written.
+MESSAGES = {
+    "minLength": "{instance} is too short (minLength {limit})",
+    "maxLength": "{instance} is too long (maxLength {limit})",
+    "pattern": "{instance} does not match the pattern {pattern}",
+}
+
+
 @dataclass(frozen=True)
 class StringLength(ir.Check):
     bound: int = 0
     at_least: bool = True  # minLength (True) or maxLength (False)
+    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a length)
     applies_to = "string"
 
 
@@ -41,29 +52,41 @@ def check_count(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 
 def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """A valid ECMA-262 pattern that Python can express exactly; one that has no linear-time
+    engine (an "unsafe" plan: generator/regex/plan.py) goes to the profile's policy."""
     if not isinstance(value, str):
         raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {w.describe(value)}")
-    from ..regex import RegexTranslationError, compile_pattern
+    from ..regex import RegexTranslationError, plan_pattern
 
     try:
-        compile_pattern(value)
+        plan = plan_pattern(value)
     except RegexTranslationError as exc:
         raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
+    if plan.kind == "unsafe":
+        w.unsafe_pattern(pointer, f"pattern {p.short_repr(value)} is unsafe: {plan.reason}")
 
 
 # -- lowering ---------------------------------------------------------------------------------------
 def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("minLength", count_bound(value), True)] if value > 0 else []
+    return [StringLength("minLength", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
 
 def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("maxLength", count_bound(value), False)]
+    return [StringLength("maxLength", count_bound(value), False, normalize_number(value))]
+
+
+@functools.lru_cache(maxsize=4096)
+def translated(pattern: str) -> str:
+    """The Python `re` translation of an ECMA-262 pattern, checked to compile (else
+    RegexTranslationError). Cached: real schemas repeat their patterns (a UUID pattern hundreds of
+    times), and preflight, reference targets and lowering all ask for each."""
+    from ..regex import compile_pattern
+
+    return compile_pattern(pattern).pattern
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    from ..regex import translate
-
-    return [Pattern("pattern", value, translate(value))]
+    return [Pattern("pattern", value, translated(value))]
 
 
 # -- emission ---------------------------------------------------------------------------------------
@@ -73,41 +96,49 @@ def fast_length(b: Branch, check: Any) -> list[Stmt]:
 
 
 def error_length(e: ErrorContext, check: Any) -> list[Stmt]:
-    m = e.m
+    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages)."""
+    from .registry import MESSAGES
+
     test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
-    text = " is too short" if check.at_least else " is too long"
-    return [if_(test, [fail(m, message(m, text), ptr(check.keyword))])]
+    limit = check.limit if check.limit is not None else check.bound
+    return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], {"limit": limit})])]
 
 
 def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:
-    return [fail_if(Compare(Call(b.m.regex(check.python), (b.x,)), "is", NONE))]
+    return [*b.m.pattern_notes([check.source]), fail_if(b.m.pattern(check.source, b.x).negate())]
 
 
 def error_pattern(e: ErrorContext, check: Pattern) -> list[Stmt]:
     m = e.m
-    test = Compare(Call(m.regex(check.python), (call("str", X),)), "is", NONE)
-    return [if_(test, [fail(m, message(m, " does not match " + repr(check.source)), ptr("pattern"))])]
+    test = m.pattern(check.source, call("str", X)).negate()
+    return [if_(test, [fail(e, "pattern", MESSAGES["pattern"], {"pattern": check.source})])]
 
 
 # -- the reference ----------------------------------------------------------------------------------
 def reference_min_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                          at: Here) -> Results:
     if is_kind(instance, "string") and len(instance) < bound:
-        yield Error(f"{p.short_repr(instance)} is too short", ip, kp)
+        yield error("minLength", "minLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_max_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                          at: Here) -> Results:
     if is_kind(instance, "string") and len(instance) > bound:
-        yield Error(f"{p.short_repr(instance)} is too long", ip, kp)
+        yield error("maxLength", "maxLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
 def reference_pattern(r: DraftReference, source: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                       at: Here) -> Results:
-    from ..regex import compile_pattern
+    if is_kind(instance, "string") and not pattern_search(source)(str(instance)):
+        yield error("pattern", "pattern", instance, ip, kp, {"pattern": source})
 
-    if is_kind(instance, "string") and compile_pattern(source).search(str(instance)) is None:
-        yield Error(f"{p.short_repr(instance)} does not match {source!r}", ip, kp)
+
+def pattern_search(source: str) -> Callable[[str], bool]:
+    """The reference's matcher of a pattern: its plan's (the linear automaton where `re` could
+    take super-linear time), so that no input makes a differential test hang."""
+    from ..regex import plan_pattern, plan_search
+
+    return plan_search(plan_pattern(source))
 
 
 KEYWORDS = [

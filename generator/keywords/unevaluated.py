@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import ir
-from ..emit.context import EV, KEY, X, ErrorContext, at_key, ecall, fail, ptr
-from ..emit.tree import Assign, BinOp, Compare, Expr, For, Not, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, method
+from ..emit.context import EV, KEY, X, ErrorContext, at_key, ecall, error_spec
+from ..emit.tree import Assign, Compare, Expr, For, Not, Stmt, Subscript, Tuple, and_, call, fail_if, if_, method
 from ..errors import join_pointer
-from ..reference.results import Error, Evaluated, Results, is_kind
+from ..reference.results import Evaluated, Results, error, is_kind
 from .base import CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -19,6 +19,15 @@ if TYPE_CHECKING:
     from ..lower import Lowering
     from ..preflight import Walk
     from ..reference.drafts import DraftReference, Here
+
+
+# The messages (emit/context.py, "errors"): a member no schema evaluated and a false
+# unevaluated* allows, reported at its own location, its name (index) as the parameter.
+MESSAGES = {
+    "unevaluatedProperties": "unevaluated property {unevaluatedProperty} is not allowed",
+    "unevaluatedItems": "unevaluated item {unevaluatedItem} is not allowed",
+}
+_PARAMS = {"unevaluatedProperties": "unevaluatedProperty", "unevaluatedItems": "unevaluatedItem"}
 
 
 @dataclass(frozen=True)
@@ -76,12 +85,13 @@ def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
     if ir.always_true(check.schema):
         return []
     out: list[Stmt] = [Assign(EV, m.fcall(m.eval_fn(e.node), X))]
-    at = at_key(m)
     if check.schema.boolean is False:
-        text = BinOp(BinOp(lit("unevaluated "), "+", call("repr", KEY)), "+", lit(" is not allowed"))
-        inner: Stmt = fail(m, text, ptr(check.keyword), at)
+        from .objects import member_error
+
+        spec = error_spec(m, e.node, MESSAGES[check.keyword], _PARAMS[check.keyword])
+        inner: Stmt = member_error(m, spec, check.keyword)
     else:
-        inner = ecall(m, check.schema, Subscript(X, KEY), at, check.keyword)
+        inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), check.keyword)
     members = call("range", call("len", X)) if isinstance(check, UnevaluatedItems) else X
     return out + [For(KEY, members, (if_(Compare(KEY, "not in", EV), [inner]),))]
 
@@ -94,7 +104,8 @@ def reference_properties(r: DraftReference, extra: Any, instance: Any, schema: d
         if key in seen.properties:
             continue
         if extra is False:
-            yield Error(f"unevaluated property {key!r} is not allowed", join_pointer(ip, key), kp)
+            yield error("unevaluatedProperties", "unevaluatedProperties", instance[key], join_pointer(ip, key), kp,
+                        {"unevaluatedProperty": key})
         else:
             yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("unevaluatedProperties"))
     yield Evaluated(properties=frozenset(instance))
@@ -108,7 +119,8 @@ def reference_items(r: DraftReference, extra: Any, instance: Any, schema: dict[s
         if index in seen.items:
             continue
         if extra is False:
-            yield Error(f"unevaluated item {index} is not allowed", join_pointer(ip, index), kp)
+            yield error("unevaluatedItems", "unevaluatedItems", instance[index], join_pointer(ip, index), kp,
+                        {"unevaluatedItem": index})
         else:
             yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("unevaluatedItems"))
     yield Evaluated(items=frozenset(range(len(instance))))

@@ -5,34 +5,64 @@ subschemas are shared by the emitter (nodes compare structurally)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields, replace
+from functools import cache
 
 from .. import ir
 
 
-def _order_value(value: object) -> object:
-    if isinstance(value, ir.Node):
-        return order(value)
-    if isinstance(value, tuple):
-        return tuple(_order_value(v) for v in value)
-    return value
+class Ordering:
+    """Orders every node once, however many places share it (a large schema's subschemas are
+    shared by hundreds of nodes)."""
+
+    def __init__(self) -> None:
+        from ..keywords.registry import CHECKS
+
+        self._cost = {kind: c.cost for kind, c in CHECKS.items()}
+        self._done: dict[int, ir.Node] = {}
+
+    def node(self, node: ir.Node) -> ir.Node:
+        """`node` and every subschema in it with their checks in order of cost (a stable sort:
+        keyword order within one cost; unevaluated* last, as they read what the others evaluated)."""
+        if node.boolean is not None:
+            return node
+        done = self._done.get(id(node))
+        if done is None:
+            kept = [better for better in map(self._check, node.checks) if better is not None]
+            kept.sort(key=lambda c: self._cost[type(c)])
+            unchanged = len(kept) == len(node.checks) and all(a is b for a, b in zip(kept, node.checks))
+            done = node if unchanged else replace(node, checks=tuple(kept))
+            self._done[id(node)] = done
+            self._done[id(done)] = done
+        return done
+
+    def _check(self, check: ir.Check) -> ir.Check | None:
+        if check.keyword == "allOf" and all(ir.always_true(s) for s in ir.in_place(check)):
+            return None  # every member always holds (members are kept otherwise: their index is a location)
+        changes = {}
+        for name in _subschema_fields(type(check)):
+            value = getattr(check, name)
+            better = self._value(value)
+            if better is not value:
+                changes[name] = better
+        return replace(check, **changes) if changes else check
+
+    def _value(self, value: object) -> object:
+        if isinstance(value, ir.Node):
+            return self.node(value)
+        if isinstance(value, tuple):
+            parts = tuple(self._value(v) for v in value)
+            return value if all(a is b for a, b in zip(parts, value)) else parts
+        return value
 
 
-def _order_check(check: ir.Check) -> ir.Check | None:
-    if check.keyword == "allOf" and all(ir.always_true(s) for s in ir.in_place(check)):
-        return None  # every member always holds (members are kept otherwise: their index is a location)
-    changes = {f.name: _order_value(getattr(check, f.name)) for f in fields(check)
-               if f.name not in ("keyword", "values")}
-    return replace(check, **changes)
+@cache
+def _subschema_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a check that may hold subschemas (everything but its keyword and values)."""
+    return tuple(f.name for f in fields(kind) if f.name not in ("keyword", "values"))
 
 
 def order(node: ir.Node) -> ir.Node:
-    """`node` and every subschema in it with their checks in order of cost (a stable sort: keyword
-    order within one cost; unevaluated* last, as they read what the others evaluated)."""
-    from ..keywords.registry import CHECKS
-
-    if node.boolean is not None:
-        return node
-    kept = [better for better in map(_order_check, node.checks) if better is not None]
-    kept.sort(key=lambda c: CHECKS[type(c)].cost)
-    return replace(node, checks=tuple(kept))
+    """One node ordered on its own (see Ordering)."""
+    return Ordering().node(node)

@@ -30,10 +30,13 @@ from urllib.parse import urldefrag
 
 from .. import primitives as p
 from ..errors import SchemaError, join_pointer
+from ..format_options import DEFAULT as DEFAULT_FORMATS
+from ..format_options import FormatOptions
 from ..keywords.registry import KEYWORDS
-from ..profiles import DRAFT_PROFILES, VALIDATION_VOCABULARY, Dialect, Profile
+from ..profiles import (DRAFT_PROFILES, VALIDATION_VOCABULARY, Dialect, Profile, asserts_formats_by_vocabulary,
+                        with_formats)
 from ..resolve import META_SCHEMAS, Location, Registry, normalize_meta_uri
-from .results import Error, Evaluated, Results
+from .results import Error, Evaluated, Results, error
 
 __all__ = ["DraftReference", "Error", "Evaluated", "Here"]
 
@@ -71,12 +74,16 @@ class DraftReference:
 
     `registry` maps URIs to further schema documents that `$ref` may name; `base_uri` is the URI of
     the schema itself. An unresolvable `$ref` raises SchemaError when evaluation reaches it.
+    `format_options` makes `format` (and draft 7's content keywords) checks, as the compiler's
+    options do, with the same checkers.
     """
 
     def __init__(self, schema: Any, draft: str, *, registry: Mapping[str, Any] | None = None,
-                 base_uri: str = "", profile: Profile | None = None) -> None:
+                 base_uri: str = "", profile: Profile | None = None,
+                 format_options: FormatOptions = DEFAULT_FORMATS) -> None:
         DRAFT_PROFILES[draft]  # KeyError for an unknown draft name
         self.seed = profile  # a seed profile in force everywhere (no $schema applies)
+        self.format_options = format_options
         self.registry = Registry(draft=draft, supplied=registry or {})
         self.document = self.registry.add(base_uri, schema)
         self.schema = schema
@@ -103,7 +110,7 @@ class DraftReference:
         if schema is True:
             return
         if schema is False:
-            yield Error(f"False schema does not allow {p.short_repr(instance)}", ip, kp)
+            yield error("false", "false", instance, ip, kp)
             return
         if not isinstance(schema, dict):
             return  # not a schema: nothing to apply
@@ -149,7 +156,7 @@ class DraftReference:
         key = document + "#" + pointer
         if key not in self._dialects:
             doc = self.registry.documents[document]
-            profile, validation = DRAFT_PROFILES[doc.draft], True
+            profile, validation = with_formats(DRAFT_PROFILES[doc.draft], self.format_options), True
             node = doc.value
             walked = ""
             for token in [None, *(pointer.split("/")[1:] if pointer else [])]:
@@ -165,7 +172,7 @@ class DraftReference:
     def _meta_dialect(self, meta: str, profile: Profile, pointer: str) -> tuple[Profile, bool]:
         known = META_SCHEMAS.get(normalize_meta_uri(meta))
         if known is not None:
-            return DRAFT_PROFILES[known], True
+            return with_formats(DRAFT_PROFILES[known], self.format_options), True
         if not profile.dialect.vocabularies:
             return profile, True
         try:
@@ -175,7 +182,8 @@ class DraftReference:
         vocabulary = found.schema.get("$vocabulary") if isinstance(found.schema, dict) else None
         if not isinstance(vocabulary, dict):
             return profile, True
-        return profile, any(uri in vocabulary for uri in VALIDATION_VOCABULARIES)
+        formats = replace(profile, format_vocabulary=asserts_formats_by_vocabulary(vocabulary))
+        return with_formats(formats, self.format_options), any(uri in vocabulary for uri in VALIDATION_VOCABULARIES)
 
     # -- helpers for keyword functions ------------------------------------------------------------
     def child(self, schema: Any, instance: Any, ip: str, kp: str, at: Here) -> Iterator[Error]:

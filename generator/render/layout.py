@@ -11,7 +11,7 @@ black. Tests compare the result with black's on random schemas.
 
 from __future__ import annotations
 
-from ..emit.tree import INDENT, Assign, Attr, Call, Display, Expr, ExprStmt, Name, Stmt, statement_text
+from ..emit.tree import INDENT, Assign, Attr, Call, Display, Expr, ExprStmt, Name, Stmt, Tuple, statement_text
 
 LINE_LENGTH = 100
 
@@ -25,6 +25,9 @@ def wrap_statement(stmt: Stmt, indent: str, width: int = LINE_LENGTH) -> list[st
         return _call(indent, "", stmt.value, width)
     if isinstance(stmt, Assign) and not stmt.annotation and isinstance(stmt.target, Name) and isinstance(stmt.value, Call):
         return _call(indent, stmt.target.render() + " = ", stmt.value, width)
+    if isinstance(stmt, Assign) and not stmt.annotation and isinstance(stmt.target, Name) and isinstance(stmt.value, Display):
+        body = _collection(indent, stmt.value, width)  # a display is exploded, one element a line
+        return None if body is None else [indent + stmt.target.render() + " = " + body[0].lstrip(), *body[1:]]
     return None
 
 
@@ -44,9 +47,16 @@ def _call(indent: str, head: str, call: Call, width: int) -> list[str] | None:
     joined = inner + ", ".join(args)
     if len(joined) <= width:
         return [opening, joined, closing]
-    if any(len(inner + arg + ",") > width for arg in args):
-        return None
-    return [opening, *(inner + arg + "," for arg in args), closing]
+    lines = [opening]
+    for node, arg in zip(call.args, args):  # one argument a line; a long collection exploded too
+        if len(inner + arg + ",") <= width:
+            lines.append(inner + arg + ",")
+            continue
+        exploded = _collection(inner, node, width) if isinstance(node, (Display, Tuple)) else None
+        if exploded is None:
+            return None
+        lines.extend([*exploded[:-1], exploded[-1] + ","])
+    return [*lines, closing]
 
 
 def _argument(arg: Expr) -> str:
@@ -61,18 +71,35 @@ def _bracket_body(inner: str, arg: Expr, opening: str, closing: str, width: int)
         return [opening, inner + text, closing]
     if isinstance(arg, Call):
         body = _call(inner, "", arg, width)
-    elif isinstance(arg, Display) and arg.kind in ("set", "list") and arg.items:
+    elif isinstance(arg, (Display, Tuple)):
         body = _collection(inner, arg, width)
     else:
         return None
     return None if body is None else [opening, *body, closing]
 
 
-def _collection(indent: str, display: Display, width: int) -> list[str] | None:
-    """A set or list display exploded one element per line, with the trailing comma black adds."""
-    opening, closing = ("{", "}") if display.kind == "set" else ("[", "]")
+def _collection(indent: str, display: Display | Tuple, width: int) -> list[str] | None:
+    """A display or tuple exploded one element per line, with the trailing comma black adds."""
+    if isinstance(display, Tuple):
+        opening, closing, elements = "(", ")", [e.render() for e in display.elements]
+    else:
+        opening, closing = ("[", "]") if display.kind == "list" else ("{", "}")
+        elements = display.element_texts()
+    if not elements:
+        return None
     inner = indent + INDENT
-    elements = display.element_texts()
     if any(len(inner + text + ",") > width for text in elements):
         return None
     return [indent + opening, *(inner + text + "," for text in elements), indent + closing]
+
+
+def signature(name: str, params: tuple[str, ...], returns: str, width: int = LINE_LENGTH) -> list[str]:
+    """`def name(params) -> returns:` as black lays it out: one line if it fits, else the
+    parameters on one indented line, else one a line with a trailing comma."""
+    whole = f"def {name}({', '.join(params)}) -> {returns}:"
+    if len(whole) <= width:
+        return [whole]
+    together = INDENT + ", ".join(params)
+    if len(together) <= width:
+        return [f"def {name}(", together, f") -> {returns}:"]
+    return [f"def {name}(", *(INDENT + param + "," for param in params), f") -> {returns}:"]

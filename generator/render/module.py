@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,8 @@ import jinja2
 from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import primitive_sources
-from ..emit.tree import Assign, Stmt, render_block
+from ..emit.sources import API_PRIMITIVES, checker_sources, custom_format_imports, merged_imports, primitive_sources
+from ..emit.tree import Assign, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
@@ -64,24 +65,36 @@ class Root:
     is_valid: Name = Name("is_valid")
     errors: Name = Name("errors")
     validate: Name = Name("validate")
+    output: Name = Name("output")
     what: Code = Code("instance")
     envelope: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
     type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
+    @property
+    def deep_valid(self) -> Name:
+        """The function is_valid runs on a fresh stack when the caller's ran out (see api.py.j2)."""
+        return Name("_deep_" + self.is_valid.text)
+
+    @property
+    def deep_errors(self) -> Name:
+        return Name("_deep_" + self.errors.text)
+
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
     direct = not emitter.dynamic and not emitter.has_refs and not names.get("envelope", False)
+    if not direct:
+        emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
     return Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
 
 
 @dataclass(frozen=True)
 class RenderedFunction:
-    """A function as the template writes it: signature parts and body lines."""
+    """A function as the template writes it: its section marker, its signature and docstring
+    lines, and its body lines."""
 
-    name: Name
-    params: Code
-    returns: Code
+    marker: Code
+    signature: Code
     doc: Code
     body: list[Code]
 
@@ -92,13 +105,23 @@ def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
 
 
 def _function(fn: Function, format: bool) -> RenderedFunction:
-    return RenderedFunction(Name(fn.name.id), Code(fn.params), Code(fn.returns), fn.doc, _lines(fn.body, 1, format))
+    signature = layout.signature(fn.name.id, fn.params, fn.returns) if format else [
+        f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
+    body = _lines(fn.body, 1, format)
+    # black is needed only where a line is still long (its docstring black leaves as it is)
+    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(
+        len(line.text) <= layout.LINE_LENGTH for line in body)
+    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
 
+
+# What the module docstring says it imports.
+_STANDALONE = "Standalone: imports only the standard library."
+_WITH_CUSTOM = "Imports only the standard library and its custom format functions."
 
 # Section markers: the template puts one before each top-level section, naming its kind, so that
 # sections are formatted (and cached) one at a time and joined as black joins them.
 _SPLIT = "#<straightline:chunk:"
-_KINDS = ("const", "def", "other")
+_KINDS = ("const", "def", "def-black", "other")
 
 
 def _marker(kind: str) -> Code:
@@ -110,14 +133,12 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
            **context: Any) -> str:
     """The module text: header, primitives, every emitter's constants and functions, the types,
     the API."""
-    imports, primitive_constants, primitive_functions = primitive_sources(
-        set().union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
-        any(e.uses_re for e in emitters))
+    imports, primitive_constants, primitive_functions = _copied_sources(emitters, format)
     imports = _with_types(imports, types, any(r.direct for r in roots), any(e.consts.definitions for e in emitters))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
-    metadata = literal({"version": __version__, "profile": profile, "options": json.loads(recorded),
-                        "source_sha256": sha})
+    metadata = Assign(TreeName("STRAIGHTLINE"), literal_expr({"version": __version__, "profile": profile,
+                                                              "options": json.loads(recorded), "source_sha256": sha}))
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
     late = [s for e in emitters for s in e.late_statements()]
     # the late statements join the constants before them as one more assignment when they open
@@ -129,16 +150,17 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         imports=imports,
         primitive_constants=primitive_constants,
         constants=[Code("\n".join(line.text for line in _lines([s], 0, format))) for e in emitters for s in e.consts.definitions],
-        primitives=primitive_functions,
+        # (a copied function is laid out on its own, once per process: never with a module's text)
+        primitives=[Code(_black_source(f.text)) for f in primitive_functions] if format else primitive_functions,
         functions=[_function(f, format) for e in emitters for f in e.functions],
         late_constants=[line for e in emitters for line in _lines(e.late_statements(), 0, format)],
-        metadata=metadata,
+        metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
         roots=roots,
         types=types.definitions,
         split_const=_marker("const"),
-        split_def=_marker("def"),
         split_late=_marker(late_kind),
         split_other=_marker("other"),
+        standalone=Code(_STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM),
         **context,
     )
     if not format:
@@ -146,6 +168,22 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
             text = text.replace(_SPLIT + kind + ">\n", "")
         return text
     return _format(text)
+
+
+def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[Code], list[Code], list[Code]]:
+    """Imports, constants and functions the module copies in: the primitives and the format and
+    content checkers its code calls (the checkers laid out by black when formatting: their source
+    in generator/formats/checkers.py is not in black's style), and custom format imports."""
+    imports, constants, functions = primitive_sources(
+        set(API_PRIMITIVES).union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
+        any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
+    custom = custom_format_imports({alias: target for e in emitters for alias, target in e.custom_formats.items()})
+    checker_imports, checker_constants, checker_functions = checker_sources(
+        set().union(*(e.format_functions for e in emitters)))
+    if format:
+        checker_constants = [Code(_black_source(c.text).rstrip("\n")) for c in checker_constants]
+        checker_functions = [Code(_black_source(f.text)) for f in checker_functions]
+    return merged_imports(imports, checker_imports, custom), constants + checker_constants, functions + checker_functions
 
 
 def _with_types(imports: list[Code], types: ModuleTypes, direct: bool, constants: bool) -> list[Code]:
@@ -170,14 +208,23 @@ def _format(text: str) -> str:
     out: list[str] = []
     previous = ""
     for kind, chunk in sections:
-        chunk = _format_chunk(chunk.strip("\n")).rstrip("\n")
+        chunk = chunk.strip("\n") if kind == "def" else _format_chunk(chunk.strip("\n")).rstrip("\n")
         if not chunk:
             continue
-        if out:
+        if out:  # black: two blank lines around a def or class, none between constant assignments
             out.append("\n" if kind == previous == "const" else "\n\n\n")
         out.append(chunk)
         previous = kind
     return "".join(out) + "\n"
+
+
+_EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
+
+
+@functools.lru_cache(maxsize=256)
+def _black_source(source: str) -> str:
+    """A copied function's source in black's layout (its file follows the project's own style)."""
+    return black.format_str(source, mode=_BLACK_MODE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -188,7 +235,9 @@ def _format_chunk(chunk: str) -> str:
     limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
     matter of seconds. Tests check the whole output is black-stable."""
     if max(map(len, chunk.splitlines()), default=0) <= layout.LINE_LENGTH:
-        return chunk
+        # the templates' blank lines around a section that is empty in this module (no constants,
+        # say) add up: two blank lines between top-level statements, as black leaves them
+        return _EXTRA_BLANK_LINES.sub("\n\n\n", chunk)
     try:
         return black.format_str(chunk, mode=_BLACK_MODE)
     except Exception as exc:  # black refusing our output is a compiler bug: say so

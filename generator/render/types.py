@@ -44,6 +44,7 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import deque
 from decimal import Decimal
@@ -251,8 +252,10 @@ _RESERVED = _BUILTINS | {
 _MAX_NAME = 60
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def camel(text: str, fallback: str) -> str:
-    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`."""
+    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`.
+    Cached: every property's name is camel-cased into its type's hint, the same names many times."""
     words = re.findall(r"[A-Za-z0-9]+", text)
     name = "".join(w[:1].upper() + w[1:] for w in words)[:_MAX_NAME]
     if not name:
@@ -519,10 +522,13 @@ class _Reader:
         meta = schema.get("$schema")
         if at.pointer and isinstance(meta, str):
             profile = self.profile_for(at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft)
-        return replace(at, base=base, profile=profile)
+        if base == at.base and profile is at.profile:
+            return at
+        return _At(at.scope, at.document, at.pointer, base, profile)
 
     def child(self, at: _At, *path: str | int) -> _At:
-        return replace(at, pointer=join_pointer(at.pointer, *path))
+        # built directly: dataclasses.replace costs several times more, and this runs per subschema
+        return _At(at.scope, at.document, join_pointer(at.pointer, *path), at.base, at.profile)
 
     def object_shape(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Obj:
         properties: list[tuple[str, Ty]] = []
@@ -589,6 +595,9 @@ class _Reader:
         if end is None:
             self.note(NOTES["cycle"])
             return TOP
+        key = self.key(at.scope, end)
+        if key in self.named:  # named already: no hint to work out (it is read once per reference)
+            return Ty(refs=(key,))
         return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
 
     def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
@@ -865,11 +874,26 @@ class _Writer:
         quoted = not set(_names(expr)) <= real
         if len(inner.text) <= _LINE_LENGTH or quoted or isinstance(expr, (str, Name)):
             return code("{}: TypeAlias = (\n{}\n)", name, inner)  # black wraps a long string in parentheses
-        opening, parts, _ = expr
+        opening, parts, closing = expr
         if opening:
-            return line  # a single subscript: black splits at its bracket
+            return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
         members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
         return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
+
+    @staticmethod
+    def subscript_statement(name: Name, opening: str, parts: list[str], closing: str) -> Code | None:
+        """`Name: TypeAlias = Literal[...]` split at its bracket as black splits it: the members on
+        one line if they fit, else one a line with a trailing comma; None when a member is itself
+        too long (black lays the statement out then)."""
+        head = code("{}: TypeAlias = {}", name, Code(opening))
+        if len(head.text) > _LINE_LENGTH:
+            return None
+        together = "    " + ", ".join(parts)
+        if len(together) <= _LINE_LENGTH:
+            return join("\n", [head, Code(together), Code(closing)])
+        if any(len("    " + part + ",") > _LINE_LENGTH for part in parts):
+            return None
+        return join("\n", [head, *(Code("    " + part + ",") for part in parts), Code(closing)])
 
     def maybe_quoted(self, expr: Expr, real: set[Name]) -> Code:
         text = _text(expr)

@@ -37,7 +37,7 @@ def invalid_records(bag: Any, module: Any, output_format: str = "json") -> Any:
     """A dask.bag of the records of `bag` that `module` rejects, in order, each a dict:
     `{"partition": i, "index": j, "record": value, "errors": [error fields...]}` (i: the
     partition of `bag`, j: the record's place in it; `best_match` where the module has it;
-    `output` instead of `errors` for output_format "basic"/"detailed"). `module` is a generated
+    `output` instead of `errors` for output_format "basic"/"detailed"/"verbose"). `module` is a generated
     module object (compile_module's, or one imported from a file), a path to a module file, or a
     ModuleSource. Nothing is computed until the bag is."""
     require_dask()

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import OptionError
 
 # Output formats of the JSON Schema specification that a module's output() may be asked for.
-SPEC_OUTPUT_FORMATS = ("basic", "detailed")
+SPEC_OUTPUT_FORMATS = ("basic", "detailed", "verbose")
 
 # Loaded modules of this process, by ModuleSource.key.
 _LOADED: dict[str, types.ModuleType] = {}
@@ -102,7 +102,7 @@ def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
 
 def check_module(module: types.ModuleType, output_format: str, where: str) -> None:
     """Refuse (OptionError) a module that cannot do what was asked: no is_valid/errors (a tool
-    contract module has is_valid_input instead), or no output() for basic/detailed."""
+    contract module has is_valid_input instead), or no output() for basic/detailed/verbose."""
     missing = [name for name in ("is_valid", "errors") if not callable(getattr(module, name, None))]
     if missing:
         hint = ""

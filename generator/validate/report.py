@@ -2,14 +2,16 @@
 file counts) and written by a reporter, as text lines or as one JSON document.
 
 Text: one line per error, `FILE[:LINE]:POINTER: message` (POINTER is the instance location, the
-root shown as `(root)`), one line per unreadable file or record, `FILE[:LINE[:COLUMN]]: problem`,
-and a summary line. Control characters (and lone surrogates, bidirectional and other invisible
+root shown as `(root)`), a record's best match (the module's best_match, where it has one) first:
+from inside a failed anyOf/oneOf it names the likely cause, which the record's own errors may not;
+one line per unreadable file or record, `FILE[:LINE[:COLUMN]]: problem`, and a summary line. Control characters (and lone surrogates, bidirectional and other invisible
 format characters) are printed escaped, so data can never forge or hide an output line.
 
-JSON (`json`, `basic`, `detailed`): one document, written as the results arrive:
+JSON (`json`, `basic`, `detailed`, `verbose`): one document, written as the results arrive:
 `{"records": [...], "files": [...], "summary": {...}, "valid": bool}`. `records` lists each
-record that is invalid (its `errors`, or its `output` for basic/detailed) or unreadable (its
-`problem`); valid records are counted, not listed. ASCII only (\\u escapes), so it is safe too.
+record that is invalid (its `errors` and `best_match`, or its `output` for the output formats) or
+unreadable (its `problem`); valid records are counted, not listed. ASCII only (\\u escapes), so it
+is safe too.
 """
 
 from __future__ import annotations
@@ -139,13 +141,27 @@ class TextReporter(Reporter):
             elif not failure.errors:
                 lines.append(f"{where}:(root): invalid (the module reported no error)\n")
             else:
-                for error in failure.errors:
-                    pointer = escape(error["instance_location"]) or "(root)"
-                    lines.append(f"{where}:{pointer}: {escape(error['message'])}\n")
+                lines += [_error_line(where, error) for error in _best_first(failure.errors, failure.best_match)]
         self.write("".join(lines))
 
     def finish(self, totals: Counts, files: int) -> None:
         self.write(summary_line(totals, files) + "\n")
+
+
+def _best_first(errors: list[dict[str, Any]], best: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A record's errors with its best match first (once: it may be one of them, or come from the
+    context of one)."""
+    if best is None:
+        return errors
+    rest = list(errors)
+    if best in rest:
+        rest.remove(best)
+    return [best, *rest]
+
+
+def _error_line(where: str, error: dict[str, Any]) -> str:
+    pointer = escape(error["instance_location"]) or "(root)"
+    return f"{where}:{pointer}: {escape(error['message'])}\n"
 
 
 class JsonReporter(Reporter):

@@ -18,7 +18,7 @@ from .tasks import Task
 
 @dataclass(slots=True)
 class Failure:
-    """A record that is invalid (`errors`, or `output` for basic/detailed) or could not be read
+    """A record that is invalid (`errors`, or `output` for basic/detailed/verbose) or could not be read
     (`problem`). `line` is 1-based: relative to its task's first line until merged."""
 
     line: int | None
@@ -42,18 +42,23 @@ class TaskResult:
 
 
 def error_fields(error: Any) -> dict[str, Any]:
-    """The fields of one ValidationError as plain values. `keyword` and `params` are taken where
-    the module's errors have them (newer modules), the locations and message always."""
+    """The fields of one ValidationError as plain values. `keyword`, `params` and `context` (the
+    errors of a failed anyOf/oneOf's alternatives, or of contains' items, each with its `branch`)
+    are taken where the module's errors have them (newer modules), the locations and message
+    always."""
     fields: dict[str, Any] = {
         "instance_location": error.instance_location,
         "keyword_location": error.keyword_location,
         "absolute_keyword_location": getattr(error, "absolute_keyword_location", None),
         "message": error.message,
     }
-    for name in ("keyword", "params"):
+    for name in ("keyword", "params", "branch"):
         value = getattr(error, name, None)
         if value is not None:
             fields[name] = value
+    context = getattr(error, "context", None)
+    if context:
+        fields["context"] = [error_fields(inner) for inner in context]
     return fields
 
 

@@ -125,6 +125,8 @@ BAD_CONFIGS = {
     "limit out of range": ('out = "gen"\ncontracts = ["a.json"]\nmax-depth = 500\n', "max-depth: may be at most"),
     "policy": ('out = "gen"\ncontracts = ["a.json"]\nunknown-keywords = "loud"\n',
                "unknown-keywords: must be one of ignore, warn, error, not 'loud'"),
+    "unsafe-pattern policy": ('out = "gen"\ncontracts = ["a.json"]\nunsafe-patterns = "never"\n',
+                              "unsafe-patterns: must be one of allow, warn, error, not 'never'"),
     "no out": ('contracts = ["a.json"]\n', "needs `out`"),
     "out not a package name": ('out = "gen/my-contracts"\ncontracts = ["a.json"]\n',
                                "out: 'my-contracts' is not an importable package name (try 'my_contracts')"),

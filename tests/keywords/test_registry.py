@@ -25,7 +25,8 @@ def test_a_keyword_declares_every_part(name: str) -> None:
     assert not (keyword.known_by & keyword.annotation), "a profile cannot both enforce it and ignore it"
     assert keyword.known_by <= set(PROFILES)
     assert keyword.annotation <= set(PROFILES)
-    if keyword.known_by:  # a check: lowered (or read by a sibling) and read by the reference
+    assert keyword.optional <= keyword.known_by | keyword.annotation, "an optional assertion is known"
+    if keyword.known_by or keyword.optional:  # a check (maybe by option): lowered and read by the reference
         assert (keyword.lower is None) == bool(keyword.read_by), "a lowering, or the sibling that reads it"
         if keyword.read_by:
             assert registry.KEYWORDS[keyword.read_by].lower is not None

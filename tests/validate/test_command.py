@@ -40,9 +40,9 @@ def test_invalid_file_exit_1_one_line_per_error(tmp_path: Path, schema_file: Pat
     result = run("--schema", schema_file, "a.json", "bad.json", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "bad.json:(root): 'right' is a required property",
-        "bad.json:/extra: additional property 'extra' is not allowed",
-        "bad.json:/left: '1' is not of type 'integer'",
+        "bad.json:(root): \"right\" is a required property",
+        "bad.json:/extra: additional property \"extra\" is not allowed",
+        "bad.json:/left: \"1\" is not of type \"integer\"",
         "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
     ]
     assert result.stderr == ""
@@ -53,7 +53,7 @@ def test_python_m_generator_validate_is_the_same_command(tmp_path: Path, module_
     direct = run("--module", module_file, "bad.json", cwd=tmp_path)
     as_module = run("--module", module_file, "bad.json", cwd=tmp_path, python_m=True)
     assert (as_module.returncode, as_module.stdout) == (direct.returncode, direct.stdout) == (
-        1, "bad.json:(root): 'right' is a required property\n1 record in 1 file: 0 valid, 1 invalid, 0 unreadable\n")
+        1, "bad.json:(root): \"right\" is a required property\n1 record in 1 file: 0 valid, 1 invalid, 0 unreadable\n")
 
 
 def test_schema_fragment_and_profile(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_schema_fragment_and_profile(tmp_path: Path) -> None:
     write(tmp_path / "d.json", '"toolong"')
     result = run("--schema", "s.json#/$defs/name", "--profile", "draft2020-12", "d.json", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
-    assert _lines(result.stdout) == ["d.json:(root): 'toolong' is too long",
+    assert _lines(result.stdout) == ["d.json:(root): \"toolong\" is too long (maxLength 3)",
                                      "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable"]
     strict = run("--schema", "s.json#/$defs/name", "--profile", "strict", "d.json", cwd=tmp_path)
     assert strict.returncode == 2
@@ -79,8 +79,8 @@ def test_directory_recursive_default_suffixes(tmp_path: Path, module_file: Path)
     result = run("--module", module_file, "data", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "data/sub/b.JSON:(root): 'right' is a required property",
-        "data/sub/c.ndjson:2:/left: '1' is not of type 'integer'",
+        "data/sub/b.JSON:(root): \"right\" is a required property",
+        "data/sub/c.ndjson:2:/left: \"1\" is not of type \"integer\"",
         "4 records in 3 files: 2 valid, 2 invalid, 0 unreadable",
     ]
 
@@ -93,7 +93,7 @@ def test_glob_selects_files_in_directories(tmp_path: Path, module_file: Path) ->
     result = run("--module", module_file, "--glob", "keep/*.txt", "--glob", "nothing*", "data", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "data/keep/b.txt:(root): 'right' is a required property",
+        "data/keep/b.txt:(root): \"right\" is a required property",
         "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
     ]
 
@@ -113,8 +113,8 @@ def test_jsonl_reports_line_numbers_and_skips_blank_lines(tmp_path: Path, module
     result = run("--module", module_file, "d.jsonl", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "d.jsonl:3:(root): 'right' is a required property",
-        "d.jsonl:6:/left: '1' is not of type 'integer'",
+        "d.jsonl:3:(root): \"right\" is a required property",
+        "d.jsonl:6:/left: \"1\" is not of type \"integer\"",
         "4 records in 1 file: 2 valid, 2 invalid, 0 unreadable",
     ]
 
@@ -133,8 +133,8 @@ def test_yaml_single_and_multi_document(tmp_path: Path, module_file: Path) -> No
     result = run("--module", module_file, "one.yaml", "many.yml", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "many.yml:4:(root): 'right' is a required property",
-        "many.yml:6:/left: 'x' is not of type 'integer'",
+        "many.yml:4:(root): \"right\" is a required property",
+        "many.yml:6:/left: \"x\" is not of type \"integer\"",
         "4 records in 2 files: 2 valid, 2 invalid, 0 unreadable",
     ]
 
@@ -156,11 +156,11 @@ def test_missing_pyyaml_names_the_extra(tmp_path: Path, module_file: Path) -> No
 
 def test_standard_input_json_and_jsonl(tmp_path: Path, module_file: Path) -> None:
     as_json = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(MISSING_RIGHT).encode())
-    assert (as_json.returncode, _lines(as_json.stdout)[0]) == (1, "<stdin>:(root): 'right' is a required property")
+    assert (as_json.returncode, _lines(as_json.stdout)[0]) == (1, "<stdin>:(root): \"right\" is a required property")
     lines = (json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n").encode()
     as_jsonl = run("--module", module_file, "--data-format", "jsonl", "-", cwd=tmp_path, stdin=lines)
     assert as_jsonl.returncode == 1
-    assert _lines(as_jsonl.stdout) == ["<stdin>:2:/left: '1' is not of type 'integer'",
+    assert _lines(as_jsonl.stdout) == ["<stdin>:2:/left: \"1\" is not of type \"integer\"",
                                        "2 records in 1 file: 1 valid, 1 invalid, 0 unreadable"]
     valid = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(VALID).encode())
     assert valid.returncode == 0
@@ -182,7 +182,7 @@ def test_malformed_and_unreadable_data_is_reported_and_the_rest_validated(tmp_pa
         "./b_bytes.json:1:11: not UTF-8 (byte 0xff at byte column 11)",
         "./c_dangling.json: cannot read: No such file or directory",
         "./d_lines.jsonl:2:12: invalid JSON: Expecting property name enclosed in double quotes",
-        "./d_lines.jsonl:3:(root): 'right' is a required property",
+        "./d_lines.jsonl:3:(root): \"right\" is a required property",
         "./d_lines.jsonl:4: invalid JSON: NaN is not a JSON number",
         "./e_deep.json: invalid JSON: nested too deeply to read",
         "3 records in 6 files: 2 valid, 1 invalid, 6 unreadable",
@@ -242,13 +242,30 @@ def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
         assert result.stdout == ""
 
 
+LEGACY_MODULE = '''
+"""A module as straightline made them before output formats: is_valid and errors only."""
+import importlib.util
+
+_spec = importlib.util.spec_from_file_location("pair_base", {base!r})
+_base = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_base)
+is_valid = _base.is_valid
+errors = _base.errors
+STRAIGHTLINE = {{"version": "0.0.1"}}
+'''
+
+
 def test_basic_and_detailed_need_the_module_output_function(tmp_path: Path, module_file: Path) -> None:
     write(tmp_path / "d.json", MISSING_RIGHT)
-    for fmt in ("basic", "detailed"):
-        result = run("--module", module_file, "--output", fmt, "d.json", cwd=tmp_path)
+    legacy = write(tmp_path / "legacy.py", LEGACY_MODULE.format(base=str(module_file)))
+    for fmt in ("basic", "detailed", "verbose"):
+        result = run("--module", legacy, "--output", fmt, "d.json", cwd=tmp_path)
         assert result.returncode == 2
-        assert f"the module has no output formats (no output() function" in result.stderr
+        assert "the module has no output formats (no output() function; made by straightline 0.0.1)" in result.stderr
         assert f"--output {fmt} cannot be produced" in result.stderr
+    # the text output of such a module: its errors, in its order
+    result = run("--module", legacy, "d.json", cwd=tmp_path)
+    assert _lines(result.stdout)[0] == "d.json:(root): \"right\" is a required property"
 
 
 # --- JSON output, and the fields newer modules add ----------------------------------------------
@@ -260,10 +277,15 @@ def test_json_output_document(tmp_path: Path, module_file: Path, module: Any) ->
     assert result.returncode == 1
     document = json.loads(result.stdout)
     expected_errors = [{"instance_location": e.instance_location, "keyword_location": e.keyword_location,
-                        "absolute_keyword_location": e.absolute_keyword_location, "message": e.message}
+                        "absolute_keyword_location": e.absolute_keyword_location, "message": e.message,
+                        "keyword": e.keyword, "params": e.params}
                        for e in module.errors(WRONG_TYPE)]
+    assert expected_errors == [{"instance_location": "/left", "keyword_location": "/properties/left/type",
+                                "absolute_keyword_location": None, "message": '"1" is not of type "integer"',
+                                "keyword": "type", "params": {"type": "integer"}}]
     assert document == {
-        "records": [{"file": "b.jsonl", "line": 2, "status": "invalid", "errors": expected_errors}],
+        "records": [{"file": "b.jsonl", "line": 2, "status": "invalid", "errors": expected_errors,
+                     "best_match": expected_errors[0]}],
         "files": [
             {"file": "a.json", "format": "json", "valid": True, "records": 1, "invalid_records": 0, "unreadable": 0},
             {"file": "b.jsonl", "format": "jsonl", "valid": False, "records": 2, "invalid_records": 1, "unreadable": 0},
@@ -350,7 +372,7 @@ def test_control_characters_cannot_forge_output_lines(tmp_path: Path, module_fil
     lines = _lines(result.stdout)
     assert len(lines) == 2, lines
     assert lines[0] == ("./evil\\nfake.json:(root): all good\\x1b[2K.json:/k\\nfake.json:(root): x\\u202e\\ud800: "
-                        "additional property 'k\\nfake.json:(root): x\\u202e\\ud800' is not allowed")
+                        "additional property \"k\\nfake.json:(root): x\\u202e\\ud800\" is not allowed")
     assert all(ch.isprintable() for ch in lines[0])
     document = run("--module", module_file, "--output", "json", ".", cwd=tmp_path).stdout
     assert document.isascii()
@@ -384,7 +406,11 @@ sys.meta_path.insert(0, Block())
         result = run("--module", module_file, *extra, "d.jsonl", cwd=tmp_path, env=env)
         assert result.returncode == 1, result.stderr
         assert "blocked" not in result.stderr
-        assert "'right' is a required property" in result.stdout
+        if extra == ["--output", "json"]:
+            (record,) = json.loads(result.stdout)["records"]
+            assert record["best_match"]["message"] == "\"right\" is a required property"
+        else:
+            assert "d.jsonl:2:(root): \"right\" is a required property" in _lines(result.stdout)
 
 
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Path) -> None:

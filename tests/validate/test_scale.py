@@ -31,7 +31,7 @@ def _big_jsonl(path: Path, count: int) -> dict[int, str]:
         for number in range(1, count + 1):
             if number % 97 == 0:
                 handle.write(json.dumps({"left": number}).encode() + b"\n")
-                expected[number] = f"{path.name}:{number}:(root): 'right' is a required property"
+                expected[number] = f"{path.name}:{number}:(root): \"right\" is a required property"
             elif number % 501 == 0:
                 handle.write(b"   \n")
             elif number % 1003 == 0:
@@ -119,7 +119,7 @@ def test_no_progress_bar_when_output_is_piped(module_file: Path, tmp_path: Path)
     out, err = proc.communicate(timeout=HANG_LIMIT)
     assert proc.returncode == 1
     assert err == b""
-    assert out.decode().splitlines() == ["<stdin>:201:(root): 'right' is a required property",
+    assert out.decode().splitlines() == ["<stdin>:201:(root): \"right\" is a required property",
                                          "201 records in 1 file: 200 valid, 1 invalid, 0 unreadable"]
 
 
@@ -150,7 +150,7 @@ def test_progress_bar_on_a_terminal(module_file: Path, tmp_path: Path) -> None:
     os.close(master)
     text = screen.decode("utf-8", "replace")
     assert "validating: " in text and "B/s]" in text, text  # tqdm's bar: bytes done and rate
-    assert "<stdin>:201:(root): 'right' is a required property\r\n" in text
+    assert "<stdin>:201:(root): \"right\" is a required property\r\n" in text
     assert text.rstrip().endswith("201 records in 1 file: 200 valid, 1 invalid, 0 unreadable")
 
 

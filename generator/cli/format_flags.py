@@ -1,0 +1,60 @@
+"""The format flags of compile, check, preflight and validate --schema: `--formats` /
+`--no-formats`, `--format NAME=module:function` (repeatable), `--unknown-formats` and `--content` /
+`--no-content`, read into the Settings fields the project config also sets (generator/project.py).
+Nothing of the compiler is imported."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..errors import OptionError
+from ..format_options import UNKNOWN_FORMAT_POLICIES, custom_formats, format_options, parse_format_flag
+
+if TYPE_CHECKING:
+    from ..project import Settings
+
+# (flag, argparse dest) of every format flag: with no SRC, each is a usage error (the project's
+# config says it), and `validate --module` refuses them (the module is compiled already).
+FORMAT_FLAGS = (("--formats/--no-formats", "format_assertion"), ("--format", "custom_formats"),
+                ("--unknown-formats", "unknown_formats"), ("--content/--no-content", "content_assertion"))
+
+
+def add_format_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("format and content assertion")
+    group.add_argument("--formats", dest="format_assertion", action="store_const", const=True,
+                       help="make `format` a check (default: an annotation, unless the schema's "
+                            "meta-schema asks for format assertion)")
+    group.add_argument("--no-formats", dest="format_assertion", action="store_const", const=False,
+                       help="keep `format` an annotation, even under a format-assertion meta-schema")
+    group.add_argument("--format", dest="custom_formats", action="append", metavar="NAME=MODULE:FUNCTION",
+                       help="check format NAME with your function (repeatable); it turns --formats on")
+    group.add_argument("--unknown-formats", choices=UNKNOWN_FORMAT_POLICIES,
+                       help="a format that is asserted but unknown: ignore (default: an annotation) "
+                            "or error (the schema is refused, naming its place)")
+    group.add_argument("--content", dest="content_assertion", action="store_const", const=True,
+                       help="make draft 7's contentEncoding (base64) and contentMediaType "
+                            "(application/json) checks")
+    group.add_argument("--no-content", dest="content_assertion", action="store_const", const=False,
+                       help="keep them annotations (the default)")
+
+
+def format_settings(args: argparse.Namespace, settings: Settings | None = None) -> Settings:
+    """`settings` (or defaults) with the format flags given; OptionError for a bad --format."""
+    from ..project import Settings
+
+    base = settings if settings is not None else Settings()
+    specs: dict[str, str] = {}
+    for text in getattr(args, "custom_formats", None) or []:
+        name, spec = parse_format_flag(text)
+        if name in specs:
+            raise OptionError(f"--format {name}=...: given twice")
+        specs[name] = spec
+    found = custom_formats(specs)  # checks every spec
+    chosen = replace(base, formats=tuple((c.name, c.spec) for c in found),
+                     format_assertion=getattr(args, "format_assertion", None),
+                     unknown_formats=getattr(args, "unknown_formats", None) or "ignore",
+                     content_assertion=getattr(args, "content_assertion", None))
+    format_options(**chosen.format_kwargs())
+    return chosen

@@ -1,0 +1,94 @@
+"""How emitted code runs an ECMA-262 pattern, as its plan says (generator/regex/plan.py):
+
+* "re" (the risk analysis shows Python's `re` is linear on it): str tests where the pattern is
+  one of the shapes of regex/simple.py and the value is a plain name (`x.startswith("x-")`,
+  `x in _K0`, `x.isascii() and x.isdigit()`), else the compiled pattern's `search`, a module
+  constant;
+* "automaton": the copied matcher (`_dfa_search`/`_nfa_search`, regex/matcher.py) on a table,
+  a module constant; linear in the length of the string;
+* "unsafe" (no linear engine; the profile has let it through, see preflight): `re`, as "re".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from ..regex import plan_pattern
+from ..regex.simple import LiteralTest, RunTest, SimpleTest, simple_tests
+from .tree import (NONE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
+                   literal_expr, method, or_)
+
+if TYPE_CHECKING:
+    from .module import ModuleEmitter
+
+# The annotation of each matcher's table constant (the type aliases regex/matcher.py defines).
+_TABLE_TYPES = {"_dfa_search": "_DfaTable", "_nfa_search": "_NfaTable"}
+
+
+def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
+    """True when the pattern matches the string `value`."""
+    plan = plan_pattern(source)
+    if plan.kind == "automaton":
+        assert plan.function is not None and plan.table is not None
+        m.matchers.add(plan.function)
+        table = m.constant("M", literal_expr(plan.table), annotation=_TABLE_TYPES[plan.function])
+        return call(plan.function, value, table)
+    tests = simple_tests(source) if plan.kind == "re" and isinstance(value, Name) else None
+    if tests:
+        return str_tests(m, tests, value)
+    return Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+
+
+def pattern_notes(m: ModuleEmitter, sources: Iterable[str]) -> list[Stmt]:
+    """The comments that say how the code runs these patterns, where it is not with `re`."""
+    kinds = {_how(source) for source in sources}
+    return [Comment(note) for note in ("automaton", "str-tests") if note in kinds]
+
+
+def _how(source: str) -> str:
+    plan = plan_pattern(source)
+    if plan.kind == "automaton":
+        return "automaton"
+    return "str-tests" if plan.kind == "re" and simple_tests(source) else "re"
+
+
+def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
+    """Any of the tests holds for `s`: equal texts as one set lookup, prefixes as one
+    startswith (suffixes likewise), each contained text and each run on its own."""
+    literals = [t for t in tests if isinstance(t, LiteralTest)]
+    equal = sorted({t.text for t in literals if t.start and t.end})
+    prefixes = sorted({t.text for t in literals if t.start and not t.end})
+    suffixes = sorted({t.text for t in literals if t.end and not t.start})
+    inside = sorted({t.text for t in literals if not t.start and not t.end})
+    found: list[Expr] = []
+    if len(equal) == 1:
+        found.append(Compare(s, "==", lit(equal[0])))
+    elif equal:
+        found.append(Compare(s, "in", m.constant("K", literal_expr(frozenset(equal)))))
+    for name, texts in (("startswith", prefixes), ("endswith", suffixes)):
+        if texts:
+            found.append(method(s, name, lit(texts[0]) if len(texts) == 1 else Tuple(tuple(lit(t) for t in texts))))
+    found += [Compare(lit(text), "in", s) for text in inside]
+    found += [_run(t, s) for t in tests if isinstance(t, RunTest)]
+    return found[0] if len(found) == 1 else or_(*(Paren(f) if _is_and(f) else f for f in found))
+
+
+def _is_and(expr: Expr) -> bool:
+    return isinstance(expr, BoolOp) and expr.op == "and"
+
+
+def _run(test: RunTest, s: Expr) -> Expr:
+    """`s` is `least` to `most` characters of the class: length, then ASCII, then the methods."""
+    length = call("len", s)
+    tests: list[Expr] = []
+    if test.most is not None and test.most == test.least:
+        tests.append(Compare(length, "==", lit(test.least)))
+    else:
+        if test.least > 1:
+            tests.append(Compare(length, ">=", lit(test.least)))
+        if test.most is not None:
+            tests.append(Compare(length, "<=", lit(test.most)))
+    tests += [method(s, "isascii")] + [method(s, name) for name in test.methods]
+    whole = and_(*tests)
+    return or_(Compare(s, "==", lit("")), Paren(whole)) if test.least == 0 else whole
+

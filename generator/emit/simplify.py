@@ -1,0 +1,213 @@
+"""A pass over a function's tree that removes the branches decided by a type test made before.
+
+The fast path tests a value's exact type once, then emits each keyword's checks for that type; a
+subschema checked in place (an alternative of oneOf, an allOf member) dispatches on the type again,
+inside a branch that has already decided it: `if t is dict: if type(x) is not dict: ...` can never
+run. This pass follows what each `if` arm tells about a value's exact type (`type(x) is dict`,
+`t in _Y1` where `t = type(x)`, `x is None`, their `and`/`or`/`not`) down the tree, and drops the
+arms that cannot run, keeping a decided arm's body in place of its `if`. Type tests have no side
+effects, so dropping one changes no answer; only tests decided by types alone are evaluated.
+What follows a statement that always leaves its block (a `return`, a `break`, an `if` whose every
+arm does) goes too, as does an `else:` left holding only `pass`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .tree import (NONE, Assign, BoolOp, Break, Call, Compare, Expr, For, If, Name, Not, Pass, Return, Stmt,
+                   Tuple)
+
+# The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
+EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
+_TYPE_NAMES = {"dict", "list", "str", "int", "float", "bool"}
+
+
+@dataclass
+class Facts:
+    """What is known at a point of the code: the exact types each value may have, and which names
+    hold `type(value)`."""
+
+    possible: dict[str, frozenset[str]] = field(default_factory=dict)
+    type_of: dict[str, str] = field(default_factory=dict)  # `t` -> `x` after `t = type(x)`
+
+    def copy(self) -> Facts:
+        return Facts(dict(self.possible), dict(self.type_of))
+
+    def forget(self, name: str) -> None:
+        """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
+        self.possible.pop(name, None)
+        self.type_of.pop(name, None)
+        for alias in [a for a, value in self.type_of.items() if value == name]:
+            del self.type_of[alias]
+
+
+class Simplifier:
+    def __init__(self, type_sets: dict[str, frozenset[str]]) -> None:
+        self.type_sets = type_sets  # module constant name -> the exact types its set holds
+
+    # -- what a test says -------------------------------------------------------------------------
+    def subject(self, expr: Expr, facts: Facts) -> str | None:
+        """The value whose exact type `expr` is (`type(x)`, or a name bound to it)."""
+        if isinstance(expr, Call) and isinstance(expr.func, Name) and expr.func.id == "type" \
+                and len(expr.args) == 1 and isinstance(expr.args[0], Name):
+            return expr.args[0].id
+        if isinstance(expr, Name):
+            return facts.type_of.get(expr.id)
+        return None
+
+    def atom(self, test: Expr, facts: Facts) -> tuple[str, frozenset[str]] | None:
+        """(value, the exact types for which `test` holds) of a single type test."""
+        if not isinstance(test, Compare):
+            return None
+        if test.op in ("is", "is not") and test.right == NONE and isinstance(test.left, Name):
+            held = frozenset({"None"})
+            return test.left.id, held if test.op == "is" else EXACTS - held
+        value = self.subject(test.left, facts)
+        if value is None:
+            return None
+        if test.op in ("is", "is not") and isinstance(test.right, Name) and test.right.id in _TYPE_NAMES:
+            held = frozenset({test.right.id})
+            return value, held if test.op == "is" else EXACTS - held
+        if test.op in ("in", "not in") and isinstance(test.right, Name) and test.right.id in self.type_sets:
+            held = self.type_sets[test.right.id]
+            return value, held if test.op == "in" else EXACTS - held
+        return None
+
+    def decide(self, test: Expr, facts: Facts) -> bool | None:
+        """True or False when the known types decide `test`, else None."""
+        if isinstance(test, Not):
+            decided = self.decide(test.operand, facts)
+            return None if decided is None else not decided
+        if isinstance(test, BoolOp):
+            values = [self.decide(v, facts) for v in test.values]
+            stop = test.op == "or"  # or: one true decides; and: one false decides
+            if stop in values:
+                return stop
+            return (not stop) if all(v is not None for v in values) else None
+        found = self.atom(test, facts)
+        if found is None:
+            return None
+        value, held = found
+        possible = facts.possible.get(value, EXACTS)
+        if possible <= held:
+            return True
+        return False if not possible & held else None
+
+    def narrow(self, test: Expr, facts: Facts, holds: bool) -> Facts:
+        """The facts after `test` was found to hold (or not)."""
+        if isinstance(test, Not):
+            return self.narrow(test.operand, facts, not holds)
+        if isinstance(test, BoolOp):
+            if (test.op == "and") == holds:  # every member holds (and), or none does (not or)
+                for value in test.values:
+                    facts = self.narrow(value, facts, holds)
+            return facts
+        found = self.atom(test, facts)
+        if found is None:
+            return facts
+        value, held = found
+        narrowed = facts.copy()
+        possible = facts.possible.get(value, EXACTS)
+        narrowed.possible[value] = possible & held if holds else possible - held
+        return narrowed
+
+    # -- the tree ---------------------------------------------------------------------------------
+    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts) -> list[Stmt]:
+        out: list[Stmt] = []
+        facts = facts.copy()
+        for stmt in block:
+            out.extend(self.statement(stmt, facts))
+            if out and _leaves(out[-1]):
+                break  # the rest of the block never runs
+        return out
+
+    def statement(self, stmt: Stmt, facts: Facts) -> list[Stmt]:
+        """`stmt` simplified; `facts` is updated with what it binds."""
+        if isinstance(stmt, If):
+            return self.if_chain(stmt, facts)
+        if isinstance(stmt, For):
+            for name in _assigned([stmt]):  # (the body runs again with what it bound)
+                facts.forget(name)
+            body = tuple(self.block(stmt.body, facts)) or (Pass(),)
+            orelse = tuple(self.block(stmt.orelse, facts))
+            return [For(stmt.target, stmt.source, body, orelse)]
+        if isinstance(stmt, Assign):
+            for name in _targets(stmt.target):
+                facts.forget(name)
+            value = self.subject(stmt.value, facts) if isinstance(stmt.value, Call) else None
+            if isinstance(stmt.target, Name) and value is not None:
+                facts.type_of[stmt.target.id] = value
+        return [stmt]
+
+    def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:
+        """The chain simplified; `facts` becomes what holds after it."""
+        arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        falling = facts  # the facts where every arm so far was not taken
+        for test, body in stmt.branches:
+            decided = self.decide(test, falling)
+            if decided is False:
+                continue  # never runs
+            inner = tuple(self.block(body, self.narrow(test, falling, True))) or (Pass(),)
+            if decided is True:  # runs whenever it is reached: the rest of the chain never does
+                return self.after(_chain(arms, inner), facts, falling)
+            arms.append((test, inner))
+            falling = self.narrow(test, falling, False)
+        return self.after(_chain(arms, tuple(self.block(stmt.orelse, falling))), facts, falling)
+
+    @staticmethod
+    def after(chain: list[Stmt], facts: Facts, falling: Facts) -> list[Stmt]:
+        """`chain`, with `facts` updated to what holds after it: when every arm leaves the block
+        (`if t is not dict: return False`), only the way past them goes on, where `falling` holds."""
+        if len(chain) == 1 and isinstance(chain[0], If) and not chain[0].orelse \
+                and all(_leaves(body[-1]) for _, body in chain[0].branches):
+            facts.possible, facts.type_of = dict(falling.possible), dict(falling.type_of)
+        for name in _assigned(chain):
+            facts.forget(name)
+        return chain
+
+
+def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) -> list[Stmt]:
+    """The `if` of the arms left, or the `else` alone when none is."""
+    if not arms:
+        return list(orelse)
+    if all(isinstance(s, Pass) for s in orelse):
+        orelse = ()  # `else: pass` says nothing
+    return [If(tuple(arms), orelse)]
+
+
+def _leaves(stmt: Stmt) -> bool:
+    """Whether `stmt` always leaves the block it is in (so nothing after it runs)."""
+    if isinstance(stmt, (Return, Break)):
+        return True
+    if isinstance(stmt, If):
+        arms = [body for _, body in stmt.branches]
+        return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
+    return False
+
+
+def _assigned(block: Sequence[Stmt]) -> set[str]:
+    """The names a block binds anywhere within it."""
+    names: set[str] = set()
+    for stmt in block:
+        if isinstance(stmt, Assign):
+            names.update(_targets(stmt.target))
+        elif isinstance(stmt, For):
+            names.update(_targets(stmt.target), _assigned(stmt.body), _assigned(stmt.orelse))
+        elif isinstance(stmt, If):
+            names.update(*(_assigned(body) for _, body in stmt.branches), _assigned(stmt.orelse))
+    return names
+
+
+def _targets(target: Expr) -> list[str]:
+    if isinstance(target, Name):
+        return [target.id]
+    if isinstance(target, Tuple):
+        return [n for element in target.elements for n in _targets(element)]
+    return []
+
+
+def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]]) -> list[Stmt]:
+    """A function body without the branches its own type tests decide."""
+    return Simplifier(type_sets).block(body, Facts()) or [Pass()]

@@ -1,0 +1,196 @@
+"""Patterns that plain `str` operations decide exactly, and faster than Python's `re`.
+
+A call of a compiled pattern's `search` costs about 100-200 ns before it reads a character; the
+`str` methods below cost 20-60 ns, and those that scan (`isdigit`, `isalpha`, ...) are C loops as
+fast as `re`'s. So a pattern that is one of these shapes is tested without the regex engine
+(bench/patterns.py measures each shape against `re` on typical inputs; docs/regex.md has the
+figures):
+
+* a literal text, anchored or not: `^x-` is ``s.startswith("x-")``, `^\\$ref$` is
+  ``s == "$ref"``, `\\.json$` is ``s.endswith(".json")``, `type` is ``"type" in s``; literal
+  alternatives with the same anchors join (`^(get|put|post)$` is ``s in {...}``, several
+  prefixes one ``startswith`` of a tuple), top-level alternatives with different anchors are
+  ``or``-ed (FHIR's `^true|false$` is ``s.startswith("true") or s.endswith("false")``);
+* a whole string of one ASCII class that `str` methods name exactly, with a count:
+  `^\\d+$` is ``s.isascii() and s.isdigit()``, `^[A-Z]{2}$` is
+  ``len(s) == 2 and s.isascii() and s.isalpha() and s.isupper()`` (a class that takes two
+  methods, `[a-z]` and `[A-Z]`, only with a count of at most MAX_SCANNED_TWICE).
+
+Only classes whose method test is *exactly* the class are used: `str.isdigit` alone is not
+`\\d` (ECMA's `\\d` is ASCII; Python's isdigit is true for '٣' and '²'), but ``isascii() and
+isdigit()`` is exactly `[0-9]` on a non-empty string. Classes such as `[a-f0-9]` or
+`[a-z0-9_.-]` have no exact method test; the alternatives (`strip`/`translate` with a table, set
+inclusion) were measured slower than `re` on typical inputs, so those patterns stay on `re`.
+
+:func:`simple_tests` gives the tests of a pattern (None when it is not one of these shapes) and
+:func:`simple_search` runs them in Python (tests and the reference use it; the compiler emits
+the same tests as code).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Callable, Optional, Union
+
+from .ecma import _Assert, _Group, _Lit, _Quant, _Set, parse
+
+__all__ = ["CLASS_METHODS", "LiteralTest", "RunTest", "SimpleTest", "simple_search", "simple_tests"]
+
+# The ASCII classes (as code-point intervals) that `str` methods decide exactly, with those
+# methods: on a non-empty string, ``s.isascii()`` and each method all true means every character
+# is in the class. (ASCII's only digits are 0-9, its only letters A-Z and a-z, its only
+# alphanumerics those; with isalpha, islower/isupper say every letter has that case.)
+CLASS_METHODS: dict[tuple[tuple[int, int], ...], tuple[str, ...]] = {
+    ((0x30, 0x39),): ("isdigit",),
+    ((0x41, 0x5A), (0x61, 0x7A)): ("isalpha",),
+    ((0x30, 0x39), (0x41, 0x5A), (0x61, 0x7A)): ("isalnum",),
+    ((0x61, 0x7A),): ("isalpha", "islower"),
+    ((0x41, 0x5A),): ("isalpha", "isupper"),
+}
+
+
+@dataclass(frozen=True)
+class LiteralTest:
+    """The text occurs: at the start (`start`), at the end (`end`), as the whole string (both),
+    or anywhere (neither)."""
+
+    text: str
+    start: bool
+    end: bool
+
+
+@dataclass(frozen=True)
+class RunTest:
+    """The whole string is `least` to `most` (None: any number of) characters of the ASCII class
+    that ``isascii()`` and `methods` decide."""
+
+    methods: tuple[str, ...]
+    least: int
+    most: Optional[int]
+
+
+SimpleTest = Union[LiteralTest, RunTest]
+
+
+def simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
+    """The tests of a pattern of the shapes above (it matches when any one holds), or None.
+    Raises RegexTranslationError for an invalid pattern, as :func:`parse` does."""
+    return _simple_tests(source)
+
+
+# Beyond these, a pattern stays on `re`: each contained text and each run is a test of its own,
+# and a startswith/endswith tuple is tried in order (equal texts are one set lookup, any number).
+MAX_CONTAINED = 4
+MAX_AFFIXES = 32
+MAX_RUNS = 4
+# A run is scanned by isascii() (free: a flag of the string) and its methods, in C at a few ns a
+# character, where re's class loop takes about one: one method beats re's call overhead up to
+# about 35 characters (`^\d+$` on 200 digits is 2.3x slower, on typical values 2x faster), two
+# (isalpha and islower) up to about 20, so those are used only where the count is at most this.
+MAX_SCANNED_TWICE = 16
+
+
+@functools.lru_cache(maxsize=512)
+def _simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
+    found: list[SimpleTest] = []
+    for alternative in parse(source).body:
+        tests = _alternative(alternative)
+        if tests is None:
+            return None
+        found.extend(tests)
+    literals = [t for t in found if isinstance(t, LiteralTest)]
+    contained = {t.text for t in literals if not t.start and not t.end}
+    prefixes = {t.text for t in literals if t.start and not t.end}
+    suffixes = {t.text for t in literals if t.end and not t.start}
+    runs = [t for t in found if isinstance(t, RunTest)]
+    if len(contained) > MAX_CONTAINED or max(len(prefixes), len(suffixes)) > MAX_AFFIXES or len(runs) > MAX_RUNS:
+        return None
+    return tuple(found)
+
+
+def _alternative(terms: list) -> Optional[list[SimpleTest]]:
+    """One top-level alternative: `^`? middle `$`?, where the middle is literal text, a group of
+    literal alternatives, or (anchored at both ends) one run of a class."""
+    start = bool(terms) and isinstance(terms[0], _Assert) and terms[0].kind == "start"
+    middle = terms[1:] if start else terms
+    end = bool(middle) and isinstance(middle[-1], _Assert) and middle[-1].kind == "end"
+    middle = middle[:-1] if end else middle
+    texts = _literal_alternatives(middle)
+    if texts is not None:
+        return [LiteralTest(text, start, end) for text in texts]
+    run = _run(middle) if start and end else None
+    return [run] if run is not None else None
+
+
+def _literal_alternatives(terms: list) -> Optional[list[str]]:
+    """The texts of terms that are literal text, or one group of literal alternatives."""
+    if len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
+        texts = [_literal_text(alternative) for alternative in terms[0].body]
+        return None if any(text is None for text in texts) else [t for t in texts if t is not None]
+    text = _literal_text(terms)
+    return None if text is None else [text]
+
+
+def _literal_text(terms: list) -> Optional[str]:
+    """The text terms match exactly (characters, one-character classes, groups of one literal
+    alternative), or None."""
+    out: list[str] = []
+    for term in terms:
+        if isinstance(term, _Lit):
+            out.append(chr(term.cp))
+        elif isinstance(term, _Set) and len(term.ranges) == 1 and term.ranges[0][0] == term.ranges[0][1]:
+            out.append(chr(term.ranges[0][0]))
+        elif isinstance(term, _Group) and term.kind in ("capture", "group") and len(term.body) == 1:
+            inner = _literal_text(term.body[0])
+            if inner is None:
+                return None
+            out.append(inner)
+        else:
+            return None
+    return "".join(out)
+
+
+def _run(terms: list) -> Optional[RunTest]:
+    """A class with an exact method test, alone or repeated (in groups of one alternative:
+    Swagger's `^([0-9]{3})$`)."""
+    while len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
+        if len(terms[0].body) != 1:
+            return None
+        terms = terms[0].body[0]
+    if len(terms) != 1:
+        return None
+    term = terms[0]
+    if isinstance(term, _Set):
+        least, most, atom = 1, 1, term
+    elif isinstance(term, _Quant) and isinstance(term.atom, _Set):
+        least, most, atom = term.min, term.max, term.atom
+    else:
+        return None
+    methods = CLASS_METHODS.get(tuple(atom.ranges))
+    if methods is None or (most is not None and most == 0):
+        return None
+    if len(methods) > 1 and (most is None or most > MAX_SCANNED_TWICE):
+        return None  # two scans of a long string cost more than re's one
+    return RunTest(methods, least, most)
+
+
+def simple_search(tests: tuple[SimpleTest, ...]) -> Callable[[str], bool]:
+    """``s -> bool``: whether any test holds, in Python (what the emitted code computes)."""
+
+    def holds(test: SimpleTest, s: str) -> bool:
+        if isinstance(test, LiteralTest):
+            if test.start and test.end:
+                return s == test.text
+            if test.start:
+                return s.startswith(test.text)
+            if test.end:
+                return s.endswith(test.text)
+            return test.text in s
+        if test.least == 0 and s == "":
+            return True
+        if len(s) < max(test.least, 1) or (test.most is not None and len(s) > test.most):
+            return False
+        return s.isascii() and all(getattr(s, method)() for method in test.methods)
+
+    return lambda s: any(holds(test, s) for test in tests)

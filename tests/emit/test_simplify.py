@@ -1,0 +1,117 @@
+"""The pass that removes branches a type test made before decides (generator/emit/simplify.py):
+it drops what can never run and keeps every answer (the differential tests check the answers of
+whole modules; these check the pass itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import generator
+from generator.emit import tree as t
+from generator.emit.simplify import simplify
+
+X, T = t.Name("x"), t.Name("t")
+
+
+def _is(name: str) -> t.Expr:
+    return t.Compare(t.call("type", X), "is", t.Name(name))
+
+
+def test_a_retest_of_a_decided_type_is_dropped() -> None:
+    inner = t.if_(t.Compare(t.call("type", X), "is not", t.Name("dict")), [t.RETURN_FALSE])
+    body = [t.Assign(T, t.call("type", X)),
+            t.If(((t.Compare(T, "is", t.Name("dict")), (inner,)),
+                  (t.Compare(X, "is", t.NONE), (t.if_(t.Compare(X, "is not", t.NONE), [t.RETURN_FALSE]),))),
+                 (t.RETURN_FALSE,))]
+    simplified = simplify(body, {})
+    rendered = "\n".join(t.render_block(simplified, 0))
+    assert "is not dict" not in rendered and "is not None" not in rendered
+    assert rendered.count("return False") == 1  # the else: any other type
+
+
+def test_a_decided_arm_replaces_its_if() -> None:
+    body = [t.If(((_is("list"), (t.Pass(),)),), ()),
+            t.If(((_is("list"), (t.if_(_is("list"), [t.Return(t.lit(1))]),)),), ())]
+    rendered = t.render_block(simplify(body, {}), 0)
+    assert rendered == ["if type(x) is list:", "    pass", "if type(x) is list:", "    return 1"]
+
+
+def test_past_an_if_whose_arms_all_leave_their_tests_are_known_false() -> None:
+    body = [t.If(((_is("list"), (t.Return(t.TRUE),)),), ()),
+            t.If(((_is("list"), (t.Return(t.lit(1)),)),), (t.Return(t.lit(2)),))]
+    rendered = t.render_block(simplify(body, {}), 0)
+    assert rendered == ["if type(x) is list:", "    return True", "return 2"]
+    # an arm that may fall through tells nothing past the if
+    body[0] = t.If(((_is("list"), (t.fail_if(X),)),), ())
+    assert "return 1" in "\n".join(t.render_block(simplify(body, {}), 0))
+
+
+def test_a_name_bound_in_a_loop_or_an_arm_is_forgotten() -> None:
+    rebind = t.Assign(X, t.lit(1))
+    retest = t.if_(_is("dict"), [t.Return(t.lit(1))])
+    loop = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+            t.For(t.Name("i"), t.Name("items"), (retest, rebind))]
+    assert "    if type(x) is dict:" in t.render_block(simplify(loop, {}), 0)  # x is a dict only once
+    arm = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+           t.if_(t.Name("c"), [rebind]), retest]
+    assert "if type(x) is dict:" in t.render_block(simplify(arm, {}), 0)
+
+
+def test_elif_arms_know_the_earlier_tests_failed() -> None:
+    body = [t.If(((_is("dict"), (t.Pass(),)), (_is("list"), (t.if_(_is("dict"), [t.RETURN_FALSE]),))), ())]
+    rendered = t.render_block(simplify(body, {}), 0)
+    assert rendered == ["if type(x) is dict:", "    pass", "elif type(x) is list:", "    pass"]
+
+
+def test_type_sets_and_rebinding() -> None:
+    y = t.Name("_Y1")
+    retest = t.if_(t.Compare(t.call("type", X), "in", y), [t.RETURN_FALSE])
+    body = [t.If(((_is("dict"), (retest, t.Assign(X, t.lit(1)), retest)),), ())]
+    rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list", "str"})}), 0)
+    # dict is not in {list, str}: the first retest goes; after x is bound anew nothing is known
+    assert rendered == ["if type(x) is dict:", "    x = 1", "    if type(x) in _Y1:", "        return False"]
+
+
+def test_the_geojson_shape_loses_its_dead_branches() -> None:
+    """oneOf of object-or-null properties (GeoJSON's `properties`): no branch re-tests the type
+    the dispatch decided (mypy read `x5` as None in such a branch)."""
+    schema = {"type": "object", "properties": {"p": {"oneOf": [{"type": "null"}, {"type": "object"}]}},
+              "required": ["p"]}
+    source = generator.compile_source(schema, format=False)
+    root = source[source.index("def _v0("):source.index("def _e0(")]
+    assert "t1 = type(x1)" in root  # the dispatch on the property's type...
+    assert "is not dict" not in root and "is not None" not in root  # ...and no re-test under it
+    module: Any = generator.compile_module(schema)
+    assert [module.is_valid({"p": v}) for v in (None, {}, 1, [])] == [True, True, False, False]
+
+
+def test_what_follows_a_leaving_statement_is_dropped() -> None:
+    y = t.Name("_Y1")
+    always = t.If(((t.Compare(t.call("type", X), "in", y), (t.RETURN_FALSE,)),), (t.Return(t.TRUE),))
+    body = [t.Assign(T, t.call("type", X)),
+            t.If(((t.Compare(T, "in", y), (t.if_(t.BoolOp("or", (t.Compare(t.call("type", X), "in", y), X)),
+                                                 [t.RETURN_FALSE]),
+                                           t.fail_if(X))),), ()),
+            always, t.fail_if(X)]
+    rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list"})}), 0)
+    # the retest is decided true (an `or` with a true member): its return ends the arm; the if
+    # whose every arm returns ends the function
+    # past it x is no list, so the next if's else is all that runs
+    assert rendered == ["t = type(x)", "if t in _Y1:", "    return False", "return True"]
+
+
+def test_an_else_left_holding_pass_goes() -> None:
+    # the last arm is decided (x is a list or a str there) and only passes: it was `else: pass`
+    y = t.Name("_Y1")
+    body = [t.If(((_is("dict"), (t.Pass(),)),), (t.if_(_is("dict"), [t.RETURN_FALSE]),))]
+    assert t.render_block(simplify(body, {}), 0) == ["if type(x) is dict:", "    pass"]
+    body = [t.fail_if(t.Compare(t.call("type", X), "not in", y)),
+            t.If(((_is("list"), (t.fail_if(X),)), (_is("str"), (t.Pass(),))), (t.RETURN_FALSE,))]
+    rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list", "str"})}), 0)
+    assert rendered == ["if type(x) not in _Y1:", "    return False",
+                        "if type(x) is list:", "    if x:", "        return False"]
+
+
+def test_a_loop_body_ends_at_a_break() -> None:
+    body = [t.For(t.Name("i"), X, (t.Break(), t.RETURN_FALSE))]
+    assert t.render_block(simplify(body, {}), 0) == ["for i in x:", "    break"]

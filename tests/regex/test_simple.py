@@ -1,0 +1,170 @@
+"""Patterns as str tests (generator/regex/simple.py, emitted by generator/emit/patterns.py) are
+exactly the regex: the class methods are checked over every code point, the shapes over
+Hypothesis strings biased to the class boundaries (non-ASCII digits and letters included: `\\d`
+is ASCII in ECMA, Python's isdigit is not), and the emitted code of generated modules against
+Python `re` on the translation."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import generator
+from generator.regex import compile_pattern
+from generator.regex.simple import CLASS_METHODS, LiteralTest, RunTest, simple_search, simple_tests
+
+# Characters at and around the edges of the ASCII classes, and non-ASCII characters that Python's
+# str methods count as digits, letters, lower or upper case (each is outside every ECMA class here).
+BOUNDARY = (
+    "/09:@AZ[`az{_-. \n\t\x00\x7f"
+    "\u0660\u0661\u0669\u06f1\u0966\uff10\uff19\u00b2\u00b9\u2460"  # other digits: isdigit() is true
+    "\u00aa\u00b5\u00ba\u00c0\u00df\u00e9\u00ff\u0130\u0131\u017f\u212a\u212b\u01c5\u1e9e"  # letters
+    "\uff21\uff41\u0391\u03b1\u0410\u0430\u00bd\u2160"  # fullwidth, Greek, Cyrillic, numerals
+    "\U0001d7ce\U0001d400\U0001f600\ud800\udfff"
+)
+LITERALS = ["x-", "a", "ab", "get", "put", "$ref", "a.b", "\u00e9", "\U0001f600", "", "x"]
+
+
+def _ecma(text: str) -> str:
+    return "".join("\\" + c if c in "^$\\.*+?()[]{}|/" else c for c in text)
+
+
+@st.composite
+def simple_patterns(draw: st.DrawFn) -> str:
+    """Patterns of the str-test shapes: literal alternatives with anchors, and class runs."""
+    alternatives = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            start, end = draw(st.booleans()), draw(st.booleans())
+            # (at most 3 texts found anywhere: more than 4 stay on re)
+            texts = draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3 if start or end else 1))
+            body = _ecma(texts[0]) if len(texts) == 1 else "(" + "|".join(map(_ecma, texts)) + ")"
+            alternatives.append(("^" if start else "") + body + ("$" if end else ""))
+        else:
+            cls = draw(st.sampled_from([r"\d", "[0-9]", "[a-zA-Z]", "[A-Za-z0-9]", "[0-9a-zA-Z]", "[a-z]", "[A-Z]"]))
+            two = cls in ("[a-z]", "[A-Z]")  # (two methods: only with a small maximum count)
+            count = draw(st.sampled_from(["", "?", "{2}", "{1,3}", "{0,2}"] + ([] if two else ["+", "*", "{2,}", "+?"])))
+            run = draw(st.sampled_from(["{}", "({})", "(?:{})", "((?:{}))"])).format(cls + count)
+            alternatives.append("^" + run + "$")
+    return "|".join(alternatives)
+
+
+SUBJECTS = st.text(alphabet=BOUNDARY + "xgetpurf$.", max_size=8) | st.sampled_from(LITERALS) | st.builds(
+    lambda a, b: a + b, st.sampled_from(LITERALS), st.text(alphabet=BOUNDARY, max_size=3))
+
+
+def test_class_methods_are_exactly_the_classes_on_every_code_point() -> None:
+    # every class is ASCII, and isascii() is false from U+0080 on: the methods decide the rest
+    assert all(hi < 0x80 for ranges in CLASS_METHODS for _, hi in ranges)
+    assert not any(chr(cp).isascii() for cp in range(0x80, sys.maxunicode + 1))
+    for ranges, methods in CLASS_METHODS.items():
+        wrong = []
+        for cp in range(0x80):
+            c = chr(cp)
+            inside = any(lo <= cp <= hi for lo, hi in ranges)
+            if (c.isascii() and all(getattr(c, m)() for m in methods)) != inside:
+                wrong.append(hex(cp))
+        assert not wrong, (ranges, methods, wrong[:10])
+        # without isascii() the methods are not the class: isdigit() holds for U+0661, ...
+        assert any(all(getattr(chr(cp), m)() for m in methods) for cp in range(0x80, 0x2000)), methods
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(BOUNDARY), min_size=1, max_size=6).map("".join))
+def test_class_methods_hold_for_whole_strings(s: str) -> None:
+    """On strings (not only characters): islower/isupper count cased characters, so with isalpha
+    they still mean every letter has that case."""
+    for ranges, methods in CLASS_METHODS.items():
+        every = all(any(lo <= ord(c) <= hi for lo, hi in ranges) for c in s)
+        assert (s.isascii() and all(getattr(s, m)() for m in methods)) == every, (s, methods)
+
+
+@settings(max_examples=400, deadline=None)
+@given(simple_patterns(), st.lists(SUBJECTS, max_size=12))
+def test_simple_patterns_agree_with_re(pattern: str, subjects: list[str]) -> None:
+    tests = simple_tests(pattern)
+    assert tests is not None, pattern
+    search, expected = simple_search(tests), compile_pattern(pattern).search
+    for s in subjects:
+        assert search(s) == (expected(s) is not None), (pattern, s)
+
+
+SHAPES = {
+    "^x-": (LiteralTest("x-", True, False),),
+    r"^\$ref$": (LiteralTest("$ref", True, True),),
+    r"\.json$": (LiteralTest(".json", False, True),),
+    "type": (LiteralTest("type", False, False),),
+    "^(get|put)$": (LiteralTest("get", True, True), LiteralTest("put", True, True)),
+    "^(?:a(b))$": (LiteralTest("ab", True, True),),
+    "^true|false$": (LiteralTest("true", True, False), LiteralTest("false", False, True)),
+    "^[$]ref": (LiteralTest("$ref", True, False),),
+    r"^\d+$": (RunTest(("isdigit",), 1, None),),
+    "^[A-Z]{2}$": (RunTest(("isalpha", "isupper"), 2, 2),),
+    "^[a-z]{0,16}$": (RunTest(("isalpha", "islower"), 0, 16),),
+    "^[a-z]*$": None,  # two scans of a long string: slower than re
+    "^[A-Z]{17}$": None,
+    "^[A-Za-z]*$": (RunTest(("isalpha",), 0, None),),
+    "^[0-9A-Za-z]{1,64}$": (RunTest(("isalnum",), 1, 64),),
+    "^([0-9]{3})$|^(default)$": (RunTest(("isdigit",), 3, 3), LiteralTest("default", True, True)),  # Swagger
+    "^(?:([A-Z]))$": (RunTest(("isalpha", "isupper"), 1, 1),),
+}
+
+
+@pytest.mark.parametrize("pattern", list(SHAPES))
+def test_shapes(pattern: str) -> None:
+    assert simple_tests(pattern) == SHAPES[pattern]
+
+
+def test_many_alternatives_stay_simple_only_as_a_set() -> None:
+    words = [f"w{i}" for i in range(3000)]
+    equal = simple_tests("^(?:" + "|".join(words) + ")$")
+    assert equal is not None and len(equal) == 3000  # one set lookup
+    assert simple_tests("^(?:" + "|".join(words[:33]) + ")") is None  # a startswith of 33 texts
+    assert simple_tests("|".join(words[:5])) is None  # five substring searches
+    assert simple_tests("|".join(["^[a-z]$"] * 5)) is None
+
+
+@pytest.mark.parametrize("pattern", [
+    "^[a-f0-9]{64}$", "^[a-z][a-z0-9_.-]+$", r"^\w+$", "^a+$", r"^\d+", r"\d+$", "^.$", "^[^a]$", r"\bx",
+    "^a{2}$", "^(a|b+)$", "^x-(?=y)", r"^(a)\1$", "^[A-Z]{0}$", "a^", "^^a", "(?:)+", "^([0-9]|[a-z])$",
+    "^([0-9]{2}x)$", "^(?:[0-9]+)+$",
+])
+def test_other_patterns_stay_on_the_regex_engines(pattern: str) -> None:
+    assert simple_tests(pattern) is None
+
+
+# -- through generated modules: the emitted tests are the regex too --------------------------------
+
+MODULE_PATTERNS = ["^x-", r"^\$ref$", r"\.json$", "type", "^(get|put|post|delete)$", "^true|false$",
+                   r"^\d+$", "^[A-Z]{2}$", "^[a-z]{0,9}$", "^[0-9A-Za-z]{1,4}$", "^[a-zA-Z]?$", "^$",
+                   r"^\d{3}$|^x-|end$|^(a|b)$"]
+
+
+@pytest.fixture(scope="module")
+def modules() -> dict[str, object]:
+    """A module per pattern: `pattern` on the value, and the same pattern in patternProperties
+    (with additionalProperties false, so the pattern loop's code runs), draft 2020-12."""
+    out = {}
+    for pattern in MODULE_PATTERNS:
+        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
+                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
+                                       "additionalProperties": False}}}
+        out[pattern] = generator.compile_module(schema, format=False)
+        source = out[pattern].__source__  # type: ignore[attr-defined]
+        assert "str tests" in source and "_re.compile" in source  # (the error path keeps re)
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(MODULE_PATTERNS), SUBJECTS)
+def test_emitted_str_tests_agree_with_re(modules: dict, pattern: str, s: str) -> None:
+    module = modules[pattern]
+    matches = compile_pattern(pattern).search(s) is not None
+    assert module.is_valid({"v": s}) is matches, (pattern, s)
+    assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
+    assert module.is_valid({"o": {s: "x"}}) is False
+    expected = [] if matches else [("/v", "/properties/v/pattern")]
+    assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
