@@ -4,10 +4,11 @@ module; no crash on deep instances; the build's failures are typed errors that l
 behind; `straightline compile --native` / `check --native` and `native = true`.
 
 mypyc builds are slow (tens of seconds each on a shared 2-core machine), so `make test` builds a
-small sample: the seed tool-package contract and a recursive schema with a dynamic reference (in
-parallel), and math.add through the command line. STRAIGHTLINE_NATIVE_SUITE=1 also builds every
-schema of the official test suite and the bench schemas natively and checks them the same way
-(tests/test_native_suite.py).
+small sample: the seed tool-package contract, a recursive schema with a dynamic reference, a
+schema asserting every format (with a pattern for the linear-time matcher) and one asserting draft
+7's content (two at a time), and math.add through the command line. STRAIGHTLINE_NATIVE_SUITE=1
+also builds every schema of the official test suite and the bench schemas natively and checks them
+the same way (tests/test_native_suite.py).
 """
 
 from __future__ import annotations
@@ -58,6 +59,26 @@ STRICT_TREE = {
                        "additionalProperties": False}},
 }
 REGISTRY = {TREE_BASE: TREE}
+# Every code the module copies in beside the primitives: each format checker (format asserted), a
+# pattern run by the linear-time matcher, a pattern run as str tests, and the applicators whose
+# errors carry context; CONTENT: draft 7's content checkers.
+FORMATS = ["date", "time", "date-time", "duration", "uuid", "json-pointer", "relative-json-pointer", "ipv4", "ipv6",
+           "hostname", "idn-hostname", "email", "idn-email", "uri", "uri-reference", "iri", "iri-reference",
+           "uri-template", "regex"]
+CHECKS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["date"],
+    "properties": {**{name: {"type": "string", "format": name} for name in FORMATS},
+                   "risky": {"type": "string", "pattern": "^(a+)+b$"}, "hex": {"type": "string", "pattern": "^[a-f0-9]{8}$"},
+                   "unique": {"type": "array", "uniqueItems": True}, "enum": {"enum": [{"a": 1}, [1, 2], 1.5, "x"]},
+                   "cents": {"multipleOf": 0.01},
+                   "any": {"anyOf": [{"type": "integer", "minimum": 3}, {"type": "string", "minLength": 2}]},
+                   "one": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+                   "contains": {"type": "array", "contains": {"type": "integer"}, "minContains": 2},
+                   "closed": {"type": "object", "properties": {"a": True}, "unevaluatedProperties": False}},
+}
+CONTENT = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+           "properties": {"json64": {"contentEncoding": "base64", "contentMediaType": "application/json"},
+                          "json": {"contentMediaType": "application/json"}}}
 
 
 def _write_package(directory: Path) -> Path:
@@ -66,6 +87,9 @@ def _write_package(directory: Path) -> Path:
     (package / "__init__.py").write_text("")
     shutil.copy(ROOT / "generated" / "draft2020_12" / "tool_package_schema.py", package / "tool_package.py")
     (package / "tree.py").write_text(generator.compile_source(STRICT_TREE, registry=REGISTRY, name="tree"))
+    (package / "checks.py").write_text(generator.compile_source(CHECKS, name="checks", format_assertion=True,
+                                                                unsafe_patterns="allow"))
+    (package / "content.py").write_text(generator.compile_source(CONTENT, name="content", content_assertion=True))
     return package
 
 
@@ -84,16 +108,16 @@ class Sample:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.package = _write_package(directory)
-        modules = [self.package / "tool_package.py", self.package / "tree.py"]
+        modules = [self.package / f"{name}.py" for name in ("tool_package", "tree", "checks", "content")]
         with ThreadPoolExecutor(max_workers=2) as pool:
             self.extensions = list(pool.map(build_native, modules))
         sys.path.insert(0, str(directory))
         try:
-            self.package_native = importlib.import_module(f"{PACKAGE}.tool_package")
-            self.tree_native = importlib.import_module(f"{PACKAGE}.tree")
+            native = [importlib.import_module(f"{PACKAGE}.{module.stem}") for module in modules]
         finally:
             sys.path.remove(str(directory))
-        self.package_pure, self.tree_pure = _pure(modules[0]), _pure(modules[1])
+        self.package_native, self.tree_native, self.checks_native, self.content_native = native
+        self.package_pure, self.tree_pure, self.checks_pure, self.content_pure = map(_pure, modules)
 
 
 @pytest.fixture(scope="module")
@@ -101,14 +125,22 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     return Sample(tmp_path_factory.mktemp("native"))
 
 
-def _errors(module: Any, instance: Any) -> list[tuple[str, str, str | None, str]]:
-    return [(e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message)
-            for e in module.errors(instance)]
+def _described(found: list[Any]) -> list[tuple[Any, ...]]:
+    """Errors as comparable values: locations, message, keyword, params, the instance's JSON
+    text, branch, and their context, recursively."""
+    return [(e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message, e.keyword,
+             json.dumps(e.params, sort_keys=True, default=repr), json.dumps(e.instance, sort_keys=True, default=repr),
+             e.branch, _described(e.context)) for e in found]
+
+
+def _errors(module: Any, instance: Any) -> list[tuple[Any, ...]]:
+    return _described(module.errors(instance))
 
 
 def assert_same(native: Any, pure: Any, instance: Any) -> None:
     """The native module answers exactly as the pure one: is_valid, every error (locations,
-    absolute location, message, in order), and validate's first error."""
+    absolute location, message, keyword, params, instance, context, in order), validate's first
+    error, best_match and every output format (the report functions copied into the module)."""
     valid = pure.is_valid(instance)
     assert native.is_valid(instance) is valid, instance
     assert _errors(native, instance) == _errors(pure, instance), instance
@@ -116,6 +148,10 @@ def assert_same(native: Any, pure: Any, instance: Any) -> None:
         with pytest.raises(native.ValidationError) as raised:
             native.validate(instance)
         assert raised.value.keyword_location == pure.errors(instance)[0].keyword_location
+        assert _described([native.best_match(native.errors(instance))]) == \
+            _described([pure.best_match(pure.errors(instance))])
+    for format in ("flag", "basic", "detailed", "verbose"):
+        assert native.output(instance, format) == pure.output(instance, format), (format, instance)
 
 
 # -- the native module is the one imported ----------------------------------------------------------
@@ -244,6 +280,32 @@ def test_dynamic_tree_examples(sample: Sample) -> None:
     assert sorted(e.instance_location for e in sample.tree_native.errors(bad)) == \
         sorted(e.instance_location for e in TREE_REFERENCE.errors(bad)) == \
         ["/children", "/children/0/children", "/children/0/children/0/oops", "/meta/parent/name"]
+
+
+CHECK_STRINGS = ["", "x", "2020-01-01", "2020-02-30", "12:00:00Z", "2020-01-01T12:00:00+01:00", "P1D", "PT",
+                 "123e4567-e89b-12d3-a456-426614174000", "/a~1b", "0/a", "1#", "192.168.0.1", "256.1.1.1", "::1",
+                 "1::2::3", "example.com", "-bad-.com", "b\u00fccher.de", "xn--bcher-kva.de", "a@b.c", "a@[1.2.3.4]",
+                 "\u00fc@b.de", "http://example.com/a?b#c", "http://\u00fc.de/", "//a/b", "{a}", "{a", "(?<n>a)\\p{L}", "[",
+                 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac", "deadbeef", "DEADBEEF"]
+
+
+@pytest.mark.parametrize("text", CHECK_STRINGS)
+def test_format_checkers_and_matchers_natively_as_the_pure_module(sample: Sample, text: str) -> None:
+    """Every copied format checker and both pattern engines, on each string (one instance holds
+    it in every formatted property), and the applicators' errors with their context."""
+    instance: dict[str, Any] = {name: text for name in FORMATS}
+    instance |= {"risky": text, "hex": text}
+    assert_same(sample.checks_native, sample.checks_pure, instance)
+    assert_same(sample.checks_native, sample.checks_pure, {"date": text, "any": 1, "one": {"a": 1, "b": 2},
+                                                           "contains": [1, "a"], "closed": {"b": text}})
+    assert_same(sample.checks_native, sample.checks_pure, {"date": text, "unique": [1, 1.0, text, {"a": text}],
+                                                           "enum": {"a": 1.0}, "cents": 0.3})
+
+
+@pytest.mark.parametrize("instance", [{"json64": "eyJhIjogMX0=", "json": "{}"}, {"json64": "!!", "json": "{"},
+                                      {"json64": "e30", "json": "[1]"}, {"json64": "bm9wZQ==", "json": 1}, []])
+def test_content_checkers_natively_as_the_pure_module(sample: Sample, instance: Any) -> None:
+    assert_same(sample.content_native, sample.content_pure, instance)
 
 
 _DEEP = """
