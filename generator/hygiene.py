@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import OptionError, SchemaError, SchemaWarning, join_pointer
 from .profiles import DRAFT_PROFILES, Profile
-from .resolve import META_SCHEMAS, normalize_meta_uri
+from .resolve import META_SCHEMAS, normalize_meta_uri, subschema_positions
 
 POLICIES = ("ignore", "warn", "error")
 
@@ -40,13 +40,6 @@ _ANNOTATIONS2019 = _ANNOTATIONS7 | {"deprecated", "contentSchema"}
 _ANNOTATIONS = {"draft4": _ANNOTATIONS4, "draft6": _ANNOTATIONS6, "draft7": _ANNOTATIONS7,
                 "draft2019-09": _ANNOTATIONS2019, "draft2020-12": _ANNOTATIONS2019}
 _EVERY_DRAFT = {"$defs", "definitions", "$comment"}
-
-# Keywords whose value holds subschemas: one schema, an array of them, a map of names to them.
-_ONE = {"additionalProperties", "not", "additionalItems", "contains", "propertyNames", "if", "then",
-        "else", "unevaluatedItems", "unevaluatedProperties", "items"}
-_MANY = {"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-_MAP = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas", "dependencies"}
-
 
 @functools.cache
 def known_keywords(draft: str) -> frozenset[str]:
@@ -90,18 +83,9 @@ def _other_draft(keyword: str, draft: str) -> str | None:
 
 
 def _subschemas(schema: dict[str, Any], known: frozenset[str]) -> list[tuple[tuple[str | int, ...], Any]]:
-    """(path, subschema) for the subschemas under the keywords `known` holds."""
-    found: list[tuple[tuple[str | int, ...], Any]] = []
-    for key, value in schema.items():
-        if key not in known:
-            continue
-        if key in _ONE and isinstance(value, dict):
-            found.append(((key,), value))
-        elif key in _MANY and isinstance(value, list):
-            found.extend(((key, i), sub) for i, sub in enumerate(value) if isinstance(sub, dict))
-        elif key in _MAP and isinstance(value, dict):
-            found.extend(((key, name), sub) for name, sub in value.items() if isinstance(sub, dict))
-    return found
+    """(path, subschema) for the subschemas under the keywords `known` holds (where a keyword holds
+    schemas is its unit's declaration: resolve.subschema_positions)."""
+    return [(path, sub) for path, sub in subschema_positions(schema, "") if path[0] in known and isinstance(sub, dict)]
 
 
 def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:

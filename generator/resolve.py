@@ -44,11 +44,6 @@ for _vocab in ("applicator", "content", "core", "format-annotation", "format-ass
 for _vocab in ("applicator", "content", "core", "format", "meta-data", "validation"):
     _BUNDLED[f"https://json-schema.org/draft/2019-09/meta/{_vocab}"] = f"vocab2019/{_vocab}.json"
 
-def draft_number(draft: str) -> int:
-    """4, 6, 7, 2019 or 2020."""
-    return {"draft2020-12": 2020, "draft2019-09": 2019, "draft7": 7, "draft6": 6, "draft4": 4}[draft]
-
-
 def normalize_meta_uri(uri: str) -> str:
     return uri[:-1] if uri.endswith("#") else uri
 
@@ -101,10 +96,6 @@ def subschema_positions(schema: Any, draft: str) -> Iterator[tuple[tuple[str | i
             for name, sub in value.items():
                 if isinstance(sub, (dict, bool)):
                     yield (key, name), sub
-
-
-def id_keyword(draft: str) -> str:
-    return "id" if draft == "draft4" else "$id"
 
 
 @dataclass
@@ -160,6 +151,8 @@ class Registry:
         return None
 
     def _index(self, document: Document) -> None:
+        from .profiles import DIALECTS  # (profiles reads this module's meta-schema table)
+
         if not isinstance(document.value, dict):  # a boolean document is a resource all the same
             self.resources.setdefault(document.uri, (document.uri, ""))
             self.resource_of.setdefault(document.uri + "#", urldefrag(document.uri)[0])
@@ -171,12 +164,14 @@ class Registry:
                 if pointer and isinstance(schema.get("$schema"), str):
                     draft = META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]), draft)
                     self.dialects[key] = draft
-                old_style = draft_number(draft) <= 7
-                ident = schema.get(id_keyword(draft))
-                if old_style and "$ref" in schema:
+                dialect = DIALECTS[draft]
+                # before 2019-09 an $id's fragment names an anchor; from then on $anchor does
+                fragment_anchors = dialect.id_fragment != "none"
+                ident = schema.get(dialect.id_keyword)
+                if dialect.ref_alone and "$ref" in schema:
                     ident = None  # $ref siblings, $id included, are ignored before 2019-09
                 if isinstance(ident, str):
-                    if old_style and ident.startswith("#"):
+                    if fragment_anchors and ident.startswith("#"):
                         self.anchors[join_uri(base, ident)] = (document.uri, pointer)
                     else:
                         base = join_uri(base, ident)
@@ -184,14 +179,14 @@ class Registry:
                         self.resources.setdefault(resource, (document.uri, pointer))
                         self.resource_of[key] = resource
                         fragment = urldefrag(join_uri(base, ident))[1]
-                        if old_style and fragment:
+                        if fragment_anchors and fragment:
                             self.anchors[join_uri(base, "#" + fragment)] = (document.uri, pointer)
                 if not pointer:
                     self.resource_of.setdefault(key, urldefrag(base)[0])
                     self.resources.setdefault(urldefrag(base)[0], (document.uri, pointer))
                     self.resources.setdefault(document.uri, (document.uri, pointer))
                 resource = urldefrag(base)[0]
-                if not old_style:
+                if not fragment_anchors:
                     for word in ("$anchor", "$dynamicAnchor"):
                         name = schema.get(word)
                         if isinstance(name, str):

@@ -74,6 +74,18 @@ def test_every_function_gives_the_same_answer(module: Any, depth: int) -> None:
         module.validate(invalid)
 
 
+def test_the_functions_agree_at_the_deepest_valid_depth(module: Any) -> None:
+    """At the last depth is_valid accepts, and one deeper, errors() says the same (the error
+    path, on its fresh stack, must not have a frame less than is_valid's: it once did)."""
+    low, high = 1, 5000  # is_valid holds at `low`, not at 5000
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if module.is_valid(_nested(middle)) else (low, middle)
+    assert module.errors(_nested(low)) == []
+    module.validate(_nested(low))
+    assert [e.message for e in module.errors(_nested(low + 1))] == [module._TOO_DEEP_MESSAGE]
+
+
 def test_the_answer_does_not_depend_on_the_callers_stack(module: Any) -> None:
     """From a caller with only a few calls of stack left (20: a caller that deep could hardly
     call anything), the answer is still the one a shallow caller gets."""

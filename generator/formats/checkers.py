@@ -11,8 +11,10 @@ of this file and the other top-level names defined here, and every top-level nam
 emitter. Dependencies between names are read from the source (``ast``), never listed by hand.
 
 Every checker runs in time linear in the length of its input: the regular expressions below have
-no nested or overlapping quantifiers that can backtrack (possessive quantifiers ``*+``/``++``,
-Python 3.11, where a repetition could otherwise be retried), and the few steps that are not linear
+no nested or overlapping quantifiers that can backtrack (each repetition and alternative can be
+taken one way only; tests/formats/test_checkers_portable.py checks them with generator/regex's
+risk analysis), and nothing Python 3.10 lacks (possessive quantifiers, atomic groups: the copied
+code runs on 3.10 like the rest of a module). The few steps that are not linear
 (Punycode, per-label context rules) run only on labels already known to be at most 63 characters.
 The rules, and every choice where the official test suite leaves one, are in docs/formats.md.
 """
@@ -29,20 +31,20 @@ from bisect import bisect_right as _bisect_right
 # RFC 3339 dates, times and durations.
 
 _FMT_DATE_RE = _re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_FMT_TIME_RE = _re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]++)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
+_FMT_TIME_RE = _re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
 _FMT_DATE_TIME_RE = _re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]"
-    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]++)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
+    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
 )
 # Days in each month of a common year (index 0 unused).
 _FMT_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # RFC 3339 appendix A: the date part is Y[M[D]] or M[D] or D; the time part H[M[S]] or M[S] or S.
 _FMT_DURATION_RE = _re.compile(
     r"P(?:"
-    r"(?:[0-9]++Y(?:[0-9]++M(?:[0-9]++D)?+)?+|[0-9]++M(?:[0-9]++D)?+|[0-9]++D)"
-    r"(?:T(?:[0-9]++H(?:[0-9]++M(?:[0-9]++S)?+)?+|[0-9]++M(?:[0-9]++S)?+|[0-9]++S))?+"
-    r"|T(?:[0-9]++H(?:[0-9]++M(?:[0-9]++S)?+)?+|[0-9]++M(?:[0-9]++S)?+|[0-9]++S)"
-    r"|[0-9]++W)"
+    r"(?:[0-9]+Y(?:[0-9]+M(?:[0-9]+D)?)?|[0-9]+M(?:[0-9]+D)?|[0-9]+D)"
+    r"(?:T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S))?"
+    r"|T(?:[0-9]+H(?:[0-9]+M(?:[0-9]+S)?)?|[0-9]+M(?:[0-9]+S)?|[0-9]+S)"
+    r"|[0-9]+W)"
 )
 
 
@@ -120,7 +122,7 @@ def _format_uuid(s: str) -> bool:
 
 # A "~" that does not start "~0" or "~1".
 _FMT_BAD_TILDE_RE = _re.compile(r"~(?![01])")
-_FMT_RELATIVE_POINTER_RE = _re.compile(r"(?:0|[1-9][0-9]*+)(#?+)")
+_FMT_RELATIVE_POINTER_RE = _re.compile(r"(?:0|[1-9][0-9]*)(#?)")
 
 
 def _format_json_pointer(s: str) -> bool:
@@ -185,7 +187,7 @@ def _format_ipv6(s: str) -> bool:
 # use and cached; only the Joining_Type values (not in unicodedata) are a table.
 
 _FMT_LDH_NAME_RE = _re.compile(
-    r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*+"
+    r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*"
 )
 # RFC 5892 appendix B.1 exceptions (section 2.6): PVALID 1, CONTEXTO 3, DISALLOWED 0.
 _FMT_IDNA_EXCEPTIONS = {
@@ -547,13 +549,13 @@ def _format_idn_hostname(s: str) -> bool:
 # E-mail addresses: RFC 5321 section 4.1.2 Mailbox (RFC 6531 section 3.3 for idn-email).
 
 _FMT_EMAIL_RE = _re.compile(
-    r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]++(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]++)*+"
-    r'|"(?:[ !#-\[\]-~]|\\[ -~])*+")@([^@]++)'
+    r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+    r'|"(?:[ !#-\[\]-~]|\\[ -~])*")@([^@]+)'
 )
 _FMT_IDN_EMAIL_RE = _re.compile(
-    r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-]++"
-    r"(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-]++)*+"
-    r'|"(?:[ !#-\[\]-~\x80-\U0010ffff]|\\[ -~])*+")@([^@]++)'
+    r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-]+"
+    r"(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~\x80-\U0010ffff-]+)*"
+    r'|"(?:[ !#-\[\]-~\x80-\U0010ffff]|\\[ -~])*")@([^@]+)'
 )
 
 
@@ -601,37 +603,37 @@ def _format_idn_email(s: str) -> bool:
 # URIs (RFC 3986) and IRIs (RFC 3987).
 
 # RFC 3986 appendix B: scheme, authority, path, query, fragment (always matches).
-_FMT_URI_SPLIT_RE = _re.compile(r"(?:([^:/?#]++):)?+(?://([^/?#]*+))?+([^?#]*+)(?:\?([^#]*+))?+(?:#(.*+))?+",
+_FMT_URI_SPLIT_RE = _re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?",
                                 _re.DOTALL)
-_FMT_SCHEME_RE = _re.compile(r"[A-Za-z][A-Za-z0-9+.-]*+")
-_FMT_PORT_RE = _re.compile(r"[0-9]*+")
-_FMT_IPVFUTURE_RE = _re.compile(r"[vV][0-9A-Fa-f]++\.[A-Za-z0-9._~!$&'()*+,;=:-]++")
+_FMT_SCHEME_RE = _re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
+_FMT_PORT_RE = _re.compile(r"[0-9]*")
+_FMT_IPVFUTURE_RE = _re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9._~!$&'()*+,;=:-]+")
 # unreserved / pct-encoded / sub-delims, plus the extra characters each part admits.
-_FMT_URI_USERINFO_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:-]|%[0-9A-Fa-f]{2})*+")
-_FMT_URI_REG_NAME_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*+")
-_FMT_URI_PATH_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*+")
-_FMT_URI_QUERY_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*+")
+_FMT_URI_USERINFO_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:-]|%[0-9A-Fa-f]{2})*")
+_FMT_URI_REG_NAME_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*")
+_FMT_URI_PATH_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*")
+_FMT_URI_QUERY_RE = _re.compile(r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*")
 # The same with RFC 3987 ucschar (and iprivate in the query); _FMT_IRI_EXCLUDED_RE takes out the
 # code points of these ranges that are neither.
 _FMT_IRI_USERINFO_RE = _re.compile(
     "(?:[A-Za-z0-9._~!$&'()*+,;=:\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*+"
+    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*"
 )
 _FMT_IRI_REG_NAME_RE = _re.compile(
     "(?:[A-Za-z0-9._~!$&'()*+,;=\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*+"
+    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*"
 )
 _FMT_IRI_PATH_RE = _re.compile(
     "(?:[A-Za-z0-9._~!$&'()*+,;=:@/\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*+"
+    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*"
 )
 _FMT_IRI_FRAGMENT_RE = _re.compile(
     "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*+"
+    "\U00010000-\U000efffd-]|%[0-9A-Fa-f]{2})*"
 )
 _FMT_IRI_QUERY_RE = _re.compile(
     "(?:[A-Za-z0-9._~!$&'()*+,;=:@/?\u00a0-\ud7ff\ue000-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U0010fffd-]|%[0-9A-Fa-f]{2})*+"
+    "\U00010000-\U0010fffd-]|%[0-9A-Fa-f]{2})*"
 )
 # Code points of the last two ranges that are not ucschar / iprivate: the last two code points
 # of every plane, and E0000-E0FFF.
@@ -644,10 +646,10 @@ _FMT_IRI_EXCLUDED_RE = _re.compile(
 # The common shape of a URI, scheme://reg-name[:port][/path][?query][#fragment], in one pass;
 # anything else goes through _fmt_uri_parts_ok.
 _FMT_URI_FAST_RE = _re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]*+://(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*+(?::[0-9]*+)?+"
-    r"(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*+)?+"
-    r"(?:\?(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*+)?+"
-    r"(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*+)?+"
+    r"[A-Za-z][A-Za-z0-9+.-]*://(?:[A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*(?::[0-9]*)?"
+    r"(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?"
+    r"(?:\?(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?"
+    r"(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?"
 )
 # userinfo, reg-name, path, query, fragment
 _FMT_URI_PARTS = (_FMT_URI_USERINFO_RE, _FMT_URI_REG_NAME_RE, _FMT_URI_PATH_RE, _FMT_URI_QUERY_RE,
@@ -661,7 +663,7 @@ def _fmt_uri_parts_ok(s: str, absolute: bool, parts: tuple[_re.Pattern[str], ...
     query and fragment (those of RFC 3987 for an IRI-reference); with `absolute`, a URI (a
     scheme is required)."""
     userinfo_re, reg_name_re, path_re, query_re, fragment_re = parts
-    m = _FMT_URI_SPLIT_RE.fullmatch(s)
+    m = _FMT_URI_SPLIT_RE.match(s)  # the whole of s (see _FMT_URI_SPLIT_RE)
     if m is None:
         return False
     scheme, authority, path, query, fragment = m.groups()
@@ -736,11 +738,11 @@ def _format_iri_reference(s: str) -> bool:
 
 _FMT_URI_TEMPLATE_RE = _re.compile(
     "(?:[!#$&'()*+,\\-./0-9:;=?@A-Z\\[\\]_a-z~\u00a0-\ud7ff\ue000-\ufdcf\ufdf0-\uffef"
-    "\U00010000-\U0010fffd]++|%[0-9A-Fa-f]{2}"
-    r"|\{[+#./;?&=,!@|]?+"
-    r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})++(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})++)*+(?::[1-9][0-9]{0,3}+|\*)?+"
-    r"(?:,(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})++(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})++)*+(?::[1-9][0-9]{0,3}+|\*)?+)*+"
-    r"\})*+"
+    "\U00010000-\U0010fffd]|%[0-9A-Fa-f]{2}"
+    r"|\{[+#./;?&=,!@|]?"
+    r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?"
+    r"(?:,(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?)*"
+    r"\})*"
 )
 
 
@@ -756,7 +758,7 @@ def _format_uri_template(s: str) -> bool:
 # ECMA-262 regular expressions (the u-mode grammar, section 22.2.1), checked without compiling.
 
 _FMT_REGEX_SYNTAX = "^$\\.*+?()[]{}|/"
-_FMT_REGEX_QUANTIFIER_RE = _re.compile(r"\{([0-9]++)(?:(,)([0-9]*+))?+\}")
+_FMT_REGEX_QUANTIFIER_RE = _re.compile(r"\{([0-9]+)(?:(,)([0-9]*))?\}")
 _FMT_HEX4_RE = _re.compile(r"[0-9A-Fa-f]{4}")
 _FMT_HEX2_RE = _re.compile(r"[0-9A-Fa-f]{2}")
 _FMT_REGEX_CONTROL = {"f": 12, "n": 10, "r": 13, "t": 9, "v": 11}
@@ -1046,7 +1048,7 @@ def _format_regex(s: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Content: contentEncoding "base64" and contentMediaType "application/json" (draft 7).
 
-_FMT_BASE64_RE = _re.compile(r"(?:[A-Za-z0-9+/]{4})*+(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?+")
+_FMT_BASE64_RE = _re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?")
 
 
 def _content_base64(s: str) -> bool:

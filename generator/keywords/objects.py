@@ -1,5 +1,5 @@
 """The object keywords: properties, patternProperties, additionalProperties, required,
-propertyNames, minProperties, maxProperties, dependentRequired, dependentSchemas and draft 4-7's
+minProperties, maxProperties, dependentRequired, dependentSchemas and draft 4-7's
 dependencies (names or a schema per property), which 2019-09 and 2020-12 keep too: their
 meta-schemas reserve the name for it ("schema authors should avoid redefining it"), so a schema that
 uses it means it (the official suite's optional dependencies-compatibility tests).
@@ -63,12 +63,6 @@ class AdditionalProperties(ir.Check):
 @dataclass(frozen=True)
 class PatternProperties(ir.Check):
     entries: tuple[tuple[str, str, ir.Node], ...] = ()  # (ECMA source, Python translation, schema)
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
-class PropertyNames(ir.Check):
-    schema: ir.Node | None = None
     applies_to = "object"
 
 
@@ -321,10 +315,6 @@ def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any]
     return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
 
 
-def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [] if value is True else [PropertyNames("propertyNames", lw.node(value, where, ctx))]
-
-
 def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
     return [PropertyCount("minProperties", count_bound(value), True, normalize_number(value))] if value > 0 else []
 
@@ -489,12 +479,6 @@ def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list
     return out
 
 
-def fast_property_names(b: Branch, check: PropertyNames) -> list[Stmt]:
-    assert check.schema is not None
-    k = b.scope("k")
-    return [For(k, b.x, (fail_if(Not(b.m.fcall(b.m.fast_fn(check.schema), k))),))]
-
-
 def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
     return [fail_if(Compare(call("len", b.x), "<" if check.at_least else ">", lit(check.bound)))]
 
@@ -555,11 +539,6 @@ def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[
     inner = [if_(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
              for source, _, sub in check.entries]
     return [For(KEY, X, (if_(_is_str(KEY), inner),))]
-
-
-def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
-    assert check.schema is not None
-    return [For(KEY, X, (ecall(e.m, check.schema, KEY, IP, "propertyNames"),))]
 
 
 def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
@@ -653,13 +632,6 @@ def reference_additional_properties(r: DraftReference, extra: Any, instance: Any
     yield Evaluated(properties=frozenset(covered))
 
 
-def reference_property_names(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                             at: Here) -> Results:
-    if is_kind(instance, "object"):
-        for key in instance:
-            yield from r.child(sub, key, ip, kp, at.down("propertyNames"))
-
-
 def reference_required(r: DraftReference, names: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                        at: Here) -> Results:
     if is_kind(instance, "object"):
@@ -725,8 +697,6 @@ KEYWORDS = [
             reference=reference_additional_properties, holds="schema"),
     Keyword("required", "validation", _OBJECTS | {"lenient"}, check_required, lower_required,
             reference=reference_required),
-    Keyword("propertyNames", "applicator", drafts("draft6"), check_subschema, lower_property_names,
-            reference=reference_property_names, holds="schema"),
     Keyword("minProperties", "validation", ALL_DRAFTS, check_count, lower_min_properties,
             reference=reference_min_properties),
     Keyword("maxProperties", "validation", ALL_DRAFTS, check_count, lower_max_properties,
@@ -747,7 +717,6 @@ CHECKS = [
     CheckKind(Properties, cost=3, fast=fast_properties, error=error_properties, evaluates=evaluates_properties),
     CheckKind(PatternProperties, cost=3, work=8, walks=True, fast=fast_pattern_properties, error=error_pattern_properties,
               evaluates=evaluates_pattern_properties),
-    CheckKind(PropertyNames, cost=4, walks=True, fast=fast_property_names, error=error_property_names),
     CheckKind(DependentSchemas, cost=5, fast=fast_dependent_schemas, error=error_dependent_schemas,
               evaluates=evaluates_dependent_schemas),
 ]

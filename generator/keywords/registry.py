@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import annotations, any_instance, applicators, arrays, content, format, numbers, objects, refs, strings, unevaluated
+from . import (annotations, any_instance, applicators, arrays, content, format, numbers, objects, property_names, refs,
+               strings, unevaluated)
 from .base import CheckKind, Keyword
 
 # Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
-UNITS = (any_instance, numbers, strings, format, content, arrays, objects, applicators, refs, unevaluated, annotations)
+UNITS = (any_instance, numbers, strings, format, content, arrays, objects, property_names, applicators, refs, unevaluated,
+         annotations)
 
 KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
 CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}

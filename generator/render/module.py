@@ -181,9 +181,20 @@ def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[C
     checker_imports, checker_constants, checker_functions = checker_sources(
         set().union(*(e.format_functions for e in emitters)))
     if format:
+        # (a copied constant too long for one line, _ESCAPES, is laid out once per process, so
+        # that the module's constants section never needs black)
+        constants = [Code(_black_source(c.text).rstrip("\n")) if len(c.text) > layout.LINE_LENGTH else c
+                     for c in constants]
         checker_constants = [Code(_black_source(c.text).rstrip("\n")) for c in checker_constants]
         checker_functions = [Code(_black_source(f.text)) for f in checker_functions]
     return merged_imports(imports, checker_imports, custom), constants + checker_constants, functions + checker_functions
+
+
+@functools.lru_cache(maxsize=512)
+def _black_source(text: str) -> str:
+    """A top-level definition copied from the compiler's own source, in black's style (its file
+    follows the project's own style)."""
+    return black.format_str(text, mode=_BLACK_MODE)
 
 
 def _with_types(imports: list[Code], types: ModuleTypes, direct: bool, constants: bool) -> list[Code]:
@@ -219,12 +230,6 @@ def _format(text: str) -> str:
 
 
 _EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
-
-
-@functools.lru_cache(maxsize=256)
-def _black_source(source: str) -> str:
-    """A copied function's source in black's layout (its file follows the project's own style)."""
-    return black.format_str(source, mode=_BLACK_MODE)
 
 
 @functools.lru_cache(maxsize=4096)

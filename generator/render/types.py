@@ -56,7 +56,7 @@ from ..codegen import Code, Name, code, comment, join, literal
 from ..errors import SchemaError, join_pointer
 from ..profiles import DRAFT_PROFILES, Profile
 from ..values import normalize_number
-from ..resolve import META_SCHEMAS, Location, Registry, draft_number, join_uri, normalize_meta_uri
+from ..resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
 
 # -- the type algebra ------------------------------------------------------------------------------
 
@@ -278,20 +278,20 @@ class Namer:
         return Name(candidate)
 
 
-# Keywords whose pointer tokens say nothing about what a definition is.
-_STRUCTURAL = frozenset({
-    "$defs", "definitions", "properties", "patternProperties", "additionalProperties", "items",
-    "prefixItems", "additionalItems", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-    "dependentSchemas", "dependencies", "contains", "propertyNames", "unevaluatedItems",
-    "unevaluatedProperties",
-})
+@functools.cache
+def _structural() -> frozenset[str]:
+    """Keywords whose pointer tokens say nothing about what a definition is: those that hold
+    subschemas (each unit declares it: Keyword.holds)."""
+    from ..keywords.registry import KEYWORDS
+
+    return frozenset(name for name, keyword in KEYWORDS.items() if keyword.holds)
 
 
 def _hint_for(location: Location) -> str:
     """A name for a reference target: its last telling pointer token, else its document's name."""
     tokens = [t.replace("~1", "/").replace("~0", "~") for t in location.pointer.split("/")[1:]]
     for token in reversed(tokens):
-        if token not in _STRUCTURAL and not token.isdigit():
+        if token not in _structural() and not token.isdigit():
             name = camel(token, "")
             if name:
                 return name if not name[0].isdigit() else "Def" + name
@@ -471,7 +471,6 @@ class _Reader:
             return TOP
         at = self.enter(schema, at)
         profile = at.profile
-        draft = draft_number(profile.draft) if profile.draft else None
 
         def on(word: str) -> bool:
             return word in schema and profile.keyword_status(word) == "enforced"
@@ -479,7 +478,7 @@ class _Reader:
         parts: list[Ty] = []
         if on("$ref") and isinstance(schema["$ref"], str):
             parts.append(self.reference(schema["$ref"], at, "$ref"))
-            if draft is not None and draft <= 7:
+            if profile.dialect.ref_alone:
                 return parts[0]  # before 2019-09 a $ref's siblings are ignored
         for word in ("$dynamicRef", "$recursiveRef"):
             if on(word) and isinstance(schema[word], str):

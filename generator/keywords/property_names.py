@@ -1,0 +1,64 @@
+"""propertyNames (drafts 6 on): every name of an object must be valid under the subschema.
+
+A unit of its own, as an example of the smallest whole keyword: its preflight, lowering, IR check,
+cost, fast and error emission and reference function, and nothing about it anywhere else. Its
+errors are the subschema's own, at the name (instance location: the object's; keyword location:
+under /propertyNames), as python-jsonschema reports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import ir
+from ..emit.context import IP, KEY, X, ErrorContext, ecall
+from ..emit.tree import For, Not, Stmt, fail_if
+from ..reference.results import Results, is_kind
+from .base import CheckKind, Keyword, drafts
+from .objects import check_subschema  # (preflight: the value is a schema)
+
+if TYPE_CHECKING:
+    from ..emit.context import Branch
+    from ..lower import Context, Lowering
+    from ..reference.drafts import DraftReference, Here
+
+# No message of its own: a name that fails gives the subschema's errors.
+MESSAGES: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class PropertyNames(ir.Check):
+    schema: ir.Node | None = None
+    applies_to = "object"
+
+
+def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
+                         ctx: Context | None) -> list[ir.Check]:
+    return [] if value is True else [PropertyNames("propertyNames", lw.node(value, where, ctx))]
+
+
+def fast_property_names(b: Branch, check: PropertyNames) -> list[Stmt]:
+    assert check.schema is not None
+    k = b.scope("k")
+    return [For(k, b.x, (fail_if(Not(b.m.fcall(b.m.fast_fn(check.schema), k))),))]
+
+
+def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
+    assert check.schema is not None
+    return [For(KEY, X, (ecall(e.m, check.schema, KEY, IP, "propertyNames"),))]
+
+
+def reference_property_names(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
+                             at: Here) -> Results:
+    if is_kind(instance, "object"):
+        for key in instance:
+            yield from r.child(sub, key, ip, kp, at.down("propertyNames"))
+
+
+KEYWORDS = [
+    Keyword("propertyNames", "applicator", drafts("draft6"), check_subschema, lower_property_names,
+            reference=reference_property_names, holds="schema"),
+]
+# cost 4: a walk over every name, each through a subschema (after the cheap object checks)
+CHECKS = [CheckKind(PropertyNames, cost=4, walks=True, fast=fast_property_names, error=error_property_names)]
