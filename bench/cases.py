@@ -151,6 +151,83 @@ STRUCTURED_COMPLETION: Rows = (
 )
 
 
+_SHA = "0123456789abcdef" * 4
+_PACKAGE: dict[str, Any] = {
+    "tool_key": "pdf.extract_tables",
+    "version": 3,
+    "owner_domain": "documents",
+    "purpose": "Extract tables from PDF files.",
+    "applies_when": "A case has PDF attachments.",
+    "artifacts": {"source": {"uri": "git://tools/pdf", "sha256": _SHA, "revision": "r1"}},
+    "entry": {
+        "artifact": "source",
+        "path": "src/tools/pdf/main.py",
+        "runtime_id": "python",
+        "runtime_version": "3.11",
+        "kind": "managed_handler",
+    },
+    "input_schema": {"type": "object", "properties": {"file": {"type": "string"}}},
+    "output_schema": {"type": "object"},
+    "dependencies": [
+        {"key": "pdfminer", "version": "2024.1", "sha256": _SHA},
+        {"key": "tabula", "version": "1.0", "sha256": _SHA},
+    ],
+    "effect": "compute",
+    "connector_operations": [],
+    "uses_model": False,
+    "repeatability": {"kind": "deterministic", "comparison": "exact"},
+    "limits": {"timeout_ms": 30000, "max_output_bytes": 1048576},
+    "tests": {"corpus_ref": "corpus/pdf", "result_ref": "results/pdf"},
+    "provenance_refs": ["adr-017", "review-2024-03"],
+}
+
+
+def _package(**changes: Any) -> dict[str, Any]:
+    """The valid source package with some fields replaced."""
+    return {**json.loads(json.dumps(_PACKAGE)), **changes}
+
+
+_BINARY_ARTIFACT = {"uri": "https://example.com/pdf.tar", "sha256": _SHA, "platform": "linux-x86_64"}
+
+TOOL_PACKAGE: Rows = (
+    ("source package", _PACKAGE, True),
+    (
+        "binary connector package",
+        _package(
+            artifacts={"binary": _BINARY_ARTIFACT},
+            entry={**_PACKAGE["entry"], "artifact": "binary", "kind": "restricted_process"},
+            effect="connector",
+            connector_operations=["mail.send", "mail.read"],
+            uses_model=True,
+            repeatability={"kind": "declared_variation", "comparison": "semantic", "tolerance_ref": "tol/1"},
+        ),
+        True,
+    ),
+    # each fails one allOf if/then rule, every field being valid on its own
+    ("allOf: compute uses a model", _package(uses_model=True), False),
+    ("allOf: compute with operations", _package(connector_operations=["mail.send"]), False),
+    ("allOf: source entry, binary artifact", _package(artifacts={"binary": _BINARY_ARTIFACT}), False),
+    (
+        "allOf: binary artifact without platform",
+        _package(
+            artifacts={"binary": {k: v for k, v in _BINARY_ARTIFACT.items() if k != "platform"}},
+            entry={**_PACKAGE["entry"], "artifact": "binary"},
+        ),
+        False,
+    ),
+    (
+        "allOf: declared variation, no tolerance",
+        _package(repeatability={"kind": "declared_variation", "comparison": "semantic"}, uses_model=False),
+        False,
+    ),
+    ("allOf: connector without operations", _package(effect="connector"), False),
+    # a field fails
+    ("entry path with ..", _package(entry={**_PACKAGE["entry"], "path": "src/../etc"}), False),
+    ("bad sha256 in a dependency", _package(dependencies=[{"key": "k", "version": "1", "sha256": "A" * 64}]), False),
+    ("missing provenance", {k: v for k, v in _PACKAGE.items() if k != "provenance_refs"}, False),
+)
+
+
 def _inline_instances(rows: Rows) -> list[Instance]:
     return [Instance(name, json.dumps(value), expected) for name, value, expected in rows]
 
@@ -164,20 +241,21 @@ CONTRACT_CASES: dict[str, tuple[str, str, Rows]] = {
         "strict",
         STRUCTURED_COMPLETION,
     ),
+    "tool-package": ("draft2020-12/tool-package.schema.json", "draft2020-12", TOOL_PACKAGE),
 }
 
 
 def _contract_case(name: str) -> Case:
     file, profile, rows = CONTRACT_CASES[name]
     path = ROOT / "contracts" / file
-    return Case(
+    return with_failing_instances(Case(
         name=name,
         source=str(path.relative_to(ROOT)),
         schema_text=path.read_text(encoding="utf-8"),
         profile=profile,
         instances=_inline_instances(rows),
         handwritten=HANDWRITTEN.get(name),
-    )
+    ))
 
 
 # --- the shared peer data (see its ORIGIN.md) ------------------------------------------------
@@ -231,20 +309,91 @@ def _shared_case(name: str, directory: Path) -> Case:
         Instance(file, (directory / file).read_text(encoding="utf-8"), expected)
         for file, expected in instance_files
     ]
-    return Case(
+    return with_failing_instances(Case(
         name=name,
         source=str(directory / schema_file),
         schema_text=schema_text,
         profile=draft_profile(json.loads(schema_text)),
         instances=instances,
         note=note,
-    )
+    ))
 
 
 def _missing_shared_files(name: str, directory: Path) -> list[str]:
     schema_file, instance_files, _ = SHARED_CASES[name]
     wanted = [schema_file, *(file for file, _ in instance_files)]
     return [file for file in wanted if not (directory / file).is_file()]
+
+
+# --- instances that fail early and late, made from a valid one -----------------------------------
+
+# How many leaves from each end of an instance are tried for a failing change.
+_TRIES = 64
+
+
+def with_failing_instances(case: Case) -> Case:
+    """The case with two more instances, made from its largest valid one: `fails early` changes
+    the first value (a leaf, in document order) whose change makes the instance invalid, `fails
+    late` the last. A leaf is changed to a value of another type (a string to 0, anything else to
+    "x"); whether that makes the instance invalid is asked of straightline's own module (the
+    harness then checks every implementation against that answer, so a wrong one would show as a
+    disagreement). Deterministic: the same case always gets the same instances."""
+    valid = [i for i in case.instances if i.expected_valid]
+    if not valid:
+        return case
+    base = max(valid, key=lambda i: i.size_bytes)
+    try:
+        import generator
+
+        is_valid = generator.compile_module(case.schema_text, profile=case.profile, format=False).is_valid
+    except Exception:  # a schema straightline cannot compile: the case keeps its instances
+        return case
+    for label, order in (("fails early", _leaves), ("fails late", _leaves_from_the_end)):
+        found = _first_failing_change(base, order, is_valid)
+        if found is not None:
+            pointer, text = found
+            case.instances.append(Instance(f"{label} ({pointer or '/'})", text, False))
+    return case
+
+
+def _first_failing_change(base: Instance, order: Callable[[Any], Any], is_valid: Callable[[Any], bool]) -> tuple[str, str] | None:
+    for tried, (pointer, container, key) in enumerate(order(json.loads(base.text))):
+        if tried >= _TRIES:
+            return None
+        document = json.loads(base.text)
+        target = document
+        for token in _tokens(pointer)[:-1]:
+            target = target[token]
+        target[key] = 0 if isinstance(container[key], str) else "x"
+        if not is_valid(document):
+            return pointer, json.dumps(document)
+    return None
+
+
+def _tokens(pointer: str) -> list[Any]:
+    return [int(t) if t.isdigit() and t != "" else t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+
+
+def _leaves(value: Any, reverse: bool = False) -> Any:
+    """(pointer, container, key) of every leaf (a value that is no object or array), in document
+    order (or the reverse), iteratively: instances can be deep."""
+    stack: list[tuple[str, Any, Any]] = [("", [value], 0)]
+    while stack:
+        pointer, container, key = stack.pop()
+        node = container[key]
+        if isinstance(node, dict):
+            children = [(pointer + "/" + k.replace("~", "~0").replace("/", "~1"), node, k) for k in node]
+        elif isinstance(node, list):
+            children = [(pointer + "/" + str(i), node, i) for i in range(len(node))]
+        else:
+            if pointer:
+                yield pointer, container, key
+            continue
+        stack.extend(children if reverse else reversed(children))
+
+
+def _leaves_from_the_end(value: Any) -> Any:
+    return _leaves(value, reverse=True)
 
 
 # --- selection --------------------------------------------------------------------------------

@@ -34,6 +34,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"where to write the results as JSON (default: {DEFAULT_JSON.relative_to(ROOT)})",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    native = parser.add_mutually_exclusive_group()
+    native.add_argument(
+        "--native",
+        action="store_true",
+        default=None,
+        help="build and time each case's native module (mypyc; needs a C compiler, tens of seconds "
+        "a case): the default, except with --quick",
+    )
+    native.add_argument("--no-native", dest="native", action="store_false", help="leave the native modules out")
     parser.add_argument(
         "--jsonl",
         action="store_true",
@@ -61,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     log = runner.silent if args.quiet else None
     only_jsonl = args.jsonl and not args.case
-    results = runner.run([] if only_jsonl else args.case, quick=args.quick, log=log)
+    results = runner.run([] if only_jsonl else args.case, quick=args.quick, log=log, native=args.native)
     if args.jsonl or not args.case:
         progress = runner.silent if args.quiet else runner._stderr
         results["jsonl"] = jsonl.run(quick=args.quick, lines=args.jsonl_lines, log=progress)

@@ -8,19 +8,29 @@ meta-schemas are served from the copies python-jsonschema ships), so results nev
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import shutil
+import sys
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .cases import Case
 
 STRAIGHTLINE = "straightline"
+NATIVE = "native"  # the same generated module, compiled with mypyc (generator/native)
 HANDWRITTEN = "handwritten"
-IMPLEMENTATIONS = (STRAIGHTLINE, HANDWRITTEN, "jsonschema", "fastjsonschema", "jsonschema-rs")
+IMPLEMENTATIONS = (STRAIGHTLINE, NATIVE, HANDWRITTEN, "jsonschema", "fastjsonschema", "jsonschema-rs")
 # Everything straightline is compared with (the ratio columns).
 COMPARED = tuple(name for name in IMPLEMENTATIONS if name != STRAIGHTLINE)
+# What the native module is compared with (its own ratio columns: their time / the native module's).
+COMPARED_NATIVE = (STRAIGHTLINE, "fastjsonschema", "jsonschema-rs")
+# A native build that takes longer is stopped (mypy on FHIR's module runs for tens of minutes).
+NATIVE_TIMEOUT_S = {"full": 900.0, "quick": 300.0}
 
 Validator = Callable[[Any], bool]
 
@@ -33,6 +43,7 @@ class Built:
     short_reason: str = ""  # the same in a word or two, for the table cell
     build_ns: int | None = None
     absent: bool = False  # the implementation has nothing for this case (no hand-written one)
+    details: dict[str, Any] = field(default_factory=dict)  # more figures for the report (native build)
 
 
 class RemoteRefused(Exception):
@@ -61,6 +72,33 @@ def _straightline(case: Case) -> Validator:
     # 3 MB schema (the formatted compile is timed separately, see costs.compile_times).
     module = generator.compile_module(case.schema_text, profile=case.profile, format=False)
     return module.is_valid  # type: ignore[no-any-return]
+
+
+def _native(case: Case, timeout: float) -> tuple[Validator, dict[str, Any]]:
+    """The module `_straightline` executes, written to a file and built with mypyc; the validator
+    is the extension's is_valid (checked to be what was imported)."""
+    import generator
+    from generator.native import build_native
+
+    source = generator.compile_source(case.schema_text, profile=case.profile, format=False)
+    directory = Path(tempfile.mkdtemp(prefix="straightline-bench-native-"))
+    atexit.register(shutil.rmtree, directory, True)  # the extension stays loaded; its file may go
+    name = "straightline_native_" + "".join(c if c.isalnum() else "_" for c in case.name)
+    module_file = directory / f"{name}.py"
+    module_file.write_text(source, encoding="utf-8")
+    started = time.perf_counter_ns()
+    extension = build_native(module_file, timeout=timeout)
+    build_ns = time.perf_counter_ns() - started
+    sys.path.insert(0, str(directory))
+    try:
+        module = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(directory))
+    if Path(module.__file__ or "") != extension:
+        raise RuntimeError(f"imported {module.__file__}, not the extension {extension}")
+    details = {"native_build_ms": build_ns / 1e6,
+               "extension_bytes": sum(p.stat().st_size for p in directory.glob("*" + extension.suffix))}
+    return module.is_valid, details
 
 
 def _python_jsonschema(case: Case) -> Validator:
@@ -108,6 +146,7 @@ _BUILDERS: dict[str, Callable[[Case], Validator]] = {
 # Imported before the build clock starts: build time is compiling the schema, not importing.
 _MODULES: dict[str, tuple[str, ...]] = {
     STRAIGHTLINE: ("generator",),
+    NATIVE: ("generator.native", "mypyc"),
     "jsonschema": ("jsonschema.validators", "referencing"),
     "fastjsonschema": ("fastjsonschema",),
     "jsonschema-rs": ("jsonschema_rs",),
@@ -119,6 +158,10 @@ def describe(exc: BaseException) -> tuple[str, str]:
     code = getattr(exc, "code", None)
     message = getattr(exc, "message", None) or str(exc)
     message = " ".join(str(message).split())
+    if code in ("native-build-failed", "no-c-compiler"):  # generator.native: say which step failed
+        short = ("timed out" if "took over" in message else "mypy refused" if "mypyc refused" in message
+                 else "no C compiler" if code == "no-c-compiler" else "C build failed")
+        return f"{type(exc).__name__} [{code}]: {message}", short
     if len(message) > 300:
         message = message[:297] + "..."
     name = type(exc).__name__
@@ -140,7 +183,11 @@ def known_limitation(implementation: str, case: Case) -> str:
     return ""
 
 
-def build(implementation: str, case: Case) -> Built:
+def build(implementation: str, case: Case, *, native: bool = True, mode: str = "full") -> Built:
+    """One implementation's validator for the case (`native`: whether to build the native one,
+    which takes a C compiler and tens of seconds; the quick runs of the tests leave it out)."""
+    if implementation == NATIVE and not native:
+        return Built(implementation, None, "native builds are off (a --quick run without --native)", "not built")
     if implementation == HANDWRITTEN:
         if case.handwritten is None:
             return Built(
@@ -153,9 +200,13 @@ def build(implementation: str, case: Case) -> Built:
     except ImportError as exc:
         return Built(implementation, None, f"not installed ({exc})", "not installed")
     start = time.perf_counter_ns()
+    details: dict[str, Any] = {}
     try:
-        validator = _BUILDERS[implementation](case)
+        if implementation == NATIVE:
+            validator, details = _native(case, NATIVE_TIMEOUT_S[mode])
+        else:
+            validator = _BUILDERS[implementation](case)
     except Exception as exc:  # any failure to compile is reported, never fatal
         reason, short = describe(exc)
         return Built(implementation, None, reason, short)
-    return Built(implementation, validator, build_ns=time.perf_counter_ns() - start)
+    return Built(implementation, validator, build_ns=time.perf_counter_ns() - start, details=details)

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .implementations import COMPARED, IMPLEMENTATIONS
+from .implementations import COMPARED, IMPLEMENTATIONS, NATIVE
 
 # Column titles of the ratio columns: `jsonschema/sl` is jsonschema's time over straightline's.
 _RATIO_TITLES = {name: f"{name}/sl" for name in COMPARED}
@@ -109,6 +109,13 @@ def build_table(results: dict[str, Any]) -> str:
     return "Validator build time, one run (ms)\n" + _render(header, rows, left_columns=1)
 
 
+def _native_cells(entry: dict[str, Any]) -> list[str]:
+    """The native build's time (seconds) and the size of what it made, or why there is none."""
+    if "native_build_ms" not in entry:
+        return [_unavailable_cell(entry) if entry["status"] != "ok" else "-", ""]
+    return [f"{entry['native_build_ms'] / 1000:,.1f}", f"{entry['extension_bytes']:,}"]
+
+
 def module_table(results: dict[str, Any]) -> str:
     header = [
         "case",
@@ -118,13 +125,16 @@ def module_table(results: dict[str, Any]) -> str:
         "module bytes",
         "import ms (source)",
         "import ms (bytecode)",
+        "native build s",
+        "native bytes",
     ]
     rows = []
     for case in results["cases"]:
         module = case["straightline_module"]
+        native = _native_cells(case["implementations"][NATIVE])
         if module["status"] != "ok":
             rows.append(
-                [case["name"], case["profile"], f"n/a ({module['short_reason']})", "", "", "", ""]
+                [case["name"], case["profile"], f"n/a ({module['short_reason']})", "", "", "", "", *native]
             )
             continue
         imports = module["import"]
@@ -137,10 +147,33 @@ def module_table(results: dict[str, Any]) -> str:
                 f"{module['module_bytes']:,}",
                 _milliseconds(imports["from_source_ms"]),
                 _milliseconds(imports["from_bytecode_ms"]),
+                *native,
             ]
         )
-    title = "straightline: compile time, and size and import time (fresh subprocess) of the generated module"
+    title = ("straightline: compile time, size and import time (fresh subprocess) of the generated module; "
+             "the native build (mypyc and the C compiler) and the size of the extension it makes")
     return title + "\n" + _render(header, rows, left_columns=2)
+
+
+def targets_table(results: dict[str, Any]) -> str:
+    """The two targets, per instance: the native module against jsonschema-rs (at least 1x), the
+    pure module against fastjsonschema (at least 5x); `no` marks a miss."""
+    header = ["case", "instance", "valid", "pure/native", "rs/native", ">=1", "fjs/pure", ">=5"]
+    rows = []
+    for case in results["cases"]:
+        for instance in case["instances"]:
+            native = instance.get("ratios_native", {})
+            rs, fjs = native.get("jsonschema-rs"), instance["ratios"].get("fastjsonschema")
+            rows.append([
+                case["name"], instance["name"], "yes" if instance["expected_valid"] else "no",
+                _ratio(native.get("straightline")), _ratio(rs), _met(rs, 1.0), _ratio(fjs), _met(fjs, 5.0)])
+    title = ("Targets: rs/native = jsonschema-rs time / native module time (target >= 1); fjs/pure = "
+             "fastjsonschema time / pure module time (target >= 5); pure/native = the native speed-up")
+    return title + "\n" + _render(header, rows, left_columns=3)
+
+
+def _met(ratio: float | None, target: float) -> str:
+    return "" if ratio is None else "yes" if ratio >= target else "no"
 
 
 def _kib(value: int | None) -> str:
@@ -206,6 +239,7 @@ def text(results: dict[str, Any]) -> str:
     sections = [
         header(results),
         timing_table(results),
+        targets_table(results),
         build_table(results),
         module_table(results),
         memory_table(results),

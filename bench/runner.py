@@ -18,7 +18,9 @@ from . import costs, machine, timing
 from .cases import ROOT, Case, Instance, select_cases
 from .implementations import (
     COMPARED,
+    COMPARED_NATIVE,
     IMPLEMENTATIONS,
+    NATIVE,
     STRAIGHTLINE,
     Built,
     build,
@@ -90,16 +92,19 @@ def _implementation_entry(
         "short_reason": short,
         "build_ms": None if built.build_ns is None or built.absent else built.build_ns / 1e6,
         "disagreements": disagreements,
+        **built.details,
     }
 
 
-def _evaluate(case: Case, log: Log) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
+def _evaluate(case: Case, log: Log, native: bool, mode: str) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
     """Build every implementation and check its answers: the ones that built, and an entry for
     each (its status says whether it may be timed, and if not, why)."""
     built_by_name: dict[str, Built] = {}
     entries: dict[str, dict[str, Any]] = {}
     for name in IMPLEMENTATIONS:
-        built = build(name, case)
+        if name == NATIVE and native:
+            log(f"  {name}: building (mypyc and the C compiler: this takes a while)")
+        built = build(name, case, native=native, mode=mode)
         disagreements: list[dict[str, Any]]
         if built.absent:
             status, reason, disagreements = ABSENT, built.reason, []
@@ -137,18 +142,21 @@ def _time_instances(
                 "expected_valid": instance.expected_valid,
                 "timings": timings,
                 "ratios": _ratios(timings),
+                "ratios_native": _ratios(timings, NATIVE, COMPARED_NATIVE),
             }
         )
     return rows
 
 
-def _ratios(timings: dict[str, dict[str, Any] | None]) -> dict[str, float | None]:
-    """Each implementation's time over straightline's: above 1 means straightline is faster.
-    The median of the ratios of samples taken in the same round (side by side in time), which a
-    slow spell of the machine changes far less than it changes either median alone."""
-    base = timings.get(STRAIGHTLINE)
+def _ratios(timings: dict[str, dict[str, Any] | None], over: str = STRAIGHTLINE,
+            names: tuple[str, ...] = COMPARED) -> dict[str, float | None]:
+    """Each implementation's time over straightline's (or the native module's, `over`): above 1
+    means straightline is faster. The median of the ratios of samples taken in the same round
+    (side by side in time), which a slow spell of the machine changes far less than it changes
+    either median alone."""
+    base = timings.get(over)
     ratios: dict[str, float | None] = {}
-    for name in COMPARED:
+    for name in names:
         other = timings.get(name)
         pairs = list(zip(other["samples_ns"], base["samples_ns"])) if base and other else []
         ratios[name] = statistics.median(o / b for o, b in pairs) if pairs and all(b > 0 for _, b in pairs) else None
@@ -200,10 +208,10 @@ def _peak_memory(case: Case, timed: dict[str, Built], log: Log) -> dict[str, Any
 
 
 def run_case(
-    case: Case, settings: timing.TimingSettings, runs: dict[str, int], log: Log
+    case: Case, settings: timing.TimingSettings, runs: dict[str, int], log: Log, native: bool = True
 ) -> dict[str, Any]:
     log(f"case {case.name} (straightline profile {case.profile}): building, checking answers")
-    built, entries = _evaluate(case, log)
+    built, entries = _evaluate(case, log, native, "quick" if settings is timing.QUICK else "full")
     timed = {name: b for name, b in built.items() if entries[name]["status"] == OK}
     straightline = entries[STRAIGHTLINE]
     compiled = STRAIGHTLINE in built
@@ -239,8 +247,9 @@ def _runs(quick: bool) -> dict[str, int]:
     return {"compile": 5, "import": 5, "budget_ns": 20 * 10**9}
 
 
-def run_one(name: str, *, quick: bool = False, log: Log | None = None) -> dict[str, Any]:
-    """One case by its exact name, in this process: its result, or {"note": why it was skipped}."""
+def run_one(name: str, *, quick: bool = False, log: Log | None = None, native: bool | None = None) -> dict[str, Any]:
+    """One case by its exact name, in this process: its result, or {"note": why it was skipped}.
+    `native` (default: not `quick`): build and time the native module too."""
     log = log or _stderr
     loaders = [load for case_name, load in select_cases([name])[0] if case_name == name]
     if not loaders:
@@ -249,14 +258,16 @@ def run_one(name: str, *, quick: bool = False, log: Log | None = None) -> dict[s
         case = loaders[0]()
     except (OSError, ValueError) as exc:  # unreadable or malformed data: note it, go on
         return {"note": f"skipped {name}: could not load it: {describe(exc)[0]}"}
-    return run_case(case, timing.QUICK if quick else timing.FULL, _runs(quick), log)
+    native = not quick if native is None else native
+    return run_case(case, timing.QUICK if quick else timing.FULL, _runs(quick), log, native)
 
 
-def _run_isolated(name: str, quick: bool, log: Log) -> dict[str, Any]:
+def _run_isolated(name: str, quick: bool, log: Log, native: bool | None = None) -> dict[str, Any]:
     """run_one in a fresh interpreter (bench/worker.py), so that no case's figures depend on the
     cases that ran before it: earlier cases' garbage and fragmented heap slowed straightline's
     traversal of the CITM instance by a fifth, and the other implementations less."""
-    command = [sys.executable, "-m", "bench.worker", name, *(["--quick"] if quick else [])]
+    command = [sys.executable, "-m", "bench.worker", name, *(["--quick"] if quick else []),
+               *([] if native is None else ["--native" if native else "--no-native"])]
     if log is silent:
         command.append("--quiet")
     finished = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=False)
@@ -272,9 +283,10 @@ def run(
     quick: bool = False,
     log: Log | None = None,
     isolate: bool = True,
+    native: bool | None = None,
 ) -> dict[str, Any]:
     """Every selected case (all for None, none for []), each in a process of its own unless
-    `isolate` is False."""
+    `isolate` is False; `native` (default: not `quick`) builds and times the native modules."""
     log = log or _stderr
     settings = timing.QUICK if quick else timing.FULL
     runs = _runs(quick)
@@ -283,7 +295,8 @@ def run(
         log(f"note: {note}")
     case_results = []
     for name, _ in loaders:
-        result = _run_isolated(name, quick, log) if isolate else run_one(name, quick=quick, log=log)
+        result = (_run_isolated(name, quick, log, native) if isolate
+                  else run_one(name, quick=quick, log=log, native=native))
         if "note" in result and "name" not in result:
             notes.append(result["note"])
             log(f"note: {notes[-1]}")
@@ -298,6 +311,7 @@ def run(
         "packages": machine.package_versions(),
         "settings": {
             **asdict(settings),
+            "native": not quick if native is None else native,
             "compile_runs": runs["compile"],
             "import_runs": runs["import"],
             "cost_budget_ns": runs["budget_ns"],

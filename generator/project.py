@@ -11,6 +11,7 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     unknown-keywords = "warn"            # ignore | warn | error
     unsafe-patterns = "warn"             # allow | warn | error (drafts; strict always refuses)
     max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
+    native = true                        # also build each module with mypyc (generator/native)
     formats = true                       # optional: `format` asserts (false: an annotation)
     unknown-formats = "error"            # ignore | error (a format asserted but unknown)
     content = true                       # optional: draft 7's contentEncoding/contentMediaType
@@ -46,7 +47,7 @@ TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
 _LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
                "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
-_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", *_LIMIT_KEYS, "formats",
+_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", "native", *_LIMIT_KEYS, "formats",
                  "unknown-formats", "content")
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
@@ -62,6 +63,7 @@ class Settings:
     registry: Path | None = None
     limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
     unknown_keywords: str = "warn"
+    native: bool = False  # also compile the module with mypyc into an extension beside it
     unsafe_patterns: str | None = None  # None: the profile's own policy
     format_assertion: bool | None = None  # None: the profile's default
     formats: tuple[tuple[str, str], ...] = ()  # custom formats: (name, "module:function")
@@ -76,6 +78,7 @@ class Settings:
         unsafe-pattern policy where one is set."""
         policy: dict[str, str] = {"unsafe_patterns": self.unsafe_patterns} if self.unsafe_patterns else {}
         return {**self.limit_options(), **policy}
+
     def format_kwargs(self) -> dict[str, Any]:
         """The format options as compile_source takes them (only those given)."""
         kwargs: dict[str, Any] = {}
@@ -243,6 +246,10 @@ class _Reader:
                 raise self.error(where, f"unknown-keywords: must be one of "
                                         f"{', '.join(UNKNOWN_KEYWORD_POLICIES)}, not {policy!r}")
             settings = replace(settings, unknown_keywords=policy)
+        if "native" in table:
+            if type(table["native"]) is not bool:
+                raise self.error(where, f"native: must be true or false, not {table['native']!r}")
+            settings = replace(settings, native=table["native"])
         if "unsafe-patterns" in table:
             policy = table["unsafe-patterns"]
             if policy not in UNSAFE_PATTERN_POLICIES:

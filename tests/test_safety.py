@@ -760,7 +760,9 @@ ALLOWED_FROM_IMPORTS = {"decimal": {"Decimal", "Context", "MAX_PREC"},
                         "bisect": {"bisect_right"},  # the matchers: a class of a non-ASCII character
                         # the static types (render/types.py) and is_valid's TypeGuard
                         "typing": {"Any", "Literal", "NoReturn", "TYPE_CHECKING", "TypeAlias", "TypeGuard",
-                                   "TypedDict"}}
+                                   "TypedDict",
+                                   # is_valid bound to the root function (cast), Final constants
+                                   "Callable", "cast", "Final"}}
 # Operators only the fixed preamble uses, and only where: `_BIG = 10**4000` at module level, and
 # _big_decimal's halving of an int's bits.
 # The NFA matcher runs sets of states as int bit masks.

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import StraightlineError
+from ..native import built_files
 from ..project import CONFIG_FILE, load_project
 
 
@@ -24,8 +25,9 @@ class BuildError(StraightlineError):
 
 def compile_project(root: str | Path) -> list[Path]:
     """Compile every contract of the project whose pyproject.toml is in `root` (the directory
-    being built, not a parent of it). Returns the files the package must include (the modules
-    and each package's __init__.py); raises BuildError naming every failure."""
+    being built, not a parent of it). Returns the files the package must include (the modules,
+    each package's __init__.py, and the native modules of the jobs that are native: see
+    is_native); raises BuildError naming every failure."""
     from ..cli.commands import compile_jobs
 
     project = load_project(Path(root) / CONFIG_FILE)
@@ -36,4 +38,12 @@ def compile_project(root: str | Path) -> list[Path]:
     if status != 0:
         failures = [line for line in messages.getvalue().splitlines() if ": warning: " not in line]
         raise BuildError("straightline could not compile the project's contracts:\n" + "\n".join(failures))
-    return [job.target for job in project.jobs] + [package / "__init__.py" for package in project.packages]
+    native = [path for job in project.jobs if job.settings.native for path in built_files(job.target)]
+    return ([job.target for job in project.jobs] + [package / "__init__.py" for package in project.packages]
+            + native)
+
+
+def is_native(path: Path) -> bool:
+    """A file compile_project returns that is a native extension (the wheel is then no longer
+    pure Python: it is tagged for this interpreter and platform)."""
+    return path.suffix in (".so", ".pyd")

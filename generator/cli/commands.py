@@ -27,6 +27,7 @@ from ..render.header import Inputs, is_generated, read_header, recorded_options,
 from ..resolve import load_registry_directory
 from .files import dump_exact, report, say, split_source, targets, write_atomic
 from .format_flags import format_settings
+from .native import check_toolchain, native_problems, native_step, remove_native
 
 # A tool contract file may be larger than a schema: it holds two of them.
 _CONTRACT_BYTES = 64 * 1024 * 1024
@@ -53,7 +54,7 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
         limits=tuple(sorted(limit_options(args).items())),
         unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
-        unsafe_patterns=getattr(args, "unsafe_patterns", None)))
+        unsafe_patterns=getattr(args, "unsafe_patterns", None), native=bool(getattr(args, "native", None))))
     out = Path(getattr(args, "out", None) or ".")
     return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
 
@@ -140,10 +141,15 @@ def _shown(path: Path) -> str:
 # -- compile -----------------------------------------------------------------------------------------
 
 def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
-    """Compile every job (atomic writes); in a project, also write each package's __init__.py
-    (if missing) and remove generated modules no job writes any more. 0 if all went well."""
+    """Compile every job (atomic writes), then build the native ones (generator/native); in a
+    project, also write each package's __init__.py (if missing) and remove generated modules no
+    job writes any more. 0 if all went well. With a native job and no C compiler, CompilerNotFound
+    is raised before anything is written."""
+    if any(job.settings.native for job in jobs):
+        check_toolchain()
     failed = 0
     registries = Registries()
+    written: list[Job] = []
     for job in jobs:
         try:
             text = build_job(job, registries, name=job.target.stem)
@@ -158,10 +164,14 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
             failed += 1
             continue
         say(f"{job.shown} -> {_shown(job.target)}")
+        written.append(job)
     if project is not None:
-        failed += _write_packages(project)
+        failed += _write_packages(project)  # before the native builds: a package names its modules
+    failed += native_step(written, _shown)
+    if project is not None:
         for orphan in _orphans(project):
             try:
+                remove_native(orphan)
                 orphan.unlink()
             except OSError as error:
                 say(f"{_shown(orphan)}: cannot remove: {error.strerror or error}", sys.stderr)
@@ -239,11 +249,12 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
             report(job.shown, error)
             stale += 1
             continue
+        reasons += native_problems(job)
         if reasons:
             say(f"{shown}: stale ({'; '.join(reasons)}; recompile {job.shown})", sys.stderr)
             stale += 1
         else:
-            say(f"{shown}: up to date")
+            say(f"{shown}: up to date" + (" (and its native module)" if job.settings.native else ""))
     if project is not None:
         for package in project.packages:
             if not (package / "__init__.py").exists():

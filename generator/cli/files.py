@@ -114,21 +114,24 @@ _TEMPORARY = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
 STALE_AFTER = 10.0
 
 
-def write_atomic(target: Path, text: str) -> None:
+def write_atomic(target: Path, data: str | bytes, *, executable: bool = False) -> None:
     """Write through a temporary file in the same directory and rename it over the target, so a
     reader sees the old file or the new one, never half of one (the target is replaced, a new
-    inode, never rewritten in place). The writer holds an exclusive lock on its temporary file
-    until the rename, so a later write can tell a live writer's file from a dead one's: it first
-    removes the target's temporary files that nobody holds (see remove_stale_temporaries)."""
+    inode, never rewritten in place: a process that has a native module loaded keeps its copy).
+    Text is written as UTF-8 with its newlines as they are; bytes as they are (`executable`: the
+    mode a linker gives a shared library). The writer holds an exclusive lock on its temporary
+    file until the rename, so a later write can tell a live writer's file from a dead one's: it
+    first removes the target's temporary files that nobody holds (see remove_stale_temporaries)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
     try:
-        os.fchmod(fd, new_file_mode())  # mkstemp makes 0600, which the rename would keep
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        mode = new_file_mode() | (0o111 & ~_umask() if executable else 0)
+        os.fchmod(fd, mode)  # mkstemp makes 0600, which the rename would keep
+        with os.fdopen(fd, "wb") as handle:
             if fcntl is not None:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file is closed
-            handle.write(text)
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fsync(handle.fileno())
             if fcntl is not None:

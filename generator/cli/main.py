@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_common(compile_)
     _add_unknown_keywords(compile_)
     compile_.add_argument("--out", metavar="DIR", help="directory for the generated modules (with SRC)")
+    compile_.add_argument("--native", action="store_true", default=None,
+                          help="also compile each module with mypyc into a C extension beside it, which "
+                               "Python imports in its place (needs a C compiler; with SRC)")
 
     check = commands.add_parser("check", help="fail if a generated module is missing or stale",
                                 description="Exit non-zero, naming the files and the reasons, if any "
@@ -77,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
                                             "(source, registry documents, options, version).")
     _add_common(check)
     check.add_argument("--out", metavar="DIR", help="directory of the generated modules (with SRC)")
+    check.add_argument("--native", action="store_true", default=None,
+                       help="also require each module's native extension, built from its current text")
 
     catalog = commands.add_parser("catalog", help="the tool catalog of contract files, as JSON",
                                   description="Write the catalog entries (name, description, input "
@@ -105,6 +110,7 @@ def _check_project_flags(args: argparse.Namespace) -> None:
                                       ("--registry", args.registry),
                                       ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
                                       ("--unsafe-patterns", getattr(args, "unsafe_patterns", None)),
+                                      ("--native", getattr(args, "native", None)),
                                       *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
                                       *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS))
              if value is not None]

@@ -152,6 +152,8 @@ def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one
     if any(n.resource is not None or any(c.applies_to is None and not c.on_every_type for c in n.checks)
            for n in nodes if n.boolean is None):
         return None  # an alternative with in-place applicators (allOf, $ref...) is called
+    if any(n in m.plan.recursive for n in nodes):
+        return None  # a recursion head is always called (plan/recursion.py)
     groups: dict[tuple[str, Expr | None], list[str]] = {}
     for exact in types.JSON_KIND:
         tests = [passes_as_expression(m, n, exact, x, scope) for n in nodes]

@@ -1,5 +1,6 @@
 """The fast path: `_vN(x) -> bool`, one test of the value's exact type, then the checks of that
-type (each keyword's `if ...: return False` lines), then the in-place checks (allOf, $ref...).
+type (each keyword's `if ...: return False` lines), then the in-place checks (allOf, $ref...);
+an in-place check estimated cheaper than the typed checks runs before them (plan/cost.py).
 
 The exact built-in types json.loads makes are dispatched on; any other value (a Decimal, a dict
 subclass) is handed to the error path, which answers for every type. A small subschema of a
@@ -45,21 +46,36 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
     body = m.prologue(node)
     typed = [c for c in node.checks if c.applies_to is not None or c.on_every_type]
     general = [c for c in node.checks if c.applies_to is None and not c.on_every_type]
+    # In-place rules run where their cost estimate puts them among the typed checks (plan/cost.py),
+    # so a failing instance is answered before a costlier walk; any order gives the same answer.
+    # Where one type alone is checked (others fail), they join its branch; else the cheaper ones
+    # run before the dispatch and the others after it.
     if node.types is not None or typed:
-        body += dispatch(m, node, x, scope, inline)
-    from ..keywords.registry import CHECKS
-
-    for check in general:
-        emit = CHECKS[type(check)].general
-        assert emit is not None, type(check)
-        body += emit(General(m, node, x, scope), check)
+        placed, left = dispatch(m, node, x, scope, inline, general)
+        early, late = m.plan.costs.split(node, left)
+        body += _general_checks(m, node, x, scope, early) + placed + _general_checks(m, node, x, scope, late)
+    else:
+        body += _general_checks(m, node, x, scope, general)
     if not inline:
         body.append(Return(TRUE))
     return body
 
 
-def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope) -> list[Stmt]:
-    """The fast checks of `node` for a value of one exact type."""
+def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]) -> list[Stmt]:
+    from ..keywords.registry import CHECKS
+
+    out: list[Stmt] = []
+    for check in checks:
+        emit = CHECKS[type(check)].general
+        assert emit is not None, type(check)
+        out += emit(General(m, node, x, scope), check)
+    return out
+
+
+def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope,
+                general: list[ir.Check] | None = None) -> list[Stmt]:
+    """The fast checks of `node` for a value of one exact type; with `general`, its in-place
+    checks too, each before the first typed check estimated costlier."""
     kind = types.JSON_KIND[exact]
     out: list[Stmt] = []
     if node.types is not None and kind not in node.types:
@@ -72,12 +88,18 @@ def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Sco
     from ..keywords.registry import CHECKS
 
     branch = Branch(m, node, m.plan.node(node), exact, x, scope)
+    waiting = list(general or ())
     for check in node.checks:
         if check.applies_to == kind or check.on_every_type:
+            cost = m.plan.costs.check(check)
+            while waiting and m.plan.costs.check(waiting[0]) < cost:
+                out += _general_checks(m, node, x, scope, [waiting.pop(0)])
             emit = CHECKS[type(check)].fast
             assert emit is not None, type(check)
             out += emit(branch, check)
-    return out
+    if out and out[-1] == RETURN_FALSE:
+        return out  # the type fails whatever follows
+    return out + _general_checks(m, node, x, scope, waiting)
 
 
 # -- checking a subschema in place ----------------------------------------------------------------
@@ -140,22 +162,38 @@ def ok_call(m: ModuleEmitter, node: ir.Node, x: Expr) -> Call:
     return Call(m.prim("_ok"), (m.error_fn(node), x, *m.scope_args()))
 
 
-def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool) -> list[Stmt]:
-    """One branch per group of exact types with the same checks, the common type first."""
+def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool,
+             general: list[ir.Check]) -> tuple[list[Stmt], list[ir.Check]]:
+    """One branch per group of exact types with the same checks, the common type first; and the
+    in-place checks it did not place (it places them in the branch of the one type checked, when
+    every other type fails outright)."""
     order = list(types.JSON_KIND)
     if node.types is not None:
         preferred = [e for t in node.types for e in types.EXACT_OF[t]]
         order = list(dict.fromkeys(preferred + order))
+    # a node of one type that has one exact type (an object, an array, a string...): every other
+    # type fails, so its in-place checks go into that type's branch
+    single = node.types is not None and len({e for t in node.types for e in types.EXACT_OF[t]}) == 1
     branches: Branches = []
     for exact in order:
-        block = fast_branch(m, node, exact, x, scope)
+        block = fast_branch(m, node, exact, x, scope, general if single and exact == order[0] else None)
         if branches and branches[-1][1] == block:
             branches[-1][0].append(exact)
         else:
             branches.append(([exact], block))
-    shortcut = _dispatch_type_only(m, node, branches, x, inline) or _dispatch_one_type(m, node, branches, x)
+    left = [] if single else general
+    shortcut = _dispatch_type_only(m, node, branches, x, inline)
     if shortcut is not None:
-        return shortcut
+        return shortcut, left
+    one = _one_checked_type(branches)
+    if one is not None:
+        return _dispatch_one_type(m, node, branches, one, x), left
+    return _dispatch_all(m, node, branches, x, scope, inline), left
+
+
+def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, scope: Scope,
+                  inline: bool) -> list[Stmt]:
+    """The general dispatch: `t = type(x)`, then a branch per group of types."""
     outer: Expr | None = None
     if not branches[0][1]:
         # the first type passes with nothing to check: test only it on the common path,
@@ -169,14 +207,20 @@ def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: boo
     return [if_(outer, chain)] if outer is not None else chain
 
 
-def _dispatch_one_type(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name) -> list[Stmt] | None:
-    """A node with checks for one type and every other type failing outright (an object with
-    properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
-    then `elif type(x) in _Y or not _ok(_eN, x): return False`."""
+def _one_checked_type(branches: Branches) -> int | None:
+    """The index of the one branch with checks, when every other fails outright."""
     checked = [i for i, (_, block) in enumerate(branches) if not is_fail(block)]
     if len(checked) != 1 or not branches[checked[0]][1]:
         return None
-    (first, block), rest = branches[checked[0]], branches[:checked[0]] + branches[checked[0] + 1:]
+    return checked[0]
+
+
+def _dispatch_one_type(m: ModuleEmitter, node: ir.Node, branches: Branches, one: int, x: Name) -> list[Stmt]:
+    """A node with checks for one type and every other type failing outright (an object with
+    properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
+    then `elif type(x) in _Y or not _ok(_eN, x): return False` (the error path answers for a
+    value of no exact JSON type, every check of the node included)."""
+    (first, block), rest = branches[one], branches[:one] + branches[one + 1:]
     tx = call("type", x)
     test = type_test(m, first, tx, x)
     other = Not(ok_call(m, node, x))

@@ -61,6 +61,9 @@ class ModuleEmitter:
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self.functions: list[Function] = []
         self._names: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
+        # how the functions of recursive nodes are called (plan/recursion.py), and their definitions
+        self._aliases: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
+        self.aliases: list[Stmt] = []
         self._pending: deque[tuple[str, ir.Node]] = deque()
         self.memo: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
         self.inline_depth = 0  # inlined copies around the code being emitted
@@ -113,11 +116,16 @@ class ModuleEmitter:
     _LETTERS = {"fast": "v", "error": "e", "annot": "a", "eval": "u"}
 
     def _function(self, which: str, node: ir.Node) -> Name:
-        names = self._names[which]
+        """The name a function of `node` is called by: its own, or for a node that can recurse
+        its alias `_v3r` (plan/recursion.py: a native module counts such calls)."""
+        names, aliases = self._names[which], self._aliases[which]
         if node not in names:
             names[node] = Name(f"_{self.prefix}{self._LETTERS[which]}{len(names)}")
             self._pending.append((which, node))
-        return names[node]
+            if node in self.plan.recursive:
+                aliases[node] = Name(names[node].id + "r")
+                self.aliases.append(Assign(aliases[node], names[node]))
+        return aliases.get(node, names[node])
 
     def fast_fn(self, node: ir.Node) -> Name:
         return self._function("fast", node)
@@ -132,7 +140,12 @@ class ModuleEmitter:
         return self._function("eval", node)
 
     def function_name(self, which: str, node: ir.Node) -> Name:
+        """The name a function is defined by."""
         return self._names[which][node]
+
+    def late_statements(self) -> list[Stmt]:
+        """What follows the functions: the aliases, then the tables that name functions."""
+        return self.aliases + self.consts.late
 
     def run(self, root: ir.Node) -> tuple[Name, Name]:
         """Emit every function reached from `root`; its fast and error functions."""

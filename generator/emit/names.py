@@ -33,13 +33,15 @@ class Constants:
         self._pairs: dict[tuple[str, str], Name] = {}
 
     def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
-        """The constant `_<prefix><kind>N = value`, shared by every definition with the same key
-        (the value's text unless a key is given)."""
+        """The constant `_<prefix><kind>N: Final = value`, shared by every definition with the same
+        key (the value's text unless a key is given). Final: a module compiled with mypyc reads it
+        from a C variable instead of looking it up in the module's dict at each use (a table
+        filled later is still Final: the name is never bound again)."""
         ident = (kind, key if key is not None else value.render())
         if ident not in self._names:
             name = Name(f"_{self.prefix}{kind}{len(self._names)}")
             self._names[ident] = name
-            self.definitions.append(Assign(name, value, annotation))
+            self.definitions.append(Assign(name, value, f"Final[{annotation}]" if annotation else "Final"))
         return self._names[ident]
 
     def late_constant(self, kind: str, value: Expr) -> Name:

@@ -911,7 +911,8 @@ def _fmt_regex_class_atom(s: str, i: int) -> tuple[int, int]:
     """One ClassAtom at s[i]: (end, code point), code point -1 for a class escape."""
     c = s[i]
     if c != "\\":
-        if "\ud800" <= c <= "\udbff" and i + 1 < len(s) and "\udc00" <= s[i + 1] <= "\udfff":
+        # (code points, not surrogate literals: mypyc refuses those in a native module)
+        if 0xD800 <= ord(c) <= 0xDBFF and i + 1 < len(s) and 0xDC00 <= ord(s[i + 1]) <= 0xDFFF:
             return i + 2, 0x10000 + ((ord(c) - 0xD800) << 10) + (ord(s[i + 1]) - 0xDC00)
         return i + 1, ord(c)
     return _fmt_regex_escape(s, i + 1, True)

@@ -418,8 +418,8 @@ KEYWORDS = [
 CHECKS = [
     CheckKind(ItemCount, cost=0, fast=fast_item_count, error=error_length),
     CheckKind(PrefixItems, cost=3, fast=fast_prefix_items, error=error_prefix_items, evaluates=evaluates_prefix_items),
-    CheckKind(UniqueItems, cost=5, fast=fast_unique_items, error=error_unique_items),
-    CheckKind(Items, cost=5, fast=fast_items, error=error_items, evaluates=evaluates_items),
-    CheckKind(Contains, cost=5, fast=fast_contains, error=error_contains, evaluates=evaluates_contains),
+    CheckKind(UniqueItems, cost=5, walks=True, fast=fast_unique_items, error=error_unique_items),
+    CheckKind(Items, cost=5, walks=True, fast=fast_items, error=error_items, evaluates=evaluates_items),
+    CheckKind(Contains, cost=5, walks=True, fast=fast_contains, error=error_contains, evaluates=evaluates_contains),
 ]
 PLANNER = plan_arrays

@@ -64,6 +64,11 @@ class CheckKind:
 
     ir: type  # the IR check class
     cost: int  # checks of a node run cheapest first (a stable order within one cost)
+    # For the fast path's cost estimate (plan/cost.py), in units of one simple test: the check's
+    # own work (a regex search is several), and whether it walks every member of the value (its
+    # work and subschemas then count once per member).
+    work: float = 1.0
+    walks: bool = False
     fast: FastEmit | None = None  # for a check of one JSON type (applies_to)
     general: GeneralEmit | None = None  # for an in-place check (applies_to is None)
     error: ErrorEmit | None = None

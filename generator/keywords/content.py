@@ -125,4 +125,4 @@ KEYWORDS = [
     Keyword("contentMediaType", "content", frozenset(), check_content, lower_media_type,
             reference=reference_media_type, annotation=_KNOWN, optional=_OPTIONAL),
 ]
-CHECKS = [CheckKind(Content, cost=5, fast=fast_content, error=error_content)]
+CHECKS = [CheckKind(Content, cost=5, work=8, fast=fast_content, error=error_content)]

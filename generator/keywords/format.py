@@ -142,4 +142,4 @@ KEYWORDS = [
     Keyword("format", "format", frozenset(), check_format, lower_format, reference=reference_format,
             annotation=_FORMAT_PROFILES, optional=_FORMAT_PROFILES),
 ]
-CHECKS = [CheckKind(Format, cost=5, fast=fast_format, error=error_format)]
+CHECKS = [CheckKind(Format, cost=5, work=8, fast=fast_format, error=error_format)]

@@ -61,4 +61,4 @@ KEYWORDS = [
             reference=reference_property_names, holds="schema"),
 ]
 # cost 4: a walk over every name, each through a subschema (after the cheap object checks)
-CHECKS = [CheckKind(PropertyNames, cost=4, fast=fast_property_names, error=error_property_names)]
+CHECKS = [CheckKind(PropertyNames, cost=4, walks=True, fast=fast_property_names, error=error_property_names)]

@@ -151,5 +151,5 @@ KEYWORDS = [
 ]
 CHECKS = [
     CheckKind(StringLength, cost=0, fast=fast_length, error=error_length),
-    CheckKind(Pattern, cost=4, fast=fast_pattern, error=error_pattern),
+    CheckKind(Pattern, cost=4, work=8, fast=fast_pattern, error=error_pattern),
 ]

@@ -134,6 +134,6 @@ KEYWORDS = [
             reference=reference_properties, last=True, holds="schema"),
 ]
 CHECKS = [
-    CheckKind(Unevaluated, cost=9, fast=fast_unevaluated, error=error_unevaluated),
-    CheckKind(UnevaluatedItems, cost=9, fast=fast_unevaluated, error=error_unevaluated),
+    CheckKind(Unevaluated, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated),
+    CheckKind(UnevaluatedItems, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated),
 ]

@@ -1,8 +1,9 @@
 """Stage 5, plan: decisions about the shape of the code, taken on the IR before any code exists.
 
-The order of a node's checks, cheap first (order), which subschemas are checked in place and which
-are shared functions (inlining), and how keywords that look at the same data are checked together:
-each keyword unit that combines keywords (objects: a closed object by key count, a property table,
+The order of a node's checks, cheap first (order; in the fast path, by estimate: cost), which
+subschemas are checked in place and which are shared functions (inlining), which can recurse
+(recursion: called through an alias), and how keywords that look at the same data are checked
+together: each keyword unit that combines keywords (objects: a closed object by key count, a property table,
 a pattern loop; arrays: unrolled items) plans its part of a node here, and its emission reads that
 part. The emitter maps the plan to code; it decides nothing that the plan can.
 """
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .. import ir
+from .cost import Costs
 from .inlining import Inlining
+from .recursion import recursion_heads
 
 
 @dataclass(frozen=True)
@@ -27,8 +30,12 @@ class Plan:
     """The plan of one graph: inlining, and each node's plan (computed once, when first asked)."""
 
     def __init__(self, graph: dict[str, ir.Node], roots: Iterable[ir.Node], dynamic: bool) -> None:
+        roots = list(roots)
         self.dynamic = dynamic
         self.inlining = Inlining(graph, roots, dynamic)
+        # the heads of the graph's cycles, called through an alias and never inlined (recursion)
+        self.recursive = self.inlining.counted(recursion_heads(graph, roots))
+        self.costs = Costs(graph)  # the fast path's estimates: cheap in-place rules first
         self._nodes: dict[ir.Node, NodePlan] = {}
 
     def node(self, node: ir.Node) -> NodePlan:
@@ -39,4 +46,4 @@ class Plan:
         return self._nodes[node]
 
 
-__all__ = ["Inlining", "NodePlan", "Plan"]
+__all__ = ["Costs", "Inlining", "NodePlan", "Plan"]

@@ -24,6 +24,7 @@ class Inlining:
         self.dynamic = dynamic
         self._uses = _count_uses(roots)
         self._weights: dict[ir.Node, int] = {}
+        self._called: frozenset[ir.Node] = frozenset()  # recursion heads: always called (counted)
 
     @staticmethod
     def type_only(node: ir.Node) -> bool:
@@ -35,9 +36,26 @@ class Inlining:
         """A subschema whose checks hold no subschema: inlined at any depth (it adds one level)."""
         return node.boolean is None and all(check.leaf for check in node.checks)
 
+    def counted(self, heads: frozenset[ir.Node]) -> frozenset[ir.Node]:
+        """The recursion heads (plan/recursion.py) with the nodes their plain-reference chains
+        lead to (a call of a head is made at the chain's end): from now on never inlined, so
+        each turn around a cycle is a call of one of them. Returns them."""
+        called = set(heads)
+        for head in heads:
+            node = head
+            for _ in range(tuning.REF_CHAIN):
+                ref = self.plain_ref(node)
+                if ref is None:
+                    break
+                node = self.graph[ref.target]  # type: ignore[attr-defined]
+                called.add(node)
+        self._called = frozenset(called)
+        return self._called
+
     def inlinable(self, node: ir.Node, depth: int) -> bool:
         """Whether `node` is checked in place, `depth` inlined copies deep."""
         return ((depth < tuning.INLINE_DEPTH or self.is_leaf(node)) and node.resource is None
+                and node not in self._called
                 and node.boolean is None and len(node.checks) <= tuning.INLINE_CHECKS
                 and (self.type_only(node) or self.copies_allowed(node)))
 

@@ -23,12 +23,19 @@ def wrap_statement(stmt: Stmt, indent: str, width: int = LINE_LENGTH) -> list[st
         return None
     if isinstance(stmt, ExprStmt) and isinstance(stmt.value, Call) and isinstance(stmt.value.func, (Name, Attr)):
         return _call(indent, "", stmt.value, width)
-    if isinstance(stmt, Assign) and not stmt.annotation and isinstance(stmt.target, Name) and isinstance(stmt.value, Call):
-        return _call(indent, stmt.target.render() + " = ", stmt.value, width)
-    if isinstance(stmt, Assign) and not stmt.annotation and isinstance(stmt.target, Name) and isinstance(stmt.value, Display):
+    if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Call):
+        return _call(indent, _assigned(stmt), stmt.value, width)
+    if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Display):
         body = _collection(indent, stmt.value, width)  # a display is exploded, one element a line
-        return None if body is None else [indent + stmt.target.render() + " = " + body[0].lstrip(), *body[1:]]
+        return None if body is None else [indent + _assigned(stmt) + body[0].lstrip(), *body[1:]]
     return None
+
+
+def _assigned(stmt: Assign) -> str:
+    """`name = ` or `name: annotation = ` (a module constant is `Final`): black splits the value's
+    brackets, the last on the line, either way."""
+    target = stmt.target.render()
+    return f"{target}: {stmt.annotation} = " if stmt.annotation else target + " = "
 
 
 def _call(indent: str, head: str, call: Call, width: int) -> list[str] | None:

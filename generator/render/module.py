@@ -134,13 +134,13 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
     """The module text: header, primitives, every emitter's constants and functions, the types,
     the API."""
     imports, primitive_constants, primitive_functions = _copied_sources(emitters, format)
-    imports = _with_types(imports, types, any(r.direct for r in roots))
+    imports = _with_types(imports, types, any(r.direct for r in roots), any(e.consts.definitions for e in emitters))
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
     metadata = Assign(TreeName("STRAIGHTLINE"), literal_expr({"version": __version__, "profile": profile,
                                                               "options": json.loads(recorded), "source_sha256": sha}))
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
-    late = [s for e in emitters for s in e.consts.late]
+    late = [s for e in emitters for s in e.late_statements()]
     # the late statements join the constants before them as one more assignment when they open
     # with one (`_Q0 = (...)`), as black keeps consecutive assignments together
     late_kind = "const" if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName) else "other"
@@ -153,7 +153,7 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         # (a copied function is laid out on its own, once per process: never with a module's text)
         primitives=[Code(_black_source(f.text)) for f in primitive_functions] if format else primitive_functions,
         functions=[_function(f, format) for e in emitters for f in e.functions],
-        late_constants=[line for e in emitters for line in _lines(e.consts.late, 0, format)],
+        late_constants=[line for e in emitters for line in _lines(e.late_statements(), 0, format)],
         metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
         roots=roots,
         types=types.definitions,
@@ -197,11 +197,12 @@ def _black_source(text: str) -> str:
     return black.format_str(text, mode=_BLACK_MODE)
 
 
-def _with_types(imports: list[Code], types: ModuleTypes, direct: bool) -> list[Code]:
-    """The emitter's imports with the one `from typing import` line widened to what the types and
-    the API use (TypeGuard; TYPE_CHECKING where is_valid is bound to the root function), and the
-    Decimal import the types may need."""
-    typing = types.typing_import("Any", "TypeGuard", *(["TYPE_CHECKING"] if direct else []))
+def _with_types(imports: list[Code], types: ModuleTypes, direct: bool, constants: bool) -> list[Code]:
+    """The emitter's imports with the one `from typing import` line widened to what the types, the
+    constants (Final) and the API use (TypeGuard; Callable and cast where is_valid is bound to the
+    root function), and the Decimal import the types may need."""
+    typing = types.typing_import("Any", "TypeGuard", *(["Callable", "cast"] if direct else []),
+                                 *(["Final"] if constants else []))
     out = [typing if line == Code("from typing import Any") else line for line in imports]
     decimal = Code(PRELUDE_IMPORTS["_Decimal"])
     if types.uses_decimal and decimal not in out:

@@ -244,7 +244,8 @@ _BUILTINS = frozenset("""
 # Names the module defines or uses besides the types: every name made here starts with a capital,
 # so only these and the capitalised builtins can collide.
 _RESERVED = _BUILTINS | {
-    "Any", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict", "TYPE_CHECKING", "Decimal",
+    "Any", "Callable", "Final", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict", "TYPE_CHECKING",
+    "Decimal",
     "ValidationError", "EnvelopeError", "STRAIGHTLINE", "NAME", "DESCRIPTION", "PROFILE", "INPUT_SCHEMA",
     "OUTPUT_SCHEMA", "CATALOG_ENTRY",
 }
@@ -939,7 +940,8 @@ class _Writer:
 # -- the module's types ----------------------------------------------------------------------------
 
 # The typing names a module may need, in the order of its import line.
-_TYPING = ("TYPE_CHECKING", "Any", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict")
+_TYPING = ("TYPE_CHECKING", "Any", "Callable", "Final", "Literal", "NoReturn", "TypeAlias", "TypeGuard",
+           "TypedDict", "cast")
 
 
 @dataclass(frozen=True)

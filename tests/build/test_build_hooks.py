@@ -6,6 +6,7 @@ module imported from there in a fresh interpreter."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -135,3 +136,33 @@ def test_package_names_follow_package_dir(tmp_path: Path) -> None:
     assert package_name(root / "app" / "contracts", root, {}) == "app.contracts"
     assert package_name(root / "lib" / "x", root, {"app": "lib"}) == "app.x"
     assert package_name(root / "lib", root, {"app": "lib"}) == "app"
+
+
+NATIVE_PROJECT = HATCH_PROJECT.replace('contracts = ["schemas/*.json", "schemas/*.yaml"]',
+                                       'contracts = ["schemas/order.json"]\nnative = true')
+
+
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="no C compiler")
+def test_hatch_hook_builds_native_modules_into_a_platform_wheel(tmp_path: Path) -> None:
+    """native = true: the extension and its library are in the wheel, the wheel is tagged for
+    this interpreter and platform, and the installed package imports the extension."""
+    from generator.native import EXTENSION_SUFFIX
+
+    project = example(tmp_path, NATIVE_PROJECT)
+    dist = tmp_path / "dist"
+    pip("wheel", "--no-build-isolation", "--no-deps", "--no-index", "-w", str(dist), str(project), cwd=tmp_path)
+    (wheel,) = dist.glob("example_app-0.1.0-*.whl")
+    assert not wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"example_app/contracts/order.py", f"example_app/contracts/order{EXTENSION_SUFFIX}",
+            f"example_app/contracts/order__mypyc{EXTENSION_SUFFIX}"} <= names, names
+    assert not any(name.endswith(".json") for name in names)  # the build record stays in the tree
+    target = tmp_path / "target"
+    pip("install", "--no-deps", "--no-index", "--target", str(target), str(wheel), cwd=tmp_path)
+    probe = "import example_app.contracts.order as order\nprint(order.__file__, order.is_valid({'id': 1}), order.is_valid({'id': 0}))\n"
+    (tmp_path / "elsewhere").mkdir()
+    imported = import_from(target, probe, cwd=tmp_path / "elsewhere")
+    assert imported.returncode == 0, imported.stderr
+    module_file, valid, invalid = imported.stdout.split()
+    assert module_file.endswith(EXTENSION_SUFFIX) and Path(module_file).is_relative_to(target)
+    assert (valid, invalid) == ("True", "False")
