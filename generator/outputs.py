@@ -136,10 +136,16 @@ def _unit(error: Any) -> dict[str, Any]:
 
 
 def _flatten(errors: Any, out: list[Any]) -> list[Any]:
-    """The errors and, after each, its context, depth first."""
-    for error in errors:
-        out.append(error)
-        _flatten(error.context, out)
+    """The errors and, after each, its context, depth first (iteratively: an error tree is as deep
+    as the instance, and the caller's stack may be nearly used up)."""
+    stack = [iter(errors)]
+    while stack:
+        error = next(stack[-1], None)
+        if error is None:
+            stack.pop()
+        else:
+            out.append(error)
+            stack.append(iter(error.context))
     return out
 
 
@@ -206,13 +212,33 @@ def _render(node: dict[str, Any], condensed: bool) -> list[Any]:
     error of its own is dropped when it has no child and replaced by its child when it has one. A
     node past a reference whose absolute location no error beneath gives (it lies between two
     references) is replaced by its children: every unit past a reference has its absolute
-    location."""
-    children: list[Any] = []
+    location. Iterative, children before their parent: a tree is as deep as the keyword
+    locations are long."""
+    stack: list[Any] = [(node, _own_units(node), iter(node["children"].values()))]
+    while True:
+        current, children, pending = stack[-1]
+        child = next(pending, None)
+        if child is not None:
+            stack.append((child, _own_units(child), iter(child["children"].values())))
+            continue
+        stack.pop()
+        units = _close(current, children, condensed)
+        if not stack:
+            return units
+        stack[-1][1].extend(units)
+
+
+def _own_units(node: dict[str, Any]) -> list[Any]:
+    """A node's errors as child units, when it has more than one."""
+    units: list[Any] = []
     if len(node["errors"]) > 1:
         for error in node["errors"]:
-            children.append(_unit(error))
-    for child in node["children"].values():
-        children += _render(child, condensed)
+            units.append(_unit(error))
+    return units
+
+
+def _close(node: dict[str, Any], children: list[Any], condensed: bool) -> list[Any]:
+    """A node's units once its children's are known (see _render)."""
     own = node["errors"][0].message if len(node["errors"]) == 1 else None
     if own is None and ((condensed and len(children) < 2) or _unplaced(node)):
         return children
@@ -267,7 +293,9 @@ DEPENDS = {
     "_derived_absolute": ("_REFERENCES",),
     "_node": (),
     "_tree": ("_node", "_flatten", "_steps", "_derived_absolute"),
-    "_render": ("_unit", "_absolute", "_unplaced"),
+    "_render": ("_own_units", "_close"),
+    "_own_units": ("_unit",),
+    "_close": ("_absolute", "_unplaced"),
     "_unplaced": ("_absolute", "_REFERENCES"),
     "_output": ("_FORMATS", "_unit", "_flatten", "_tree", "_render"),
 }

@@ -114,3 +114,21 @@ def test_errors_of_a_tool_contract_side_are_caller_independent_too() -> None:
     instance = {"tree": _nested(300)}
     assert module.is_valid_input(instance) and module.input_errors(instance) == []
     assert _with_headroom(30, lambda: (module.is_valid_input(instance), module.input_errors(instance))) == (True, [])
+
+
+def test_output_of_a_deep_error_tree_does_not_depend_on_the_callers_stack() -> None:
+    """Each level of this instance fails a oneOf, so its errors nest (context in context) as deep
+    as the instance, and the output formats' trees deeper still: they are walked iteratively, so a
+    caller with little stack left gets what a shallow one gets (once a RecursionError)."""
+    module = generator.compile_module(
+        {"$defs": {"n": {"oneOf": [{"type": "array", "items": {"$ref": "#/$defs/n"}}, {"type": "null"}]}},
+         "$ref": "#/$defs/n"}, format=False)
+    instance = _nested(120, leaf=1)
+    depth, errors = 0, module.errors(instance)
+    while errors and errors[0].context:  # the tree really is deep
+        depth, errors = depth + 1, list(errors[0].context)
+    assert depth > 100
+    expected = [module.output(instance, kind) for kind in ("basic", "detailed", "verbose")]
+    got = _with_headroom(40, lambda: [module.output(instance, kind) for kind in ("basic", "detailed", "verbose")])
+    assert got == expected
+    assert len(expected[0]["errors"]) > 200
