@@ -138,14 +138,13 @@ def _unit(error: Any) -> dict[str, Any]:
 def _flatten(errors: Any, out: list[Any]) -> list[Any]:
     """The errors and, after each, its context, depth first (iteratively: an error tree is as deep
     as the instance, and the caller's stack may be nearly used up)."""
-    stack = [iter(errors)]
+    stack: list[Any] = [(list(errors), 0)]  # (errors, the index of the next one)
     while stack:
-        error = next(stack[-1], None)
-        if error is None:
-            stack.pop()
-        else:
-            out.append(error)
-            stack.append(iter(error.context))
+        items, index = stack.pop()
+        if index < len(items):
+            stack.append((items, index + 1))
+            out.append(items[index])
+            stack.append((list(items[index].context), 0))
     return out
 
 
@@ -214,15 +213,17 @@ def _render(node: dict[str, Any], condensed: bool) -> list[Any]:
     references) is replaced by its children: every unit past a reference has its absolute
     location. Iterative, children before their parent: a tree is as deep as the keyword
     locations are long."""
-    stack: list[Any] = [(node, _own_units(node), iter(node["children"].values()))]
+    # a frame: [node, its units so far, its children, the index of the next child to render]
+    stack: list[Any] = [[node, _own_units(node), list(node["children"].values()), 0]]
     while True:
-        current, children, pending = stack[-1]
-        child = next(pending, None)
-        if child is not None:
-            stack.append((child, _own_units(child), iter(child["children"].values())))
+        frame = stack[-1]
+        if frame[3] < len(frame[2]):
+            child = frame[2][frame[3]]
+            frame[3] += 1
+            stack.append([child, _own_units(child), list(child["children"].values()), 0])
             continue
         stack.pop()
-        units = _close(current, children, condensed)
+        units = _close(frame[0], frame[1], condensed)
         if not stack:
             return units
         stack[-1][1].extend(units)
