@@ -1,7 +1,8 @@
-"""The format flags of compile, check, preflight and validate --schema: `--formats` /
-`--no-formats`, `--format NAME=module:function` (repeatable), `--unknown-formats` and `--content` /
-`--no-content`, read into the Settings fields the project config also sets (generator/project.py).
-Nothing of the compiler is imported."""
+"""The flags of how a schema is read that compile, check, preflight and validate --schema share:
+the format flags `--formats` / `--no-formats`, `--format NAME=module:function` (repeatable),
+`--unknown-formats` and `--content` / `--no-content`, read into the Settings fields the project
+config also sets (generator/project.py), and `--unsafe-patterns`. Nothing of the compiler is
+imported."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import OptionError
 from ..format_options import UNKNOWN_FORMAT_POLICIES, custom_formats, format_options, parse_format_flag
+from ..names import UNSAFE_PATTERN_POLICIES
 
 if TYPE_CHECKING:
     from ..project import Settings
@@ -58,3 +60,12 @@ def format_settings(args: argparse.Namespace, settings: Settings | None = None) 
                      content_assertion=getattr(args, "content_assertion", None))
     format_options(**chosen.format_kwargs())
     return chosen
+
+
+def add_unsafe_patterns(parser: argparse.ArgumentParser) -> None:
+    """--unsafe-patterns: what the draft profiles do with a pattern no linear-time engine runs."""
+    parser.add_argument("--unsafe-patterns", choices=UNSAFE_PATTERN_POLICIES,
+                        help="a pattern whose backtracking can take super-linear time and that no "
+                             "linear-time engine runs (a risky look-around or back-reference): run it "
+                             "in re with a warning (default), allow it silently, or refuse it; strict "
+                             "always refuses it (docs/regex.md)")

@@ -10,9 +10,9 @@ from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
-from ..names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
+from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
-from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
+from .format_flags import FORMAT_FLAGS, add_format_flags, add_unsafe_patterns, format_settings
 from .validate import add_validate_parser, validate_command
 
 
@@ -40,15 +40,6 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
                             help=f"override the profile's {option.replace('_', ' ')} limit")
     add_unsafe_patterns(parser)
     add_format_flags(parser)
-
-
-def add_unsafe_patterns(parser: argparse.ArgumentParser) -> None:
-    """--unsafe-patterns: what the draft profiles do with a pattern no linear-time engine runs."""
-    parser.add_argument("--unsafe-patterns", choices=UNSAFE_PATTERN_POLICIES,
-                        help="a pattern whose backtracking can take super-linear time and that no "
-                             "linear-time engine runs (a risky look-around or back-reference): run it "
-                             "in re with a warning (default), allow it silently, or refuse it; strict "
-                             "always refuses it (docs/regex.md)")
 
 
 def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:

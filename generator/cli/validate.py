@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
-from .format_flags import FORMAT_FLAGS, add_format_flags, format_settings
+from .format_flags import FORMAT_FLAGS, add_format_flags, add_unsafe_patterns, format_settings
 from ..validate.discover import STDIN, DataFile, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
@@ -72,7 +72,6 @@ def add_validate_parser(commands: Any) -> None:
     for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, type=int, metavar="N",
                             help=f"override the profile's {option.replace('_', ' ')} limit")
-    from .main import add_unsafe_patterns  # (main imports this module first)
 
     add_unsafe_patterns(parser)
     add_format_flags(parser)  # compile options: --schema only
