@@ -85,7 +85,7 @@ def _other_draft(keyword: str, draft: str) -> str | None:
 def _subschemas(schema: dict[str, Any], known: frozenset[str]) -> list[tuple[tuple[str | int, ...], Any]]:
     """(path, subschema) for the subschemas under the keywords `known` holds (where a keyword holds
     schemas is its unit's declaration: resolve.subschema_positions)."""
-    return [(path, sub) for path, sub in subschema_positions(schema, "") if path[0] in known and isinstance(sub, dict)]
+    return [(path, sub) for path, sub in subschema_positions(schema) if path[0] in known and isinstance(sub, dict)]
 
 
 def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:

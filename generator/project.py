@@ -35,7 +35,7 @@ import keyword
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .errors import ConfigError, OptionError
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
@@ -222,6 +222,20 @@ class _Reader:
                 hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(allowed)}"
                 raise self.error(where, f"unknown key {key!r}{hint}")
 
+    def choice(self, where: str, table: dict[str, Any], key: str, choices: Sequence[str]) -> str:
+        """table[key], which must be one of `choices`."""
+        value = table[key]
+        if value not in choices:
+            raise self.error(where, f"{key}: must be one of {', '.join(choices)}, not {value!r}")
+        return value  # type: ignore[no-any-return]
+
+    def flag(self, where: str, table: dict[str, Any], key: str) -> bool:
+        """table[key], which must be true or false."""
+        value = table[key]
+        if type(value) is not bool:
+            raise self.error(where, f"{key}: must be true or false, not {value!r}")
+        return value
+
     def string(self, where: str, key: str, value: Any) -> str:
         if not isinstance(value, str) or not value:
             raise self.error(where, f"{key}: must be a non-empty string, not {value!r}")
@@ -241,21 +255,13 @@ class _Reader:
                 raise self.error(where, f"registry: {table['registry']!r} is not a directory")
             settings = replace(settings, registry=registry)
         if "unknown-keywords" in table:
-            policy = table["unknown-keywords"]
-            if policy not in UNKNOWN_KEYWORD_POLICIES:
-                raise self.error(where, f"unknown-keywords: must be one of "
-                                        f"{', '.join(UNKNOWN_KEYWORD_POLICIES)}, not {policy!r}")
-            settings = replace(settings, unknown_keywords=policy)
+            settings = replace(settings, unknown_keywords=self.choice(where, table, "unknown-keywords",
+                                                                      UNKNOWN_KEYWORD_POLICIES))
         if "native" in table:
-            if type(table["native"]) is not bool:
-                raise self.error(where, f"native: must be true or false, not {table['native']!r}")
-            settings = replace(settings, native=table["native"])
+            settings = replace(settings, native=self.flag(where, table, "native"))
         if "unsafe-patterns" in table:
-            policy = table["unsafe-patterns"]
-            if policy not in UNSAFE_PATTERN_POLICIES:
-                raise self.error(where, f"unsafe-patterns: must be one of "
-                                        f"{', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
-            settings = replace(settings, unsafe_patterns=policy)
+            settings = replace(settings, unsafe_patterns=self.choice(where, table, "unsafe-patterns",
+                                                                     UNSAFE_PATTERN_POLICIES))
         settings = self.format_settings(where, table, settings)
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():
@@ -284,15 +290,10 @@ class _Reader:
                 raise self.error(where, "formats: must be true, false, or a table of custom formats "
                                         f"(name = \"module:function\"), not {value!r}")
         if "unknown-formats" in table:
-            policy = table["unknown-formats"]
-            if policy not in UNKNOWN_FORMAT_POLICIES:
-                raise self.error(where, f"unknown-formats: must be one of {', '.join(UNKNOWN_FORMAT_POLICIES)}, "
-                                        f"not {policy!r}")
-            settings = replace(settings, unknown_formats=policy)
+            settings = replace(settings, unknown_formats=self.choice(where, table, "unknown-formats",
+                                                                     UNKNOWN_FORMAT_POLICIES))
         if "content" in table:
-            if not isinstance(table["content"], bool):
-                raise self.error(where, f"content: must be true or false, not {table['content']!r}")
-            settings = replace(settings, content_assertion=table["content"])
+            settings = replace(settings, content_assertion=self.flag(where, table, "content"))
         return settings
 
     def jobs(self, where: str, entries: Any, out: Path, settings: Settings) -> list[Job]:

@@ -76,7 +76,7 @@ def _holding() -> dict[str, tuple[bool, bool, bool]]:
     return table
 
 
-def subschema_positions(schema: Any, draft: str) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+def subschema_positions(schema: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     """(path below `schema`, subschema) for the schemas directly inside `schema`: where each
     keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft."""
     if not isinstance(schema, dict):
@@ -196,7 +196,7 @@ class Registry:
                     if schema.get("$recursiveAnchor") is True and self.resource_of.get(key):
                         self.recursive_anchors.add(resource)
             self.bases[key] = base
-            for path, sub in subschema_positions(schema, draft):
+            for path, sub in subschema_positions(schema):
                 stack.append((join_pointer(pointer, *path), sub, base, draft))
 
     def _document_for(self, uri: str, ref: str = "", where: str = "") -> Document | None:

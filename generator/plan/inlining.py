@@ -42,13 +42,7 @@ class Inlining:
         each turn around a cycle is a call of one of them. Returns them."""
         called = set(heads)
         for head in heads:
-            node = head
-            for _ in range(tuning.REF_CHAIN):
-                ref = self.plain_ref(node)
-                if ref is None:
-                    break
-                node = self.graph[ref.target]  # type: ignore[attr-defined]
-                called.add(node)
+            called.update(self.ref_chain(head))
         self._called = frozenset(called)
         return self._called
 
@@ -78,16 +72,22 @@ class Inlining:
             return node.checks[0]
         return None
 
-    def through_refs(self, node: ir.Node) -> tuple[ir.Node, bool]:
-        """The node a chain of plain references leads to, and whether one was followed."""
-        followed = False
+    def ref_chain(self, node: ir.Node) -> list[ir.Node]:
+        """The nodes a chain of plain references from `node` passes to, in order (at most
+        tuning.REF_CHAIN of them; empty when `node` is no plain reference)."""
+        chain: list[ir.Node] = []
         for _ in range(tuning.REF_CHAIN):
             ref = self.plain_ref(node)
             if ref is None:
                 break
             node = self.graph[ref.target]  # type: ignore[attr-defined]
-            followed = True
-        return node, followed
+            chain.append(node)
+        return chain
+
+    def through_refs(self, node: ir.Node) -> tuple[ir.Node, bool]:
+        """The node a chain of plain references leads to, and whether one was followed."""
+        chain = self.ref_chain(node)
+        return (chain[-1], True) if chain else (node, False)
 
 
 def _count_uses(roots: Iterable[ir.Node]) -> dict[ir.Node, int]:
