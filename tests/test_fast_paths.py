@@ -336,6 +336,39 @@ def test_large_properties_agree_with_reference(closed: Any, value: Any) -> None:
 _LARGE: dict[str, tuple[Any, DraftReference, str]] = {}
 
 
+def _exact() -> dict[str, Any]:
+    """The large object closed, every property required: its keys are known exactly."""
+    schema = _large(False)
+    schema["required"] = list(schema["properties"])
+    return schema
+
+
+def test_large_properties_with_exact_keys_are_tested_by_name() -> None:
+    module, reference, source = _pair(_exact(), "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert "if x.keys() != _K" in fast and ".get(k)" not in fast  # no loop over a table
+    assert ' in x' not in fast  # every name is there: no `in` test
+    assert re.search(r'x(\d*) = x\["p7"\]\n +t\1 = type\(x\1\)\n +if t\1 is int:', fast)  # a small one in place
+    valid = {**{f"p{i}": "ab" for i in range(5)}, **{f"p{i}": 9 for i in range(5, 10)},
+             **{name: ["x"] for name in ("p10", "p11", "p12", "a/b", "m~n")}}
+    assert module.is_valid(valid)
+    for value in (valid, {**valid, "p7": 6}, {**valid, "zz": 1}, {**valid, "p0": "AB"}, {**valid, "a/b": ["x", 2]},
+                  {k: v for k, v in valid.items() if k != "p3"}, MyDict(valid), {**valid, 1: 2}, {}):
+        assert_agree(module, reference, value)
+
+
+@given(value=large_objects())
+def test_large_properties_with_exact_keys_agree_with_reference(value: Any) -> None:
+    if "exact" not in _LARGE:
+        _LARGE["exact"] = _pair(_exact(), "draft2020-12")
+    module, reference, _ = _LARGE["exact"]
+    assert_agree(module, reference, value)
+    valid = {**{f"p{i}": "ab" for i in range(5)}, **{f"p{i}": 9 for i in range(5, 10)},
+             **{name: ["x"] for name in ("p10", "p11", "p12", "a/b", "m~n")}}
+    if isinstance(value, dict) and type(value) is dict:
+        assert_agree(module, reference, {**valid, **{k: v for k, v in value.items() if k in valid}})
+
+
 # -- uniqueItems: plain strings, ints and nulls compared by a set ---------------------------------
 @pytest.mark.parametrize("items, unique", [
     (["a", "b", "a"], False), (["a", "b"], True), ([1, 2, 1], False), ([1, "1", None], True),
@@ -639,3 +672,71 @@ def test_reviewed_shapes_agree_with_reference(case: str, draft: str) -> None:
     for value in ["", "a", [1], [1, 2], [1, "x"], {"x-a": 1}, {"x-a": "s"}, {"b": 1}, {"a": "s"}, {"q": 1},
                   {"q": 1, "x-a": "s"}, 1, None, [], MyDict({"x-a": 1})]:
         assert_agree(module, reference, value)
+
+
+# -- if/then/else: a small condition is checked in place, its outcome in a flag ---------------------
+CONDITIONS = {
+    # the tool-package shape: a nested property's const decides which rule applies
+    "nested const": {"properties": {"kind": {"properties": {"name": {"const": "a"}}}},
+                     "then": {"required": ["a"]}, "else": {"required": ["b"]}},
+    # a failure in a loop in a loop: `break` leaves the inner loop, `if not c: break` the outer
+    "nested loops": {"items": {"items": {"const": 1}, "minItems": 1},
+                     "then": {"maxItems": 2}, "else": {"items": {"type": "string"}}},
+    # then alone, else alone; a condition with several typed checks and a pattern
+    "then alone": {"type": "string", "minLength": 2, "pattern": "^a", "then": {"maxLength": 3}},
+    "else alone": {"minimum": 3, "multipleOf": 2, "else": {"type": "integer"}},
+    # a condition every value passes: `then` applies always, nothing to test
+    "always": {"if_schema": True},
+    # a condition holding an alternative and a `not`
+    "applicators": {"anyOf": [{"type": "null"}, {"items": {"not": {"type": "string"}}}],
+                    "then": {"minItems": 1}, "else": {"const": 0}},
+}
+
+
+def _conditional(case: str) -> dict[str, Any]:
+    condition = dict(CONDITIONS[case])
+    then, otherwise = condition.pop("then", None), condition.pop("else", None)
+    schema: dict[str, Any] = {"if": condition.pop("if_schema", condition)}
+    if case == "always":
+        then = {"type": "array"}
+    if then is not None:
+        schema["then"] = then
+    if otherwise is not None:
+        schema["else"] = otherwise
+    return {"type": ["object", "array", "string", "number", "null"],
+            "allOf": [schema], "properties": {"p": schema}, "items": schema}
+
+
+def test_small_conditions_are_checked_in_place() -> None:
+    for case in CONDITIONS:
+        _, _, source = _pair(_conditional(case), "draft2020-12")
+        fast = source[source.index("def _v0("):source.index("def _e0(")]
+        condition = re.search(r'"Fast path of the subschema at /allOf/0/if\."', source)
+        assert condition is None, case  # no function for the condition: it is in place
+        if case != "always":
+            assert re.search(r"\n +c\d* = True\n", fast), case
+            assert re.search(r"\n +c\d* = False\n", fast), case
+    _, _, source = _pair(_conditional("nested loops"), "draft2020-12")
+    assert re.search(r"\n( +)c\d* = False\n\1break\n", source)
+    assert re.search(r"\n +if not c\d*:\n +break\n", source)
+    # after a check that may fail, the condition's other checks run only while it holds
+    _, _, source = _pair(_conditional("then alone"), "draft2020-12")
+    assert re.search(r"\n +c\d* = False\n +if c\d*:\n.*\n +if not x\d*\.startswith\(\"a\"\):\n", source)
+
+
+@pytest.mark.parametrize("case", sorted(CONDITIONS))
+@given(value=st.one_of(VALUES, st.lists(st.one_of(VALUES, st.lists(st.sampled_from([1, 1.0, 2, "a", True]),
+                                                                    max_size=3)), max_size=3),
+                       st.dictionaries(st.sampled_from(["a", "b", "p", "kind"]),
+                                       st.one_of(VALUES, st.fixed_dictionaries({"name": st.sampled_from(["a", "b", 1])})),
+                                       max_size=3)))
+def test_conditions_in_place_agree_with_reference(case: str, value: Any) -> None:
+    if case not in _CONDITIONS:
+        _CONDITIONS[case] = _pair(_conditional(case), "draft2020-12")
+    module, reference, _ = _CONDITIONS[case]
+    assert_agree(module, reference, value)
+    assert_agree(module, reference, [value, value])
+    assert_agree(module, reference, {"p": value})
+
+
+_CONDITIONS: dict[str, tuple[Any, DraftReference, str]] = {}

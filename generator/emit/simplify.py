@@ -13,7 +13,7 @@ arm does) goes too, as does an `else:` left holding only `pass`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Sequence
 
 from .tree import (NONE, Assign, BoolOp, Break, Call, Compare, Expr, For, If, Name, Not, Pass, Return, Stmt,
@@ -209,5 +209,46 @@ def _targets(target: Expr) -> list[str]:
 
 
 def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]]) -> list[Stmt]:
-    """A function body without the branches its own type tests decide."""
-    return Simplifier(type_sets).block(body, Facts()) or [Pass()]
+    """A function body without the branches its own type tests decide, nor the `t = type(x)`
+    lines their removal left unread."""
+    simplified = Simplifier(type_sets).block(body, Facts()) or [Pass()]
+    read = _names_read(simplified)
+    return _without_unread_types(simplified, read) or [Pass()]
+
+
+def _is_type_of(stmt: Stmt) -> bool:
+    """`t = type(x)`: a binding with no effect but the name."""
+    return (isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Call)
+            and stmt.value.func == Name("type") and len(stmt.value.args) == 1
+            and isinstance(stmt.value.args[0], Name))
+
+
+def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
+    out: list[Stmt] = []
+    for stmt in block:
+        if _is_type_of(stmt) and stmt.target.id not in read:  # type: ignore[attr-defined]
+            continue
+        if isinstance(stmt, If):
+            stmt = If(tuple((test, tuple(_without_unread_types(body, read)) or (Pass(),))
+                            for test, body in stmt.branches), tuple(_without_unread_types(stmt.orelse, read)))
+        elif isinstance(stmt, For):
+            stmt = For(stmt.target, stmt.source, tuple(_without_unread_types(stmt.body, read)) or (Pass(),),
+                       tuple(_without_unread_types(stmt.orelse, read)))
+        out.append(stmt)
+    return out
+
+
+def _names_read(node: object, found: set[str] | None = None) -> set[str]:
+    """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding)."""
+    found = set() if found is None else found
+    if isinstance(node, Name):
+        found.add(node.id)
+    elif isinstance(node, (list, tuple)):
+        for item in node:
+            _names_read(item, found)
+    elif isinstance(node, Assign) and isinstance(node.target, Name):
+        _names_read(node.value, found)
+    elif is_dataclass(node):
+        for item in fields(node):
+            _names_read(getattr(node, item.name), found)
+    return found

@@ -463,3 +463,63 @@ def statement_text(stmt: Stmt) -> str:
 def count_lines(block: Block) -> int:
     """How many lines a block renders to (unwrapped)."""
     return len(render_block(block, 0))
+
+
+# -- a check's outcome as a flag ----------------------------------------------------------------
+def as_flag(block: Block, flag: Name) -> tuple[list[Stmt], bool] | None:
+    """`block` (fast checks that `return False` on failure and fall through on success) rewritten
+    to set `flag = False` instead of returning, so that a condition (`if`) can be checked in place
+    and its outcome tested after it: a failure in a loop leaves the loop by `break`, and the
+    statements after one that may fail run under `if flag:`. Returns the statements and whether
+    any of them may fail; None when the block returns anything else (it is then called)."""
+    return _flagged(block, flag, False)
+
+
+def _flagged(block: Block, flag: Name, in_loop: bool) -> tuple[list[Stmt], bool] | None:
+    out: list[Stmt] = []
+    fails = False
+    for index, stmt in enumerate(block):
+        if stmt == RETURN_FALSE:
+            return out + [Assign(flag, FALSE)] + ([Break()] if in_loop else []), True
+        rewritten = _flagged_stmt(stmt, flag, in_loop)
+        if rewritten is None:
+            return None
+        new, may_fail = rewritten
+        out.append(new)
+        fails = fails or may_fail
+        if not may_fail:
+            continue
+        if isinstance(stmt, For) and in_loop:
+            out.append(if_(Not(flag), [Break()]))  # its break left only the inner loop
+        elif not in_loop:  # (in a loop, a failure has left it: what follows runs without one)
+            guarded = _flagged(block[index + 1:], flag, in_loop)
+            if guarded is None:
+                return None
+            return out + ([if_(flag, guarded[0])] if guarded[0] else []), True
+    return out, fails
+
+
+def _flagged_stmt(stmt: Stmt, flag: Name, in_loop: bool) -> tuple[Stmt, bool] | None:
+    """One statement rewritten (an `if` chain or a loop holding failures), and whether it may fail."""
+    if isinstance(stmt, Return):
+        return None
+    if isinstance(stmt, If):
+        arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
+        may_fail = False
+        for test, body in stmt.branches:
+            flagged = _flagged(body, flag, in_loop)
+            if flagged is None:
+                return None
+            arms.append((test, tuple(flagged[0]) or (Pass(),)))
+            may_fail = may_fail or flagged[1]
+        orelse = _flagged(stmt.orelse, flag, in_loop)
+        if orelse is None:
+            return None
+        return If(tuple(arms), tuple(orelse[0])), may_fail or orelse[1]
+    if isinstance(stmt, For):
+        body = _flagged(stmt.body, flag, True)
+        orelse = _flagged(stmt.orelse, flag, in_loop)
+        if body is None or orelse is None:
+            return None
+        return For(stmt.target, stmt.source, tuple(body[0]) or (Pass(),), tuple(orelse[0])), body[1] or orelse[1]
+    return stmt, False

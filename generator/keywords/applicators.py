@@ -12,14 +12,15 @@ from ..emit.alternatives import alternatives
 from ..emit.annotations import acall, merge
 from ..emit.context import AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, error_spec, fail
 from ..emit.fast import check_in_place, passes_by_type
-from ..emit.tree import (NONE, RETURN_FALSE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Pass, Stmt,
-                         Subscript, Tuple, call, fail_if, if_, lit, method)
+from ..emit.tree import (NONE, RETURN_FALSE, TRUE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Pass,
+                         Stmt, Subscript, Tuple, as_flag, call, fail_if, if_, lit, method)
 from ..errors import join_pointer
 from ..reference.results import Results, branches, error, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import General
+    from ..emit.module import ModuleEmitter
     from ..lower import Lowering
     from ..preflight import Walk
     from ..reference.drafts import DraftReference, Here
@@ -142,6 +143,16 @@ def fast_not(g: General, check: Not_) -> list[Stmt]:
 def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
     m, x = g.m, g.x
     assert check.condition is not None
+    in_place = _condition_in_place(g, check.condition)
+    if in_place is not None:
+        setup, flag = in_place
+        then = _branch(m, check.then, x)
+        otherwise = _branch(m, check.otherwise, x)
+        if flag is None:  # the condition holds for every value
+            return then
+        if not then and not otherwise:
+            return []
+        return setup + [if_(flag, then, otherwise) if then else if_(Not(flag), otherwise)]
     if check.then is not None and check.otherwise is not None:
         return [If(((m.call(check.condition, x), (fail_if(Not(m.call(check.then, x))),)),
                     (Not(m.call(check.otherwise, x)), (RETURN_FALSE,))))]
@@ -151,6 +162,32 @@ def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
             condition = m.call(check.condition, x)
             out.append(if_(Not(condition) if negate else condition, [fail_if(Not(m.call(sub, x)))]))
     return out
+
+
+def _condition_in_place(g: General, condition: ir.Node) -> tuple[list[Stmt], Name | None] | None:
+    """A small `if` subschema checked in place, its outcome in a flag (`c = True`, its checks
+    setting `c = False` where they would fail): no call, and no second test of the value's type
+    where the enclosing code decided it. None where it is called; (no statements, None) where
+    every value passes it."""
+    m = g.m
+    if m.dynamic or not m.inlinable(condition):
+        return None
+    flag = g.scope("c")
+    flagged = as_flag(check_in_place(m, condition, None, var=g.x), flag)
+    if flagged is None:
+        return None
+    if not flagged[1]:
+        return [], None
+    return [Assign(flag, TRUE)] + flagged[0], flag
+
+
+def _branch(m: ModuleEmitter, sub: ir.Node | None, x: Name) -> list[Stmt]:
+    """The checks of `then` or `else` on `x`: in place when small, else a call."""
+    if sub is None or ir.always_true(sub):
+        return []
+    if m.inlinable(sub):
+        return check_in_place(m, sub, None, var=x)
+    return [fail_if(Not(m.call(sub, x)))]
 
 
 # -- the error path -----------------------------------------------------------------------------------

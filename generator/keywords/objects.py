@@ -133,7 +133,10 @@ def plan_objects(node: ir.Node, plan: Plan) -> ObjectPlan:
     names = [n for c in checks if isinstance(c, Required) for n in c.names]
     exact_keys = (closed is not None and bool(names) and set(closed.known) == set(names)
                   and len(set(names)) == len(names))
-    table = properties[0] if len(properties) == 1 and _large(properties[0], plan.dynamic) else None
+    # with exactly known keys every property is present: tested by name, it needs no `in` test,
+    # which beats a loop over a table at any size
+    table = (properties[0] if len(properties) == 1 and _large(properties[0], plan.dynamic) and not exact_keys
+             else None)
     closed_table = (table is not None and closed is not None
                     and {n for n, _ in checked_properties(table)} == set(closed.known))
     return ObjectPlan(closed, exact_keys, frozenset(names), table, closed_table, _pattern_loop(checks, plan.dynamic))
