@@ -34,7 +34,7 @@ def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
     doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
     body = fast_body(m, node, Name("x"), Scope(), inline=False)
     # the branches a type test made before decides (an inlined subschema's own dispatch) go
-    body = simplify(body, m.memo.get("type_sets", {}))
+    body = simplify(body, m.memo.get("type_sets", {}), m.memo.get("key_sets", {}))
     return Function(m.function_name("fast", node), m.params("fast"), doc, body)
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Sequence
 
-from .tree import (NONE, Assign, BoolOp, Break, Call, Compare, Expr, For, If, Name, Not, Pass, Return, Stmt,
-                   Tuple)
+from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Pass, Return,
+                   Stmt, Tuple)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -31,21 +31,40 @@ class Facts:
 
     possible: dict[str, frozenset[str]] = field(default_factory=dict)
     type_of: dict[str, str] = field(default_factory=dict)  # `t` -> `x` after `t = type(x)`
+    # the keys a dict is known to hold (their literal text), after `if "a" not in x: return False`
+    # or `if x.keys() != _K0: return False`
+    present: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def copy(self) -> Facts:
-        return Facts(dict(self.possible), dict(self.type_of))
+        return Facts(dict(self.possible), dict(self.type_of), dict(self.present))
 
     def forget(self, name: str) -> None:
         """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
         self.possible.pop(name, None)
         self.type_of.pop(name, None)
+        self.present.pop(name, None)
         for alias in [a for a, value in self.type_of.items() if value == name]:
             del self.type_of[alias]
 
 
 class Simplifier:
-    def __init__(self, type_sets: dict[str, frozenset[str]]) -> None:
+    def __init__(self, type_sets: dict[str, frozenset[str]], key_sets: dict[str, frozenset[str]]) -> None:
         self.type_sets = type_sets  # module constant name -> the exact types its set holds
+        self.key_sets = key_sets  # module constant name -> the keys (literal text) its set holds
+
+    def keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
+        """(dict, keys, whether they are all there when `test` holds, or when it does not) of a
+        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`."""
+        if not isinstance(test, Compare):
+            return None
+        if test.op in ("in", "not in") and isinstance(test.left, Lit) and isinstance(test.right, Name):
+            return test.right.id, frozenset({test.left.code.text}), test.op == "in"
+        left = test.left
+        if (isinstance(left, Call) and isinstance(left.func, Attr) and left.func.attr == "keys" and not left.args
+                and isinstance(left.func.value, Name) and isinstance(test.right, Name)
+                and test.right.id in self.key_sets and test.op in ("==", "!=", ">=")):
+            return left.func.value.id, self.key_sets[test.right.id], test.op != "!="
+        return None
 
     # -- what a test says -------------------------------------------------------------------------
     def subject(self, expr: Expr, facts: Facts) -> str | None:
@@ -86,6 +105,10 @@ class Simplifier:
             if stop in values:
                 return stop
             return (not stop) if all(v is not None for v in values) else None
+        keys = self.keys_test(test)
+        if keys is not None and isinstance(test, Compare) and test.op in ("in", "not in"):
+            there = keys[1] <= facts.present.get(keys[0], frozenset())
+            return (test.op == "in") if there else None
         found = self.atom(test, facts)
         if found is None:
             return None
@@ -103,6 +126,13 @@ class Simplifier:
             if (test.op == "and") == holds:  # every member holds (and), or none does (not or)
                 for value in test.values:
                     facts = self.narrow(value, facts, holds)
+            return facts
+        keys = self.keys_test(test)
+        if keys is not None:
+            if keys[2] == holds:  # the keys are all there
+                narrowed = facts.copy()
+                narrowed.present[keys[0]] = facts.present.get(keys[0], frozenset()) | keys[1]
+                return narrowed
             return facts
         found = self.atom(test, facts)
         if found is None:
@@ -163,6 +193,7 @@ class Simplifier:
         if len(chain) == 1 and isinstance(chain[0], If) and not chain[0].orelse \
                 and all(_leaves(body[-1]) for _, body in chain[0].branches):
             facts.possible, facts.type_of = dict(falling.possible), dict(falling.type_of)
+            facts.present = dict(falling.present)
         for name in _assigned(chain):
             facts.forget(name)
         return chain
@@ -208,10 +239,11 @@ def _targets(target: Expr) -> list[str]:
     return []
 
 
-def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]]) -> list[Stmt]:
+def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
+             key_sets: dict[str, frozenset[str]] | None = None) -> list[Stmt]:
     """A function body without the branches its own type tests decide, nor the `t = type(x)`
     lines their removal left unread."""
-    simplified = Simplifier(type_sets).block(body, Facts()) or [Pass()]
+    simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts()) or [Pass()]
     read = _names_read(simplified)
     return _without_unread_types(simplified, read) or [Pass()]
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
+from ..codegen import literal
 from ..emit.annotations import acall, merge
 from ..emit.context import AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, error_spec, ptr
 from ..emit.fast import check_under, next_suffix
@@ -213,8 +214,14 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
 
 
 def _keys(m: ModuleEmitter, names: Any) -> Name:
-    """A set of property names, a module constant."""
-    return m.constant("K", literal_expr(frozenset(names)))
+    """A set of property names, a module constant (simplify.py learns which keys it holds)."""
+    return _key_set(m, "K", names)
+
+
+def _key_set(m: ModuleEmitter, kind: str, names: Any) -> Name:
+    table = m.constant(kind, literal_expr(frozenset(names)))
+    m.memo.setdefault("key_sets", {})[table.id] = frozenset(literal(n).text for n in names)
+    return table
 
 
 def _is_str(k: Expr) -> Expr:
@@ -365,7 +372,7 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
         return [fail_if(Compare(method(x, "keys"), "!=", keys))]
     if len(check.names) <= 4:
         return [fail_if(_has(n, x, True)) for n in check.names]
-    return [fail_if(Not(Compare(method(x, "keys"), ">=", m.constant("R", literal_expr(frozenset(check.names))))))]
+    return [fail_if(Not(Compare(method(x, "keys"), ">=", _key_set(m, "R", check.names))))]
 
 
 def fast_properties(b: Branch, check: Properties) -> list[Stmt]:

@@ -115,3 +115,26 @@ def test_an_else_left_holding_pass_goes() -> None:
 def test_a_loop_body_ends_at_a_break() -> None:
     body = [t.For(t.Name("i"), X, (t.Break(), t.RETURN_FALSE))]
     assert t.render_block(simplify(body, {}), 0) == ["for i in x:", "    break"]
+
+
+def test_keys_known_present_decide_later_in_tests() -> None:
+    keys, required = t.Name("_K0"), t.Name("_R1")
+    sets = {"_K0": frozenset({t.lit("a").render(), t.lit("b").render()}), "_R1": frozenset({t.lit("c").render()})}
+    has = t.Compare(t.lit("a"), "in", X)
+    body = [t.fail_if(t.Compare(t.method(X, "keys"), "!=", keys)), t.if_(has, [t.Return(t.lit(1))]),
+            t.if_(t.Compare(t.lit("b"), "not in", X), [t.Return(t.lit(2))]),
+            t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))])]
+    rendered = t.render_block(simplify(body, {}, sets), 0)
+    assert rendered == ["if x.keys() != _K0:", "    return False", "return 1"]
+    # `"c" not in x: return False` and `not x.keys() >= _R1` tell the same; `"z" in x` stays open
+    for known in (t.fail_if(t.Compare(t.lit("c"), "not in", X)),
+                  t.fail_if(t.Not(t.Compare(t.method(X, "keys"), ">=", required)))):
+        rendered = t.render_block(simplify([known, t.if_(t.Compare(t.lit("c"), "in", X), [t.Return(t.lit(1))]),
+                                            t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))])],
+                                           {}, sets), 0)
+        assert len(rendered) == 3 and rendered[-1] == "return 1", rendered  # (`"z" in x` is past it)
+    # without the test that leaves, nothing is known; a name bound again is forgotten
+    open_body = [t.if_(t.Compare(t.method(X, "keys"), "!=", keys), [t.Pass()]), t.if_(has, [t.Return(t.lit(1))])]
+    assert 'if "a" in x:' in t.render_block(simplify(open_body, {}, sets), 0)
+    rebound = [body[0], t.Assign(X, t.Name("y")), t.if_(has, [t.Return(t.lit(1))])]
+    assert 'if "a" in x:' in t.render_block(simplify(rebound, {}, sets), 0)
