@@ -245,7 +245,22 @@ def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
     lines their removal left unread."""
     simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts()) or [Pass()]
     read = _names_read(simplified)
+    if read >= _types_taken(simplified):
+        return simplified
     return _without_unread_types(simplified, read) or [Pass()]
+
+
+def _types_taken(block: Sequence[Stmt]) -> set[str]:
+    """The names bound by `t = type(x)` anywhere in a block."""
+    names: set[str] = set()
+    for stmt in block:
+        if _is_type_of(stmt):
+            names.add(stmt.target.id)  # type: ignore[attr-defined]
+        elif isinstance(stmt, If):
+            names.update(*(_types_taken(body) for _, body in stmt.branches), _types_taken(stmt.orelse))
+        elif isinstance(stmt, For):
+            names.update(_types_taken(stmt.body), _types_taken(stmt.orelse))
+    return names
 
 
 def _is_type_of(stmt: Stmt) -> bool:
@@ -270,17 +285,29 @@ def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
     return out
 
 
-def _names_read(node: object, found: set[str] | None = None) -> set[str]:
+def _names_read(tree: object) -> set[str]:
     """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding)."""
-    found = set() if found is None else found
-    if isinstance(node, Name):
-        found.add(node.id)
-    elif isinstance(node, (list, tuple)):
-        for item in node:
-            _names_read(item, found)
-    elif isinstance(node, Assign) and isinstance(node.target, Name):
-        _names_read(node.value, found)
-    elif is_dataclass(node):
-        for item in fields(node):
-            _names_read(getattr(node, item.name), found)
+    found: set[str] = set()
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is Name:
+            found.add(node.id)  # type: ignore[attr-defined]
+        elif kind is tuple or kind is list:
+            stack.extend(node)  # type: ignore[call-overload]
+        elif kind is Assign and type(node.target) is Name:  # type: ignore[attr-defined]
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif kind is not Lit:
+            stack.extend(getattr(node, name) for name in _children(kind))
     return found
+
+
+_CHILDREN: dict[type, tuple[str, ...]] = {}
+
+
+def _children(kind: type) -> tuple[str, ...]:
+    """The fields of a tree node's class that may hold other nodes."""
+    if kind not in _CHILDREN:
+        _CHILDREN[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+    return _CHILDREN[kind]
