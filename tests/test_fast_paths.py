@@ -660,6 +660,9 @@ REGRESSIONS = {
     # an alternative with nothing to check for the dispatched types: a `pass`, not an empty block
     "empty dispatched body": {"anyOf": [{"anyOf": [{}, {"type": "array"}]}, False]},
     "empty dispatched body, oneOf": {"oneOf": [False, {"anyOf": [{}, {"type": "string"}]}]},
+    # equal values written apart (1 and 1.0, key orders): each error shows its own schema's text
+    "1 and 1.0": {"allOf": [{"enum": [1]}, {"enum": [1.0]}], "properties": {"a": {"const": 1}, "b": {"const": 1.0}}},
+    "key orders": {"properties": {"a": {"const": {"x": 1, "y": 2}}, "b": {"const": {"y": 2, "x": 1}}}},
 }
 
 
@@ -670,7 +673,8 @@ def test_reviewed_shapes_agree_with_reference(case: str, draft: str) -> None:
     generator.compile_source(schema, profile=draft)  # valid Python, formatted
     module, reference, _ = _pair(schema, draft)
     for value in ["", "a", [1], [1, 2], [1, "x"], {"x-a": 1}, {"x-a": "s"}, {"b": 1}, {"a": "s"}, {"q": 1},
-                  {"q": 1, "x-a": "s"}, 1, None, [], MyDict({"x-a": 1})]:
+                  {"q": 1, "x-a": "s"}, 1, None, [], MyDict({"x-a": 1}), True, {"a": True, "b": True},
+                  {"a": 0, "b": {}}]:
         assert_agree(module, reference, value)
 
 

@@ -16,7 +16,7 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import RETURN_FALSE, Compare, Display, Expr, Name, Not, Stmt, call, fail_if, if_, lit
 from ..reference.results import Results, error, is_kind
-from ..values import canonical, normalize_number
+from ..values import canonical, dumps_exact, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -43,7 +43,9 @@ class Enum(ir.Check):
     """enum and const: the value must be JSON-equal to one of `values`."""
 
     values: tuple[Any, ...] = field(default=(), compare=False)
-    canonical: str = ""  # canonical JSON of the values: what equality of checks looks at
+    # canonical JSON of the values (what equality of checks looks at), then their text as written:
+    # `[1]` and `[1.0]` accept the same values but their errors show them as the schema wrote them
+    canonical: str = ""
     on_every_type = True
 
 
@@ -102,11 +104,15 @@ def check_const(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 
 def lower_enum(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [Enum("enum", tuple(value), canonical(value))]
+    return [Enum("enum", tuple(value), _identity(value))]
 
 
 def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [Enum("const", (value,), canonical([value]))]
+    return [Enum("const", (value,), _identity([value]))]
+
+
+def _identity(values: list[Any]) -> str:
+    return canonical(values) + " " + dumps_exact(values)
 
 
 def _json_kind(value: Any) -> str:
