@@ -37,6 +37,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import StraightlineError
+from .source import mypyc_source
 
 # The file name ending of an extension module for the running interpreter (the first is the
 # one the import system tries first, and the one setuptools builds).
@@ -278,7 +279,7 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
         (directory / "__init__.py").write_bytes(b"")
     directory.mkdir(parents=True, exist_ok=True)
     copy = directory / (stem + ".py")
-    copy.write_bytes(text)
+    copy.write_bytes(_compiled_text(text, stem))
     (source_root / "mypy.ini").write_text("[mypy]\n")  # mypy reads this, not the user's configuration
     relative = copy.relative_to(source_root).as_posix()
     command = [sys.executable, str(Path(__file__).with_name("worker.py")), "--opt-level", str(opt_level),
@@ -292,6 +293,15 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
     if status != 0 or not files[0].is_file() or (packages and not files[1].is_file()):
         raise NativeBuildError(_failure(name, relative, output))
     return files if packages else files[:1]
+
+
+def _compiled_text(text: bytes, name: str) -> bytes:
+    """What mypyc compiles: the module with its static types run at import (native/source.py); a
+    module that is not UTF-8 Python as it stands, for mypy to report."""
+    try:
+        return mypyc_source(text.decode("utf-8"), name).encode("utf-8")
+    except (UnicodeDecodeError, SyntaxError, ValueError):
+        return text
 
 
 def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:
