@@ -48,6 +48,9 @@ RECORD_FORMAT = "straightline-native/1"
 _EXTENSION_NAME = re.compile(r"(?P<stem>[^.]+)(?P<tag>\.[A-Za-z0-9_-]+)?\.(so|pyd)")
 # Package directories followed upwards to name the module (mypy's own rule: __init__.py files).
 _MAX_PACKAGE_DEPTH = 32
+# mypyc's C file is split into files of about this much C, compiled in parallel (worker.py): FHIR's
+# 22 MB in 15.
+C_PART_BYTES = 1_500_000
 # How many of mypy's error lines a refused build reports.
 _SHOWN_ERRORS = 8
 _SHOWN_OUTPUT = 2000
@@ -283,6 +286,7 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
     (source_root / "mypy.ini").write_text("[mypy]\n")  # mypy reads this, not the user's configuration
     relative = copy.relative_to(source_root).as_posix()
     command = [sys.executable, str(Path(__file__).with_name("worker.py")), "--opt-level", str(opt_level),
+               "--part-bytes", str(C_PART_BYTES),
                "--build", str(work / "build"), "--lib", str(work / "lib"), relative]
     status, output = _run(command, source_root, timeout)
     if status is None:

@@ -61,6 +61,7 @@ def mypyc_source(text: str, name: str) -> str:
     if _compiled_top_level(body, runs) > _MAX_COMPILED_TOP_LEVEL:
         runs = _runs(body, demote_constants=True)
     lines = _LINE.findall(text)
+    returns = {s.name: ast.unparse(s.returns) for s in body if isinstance(s, ast.FunctionDef) and s.returns}
     in_runs = {index for run in runs for index in range(run.start, run.end)}
     used = _names_in(statement for index, statement in enumerate(body) if index not in in_runs)
     out: list[str] = []
@@ -71,17 +72,38 @@ def mypyc_source(text: str, name: str) -> str:
         if len(ast.parse(section).body) != run.end - run.start:  # not the statements ast saw
             return text
         out.append("".join(lines[done:first - 1]))
-        defined = {target for statement in body[run.start:run.end] for target in _targets(statement)}
-        out.append(_run_line(section, sorted(defined & used), run.types, name)
+        defined = {target: statement for statement in body[run.start:run.end] for target in _targets(statement)}
+        declared = [(n, _declared_type(defined[n], returns)) for n in sorted(set(defined) & used)]
+        out.append(_run_line(section, declared, run.types, name)
                    + "\n" * (last - first + 1))
         done = last
     out.append("".join(lines[done:]))
     return "".join(out)
 
 
-def _run_line(section: str, used: list[str], types: bool, name: str) -> str:
-    declared = "".join(f"{used_name} = Any; " if types else f"{used_name}: Any; " for used_name in used)
+def _run_line(section: str, used: list[tuple[str, str]], types: bool, name: str) -> str:
+    declared = "".join(f"{used_name} = Any; " if types else f"{used_name}: {type_}; " for used_name, type_ in used)
     return declared + f"exec(compile({section!r}, {_RUN_FILE.format(name=name)!r}, 'exec'), globals())"
+
+
+def _declared_type(statement: ast.stmt, returns: dict[str, str]) -> str:
+    """The static type a value run at import is declared with, for the compiled code that reads
+    it (a dict's `.get` is a C call only on a `dict`): what its `Final[T]` says, else what its
+    value is (a display, frozenset(...), a call of a module function with a return type); Any
+    where that is not plain. (The compiled code checks the type of what it reads.)"""
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.annotation, ast.Subscript):
+        return ast.unparse(statement.annotation.slice)
+    value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+    displays = {ast.Tuple: "tuple[Any, ...]", ast.List: "list[Any]", ast.Dict: "dict[Any, Any]", ast.Set: "set[Any]"}
+    if type(value) in displays:
+        return displays[type(value)]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        if value.func.id == "frozenset":
+            return "frozenset[Any]"
+        return returns.get(value.func.id, "Any")
+    if isinstance(value, ast.Constant) and type(value.value) in (str, int, float, bytes, bool):
+        return type(value.value).__name__
+    return "Any"
 
 
 def _runs(body: list[ast.stmt], *, demote_constants: bool) -> list[_Run]:
