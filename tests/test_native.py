@@ -183,8 +183,8 @@ def test_python_imports_the_extension_in_place_of_the_module(sample: Sample) -> 
 
 
 def _public(module: Any) -> dict[str, str]:
-    """A module's public names, each as what it holds: a TypedDict by its module, keys and their
-    types, a function by its name, anything else by its repr (without addresses)."""
+    """A module's names, each as what it holds: a TypedDict by its module, keys and their types,
+    anything else as _plain says (without addresses)."""
     described = {}
     for name, value in vars(module).items():
         if name.startswith("__"):
@@ -193,11 +193,25 @@ def _public(module: Any) -> dict[str, str]:
             assert value.__module__ == module.__name__, name
             value = (value.__name__, value.__total__, sorted(value.__required_keys__),
                      sorted(value.__optional_keys__), value.__annotations__)
-        elif callable(value) and hasattr(value, "__name__"):
-            value = ("callable", value.__name__)
-        text = re.sub(r" at 0x[0-9a-f]+", "", repr(value)).replace("<built-in function ", "<function ")
+        else:
+            value = _plain(value)
+        text = re.sub(r" at 0x[0-9a-f]+", "", repr(value))
         described[name] = text.replace(module.__name__, "MODULE")
     return described
+
+
+def _plain(value: Any) -> Any:
+    """A value with its sets sorted (a frozenset's order is how it was built) and what is called
+    named by its name (a compiled function is a builtin)."""
+    if isinstance(value, (set, frozenset)):
+        return ("set", sorted(repr(_plain(v)) for v in value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if callable(value) and hasattr(value, "__name__") and not isinstance(value, type):
+        return ("callable", value.__name__)
+    return value
 
 
 def test_the_native_modules_define_the_same_names_and_types_as_the_pure_ones(sample: Sample) -> None:

@@ -134,3 +134,12 @@ def test_text_that_is_not_python_is_given_to_mypy_as_it_stands(tmp_path: Path) -
         assert _compiled_text(text, "m") == text
     with pytest.raises(SyntaxError):
         mypyc_source("def f(:\n", "m")
+
+
+def test_a_type_named_only_in_a_string_is_declared() -> None:
+    """A module whose is_valid is its root function names the root type only in a cast's string."""
+    text = ("from typing import Any, Callable, TypeGuard, TypedDict, cast\n\n\ndef _v0(x: Any) -> bool:\n"
+            "    return True\n\n\nInstance = TypedDict('Instance', {'a': int})\n\n\n"
+            "is_valid = cast(\"Callable[[Any], TypeGuard[Instance]]\", _v0)\n\n\n"
+            "def validate(x: Any) -> None:\n    assert is_valid(x)\n")
+    assert "Instance = Any; exec(" in mypyc_source(text, "m")

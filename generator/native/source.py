@@ -40,6 +40,7 @@ from dataclasses import dataclass
 _MAX_COMPILED_TOP_LEVEL = 500
 # Where the run code objects say they come from (tracebacks, `co_filename`).
 _RUN_FILE = "<data of {name}>"
+_WORD = re.compile(r"[A-Za-z_]\w*")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")  # ast's lines end at "\n" (str.splitlines splits at more)
 
 
@@ -198,5 +199,13 @@ def _targets(statement: ast.stmt) -> list[str]:
 
 
 def _names_in(statements: Iterable[ast.stmt]) -> set[str]:
-    """Every name read or written in the statements."""
-    return {node.id for statement in statements for node in ast.walk(statement) if isinstance(node, ast.Name)}
+    """Every name read or written in the statements, and every word of their strings (a type in
+    quotes, `cast("Callable[[Any], TypeGuard[Instance]]", _v0)`, names one too)."""
+    names: set[str] = set()
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.update(_WORD.findall(node.value))
+    return names
