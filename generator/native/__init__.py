@@ -312,8 +312,8 @@ def _compiled_text(text: bytes, name: str) -> bytes:
     module that is not UTF-8 Python as it stands, for mypy to report."""
     try:
         return mypyc_source(text.decode("utf-8"), name).encode("utf-8")
-    except (UnicodeDecodeError, SyntaxError, ValueError):
-        return text
+    except (UnicodeDecodeError, SyntaxError, ValueError, SystemError):  # (SystemError: an ast.parse
+        return text  # another thread of the process ran at the same time, CPython 3.11's bug)
 
 
 def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,6 +41,9 @@ from dataclasses import dataclass
 _MAX_COMPILED_TOP_LEVEL = 500
 # Where the run code objects say they come from (tracebacks, `co_filename`).
 _RUN_FILE = "<data of {name}>"
+# CPython 3.11's ast.parse in two threads at once can fail ("AST constructor recursion depth
+# mismatch", a SystemError): build_native runs in threads (the tests build two modules at a time).
+_AST_LOCK = threading.Lock()
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")  # ast's lines end at "\n" (str.splitlines splits at more)
 
@@ -56,7 +60,12 @@ class _Run:
 def mypyc_source(text: str, name: str) -> str:
     """`text` (a generated module's source) with its static types and module-level data run through
     `exec` at import (see the module's docstring); `name` names the module in the code's file name.
-    SyntaxError propagates (mypy would refuse the module too)."""
+    SyntaxError propagates (mypy would refuse the module too). Thread-safe."""
+    with _AST_LOCK:
+        return _mypyc_source(text, name)
+
+
+def _mypyc_source(text: str, name: str) -> str:
     body = ast.parse(text).body
     runs = _runs(body, demote_constants=False)
     if _compiled_top_level(body, runs) > _MAX_COMPILED_TOP_LEVEL:
