@@ -143,3 +143,39 @@ def test_a_type_named_only_in_a_string_is_declared() -> None:
             "is_valid = cast(\"Callable[[Any], TypeGuard[Instance]]\", _v0)\n\n\n"
             "def validate(x: Any) -> None:\n    assert is_valid(x)\n")
     assert "Instance = Any; exec(" in mypyc_source(text, "m")
+
+
+def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: Path) -> None:
+    """worker.split_c_file on a C file shaped as mypyc writes them: the functions its headers
+    declare and that use no static of the file (nor a function only the file declares) move to
+    part files that include the runtime's headers and the file's own; the rest stays, in order."""
+    sys.path.insert(0, str(ROOT / "generator" / "native"))
+    try:
+        from worker import split_c_file
+    finally:
+        sys.path.remove(str(ROOT / "generator" / "native"))
+    (tmp_path / "__native.h").write_text("#include <Python.h>\n")
+    (tmp_path / "__native_internal.h").write_text(
+        "".join(f"extern char CPyDef_f{i}(PyObject *x);\n" for i in range(40)) + "extern char CPyDef_g(PyObject *x);\n")
+    moved = [f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    if (x) {{ return '}}'; }} /* }} */\n"
+             f"    return CPyDef_f{(i + 1) % 40}(cpy_r_x) + \"{{\";\n}}\n" for i in range(40)]
+    kept = ["static PyObject *CPyStatic_table;\n", "PyObject *CPyDef_local(void);\n",
+            "char CPyDef_g(PyObject *cpy_r_x) {\n    return CPyStatic_table != NULL;\n}\n",
+            "char CPyDef_h(PyObject *cpy_r_x) {\n    return CPyDef_local() != NULL;\n}\n"]
+    text = ("#include <init.c>\n#include <str_extra_ops.c>\n#include \"__native.h\"\n#include \"__native_internal.h\"\n"
+            + kept[0] + kept[1] + "".join(moved[:20]) + kept[2] + kept[3] + "".join(moved[20:]))
+    path = tmp_path / "__native.c"
+    path.write_text(text)
+    parts = split_c_file(str(path), part_bytes=len(text) // 5)
+    assert len(parts) >= 2
+    rest = path.read_text()
+    assert all(unit in rest for unit in kept) and not any(function in rest for function in moved)
+    bodies = "".join(Path(part).read_text() for part in parts)
+    assert all(function in bodies for function in moved) and not any(unit in bodies for unit in kept)
+    for part in parts:
+        head = Path(part).read_text().split("char ", 1)[0]  # the includes (a runtime .c's header where there is one)
+        assert "#include <str_extra_ops.h>\n" in head and "<init.c>" not in head
+        assert head.endswith("#include \"__native.h\"\n#include \"__native_internal.h\"\n")
+    # a file too small for two parts is left whole
+    path.write_text(text)
+    assert split_c_file(str(path), part_bytes=len(text)) == [] and path.read_text() == text
