@@ -18,13 +18,16 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import types
+import typing
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -33,6 +36,7 @@ from hypothesis import strategies as st
 import generator
 from generator.native import (EXTENSION_SUFFIX, CompilerNotFound, NativeBuildError, build_native, extension_path,
                               native_modules, record_path, remove_native)
+from generator.native import source as native_source
 from generator.reference import DraftReference
 
 from .conftest import ROOT
@@ -109,8 +113,15 @@ class Sample:
         self.directory = directory
         self.package = _write_package(directory)
         modules = [self.package / f"{name}.py" for name in ("tool_package", "tree", "checks", "content")]
+        # checks.py is built as a module too large for mypyc's top level (its constants run at
+        # import, read from the module's namespace: generator/native/source.py) and for one C
+        # file (its C compiled in parts of 100 KB: worker.py); the others as usual
+        with mock.patch.object(native_source, "_MAX_COMPILED_TOP_LEVEL", 0), \
+                mock.patch.object(generator.native, "C_PART_BYTES", 100_000):
+            checks = build_native(modules[2])
         with ThreadPoolExecutor(max_workers=2) as pool:
-            self.extensions = list(pool.map(build_native, modules))
+            others = list(pool.map(build_native, modules[:2] + modules[3:]))
+        self.extensions = others[:2] + [checks] + others[2:]
         sys.path.insert(0, str(directory))
         try:
             native = [importlib.import_module(f"{PACKAGE}.{module.stem}") for module in modules]
@@ -171,6 +182,49 @@ def test_python_imports_the_extension_in_place_of_the_module(sample: Sample) -> 
     assert native.__name__ == f"{PACKAGE}.tool_package" and native.ValidationError.__module__ == native.__name__
     assert not isinstance(native.is_valid, types.FunctionType)  # compiled: a builtin function
     assert isinstance(sample.package_pure.is_valid, types.FunctionType)
+
+
+def _public(module: Any) -> dict[str, str]:
+    """A module's names, each as what it holds: a TypedDict by its module, keys and their types,
+    anything else as _plain says (without addresses)."""
+    described = {}
+    for name, value in vars(module).items():
+        if name.startswith("__"):
+            continue
+        if typing.is_typeddict(value):
+            assert value.__module__ == module.__name__, name
+            value = (value.__name__, value.__total__, sorted(value.__required_keys__),
+                     sorted(value.__optional_keys__), value.__annotations__)
+        else:
+            value = _plain(value)
+        text = re.sub(r" at 0x[0-9a-f]+", "", repr(value))
+        described[name] = text.replace(module.__name__, "MODULE")
+    return described
+
+
+def _plain(value: Any) -> Any:
+    """A value with its sets sorted (a frozenset's order is how it was built) and what is called
+    named by its name (a compiled function is a builtin)."""
+    if isinstance(value, (set, frozenset)):
+        return ("set", sorted(repr(_plain(v)) for v in value))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if callable(value) and hasattr(value, "__name__") and not isinstance(value, type):
+        return ("callable", value.__name__)
+    return value
+
+
+def test_the_native_modules_define_the_same_names_and_types_as_the_pure_ones(sample: Sample) -> None:
+    """The static types, tables and constants run at import in the extension (native/source.py)
+    are there under the same names with the same values: TypedDicts with the same keys, each of
+    the same type, made in the module (their __module__), the aliases the same unions."""
+    pairs = [(sample.package_native, sample.package_pure), (sample.tree_native, sample.tree_pure),
+             (sample.checks_native, sample.checks_pure), (sample.content_native, sample.content_pure)]
+    for native, pure in pairs:
+        assert _public(native) == _public(pure), native.__name__
+    assert typing.is_typeddict(sample.package_native.Instance)
 
 
 def test_removing_the_extension_falls_back_to_the_pure_module(tmp_path: Path, sample: Sample) -> None:

@@ -142,7 +142,7 @@ def _errors(found: list[Any]) -> list[tuple[Any, ...]]:
     return [(e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message) for e in found]
 
 
-BENCH = ["fast", "citm", "recursive", "geojson", "swagger", "tool-package", "math.add", "strict.structured_completion"]
+BENCH = ["fast", "citm", "recursive", "geojson", "swagger", "fhir", "tool-package", "math.add", "strict.structured_completion"]
 
 
 @pytest.mark.parametrize("case_name", BENCH)

@@ -15,6 +15,11 @@ how `straightline compile` knows which extensions it built (it removes only thos
 The build runs in a temporary directory, in a process of its own (generator/native/worker.py), and
 the extension is moved into place atomically: a failed or interrupted build never leaves a
 half-written extension, and a process that has the old one loaded keeps it.
+
+What mypyc compiles is the module's text with its static types and module-level tables run through
+`exec` at import (generator/native/source.py: mypy spent minutes on FHIR's types, and mypyc's
+analysis of a huge top level ran out of memory); the C it writes is compiled in parts, in parallel
+(worker.py).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import StraightlineError
+from .source import mypyc_source
 
 # The file name ending of an extension module for the running interpreter (the first is the
 # one the import system tries first, and the one setuptools builds).
@@ -47,6 +53,9 @@ RECORD_FORMAT = "straightline-native/1"
 _EXTENSION_NAME = re.compile(r"(?P<stem>[^.]+)(?P<tag>\.[A-Za-z0-9_-]+)?\.(so|pyd)")
 # Package directories followed upwards to name the module (mypy's own rule: __init__.py files).
 _MAX_PACKAGE_DEPTH = 32
+# mypyc's C file is split into files of about this much C, compiled in parallel (worker.py): FHIR's
+# 22 MB in 15.
+C_PART_BYTES = 1_500_000
 # How many of mypy's error lines a refused build reports.
 _SHOWN_ERRORS = 8
 _SHOWN_OUTPUT = 2000
@@ -248,8 +257,11 @@ def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3, tim
     NativeBuildError when mypy refuses the module or the C build fails (with their messages);
     then nothing beside the module has changed. The module must be importable by its file name
     (an identifier); its enclosing packages (directories with __init__.py) give its full name.
-    `timeout` (seconds) ends a build that takes longer, with NativeBuildError (mypy takes long
-    on modules with hundreds of large static types: FHIR's); `opt_level` is the C compiler's -O.
+    `timeout` (seconds) ends a build that takes longer, with NativeBuildError (FHIR's 2.2 MB
+    module takes about 4 CPU minutes, nearly all in the C compiler); `opt_level` is the C
+    compiler's -O. mypyc compiles a variant of the module text (native/source.py: its static types
+    and tables run at import), whose C is compiled in parts in parallel (worker.py); the record
+    names the module text itself.
     """
     module = Path(module_path)
     if module.suffix != ".py" or not module.stem.isidentifier():
@@ -278,10 +290,11 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
         (directory / "__init__.py").write_bytes(b"")
     directory.mkdir(parents=True, exist_ok=True)
     copy = directory / (stem + ".py")
-    copy.write_bytes(text)
+    copy.write_bytes(_compiled_text(text, stem))
     (source_root / "mypy.ini").write_text("[mypy]\n")  # mypy reads this, not the user's configuration
     relative = copy.relative_to(source_root).as_posix()
     command = [sys.executable, str(Path(__file__).with_name("worker.py")), "--opt-level", str(opt_level),
+               "--part-bytes", str(C_PART_BYTES),
                "--build", str(work / "build"), "--lib", str(work / "lib"), relative]
     status, output = _run(command, source_root, timeout)
     if status is None:
@@ -292,6 +305,15 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
     if status != 0 or not files[0].is_file() or (packages and not files[1].is_file()):
         raise NativeBuildError(_failure(name, relative, output))
     return files if packages else files[:1]
+
+
+def _compiled_text(text: bytes, name: str) -> bytes:
+    """What mypyc compiles: the module with its static types run at import (native/source.py); a
+    module that is not UTF-8 Python as it stands, for mypy to report."""
+    try:
+        return mypyc_source(text.decode("utf-8"), name).encode("utf-8")
+    except (UnicodeDecodeError, SyntaxError, ValueError, SystemError):  # (SystemError: an ast.parse
+        return text  # another thread of the process ran at the same time, CPython 3.11's bug)
 
 
 def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:

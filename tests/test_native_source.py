@@ -1,0 +1,181 @@
+"""generator/native/source.py: the text mypyc compiles for a module runs its static types and its
+module-level data through `exec` at import. Checked here without a C compiler: the text keeps the
+module's line numbers, defines exactly the same names to the same values (types compared by what
+they say), leaves functions and (in a module of ordinary size) constants compiled, declares for
+mypy each name the compiled code uses, and demotes the constants of a module too large for mypyc's
+top level. (tests/test_native.py builds modules through it and compares them with the pure ones.)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import generator
+from generator.native import source
+from generator.native.source import mypyc_source
+
+from .conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from bench.cases import select_cases  # noqa: E402
+
+
+def _run(text: str, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    exec(compile(text, f"{name}.py", "exec"), module.__dict__)
+    return module
+
+
+def _bench_text(case_name: str) -> str:
+    load = select_cases([case_name])[0][0][1]
+    case = load()
+    return generator.compile_source(case.schema_text, profile=case.profile, format=False)
+
+
+def _described(value: Any) -> Any:
+    """A value as what it says: a TypedDict by its name, module, keys and their types; anything
+    else by its repr without addresses."""
+    if typing.is_typeddict(value):
+        return ("TypedDict", value.__name__, value.__module__, value.__total__, sorted(value.__required_keys__),
+                sorted(value.__optional_keys__), {k: repr(v) for k, v in value.__annotations__.items()})
+    return re.sub(r" at 0x[0-9a-f]+", "", repr(value))  # functions, sentinels: by name and kind
+
+
+SOURCES = {
+    "tool-package": lambda: (ROOT / "generated" / "draft2020_12" / "tool_package_schema.py").read_text(),
+    "math.add": lambda: (ROOT / "generated" / "tools" / "math_add.py").read_text(),
+    "swagger": lambda: _bench_text("swagger"),
+}
+
+
+@pytest.mark.parametrize("which", sorted(SOURCES))
+def test_the_same_names_and_values_with_the_same_line_numbers(which: str) -> None:
+    text = SOURCES[which]()
+    compiled = mypyc_source(text, "sample")
+    assert compiled != text and "exec(compile(" in compiled
+    assert compiled.count("\n") == text.count("\n")
+    original_tree, compiled_tree = ast.parse(text), ast.parse(compiled)
+    # every function and class but the static types is where it was, unchanged
+    original_defs = {s.lineno: ast.dump(s) for s in original_tree.body if isinstance(s, ast.FunctionDef)}
+    compiled_defs = {s.lineno: ast.dump(s) for s in compiled_tree.body if isinstance(s, ast.FunctionDef)}
+    assert original_defs == compiled_defs
+    pure, variant = _run(text, "sample"), _run(compiled, "sample")
+    assert sorted(vars(pure)) == sorted(vars(variant))
+    # (the module's __annotations__ differ by the declarations for mypy; an extension mypyc
+    # builds has no module __annotations__ at all, with or without them)
+    for name, value in vars(pure).items():
+        if name not in ("__builtins__", "__annotations__"):
+            assert _described(getattr(variant, name)) == _described(value), name
+
+
+def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
+    """A module of ordinary size: its Final constants are still top-level statements mypyc
+    compiles; its table updates and the pairs they hold are not; the root type is declared."""
+    compiled = ast.parse(mypyc_source(_bench_text("swagger"), "swagger"))
+    finals = [s for s in compiled.body if isinstance(s, ast.AnnAssign) and "Final" in ast.unparse(s.annotation)]
+    assert len(finals) > 100
+    calls = [s.value for s in compiled.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]
+    assert not [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "update"]
+    assert not [s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("_Q")]
+    assert not [s for s in compiled.body if isinstance(s, ast.AnnAssign) and ast.unparse(s.annotation) == "TypeAlias"]
+    declared = [s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s) == "Instance = Any"]
+    assert len(declared) == 1
+
+
+def _large_module(constants: int) -> str:
+    """A module with many Final constants, one table filled at the top level, and a function
+    that reads a constant and the table."""
+    lines = ["from typing import Any, Final, TypeAlias, TypedDict", ""]
+    lines += [f"_C{i}: Final = frozenset({{'a{i}', 'b{i}'}})" for i in range(constants)]
+    lines += ["_F: Final[dict[str, Any]] = {}", "_Q1 = (1, 2)", "_F.update({'x': _Q1})", "",
+              "def check(x: Any) -> bool:", "    return x in _C3 and 'x' in _F", "",
+              "Point = TypedDict('Point', {'x': int, 'next': 'Point | None'}, total=False)",
+              "Instance: TypeAlias = Point | list[Any]", "",
+              "def is_valid(x: Any) -> 'bool':", "    y: Instance = x", "    return check(y)", ""]
+    return "\n".join(lines)
+
+
+def test_a_module_too_large_for_mypycs_top_level_runs_its_constants_at_import() -> None:
+    small, large = _large_module(10), _large_module(source._MAX_COMPILED_TOP_LEVEL + 10)
+    small_tree = ast.parse(mypyc_source(small, "small"))
+    assert sum(isinstance(s, ast.AnnAssign) and s.value is not None for s in small_tree.body) == 11  # constants compiled
+    large_text = mypyc_source(large, "large")
+    large_tree = ast.parse(large_text)
+    assert not [s for s in large_tree.body if isinstance(s, ast.AnnAssign) and s.value is not None]
+    # the names the compiled functions use are declared for mypy: values with the type their Final
+    # or their value says, the type as a type
+    declared = {ast.unparse(s) for s in large_tree.body if isinstance(s, (ast.AnnAssign, ast.Assign))}
+    assert {"_C3: frozenset[Any]", "_F: dict[str, Any]", "Instance = Any"} <= declared
+    assert not [d for d in declared if d.startswith("_C4")]  # no function uses it
+    for text in (small, large):
+        pure, variant = _run(text, "m"), _run(mypyc_source(text, "m"), "m")
+        assert sorted(vars(pure)) == sorted(vars(variant))
+        assert variant.is_valid("a3") is pure.is_valid("a3") is True
+        assert _described(variant.Point) == _described(pure.Point)
+
+
+def test_a_module_without_types_or_data_is_unchanged() -> None:
+    text = "def f(x: int) -> int:\n    return x + 1\n\n\nclass A(Exception):\n    pass\n"
+    assert mypyc_source(text, "m") == text
+
+
+def test_text_that_is_not_python_is_given_to_mypy_as_it_stands(tmp_path: Path) -> None:
+    from generator.native import _compiled_text
+
+    for text in (b"def f(:\n", b"\xff\xfe not utf-8\n"):
+        assert _compiled_text(text, "m") == text
+    with pytest.raises(SyntaxError):
+        mypyc_source("def f(:\n", "m")
+
+
+def test_a_type_named_only_in_a_string_is_declared() -> None:
+    """A module whose is_valid is its root function names the root type only in a cast's string."""
+    text = ("from typing import Any, Callable, TypeGuard, TypedDict, cast\n\n\ndef _v0(x: Any) -> bool:\n"
+            "    return True\n\n\nInstance = TypedDict('Instance', {'a': int})\n\n\n"
+            "is_valid = cast(\"Callable[[Any], TypeGuard[Instance]]\", _v0)\n\n\n"
+            "def validate(x: Any) -> None:\n    assert is_valid(x)\n")
+    assert "Instance = Any; exec(" in mypyc_source(text, "m")
+
+
+def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: Path) -> None:
+    """worker.split_c_file on a C file shaped as mypyc writes them: the functions its headers
+    declare and that use no static of the file (nor a function only the file declares) move to
+    part files that include the runtime's headers and the file's own; the rest stays, in order."""
+    sys.path.insert(0, str(ROOT / "generator" / "native"))
+    try:
+        from worker import split_c_file
+    finally:
+        sys.path.remove(str(ROOT / "generator" / "native"))
+    (tmp_path / "__native.h").write_text("#include <Python.h>\n")
+    (tmp_path / "__native_internal.h").write_text(
+        "".join(f"extern char CPyDef_f{i}(PyObject *x);\n" for i in range(40)) + "extern char CPyDef_g(PyObject *x);\n")
+    moved = [f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    if (x) {{ return '}}'; }} /* }} */\n"
+             f"    return CPyDef_f{(i + 1) % 40}(cpy_r_x) + \"{{\";\n}}\n" for i in range(40)]
+    kept = ["static PyObject *CPyStatic_table;\n", "PyObject *CPyDef_local(void);\n",
+            "char CPyDef_g(PyObject *cpy_r_x) {\n    return CPyStatic_table != NULL;\n}\n",
+            "char CPyDef_h(PyObject *cpy_r_x) {\n    return CPyDef_local() != NULL;\n}\n"]
+    text = ("#include <init.c>\n#include <str_extra_ops.c>\n#include \"__native.h\"\n#include \"__native_internal.h\"\n"
+            + kept[0] + kept[1] + "".join(moved[:20]) + kept[2] + kept[3] + "".join(moved[20:]))
+    path = tmp_path / "__native.c"
+    path.write_text(text)
+    parts = split_c_file(str(path), part_bytes=len(text) // 5)
+    assert len(parts) >= 2
+    rest = path.read_text()
+    assert all(unit in rest for unit in kept) and not any(function in rest for function in moved)
+    bodies = "".join(Path(part).read_text() for part in parts)
+    assert all(function in bodies for function in moved) and not any(unit in bodies for unit in kept)
+    for part in parts:
+        head = Path(part).read_text().split("char ", 1)[0]  # the includes (a runtime .c's header where there is one)
+        assert "#include <str_extra_ops.h>\n" in head and "<init.c>" not in head
+        assert head.endswith("#include \"__native.h\"\n#include \"__native_internal.h\"\n")
+    # a file too small for two parts is left whole
+    path.write_text(text)
+    assert split_c_file(str(path), part_bytes=len(text)) == [] and path.read_text() == text
