@@ -29,7 +29,7 @@ IMPLEMENTATIONS = (STRAIGHTLINE, NATIVE, HANDWRITTEN, "jsonschema", "fastjsonsch
 COMPARED = tuple(name for name in IMPLEMENTATIONS if name != STRAIGHTLINE)
 # What the native module is compared with (its own ratio columns: their time / the native module's).
 COMPARED_NATIVE = (STRAIGHTLINE, "fastjsonschema", "jsonschema-rs")
-# A native build that takes longer is stopped (mypy on FHIR's module runs for tens of minutes).
+# A native build that takes longer is stopped (a bound on a hang; FHIR's build takes a few minutes).
 NATIVE_TIMEOUT_S = {"full": 900.0, "quick": 300.0}
 
 Validator = Callable[[Any], bool]
