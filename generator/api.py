@@ -16,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .collector import paused
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
@@ -93,6 +94,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     return Built(emitter, fast, error)
 
 
+@paused()  # (the collector would walk the compile's live objects for nothing: collector.py)
 def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
                    unknown_keywords: str = "ignore", format_assertion: bool | None = None,

@@ -18,7 +18,7 @@ from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
 from ..emit.sources import API_PRIMITIVES, checker_sources, custom_format_imports, merged_imports, primitive_sources
-from ..emit.tree import Assign, Stmt, literal_expr, render_block
+from ..emit.tree import INDENT, Assign, Header, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
@@ -100,8 +100,57 @@ class RenderedFunction:
 
 
 def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
-    """A block as lines of text: laid out as black does where the tree allows (format)."""
-    return [Code(line) for line in render_block(block, depth, layout.wrap_statement if format else None)]
+    """A block as lines of text: laid out as black does (format): from the tree where layout.py
+    knows the shape, else by black on the statement alone."""
+    return [Code(line) for line in render_block(block, depth, _wrap if format else None)]
+
+
+def _wrap(stmt: Stmt, indent: str, line: str) -> list[str] | None:
+    if len(line) <= layout.LINE_LENGTH:
+        return None
+    laid_out = layout.wrap_statement(stmt, indent, line) or _black_statement(
+        line, stmt.keyword if isinstance(stmt, Header) else "")
+    if laid_out is not None:
+        _note_final(laid_out)
+    return laid_out
+
+
+def _note_final(lines: list[str]) -> None:
+    """Remember the over-long lines of a statement laid out as black lays it out that are a
+    string alone (black leaves them long in any context)."""
+    if len(_BLACK_FINAL) > 1 << 16:
+        _BLACK_FINAL.clear()
+    _BLACK_FINAL.update(text for text in lines if len(text) > layout.LINE_LENGTH and _LONE_STRING.fullmatch(text))
+
+
+# Lines black wrote over the limit that are a string literal alone (with its comma): black can
+# split such a line in no context, so a section whose long lines are all of them needs no black
+# (see _format_chunk).
+_BLACK_FINAL: set[str] = set()
+_LONE_STRING = re.compile(r"""\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'),?""")
+_DUMMY_TEST = "if _:"
+
+
+@functools.lru_cache(maxsize=4096)
+def _black_statement(line: str, keyword: str) -> list[str] | None:
+    """black's layout of one over-long statement or `if`/`elif` line, formatted alone: black
+    splits a line from its own text and depth only, so it is nested in `if _:` lines to its depth
+    (an `elif` after an `if _: pass`, a header given a `pass` body) and those are taken off
+    again. None (black on the whole section then) if black's output does not start and end as
+    expected."""
+    depth = (len(line) - len(line.lstrip(" "))) // len(INDENT)
+    before = [INDENT * level + _DUMMY_TEST for level in range(depth)]
+    if keyword == "elif":
+        before += [INDENT * depth + _DUMMY_TEST, INDENT * (depth + 1) + "pass"]
+    after = [INDENT * (depth + 1) + "pass"] if keyword else []
+    try:
+        out = black.format_str("\n".join([*before, line, *after]) + "\n", mode=_BLACK_MODE).splitlines()
+    except Exception as exc:  # black refusing our output is a compiler bug: say so
+        raise RuntimeError(f"straightline emitted code black cannot format (a compiler bug): {exc}") from exc
+    laid_out = out[len(before):len(out) - len(after)]
+    if out[:len(before)] != before or out[len(out) - len(after):] != after or not laid_out:
+        return None
+    return laid_out
 
 
 def _function(fn: Function, format: bool) -> RenderedFunction:
@@ -110,7 +159,7 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
     body = _lines(fn.body, 1, format)
     # black is needed only where a line is still long (its docstring black leaves as it is)
     laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(
-        len(line.text) <= layout.LINE_LENGTH for line in body)
+        len(line.text) <= layout.LINE_LENGTH or line.text in _BLACK_FINAL for line in body)
     return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
 
 
@@ -239,7 +288,7 @@ def _format_chunk(chunk: str) -> str:
     statements it knows from the tree (layout.py), so only a section with a line still over the
     limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
     matter of seconds. Tests check the whole output is black-stable."""
-    if max(map(len, chunk.splitlines()), default=0) <= layout.LINE_LENGTH:
+    if all(len(line) <= layout.LINE_LENGTH or line in _BLACK_FINAL for line in chunk.splitlines()):
         # the templates' blank lines around a section that is empty in this module (no constants,
         # say) add up: two blank lines between top-level statements, as black leaves them
         return _EXTRA_BLANK_LINES.sub("\n\n\n", chunk)
