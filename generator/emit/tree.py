@@ -93,6 +93,14 @@ class Lit(Expr):
 
 
 def lit(value: Any) -> Lit:
+    if type(value) is str:  # (exactly str: equal strings are the same literal)
+        return _string_lit(value)
+    return Lit(literal(value))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _string_lit(value: str) -> Lit:
+    """A string's Lit, made once: a compile writes the same names and messages many times."""
     return Lit(literal(value))
 
 

@@ -11,6 +11,8 @@ black. Tests compare the result with black's on random schemas.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, Header, Lit, Name, Stmt, Tuple,
                          operand_text)
 
@@ -146,9 +148,19 @@ def _collection(indent: str, display: Display | Tuple, width: int) -> list[str] 
     if not elements:
         return None
     inner = indent + INDENT
-    if any(len(inner + text + ",") > width for text in elements):
-        return None
+    nodes = display.elements if isinstance(display, Tuple) else display.items
+    for node, text in zip(nodes, elements):
+        # (an entry black cannot split, `"long name": _Q1`, stays long: among two or more)
+        if len(inner + text + ",") > width and not (len(elements) > 1 and _unsplittable_entry(display, node)):
+            return None
     return [indent + opening, *(inner + text + "," for text in elements), indent + closing]
+
+
+def _unsplittable_entry(display: Display | Tuple, node: Any) -> bool:
+    """An element (a dict's key and value) that is names and strings only: one token each."""
+    if isinstance(display, Display) and display.kind == "dict":
+        return _unsplittable(node[0]) and _unsplittable(node[1])
+    return _unsplittable(node)
 
 
 def _nested_collection(indent: str, value: Tuple | Display, width: int) -> list[str] | None:

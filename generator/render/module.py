@@ -108,26 +108,22 @@ def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
 def _wrap(stmt: Stmt, indent: str, line: str) -> list[str] | None:
     if len(line) <= layout.LINE_LENGTH:
         return None
-    laid_out = layout.wrap_statement(stmt, indent, line) or _black_statement(
+    return layout.wrap_statement(stmt, indent, line) or _black_statement(
         line, stmt.keyword if isinstance(stmt, Header) else "")
-    if laid_out is not None:
-        _note_final(laid_out)
-    return laid_out
 
 
-def _note_final(lines: list[str]) -> None:
-    """Remember the over-long lines of a statement laid out as black lays it out that are a
-    string alone (black leaves them long in any context)."""
-    if len(_BLACK_FINAL) > 1 << 16:
-        _BLACK_FINAL.clear()
-    _BLACK_FINAL.update(text for text in lines if len(text) > layout.LINE_LENGTH and _LONE_STRING.fullmatch(text))
+# An over-long line that is strings and names alone (`"a long URL",`, `"a long name": _Q1,`: no
+# bracket, no operator) is one black leaves as it is in any statement: a section whose long lines
+# are all such lines needs no black (see _format_chunk).
+_TOKEN = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_][A-Za-z0-9_]*)"""
+_UNSPLITTABLE = re.compile(rf"\s*{_TOKEN}(?:: {_TOKEN})?,?")
 
 
-# Lines black wrote over the limit that are a string literal alone (with its comma): black can
-# split such a line in no context, so a section whose long lines are all of them needs no black
-# (see _format_chunk).
-_BLACK_FINAL: set[str] = set()
-_LONE_STRING = re.compile(r"""\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'),?""")
+def _settled(line: str) -> bool:
+    """Whether black leaves `line` as it is: short enough, or a line it cannot split."""
+    return len(line) <= layout.LINE_LENGTH or _UNSPLITTABLE.fullmatch(line) is not None
+
+
 _DUMMY_TEST = "if _:"
 
 
@@ -158,8 +154,7 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
         f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
     body = _lines(fn.body, 1, format)
     # black is needed only where a line is still long (its docstring black leaves as it is)
-    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(
-        len(line.text) <= layout.LINE_LENGTH or line.text in _BLACK_FINAL for line in body)
+    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(_settled(line.text) for line in body)
     return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
 
 
@@ -288,7 +283,7 @@ def _format_chunk(chunk: str) -> str:
     statements it knows from the tree (layout.py), so only a section with a line still over the
     limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
     matter of seconds. Tests check the whole output is black-stable."""
-    if all(len(line) <= layout.LINE_LENGTH or line in _BLACK_FINAL for line in chunk.splitlines()):
+    if all(map(_settled, chunk.splitlines())):
         # the templates' blank lines around a section that is empty in this module (no constants,
         # say) add up: two blank lines between top-level statements, as black leaves them
         return _EXTRA_BLANK_LINES.sub("\n\n\n", chunk)
