@@ -3,10 +3,13 @@
 Black's speed is fine for a contract, but a large schema (FHIR: thousands of functions) makes tens
 of thousands of long error-path lines, and formatting them one by one with black takes minutes. The
 long statements are few shapes: a call statement (`_e3(x["a"], ip + "/a", ...)`) and an assignment
-of a call (`_K0 = frozenset({...})`). This lays them out as black does (its "right hand split": the
-last bracket's contents on their own line if they fit, else one element per line with a trailing
-comma, recursively), from the tree, so no emitted text is parsed back. Any other shape is left to
-black. Tests compare the result with black's on random schemas.
+of a call (`_K0 = frozenset({...})`), tables of rows (`_B1 = ((_v1, _e1, ...), ...)`, error specs)
+and `if` lines of and/or. This lays them out as black does (its "right hand split": the last
+bracket's contents on their own line if they fit, else one element per line with a trailing
+comma, recursively; a string, which black cannot split, left long on its own line), from the
+tree, so no emitted text is parsed back. Any other shape is left to black (render/module.py: on
+the statement alone). Tests compare the result with black's on random schemas and on each shape
+(tests/emit/test_black_layout.py).
 """
 
 from __future__ import annotations

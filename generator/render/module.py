@@ -280,9 +280,10 @@ _EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
 def _format_chunk(chunk: str) -> str:
     """One top-level section in black's style. The emitter writes black's style already (double
     quotes where black prefers them, black's spacing and blank lines) and lays out the long
-    statements it knows from the tree (layout.py), so only a section with a line still over the
-    limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
-    matter of seconds. Tests check the whole output is black-stable."""
+    statements it knows from the tree (layout.py), the others on their own (_black_statement), so
+    only a section with a line still over the limit that black could split goes through black:
+    this keeps compiling a large schema (FHIR: thousands of functions) a matter of seconds. Tests
+    check the whole output is black-stable."""
     if all(map(_settled, chunk.splitlines())):
         # the templates' blank lines around a section that is empty in this module (no constants,
         # say) add up: two blank lines between top-level statements, as black leaves them
