@@ -127,7 +127,7 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
                                      **options)
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
         built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
-    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
+    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)], format=format)
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
                   fragment=fragment, raw=raw, name=name, format=format, types=typed)

@@ -94,7 +94,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         emitters.append(emitter)
         sides.append((side, built))
         typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
-    types = module_types(typed)  # one set of names for both sides
+    types = module_types(typed, format=format)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
                      validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
                      type=type_name)

@@ -748,8 +748,9 @@ class _Definition:
 class _Writer:
     """Types to definitions, and definitions to module text."""
 
-    def __init__(self, reader: _Reader) -> None:
+    def __init__(self, reader: _Reader, format: bool = True) -> None:
         self.reader = reader
+        self.format = format  # whether black lays the module out (entry_lines splits for it)
         self.namer = reader.namer
         self.definitions: dict[Name, _Definition] = {}
         self.typed_dicts: dict[int, Name] = {}  # id(Obj) -> its TypedDict
@@ -931,7 +932,7 @@ class _Writer:
         its brackets, the members on one line if they fit, else one a line with a trailing comma.
         Any other over-long entry is left on its line (black lays the statement out then)."""
         line = code("        {},", entry)
-        if len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
+        if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
             return line
         laid_out = _subscript_lines("        " + literal(key).text + ": ", expr, ",", 2)
         return line if laid_out is None else Code("\n".join(laid_out))
@@ -998,16 +999,17 @@ class ModuleTypes:
         return Code("from typing import " + ", ".join(n for n in _TYPING if n in wanted))
 
 
-def module_types(roots: list[TypedRoot]) -> ModuleTypes:
+def module_types(roots: list[TypedRoot], *, format: bool = True) -> ModuleTypes:
     """The types of one module's roots (one for a schema; input and output for a tool contract),
-    sharing one set of names. Never raises for a schema that compiled."""
+    sharing one set of names. Never raises for a schema that compiled. `format`: the module is
+    laid out by black (over-long TypedDict entries are split here then, see _Writer.entry_lines)."""
     reader = _Reader(Namer())
     names = [reader.namer.name(root.name) for root in roots]  # the roots' names are the module's API
     for root, name in zip(roots, names):
         reader.add_root(root, name)
     reader.read_all()
     _break_alias_cycles(reader)
-    writer = _Writer(reader)
+    writer = _Writer(reader, format)
     writer.define_all()
     definitions = writer.statements(names)
     typing = frozenset(writer.used & set(_TYPING))
