@@ -155,7 +155,9 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
     body = _lines(fn.body, 1, format)
     # black is needed only where a line is still long (its docstring black leaves as it is)
     laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(_settled(line.text) for line in body)
-    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
+    # (the body as one piece of text: the template writes it as it writes each line, with less work)
+    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc,
+                            [Code("\n".join(line.text for line in body))])
 
 
 # What the module docstring says it imports.
