@@ -16,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from .collector import paused
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
@@ -93,6 +94,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     return Built(emitter, fast, error)
 
 
+@paused()  # (the collector would walk the compile's live objects for nothing: collector.py)
 def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
                    format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
                    unknown_keywords: str = "ignore", format_assertion: bool | None = None,
@@ -125,7 +127,7 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
                                      **options)
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
         built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
-    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)])
+    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)], format=format)
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
                   fragment=fragment, raw=raw, name=name, format=format, types=typed)

@@ -119,11 +119,17 @@ def applied_subschemas(check: Check) -> list[Node]:
 
 
 def subschemas(check: Check) -> list[Node]:
-    """Every subschema a check holds (in place or on properties/items), references not followed."""
-    found: list[Node] = []
-    for name in _field_names(type(check)):
-        _collect(getattr(check, name), found)
-    return found
+    """Every subschema a check holds (in place or on properties/items), references not followed.
+    Found once per check (every stage asks, many times): kept beside its fields, out of its
+    comparison and hash."""
+    cached: tuple[Node, ...] | None = check.__dict__.get("_subschemas")
+    if cached is None:
+        found: list[Node] = []
+        for name in _field_names(type(check)):
+            _collect(getattr(check, name), found)
+        cached = tuple(found)
+        object.__setattr__(check, "_subschemas", cached)
+    return list(cached)
 
 
 @functools.cache

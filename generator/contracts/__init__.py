@@ -12,6 +12,7 @@ from typing import Any
 
 from ..api import build, prepare
 from ..codegen import Code, Name, literal, uses_decimal
+from ..collector import paused
 from ..errors import SchemaError, join_pointer
 from ..format_options import format_options
 from ..load import load_json
@@ -64,6 +65,7 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
     return value, raw
 
 
+@paused()  # (see generator/collector.py)
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
                             registry: Any = None, unknown_keywords: str = "ignore",
                             format_assertion: bool | None = None, formats: dict[str, str] | None = None,
@@ -92,7 +94,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         emitters.append(emitter)
         sides.append((side, built))
         typed.append(TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}"))
-    types = module_types(typed)  # one set of names for both sides
+    types = module_types(typed, format=format)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
                      validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
                      type=type_name)

@@ -97,7 +97,8 @@ class ModuleEmitter:
         """The `search` of a compiled pattern, a module constant."""
         self.uses_re = True
         compiled = call(Attr(Name("_re"), "compile"), lit(python))
-        return self.constant("P", Attr(compiled, "search"))
+        # keyed by the pattern itself: rendering a long translated pattern for a key is costly
+        return self.constant("P", Attr(compiled, "search"), key=python)
 
     def pattern(self, source: str, value: Expr) -> Expr:
         """True when the ECMA-262 pattern `source` matches the string `value`: str tests, `re`

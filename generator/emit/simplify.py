@@ -51,6 +51,9 @@ class Simplifier:
     def __init__(self, type_sets: dict[str, frozenset[str]], key_sets: dict[str, frozenset[str]]) -> None:
         self.type_sets = type_sets  # module constant name -> the exact types its set holds
         self.key_sets = key_sets  # module constant name -> the keys (literal text) its set holds
+        # id(statement) -> (the statement, the names it binds): a nested chain's names are asked
+        # for again by every chain around it (the statement is kept, so its id stays its own)
+        self._bound: dict[int, tuple[Stmt, frozenset[str]]] = {}
 
     def keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
         """(dict, keys, whether they are all there when `test` holds, or when it does not) of a
@@ -158,7 +161,7 @@ class Simplifier:
         if isinstance(stmt, If):
             return self.if_chain(stmt, facts)
         if isinstance(stmt, For):
-            for name in _assigned([stmt]):  # (the body runs again with what it bound)
+            for name in self.assigned([stmt]):  # (the body runs again with what it bound)
                 facts.forget(name)
             body = tuple(self.block(stmt.body, facts)) or (Pass(),)
             orelse = tuple(self.block(stmt.orelse, facts))
@@ -186,17 +189,35 @@ class Simplifier:
             falling = self.narrow(test, falling, False)
         return self.after(_chain(arms, tuple(self.block(stmt.orelse, falling))), facts, falling)
 
-    @staticmethod
-    def after(chain: list[Stmt], facts: Facts, falling: Facts) -> list[Stmt]:
+    def after(self, chain: list[Stmt], facts: Facts, falling: Facts) -> list[Stmt]:
         """`chain`, with `facts` updated to what holds after it: when every arm leaves the block
         (`if t is not dict: return False`), only the way past them goes on, where `falling` holds."""
         if len(chain) == 1 and isinstance(chain[0], If) and not chain[0].orelse \
                 and all(_leaves(body[-1]) for _, body in chain[0].branches):
             facts.possible, facts.type_of = dict(falling.possible), dict(falling.type_of)
             facts.present = dict(falling.present)
-        for name in _assigned(chain):
+        for name in self.assigned(chain):
             facts.forget(name)
         return chain
+
+    def assigned(self, block: Sequence[Stmt]) -> set[str]:
+        """The names a block binds anywhere within it."""
+        names: set[str] = set()
+        for stmt in block:
+            known = self._bound.get(id(stmt))
+            if known is None:
+                known = self._bound[id(stmt)] = (stmt, frozenset(self._binds(stmt)))
+            names.update(known[1])
+        return names
+
+    def _binds(self, stmt: Stmt) -> set[str]:
+        if isinstance(stmt, Assign):
+            return set(_targets(stmt.target))
+        if isinstance(stmt, For):
+            return set(_targets(stmt.target)) | self.assigned(stmt.body) | self.assigned(stmt.orelse)
+        if isinstance(stmt, If):
+            return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(stmt.orelse)
+        return set()
 
 
 def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) -> list[Stmt]:
@@ -216,19 +237,6 @@ def _leaves(stmt: Stmt) -> bool:
         arms = [body for _, body in stmt.branches]
         return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
     return False
-
-
-def _assigned(block: Sequence[Stmt]) -> set[str]:
-    """The names a block binds anywhere within it."""
-    names: set[str] = set()
-    for stmt in block:
-        if isinstance(stmt, Assign):
-            names.update(_targets(stmt.target))
-        elif isinstance(stmt, For):
-            names.update(_targets(stmt.target), _assigned(stmt.body), _assigned(stmt.orelse))
-        elif isinstance(stmt, If):
-            names.update(*(_assigned(body) for _, body in stmt.branches), _assigned(stmt.orelse))
-    return names
 
 
 def _targets(target: Expr) -> list[str]:

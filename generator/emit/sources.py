@@ -7,8 +7,9 @@ functions."""
 
 from __future__ import annotations
 
+import functools
 import inspect
-from typing import Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .. import outputs, primitives
 from ..codegen import Code, Name, code, join
@@ -45,8 +46,15 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
     constants += [Code(line) for line in matcher_types]
     order = [(source, n) for source in _SOURCES for n in source.DEPENDS
              if n in needed and callable(getattr(source, n))]
-    functions = [Code(inspect.getsource(getattr(source, n))) for source, n in order]
+    functions = [Code(function_source(getattr(source, n))) for source, n in order]
     return imports, constants, functions + [Code(source) for source in matcher_functions]
+
+
+@functools.cache
+def function_source(function: Callable[..., Any]) -> str:
+    """A function's source text, read once per process (inspect re-reads and re-tokenizes the
+    file at every call: a tenth of a small schema's compile)."""
+    return inspect.getsource(function)
 
 
 def checker_sources(functions: Iterable[str]) -> tuple[list[Code], list[Code], list[Code]]:

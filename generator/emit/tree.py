@@ -56,6 +56,12 @@ def _operand(expr: Expr, parent: int) -> str:
     return "(" + text + ")" if expr.precedence < parent else text
 
 
+def operand_text(expr: Expr, parent: int) -> str:
+    """`expr` as it is written as an operand of an operator binding with strength `parent` (the
+    layout splits an and/or where its rendering puts each operand)."""
+    return _operand(expr, parent)
+
+
 def _term(expr: Expr) -> str:
     """`expr` as one term of `not` or of a sum: parenthesised unless atomic."""
     text = expr.render()
@@ -87,6 +93,14 @@ class Lit(Expr):
 
 
 def lit(value: Any) -> Lit:
+    if type(value) is str:  # (exactly str: equal strings are the same literal)
+        return _string_lit(value)
+    return Lit(literal(value))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _string_lit(value: str) -> Lit:
+    """A string's Lit, made once: a compile writes the same names and messages many times."""
     return Lit(literal(value))
 
 
@@ -367,6 +381,15 @@ class Break(Stmt):
     pass
 
 
+@dataclass(frozen=True)
+class Header(Stmt):
+    """The first line of an `if`/`elif` arm, as `render_block` hands it to its `wrap` to lay out
+    when over-long; never itself in a block."""
+
+    keyword: str  # "if" or "elif"
+    test: Expr
+
+
 # The comments emitted code may hold: fixed ASCII text of the compiler's, named by key (a schema
 # never writes one).
 COMMENTS = {
@@ -405,8 +428,9 @@ def without_comments(block: Block) -> list[Stmt]:
 
 
 # -- rendering ---------------------------------------------------------------------------------
-# Lays out one over-long simple statement (its lines), or None to leave it on one line.
-Wrap = Callable[[Stmt, str], "list[str] | None"]
+# Lays out one simple statement or `if`/`elif` line (the statement, its indentation, its text on
+# one line): its lines, or None to leave it on one line.
+Wrap = Callable[[Stmt, str, str], "list[str] | None"]
 
 
 def render_block(block: Block, depth: int, wrap: Wrap | None = None) -> list[str]:
@@ -421,7 +445,10 @@ def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) ->
     indent = INDENT * depth
     if isinstance(stmt, If):
         for i, (test, body) in enumerate(stmt.branches):
-            lines.append(indent + ("if " if i == 0 else "elif ") + test.render() + ":")
+            keyword = "if" if i == 0 else "elif"
+            line = indent + keyword + " " + test.render() + ":"
+            wrapped = wrap(Header(keyword, test), indent, line) if wrap is not None else None
+            lines.extend(wrapped if wrapped is not None else [line])
             lines.extend(render_block(_suite(body), depth + 1, wrap))
         if stmt.orelse:
             lines.append(indent + "else:")
@@ -435,8 +462,9 @@ def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) ->
     elif isinstance(stmt, Comment):
         lines.append(indent + "# " + COMMENTS[stmt.note])
     else:
-        wrapped = wrap(stmt, indent) if wrap is not None else None
-        lines.extend(wrapped if wrapped is not None else [indent + statement_text(stmt)])
+        line = indent + statement_text(stmt)
+        wrapped = wrap(stmt, indent, line) if wrap is not None else None
+        lines.extend(wrapped if wrapped is not None else [line])
 
 
 def _suite(body: Block) -> Block:

@@ -108,6 +108,12 @@ def plan_search(plan: PatternPlan) -> Callable[[str], bool]:
     return lambda s: search(s) is not None
 
 
+@functools.cache
+def _function_source(function: Callable[..., object]) -> str:
+    """A matcher's source, read once per process (inspect re-reads its file at every call)."""
+    return inspect.getsource(function)
+
+
 def matcher_sources(
     functions: Iterable[str] = MATCHER_FUNCTIONS,
 ) -> tuple[list[str], list[str], list[str]]:
@@ -119,5 +125,5 @@ def matcher_sources(
         raise ValueError(f"unknown matcher functions: {sorted(unknown)}")
     imports = sorted(set(matcher.IMPORTS.values())) if wanted else []
     aliases = [matcher.ALIASES[name][1] for name in wanted]
-    sources = [inspect.getsource(matcher.FUNCTIONS[name]) for name in wanted]
+    sources = [_function_source(matcher.FUNCTIONS[name]) for name in wanted]
     return imports, aliases, sources

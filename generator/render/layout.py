@@ -3,24 +3,32 @@
 Black's speed is fine for a contract, but a large schema (FHIR: thousands of functions) makes tens
 of thousands of long error-path lines, and formatting them one by one with black takes minutes. The
 long statements are few shapes: a call statement (`_e3(x["a"], ip + "/a", ...)`) and an assignment
-of a call (`_K0 = frozenset({...})`). This lays them out as black does (its "right hand split": the
-last bracket's contents on their own line if they fit, else one element per line with a trailing
-comma, recursively), from the tree, so no emitted text is parsed back. Any other shape is left to
-black. Tests compare the result with black's on random schemas.
+of a call (`_K0 = frozenset({...})`), tables of rows (`_B1 = ((_v1, _e1, ...), ...)`, error specs)
+and `if` lines of and/or. This lays them out as black does (its "right hand split": the last
+bracket's contents on their own line if they fit, else one element per line with a trailing
+comma, recursively; a string, which black cannot split, left long on its own line), from the
+tree, so no emitted text is parsed back. Any other shape is left to black (render/module.py: on
+the statement alone). Tests compare the result with black's on random schemas and on each shape
+(tests/emit/test_black_layout.py).
 """
 
 from __future__ import annotations
 
-from ..emit.tree import INDENT, Assign, Attr, Call, Display, Expr, ExprStmt, Name, Stmt, Tuple, statement_text
+from typing import Any
+
+from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, Header, Lit, Name, Stmt, Tuple,
+                         operand_text)
 
 LINE_LENGTH = 100
 
 
-def wrap_statement(stmt: Stmt, indent: str, width: int = LINE_LENGTH) -> list[str] | None:
-    """The black layout of one statement at `indent` if it is over-long; None when it fits, or for
-    a shape not handled."""
-    if isinstance(stmt, (ExprStmt, Assign)) and len(indent) + len(statement_text(stmt)) <= width:
+def wrap_statement(stmt: Stmt, indent: str, line: str, width: int = LINE_LENGTH) -> list[str] | None:
+    """The black layout of one statement at `indent` (`line`: its text on one line) if it is
+    over-long; None when it fits, or for a shape not handled."""
+    if len(line) <= width:
         return None
+    if isinstance(stmt, Header):
+        return _header(indent, stmt, width)
     if isinstance(stmt, ExprStmt) and isinstance(stmt.value, Call) and isinstance(stmt.value.func, (Name, Attr)):
         return _call(indent, "", stmt.value, width)
     if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Call):
@@ -28,7 +36,47 @@ def wrap_statement(stmt: Stmt, indent: str, width: int = LINE_LENGTH) -> list[st
     if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Display):
         body = _collection(indent, stmt.value, width)  # a display is exploded, one element a line
         return None if body is None else [indent + _assigned(stmt) + body[0].lstrip(), *body[1:]]
+    if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Tuple) \
+            and not stmt.value.bare:
+        # a table of rows (`_B1 = ((_v1, _e1, ...), ...)`, an error spec): exploded, one row a
+        # line, a row still too long exploded in turn
+        body = _nested_collection(indent, stmt.value, width)
+        return None if body is None else [indent + _assigned(stmt) + body[0].lstrip(), *body[1:]]
     return None
+
+
+def _header(indent: str, header: Header, width: int) -> list[str] | None:
+    """An over-long `if`/`elif` line whose test is an and/or of three operands or more: black
+    keeps the test in parentheses, on one line of its own if it fits, else one operand a line,
+    each after its `and`/`or` (an operand still too long: None, black lays it out)."""
+    if not isinstance(header.test, BoolOp):
+        return None
+    operands = _flat_operands(header.test, "")
+    if len(operands) < 3:  # one and/or: black may split elsewhere
+        return None
+    inner = indent + INDENT
+    opening, closing = indent + header.keyword + " (", indent + "):"
+    whole = inner + header.test.render()
+    if len(whole) <= width:
+        return [opening, whole, closing]
+    lines = [inner + op + text for op, text in operands]
+    return None if any(len(line) > width for line in lines) else [opening, *lines, closing]
+
+
+def _flat_operands(test: Expr, op: str) -> list[tuple[str, str]]:
+    """(the `and `/`or ` before it, its text) for each operand of an and/or written without
+    parentheses around it: an operand binding tighter (an `and` in an `or`) is split too, as
+    black splits at every and/or outside brackets."""
+    if not isinstance(test, BoolOp):
+        return [(op, test.render())]
+    out: list[tuple[str, str]] = []
+    for i, value in enumerate(test.values):
+        before = op if i == 0 else test.op + " "
+        if isinstance(value, BoolOp) and value.precedence >= test.precedence:
+            out.extend(_flat_operands(value, before))
+        else:
+            out.append((before, operand_text(value, test.precedence)))
+    return out
 
 
 def _assigned(stmt: Assign) -> str:
@@ -59,11 +107,19 @@ def _call(indent: str, head: str, call: Call, width: int) -> list[str] | None:
         if len(inner + arg + ",") <= width:
             lines.append(inner + arg + ",")
             continue
+        if _unsplittable(node):  # (a long URL): black leaves it on its line, too long
+            lines.append(inner + arg + ",")
+            continue
         exploded = _collection(inner, node, width) if isinstance(node, (Display, Tuple)) else None
         if exploded is None:
             return None
         lines.extend([*exploded[:-1], exploded[-1] + ","])
     return [*lines, closing]
+
+
+def _unsplittable(arg: Expr) -> bool:
+    """A name or a string literal: one token, that black never splits."""
+    return isinstance(arg, Name) or (isinstance(arg, Lit) and arg.code.text[:1] in ("'", '"'))
 
 
 def _argument(arg: Expr) -> str:
@@ -95,9 +151,45 @@ def _collection(indent: str, display: Display | Tuple, width: int) -> list[str] 
     if not elements:
         return None
     inner = indent + INDENT
-    if any(len(inner + text + ",") > width for text in elements):
-        return None
+    nodes = display.elements if isinstance(display, Tuple) else display.items
+    for node, text in zip(nodes, elements):
+        # (an entry black cannot split, `"long name": _Q1`, stays long: among two or more)
+        if len(inner + text + ",") > width and not (len(elements) > 1 and _unsplittable_entry(display, node)):
+            return None
     return [indent + opening, *(inner + text + "," for text in elements), indent + closing]
+
+
+def _unsplittable_entry(display: Display | Tuple, node: Any) -> bool:
+    """An element (a dict's key and value) that is names and strings only: one token each."""
+    if isinstance(display, Display) and display.kind == "dict":
+        return _unsplittable(node[0]) and _unsplittable(node[1])
+    return _unsplittable(node)
+
+
+def _nested_collection(indent: str, value: Tuple | Display, width: int) -> list[str] | None:
+    """A tuple, or a list or set of two elements or more, exploded one element per line with
+    black's trailing commas, an element too long for its line exploded the same way, or left long
+    if black cannot split it (a string); None for anything else (black lays it out then)."""
+    if isinstance(value, Display) and value.kind == "dict":  # (one entry: black adds no comma)
+        return _collection(indent, value, width) if len(value.items) > 1 else None
+    elements = value.elements if isinstance(value, Tuple) else value.items
+    if len(elements) < (1 if isinstance(value, Tuple) else 2):  # (a one-tuple keeps its comma)
+        return None
+    opening, closing = ("(", ")") if isinstance(value, Tuple) else ("[", "]") if value.kind == "list" else ("{", "}")
+    inner = indent + INDENT
+    lines = [indent + opening]
+    for element in elements:
+        text = element.render()
+        if len(inner + text + ",") <= width or _unsplittable(element):
+            lines.append(inner + text + ",")
+            continue
+        if not isinstance(element, (Tuple, Display)) or (isinstance(element, Tuple) and element.bare):
+            return None
+        exploded = _nested_collection(inner, element, width)
+        if exploded is None:
+            return None
+        lines.extend([*exploded[:-1], exploded[-1] + ","])
+    return [*lines, indent + closing]
 
 
 def signature(name: str, params: tuple[str, ...], returns: str, width: int = LINE_LENGTH) -> list[str]:

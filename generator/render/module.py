@@ -18,7 +18,7 @@ from .. import __version__
 from ..codegen import Code, Name, literal
 from ..emit.module import Function, ModuleEmitter
 from ..emit.sources import API_PRIMITIVES, checker_sources, custom_format_imports, merged_imports, primitive_sources
-from ..emit.tree import Assign, Stmt, literal_expr, render_block
+from ..emit.tree import INDENT, Assign, Header, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
@@ -100,8 +100,53 @@ class RenderedFunction:
 
 
 def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
-    """A block as lines of text: laid out as black does where the tree allows (format)."""
-    return [Code(line) for line in render_block(block, depth, layout.wrap_statement if format else None)]
+    """A block as lines of text: laid out as black does (format): from the tree where layout.py
+    knows the shape, else by black on the statement alone."""
+    return [Code(line) for line in render_block(block, depth, _wrap if format else None)]
+
+
+def _wrap(stmt: Stmt, indent: str, line: str) -> list[str] | None:
+    if len(line) <= layout.LINE_LENGTH:
+        return None
+    return layout.wrap_statement(stmt, indent, line) or _black_statement(
+        line, stmt.keyword if isinstance(stmt, Header) else "")
+
+
+# An over-long line that is strings and names alone (`"a long URL",`, `"a long name": _Q1,`: no
+# bracket, no operator) is one black leaves as it is in any statement: a section whose long lines
+# are all such lines needs no black (see _format_chunk).
+_TOKEN = r"""(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[A-Za-z_][A-Za-z0-9_]*)"""
+_UNSPLITTABLE = re.compile(rf"\s*{_TOKEN}(?:: {_TOKEN})?,?")
+
+
+def _settled(line: str) -> bool:
+    """Whether black leaves `line` as it is: short enough, or a line it cannot split."""
+    return len(line) <= layout.LINE_LENGTH or _UNSPLITTABLE.fullmatch(line) is not None
+
+
+_DUMMY_TEST = "if _:"
+
+
+@functools.lru_cache(maxsize=4096)
+def _black_statement(line: str, keyword: str) -> list[str] | None:
+    """black's layout of one over-long statement or `if`/`elif` line, formatted alone: black
+    splits a line from its own text and depth only, so it is nested in `if _:` lines to its depth
+    (an `elif` after an `if _: pass`, a header given a `pass` body) and those are taken off
+    again. None (black on the whole section then) if black's output does not start and end as
+    expected."""
+    depth = (len(line) - len(line.lstrip(" "))) // len(INDENT)
+    before = [INDENT * level + _DUMMY_TEST for level in range(depth)]
+    if keyword == "elif":
+        before += [INDENT * depth + _DUMMY_TEST, INDENT * (depth + 1) + "pass"]
+    after = [INDENT * (depth + 1) + "pass"] if keyword else []
+    try:
+        out = black.format_str("\n".join([*before, line, *after]) + "\n", mode=_BLACK_MODE).splitlines()
+    except Exception as exc:  # black refusing our output is a compiler bug: say so
+        raise RuntimeError(f"straightline emitted code black cannot format (a compiler bug): {exc}") from exc
+    laid_out = out[len(before):len(out) - len(after)]
+    if out[:len(before)] != before or out[len(out) - len(after):] != after or not laid_out:
+        return None
+    return laid_out
 
 
 def _function(fn: Function, format: bool) -> RenderedFunction:
@@ -109,9 +154,10 @@ def _function(fn: Function, format: bool) -> RenderedFunction:
         f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
     body = _lines(fn.body, 1, format)
     # black is needed only where a line is still long (its docstring black leaves as it is)
-    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(
-        len(line.text) <= layout.LINE_LENGTH for line in body)
-    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc, body)
+    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(_settled(line.text) for line in body)
+    # (the body as one piece of text: the template writes it as it writes each line, with less work)
+    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc,
+                            [Code("\n".join(line.text for line in body))])
 
 
 # What the module docstring says it imports.
@@ -236,10 +282,11 @@ _EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
 def _format_chunk(chunk: str) -> str:
     """One top-level section in black's style. The emitter writes black's style already (double
     quotes where black prefers them, black's spacing and blank lines) and lays out the long
-    statements it knows from the tree (layout.py), so only a section with a line still over the
-    limit goes through black: this keeps compiling a large schema (FHIR: thousands of functions) a
-    matter of seconds. Tests check the whole output is black-stable."""
-    if max(map(len, chunk.splitlines()), default=0) <= layout.LINE_LENGTH:
+    statements it knows from the tree (layout.py), the others on their own (_black_statement), so
+    only a section with a line still over the limit that black could split goes through black:
+    this keeps compiling a large schema (FHIR: thousands of functions) a matter of seconds. Tests
+    check the whole output is black-stable."""
+    if all(map(_settled, chunk.splitlines())):
         # the templates' blank lines around a section that is empty in this module (no constants,
         # say) add up: two blank lines between top-level statements, as black leaves them
         return _EXTRA_BLANK_LINES.sub("\n\n\n", chunk)

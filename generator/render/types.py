@@ -748,8 +748,9 @@ class _Definition:
 class _Writer:
     """Types to definitions, and definitions to module text."""
 
-    def __init__(self, reader: _Reader) -> None:
+    def __init__(self, reader: _Reader, format: bool = True) -> None:
         self.reader = reader
+        self.format = format  # whether black lays the module out (entry_lines splits for it)
         self.namer = reader.namer
         self.definitions: dict[Name, _Definition] = {}
         self.typed_dicts: dict[int, Name] = {}  # id(Obj) -> its TypedDict
@@ -912,7 +913,7 @@ class _Writer:
             # black's layout of the call with magic trailing commas: one entry per line (a line
             # still too long makes render/module.py hand the statement to black)
             lines = [code("{} = TypedDict(", target), code("    {},", literal(target.text)), Code("    {")]
-            lines += [code("        {},", entry) for entry in entries]
+            lines += [self.entry_lines(k, e, entry, real) for (k, e), entry in zip(fields, entries)]
             lines += [Code("    },"), *([] if total else [Code("    total=False,")]), Code(")")]
             return join("\n", lines)
 
@@ -925,6 +926,17 @@ class _Writer:
             self.class_statement(name, must, may),
         ]
 
+    def entry_lines(self, key: str, expr: Expr, entry: Code, real: set[Name]) -> Code:
+        """One entry of an exploded TypedDict (`"key": type,`), laid out as black lays it out
+        where it is over-long and its type a subscript (`Literal[...]`, `list[...]`): split at
+        its brackets, the members on one line if they fit, else one a line with a trailing comma.
+        Any other over-long entry is left on its line (black lays the statement out then)."""
+        line = code("        {},", entry)
+        if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
+            return line
+        laid_out = _subscript_lines("        " + literal(key).text + ": ", expr, ",", 2)
+        return line if laid_out is None else Code("\n".join(laid_out))
+
     def class_statement(self, name: Name, must: Name, may: Name) -> Code:
         """`class Name(_NameRequired, _NameOptional): pass` in black's layout."""
         line = code("class {}({}, {}):", name, must, may)
@@ -935,6 +947,34 @@ class _Writer:
             else:
                 line = code("class {}(\n    {},\n    {},\n):", name, must, may)
         return code("{}\n    pass", line)
+
+
+def _subscript_lines(head: str, expr: Expr, tail: str, depth: int) -> list[str] | None:
+    """`head + expr + tail` at `depth` (its indentation is in `head`) split at the brackets of
+    `expr`, a subscript, as black's right-hand split does: its members on one line if they fit,
+    else one a line with a trailing comma (two or more), a member too long for its line split the
+    same way; None for anything else (a union, a name, a member black would split elsewhere)."""
+    if isinstance(expr, (str, Name)) or not expr[0]:
+        return None
+    opening, parts, closing = expr
+    inner = "    " * (depth + 1)
+    texts = [_text(p) for p in parts]
+    together = inner + ", ".join(texts)
+    if len(together) <= _LINE_LENGTH:
+        body = [together]
+    elif len(parts) == 1:
+        body = _subscript_lines(inner, parts[0], "", depth + 1)  # type: ignore[assignment]
+    else:
+        body = []
+        for part, text in zip(parts, texts):
+            line = inner + text + ","
+            split = None if len(line) <= _LINE_LENGTH else _subscript_lines(inner, part, ",", depth + 1)
+            if split is None and len(line) > _LINE_LENGTH:
+                return None
+            body.extend(split or [line])
+    if body is None or len(head + opening) > _LINE_LENGTH:
+        return None
+    return [head + opening, *body, "    " * depth + closing + tail]
 
 
 # -- the module's types ----------------------------------------------------------------------------
@@ -959,16 +999,17 @@ class ModuleTypes:
         return Code("from typing import " + ", ".join(n for n in _TYPING if n in wanted))
 
 
-def module_types(roots: list[TypedRoot]) -> ModuleTypes:
+def module_types(roots: list[TypedRoot], *, format: bool = True) -> ModuleTypes:
     """The types of one module's roots (one for a schema; input and output for a tool contract),
-    sharing one set of names. Never raises for a schema that compiled."""
+    sharing one set of names. Never raises for a schema that compiled. `format`: the module is
+    laid out by black (over-long TypedDict entries are split here then, see _Writer.entry_lines)."""
     reader = _Reader(Namer())
     names = [reader.namer.name(root.name) for root in roots]  # the roots' names are the module's API
     for root, name in zip(roots, names):
         reader.add_root(root, name)
     reader.read_all()
     _break_alias_cycles(reader)
-    writer = _Writer(reader)
+    writer = _Writer(reader, format)
     writer.define_all()
     definitions = writer.statements(names)
     typing = frozenset(writer.used & set(_TYPING))
