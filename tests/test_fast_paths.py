@@ -157,6 +157,23 @@ def test_dispatch_needs_the_property_present_not_required() -> None:
         assert_agree(module, reference, value)
 
 
+def test_a_discriminant_of_another_json_type_fails_every_alternative_at_once() -> None:
+    """Every candidate's enum holds strings alone: `"type": 0` can match none of them, so no
+    alternative is tried; with a number in one enum, the general test answers as before."""
+    module, reference, source = _pair(_geometry("draft2020-12", "oneOf"), "draft2020-12")
+    assert re.search(r'elif type\(x\) is dict and "type" in x and type\(x\["type"\]\) in _Y\d+:\n +return False', source)
+    for value in ({"type": 0, "coordinates": [1, 2]}, {"type": None}, {"type": ["Point"]}, {"type": True},
+                  {"type": 1.5}, {"type": {}}, {"type": MyStr("Point"), "coordinates": [1, 2]}, {"coordinates": []}):
+        assert_agree(module, reference, value)
+    mixed = {"oneOf": [_shape("A", {}), _shape("B", {}), {**_shape("C", {}), "properties": {"type": {"enum": ["C", 0]}}}]}
+    module, reference, source = _pair(mixed, "draft2020-12")
+    assert 'x.get("type")' in source and '"type" in x and' not in source
+    for value, valid in (({"type": 0, "coordinates": 1}, True), ({"type": 1, "coordinates": 1}, False),
+                         ({"type": "C", "coordinates": 1}, True)):
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
 # -- type tests: a type alone, the first type of a node, float before int for "number" -----------
 TYPE_SETS = st.one_of(
     st.sampled_from(["null", "boolean", "object", "array", "number", "integer", "string"]),

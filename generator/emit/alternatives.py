@@ -5,7 +5,8 @@ alternative ends, as an `elif`, for the values the dispatch is not about):
 - by type: alternatives with disjoint types (`string`, `array`, `object`) are picked by the value's
   exact type;
 - by a discriminating property: object alternatives told apart by one property's string const/enum
-  (FHIR's resourceType, GeoJSON's type, Swagger's parameter `in`) are picked from a table;
+  (FHIR's resourceType, GeoJSON's type, Swagger's parameter `in`) are picked from a table (and
+  when every such enum holds strings alone, the property as another JSON type fails them all);
 - counted in place: alternatives whose checks for a type are each a few tests (`{"type": "number",
   "multipleOf": 3}`) are counted without calls, from their tests' negations.
 """
@@ -142,7 +143,26 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     f, key = scope("f"), lit(prop)
     test = and_(Compare(call("type", x), "is", Name("dict")), Compare(call("type", method(x, "get", key)), "is", Name("str")))
     body = (Assign(f, method(table, "get", Subscript(x, key))), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
-    return [], [(test, body)]
+    arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(test, body)]
+    if all(_strings_only(m, node, prop) for node in candidates):
+        # the property there as another JSON type (`"resourceType": 0`) is no string of any
+        # alternative's enum: every alternative fails, without trying them
+        value = Subscript(x, key)
+        others = [e for e in types.JSON_KIND if e != "str"]
+        arms.append((and_(Compare(call("type", x), "is", Name("dict")), Compare(key, "in", x),
+                          type_test(m, others, call("type", value), value)), (RETURN_FALSE,)))
+    return [], arms
+
+
+def _strings_only(m: ModuleEmitter, node: ir.Node, prop: str) -> bool:
+    """Whether an enum or const of `prop`'s schema in `node` allows strings alone."""
+    for check in node.checks if node.boolean is None else ():
+        for name, sub in check.entries if isinstance(check, Properties) else ():
+            sub = m.through_refs(sub)
+            if name == prop and sub.boolean is None and any(
+                    isinstance(other, Enum) and all(type(v) is str for v in other.values) for other in sub.checks):
+                return True
+    return False
 
 
 def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool) -> Dispatch | None:
