@@ -103,11 +103,12 @@ def _by_type(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) -> 
     return [Assign(t, call("type", x))], arms
 
 
-def _property_strings(m: ModuleEmitter, node: ir.Node) -> dict[str, frozenset[str]]:
-    """The properties of `node` whose schema has a const or enum: the strings each may be. An
-    object that has the property, as another string, fails the node (the dispatch only happens
-    when the property is there, so it need not be required)."""
-    found: dict[str, frozenset[str]] = {}
+def _property_enums(m: ModuleEmitter, node: ir.Node) -> dict[str, tuple[frozenset[str], bool]]:
+    """The properties of `node` whose schema has a const or enum: the strings each may be, and
+    whether it allows strings alone. An object that has the property, as another string (or, with
+    strings alone, as anything else), fails the node (the dispatch only happens when the property
+    is there, so it need not be required)."""
+    found: dict[str, tuple[frozenset[str], bool]] = {}
     if node.boolean is not None:
         return found
     for check in node.checks:
@@ -115,7 +116,8 @@ def _property_strings(m: ModuleEmitter, node: ir.Node) -> dict[str, frozenset[st
             sub = m.through_refs(sub)
             for other in sub.checks if sub.boolean is None else ():
                 if isinstance(other, Enum):
-                    found[name] = frozenset(v for v in other.values if type(v) is str)
+                    strings = frozenset(v for v in other.values if type(v) is str)
+                    found[name] = (strings, all(type(v) is str for v in other.values))
     return found
 
 
@@ -128,9 +130,9 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     candidates = [n for n in (m.through_refs(s) for s in schemas) if not _rejects_kinds(n, ("object",))]
     if len(candidates) < 2:
         return None
-    values = [_property_strings(m, node) for node in candidates]
+    values = [_property_enums(m, node) for node in candidates]
     for prop in sorted(set.intersection(*(set(v) for v in values))):
-        entries = [(s, m.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop])]
+        entries = [(s, m.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop][0])]
         if len({s for s, _ in entries}) == len(entries):  # each string names one alternative
             break
     else:
@@ -144,7 +146,7 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     test = and_(Compare(call("type", x), "is", Name("dict")), Compare(call("type", method(x, "get", key)), "is", Name("str")))
     body = (Assign(f, method(table, "get", Subscript(x, key))), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
     arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(test, body)]
-    if all(_strings_only(m, node, prop) for node in candidates):
+    if all(v[prop][1] for v in values):
         # the property there as another JSON type (`"resourceType": 0`) is no string of any
         # alternative's enum: every alternative fails, without trying them
         value = Subscript(x, key)
@@ -153,16 +155,6 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
                           type_test(m, others, call("type", value), value)), (RETURN_FALSE,)))
     return [], arms
 
-
-def _strings_only(m: ModuleEmitter, node: ir.Node, prop: str) -> bool:
-    """Whether an enum or const of `prop`'s schema in `node` allows strings alone."""
-    for check in node.checks if node.boolean is None else ():
-        for name, sub in check.entries if isinstance(check, Properties) else ():
-            sub = m.through_refs(sub)
-            if name == prop and sub.boolean is None and any(
-                    isinstance(other, Enum) and all(type(v) is str for v in other.values) for other in sub.checks):
-                return True
-    return False
 
 
 def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool) -> Dispatch | None:

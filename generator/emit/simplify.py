@@ -109,9 +109,9 @@ class Simplifier:
                 return stop
             return (not stop) if all(v is not None for v in values) else None
         keys = self.keys_test(test)
-        if keys is not None and isinstance(test, Compare) and test.op in ("in", "not in"):
+        if keys is not None and test.op in ("in", "not in"):  # type: ignore[attr-defined]
             there = keys[1] <= facts.present.get(keys[0], frozenset())
-            return (test.op == "in") if there else None
+            return keys[2] if there else None
         found = self.atom(test, facts)
         if found is None:
             return None

@@ -43,9 +43,9 @@ class Enum(ir.Check):
     """enum and const: the value must be JSON-equal to one of `values`."""
 
     values: tuple[Any, ...] = field(default=(), compare=False)
-    # canonical JSON of the values (what equality of checks looks at), then their text as written:
-    # `[1]` and `[1.0]` accept the same values but their errors show them as the schema wrote them
-    canonical: str = ""
+    # what equality of checks looks at: the values' canonical JSON, then their text as written
+    # (`[1]` and `[1.0]` accept the same values, but their errors show them as the schema wrote them)
+    identity: str = ""
     on_every_type = True
 
 
@@ -154,13 +154,13 @@ def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
 
 def enum_values(m: Any, check: Enum) -> Name:
     """An enum's values as a module constant (the lookup table and the errors' params share it)."""
-    return m.constant("L", m.value(list(check.values)), key="L" + check.canonical,
+    return m.constant("L", m.value(list(check.values)), key="L" + check.identity,
                       annotation="list[Any]" if not check.values else "")
 
 
 def enum_table(m: Any, check: Enum) -> Name:
     """The lookup table of an enum's values (frozen keys with JSON equality), a module constant."""
-    return m.constant("T", call(m.prim("_table"), enum_values(m, check)), key="T" + check.canonical)
+    return m.constant("T", call(m.prim("_table"), enum_values(m, check)), key="T" + check.identity)
 
 
 def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:

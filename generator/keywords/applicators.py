@@ -116,15 +116,7 @@ def lower_if(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: 
 
 # -- the fast path ------------------------------------------------------------------------------------
 def fast_all_of(g: General, check: AllOf) -> list[Stmt]:
-    m, out = g.m, []
-    for sub in check.schemas:
-        if ir.always_true(sub):
-            continue
-        if m.inlinable(sub):
-            out += check_in_place(m, sub, None, var=g.x)
-        else:
-            out.append(fail_if(Not(m.call(sub, g.x))))
-    return out
+    return [stmt for sub in check.schemas for stmt in _checked(g.m, sub, g.x)]
 
 
 def fast_any_of(g: General, check: AnyOf) -> list[Stmt]:
@@ -146,8 +138,8 @@ def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
     in_place = _condition_in_place(g, check.condition)
     if in_place is not None:
         setup, flag = in_place
-        then = _branch(m, check.then, x)
-        otherwise = _branch(m, check.otherwise, x)
+        then = _checked(m, check.then, x)
+        otherwise = _checked(m, check.otherwise, x)
         if flag is None:  # the condition holds for every value
             return then
         if not then and not otherwise:
@@ -181,8 +173,9 @@ def _condition_in_place(g: General, condition: ir.Node) -> tuple[list[Stmt], Nam
     return [Assign(flag, TRUE)] + flagged[0], flag
 
 
-def _branch(m: ModuleEmitter, sub: ir.Node | None, x: Name) -> list[Stmt]:
-    """The checks of `then` or `else` on `x`: in place when small, else a call."""
+def _checked(m: ModuleEmitter, sub: ir.Node | None, x: Name) -> list[Stmt]:
+    """The checks of an in-place subschema (an allOf member, `then`, `else`) on `x`: in place
+    when small, else a call."""
     if sub is None or ir.always_true(sub):
         return []
     if m.inlinable(sub):
