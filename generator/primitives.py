@@ -20,7 +20,7 @@ from __future__ import annotations
 from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread
 from decimal import MAX_PREC as _MAX_PREC, Context as _Context
 from decimal import Decimal as _Decimal
-from typing import Any
+from typing import Any, Final
 
 # What the copied functions need from the standard library, as the module must import it.
 PRELUDE_IMPORTS = {
@@ -34,6 +34,9 @@ PRELUDE_IMPORTS = {
 _FREEZE_DEPTH = 48
 _TOO_DEEP = object()
 _NO_MATCH = object()
+# What `x.get(name, _MISSING)` gives for a name x does not hold: a required property is looked up
+# once (a dict look-up compares the key's text), where `in` and then `x[name]` look it up twice.
+_MISSING: Final[Any] = object()
 # Types whose values are equal in Python exactly when they are equal as JSON: not bool (True == 1
 # in Python only), not float (NaN; floats are left to _freeze with the rest).
 _PLAIN_TYPES = frozenset({str, int, type(None)})
@@ -298,6 +301,13 @@ def _in_table(x: Any, table: tuple[frozenset[Any], tuple[Any, ...]]) -> bool:
 
 def _unique(items: Any) -> bool:
     """Whether no two items of a list are JSON-equal."""
+    n = len(items)
+    if n < 2:  # nothing to compare (an empty list is common)
+        return True
+    if n == 2:  # two items (the common short list): one comparison, no sets to build
+        a, b = items
+        if type(a) in _PLAIN_TYPES and type(b) in _PLAIN_TYPES:
+            return not a == b  # (not: a bool to mypy, where a != b is Any)
     types = set(map(type, items))
     if types <= _PLAIN_TYPES:  # where Python's equality is JSON equality
         return len(set(items)) == len(items)
@@ -740,6 +750,7 @@ CONSTANTS = {
     "_FREEZE_DEPTH": f"_FREEZE_DEPTH = {_FREEZE_DEPTH}",
     "_TOO_DEEP": "_TOO_DEEP = object()",
     "_NO_MATCH": "_NO_MATCH = object()",
+    "_MISSING": "_MISSING: Final[Any] = object()",
     "_PLAIN_TYPES": "_PLAIN_TYPES = frozenset({str, int, type(None)})",
     "_BIG_DIGITS": f"_BIG_DIGITS = {_BIG_DIGITS}",
     "_BIG": f"_BIG = 10**{_BIG_DIGITS}",

@@ -135,12 +135,12 @@ def _compiled(draft: str, keyword: str) -> tuple[Any, DraftReference, str]:
 def test_no_dispatch_when_values_repeat_or_a_candidate_lacks_the_const() -> None:
     repeated = {"oneOf": [_shape("A", {}), _shape("A", {"type": "array"}), _shape("B", {})]}
     module, reference, source = _pair(repeated, "draft2020-12")
-    assert "x.get(" not in source
+    assert 'x.get("type")' not in source  # the dispatch's look-up (a required one has _MISSING)
     for value in ({"type": "A", "coordinates": 1}, {"type": "A", "coordinates": []}, {"type": "B", "coordinates": 1}):
         assert_agree(module, reference, value)
     unnamed = {"oneOf": [_shape("A", {}), _shape("B", {}), {"required": ["type"]}]}
     module, reference, source = _pair(unnamed, "draft2020-12")
-    assert "x.get(" not in source  # the third names no value for `type`: any may match it
+    assert 'x.get("type")' not in source  # the third names no value for `type`: any may match it
     for value in ({"type": "A", "coordinates": 1}, {"type": "C"}, {"coordinates": 1}):
         assert_agree(module, reference, value)
 
@@ -390,7 +390,8 @@ def test_large_properties_with_exact_keys_agree_with_reference(value: Any) -> No
 @pytest.mark.parametrize("items, unique", [
     (["a", "b", "a"], False), (["a", "b"], True), ([1, 2, 1], False), ([1, "1", None], True),
     ([None, None], False), ([1, True], True), ([0, False], True), ([1, 1.0], False),
-    ([MyStr("a"), "a"], False), ([10**40, 10**40], False), ([[1], [True]], True), ([], True),
+    ([MyStr("a"), "a"], False), ([10**40, 10**40], False), ([[1], [True]], True), ([], True), (["a"], True),
+    ([[1, 1]], True), (["a", "a"], False), ([0, None], True), (["a", MyStr("a")], False), ([2, 2], False),
 ])
 def test_unique_items(items: list[Any], unique: bool) -> None:
     from generator import primitives
@@ -404,6 +405,105 @@ def test_unique_items_agree_with_pairwise_json_equality(items: list[Any]) -> Non
 
     pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
     assert primitives.unique(items) is pairwise
+
+
+# -- counts at the bounds 1 and 0: the value's truth instead of len() --------------------------
+EMPTINESS = {
+    "type": "object",
+    "properties": {
+        "text": {"type": "string", "minLength": 1},
+        "none": {"type": "array", "maxItems": 0},
+        "some": {"type": "array", "minItems": 1, "maxItems": 2},
+        "filled": {"type": "object", "minProperties": 1},
+        "bare": {"type": "object", "maxProperties": 0},
+        "any": {"minLength": 1, "minItems": 1, "minProperties": 1},
+    },
+}
+EMPTINESS_VALUES = st.one_of(VALUES, st.sampled_from(["", MyStr(""), MyStr("a"), [], [[]], {}, MyDict(), MyDict(a=1),
+                                                      "\x00", " ", [None], {"": None}]))
+
+
+def test_counts_at_one_and_zero_are_the_values_truth() -> None:
+    module, reference, source = _pair(EMPTINESS, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert fast.count("len(") == 1 and re.search(r"if len\(x\d+\) > 2:", fast)  # only maxItems 2 counts
+    assert re.search(r"if not x\d+:\n +return False", fast)  # minLength/minItems/minProperties 1
+    assert re.search(r"\n +if x\d+:\n +return False", fast)  # maxItems/maxProperties 0
+    assert re.search(r"if t\d+ in _Y\d+:\n +if not x\d+:", fast)  # one test for str, list and dict alike
+    for value, valid in [
+        ({"text": ""}, False), ({"text": "a"}, True), ({"text": MyStr("")}, False), ({"text": MyStr("a")}, True),
+        ({"none": []}, True), ({"none": [None]}, False), ({"some": []}, False), ({"some": [0, 0, 0]}, False),
+        ({"filled": {}}, False), ({"filled": MyDict(a=1)}, True), ({"filled": MyDict()}, False),
+        ({"bare": {}}, True), ({"bare": {"": 0}}, False), ({"any": ""}, False), ({"any": []}, False),
+        ({"any": {}}, False), ({"any": 0}, True), ({"any": "\x00"}, True),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.dictionaries(st.sampled_from(sorted(EMPTINESS["properties"])), EMPTINESS_VALUES, max_size=4))
+def test_counts_at_one_and_zero_agree_with_reference(value: Any) -> None:
+    if not _EMPTINESS:
+        _EMPTINESS.append(_pair(EMPTINESS, "draft2020-12"))
+    module, reference, _ = _EMPTINESS[0]
+    assert_agree(module, reference, value)
+
+
+_EMPTINESS: list[tuple[Any, DraftReference, str]] = []
+
+
+# -- required properties checked by name: looked up once, with x.get(name, _MISSING) ---------------
+LOOKED_UP = {
+    "type": "object",
+    "required": ["id", "name", "tags", "nullable"],
+    "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string", "minLength": 2}, "note": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "object", "required": ["k"], "properties": {"k": {"const": 1}}}},
+        "nullable": {"type": ["null", "string"]},
+    },
+    "oneOf": [{"required": ["a"], "properties": {"a": {"type": "integer"}}},
+              {"required": ["b"], "properties": {"b": {"type": "string"}}}],
+}
+LOOKED_UP_VALUES = st.one_of(VALUES, st.sampled_from([None, 1, "ab", [], [{"k": 1}], [{"k": 2}], [{}], MyDict(k=1)]))
+
+
+def test_required_properties_are_looked_up_once() -> None:
+    module, reference, source = _pair(LOOKED_UP, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    for name in ("id", "name", "tags", "nullable"):
+        assert re.search(rf'x\d+ = x\.get\("{name}", _MISSING\)', fast), name
+        assert f'"{name}" not in x' not in fast and f'x["{name}"]' not in fast, name
+    assert re.search(r"if x\d+ is _MISSING or x\d+ is _MISSING or x\d+ is _MISSING or x\d+ is _MISSING:", fast)
+    assert 'if "note" in x:' in fast  # an optional one is tested, then read
+    assert re.search(r'x\d+ = item\d+\.get\("k", _MISSING\)', source)  # the items' objects, in the loop
+    # exactly known keys keep one test of all of them (math.add: a count and two names)
+    exact = generator.compile_source({"type": "object", "required": ["a", "b"], "additionalProperties": False,
+                                      "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}},
+                                     profile="draft2020-12", format=False)
+    assert 'if len(x) != 2 or "a" not in x or "b" not in x:' in exact and "_MISSING" not in exact
+    valid = {"id": 1, "name": "ab", "tags": [{"k": 1}], "nullable": None, "a": 1}
+    for value, ok in [
+        (valid, True), ({**valid, "note": "x"}, True), ({**valid, "b": "x"}, False),
+        ({k: v for k, v in valid.items() if k != "nullable"}, False),  # a null value is there; a missing one is not
+        ({k: v for k, v in valid.items() if k != "id"}, False), ({**valid, "id": None}, False),
+        ({**valid, "tags": [{"k": 1}, {}]}, False), ({**valid, "tags": [MyDict(k=1)]}, True),
+        (MyDict(valid), True), (MyDict({k: v for k, v in valid.items() if k != "name"}), False),
+        ({**valid, 1: "x"}, True),
+    ]:
+        assert module.is_valid(value) is ok, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.dictionaries(st.sampled_from(["id", "name", "note", "tags", "nullable", "a", "b", "c"]),
+                             LOOKED_UP_VALUES, max_size=7))
+def test_required_properties_looked_up_once_agree_with_reference(value: Any) -> None:
+    if not _LOOKED_UP:
+        _LOOKED_UP.append(_pair(LOOKED_UP, "draft2020-12"))
+    module, reference, _ = _LOOKED_UP[0]
+    assert_agree(module, reference, value)
+
+
+_LOOKED_UP: list[tuple[Any, DraftReference, str]] = []
 
 
 # -- short arrays of leaf items: unpacked at their minItems length ------------------------------
@@ -562,6 +662,38 @@ def test_unique_objects_agree_with_pairwise_json_equality(items: list[Any]) -> N
 
     pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
     assert primitives.unique(items) is pairwise
+
+
+# Objects of scalars with the values that make Python's equality differ from JSON's: 1, 1.0 and
+# True; 0 and False; a big int and the float nearest it; Decimal, a str subclass, a key that is no
+# str, and a nested value; and parameter-like objects told apart by their string members.
+SCALAR_OBJECTS = st.lists(st.dictionaries(
+    st.sampled_from(["a", "b", "c"]),
+    st.sampled_from(["x", "y", 1, 1.0, True, 0, False, 0.0, None, 2**53 + 1, float(2**53), Decimal("1"),
+                     MyStr("x"), 2.5, [1], {"a": 1}]), max_size=3), min_size=2, max_size=5)
+
+
+@given(items=st.one_of(SCALAR_OBJECTS, st.lists(st.dictionaries(st.sampled_from(["a", 1, MyStr("a")]),
+                                                                st.sampled_from([1, True, "x"]), max_size=2),
+                                                 min_size=2, max_size=4)))
+def test_unique_objects_of_scalars_agree_with_pairwise_json_equality(items: list[Any]) -> None:
+    from generator import primitives
+
+    pairwise = not any(primitives.json_equal(a, b) for i, a in enumerate(items) for b in items[i + 1:])
+    assert primitives.unique(items) is pairwise, items
+
+
+@pytest.mark.parametrize("items, unique", [
+    ([{"a": 1}, {"a": 1.0}], False), ([{"a": 1}, {"a": True}], True), ([{"a": 0}, {"a": False}], True),
+    ([{"a": 2**53 + 1}, {"a": float(2**53)}], True), ([{"a": "x", "b": None}, {"b": None, "a": "x"}], False),
+    ([{"a": "x"}, {"a": MyStr("x")}], False), ([{"a": 1}, {"a": 1, "b": 2}, {"b": 2}], True),
+    ([{"in": "query", "name": "a"}, {"in": "query", "name": "b"}, {"in": "path", "name": "a"}], True),
+    ([{"in": "query", "name": "a"}, {"in": "path", "name": "b"}, {"name": "a", "in": "query"}], False),
+])
+def test_unique_objects_of_scalars(items: list[Any], unique: bool) -> None:
+    from generator import primitives
+
+    assert primitives.unique(items) is unique
 
 
 # -- properties, `^x-` patternProperties and additionalProperties in one loop over the names -----

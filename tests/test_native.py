@@ -437,6 +437,37 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(tmp_path: Path
     assert _contents(work) == ["contract.py"]
 
 
+def test_a_split_that_does_not_compile_is_built_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """mypyc's C file is split into parts compiled in parallel (native/worker.py); when a part does
+    not compile (a C file shaped otherwise than the split expects), the file is built whole, as
+    mypyc wrote it, and the extension works. Here a compiler that refuses every part, on a module
+    split into small parts."""
+    import sysconfig
+
+    log = tmp_path / "parts.log"
+    fake = tmp_path / "bin" / "partcc"
+    fake.parent.mkdir()
+    real = sysconfig.get_config_var("CC") or "cc"
+    fake.write_text(f'''#!/bin/sh
+for a in "$@"; do
+  case "$a" in *__part*.c) echo "$a" >> "{log}"; echo "partcc: part refused" >&2; exit 1;; esac
+done
+exec {real} "$@"
+''')
+    fake.chmod(0o755)
+    monkeypatch.setenv("CC", str(fake))
+    monkeypatch.setattr(generator.native, "C_PART_BYTES", 20_000)
+    work = tmp_path / "work"
+    work.mkdir()
+    module = _module(work)
+    extension = build_native(module)
+    assert log.is_file() and "__part" in log.read_text()  # the parts were tried, and refused
+    assert sorted(_contents(work)) == sorted(["contract.py", extension.name, record_path(extension).name])
+    done = subprocess.run([sys.executable, "-c", "import contract; print(contract.__file__, contract.is_valid({'a': 1}), "
+                           "contract.is_valid({}))"], cwd=work, capture_output=True, text=True)
+    assert done.stdout.split() == [str(extension), "True", "False"], done.stderr
+
+
 def test_a_build_over_its_time_is_stopped_and_leaves_nothing(tmp_path: Path) -> None:
     module = _module(tmp_path)
     with pytest.raises(NativeBuildError, match="took over 0.5 s and was stopped"):

@@ -35,6 +35,9 @@ class Branch:
     exact: str  # "dict", "list", "str", "int", "float", "bool" or "None"
     x: Name
     scope: Scope
+    # required properties already looked up (`x1 = x.get("a", _MISSING)`): name -> the local
+    # holding the value, which the properties' checks read instead of `x["a"]`, and its scope
+    fetched: dict[str, tuple[Name, Scope]] = field(default_factory=dict)
 
 
 @dataclass

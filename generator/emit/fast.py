@@ -108,11 +108,13 @@ def next_suffix(m: ModuleEmitter) -> str:
     return str(m.inline_count + 1)
 
 
-def check_in_place(m: ModuleEmitter, node: ir.Node, value: Expr | None, var: Name | None = None) -> list[Stmt]:
+def check_in_place(m: ModuleEmitter, node: ir.Node, value: Expr | None, var: Name | None = None,
+                   scope: Scope | None = None) -> list[Stmt]:
     """Statements that check `node` on `value` (or on the name `var`) without a call: the node's
-    fast body in a new scope."""
-    m.inline_count += 1
-    scope = Scope(str(m.inline_count))
+    fast body in a new scope (or in `scope`, one made for `var` and used by nothing else)."""
+    if scope is None:
+        m.inline_count += 1
+        scope = Scope(str(m.inline_count))
     target = var or scope("x")
     m.inline_depth += 1
     try:
@@ -129,10 +131,10 @@ Header = tuple[str, Expr, "Expr | None"]
 
 
 def check_under(m: ModuleEmitter, headers: list[Header], node: ir.Node, value: Expr | None = None,
-                var: Name | None = None) -> list[Stmt]:
+                var: Name | None = None, scope: Scope | None = None) -> list[Stmt]:
     """check_in_place under `headers` (each nested in the one before), emitted only when the node
     has something to check."""
-    block = check_in_place(m, node, value, var=var)
+    block = check_in_place(m, node, value, var=var, scope=scope)
     if not block:
         return []
     for kind, first, second in reversed(headers):

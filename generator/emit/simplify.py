@@ -21,6 +21,7 @@ from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, 
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
+MISSING = Name("_MISSING")  # (primitives.py: what `x.get(name, _MISSING)` gives for an absent name)
 _TYPE_NAMES = {"dict", "list", "str", "int", "float", "bool"}
 
 
@@ -34,17 +35,23 @@ class Facts:
     # the keys a dict is known to hold (their literal text), after `if "a" not in x: return False`
     # or `if x.keys() != _K0: return False`
     present: dict[str, frozenset[str]] = field(default_factory=dict)
+    # `x1` -> (`x`, the key's literal text) after `x1 = x.get("a", _MISSING)`: `x1 is _MISSING`
+    # is then a test of whether x holds "a"
+    fetched: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def copy(self) -> Facts:
-        return Facts(dict(self.possible), dict(self.type_of), dict(self.present))
+        return Facts(dict(self.possible), dict(self.type_of), dict(self.present), dict(self.fetched))
 
     def forget(self, name: str) -> None:
         """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
         self.possible.pop(name, None)
         self.type_of.pop(name, None)
         self.present.pop(name, None)
+        self.fetched.pop(name, None)
         for alias in [a for a, value in self.type_of.items() if value == name]:
             del self.type_of[alias]
+        for local in [k for k, (value, _) in self.fetched.items() if value == name]:
+            del self.fetched[local]
 
 
 class Simplifier:
@@ -55,13 +62,17 @@ class Simplifier:
         # for again by every chain around it (the statement is kept, so its id stays its own)
         self._bound: dict[int, tuple[Stmt, frozenset[str]]] = {}
 
-    def keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
+    def keys_test(self, test: Expr, facts: Facts) -> tuple[str, frozenset[str], bool] | None:
         """(dict, keys, whether they are all there when `test` holds, or when it does not) of a
-        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`."""
+        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`, `x1 is _MISSING`."""
         if not isinstance(test, Compare):
             return None
         if test.op in ("in", "not in") and isinstance(test.left, Lit) and isinstance(test.right, Name):
             return test.right.id, frozenset({test.left.code.text}), test.op == "in"
+        if (test.op in ("is", "is not") and isinstance(test.left, Name) and test.left.id in facts.fetched
+                and test.right == MISSING):
+            value, key = facts.fetched[test.left.id]
+            return value, frozenset({key}), test.op == "is not"
         left = test.left
         if (isinstance(left, Call) and isinstance(left.func, Attr) and left.func.attr == "keys" and not left.args
                 and isinstance(left.func.value, Name) and isinstance(test.right, Name)
@@ -108,8 +119,8 @@ class Simplifier:
             if stop in values:
                 return stop
             return (not stop) if all(v is not None for v in values) else None
-        keys = self.keys_test(test)
-        if keys is not None and test.op in ("in", "not in"):  # type: ignore[attr-defined]
+        keys = self.keys_test(test, facts)
+        if keys is not None and test.op in ("in", "not in", "is", "is not"):  # type: ignore[attr-defined]
             there = keys[1] <= facts.present.get(keys[0], frozenset())
             return keys[2] if there else None
         found = self.atom(test, facts)
@@ -130,7 +141,7 @@ class Simplifier:
                 for value in test.values:
                     facts = self.narrow(value, facts, holds)
             return facts
-        keys = self.keys_test(test)
+        keys = self.keys_test(test, facts)
         if keys is not None:
             if keys[2] == holds:  # the keys are all there
                 narrowed = facts.copy()
@@ -172,6 +183,9 @@ class Simplifier:
             value = self.subject(stmt.value, facts) if isinstance(stmt.value, Call) else None
             if isinstance(stmt.target, Name) and value is not None:
                 facts.type_of[stmt.target.id] = value
+            fetched = _fetched(stmt.value)
+            if isinstance(stmt.target, Name) and fetched is not None:
+                facts.fetched[stmt.target.id] = fetched
         return [stmt]
 
     def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:
@@ -218,6 +232,15 @@ class Simplifier:
         if isinstance(stmt, If):
             return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(stmt.orelse)
         return set()
+
+
+def _fetched(value: Expr) -> tuple[str, str] | None:
+    """(dict, key text) of `x.get("a", _MISSING)`."""
+    if (isinstance(value, Call) and isinstance(value.func, Attr) and value.func.attr == "get"
+            and isinstance(value.func.value, Name) and len(value.args) == 2 and isinstance(value.args[0], Lit)
+            and value.args[1] == MISSING):
+        return value.func.value.id, value.args[0].code.text
+    return None
 
 
 def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) -> list[Stmt]:

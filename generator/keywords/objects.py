@@ -23,6 +23,7 @@ from ..codegen import literal
 from ..emit.annotations import acall, merge
 from ..emit.context import AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, error_spec, ptr
 from ..emit.fast import check_under, next_suffix
+from ..emit.names import Scope
 from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
                          Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
                          method, or_)
@@ -31,6 +32,7 @@ from ..plan import tuning
 from ..values import count_bound, normalize_number
 from ..reference.results import Evaluated, Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .strings import count_fails
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
@@ -363,16 +365,46 @@ def _has(name: str, x: Expr, negate: bool = False) -> Compare:
 def fast_required(b: Branch, check: Required) -> list[Stmt]:
     m, x, plan = b.m, b.x, _plan(b)
     if plan.exact_keys and plan.closed is not None:
-        keys = _keys(m, plan.closed.known)
+        # every allowed property is required: exactly these keys, tested at once, then each
+        # property read by name (in pure Python cheaper than a look-up of each before an `if`
+        # rule that fails); up to four by count and names (no keys view is made)
         if len(check.names) <= 4:
-            # every allowed property is required: exactly these keys, by count and names (no keys
-            # view is made, unlike the comparison below)
             tests = [Compare(call("len", x), "!=", lit(len(check.names))), *(_has(n, x, True) for n in check.names)]
             return [fail_if(or_(*tests))]
-        return [fail_if(Compare(method(x, "keys"), "!=", keys))]
-    if len(check.names) <= 4:
-        return [fail_if(_has(n, x, True)) for n in check.names]
-    return [fail_if(Not(Compare(method(x, "keys"), ">=", _key_set(m, "R", check.names))))]
+        return [fail_if(Compare(method(x, "keys"), "!=", _keys(m, plan.closed.known)))]
+    by_name = _checked_by_name(b)
+    fetched = [n for n in check.names if n in by_name]
+    out = _presence_tests(m, x, [n for n in check.names if n not in by_name])
+    if not fetched:
+        return out
+    # each required property that is checked by name is looked up once, here: its value, or
+    # _MISSING when the name is not there (the properties' checks below read the local), where
+    # `"a" not in x` and then `x["a"]` look it up twice (most of a native module's time on CITM)
+    missing = m.prim("_MISSING")
+    for name in fetched:
+        m.inline_count += 1
+        scope = Scope(str(m.inline_count))  # (the scope of the property's checks in place too)
+        b.fetched[name] = (scope("x"), scope)
+        out.append(Assign(scope("x"), method(x, "get", lit(name), missing)))
+    out.append(fail_if(or_(*(Compare(b.fetched[n][0], "is", missing) for n in fetched))))
+    return out
+
+
+def _presence_tests(m: ModuleEmitter, x: Name, names: list[str]) -> list[Stmt]:
+    """`names` are all there."""
+    if len(names) <= 4:
+        return [fail_if(_has(n, x, True)) for n in names]
+    return [fail_if(Not(Compare(method(x, "keys"), ">=", _key_set(m, "R", names))))]
+
+
+def _checked_by_name(b: Branch) -> dict[str, ir.Node]:
+    """The properties whose checks fast_properties writes by name (not through a table): name ->
+    subschema."""
+    plan = _plan(b)
+    if plan.table is not None or (plan.pattern_loop is not None and plan.pattern_loop.table is not None):
+        return {}
+    properties = [c for c in b.node.checks if isinstance(c, Properties)]
+    return dict(checked_properties(properties[0])) if len(properties) == 1 else {}
 
 
 def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
@@ -390,14 +422,19 @@ def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
     for name, sub in check.entries:
         if ir.always_true(sub):
             continue
+        local, scope = b.fetched.get(name, (None, None))
+        value: Expr = local if local is not None else Subscript(x, lit(name))
         target = m.through_refs(sub)
         if target is not sub and not m.type_only(target):
             sub = target  # a reference to a shared subschema: its function, called directly
         elif m.inlinable(sub):
             headers = [] if name in plan.present else [("if", _has(name, x), None)]
-            out += check_under(m, headers, sub, Subscript(x, lit(name)))  # type: ignore[arg-type]
+            if local is not None:
+                out += check_under(m, headers, sub, var=local, scope=scope)
+            else:
+                out += check_under(m, headers, sub, value)
             continue
-        passes = m.fcall(m.fast_fn(sub), Subscript(x, lit(name)))
+        passes = m.fcall(m.fast_fn(sub), value)
         out.append(fail_if(Not(passes) if name in plan.present else and_(_has(name, x), Not(passes))))
     return out
 
@@ -490,7 +527,7 @@ def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list
 
 
 def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
-    return [fail_if(Compare(call("len", b.x), "<" if check.at_least else ">", lit(check.bound)))]
+    return [fail_if(count_fails(b.x, check.at_least, check.bound))]
 
 
 def fast_dependent_required(b: Branch, check: DependentRequired) -> list[Stmt]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
-from ..emit.tree import Compare, Stmt, call, fail_if, if_, lit
+from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
 from ..values import count_bound, normalize_number
 from ..reference.results import Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -92,7 +92,19 @@ def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, 
 # -- emission ---------------------------------------------------------------------------------------
 def fast_length(b: Branch, check: Any) -> list[Stmt]:
     """minLength/maxLength (and minItems/maxItems, which share the shape)."""
-    return [fail_if(Compare(call("len", b.x), "<" if check.at_least else ">", lit(check.bound)))]
+    return [fail_if(count_fails(b.x, check.at_least, check.bound))]
+
+
+def count_fails(x: Expr, at_least: bool, bound: int) -> Expr:
+    """Whether the length of `x`, a value of an exact type (str, list or dict: a fast branch's),
+    is under (at_least) or over `bound`. At the bounds 1 and 0 (minLength 1, maxItems 0) the
+    value's truth is the test: an exact str, list or dict is false exactly when it is empty, and
+    `not x` is one test where `len(x) < 1` is a call and a comparison."""
+    if at_least and bound == 1:
+        return Not(x)
+    if not at_least and bound == 0:
+        return x
+    return Compare(call("len", x), "<" if at_least else ">", lit(bound))
 
 
 def error_length(e: ErrorContext, check: Any) -> list[Stmt]:

@@ -138,3 +138,25 @@ def test_keys_known_present_decide_later_in_tests() -> None:
     assert 'if "a" in x:' in t.render_block(simplify(open_body, {}, sets), 0)
     rebound = [body[0], t.Assign(X, t.Name("y")), t.if_(has, [t.Return(t.lit(1))])]
     assert 'if "a" in x:' in t.render_block(simplify(rebound, {}, sets), 0)
+
+
+def test_a_key_looked_up_with_missing_is_known_present_past_its_test() -> None:
+    """`x1 = x.get("a", _MISSING)` then `if x1 is _MISSING: return False`: "a" is in x after it
+    (objects.py looks up each required property once that way)."""
+    missing, x1, x2 = t.Name("_MISSING"), t.Name("x1"), t.Name("x2")
+    fetch = [t.Assign(x1, t.method(X, "get", t.lit("a"), missing)), t.Assign(x2, t.method(X, "get", t.lit("b"), missing))]
+    later = [t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+    either = t.fail_if(t.or_(t.Compare(x1, "is", missing), t.Compare(x2, "is", missing)))
+    rendered = t.render_block(simplify([*fetch, either, *later], {}), 0)
+    assert rendered[-1] == "return 1" and 'if "a" in x:' not in rendered, rendered
+    # a repeated test of the same look-up is decided too
+    again = t.fail_if(t.Compare(x1, "is", missing))
+    assert t.render_block(simplify([*fetch, either, again, t.Return(t.lit(3))], {}), 0)[-1] == "return 3"
+    assert "if x1 is _MISSING:" not in t.render_block(simplify([*fetch, either, again], {}), 0)[4:]
+    # not past a test that does not leave, nor once x or x1 is bound again, nor for another dict
+    open_test = t.if_(t.Compare(x1, "is", missing), [t.Pass()])
+    for body in ([*fetch, open_test, *later],
+                 [*fetch, either, t.Assign(X, t.Name("y")), *later],
+                 [*fetch, t.Assign(x1, t.Name("y")), t.fail_if(t.Compare(x1, "is", missing)), *later],
+                 [*fetch, either, t.if_(t.Compare(t.lit("a"), "in", t.Name("y")), [t.Return(t.lit(1))])]):
+        assert any(line.startswith("if \"a\" in") for line in t.render_block(simplify(body, {}), 0)), body
