@@ -14,7 +14,8 @@ arm does) goes too, as does an `else:` left holding only `pass`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Sequence
+from operator import attrgetter
+from typing import Callable, Sequence
 
 from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Pass, Return,
                    Stmt, Tuple)
@@ -147,9 +148,12 @@ class Simplifier:
         return narrowed
 
     # -- the tree ---------------------------------------------------------------------------------
-    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts) -> list[Stmt]:
+    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts, fresh: bool = False) -> list[Stmt]:
+        """`block` simplified where `facts` hold (`fresh`: facts made for it alone, which it may
+        change; else it works on a copy)."""
         out: list[Stmt] = []
-        facts = facts.copy()
+        if not fresh:
+            facts = facts.copy()
         for stmt in block:
             out.extend(self.statement(stmt, facts))
             if out and _leaves(out[-1]):
@@ -182,7 +186,8 @@ class Simplifier:
             decided = self.decide(test, falling)
             if decided is False:
                 continue  # never runs
-            inner = tuple(self.block(body, self.narrow(test, falling, True))) or (Pass(),)
+            narrowed = self.narrow(test, falling, True)  # (a new Facts, unless the test told nothing)
+            inner = tuple(self.block(body, narrowed, fresh=narrowed is not falling)) or (Pass(),)
             if decided is True:  # runs whenever it is reached: the rest of the chain never does
                 return self.after(_chain(arms, inner), facts, falling)
             arms.append((test, inner))
@@ -251,9 +256,12 @@ def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
              key_sets: dict[str, frozenset[str]] | None = None) -> list[Stmt]:
     """A function body without the branches its own type tests decide, nor the `t = type(x)`
     lines their removal left unread."""
-    simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts()) or [Pass()]
+    simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts(), fresh=True) or [Pass()]
+    taken = _types_taken(simplified)
+    if not taken:
+        return simplified  # (no `t = type(x)` to drop: the walk over every name read is spared)
     read = _names_read(simplified)
-    if read >= _types_taken(simplified):
+    if read >= taken:
         return simplified
     return _without_unread_types(simplified, read) or [Pass()]
 
@@ -307,15 +315,32 @@ def _names_read(tree: object) -> set[str]:
         elif kind is Assign and type(node.target) is Name:  # type: ignore[attr-defined]
             stack.append(node.value)  # type: ignore[attr-defined]
         elif kind is not Lit:
-            stack.extend(getattr(node, name) for name in _children(kind))
+            children = _CHILDREN.get(kind)
+            if children is None:
+                children = _children(kind)
+            stack.extend(children(node))
     return found
 
 
-_CHILDREN: dict[type, tuple[str, ...]] = {}
+# tree node class -> a function giving the tuple of its fields' values (the ones that may hold
+# other nodes): one attrgetter call per node instead of a getattr per field
+_CHILDREN: dict[type, Callable[[object], tuple[object, ...]]] = {}
 
 
-def _children(kind: type) -> tuple[str, ...]:
-    """The fields of a tree node's class that may hold other nodes."""
-    if kind not in _CHILDREN:
-        _CHILDREN[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
-    return _CHILDREN[kind]
+def _children(kind: type) -> Callable[[object], tuple[object, ...]]:
+    """The fields of a tree node's class that may hold other nodes, as a getter of their values."""
+    names = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+    getter: Callable[[object], tuple[object, ...]]
+    if not names:
+        getter = _no_children
+    elif len(names) == 1:
+        single = attrgetter(names[0])
+        getter = lambda node: (single(node),)  # noqa: E731
+    else:
+        getter = attrgetter(*names)
+    _CHILDREN[kind] = getter
+    return getter
+
+
+def _no_children(node: object) -> tuple[object, ...]:
+    return ()

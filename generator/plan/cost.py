@@ -35,6 +35,11 @@ class Costs:
         self.graph = graph
         self._nodes: dict[ir.Node, float] = {}
         self._open: set[ir.Node] = set()
+        # id(check) -> (the check, its estimate), for estimates asked with no node open: the
+        # emitter asks for each check once per exact type and per inlined copy, and with no
+        # estimate under way every node it reads is already settled (the check is kept, so its
+        # id stays its own)
+        self._checks: dict[int, tuple[ir.Check, float]] = {}
 
     def node(self, node: ir.Node) -> float:
         """The fast path of `node` on a value of its costliest type."""
@@ -64,6 +69,14 @@ class Costs:
 
     def check(self, check: ir.Check) -> float:
         """One check: its own work and the subschemas it applies, per member for a walk."""
+        if self._open:  # (inside an estimate: what it reads may still be open)
+            return self._estimate(check)
+        known = self._checks.get(id(check))
+        if known is None:
+            known = self._checks[id(check)] = (check, self._estimate(check))
+        return known[1]
+
+    def _estimate(self, check: ir.Check) -> float:
         from ..keywords.registry import CHECKS
 
         kind = CHECKS[type(check)]
