@@ -87,10 +87,12 @@ def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Sco
             return [RETURN_FALSE]
     from ..keywords.registry import CHECKS
 
-    branch = Branch(m, node, m.plan.node(node), exact, x, scope)
+    branch: Branch | None = None  # (made when a check of this type is met: most types have none)
     waiting = list(general or ())
     for check in node.checks:
         if check.applies_to == kind or check.on_every_type:
+            if branch is None:
+                branch = Branch(m, node, m.plan.node(node), exact, x, scope)
             cost = m.plan.costs.check(check)
             while waiting and m.plan.costs.check(waiting[0]) < cost:
                 out += _general_checks(m, node, x, scope, [waiting.pop(0)])

@@ -55,10 +55,19 @@ class Simplifier:
         # id(statement) -> (the statement, the names it binds): a nested chain's names are asked
         # for again by every chain around it (the statement is kept, so its id stays its own)
         self._bound: dict[int, tuple[Stmt, frozenset[str]]] = {}
+        # id(test) -> (the test, what keys_test makes of it), kept the same way
+        self._keys: dict[int, tuple[Expr, tuple[str, frozenset[str], bool] | None]] = {}
 
     def keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
         """(dict, keys, whether they are all there when `test` holds, or when it does not) of a
-        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`."""
+        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`. (Read once per test: an
+        arm's test is asked whether it is decided, then narrowed both ways.)"""
+        known = self._keys.get(id(test))
+        if known is None:
+            known = self._keys[id(test)] = (test, self._keys_test(test))
+        return known[1]
+
+    def _keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
         if not isinstance(test, Compare):
             return None
         if test.op in ("in", "not in") and isinstance(test.left, Lit) and isinstance(test.right, Name):
