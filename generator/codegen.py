@@ -155,6 +155,9 @@ def _escape_double_quotes(body: str) -> str:
 
 def uses_decimal(value: Any) -> bool:
     """Whether literal(value) refers to _Decimal."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # (most values: no walk)
+        return False
     if isinstance(value, Decimal):
         return True
     if isinstance(value, (list, tuple, frozenset)):

@@ -37,7 +37,9 @@ class Facts:
     present: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def copy(self) -> Facts:
-        return Facts(dict(self.possible), dict(self.type_of), dict(self.present))
+        copied = Facts.__new__(Facts)  # (the dataclass's __init__ would build default dicts first)
+        copied.possible, copied.type_of, copied.present = dict(self.possible), dict(self.type_of), dict(self.present)
+        return copied
 
     def forget(self, name: str) -> None:
         """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
@@ -109,10 +111,13 @@ class Simplifier:
 
     def decide(self, test: Expr, facts: Facts) -> bool | None:
         """True or False when the known types decide `test`, else None."""
-        if isinstance(test, Not):
-            decided = self.decide(test.operand, facts)
+        kind = type(test)
+        if kind is Not:
+            decided = self.decide(test.operand, facts)  # type: ignore[attr-defined]
             return None if decided is None else not decided
-        if isinstance(test, BoolOp):
+        if kind is not BoolOp and kind is not Compare:
+            return None  # (a call, a name...: no test of types or keys)
+        if kind is BoolOp:
             values = [self.decide(v, facts) for v in test.values]
             stop = test.op == "or"  # or: one true decides; and: one false decides
             if stop in values:
@@ -133,9 +138,12 @@ class Simplifier:
 
     def narrow(self, test: Expr, facts: Facts, holds: bool) -> Facts:
         """The facts after `test` was found to hold (or not)."""
-        if isinstance(test, Not):
-            return self.narrow(test.operand, facts, not holds)
-        if isinstance(test, BoolOp):
+        kind = type(test)
+        if kind is Not:
+            return self.narrow(test.operand, facts, not holds)  # type: ignore[attr-defined]
+        if kind is not BoolOp and kind is not Compare:
+            return facts  # (a call, a name...: tells nothing of types or keys)
+        if kind is BoolOp:
             if (test.op == "and") == holds:  # every member holds (and), or none does (not or)
                 for value in test.values:
                     facts = self.narrow(value, facts, holds)
@@ -163,17 +171,21 @@ class Simplifier:
         out: list[Stmt] = []
         if not fresh:
             facts = facts.copy()
+        statement = self.statement
         for stmt in block:
-            out.extend(self.statement(stmt, facts))
+            out.extend(statement(stmt, facts))
             if out and _leaves(out[-1]):
                 break  # the rest of the block never runs
         return out
 
     def statement(self, stmt: Stmt, facts: Facts) -> list[Stmt]:
         """`stmt` simplified; `facts` is updated with what it binds."""
-        if isinstance(stmt, If):
-            return self.if_chain(stmt, facts)
-        if isinstance(stmt, For):
+        kind = type(stmt)  # (tree nodes are never subclassed: exact types are enough)
+        if kind is If:
+            return self.if_chain(stmt, facts)  # type: ignore[arg-type]
+        if kind is not For and kind is not Assign:
+            return [stmt]  # (a return, a call...: binds nothing)
+        if kind is For:
             for name in self.assigned([stmt]):  # (the body runs again with what it bound)
                 facts.forget(name)
             body = tuple(self.block(stmt.body, facts)) or (Pass(),)
@@ -245,9 +257,10 @@ def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) 
 
 def _leaves(stmt: Stmt) -> bool:
     """Whether `stmt` always leaves the block it is in (so nothing after it runs)."""
-    if isinstance(stmt, (Return, Break)):
+    kind = type(stmt)
+    if kind is Return or kind is Break:
         return True
-    if isinstance(stmt, If):
+    if kind is If:
         arms = [body for _, body in stmt.branches]
         return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
     return False
