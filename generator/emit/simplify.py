@@ -282,7 +282,7 @@ def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
     taken = _types_taken(simplified)
     if not taken:
         return simplified  # (no `t = type(x)` to drop: the walk over every name read is spared)
-    read = _names_read(simplified)
+    read = _names_read(simplified, until=taken)
     if read >= taken:
         return simplified
     return _without_unread_types(simplified, read) or [Pass()]
@@ -323,8 +323,10 @@ def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
     return out
 
 
-def _names_read(tree: object) -> set[str]:
-    """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding)."""
+def _names_read(tree: object, until: set[str] | None = None) -> set[str]:
+    """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding); with
+    `until`, the walk may stop as soon as every one of those names is found read. The tree is
+    walked in the order of its text, so a `t = type(x)` is met shortly before the test reading t."""
     found: set[str] = set()
     stack = [tree]
     while stack:
@@ -332,15 +334,17 @@ def _names_read(tree: object) -> set[str]:
         kind = type(node)
         if kind is Name:
             found.add(node.id)  # type: ignore[attr-defined]
+            if until is not None and node.id in until and found >= until:  # type: ignore[attr-defined]
+                break
         elif kind is tuple or kind is list:
-            stack.extend(node)  # type: ignore[call-overload]
+            stack.extend(reversed(node))  # type: ignore[call-overload]
         elif kind is Assign and type(node.target) is Name:  # type: ignore[attr-defined]
             stack.append(node.value)  # type: ignore[attr-defined]
         elif kind is not Lit:
             children = _CHILDREN.get(kind)
             if children is None:
                 children = _children(kind)
-            stack.extend(children(node))
+            stack.extend(reversed(children(node)))
     return found
 
 

@@ -45,8 +45,9 @@ class Costs:
         """The fast path of `node` on a value of its costliest type."""
         if node.boolean is not None:
             return 0.0
-        if node in self._nodes:
-            return self._nodes[node]
+        known = self._nodes.get(node)  # (one lookup: see Plan.node)
+        if known is not None:
+            return known
         if node in self._open:
             return RECURSIVE
         self._open.add(node)
