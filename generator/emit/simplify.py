@@ -111,13 +111,12 @@ class Simplifier:
 
     def decide(self, test: Expr, facts: Facts) -> bool | None:
         """True or False when the known types decide `test`, else None."""
-        kind = type(test)
-        if kind is Not:
-            decided = self.decide(test.operand, facts)  # type: ignore[attr-defined]
+        if type(test) is Not:
+            decided = self.decide(test.operand, facts)
             return None if decided is None else not decided
-        if kind is not BoolOp and kind is not Compare:
+        if type(test) is not BoolOp and type(test) is not Compare:
             return None  # (a call, a name...: no test of types or keys)
-        if kind is BoolOp:
+        if type(test) is BoolOp:
             values = [self.decide(v, facts) for v in test.values]
             stop = test.op == "or"  # or: one true decides; and: one false decides
             if stop in values:
@@ -138,15 +137,14 @@ class Simplifier:
 
     def narrow(self, test: Expr, facts: Facts, holds: bool) -> Facts:
         """The facts after `test` was found to hold (or not)."""
-        kind = type(test)
-        if kind is Not:
-            return self.narrow(test.operand, facts, not holds)  # type: ignore[attr-defined]
-        if kind is not BoolOp and kind is not Compare:
+        if type(test) is Not:
+            return self.narrow(test.operand, facts, not holds)
+        if type(test) is not BoolOp and type(test) is not Compare:
             return facts  # (a call, a name...: tells nothing of types or keys)
-        if kind is BoolOp:
+        if type(test) is BoolOp:
             if (test.op == "and") == holds:  # every member holds (and), or none does (not or)
-                for value in test.values:
-                    facts = self.narrow(value, facts, holds)
+                for member in test.values:
+                    facts = self.narrow(member, facts, holds)
             return facts
         keys = self.keys_test(test)
         if keys is not None:
@@ -180,12 +178,12 @@ class Simplifier:
 
     def statement(self, stmt: Stmt, facts: Facts) -> list[Stmt]:
         """`stmt` simplified; `facts` is updated with what it binds."""
-        kind = type(stmt)  # (tree nodes are never subclassed: exact types are enough)
-        if kind is If:
-            return self.if_chain(stmt, facts)  # type: ignore[arg-type]
-        if kind is not For and kind is not Assign:
+        # (tree nodes are never subclassed: exact types are enough)
+        if type(stmt) is If:
+            return self.if_chain(stmt, facts)
+        if type(stmt) is not For and type(stmt) is not Assign:
             return [stmt]  # (a return, a call...: binds nothing)
-        if kind is For:
+        if type(stmt) is For:
             for name in self.assigned([stmt]):  # (the body runs again with what it bound)
                 facts.forget(name)
             body = tuple(self.block(stmt.body, facts)) or (Pass(),)
@@ -257,10 +255,9 @@ def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) 
 
 def _leaves(stmt: Stmt) -> bool:
     """Whether `stmt` always leaves the block it is in (so nothing after it runs)."""
-    kind = type(stmt)
-    if kind is Return or kind is Break:
+    if type(stmt) is Return or type(stmt) is Break:
         return True
-    if kind is If:
+    if type(stmt) is If:
         arms = [body for _, body in stmt.branches]
         return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
     return False
