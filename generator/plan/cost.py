@@ -17,6 +17,8 @@ errors in the same order. Valid instances run every check either way.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import ir
 
 # The members a walk is assumed to visit (items, additionalProperties, patternProperties...).
@@ -78,9 +80,7 @@ class Costs:
         return known[1]
 
     def _estimate(self, check: ir.Check) -> float:
-        from ..keywords.registry import CHECKS
-
-        kind = CHECKS[type(check)]
+        kind = _checks()[type(check)]
         in_place = ir.in_place(check)
         applied = sum(self.node(sub) for sub in in_place)
         members = [sub for sub in ir.subschemas(check) if not any(sub is s for s in in_place)]
@@ -95,6 +95,19 @@ class Costs:
         typed = self.typed(node)
         early = [c for c in general if self.check(c) < typed]
         return early, [c for c in general if not any(c is e for e in early)]
+
+
+# The keyword registry's CHECKS, imported at first use (the registry imports the plan), then kept:
+# an import statement in a function is paid at every call.
+_REGISTRY: list[dict[type, Any]] = []
+
+
+def _checks() -> dict[type, Any]:
+    if not _REGISTRY:
+        from ..keywords.registry import CHECKS
+
+        _REGISTRY.append(CHECKS)
+    return _REGISTRY[0]
 
 
 def _general(check: ir.Check) -> bool:
