@@ -68,6 +68,9 @@ class Built:
     emitter: ModuleEmitter
     fast: Name
     error: Name
+    # the registry as it was with the schema's document alone indexed (render/types.py starts
+    # from it: TypedRoot.indexed)
+    indexed: Registry | None = None
 
 
 def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = "",
@@ -76,6 +79,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     walked in it (reference targets among them are not checked again)."""
     known = Registry(draft=chosen.draft or _SEED_DRAFT, supplied=registry_mapping(registry))
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
+    indexed = known.copy(known.supplied)  # (before lowering adds the documents references reach)
     lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
     start = known.lookup("#" + fragment.lstrip("#"), document.uri, "") if fragment else known.location(document.uri, "")
     root_key = lowering.target(start, "")
@@ -91,7 +95,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
                             absolutes=absolutes)
     fast, error = emitter.run(root)
-    return Built(emitter, fast, error)
+    return Built(emitter, fast, error, indexed)
 
 
 @paused()  # (the collector would walk the compile's live objects for nothing: collector.py)
@@ -127,7 +131,8 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
                                      **options)
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
         built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
-    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment)], format=format)
+    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment, built.indexed)],
+                         format=format)
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
                   fragment=fragment, raw=raw, name=name, format=format, types=typed)

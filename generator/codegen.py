@@ -63,6 +63,11 @@ def join(separator: str, parts: list[Code]) -> Code:
     return code(escaped.join("{}" for _ in parts), *parts)
 
 
+# Integers from here on are written in hex (a name: 10**4000 written in a function is computed at
+# every call, Python folds no constant that large).
+_HEX_FROM = 10**4000
+
+
 def _sort_key(rendered: str) -> tuple[int, str]:
     return (len(rendered), rendered)
 
@@ -82,7 +87,7 @@ def literal(value: Any) -> Code:
         return Code(_string(str.__str__(value)))
     if isinstance(value, int):
         number = int.__int__(value)
-        if abs(number) >= 10**4000:  # decimal literals that long hit Python's int digit limit
+        if abs(number) >= _HEX_FROM:  # decimal literals that long hit Python's int digit limit
             return Code(("-" if number < 0 else "") + "0x" + format(abs(number), "X"))
         return Code(int.__repr__(number))
     if isinstance(value, float):
@@ -150,6 +155,9 @@ def _escape_double_quotes(body: str) -> str:
 
 def uses_decimal(value: Any) -> bool:
     """Whether literal(value) refers to _Decimal."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:  # (most values: no walk)
+        return False
     if isinstance(value, Decimal):
         return True
     if isinstance(value, (list, tuple, frozenset)):

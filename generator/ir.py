@@ -31,10 +31,13 @@ class Node:
     float_integers: bool = True  # a float like 1.0 counts as "integer" (not in draft 4)
     resource: int | None = None  # id of the schema resource this node is the root of (dynamic scope)
 
+    # (not a field: the class's None until the instance's own hash is stored)
+    _hash = None
+
     def __hash__(self) -> int:
         """Structural, and computed once: nodes key the emitter's tables, and a large schema's
         nodes are deep (the generated hash would walk the whole subtree at every lookup)."""
-        cached: int | None = self.__dict__.get("_hash")
+        cached: int | None = self._hash
         if cached is None:
             cached = hash((self.boolean, self.types, self.checks, self.float_integers, self.resource))
             object.__setattr__(self, "_hash", cached)

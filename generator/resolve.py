@@ -145,6 +145,15 @@ class Registry:
         self._index(document)
         return document
 
+    def copy(self, supplied: Mapping[str, Any]) -> Registry:
+        """A registry holding what this one has indexed so far (its own tables: adding to one
+        leaves the other as it was), that reads further documents from `supplied`."""
+        return Registry(draft=self.draft, documents=dict(self.documents), resources=dict(self.resources),
+                        anchors=dict(self.anchors),
+                        dynamic_anchors={uri: dict(names) for uri, names in self.dynamic_anchors.items()},
+                        recursive_anchors=set(self.recursive_anchors), bases=dict(self.bases),
+                        resource_of=dict(self.resource_of), dialects=dict(self.dialects), supplied=supplied)
+
     def draft_of(self, value: Any) -> str | None:
         if isinstance(value, dict) and isinstance(value.get("$schema"), str):
             return META_SCHEMAS.get(normalize_meta_uri(value["$schema"]))
@@ -181,11 +190,11 @@ class Registry:
                         fragment = urldefrag(join_uri(base, ident))[1]
                         if fragment_anchors and fragment:
                             self.anchors[join_uri(base, "#" + fragment)] = (document.uri, pointer)
+                resource = _without_fragment(base)
                 if not pointer:
-                    self.resource_of.setdefault(key, urldefrag(base)[0])
-                    self.resources.setdefault(urldefrag(base)[0], (document.uri, pointer))
+                    self.resource_of.setdefault(key, resource)
+                    self.resources.setdefault(resource, (document.uri, pointer))
                     self.resources.setdefault(document.uri, (document.uri, pointer))
-                resource = urldefrag(base)[0]
                 if not fragment_anchors:
                     for word in ("$anchor", "$dynamicAnchor"):
                         name = schema.get(word)
@@ -257,6 +266,13 @@ class Registry:
             raise SchemaError(f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
                               code="unresolvable-ref", pointer=where) from None
         return self.location(document_uri, pointer)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _without_fragment(uri: str) -> str:
+    """urldefrag(uri)[0], once per base URI (indexing asks it for every subschema, and a
+    document has few bases)."""
+    return urldefrag(uri)[0]
 
 
 @functools.lru_cache(maxsize=1 << 16)

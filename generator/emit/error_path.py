@@ -5,7 +5,7 @@ Decimal and subclasses included) and runs only after the fast path failed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..codegen import literal
@@ -17,9 +17,7 @@ if TYPE_CHECKING:
 
 
 def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
-    from ..keywords.any_instance import MESSAGES  # (type, and the false schema)
-    from ..keywords.registry import CHECKS
-    from .module import Function
+    messages, kinds, Function = _late()
 
     name, params = m.function_name("error", node), m.params("error")
     doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
@@ -27,24 +25,40 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
         return Function(name, params, doc, [Pass()], "None")
     context = ErrorContext(m, node, m.plan.node(node))
     if node.boolean is False:
-        return Function(name, params, doc, [fail(context, "false", MESSAGES["false"])], "None")
+        return Function(name, params, doc, [fail(context, "false", messages["false"])], "None")
     body = m.prologue(node)
     k = Name("k")
     if node.types is not None:
         body.append(Assign(k, call(m.prim("_kind"), X)))
         body.append(if_(Not(Paren(or_(*_type_tests(m, node, k)))),
-                        [fail(context, "type", MESSAGES["type"], {"type": type_param(node.types)})]))
+                        [fail(context, "type", messages["type"], {"type": type_param(node.types)})]))
     elif any(c.applies_to is not None for c in node.checks):
         body.append(Assign(k, call(m.prim("_kind"), X)))
     by_kind: dict[str, list[Stmt]] = {}
     for check in node.checks:
-        emit = CHECKS[type(check)].error
+        emit = kinds[type(check)].error
         assert emit is not None, type(check)
         by_kind.setdefault(check.applies_to or "", []).extend(emit(context, check))
     for kind, block in by_kind.items():
         if block:
             body += [if_(Compare(k, "==", lit(kind)), block)] if kind else block
     return Function(name, params, doc, body or [Pass()], "None")
+
+
+_LATE: list[Any] = []
+
+
+def _late() -> tuple[Any, Any, Any]:
+    """The type and false-schema messages, the keyword registry's CHECKS and Function: imported
+    at first use (the registry's units import this module), then kept (an import statement in a
+    function is paid at every call)."""
+    if not _LATE:
+        from ..keywords.any_instance import MESSAGES  # (type, and the false schema)
+        from ..keywords.registry import CHECKS
+        from .module import Function
+
+        _LATE.extend((MESSAGES, CHECKS, Function))
+    return _LATE[0], _LATE[1], _LATE[2]
 
 
 def _type_tests(m: ModuleEmitter, node: ir.Node, k: Name) -> list[Expr]:

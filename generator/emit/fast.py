@@ -10,7 +10,7 @@ get a suffix), with `return False` falling through to the enclosing function.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..codegen import literal
@@ -26,6 +26,18 @@ if TYPE_CHECKING:
 
 # A type branch: the exact types that share it, and its checks.
 Branches = list[tuple[list[str], list[Stmt]]]
+
+# The keyword registry's CHECKS, imported at first use (the registry's units import this module):
+# kept here once it is, as an import statement in a function is paid at every call.
+_REGISTRY: list[dict[type, Any]] = []
+
+
+def _checks() -> dict[type, Any]:
+    if not _REGISTRY:
+        from ..keywords.registry import CHECKS
+
+        _REGISTRY.append(CHECKS)
+    return _REGISTRY[0]
 
 
 def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
@@ -62,11 +74,10 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
 
 
 def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]) -> list[Stmt]:
-    from ..keywords.registry import CHECKS
-
+    kinds = _checks()
     out: list[Stmt] = []
     for check in checks:
-        emit = CHECKS[type(check)].general
+        emit = kinds[type(check)].general
         assert emit is not None, type(check)
         out += emit(General(m, node, x, scope), check)
     return out
@@ -85,16 +96,17 @@ def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Sco
             return [RETURN_FALSE]
         elif not (exact == "int" and "integer" in node.types):
             return [RETURN_FALSE]
-    from ..keywords.registry import CHECKS
-
-    branch = Branch(m, node, m.plan.node(node), exact, x, scope)
+    kinds = _checks()
+    branch: Branch | None = None  # (made when a check of this type is met: most types have none)
     waiting = list(general or ())
     for check in node.checks:
         if check.applies_to == kind or check.on_every_type:
+            if branch is None:
+                branch = Branch(m, node, m.plan.node(node), exact, x, scope)
             cost = m.plan.costs.check(check)
             while waiting and m.plan.costs.check(waiting[0]) < cost:
                 out += _general_checks(m, node, x, scope, [waiting.pop(0)])
-            emit = CHECKS[type(check)].fast
+            emit = kinds[type(check)].fast
             assert emit is not None, type(check)
             out += emit(branch, check)
     if out and out[-1] == RETURN_FALSE:

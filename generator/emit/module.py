@@ -120,13 +120,14 @@ class ModuleEmitter:
         """The name a function of `node` is called by: its own, or for a node that can recurse
         its alias `_v3r` (plan/recursion.py: a native module counts such calls)."""
         names, aliases = self._names[which], self._aliases[which]
-        if node not in names:
-            names[node] = Name(f"_{self.prefix}{self._LETTERS[which]}{len(names)}")
+        name = names.get(node)  # (one lookup: a node equal to a key but not the same object is compared deeply)
+        if name is None:
+            name = names[node] = Name(f"_{self.prefix}{self._LETTERS[which]}{len(names)}")
             self._pending.append((which, node))
             if node in self.plan.recursive:
-                aliases[node] = Name(names[node].id + "r")
-                self.aliases.append(Assign(aliases[node], names[node]))
-        return aliases.get(node, names[node])
+                aliases[node] = Name(name.id + "r")
+                self.aliases.append(Assign(aliases[node], name))
+        return aliases.get(node, name) if aliases else name
 
     def fast_fn(self, node: ir.Node) -> Name:
         return self._function("fast", node)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import Assign, Expr, Name, Stmt
+from .tree import Assign, Expr, Name, Stmt, Tuple
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,6 @@ class Constants:
     def pair(self, fast: Name, error: Name) -> Name:
         """A module-level (fast, error) tuple for property tables: each pair is written once,
         where FHIR's tables repeat the same few hundred pairs thousands of times."""
-        from .tree import Tuple
-
         key = (fast.id, error.id)
         if key not in self._pairs:
             self._pairs[key] = Name(f"_{self.prefix}Q{len(self._pairs)}")

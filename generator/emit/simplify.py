@@ -14,7 +14,8 @@ arm does) goes too, as does an `else:` left holding only `pass`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Sequence
+from operator import attrgetter
+from typing import Callable, Sequence
 
 from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Pass, Return,
                    Stmt, Tuple)
@@ -40,7 +41,10 @@ class Facts:
     fetched: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def copy(self) -> Facts:
-        return Facts(dict(self.possible), dict(self.type_of), dict(self.present), dict(self.fetched))
+        copied = Facts.__new__(Facts)  # (the dataclass's __init__ would build default dicts first)
+        copied.possible, copied.type_of, copied.present = dict(self.possible), dict(self.type_of), dict(self.present)
+        copied.fetched = dict(self.fetched)
+        return copied
 
     def forget(self, name: str) -> None:
         """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
@@ -61,18 +65,28 @@ class Simplifier:
         # id(statement) -> (the statement, the names it binds): a nested chain's names are asked
         # for again by every chain around it (the statement is kept, so its id stays its own)
         self._bound: dict[int, tuple[Stmt, frozenset[str]]] = {}
+        # id(test) -> (the test, what keys_test makes of it), kept the same way
+        self._keys: dict[int, tuple[Expr, tuple[str, frozenset[str], bool] | None]] = {}
 
     def keys_test(self, test: Expr, facts: Facts) -> tuple[str, frozenset[str], bool] | None:
         """(dict, keys, whether they are all there when `test` holds, or when it does not) of a
-        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`, `x1 is _MISSING`."""
+        test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`, `x1 is _MISSING` (after
+        `x1 = x.get("a", _MISSING)`, a fact). (The others are read once per test: an arm's test is
+        asked whether it is decided, then narrowed both ways.)"""
+        if (isinstance(test, Compare) and test.op in ("is", "is not") and isinstance(test.left, Name)
+                and test.left.id in facts.fetched and test.right == MISSING):
+            value, key = facts.fetched[test.left.id]
+            return value, frozenset({key}), test.op == "is not"
+        known = self._keys.get(id(test))
+        if known is None:
+            known = self._keys[id(test)] = (test, self._keys_test(test))
+        return known[1]
+
+    def _keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
         if not isinstance(test, Compare):
             return None
         if test.op in ("in", "not in") and isinstance(test.left, Lit) and isinstance(test.right, Name):
             return test.right.id, frozenset({test.left.code.text}), test.op == "in"
-        if (test.op in ("is", "is not") and isinstance(test.left, Name) and test.left.id in facts.fetched
-                and test.right == MISSING):
-            value, key = facts.fetched[test.left.id]
-            return value, frozenset({key}), test.op == "is not"
         left = test.left
         if (isinstance(left, Call) and isinstance(left.func, Attr) and left.func.attr == "keys" and not left.args
                 and isinstance(left.func.value, Name) and isinstance(test.right, Name)
@@ -110,10 +124,12 @@ class Simplifier:
 
     def decide(self, test: Expr, facts: Facts) -> bool | None:
         """True or False when the known types decide `test`, else None."""
-        if isinstance(test, Not):
+        if type(test) is Not:
             decided = self.decide(test.operand, facts)
             return None if decided is None else not decided
-        if isinstance(test, BoolOp):
+        if type(test) is not BoolOp and type(test) is not Compare:
+            return None  # (a call, a name...: no test of types or keys)
+        if type(test) is BoolOp:
             values = [self.decide(v, facts) for v in test.values]
             stop = test.op == "or"  # or: one true decides; and: one false decides
             if stop in values:
@@ -134,12 +150,14 @@ class Simplifier:
 
     def narrow(self, test: Expr, facts: Facts, holds: bool) -> Facts:
         """The facts after `test` was found to hold (or not)."""
-        if isinstance(test, Not):
+        if type(test) is Not:
             return self.narrow(test.operand, facts, not holds)
-        if isinstance(test, BoolOp):
+        if type(test) is not BoolOp and type(test) is not Compare:
+            return facts  # (a call, a name...: tells nothing of types or keys)
+        if type(test) is BoolOp:
             if (test.op == "and") == holds:  # every member holds (and), or none does (not or)
-                for value in test.values:
-                    facts = self.narrow(value, facts, holds)
+                for member in test.values:
+                    facts = self.narrow(member, facts, holds)
             return facts
         keys = self.keys_test(test, facts)
         if keys is not None:
@@ -158,20 +176,27 @@ class Simplifier:
         return narrowed
 
     # -- the tree ---------------------------------------------------------------------------------
-    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts) -> list[Stmt]:
+    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts, fresh: bool = False) -> list[Stmt]:
+        """`block` simplified where `facts` hold (`fresh`: facts made for it alone, which it may
+        change; else it works on a copy)."""
         out: list[Stmt] = []
-        facts = facts.copy()
+        if not fresh:
+            facts = facts.copy()
+        statement = self.statement
         for stmt in block:
-            out.extend(self.statement(stmt, facts))
+            out.extend(statement(stmt, facts))
             if out and _leaves(out[-1]):
                 break  # the rest of the block never runs
         return out
 
     def statement(self, stmt: Stmt, facts: Facts) -> list[Stmt]:
         """`stmt` simplified; `facts` is updated with what it binds."""
-        if isinstance(stmt, If):
+        # (tree nodes are never subclassed: exact types are enough)
+        if type(stmt) is If:
             return self.if_chain(stmt, facts)
-        if isinstance(stmt, For):
+        if type(stmt) is not For and type(stmt) is not Assign:
+            return [stmt]  # (a return, a call...: binds nothing)
+        if type(stmt) is For:
             for name in self.assigned([stmt]):  # (the body runs again with what it bound)
                 facts.forget(name)
             body = tuple(self.block(stmt.body, facts)) or (Pass(),)
@@ -196,7 +221,8 @@ class Simplifier:
             decided = self.decide(test, falling)
             if decided is False:
                 continue  # never runs
-            inner = tuple(self.block(body, self.narrow(test, falling, True))) or (Pass(),)
+            narrowed = self.narrow(test, falling, True)  # (a new Facts, unless the test told nothing)
+            inner = tuple(self.block(body, narrowed, fresh=narrowed is not falling)) or (Pass(),)
             if decided is True:  # runs whenever it is reached: the rest of the chain never does
                 return self.after(_chain(arms, inner), facts, falling)
             arms.append((test, inner))
@@ -254,9 +280,9 @@ def _chain(arms: list[tuple[Expr, tuple[Stmt, ...]]], orelse: tuple[Stmt, ...]) 
 
 def _leaves(stmt: Stmt) -> bool:
     """Whether `stmt` always leaves the block it is in (so nothing after it runs)."""
-    if isinstance(stmt, (Return, Break)):
+    if type(stmt) is Return or type(stmt) is Break:
         return True
-    if isinstance(stmt, If):
+    if type(stmt) is If:
         arms = [body for _, body in stmt.branches]
         return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
     return False
@@ -274,9 +300,12 @@ def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
              key_sets: dict[str, frozenset[str]] | None = None) -> list[Stmt]:
     """A function body without the branches its own type tests decide, nor the `t = type(x)`
     lines their removal left unread."""
-    simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts()) or [Pass()]
-    read = _names_read(simplified)
-    if read >= _types_taken(simplified):
+    simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts(), fresh=True) or [Pass()]
+    taken = _types_taken(simplified)
+    if not taken:
+        return simplified  # (no `t = type(x)` to drop: the walk over every name read is spared)
+    read = _names_read(simplified, until=taken)
+    if read >= taken:
         return simplified
     return _without_unread_types(simplified, read) or [Pass()]
 
@@ -316,8 +345,10 @@ def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
     return out
 
 
-def _names_read(tree: object) -> set[str]:
-    """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding)."""
+def _names_read(tree: object, until: set[str] | None = None) -> set[str]:
+    """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding); with
+    `until`, the walk may stop as soon as every one of those names is found read. The tree is
+    walked in the order of its text, so a `t = type(x)` is met shortly before the test reading t."""
     found: set[str] = set()
     stack = [tree]
     while stack:
@@ -325,20 +356,39 @@ def _names_read(tree: object) -> set[str]:
         kind = type(node)
         if kind is Name:
             found.add(node.id)  # type: ignore[attr-defined]
+            if until is not None and node.id in until and found >= until:  # type: ignore[attr-defined]
+                break
         elif kind is tuple or kind is list:
-            stack.extend(node)  # type: ignore[call-overload]
+            stack.extend(reversed(node))  # type: ignore[call-overload]
         elif kind is Assign and type(node.target) is Name:  # type: ignore[attr-defined]
             stack.append(node.value)  # type: ignore[attr-defined]
         elif kind is not Lit:
-            stack.extend(getattr(node, name) for name in _children(kind))
+            children = _CHILDREN.get(kind)
+            if children is None:
+                children = _children(kind)
+            stack.extend(reversed(children(node)))
     return found
 
 
-_CHILDREN: dict[type, tuple[str, ...]] = {}
+# tree node class -> a function giving the tuple of its fields' values (the ones that may hold
+# other nodes): one attrgetter call per node instead of a getattr per field
+_CHILDREN: dict[type, Callable[[object], tuple[object, ...]]] = {}
 
 
-def _children(kind: type) -> tuple[str, ...]:
-    """The fields of a tree node's class that may hold other nodes."""
-    if kind not in _CHILDREN:
-        _CHILDREN[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
-    return _CHILDREN[kind]
+def _children(kind: type) -> Callable[[object], tuple[object, ...]]:
+    """The fields of a tree node's class that may hold other nodes, as a getter of their values."""
+    names = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+    getter: Callable[[object], tuple[object, ...]]
+    if not names:
+        getter = _no_children
+    elif len(names) == 1:
+        single = attrgetter(names[0])
+        getter = lambda node: (single(node),)  # noqa: E731
+    else:
+        getter = attrgetter(*names)
+    _CHILDREN[kind] = getter
+    return getter
+
+
+def _no_children(node: object) -> tuple[object, ...]:
+    return ()

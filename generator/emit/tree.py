@@ -309,6 +309,8 @@ class ListComp(Expr):
 def literal_expr(value: Any) -> Expr:
     """A JSON value (or a tuple/frozenset of them) as a tree with literal() leaves: rendered flat
     it is exactly literal(value), and the layout can split its brackets as black does."""
+    if type(value) is str:  # (most values: one test instead of five)
+        return _string_lit(value)
     if isinstance(value, frozenset):
         if not value:
             return lit(value)
@@ -436,9 +438,14 @@ Wrap = Callable[[Stmt, str, str], "list[str] | None"]
 def render_block(block: Block, depth: int, wrap: Wrap | None = None) -> list[str]:
     """The lines of a block at an indentation depth; `wrap` lays out over-long statements."""
     lines: list[str] = []
+    _render_into(block, depth, wrap, lines)
+    return lines
+
+
+def _render_into(block: Block, depth: int, wrap: Wrap | None, lines: list[str]) -> None:
+    """The lines of a block appended to `lines` (nested blocks write to the same list)."""
     for stmt in block:
         _render_stmt(stmt, depth, wrap, lines)
-    return lines
 
 
 def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) -> None:
@@ -448,28 +455,37 @@ def _render_stmt(stmt: Stmt, depth: int, wrap: Wrap | None, lines: list[str]) ->
             keyword = "if" if i == 0 else "elif"
             line = indent + keyword + " " + test.render() + ":"
             wrapped = wrap(Header(keyword, test), indent, line) if wrap is not None else None
-            lines.extend(wrapped if wrapped is not None else [line])
-            lines.extend(render_block(_suite(body), depth + 1, wrap))
+            if wrapped is None:
+                lines.append(line)
+            else:
+                lines.extend(wrapped)
+            _render_into(_suite(body), depth + 1, wrap, lines)
         if stmt.orelse:
             lines.append(indent + "else:")
-            lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+            _render_into(stmt.orelse, depth + 1, wrap, lines)
     elif isinstance(stmt, For):
         lines.append(indent + "for " + stmt.target.render() + " in " + stmt.source.render() + ":")
-        lines.extend(render_block(_suite(stmt.body), depth + 1, wrap))
+        _render_into(_suite(stmt.body), depth + 1, wrap, lines)
         if stmt.orelse:
             lines.append(indent + "else:")
-            lines.extend(render_block(stmt.orelse, depth + 1, wrap))
+            _render_into(stmt.orelse, depth + 1, wrap, lines)
     elif isinstance(stmt, Comment):
         lines.append(indent + "# " + COMMENTS[stmt.note])
     else:
         line = indent + statement_text(stmt)
         wrapped = wrap(stmt, indent, line) if wrap is not None else None
-        lines.extend(wrapped if wrapped is not None else [line])
+        if wrapped is None:
+            lines.append(line)
+        else:
+            lines.extend(wrapped)
 
 
 def _suite(body: Block) -> Block:
     """A block as the body of a compound statement: at least one statement that is code."""
-    return body if without_comments(body) else (*body, Pass())
+    for stmt in body:
+        if not isinstance(stmt, Comment):
+            return body  # (one statement of code is enough: the first found ends the search)
+    return (*body, Pass())
 
 
 def statement_text(stmt: Stmt) -> str:

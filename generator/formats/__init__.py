@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
@@ -134,12 +135,13 @@ def _read_checkers() -> tuple[dict[str, str], dict[str, str], dict[str, str], li
     """Imports (alias -> import line), constants and functions (name -> source) of checkers.py,
     and every top-level name in definition order."""
     source = inspect.getsource(checkers)
+    lines = _source_lines(source)
     imports: dict[str, str] = {}
     constants: dict[str, str] = {}
     functions: dict[str, str] = {}
     order: list[str] = []
     for node in ast.parse(source).body:
-        text = ast.get_source_segment(source, node) or ""
+        text = _segment(lines, node)
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             if isinstance(node, ast.ImportFrom) and node.module == "__future__":
                 continue
@@ -156,6 +158,31 @@ def _read_checkers() -> tuple[dict[str, str], dict[str, str], dict[str, str], li
             functions[node.name] = text + "\n"
             order.append(node.name)
     return imports, constants, functions, order
+
+
+def _source_lines(source: str) -> list[str]:
+    """The lines of a source text with their ends, split where ast splits them (at \\r\\n, \\r
+    and \\n only)."""
+    lines: list[str] = []
+    start = 0
+    for end in re.finditer(r"\r\n|\r|\n", source):
+        lines.append(source[start:end.end()])
+        start = end.end()
+    if start < len(source):
+        lines.append(source[start:])
+    return lines
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """ast.get_source_segment's text of a top-level statement, from lines split once (it splits
+    the whole source again for each statement: quadratic in checkers.py's size)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    start, end = node.col_offset, node.end_col_offset
+    if first == last:
+        return lines[first].encode()[start:end].decode()
+    head = lines[first].encode()[start:].decode()
+    tail = lines[last].encode()[:end].decode()
+    return "".join([head, *lines[first + 1:last], tail])
 
 
 def _read_depends(names: list[str]) -> dict[str, tuple[str, ...]]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
+from ..emit.exact import JSON_KIND
 from ..emit.tree import RETURN_FALSE, Compare, Display, Expr, Name, Not, Stmt, call, fail_if, if_, lit
 from ..reference.results import Results, error, is_kind
 from ..values import canonical, dumps_exact, normalize_number
@@ -126,8 +127,6 @@ def _json_kind(value: Any) -> str:
 
 
 def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
-    from ..emit.exact import JSON_KIND
-
     m, x, exact = b.m, b.x, b.exact
     kind = JSON_KIND[exact]
     values = [normalize_number(v) if kind == "number" else v for v in check.values if _json_kind(v) == kind]

@@ -39,11 +39,13 @@ class Plan:
         self._nodes: dict[ir.Node, NodePlan] = {}
 
     def node(self, node: ir.Node) -> NodePlan:
-        if node not in self._nodes:
+        # (one lookup: a node equal to a key but not the same object is compared field by field)
+        found = self._nodes.get(node)
+        if found is None:
             from ..keywords.registry import PLANNERS
 
-            self._nodes[node] = NodePlan({unit: planner(node, self) for unit, planner in PLANNERS.items()})
-        return self._nodes[node]
+            found = self._nodes[node] = NodePlan({unit: planner(node, self) for unit, planner in PLANNERS.items()})
+        return found
 
 
 __all__ = ["Costs", "Inlining", "NodePlan", "Plan"]

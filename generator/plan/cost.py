@@ -17,6 +17,8 @@ errors in the same order. Valid instances run every check either way.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import ir
 
 # The members a walk is assumed to visit (items, additionalProperties, patternProperties...).
@@ -35,13 +37,19 @@ class Costs:
         self.graph = graph
         self._nodes: dict[ir.Node, float] = {}
         self._open: set[ir.Node] = set()
+        # id(check) -> (the check, its estimate), for estimates asked with no node open: the
+        # emitter asks for each check once per exact type and per inlined copy, and with no
+        # estimate under way every node it reads is already settled (the check is kept, so its
+        # id stays its own)
+        self._checks: dict[int, tuple[ir.Check, float]] = {}
 
     def node(self, node: ir.Node) -> float:
         """The fast path of `node` on a value of its costliest type."""
         if node.boolean is not None:
             return 0.0
-        if node in self._nodes:
-            return self._nodes[node]
+        known = self._nodes.get(node)  # (one lookup: see Plan.node)
+        if known is not None:
+            return known
         if node in self._open:
             return RECURSIVE
         self._open.add(node)
@@ -64,9 +72,15 @@ class Costs:
 
     def check(self, check: ir.Check) -> float:
         """One check: its own work and the subschemas it applies, per member for a walk."""
-        from ..keywords.registry import CHECKS
+        if self._open:  # (inside an estimate: what it reads may still be open)
+            return self._estimate(check)
+        known = self._checks.get(id(check))
+        if known is None:
+            known = self._checks[id(check)] = (check, self._estimate(check))
+        return known[1]
 
-        kind = CHECKS[type(check)]
+    def _estimate(self, check: ir.Check) -> float:
+        kind = _checks()[type(check)]
         in_place = ir.in_place(check)
         applied = sum(self.node(sub) for sub in in_place)
         members = [sub for sub in ir.subschemas(check) if not any(sub is s for s in in_place)]
@@ -81,6 +95,19 @@ class Costs:
         typed = self.typed(node)
         early = [c for c in general if self.check(c) < typed]
         return early, [c for c in general if not any(c is e for e in early)]
+
+
+# The keyword registry's CHECKS, imported at first use (the registry imports the plan), then kept:
+# an import statement in a function is paid at every call.
+_REGISTRY: list[dict[type, Any]] = []
+
+
+def _checks() -> dict[type, Any]:
+    if not _REGISTRY:
+        from ..keywords.registry import CHECKS
+
+        _REGISTRY.append(CHECKS)
+    return _REGISTRY[0]
 
 
 def _general(check: ir.Check) -> bool:

@@ -60,10 +60,11 @@ class Inlining:
 
     def weight(self, node: ir.Node) -> int:
         """IR checks and subschemas under `node` (references not followed)."""
-        if node not in self._weights:
-            self._weights[node] = 1 + sum(1 + sum(self.weight(sub) for sub in ir.subschemas(check))
-                                          for check in node.checks)
-        return self._weights[node]
+        known = self._weights.get(node)  # (one lookup: see Plan.node)
+        if known is None:
+            known = self._weights[node] = 1 + sum(1 + sum(self.weight(sub) for sub in ir.subschemas(check))
+                                                  for check in node.checks)
+        return known
 
     def plain_ref(self, node: ir.Node) -> ir.Check | None:
         """The static reference `node` is made of, if it is one alone (not in dynamic mode)."""

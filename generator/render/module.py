@@ -152,12 +152,14 @@ def _black_statement(line: str, keyword: str) -> list[str] | None:
 def _function(fn: Function, format: bool) -> RenderedFunction:
     signature = layout.signature(fn.name.id, fn.params, fn.returns) if format else [
         f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
-    body = _lines(fn.body, 1, format)
-    # black is needed only where a line is still long (its docstring black leaves as it is)
-    laid_out = all(len(line) <= layout.LINE_LENGTH for line in signature) and all(_settled(line.text) for line in body)
+    body = render_block(fn.body, 1, _wrap if format else None)
+    # black is needed only where a line is still long (its docstring black leaves as it is); no
+    # need to ask without black: its section markers are taken out unread
+    laid_out = not format or (all(len(line) <= layout.LINE_LENGTH for line in signature)
+                              and all(_settled(line) for line in body))
     # (the body as one piece of text: the template writes it as it writes each line, with less work)
     return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc,
-                            [Code("\n".join(line.text for line in body))])
+                            [Code("\n".join(body))])
 
 
 # What the module docstring says it imports.

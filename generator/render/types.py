@@ -314,6 +314,9 @@ class TypedRoot:
     registry: Mapping[str, Any] = field(default_factory=dict)
     base_uri: str = ""
     fragment: str = ""
+    # the compile's registry as it was with this schema's document alone added and indexed (under
+    # base_uri, by the profile's draft), or None: it is then indexed again here
+    indexed: Registry | None = None
 
 
 @dataclass(frozen=True)
@@ -371,7 +374,10 @@ class _Reader:
             self.named[f"{scope} root"] = _Named(name, root.schema, _At(scope, "", "", "", root.profile))
             self.queue.append(f"{scope} root")
             return
-        registry = Registry(draft=root.profile.draft, supplied=dict(root.registry))
+        if root.indexed is not None and root.indexed.draft == root.profile.draft:
+            registry = root.indexed.copy(dict(root.registry))  # (the same tables: no second walk)
+        else:
+            registry = Registry(draft=root.profile.draft, supplied=dict(root.registry))
         self.registries.append(registry)
         document = registry.add(root.base_uri, root.schema, root.profile.draft)
         if root.fragment:
