@@ -452,6 +452,24 @@ def test_counts_at_one_and_zero_agree_with_reference(value: Any) -> None:
 _EMPTINESS: list[tuple[Any, DraftReference, str]] = []
 
 
+# oneOf counts its alternatives' pass expressions in place; minLength 1's negation is the value's
+# truth (`x`, a str), which `+` would concatenate with the next term: it is counted as bool(x)
+@pytest.mark.parametrize("kind, bounds, values", [
+    ("string", ("minLength", "maxLength"), ["", "a", "abcd", MyStr(""), 0]),
+    ("array", ("minItems", "maxItems"), [[], [1], [1, 2, 3, 4], [None]]),
+    ("object", ("minProperties", "maxProperties"), [{}, {"a": 1}, {"a": 1, "b": 2, "c": 3, "d": 4}, MyDict()]),
+])
+def test_one_of_counts_a_values_truth_as_a_bool(kind: str, bounds: tuple[str, str], values: list[Any]) -> None:
+    at_least, at_most = bounds
+    for schema in ({"oneOf": [{"type": kind, at_least: 1}, {"type": kind, at_most: 3}]},
+                   {"oneOf": [{"type": kind, at_least: 1, at_most: 3}, {"type": kind, at_most: 0},
+                              {"type": kind, at_least: 2}]}):
+        module, reference, source = _pair(schema, "draft2020-12")
+        assert re.search(r"if .*bool\(x\).* \+ .* != 1:", source), source  # counted in place
+        for value in values:
+            assert_agree(module, reference, value)
+
+
 # -- required properties checked by name: looked up once, with x.get(name, _MISSING) ---------------
 LOOKED_UP = {
     "type": "object",

@@ -393,6 +393,17 @@ def test_mypy_strict_accepts_a_program_using_the_types_and_flags_one_misusing_th
     assert flagged == marked and len(marked) == 5, done.stdout
 
 
+def test_mypy_strict_accepts_enums_and_consts_of_empty_arrays_and_objects(tmp_path: Path) -> None:
+    # their values' list is a module constant whose type mypy cannot infer (`[[]]`) unless annotated
+    pytest.importorskip("mypy")
+    for index, schema in enumerate([{"const": []}, {"const": {}}, {"enum": [[], {}]}, {"enum": [1, {"a": [[]]}]}]):
+        source = generator.compile_source(schema, format=False)
+        assert re.search(r"^_L\d+: Final\[list\[Any\]\] = ", source, re.M), schema
+        (tmp_path / f"empty_{index}.py").write_text(source)
+    done = _mypy(*sorted(p.name for p in tmp_path.glob("empty_*.py")), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 # Keywords whose subschemas narrow no type (render/types.py): names declared there are no keys.
 _UNTYPED = {"not", "if", "dependencies", "dependentSchemas", "contains", "propertyNames", "unevaluatedProperties",
             "unevaluatedItems"}

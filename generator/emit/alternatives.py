@@ -21,7 +21,7 @@ from ..keywords.objects import Properties
 from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
-from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, If, Name, Not,
+from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, BoolOp, Call, Compare, Display, Expr, If, Name, Not,
                    Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, is_fail, lit, method, or_,
                    without_comments)
 
@@ -197,4 +197,14 @@ def _count_outcome(tests: list[Expr], one: bool) -> tuple[str, Expr | None]:
         return ("test", or_(*open_tests)) if open_tests else ("pass", None)
     if len(open_tests) == 1:
         return ("test", open_tests[0].negate())
-    return ("test", Compare(Sum(tuple(open_tests)), "!=", lit(1)))
+    return ("test", Compare(Sum(tuple(_as_bool(t) for t in open_tests)), "!=", lit(1)))
+
+
+def _as_bool(test: Expr) -> Expr:
+    """`test` as a term of a count: a value's truth (`x`, the negation of minLength 1's `not x`)
+    is a str, list or dict, which `+` would concatenate or refuse, so it is counted as `bool(x)`."""
+    if isinstance(test, Name):
+        return call("bool", test)
+    if isinstance(test, BoolOp):
+        return BoolOp(test.op, tuple(_as_bool(value) for value in test.values))
+    return test
