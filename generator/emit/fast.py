@@ -10,10 +10,11 @@ get a suffix), with `return False` falling through to the enclosing function.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import ir
 from ..codegen import literal
+from ..plan.cost import registered_checks
 from . import exact as types
 from .context import Branch, General
 from .names import Scope
@@ -26,18 +27,6 @@ if TYPE_CHECKING:
 
 # A type branch: the exact types that share it, and its checks.
 Branches = list[tuple[list[str], list[Stmt]]]
-
-# The keyword registry's CHECKS, imported at first use (the registry's units import this module):
-# kept here once it is, as an import statement in a function is paid at every call.
-_REGISTRY: list[dict[type, Any]] = []
-
-
-def _checks() -> dict[type, Any]:
-    if not _REGISTRY:
-        from ..keywords.registry import CHECKS
-
-        _REGISTRY.append(CHECKS)
-    return _REGISTRY[0]
 
 
 def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
@@ -74,7 +63,7 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
 
 
 def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]) -> list[Stmt]:
-    kinds = _checks()
+    kinds = registered_checks()
     out: list[Stmt] = []
     for check in checks:
         emit = kinds[type(check)].general
@@ -96,7 +85,7 @@ def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Sco
             return [RETURN_FALSE]
         elif not (exact == "int" and "integer" in node.types):
             return [RETURN_FALSE]
-    kinds = _checks()
+    kinds = registered_checks()
     branch: Branch | None = None  # (made when a check of this type is met: most types have none)
     waiting = list(general or ())
     for check in node.checks:

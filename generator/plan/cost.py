@@ -17,6 +17,7 @@ errors in the same order. Valid instances run every check either way.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .. import ir
@@ -80,7 +81,7 @@ class Costs:
         return known[1]
 
     def _estimate(self, check: ir.Check) -> float:
-        kind = _checks()[type(check)]
+        kind = registered_checks()[type(check)]
         in_place = ir.in_place(check)
         applied = sum(self.node(sub) for sub in in_place)
         members = [sub for sub in ir.subschemas(check) if not any(sub is s for s in in_place)]
@@ -97,17 +98,14 @@ class Costs:
         return early, [c for c in general if not any(c is e for e in early)]
 
 
-# The keyword registry's CHECKS, imported at first use (the registry imports the plan), then kept:
-# an import statement in a function is paid at every call.
-_REGISTRY: list[dict[type, Any]] = []
+@functools.cache
+def registered_checks() -> dict[type, Any]:
+    """The keyword registry's CHECKS, imported at first use (the registry's units import the plan
+    and the emitter), then kept: an import statement in a function is paid at every call. The
+    fast-path emitter reads it through here too."""
+    from ..keywords.registry import CHECKS
 
-
-def _checks() -> dict[type, Any]:
-    if not _REGISTRY:
-        from ..keywords.registry import CHECKS
-
-        _REGISTRY.append(CHECKS)
-    return _REGISTRY[0]
+    return CHECKS
 
 
 def _general(check: ir.Check) -> bool:
