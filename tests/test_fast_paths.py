@@ -9,6 +9,8 @@ discriminants, missing properties), gets the reference's answer and error locati
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from decimal import Decimal
 from typing import Any
@@ -45,6 +47,16 @@ def _pair(schema: Any, draft: str) -> tuple[Any, DraftReference, str]:
     source = generator.compile_source(schema, profile=draft, format=False)
     module = generator.compile_module(schema, profile=draft, format=False)
     return module, DraftReference(schema, draft), source
+
+
+def _pair_once(schema: Any, draft: str = "draft2020-12") -> tuple[Any, DraftReference, str]:
+    """_pair, made once per schema for the whole run (Hypothesis runs a test's body many times)."""
+    return _pair_of_text(json.dumps(schema, sort_keys=True), draft)
+
+
+@functools.cache
+def _pair_of_text(schema_text: str, draft: str) -> tuple[Any, DraftReference, str]:
+    return _pair(json.loads(schema_text), draft)
 
 
 # -- oneOf / anyOf over alternatives told apart by a const property ------------------------------
@@ -443,13 +455,9 @@ def test_counts_at_one_and_zero_are_the_values_truth() -> None:
 
 @given(value=st.dictionaries(st.sampled_from(sorted(EMPTINESS["properties"])), EMPTINESS_VALUES, max_size=4))
 def test_counts_at_one_and_zero_agree_with_reference(value: Any) -> None:
-    if not _EMPTINESS:
-        _EMPTINESS.append(_pair(EMPTINESS, "draft2020-12"))
-    module, reference, _ = _EMPTINESS[0]
+    module, reference, _ = _pair_once(EMPTINESS)
     assert_agree(module, reference, value)
 
-
-_EMPTINESS: list[tuple[Any, DraftReference, str]] = []
 
 
 # oneOf counts its alternatives' pass expressions in place; minLength 1's negation is the value's
@@ -515,13 +523,46 @@ def test_required_properties_are_looked_up_once() -> None:
 @given(value=st.dictionaries(st.sampled_from(["id", "name", "note", "tags", "nullable", "a", "b", "c"]),
                              LOOKED_UP_VALUES, max_size=7))
 def test_required_properties_looked_up_once_agree_with_reference(value: Any) -> None:
-    if not _LOOKED_UP:
-        _LOOKED_UP.append(_pair(LOOKED_UP, "draft2020-12"))
-    module, reference, _ = _LOOKED_UP[0]
+    module, reference, _ = _pair_once(LOOKED_UP)
     assert_agree(module, reference, value)
 
 
-_LOOKED_UP: list[tuple[Any, DraftReference, str]] = []
+
+# -- if/then rules over required properties: each read once, shared with the walk -------------------
+SHARED_READS = {
+    "type": "object",
+    "required": ["kind", "entry", "mode"],
+    "additionalProperties": False,
+    "properties": {
+        "kind": {"enum": ["a", "b"]},
+        "entry": {"type": "object", "properties": {"artifact": {"type": "string"}, "n": {"type": "integer"}}},
+        "mode": {"type": ["string", "null"]},
+    },
+    "allOf": [
+        {"if": {"properties": {"kind": {"const": "a"}}}, "then": {"properties": {"entry": {"required": ["n"]}}}},
+        {"if": {"properties": {"entry": {"properties": {"artifact": {"const": "bin"}}}}},
+         "then": {"properties": {"mode": {"type": "string"}}}},
+        {"if": {"properties": {"kind": {"const": "b"}}}, "then": {"properties": {"mode": {"type": "null"}}}},
+    ],
+}
+SHARED_READ_VALUES = st.one_of(VALUES, st.sampled_from(["a", "b", "bin", None, 1, {}, {"n": 1}, {"artifact": "bin"},
+                                                         {"artifact": "bin", "n": 2.0}, MyDict(n=1), MyStr("a")]))
+
+
+def test_properties_an_if_rule_reads_are_read_once() -> None:
+    module, reference, source = _pair(SHARED_READS, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    for name in ("kind", "entry"):
+        assert len(re.findall(rf'x\[\{name!r}\]|x\["{name}"\]', fast)) == 1, (name, fast)
+    assert re.search(r"\n +x\d+ = x\d+\n", fast), fast  # a later read copies the local
+    assert_agree(module, reference, {"kind": "a", "entry": {"n": 1}, "mode": "m"})
+    assert not module.is_valid({"kind": "a", "entry": {}, "mode": "m"})
+
+
+@given(value=st.dictionaries(st.sampled_from(["kind", "entry", "mode", "x"]), SHARED_READ_VALUES, max_size=4))
+def test_properties_read_once_agree_with_reference(value: Any) -> None:
+    module, reference, _ = _pair_once(SHARED_READS)
+    assert_agree(module, reference, value)
 
 
 # -- short arrays of leaf items: unpacked at their minItems length ------------------------------
@@ -646,13 +687,9 @@ def test_not_of_a_type_alone_is_tested_in_place() -> None:
 
 @given(value=st.lists(VALUES, max_size=5))
 def test_not_of_a_type_alone_agrees_with_reference(value: Any) -> None:
-    if not _NOT_TYPES:
-        _NOT_TYPES.append(_pair(NOT_TYPES, "draft2020-12"))
-    module, reference, _ = _NOT_TYPES[0]
+    module, reference, _ = _pair_once(NOT_TYPES)
     assert_agree(module, reference, value)
 
-
-_NOT_TYPES: list[tuple[Any, DraftReference, str]] = []
 
 
 @pytest.mark.parametrize("items, unique", [

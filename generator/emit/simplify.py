@@ -9,6 +9,11 @@ arms that cannot run, keeping a decided arm's body in place of its `if`. Type te
 effects, so dropping one changes no answer; only tests decided by types alone are evaluated.
 What follows a statement that always leaves its block (a `return`, a `break`, an `if` whose every
 arm does) goes too, as does an `else:` left holding only `pass`.
+
+It also shares look-ups: a value read again by key (`x9 = x["entry"]`) where a local read
+before still holds it (`x3 = x["entry"]` earlier on every way here, neither name bound since) is
+copied from that local (`x9 = x3`): an `if` rule reads the properties that the walk over them
+reads again, and each look-up compares the key's text. (Validation never changes the instance.)
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from operator import attrgetter
 from typing import Callable, Sequence
 
 from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Pass, Return,
-                   Stmt, Tuple)
+                   Stmt, Subscript, Tuple)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -39,12 +44,20 @@ class Facts:
     # `x1` -> (`x`, the key's literal text) after `x1 = x.get("a", _MISSING)`: `x1 is _MISSING`
     # is then a test of whether x holds "a"
     fetched: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # (`x`, the key's literal text) -> `x3` after `x3 = x["a"]`: a later `x["a"]` is `x3`
+    held: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def copy(self) -> Facts:
         copied = Facts.__new__(Facts)  # (the dataclass's __init__ would build default dicts first)
         copied.possible, copied.type_of, copied.present = dict(self.possible), dict(self.type_of), dict(self.present)
-        copied.fetched = dict(self.fetched)
+        copied.fetched, copied.held = dict(self.fetched), dict(self.held)
         return copied
+
+    def take(self, other: Facts) -> None:
+        """Know what `other` knows (a narrowed copy of these facts)."""
+        if other is not self:
+            self.possible, self.type_of, self.present = other.possible, other.type_of, other.present
+            self.fetched, self.held = other.fetched, other.held
 
     def forget(self, name: str) -> None:
         """`name` is bound anew: nothing is known of it, nor of a `type()` taken of it."""
@@ -56,6 +69,9 @@ class Facts:
             del self.type_of[alias]
         for local in [k for k, (value, _) in self.fetched.items() if value == name]:
             del self.fetched[local]
+        if self.held:
+            for read in [r for r, local in self.held.items() if r[0] == name or local == name]:
+                del self.held[read]
 
 
 class Simplifier:
@@ -203,8 +219,15 @@ class Simplifier:
             orelse = tuple(self.block(stmt.orelse, facts))
             return [For(stmt.target, stmt.source, body, orelse)]
         if isinstance(stmt, Assign):
+            read = _read_by_key(stmt.value)
+            if read is not None and type(stmt.target) is Name:
+                holder = self.holder(read, facts)
+                if holder is not None and holder != stmt.target.id:
+                    stmt = Assign(stmt.target, Name(holder))
             for name in _targets(stmt.target):
                 facts.forget(name)
+            if read is not None and type(stmt.target) is Name and read not in facts.held:
+                facts.held[read] = stmt.target.id
             value = self.subject(stmt.value, facts) if isinstance(stmt.value, Call) else None
             if isinstance(stmt.target, Name) and value is not None:
                 facts.type_of[stmt.target.id] = value
@@ -212,6 +235,14 @@ class Simplifier:
             if isinstance(stmt.target, Name) and fetched is not None:
                 facts.fetched[stmt.target.id] = fetched
         return [stmt]
+
+    def holder(self, read: tuple[str, str], facts: Facts) -> str | None:
+        """The local that holds `x["a"]` here (`read`: x and the key's text): one bound to
+        `x["a"]`, or to `x.get("a", _MISSING)` where the key is known to be there."""
+        local = facts.held.get(read)
+        if local is None and read[1] in facts.present.get(read[0], ()):
+            local = next((k for k, fetched in facts.fetched.items() if fetched == read), None)
+        return local
 
     def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:
         """The chain simplified; `facts` becomes what holds after it."""
@@ -222,6 +253,11 @@ class Simplifier:
             if decided is False:
                 continue  # never runs
             narrowed = self.narrow(test, falling, True)  # (a new Facts, unless the test told nothing)
+            if decided is True and not arms:
+                # the body runs whenever the chain does: it takes the chain's place, and what it
+                # binds is known after it (`falling` is `facts` while no arm is kept)
+                facts.take(narrowed)
+                return self.block(body, facts, fresh=True)
             inner = tuple(self.block(body, narrowed, fresh=narrowed is not falling)) or (Pass(),)
             if decided is True:  # runs whenever it is reached: the rest of the chain never does
                 return self.after(_chain(arms, inner), facts, falling)
@@ -258,6 +294,13 @@ class Simplifier:
         if isinstance(stmt, If):
             return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(stmt.orelse)
         return set()
+
+
+def _read_by_key(value: Expr) -> tuple[str, str] | None:
+    """(dict, key text) of `x["a"]`."""
+    if type(value) is Subscript and type(value.value) is Name and type(value.index) is Lit:
+        return value.value.id, value.index.code.text
+    return None
 
 
 def _fetched(value: Expr) -> tuple[str, str] | None:

@@ -160,3 +160,35 @@ def test_a_key_looked_up_with_missing_is_known_present_past_its_test() -> None:
                  [*fetch, t.Assign(x1, t.Name("y")), t.fail_if(t.Compare(x1, "is", missing)), *later],
                  [*fetch, either, t.if_(t.Compare(t.lit("a"), "in", t.Name("y")), [t.Return(t.lit(1))])]):
         assert any(line.startswith("if \"a\" in") for line in t.render_block(simplify(body, {}), 0)), body
+
+
+def test_a_value_read_again_by_key_is_copied_from_the_local_that_holds_it() -> None:
+    """`x3 = x["a"]` and later `x9 = x["a"]`: the second is `x9 = x3` (an `if` rule reads the
+    properties the walk over them reads again)."""
+    x1, x3, x9, y = t.Name("x1"), t.Name("x3"), t.Name("x9"), t.Name("y")
+    read = t.Subscript(X, t.lit("a"))
+    use = t.fail_if(t.Compare(x9, "==", t.lit(0)))
+    rendered = t.render_block(simplify([t.Assign(x3, read), t.if_(t.Name("c"), [t.Pass()]),
+                                        t.Assign(x9, read), use], {}), 0)
+    assert rendered[-3] == "x9 = x3", rendered
+    # inside a later arm and a loop too; a decided arm's reads are known past it
+    nested = [t.Assign(x3, read), t.For(t.Name("i"), t.Name("items"), (t.if_(t.Name("c"), [t.Assign(x9, read), use]),))]
+    assert "        x9 = x3" in t.render_block(simplify(nested, {}), 0)
+    decided = [t.Assign(t.Name("t"), t.call("type", X)), t.fail_if(t.Compare(t.Name("t"), "is not", t.Name("dict"))),
+               t.if_(t.Compare(t.Name("t"), "is", t.Name("dict")), [t.Assign(x3, read)]), t.Assign(x9, read), use]
+    assert "x9 = x3" in t.render_block(simplify(decided, {}), 0)
+    # a look-up with _MISSING holds the value once the key is known to be there
+    missing = t.Name("_MISSING")
+    fetch = t.Assign(x1, t.method(X, "get", t.lit("a"), missing))
+    there = t.fail_if(t.Compare(x1, "is", missing))
+    assert "x9 = x1" in t.render_block(simplify([fetch, there, t.Assign(x9, read), use], {}), 0)
+    assert "x9 = x1" not in t.render_block(simplify([fetch, t.Assign(x9, read), use], {}), 0)
+    # not from an arm that may not run, nor once x or the holder is bound again, nor another key
+    for body in ([t.if_(t.Name("c"), [t.Assign(x3, read)]), t.Assign(x9, read), use],
+                 [t.Assign(x3, read), t.Assign(X, y), t.Assign(x9, read), use],
+                 [t.Assign(x3, read), t.Assign(x3, y), t.Assign(x9, read), use],
+                 [t.Assign(x3, read), t.For(t.Name("i"), t.Name("items"), (t.Assign(x9, read), t.Assign(x3, y))), use],
+                 [t.Assign(x3, read), t.Assign(x9, t.Subscript(X, t.lit("b"))), use],
+                 [t.Assign(x3, read), t.Assign(x9, t.Subscript(y, t.lit("a"))), use]):
+        assert not any(line.strip() == "x9 = x3" for line in t.render_block(simplify(body, {}), 0)), body
+
