@@ -948,3 +948,36 @@ def test_conditions_in_place_agree_with_reference(case: str, value: Any) -> None
 
 
 _CONDITIONS: dict[str, tuple[Any, DraftReference, str]] = {}
+
+
+# -- multipleOf 1: an integral number -------------------------------------------------------------
+MULTIPLE_OF_ONE = {
+    "type": "object",
+    "properties": {
+        "i": {"type": "integer", "multipleOf": 1},
+        "n": {"type": "number", "multipleOf": 1},
+        "any": {"multipleOf": 1, "minimum": 0},
+        "half": {"type": "number", "multipleOf": 0.5},
+    },
+}
+NUMBERS = st.one_of(st.integers(), st.floats(), st.decimals(allow_nan=False), st.sampled_from(
+    [True, 1.0, 1.5, -0.0, 2**53 + 1, 1e300, float("inf"), float("nan"), MyFloat(2.0), MyFloat(2.5), Decimal("3.00"),
+     Decimal("3.01"), "1", None]))
+
+
+def test_multiple_of_one_is_an_integral_test() -> None:
+    module, reference, source = _pair(MULTIPLE_OF_ONE, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert "% 1" not in fast and not re.search(r"_is_multiple\(x\d+, 1\)", fast), fast
+    # a float tests is_integer() once each: for the integer's type, for the others' multipleOf
+    assert fast.count(".is_integer()") == 3, fast
+    for value, valid in [({"i": 3, "n": 3.0}, True), ({"n": 3.5}, False), ({"i": 2.0}, True), ({"i": 2.5}, False),
+                         ({"half": 1.5}, True), ({"half": 1.25}, False), ({"any": 7}, True), ({"any": 7.5}, False)]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.fixed_dictionaries({}, optional={"i": NUMBERS, "n": NUMBERS, "any": NUMBERS, "half": NUMBERS}))
+def test_multiple_of_one_agrees_with_reference(value: Any) -> None:
+    module, reference, _ = _pair_once(MULTIPLE_OF_ONE)
+    assert_agree(module, reference, value)

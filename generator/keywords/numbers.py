@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
-from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit
+from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, method
 from ..reference.results import Results, error, is_kind
 from .. import values
 from ..values import normalize_number
@@ -123,6 +123,15 @@ def error_number_bound(e: ErrorContext, check: NumberBound) -> list[Stmt]:
 
 
 def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
+    if check.divisor == 1 and type(check.divisor) is int:  # (1.0 is normalized to 1)
+        # a multiple of 1 is an integral number: every int, and a float that is_integer()
+        if b.exact == "int":
+            return []
+        if b.exact == "float":
+            types = b.node.types
+            if types is not None and "integer" in types and "number" not in types:
+                return []  # (the branch tested is_integer() for the type: emit/fast.py fast_branch)
+            return [fail_if(Not(method(b.x, "is_integer")))]
     if b.exact == "int" and isinstance(check.divisor, int):
         return [fail_if(BinOp(b.x, "%", lit(check.divisor)))]
     return [fail_if(Not(call(b.m.prim("_is_multiple"), b.x, b.m.value(check.divisor))))]
