@@ -204,9 +204,22 @@ def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, 
         outer = type_test(m, branches[0][0], call("type", x), x, negate=True)
         branches = branches[1:]
     t = scope("t")
-    arms = tuple((type_test(m, exacts, t, x), tuple(block) or (Pass(),)) for exacts, block in branches)
     last: Stmt = fail_if(Not(ok_call(m, node, x))) if inline else Return(ok_call(m, node, x))
-    chain: list[Stmt] = [Assign(t, call("type", x)), If(arms, (last,))]
+    first: list[tuple[Expr, tuple[Stmt, ...]]] = []
+    if len(branches[0][0]) == 1 and len(branches) > 1:
+        # the common type tested on `type(x)` itself, the others on `t` past it: the same one
+        # type() for a value of the common type, and mypy (so mypyc) knows x's type in its branch
+        # (`t is dict` tells it nothing of x: a native dict branch would look keys up generically)
+        exacts, block = branches.pop(0)
+        first = [(type_test(m, exacts, call("type", x), x), tuple(block) or (Pass(),))]
+    if first and len(branches) == 1:  # one test past it: on type(x) too, no local
+        chain: list[Stmt] = [If((*first, (type_test(m, branches[0][0], call("type", x), x),
+                                          tuple(branches[0][1]) or (Pass(),))), (last,))]
+    else:
+        arms = tuple((type_test(m, exacts, t, x), tuple(block) or (Pass(),)) for exacts, block in branches)
+        chain = [Assign(t, call("type", x)), If(arms, (last,))]
+        if first:
+            chain = [If(tuple(first), tuple(chain))]
     return [if_(outer, chain)] if outer is not None else chain
 
 
