@@ -11,7 +11,9 @@ the minimum is the stable figure):
 1. **Shapes.** For each pattern shape that generator/regex/simple.py turns into str tests, a
    module `{"type": "string", "pattern": P}` compiled as usual (str tests) and the same with the
    str tests switched off (`re`), each module's `is_valid` on typical inputs. A shape is worth
-   its str tests only if they are faster here; regex/simple.py keeps only such shapes.
+   its str tests only if they are faster here; regex/simple.py keeps only such shapes. The last
+   rows are patterns with a scanning negative lookahead, tested without it where the text it
+   seeks is not there (regex/guard.py), against the whole pattern in `re`.
 2. **Rejected.** The tests for classes no str method names exactly (`strip`/`translate` with a
    table, set inclusion), written out by hand, against `re`: why those patterns stay on `re`.
 3. **Bench schemas.** The benchmark cases with patterns (Swagger's `^x-`, FHIR's), `is_valid`
@@ -57,6 +59,12 @@ SHAPES = [
     ("^[a-z]{1,16}$", ["swagger", "Swagger", "a" * 20]),
     ("^[A-Za-z0-9]{1,64}$", ["abcDEF123", "abc-def"]),
 ]
+# (pattern, inputs) with a scanning negative lookahead: tested without it where its text is not
+# in the string (generator/regex/guard.py); the seed tool-package's entry path first
+GUARDED = [
+    (r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$", ["src/tools/pdf/main.py", "a/../b", "x" * 200]),
+    (r"^(?!.*--)[a-z-]+$", ["my-package-name", "my--name"]),
+]
 
 # (pattern, a hand-written str test of it, typical inputs): the ways of testing a class that no
 # str method names, each exactly the pattern on these inputs (checked before timing)
@@ -82,14 +90,16 @@ def str_tests_off(automata: bool = True) -> Iterator[None]:
     """Compile as if no pattern had a str-test shape (every "re" plan runs `re`), and with
     `automata` False as if every pattern were planned "re" (`re` everywhere, as before the plans
     were wired in)."""
-    simple, plan = emitted_patterns.simple_tests, emitted_patterns.plan_pattern
+    simple, plan, guard = emitted_patterns.simple_tests, emitted_patterns.plan_pattern, emitted_patterns.literal_guard
     emitted_patterns.simple_tests = lambda source: None  # type: ignore[assignment]
+    emitted_patterns.literal_guard = lambda source: None  # type: ignore[assignment]
     if not automata:
         emitted_patterns.plan_pattern = lambda source: dataclasses.replace(plan(source), kind="re")  # type: ignore[assignment]
     try:
         yield
     finally:
         emitted_patterns.simple_tests, emitted_patterns.plan_pattern = simple, plan  # type: ignore[assignment]
+        emitted_patterns.literal_guard = guard  # type: ignore[assignment]
 
 
 def both_modules(schema: Any, profile: str | None = None) -> tuple[Any, Any]:
@@ -108,9 +118,10 @@ def _row(label: str, calls: dict[str, Callable[[Any], Any]], argument: Any, sett
 
 def shapes(settings: TimingSettings) -> list[str]:
     lines = ["| pattern | input | re | str tests | re / str tests |", "|---|---|---|---|---|"]
-    for pattern, inputs in SHAPES:
+    for pattern, inputs in SHAPES + GUARDED:
         on, off = both_modules({"type": "string", "pattern": pattern})
-        assert "str tests" in on.__source__ and "str tests" not in off.__source__, pattern
+        note = "# " + COMMENTS["guarded" if (pattern, inputs) in GUARDED else "str-tests"]
+        assert note in on.__source__ and note not in off.__source__, pattern
         for text in inputs:
             assert on.is_valid(text) == off.is_valid(text) == (compile_pattern(pattern).search(text) is not None)
             label = f"`{_cell(pattern)}` | `{_cell(text[:24])}`" + ("..." if len(text) > 24 else "")

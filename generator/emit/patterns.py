@@ -7,6 +7,9 @@
 * "automaton": the copied matcher (`_dfa_search`/`_nfa_search`, regex/matcher.py) on a table,
   a module constant; linear in the length of the string;
 * "unsafe" (no linear engine; the profile has let it through, see preflight): `re`, as "re".
+
+A pattern with a negative lookahead that scans for a text (`(?!.*\\.\\.)`) is tested without it,
+and with it only where the text is in the string (regex/guard.py), in either plan.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..regex import plan_pattern
+from ..regex.guard import literal_guard
 from ..regex.simple import LiteralTest, RunTest, SimpleTest, simple_tests
 from .tree import (NONE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
                    literal_expr, method, or_)
@@ -28,6 +32,13 @@ _TABLE_TYPES = {"_dfa_search": "_DfaTable", "_nfa_search": "_NfaTable"}
 def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
     """True when the pattern matches the string `value`."""
     plan = plan_pattern(source)
+    guard = literal_guard(source) if plan.kind != "automaton" and isinstance(value, Name) else None
+    if guard is not None:
+        # the pattern without its scanning lookaheads, and the pattern itself only where the
+        # text they look for is there (regex/guard.py)
+        absent = and_(*(Compare(lit(text), "not in", value) for text in guard.texts))
+        whole = Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+        return and_(pattern_test(m, guard.reduced, value), Paren(or_(absent, whole)))
     if plan.kind == "automaton":
         assert plan.function is not None and plan.table is not None
         m.matchers.add(plan.function)
@@ -42,13 +53,15 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
 def pattern_notes(m: ModuleEmitter, sources: Iterable[str]) -> list[Stmt]:
     """The comments that say how the code runs these patterns, where it is not with `re`."""
     kinds = {_how(source) for source in sources}
-    return [Comment(note) for note in ("automaton", "str-tests") if note in kinds]
+    return [Comment(note) for note in ("automaton", "guarded", "str-tests") if note in kinds]
 
 
 def _how(source: str) -> str:
     plan = plan_pattern(source)
     if plan.kind == "automaton":
         return "automaton"
+    if literal_guard(source) is not None:
+        return "guarded"
     return "str-tests" if plan.kind == "re" and simple_tests(source) else "re"
 
 

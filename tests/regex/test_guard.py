@@ -1,0 +1,78 @@
+"""A scanning negative lookahead tested only where the text it needs is in the string
+(generator/regex/guard.py, emitted by generator/emit/patterns.py): the pattern without it means
+the same on every string without that text, and never matches less; the emitted modules agree
+with Python `re` on the whole pattern."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import generator
+from generator.emit.tree import lit
+from generator.regex import compile_pattern
+from generator.regex.guard import LiteralGuard, literal_guard
+
+# Patterns with a negative lookahead that scans, as real schemas write them.
+GUARDED = {
+    r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$": LiteralGuard(("..",), r"^(?!/)[A-Za-z0-9_./-]+$"),
+    r"^(?!.*--)[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),
+    r"^(?!.*\.\.)(?!.*//)[a-z./]*$": LiteralGuard(("..", "//"), "^[a-z./]*$"),
+    r"^(?!.*(?:foo)+bar).*$": LiteralGuard(("bar",), "^.*$"),  # the longest text it needs
+    r"^(?!\s*$).+|^(?!.*é)x": LiteralGuard(("é",), r"^(?!\s*$).+|^x"),
+    r"(?!.*[ab]ab)c": LiteralGuard(("ab",), "c"),
+}
+# No guard: the lookahead does not scan, the body needs no text, a back-reference renumbers.
+UNGUARDED = [r"^(?!latest$).+", r"^(?!/)[a-z]+$", r"^(?!.*[._]{2})\w+$", r"^(?!.*(?:foo|bar))",
+             r"(a)(?!.*x)\1", r"^(?=.*x).*$", "^[a-z]+$", r"^(?:(?!.*x)a)+$"]
+
+
+def test_guards() -> None:
+    for pattern, guard in GUARDED.items():
+        assert literal_guard(pattern) == guard, pattern
+    for pattern in UNGUARDED:
+        assert literal_guard(pattern) is None, pattern
+
+
+SUBJECTS = st.text(alphabet="ab./-_xcéfoor \n", max_size=10) | st.sampled_from(
+    ["src/tools/pdf/main.py", "a/../b", "..", "a..b", "/abs", "a//b", "foobar", "fooxbar", "é", "  ", ""])
+
+
+@given(st.sampled_from(sorted(GUARDED)), SUBJECTS)
+def test_without_the_text_the_reduced_pattern_is_the_pattern(pattern: str, s: str) -> None:
+    guard = GUARDED[pattern]
+    whole = compile_pattern(pattern).search(s) is not None
+    reduced = compile_pattern(guard.reduced).search(s) is not None
+    assert not whole or reduced, (pattern, s)  # never matches less
+    if all(text not in s for text in guard.texts):
+        assert whole is reduced, (pattern, s)
+
+
+@pytest.fixture(scope="module")
+def modules() -> dict[str, object]:
+    """A module per guarded pattern: on a value, and in patternProperties (with
+    additionalProperties false, so the loop's test is the pattern's), draft 2020-12."""
+    out = {}
+    for pattern in GUARDED:
+        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
+                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
+                                       "additionalProperties": False}}}
+        out[pattern] = module = generator.compile_module(schema, format=False)
+        fast = module.__source__[module.__source__.index("def _v0("):]  # type: ignore[attr-defined]
+        texts = GUARDED[pattern].texts
+        assert all(re.search(rf"{re.escape(lit(text).render())} not in \w+", fast) for text in texts), fast
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(GUARDED)), SUBJECTS)
+def test_emitted_guards_agree_with_re(modules: dict, pattern: str, s: str) -> None:
+    module = modules[pattern]
+    matches = compile_pattern(pattern).search(s) is not None
+    assert module.is_valid({"v": s}) is matches, (pattern, s)
+    assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
+    expected = [] if matches else [("/v", "/properties/v/pattern")]
+    assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
