@@ -377,7 +377,7 @@ def test_large_properties_with_exact_keys_are_tested_by_name() -> None:
     fast = source[source.index("def _v0("):source.index("def _e0(")]
     assert "if x.keys() != _K" in fast and ".get(k)" not in fast  # no loop over a table
     assert not re.search(r'"[^"]*" (not )?in x\b', fast)  # every name is there: no `in` test
-    assert re.search(r'x(\d*) = x\["p7"\]\n +if type\(x\1\) is int:', fast)  # a small one in place
+    assert re.search(r'x(\d*) = x\["p7"\]\n +t\1 = type\(x\1\)\n +if t\1 is int:', fast)  # a small one in place
     valid = {**{f"p{i}": "ab" for i in range(5)}, **{f"p{i}": 9 for i in range(5, 10)},
              **{name: ["x"] for name in ("p10", "p11", "p12", "a/b", "m~n")}}
     assert module.is_valid(valid)
@@ -981,3 +981,22 @@ def test_multiple_of_one_is_an_integral_test() -> None:
 def test_multiple_of_one_agrees_with_reference(value: Any) -> None:
     module, reference, _ = _pair_once(MULTIPLE_OF_ONE)
     assert_agree(module, reference, value)
+
+
+# -- an object's or array's branch on type(x) itself: mypy (so mypyc) knows its type there ----------
+SEVERAL_TYPES = {"type": ["object", "string", "integer"], "properties": {"a": {"type": "string"}}, "minLength": 2,
+                 "minimum": 3}
+
+
+def test_an_object_branch_tests_type_x_itself_and_scalars_share_t() -> None:
+    module, reference, source = _pair(SEVERAL_TYPES, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    dict_test, local = fast.index("if type(x) is dict:"), fast.index("t = type(x)")
+    assert dict_test < local and "t is dict" not in fast, fast
+    # a node whose common type is a scalar keeps one type() for every value
+    scalars = generator.compile_source({"type": ["number", "string"], "minimum": 3, "minLength": 2}, format=False)
+    assert re.search(r"t = type\(x\)\n +if t is float:", scalars), scalars
+    for value, valid in [({"a": "b"}, True), ({"a": 1}, False), ("ab", True), ("a", False), (3, True), (2, False),
+                         (3.0, True), (None, False), ([], False), (MyDict(a="b"), True), (MyStr("ab"), True)]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)

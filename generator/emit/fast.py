@@ -206,10 +206,12 @@ def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, 
     t = scope("t")
     last: Stmt = fail_if(Not(ok_call(m, node, x))) if inline else Return(ok_call(m, node, x))
     first: list[tuple[Expr, tuple[Stmt, ...]]] = []
-    if len(branches[0][0]) == 1 and len(branches) > 1:
-        # the common type tested on `type(x)` itself, the others on `t` past it: the same one
-        # type() for a value of the common type, and mypy (so mypyc) knows x's type in its branch
-        # (`t is dict` tells it nothing of x: a native dict branch would look keys up generically)
+    if branches[0][0] in (["dict"], ["list"]) and len(branches) > 1:
+        # an object or array tested on `type(x)` itself, the others on `t` past it: the same one
+        # type() for a value of that type, and mypy (so mypyc) knows x's type in its branch (`t is
+        # dict` tells it nothing of x: a native dict branch would look keys up generically). (Not
+        # for a scalar: its branch gains little natively, and a value of another type would pay a
+        # second type() in pure Python.)
         exacts, block = branches.pop(0)
         first = [(type_test(m, exacts, call("type", x), x), tuple(block) or (Pass(),))]
     if first and len(branches) == 1:  # one test past it: on type(x) too, no local
