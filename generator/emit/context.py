@@ -92,11 +92,7 @@ def error_spec(m: ModuleEmitter, node: ir.Node, template: str | tuple[str, ...],
     there (_member_error: the parameter's name)."""
     types = tuple(node.types) if node.types is not None else None
     value = Tuple((lit(template), params, lit(types))) if isinstance(params, Expr) else m.value((template, params, types))
-    # (an empty dict or list leaves mypy without a type to infer; the text, rendered once, is
-    # also the constant's key, as constant() would render it)
-    text = value.render()
-    empty = "{}" in text or "[]" in text
-    return m.constant("A", value, key=text, annotation="tuple[Any, Any, Any]" if empty else "")
+    return m.constant("A", value)
 
 
 def fail(e: ErrorContext, keyword: str, template: str, params: dict[str, Any] | Expr | None = None) -> ExprStmt:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import Assign, Expr, Name, Stmt, Tuple
+from .tree import Assign, Call, Display, Expr, Name, Stmt, Tuple
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,9 @@ class Constants:
         if ident not in self._names:
             name = Name(f"_{self.prefix}{kind}{len(self._names)}")
             self._names[ident] = name
+            if not annotation and _holds_empty(value):
+                # mypy infers no type for `[[]]` or `("...", {}, None)` (--strict asks for one)
+                annotation = _container_type(value)
             self.definitions.append(Assign(name, value, f"Final[{annotation}]" if annotation else "Final"))
         return self._names[ident]
 
@@ -63,3 +66,24 @@ class Constants:
             # after the functions it names, before the tables that use it
             self.late.append(Assign(self._pairs[key], Tuple((fast, error))))
         return self._pairs[key]
+
+
+def _holds_empty(value: Expr) -> bool:
+    """Whether an empty list or dict display is in the value."""
+    if isinstance(value, Display):
+        elements = [v for _, v in value.items] if value.kind == "dict" else list(value.items)
+        return (not elements and value.kind != "set") or any(map(_holds_empty, elements))
+    if isinstance(value, Tuple):
+        return any(map(_holds_empty, value.elements))
+    if isinstance(value, Call):
+        return any(map(_holds_empty, value.args))
+    return False
+
+
+def _container_type(value: Expr) -> str:
+    """The annotation of a constant whose value mypy cannot type by itself."""
+    if isinstance(value, Tuple):
+        return "tuple[" + ", ".join("Any" for _ in value.elements) + "]"
+    if isinstance(value, Display):
+        return {"list": "list[Any]", "dict": "dict[Any, Any]"}.get(value.kind, "set[Any]")
+    return "Any"

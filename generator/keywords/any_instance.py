@@ -153,17 +153,7 @@ def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
 
 def enum_values(m: Any, check: Enum) -> Name:
     """An enum's values as a module constant (the lookup table and the errors' params share it)."""
-    return m.constant("L", m.value(list(check.values)), key="L" + check.identity,
-                      annotation="list[Any]" if not check.values or any(map(_holds_empty, check.values)) else "")
-
-
-def _holds_empty(value: Any) -> bool:
-    """Whether an empty array or object is in `value`: mypy infers no type for `[[]]` or `[{}]`
-    (--strict asks for an annotation), so the list of such values is annotated."""
-    if isinstance(value, (list, dict)):
-        items = list(value.values()) if isinstance(value, dict) else value
-        return not items or any(map(_holds_empty, items))
-    return False
+    return m.constant("L", m.value(list(check.values)), key="L" + check.identity)
 
 
 def enum_table(m: Any, check: Enum) -> Name:

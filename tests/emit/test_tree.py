@@ -152,3 +152,19 @@ def test_names_are_checked_identifiers() -> None:
         t.Name("x; import os")
     with pytest.raises(ValueError):
         t.Attr(t.Name("x"), "keys()")
+
+
+def test_a_constant_holding_an_empty_list_or_dict_is_annotated() -> None:
+    """mypy infers no type for `[[]]` or `("...", {}, None)` (--strict asks for an annotation):
+    the constant registry sees the empty display in the tree and annotates the constant."""
+    from generator.emit.names import Constants
+
+    consts = Constants("")
+    cases = [([[]], "Final[list[Any]]"), ([1, {"a": []}], "Final[list[Any]]"), (("m", {}, None), "Final[tuple[Any, Any, Any]]"),
+             ({}, "Final[dict[Any, Any]]"), (["[]", "{}"], "Final"), (("m", {"a": 1}, None), "Final"),
+             (frozenset({"a"}), "Final")]
+    for index, (value, annotation) in enumerate(cases):
+        consts.constant("X", t.literal_expr(value), key=str(index))
+        assert consts.definitions[-1].annotation == annotation, value
+    consts.constant("X", t.literal_expr([]), key="given", annotation="list[int]")
+    assert consts.definitions[-1].annotation == "Final[list[int]]"
