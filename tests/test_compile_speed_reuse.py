@@ -10,7 +10,7 @@ import inspect
 
 import generator
 from generator.api import build, prepare
-from generator.emit.simplify import _names_read
+from generator.emit.simplify import names_read
 from generator.emit.tree import Assign, Call, Compare, If, Name, Return, TRUE, FALSE, call
 from generator.formats import _segment, _source_lines, checkers
 from generator.plan.cost import Costs
@@ -90,8 +90,8 @@ def test_the_walk_over_names_read_stops_only_when_every_wanted_name_is_read() ->
     t, x, u = Name("t"), Name("x"), Name("u")
     body = [Assign(t, call("type", x)), If(((Compare(t, "is", Name("dict")), (Return(TRUE),)),)),
             Assign(u, call("type", x)), Return(Call(Name("f"), (Name("late"),)))]
-    everything = _names_read(body)
+    everything = names_read(body)
     assert {"t", "x", "late", "f", "dict", "type"} <= everything and "u" not in everything
-    assert _names_read(body, until={"t"}) >= {"t"}
-    assert _names_read(body, until={"t", "u"}) == everything  # u is never read: the whole walk
-    assert _names_read([Return(FALSE)], until={"t"}) == set()
+    assert names_read(body, until={"t"}) >= {"t"}
+    assert names_read(body, until={"t", "u"}) == everything  # u is never read: the whole walk
+    assert names_read([Return(FALSE)], until={"t"}) == set()

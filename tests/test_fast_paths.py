@@ -1000,3 +1000,36 @@ def test_an_object_branch_tests_type_x_itself_and_scalars_share_t() -> None:
                          (3.0, True), (None, False), ([], False), (MyDict(a="b"), True), (MyStr("ab"), True)]:
         assert module.is_valid(value) is valid, value
         assert_agree(module, reference, value)
+
+
+# -- a scalar's checks read a local declared with its type, in a function's own dispatch -------------
+TYPED_SCALARS = {
+    "type": "object",
+    "properties": {
+        # a function each (referenced twice, so not inlined): its dispatch declares the local
+        "n": {"$ref": "#/$defs/n"}, "m": {"$ref": "#/$defs/n"},
+        "s": {"$ref": "#/$defs/s"}, "t": {"$ref": "#/$defs/s"},
+        "inline": {"type": "integer", "minimum": 1},  # checked in place: x itself
+    },
+    "$defs": {"n": {"type": ["number", "string"], "minimum": 0, "maximum": 9.5, "minLength": 2},
+              "s": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+$"}},
+}
+
+
+def test_a_functions_scalar_checks_read_a_typed_local() -> None:
+    module, reference, source = _pair(TYPED_SCALARS, "draft2020-12")
+    for declared in ("xf: float = x", "xi: int = x", "xs: str = x"):
+        assert declared in source, (declared, source)
+    root = source[source.index("def _v0("):source.index("def _e0(")]
+    assert ": int = " not in root and ": str = " not in root, root  # not in inlined copies
+    for value, valid in [({"n": 3, "s": "ab"}, True), ({"n": -1}, False), ({"n": 9.5, "m": "xy"}, True),
+                         ({"n": "x"}, False), ({"s": "abcd"}, False), ({"s": "A"}, False), ({"inline": 0}, False),
+                         ({"n": MyFloat(1.0), "s": MyStr("ab")}, True), ({"n": True}, False)]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.fixed_dictionaries({}, optional={"n": NUMBERS | VALUES, "m": VALUES, "s": VALUES, "inline": NUMBERS}))
+def test_typed_locals_agree_with_reference(value: Any) -> None:
+    module, reference, _ = _pair_once(TYPED_SCALARS)
+    assert_agree(module, reference, value)

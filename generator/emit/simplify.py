@@ -347,7 +347,7 @@ def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
     taken = _types_taken(simplified)
     if not taken:
         return simplified  # (no `t = type(x)` to drop: the walk over every name read is spared)
-    read = _names_read(simplified, until=taken)
+    read = names_read(simplified, until=taken)
     if read >= taken:
         return simplified
     return _without_unread_types(simplified, read) or [Pass()]
@@ -388,7 +388,7 @@ def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
     return out
 
 
-def _names_read(tree: object, until: set[str] | None = None) -> set[str]:
+def names_read(tree: object, until: set[str] | None = None) -> set[str]:
     """Every name a tree reads (a name bound by `t = type(x)` is not read by that binding); with
     `until`, the walk may stop as soon as every one of those names is found read. The tree is
     walked in the order of its text, so a `t = type(x)` is met shortly before the test reading t."""
