@@ -219,21 +219,26 @@ class Simplifier:
             orelse = tuple(self.block(stmt.orelse, facts))
             return [For(stmt.target, stmt.source, body, orelse)]
         if isinstance(stmt, Assign):
+            target = stmt.target.id if type(stmt.target) is Name else None
             read = _read_by_key(stmt.value)
-            if read is not None and type(stmt.target) is Name:
+            if read is not None and target is not None:
                 holder = self.holder(read, facts)
-                if holder is not None and holder != stmt.target.id:
-                    stmt = Assign(stmt.target, Name(holder))
+                if holder is not None and holder != target:
+                    stmt = Assign(stmt.target, Name(holder), stmt.annotation)
             for name in _targets(stmt.target):
                 facts.forget(name)
-            if read is not None and type(stmt.target) is Name and read not in facts.held:
-                facts.held[read] = stmt.target.id
+            if target is None:
+                return [stmt]
+            # (what the value tells is of the name it reads: nothing, when the target is that name,
+            # `x = x["a"]`, since the name then holds another value)
+            if read is not None and read[0] != target and read not in facts.held:
+                facts.held[read] = target
             value = self.subject(stmt.value, facts) if isinstance(stmt.value, Call) else None
-            if isinstance(stmt.target, Name) and value is not None:
-                facts.type_of[stmt.target.id] = value
+            if value is not None and value != target:
+                facts.type_of[target] = value
             fetched = _fetched(stmt.value)
-            if isinstance(stmt.target, Name) and fetched is not None:
-                facts.fetched[stmt.target.id] = fetched
+            if fetched is not None and fetched[0] != target:
+                facts.fetched[target] = fetched
         return [stmt]
 
     def holder(self, read: tuple[str, str], facts: Facts) -> str | None:

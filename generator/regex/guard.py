@@ -17,6 +17,8 @@ Only lookaheads that scan are taken out (an unbounded repetition in their body: 
 character's test, cheaper than an `in` over the string), only at the top level of the pattern (in
 a group the argument holds too, but a lookahead inside a negative lookahead would turn it around),
 and only in a pattern without back-references (taking a group out renumbers the groups after it).
+Where taking it out would join the terms on either side into another (`\\0` and a digit, a lead
+and a trail surrogate), an empty group `(?:)` takes its place.
 The literal text is the longest run of literal characters that the body needs, read from its
 parse: consecutive characters, through groups of one alternative and repetitions of at least one.
 """
@@ -52,19 +54,32 @@ def _literal_guard(source: str) -> Optional[LiteralGuard]:
     parsed = parse(source)
     if parsed.parser.refs:
         return None
-    taken: list[tuple[_Group, str]] = []
+    taken: list[tuple[_Group, str, str]] = []  # (lookahead, the text it needs, what replaces it)
     for alternative in parsed.body:
-        for term in alternative:
+        kept: object = None  # the last term before this one that stays
+        for at, term in enumerate(alternative):
             if isinstance(term, _Group) and term.kind == "nahead" and _scans(term.body):
                 texts = _needed_texts(term.body)
                 if texts:  # (one that needs no text stays in the pattern)
-                    taken.append((term, max(sorted(texts), key=len)))
+                    glue = "(?:)" if _extendable(kept) and at + 1 < len(alternative) else ""
+                    taken.append((term, max(sorted(texts), key=len), glue))
+                    continue
+            kept = term
     if not taken:
         return None
     reduced = source
-    for group, _ in sorted(taken, key=lambda found: found[0].pos, reverse=True):
-        reduced = reduced[:group.pos] + reduced[group.end + 1:]
-    return LiteralGuard(tuple(dict.fromkeys(text for _, text in taken)), reduced)
+    for group, _, glue in sorted(taken, key=lambda found: found[0].pos, reverse=True):
+        reduced = reduced[:group.pos] + glue + reduced[group.end + 1:]
+    return LiteralGuard(tuple(dict.fromkeys(text for _, text, _ in taken)), reduced)
+
+
+def _extendable(term: object) -> bool:
+    """Whether the source of `term` could be read on into the term after it, were they adjacent:
+    the only u-mode terms read past their end are `\\0` (not followed by a digit: `\\0(?!.*x)1`
+    without its lookahead would be the octal escape `\\01`, an error) and a lead surrogate (raw or
+    `\\uD83D`: followed by a trail one it is one astral code point, no longer two). An empty group
+    keeps such a term apart from the next."""
+    return isinstance(term, _Lit) and (term.cp == 0 or 0xD800 <= term.cp <= 0xDBFF)
 
 
 def _scans(disjunction: list) -> bool:

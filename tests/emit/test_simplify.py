@@ -192,3 +192,23 @@ def test_a_value_read_again_by_key_is_copied_from_the_local_that_holds_it() -> N
                  [t.Assign(x3, read), t.Assign(x9, t.Subscript(y, t.lit("a"))), use]):
         assert not any(line.strip() == "x9 = x3" for line in t.render_block(simplify(body, {}), 0)), body
 
+
+
+def test_a_name_bound_to_a_look_up_in_itself_holds_nothing_of_it() -> None:
+    """`x3 = x3["b"]` (or `x = x["a"]`, `t = type(t)`, `y = y.get("a", _MISSING)`): the name then
+    holds another value, so what the look-up read is not known of it."""
+    x3, x9, y = t.Name("x3"), t.Name("x9"), t.Name("y")
+    use = t.fail_if(t.Compare(x9, "==", t.lit(0)))
+    for body in ([t.Assign(X, t.Subscript(X, t.lit("a"))), t.Assign(x9, t.Subscript(X, t.lit("a"))), use],
+                 [t.Assign(x3, t.Subscript(X, t.lit("a"))), t.Assign(x3, t.Subscript(x3, t.lit("b"))),
+                  t.Assign(x9, t.Subscript(x3, t.lit("b"))), use]):
+        rendered = t.render_block(simplify(body, {}), 0)
+        assert rendered[-3].endswith('["b"]') or rendered[-3].endswith('["a"]'), rendered
+    # a type taken of the name it is bound to, and a look-up with _MISSING into it
+    retyped = [t.Assign(T, t.call("type", T)), t.if_(t.Compare(T, "is", t.Name("dict")), [t.Return(t.lit(1))]),
+               t.if_(t.Compare(t.call("type", T), "is", t.Name("dict")), [t.Return(t.lit(2))])]
+    assert "return 2" in "\n".join(t.render_block(simplify(retyped, {}), 0))
+    missing = t.Name("_MISSING")
+    fetched = [t.Assign(y, t.method(y, "get", t.lit("a"), missing)), t.fail_if(t.Compare(y, "is", missing)),
+               t.if_(t.Compare(t.lit("a"), "in", y), [t.Return(t.lit(1))])]
+    assert 'if "a" in y:' in t.render_block(simplify(fetched, {}), 0)

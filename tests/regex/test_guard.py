@@ -24,7 +24,14 @@ GUARDED = {
     r"^(?!.*(?:foo)+bar).*$": LiteralGuard(("bar",), "^.*$"),  # the longest text it needs
     r"^(?!\s*$).+|^(?!.*é)x": LiteralGuard(("é",), r"^(?!\s*$).+|^x"),
     r"(?!.*[ab]ab)c": LiteralGuard(("ab",), "c"),
+    # an empty group where the terms either side would join: `\01` is an invalid octal escape,
+    # and two surrogate escapes side by side are one astral character
+    r"^\0(?!.*x)1": LiteralGuard(("x",), r"^\0(?:)1"),
+    r"\uD83D(?!.*x)\uDE00": LiteralGuard(("x",), r"\uD83D(?:)\uDE00"),
+    "\ud83d(?!.*x)\ude00": LiteralGuard(("x",), "\ud83d(?:)\ude00"),
 }
+# A lookahead between two terms that are one without it: a string each pattern matches.
+JOINED = {r"^\0(?!.*x)1": "\x001", r"\uD83D(?!.*x)\uDE00": "a\ud83d\ude00", "\ud83d(?!.*x)\ude00": "\ud83d\ude00"}
 # No guard: the lookahead does not scan, the body needs no text, a back-reference renumbers.
 UNGUARDED = [r"^(?!latest$).+", r"^(?!/)[a-z]+$", r"^(?!.*[._]{2})\w+$", r"^(?!.*(?:foo|bar))",
              r"(a)(?!.*x)\1", r"^(?=.*x).*$", "^[a-z]+$", r"^(?:(?!.*x)a)+$"]
@@ -38,7 +45,8 @@ def test_guards() -> None:
 
 
 SUBJECTS = st.text(alphabet="ab./-_xcéfoor \n", max_size=10) | st.sampled_from(
-    ["src/tools/pdf/main.py", "a/../b", "..", "a..b", "/abs", "a//b", "foobar", "fooxbar", "é", "  ", ""])
+    ["src/tools/pdf/main.py", "a/../b", "..", "a..b", "/abs", "a//b", "foobar", "fooxbar", "é", "  ", "",
+     "\x001", "\ud83d\ude00", "\U0001f600"])
 
 
 @given(st.sampled_from(sorted(GUARDED)), SUBJECTS)
@@ -76,3 +84,12 @@ def test_emitted_guards_agree_with_re(modules: dict, pattern: str, s: str) -> No
     assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
     expected = [] if matches else [("/v", "/properties/v/pattern")]
     assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
+
+
+def test_taking_a_lookahead_out_does_not_join_its_neighbours(modules: dict) -> None:
+    for pattern, s in JOINED.items():
+        assert compile_pattern(pattern).search(s) is not None
+        module = modules[pattern]
+        assert module.is_valid({"v": s}) and module.is_valid({"o": {s: 1}}), (pattern, s)  # type: ignore[attr-defined]
+        assert not module.is_valid({"v": s + "x"}), pattern  # type: ignore[attr-defined]
+        assert not module.is_valid({"v": "\U0001f600"}), pattern  # type: ignore[attr-defined]
