@@ -225,7 +225,7 @@ def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, 
         # dict` tells it nothing of x: a native dict branch would look keys up generically). (Not
         # for a scalar: its branch gains little natively, and a value of another type would pay a
         # second type() in pure Python.)
-        exacts, block = branches.pop(0)
+        (exacts, block), branches = branches[0], branches[1:]
         first = [(type_test(m, exacts, call("type", x), x), tuple(block) or (Pass(),))]
     if first and len(branches) == 1:  # one test past it: on type(x) too, no local
         chain: list[Stmt] = [If((*first, (type_test(m, branches[0][0], call("type", x), x),
