@@ -557,6 +557,14 @@ def test_properties_an_if_rule_reads_are_read_once() -> None:
     assert re.search(r"\n +x\d+ = x\d+\n", fast), fast  # a later read copies the local
     assert_agree(module, reference, {"kind": "a", "entry": {"n": 1}, "mode": "m"})
     assert not module.is_valid({"kind": "a", "entry": {}, "mode": "m"})
+    # a required property looked up with _MISSING, and again by an allOf member in place: once
+    twice = {"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string"}},
+             "allOf": [{"required": ["kind"], "properties": {"kind": {"type": "string", "minLength": 1}}}]}
+    module, reference, source = _pair(twice, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert fast.count('.get("kind", _MISSING)') == 1 and fast.count("is _MISSING") == 1, fast
+    for value in ({"kind": "a"}, {"kind": ""}, {}, {"kind": 1}, {"kind": MyStr("a")}, {"kind": MyStr("")}):
+        assert_agree(module, reference, value)
 
 
 @given(value=st.dictionaries(st.sampled_from(["kind", "entry", "mode", "x"]), SHARED_READ_VALUES, max_size=4))

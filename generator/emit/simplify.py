@@ -10,10 +10,11 @@ effects, so dropping one changes no answer; only tests decided by types alone ar
 What follows a statement that always leaves its block (a `return`, a `break`, an `if` whose every
 arm does) goes too, as does an `else:` left holding only `pass`.
 
-It also shares look-ups: a value read again by key (`x9 = x["entry"]`) where a local read
-before still holds it (`x3 = x["entry"]` earlier on every way here, neither name bound since) is
-copied from that local (`x9 = x3`): an `if` rule reads the properties that the walk over them
-reads again, and each look-up compares the key's text. (Validation never changes the instance.)
+It also shares look-ups: a value read again by key (`x9 = x["entry"]`, or `x.get("entry",
+_MISSING)`) where a local read before still holds it (`x3 = x["entry"]` earlier on every way here,
+neither name bound since) is copied from that local (`x9 = x3`): an `if` rule reads the
+properties that the walk over them reads again, and each look-up compares the key's text.
+(Validation never changes the instance.)
 """
 
 from __future__ import annotations
@@ -220,9 +221,9 @@ class Simplifier:
             return [For(stmt.target, stmt.source, body, orelse)]
         if isinstance(stmt, Assign):
             target = stmt.target.id if type(stmt.target) is Name else None
-            read = _read_by_key(stmt.value)
-            if read is not None and target is not None:
-                holder = self.holder(read, facts)
+            read, fetched = _read_by_key(stmt.value), _fetched(stmt.value)
+            if target is not None and (read is not None or fetched is not None):
+                holder = self.holder(read, facts) if read is not None else self.fetch_holder(fetched, facts)
                 if holder is not None and holder != target:
                     stmt = Assign(stmt.target, Name(holder), stmt.annotation)
             for name in _targets(stmt.target):
@@ -236,7 +237,6 @@ class Simplifier:
             value = self.subject(stmt.value, facts) if isinstance(stmt.value, Call) else None
             if value is not None and value != target:
                 facts.type_of[target] = value
-            fetched = _fetched(stmt.value)
             if fetched is not None and fetched[0] != target:
                 facts.fetched[target] = fetched
         return [stmt]
@@ -247,6 +247,15 @@ class Simplifier:
         local = facts.held.get(read)
         if local is None and read[1] in facts.present.get(read[0], ()):
             local = next((k for k, fetched in facts.fetched.items() if fetched == read), None)
+        return local
+
+    def fetch_holder(self, fetched: tuple[str, str] | None, facts: Facts) -> str | None:
+        """The local that holds `x.get("a", _MISSING)` here: one bound to the same look-up (the
+        same answer, whether or not the key is there), or to `x["a"]` (which found the key)."""
+        assert fetched is not None
+        local = facts.held.get(fetched)
+        if local is None:
+            local = next((k for k, other in facts.fetched.items() if other == fetched), None)
         return local
 
     def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:

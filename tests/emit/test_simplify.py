@@ -212,3 +212,26 @@ def test_a_name_bound_to_a_look_up_in_itself_holds_nothing_of_it() -> None:
     fetched = [t.Assign(y, t.method(y, "get", t.lit("a"), missing)), t.fail_if(t.Compare(y, "is", missing)),
                t.if_(t.Compare(t.lit("a"), "in", y), [t.Return(t.lit(1))])]
     assert 'if "a" in y:' in t.render_block(simplify(fetched, {}), 0)
+
+
+def test_a_look_up_with_missing_repeated_is_copied_too() -> None:
+    """`x8 = x.get("a", _MISSING)` after `x2 = x.get("a", _MISSING)` (the same answer, present or
+    not) or after `x3 = x["a"]` (which found it) is `x8 = x2` / `x8 = x3`, and still a look-up
+    whose `is _MISSING` test the key's presence decides."""
+    missing, x2, x3, x8 = t.Name("_MISSING"), t.Name("x2"), t.Name("x3"), t.Name("x8")
+    get = t.method(X, "get", t.lit("a"), missing)
+    use = t.fail_if(t.Compare(x8, "is", missing))
+    rendered = t.render_block(simplify([t.Assign(x2, get), t.if_(t.Name("c"), [t.Pass()]), t.Assign(x8, get), use], {}), 0)
+    assert "x8 = x2" in rendered, rendered
+    rendered = t.render_block(simplify([t.Assign(x3, t.Subscript(X, t.lit("a"))), t.Assign(x8, get), use,
+                                        t.Return(t.lit(1))], {}), 0)
+    assert "x8 = x3" in rendered, rendered
+    # past `if x2 is _MISSING: return False` the copy's test is decided too
+    there = t.fail_if(t.Compare(x2, "is", missing))
+    rendered = t.render_block(simplify([t.Assign(x2, get), there, t.Assign(x8, get), use, t.Return(t.lit(1))], {}), 0)
+    assert rendered[-2:] == ["x8 = x2", "return 1"], rendered
+    # not once x or the holder is bound again, nor for another key
+    for body in ([t.Assign(x2, get), t.Assign(X, t.Name("y")), t.Assign(x8, get), use],
+                 [t.Assign(x2, get), t.Assign(x2, t.Name("y")), t.Assign(x8, get), use],
+                 [t.Assign(x2, t.method(X, "get", t.lit("b"), missing)), t.Assign(x8, get), use]):
+        assert "x8 = x2" not in t.render_block(simplify(body, {}), 0), body
