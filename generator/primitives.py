@@ -310,7 +310,7 @@ def _unique(items: Any) -> bool:
             return not a == b  # (not: a bool to mypy, where a != b is Any)
     types = set(map(type, items))
     if types <= _PLAIN_TYPES:  # where Python's equality is JSON equality
-        return len(set(items)) == len(items)
+        return len(set(items)) == n
     if types == {dict}:
         # JSON-equal objects have equal string members: objects that differ there (parameters
         # by name) are unequal without a deep key for each
@@ -321,7 +321,7 @@ def _unique(items: Any) -> bool:
                 if isinstance(v, str):  # (a str subclass as its text, as _freeze takes it)
                     members.append((k, v if type(v) is str else str(v)))
             shapes.add(frozenset(members))
-        if len(shapes) == len(items):
+        if len(shapes) == n:
             return True
     seen: set[Any] = set()
     deep: list[Any] = []

@@ -35,9 +35,9 @@ class Branch:
     exact: str  # "dict", "list", "str", "int", "float", "bool" or "None"
     x: Name
     scope: Scope
-    # required properties already looked up (`x1 = x.get("a", _MISSING)`): name -> the local
-    # holding the value, which the properties' checks read instead of `x["a"]`, and its scope
-    fetched: dict[str, tuple[Name, Scope]] = field(default_factory=dict)
+    # required properties already looked up (`x1 = x.get("a", _MISSING)`): name -> the scope of
+    # the property's checks, whose `x` (scope("x")) holds the value they read instead of `x["a"]`
+    fetched: dict[str, Scope] = field(default_factory=dict)
 
 
 @dataclass

@@ -222,8 +222,9 @@ class Simplifier:
         if isinstance(stmt, Assign):
             target = stmt.target.id if type(stmt.target) is Name else None
             read, fetched = _read_by_key(stmt.value), _fetched(stmt.value)
-            if target is not None and (read is not None or fetched is not None):
-                holder = self.holder(read, facts) if read is not None else self.fetch_holder(fetched, facts)
+            key = read or fetched
+            if target is not None and key is not None:
+                holder = self.holder(key, facts, subscript=read is not None)
                 if holder is not None and holder != target:
                     stmt = Assign(stmt.target, Name(holder), stmt.annotation)
             for name in _targets(stmt.target):
@@ -241,21 +242,14 @@ class Simplifier:
                 facts.fetched[target] = fetched
         return [stmt]
 
-    def holder(self, read: tuple[str, str], facts: Facts) -> str | None:
-        """The local that holds `x["a"]` here (`read`: x and the key's text): one bound to
-        `x["a"]`, or to `x.get("a", _MISSING)` where the key is known to be there."""
+    def holder(self, read: tuple[str, str], facts: Facts, subscript: bool) -> str | None:
+        """The local that holds `x["a"]` (`subscript`) or `x.get("a", _MISSING)` here (`read`: x
+        and the key's text): one bound to `x["a"]` (which found the key), or to the same
+        `x.get("a", _MISSING)`: the same answer, whether or not the key is there, so for `x["a"]`
+        only where the key is known to be there."""
         local = facts.held.get(read)
-        if local is None and read[1] in facts.present.get(read[0], ()):
+        if local is None and (not subscript or read[1] in facts.present.get(read[0], ())):
             local = next((k for k, fetched in facts.fetched.items() if fetched == read), None)
-        return local
-
-    def fetch_holder(self, fetched: tuple[str, str] | None, facts: Facts) -> str | None:
-        """The local that holds `x.get("a", _MISSING)` here: one bound to the same look-up (the
-        same answer, whether or not the key is there), or to `x["a"]` (which found the key)."""
-        assert fetched is not None
-        local = facts.held.get(fetched)
-        if local is None:
-            local = next((k for k, other in facts.fetched.items() if other == fetched), None)
         return local
 
     def if_chain(self, stmt: If, facts: Facts) -> list[Stmt]:

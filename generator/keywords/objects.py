@@ -384,9 +384,9 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
     for name in fetched:
         m.inline_count += 1
         scope = Scope(str(m.inline_count))  # (the scope of the property's checks in place too)
-        b.fetched[name] = (scope("x"), scope)
+        b.fetched[name] = scope
         out.append(Assign(scope("x"), method(x, "get", lit(name), missing)))
-    out.append(fail_if(or_(*(Compare(b.fetched[n][0], "is", missing) for n in fetched))))
+    out.append(fail_if(or_(*(Compare(b.fetched[n]("x"), "is", missing) for n in fetched))))
     return out
 
 
@@ -402,7 +402,7 @@ def _checked_by_name(b: Branch) -> dict[str, ir.Node]:
     subschema."""
     plan = _plan(b)
     if plan.table is not None or (plan.pattern_loop is not None and plan.pattern_loop.table is not None):
-        return {}
+        return {}  # (fast_properties loops over the names through a table)
     properties = [c for c in b.node.checks if isinstance(c, Properties)]
     return dict(checked_properties(properties[0])) if len(properties) == 1 else {}
 
@@ -422,15 +422,15 @@ def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
     for name, sub in check.entries:
         if ir.always_true(sub):
             continue
-        local, scope = b.fetched.get(name, (None, None))
-        value: Expr = local if local is not None else Subscript(x, lit(name))
+        scope = b.fetched.get(name)
+        value: Expr = scope("x") if scope is not None else Subscript(x, lit(name))
         target = m.through_refs(sub)
         if target is not sub and not m.type_only(target):
             sub = target  # a reference to a shared subschema: its function, called directly
         elif m.inlinable(sub):
             headers = [] if name in plan.present else [("if", _has(name, x), None)]
-            if local is not None:
-                out += check_under(m, headers, sub, var=local, scope=scope)
+            if scope is not None:
+                out += check_under(m, headers, sub, var=scope("x"), scope=scope)
             else:
                 out += check_under(m, headers, sub, value)
             continue
