@@ -179,3 +179,38 @@ def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: 
     # a file too small for two parts is left whole
     path.write_text(text)
     assert split_c_file(str(path), part_bytes=len(text)) == [] and path.read_text() == text
+
+
+# A schema whose strings hold lone surrogates (JSON allows "\ud83d"): a property name, a const, an
+# enum value and a pattern with one; the module writes each as a \u escape in a literal.
+SURROGATES = {"type": "object", "properties": {"\ud83dkey": {"const": "a\udc00"}, "lone": {"enum": ["\ud83d", 1]},
+                                                "escaped": {"type": "string", "pattern": "^\\ud83d"}}}
+
+
+def _surrogate_literals(text: str) -> list[str]:
+    return [node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and any("\ud800" <= c <= "\udfff" for c in node.value)]
+
+
+def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
+    """mypyc refuses a str literal with a surrogate ("use chr(...) instead"): each becomes the same
+    text joined from parts and chr() calls, on the same lines, and the module means the same."""
+    text = generator.compile_source(SURROGATES, name="surrogates")
+    assert _surrogate_literals(text)  # the control: the module has such literals
+    # and an implicit concatenation over three lines, a docstring and a dict key
+    text += ('\n\nLONG = (\n    "a\\ud83d"\n    "b"\n    "\\udc00c"\n)\n\n\ndef f() -> None:\n'
+             '    "At /properties/\\ud83dkey."\n\n\nKEYED = {"\\ud83d": 1, "plain": 2}\n')
+    compiled = mypyc_source(text, "surrogates")
+    assert _surrogate_literals(compiled) == []
+    assert "chr(55357)" in compiled and "chr(56320)" in compiled
+    assert compiled.count("\n") == text.count("\n")
+    original_defs = {s.lineno: s.name for s in ast.parse(text).body if isinstance(s, ast.FunctionDef)}
+    assert {s.lineno: s.name for s in ast.parse(compiled).body if isinstance(s, ast.FunctionDef)} == original_defs
+    pure, variant = _run(text, "surrogates"), _run(compiled, "surrogates")
+    assert variant.LONG == pure.LONG == "a\ud83db\udc00c" and variant.KEYED == pure.KEYED
+    for instance in ({"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\ud83dx"}, {"\ud83dkey": "a"},
+                     {"lone": "\ud83e"}, {"escaped": "x\ud83d"}, {"lone": 1}):
+        assert variant.is_valid(instance) == pure.is_valid(instance)
+        assert [e.message for e in variant.errors(instance)] == [e.message for e in pure.errors(instance)]
+    plain = 'def g() -> str:\n    return "\\\\ud83d is six characters"\n'  # a backslash, not an escape
+    assert source._without_surrogate_literals(plain) == plain

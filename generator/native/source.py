@@ -27,6 +27,10 @@ functions read directly, unless more than _MAX_COMPILED_TOP_LEVEL top-level stat
 then they are run at import too and read from the module's namespace (slower: a dictionary look-up
 each, but FHIR's module is built at all). The module file, and the record's hash of it, stay the
 module's own text.
+
+A str literal holding a lone surrogate (JSON allows "\\ud83d" in a schema's strings) is written in
+that text as the same string joined from parts and chr() calls: mypyc writes literals into C as
+UTF-8, which a surrogate has not, and refuses them.
 """
 
 from __future__ import annotations
@@ -59,10 +63,11 @@ class _Run:
 
 def mypyc_source(text: str, name: str) -> str:
     """`text` (a generated module's source) with its static types and module-level data run through
-    `exec` at import (see the module's docstring); `name` names the module in the code's file name.
-    SyntaxError propagates (mypy would refuse the module too). Thread-safe."""
+    `exec` at import (see the module's docstring), and its str literals mypyc cannot write built
+    with chr(); `name` names the module in the code's file name. SyntaxError propagates (mypy would
+    refuse the module too). Thread-safe."""
     with _AST_LOCK:
-        return _mypyc_source(text, name)
+        return _without_surrogate_literals(_mypyc_source(text, name))
 
 
 def _mypyc_source(text: str, name: str) -> str:
@@ -89,6 +94,46 @@ def _mypyc_source(text: str, name: str) -> str:
         done = last
     out.append("".join(lines[done:]))
     return "".join(out)
+
+
+# A \\u or \\U escape of a surrogate code point (U+D800 to U+DFFF), as repr() writes one.
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
+
+
+def _without_surrogate_literals(text: str) -> str:
+    """`text` with each str literal that holds a lone surrogate (JSON allows "\\ud83d" in a
+    schema's strings, and the module writes it as that escape) written as the same text joined
+    from parts and chr() calls: mypyc writes a literal into C as UTF-8, which a surrogate has not,
+    and refuses the module ("Surrogate codepoints in string literals not supported"). The
+    literal's lines are kept (the joined parts stay in parentheses), so mypy's line numbers hold."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return text
+    tree = ast.parse(text)
+    in_fstrings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in ast.walk(node)}
+    literals = [node for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstrings
+                and any("\ud800" <= c <= "\udfff" for c in node.value)]
+    lines = _LINE.findall(text)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(lineno: int, col: int) -> int:  # ast's columns count UTF-8 bytes
+        return starts[lineno - 1] + len(lines[lineno - 1].encode("utf-8")[:col].decode("utf-8"))
+
+    out, done = [], 0
+    for node in sorted(literals, key=lambda n: (n.lineno, n.col_offset)):
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
+        out += [text[done:start], "(", _joined(node.value), "\n" * (node.end_lineno - node.lineno), ")"]
+        done = end
+    return "".join(out + [text[done:]])
+
+
+def _joined(value: str) -> str:
+    """An expression of `value`: its runs without surrogates as literals, each surrogate chr(N)."""
+    parts = re.findall("[\ud800-\udfff]|[^\ud800-\udfff]+", value)
+    return " + ".join(f"chr({ord(part)})" if "\ud800" <= part <= "\udfff" else repr(part) for part in parts)
 
 
 def _run_line(section: str, used: list[tuple[str, str]], types: bool, name: str) -> str:
