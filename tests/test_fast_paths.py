@@ -528,6 +528,58 @@ def test_required_properties_looked_up_once_agree_with_reference(value: Any) -> 
 
 
 
+
+# -- a closed object checked by name counts the names it finds -----------------------------------
+COUNTED = {
+    "type": "object",
+    "required": ["id", "kind"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": "integer"},
+        "kind": {"enum": ["a", "b"]},
+        "note": {"type": "string", "minLength": 1},
+        "any": True,  # nothing to check, yet a name the object may hold
+        "child": {"type": "object", "properties": {"x": {"type": "integer"}}, "additionalProperties": False},
+        "shared": {"$ref": "#/$defs/point"},
+    },
+    "$defs": {"point": {"type": "object", "required": ["x", "y"], "properties": {"x": {"type": "number"},
+                                                                                  "y": {"type": "number"},
+                                                                                  "z": {"type": "number"}},
+                        "additionalProperties": False}},
+}
+COUNTED_VALUES = st.one_of(VALUES, st.sampled_from([1, "a", "b", "", "n", {}, {"x": 1}, {"x": 1, "y": 2.5},
+                                                    {"x": 1, "y": 2, "z": 3}, {"x": 1, "y": 2, "w": 3}, {"y": 1},
+                                                    MyDict(x=1), {1: 2}, {"x": "1"}]))
+
+
+def test_a_closed_object_by_name_counts_the_names_it_finds() -> None:
+    module, reference, source = _pair(COUNTED, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert ".keys()" not in source[source.index("def _v0("):]  # no keys view on any fast path
+    assert "found = 2\n" in fast and fast.count("found = found + 1") == 4  # note, any, child, shared
+    assert "if len(x) != found:" in fast
+    assert re.search(r"found\d+ = 0\n", fast) and re.search(r"if len\(x\d+\) != found\d+:", fast)  # child
+    point = source[source.index('"Fast path of the subschema at /$defs/point."'):]
+    point = point[:point.index("\ndef ")]
+    assert "found = 2\n" in point and point.count("found = found + 1") == 1  # x and y required, z optional
+    valid = {"id": 1, "kind": "a"}
+    for value, ok in [
+        (valid, True), ({**valid, "any": [None]}, True), ({**valid, "extra": 1}, False), ({**valid, 1: 1}, False),
+        ({**valid, "note": ""}, False), ({**valid, "child": {}}, True), ({**valid, "child": {"y": 1}}, False),
+        ({**valid, "shared": {"x": 1, "y": 2}}, True), ({**valid, "shared": {"x": 1, "y": 2, "z": 3}}, True),
+        ({**valid, "shared": {"x": 1, "y": 2, "w": 3}}, False), ({**valid, "shared": {"x": 1, "z": 2}}, False),
+        ({"id": 1}, False), (MyDict(valid), True), (MyDict({**valid, "extra": 1}), False),
+    ]:
+        assert module.is_valid(value) is ok, value
+        assert_agree(module, reference, value)
+
+
+@given(value=st.dictionaries(st.one_of(st.sampled_from(["id", "kind", "note", "any", "child", "shared", "other"]),
+                                       st.integers(0, 2)), COUNTED_VALUES, max_size=7))
+def test_a_closed_object_counted_agrees_with_reference(value: Any) -> None:
+    module, reference, _ = _pair_once(COUNTED)
+    assert_agree(module, reference, value)
+
 # -- if/then rules over required properties: each read once, shared with the walk -------------------
 SHARED_READS = {
     "type": "object",
