@@ -88,6 +88,9 @@ def _geometry(draft: str, keyword: str) -> dict[str, Any]:
     }
 
 
+# the dispatch: the property's value looked up once (d), its alternative's function from a table
+DISPATCH = r'd\d* = x\.get\("type", _MISSING\)\n(.*\n)*? +f\d* = _D\d+\.get\(d\d*\)\n'
+OTHER_TYPE_FAILS = r"elif type\(d\d*\) in _Y\d+:\n +return False"
 DISCRIMINANTS = st.one_of(st.sampled_from(["Point", "Line", "Ring", "Polygon", "", MyStr("Point")]), VALUES)
 
 
@@ -109,7 +112,7 @@ def geometries(draw: st.DrawFn) -> Any:
 @pytest.mark.parametrize("draft", ["draft2020-12", "draft7"])
 def test_discriminated_alternatives_are_dispatched_by_their_const(draft: str, keyword: str) -> None:
     module, reference, source = _pair(_geometry(draft, keyword), draft)
-    assert 'x.get("type")' in source  # the dispatch is emitted
+    assert re.search(DISPATCH, source)  # the dispatch is emitted
     for value, valid in [
         ({"type": "Point", "coordinates": [1.5, 2]}, True),
         ({"type": "Point", "coordinates": [1.5]}, False),  # the one candidate fails
@@ -147,12 +150,12 @@ def _compiled(draft: str, keyword: str) -> tuple[Any, DraftReference, str]:
 def test_no_dispatch_when_values_repeat_or_a_candidate_lacks_the_const() -> None:
     repeated = {"oneOf": [_shape("A", {}), _shape("A", {"type": "array"}), _shape("B", {})]}
     module, reference, source = _pair(repeated, "draft2020-12")
-    assert 'x.get("type")' not in source  # the dispatch's look-up (a required one has _MISSING)
+    assert not re.search(DISPATCH, source)
     for value in ({"type": "A", "coordinates": 1}, {"type": "A", "coordinates": []}, {"type": "B", "coordinates": 1}):
         assert_agree(module, reference, value)
     unnamed = {"oneOf": [_shape("A", {}), _shape("B", {}), {"required": ["type"]}]}
     module, reference, source = _pair(unnamed, "draft2020-12")
-    assert 'x.get("type")' not in source  # the third names no value for `type`: any may match it
+    assert not re.search(DISPATCH, source)  # the third names no value for `type`: any may match it
     for value in ({"type": "A", "coordinates": 1}, {"type": "C"}, {"coordinates": 1}):
         assert_agree(module, reference, value)
 
@@ -162,24 +165,39 @@ def test_dispatch_needs_the_property_present_not_required() -> None:
     one with it can only match the alternative naming its value."""
     optional = {"oneOf": [_shape("A", {}), _shape("B", {}), {"properties": {"type": {"const": "C"}}}]}
     module, reference, source = _pair(optional, "draft2020-12")
-    assert 'x.get("type")' in source
+    assert re.search(DISPATCH, source)
     for value, valid in (({"coordinates": 1}, True), ({"type": "C"}, True), ({"type": "A", "coordinates": 1}, True),
                          ({"type": "A"}, False), ({"type": "D"}, False), ({"type": 1}, False)):
         assert module.is_valid(value) is valid, value
         assert_agree(module, reference, value)
 
 
+def test_the_dispatch_reads_the_property_once() -> None:
+    """In an object's branch, where the object's own checks looked the property up already, the
+    dispatch copies that local: the name is looked up once, and the object's type not tested again."""
+    schema = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}},
+              "oneOf": [_shape("A", {}), _shape("B", {"type": "array"}), _shape("C", {"type": "string"})]}
+    module, reference, source = _pair(schema, "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert fast.count('"type"') == 1 and re.search(r"\n +d = x\d+\n +if type\(d\) is str:", fast), fast
+    assert fast.count("type(x) is dict") == 1
+    for value, valid in (({"type": "A", "coordinates": 1}, True), ({"type": "B", "coordinates": 1}, False),
+                         ({"type": "C", "coordinates": "c"}, True), ({"type": "D"}, False), ({"type": 1}, False),
+                         ({}, False), (MyDict(type="A", coordinates=1), True), ({"type": MyStr("B"), "coordinates": []}, True)):
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
 def test_a_discriminant_of_another_json_type_fails_every_alternative_at_once() -> None:
     """Every candidate's enum holds strings alone: `"type": 0` can match none of them, so no
     alternative is tried; with a number in one enum, the general test answers as before."""
     module, reference, source = _pair(_geometry("draft2020-12", "oneOf"), "draft2020-12")
-    assert re.search(r'elif type\(x\) is dict and "type" in x and type\(x\["type"\]\) in _Y\d+:\n +return False', source)
+    assert re.search(OTHER_TYPE_FAILS, source)
     for value in ({"type": 0, "coordinates": [1, 2]}, {"type": None}, {"type": ["Point"]}, {"type": True},
                   {"type": 1.5}, {"type": {}}, {"type": MyStr("Point"), "coordinates": [1, 2]}, {"coordinates": []}):
         assert_agree(module, reference, value)
     mixed = {"oneOf": [_shape("A", {}), _shape("B", {}), {**_shape("C", {}), "properties": {"type": {"enum": ["C", 0]}}}]}
     module, reference, source = _pair(mixed, "draft2020-12")
-    assert 'x.get("type")' in source and '"type" in x and' not in source
+    assert re.search(DISPATCH, source) and not re.search(OTHER_TYPE_FAILS, source)
     for value, valid in (({"type": 0, "coordinates": 1}, True), ({"type": 1, "coordinates": 1}, False),
                          ({"type": "C", "coordinates": 1}, True)):
         assert module.is_valid(value) is valid, value
@@ -274,7 +292,7 @@ def contents(draw: st.DrawFn, depth: int = 3) -> Any:
 
 def test_disjoint_types_and_tag_enums_are_dispatched() -> None:
     module, reference, source = _pair(CONTENT, "draft2020-12")
-    assert 'x.get("tag")' in source and "t = type(x)" in source
+    assert re.search(DISPATCH.replace('"type"', '"tag"'), source) and "t = type(x)" in source
     for value, valid in [
         ("text", True),
         (["a", {"tag": "br"}], True),

@@ -22,7 +22,7 @@ from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
 from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, BoolOp, Call, Compare, Display, Expr, If, Name, Not,
-                   Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, is_fail, lit, method, or_,
+                   Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, if_, is_fail, lit, method, or_,
                    without_comments)
 
 if TYPE_CHECKING:
@@ -142,18 +142,21 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     if table not in m.consts.filled:
         m.consts.filled.add(table)
         m.consts.late.extend(Assign(Subscript(table, lit(value)), fn) for value, fn in entries)
-    f, key = scope("f"), lit(prop)
-    test = and_(Compare(call("type", x), "is", Name("dict")), Compare(call("type", method(x, "get", key)), "is", Name("str")))
-    body = (Assign(f, method(table, "get", Subscript(x, key))), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
-    arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(test, body)]
+    # the property's value, looked up once (_MISSING when x is no dict or has no such name): the
+    # simplify pass drops the type test where the branch decided it, and copies the look-up from
+    # a local that already holds it (the alternatives' own checks of the property, in place)
+    f, d, missing = scope("f"), scope("d"), m.prim("_MISSING")
+    prelude: list[Stmt] = [if_(Compare(call("type", x), "is", Name("dict")), [Assign(d, method(x, "get", lit(prop), missing))],
+                               [Assign(d, missing)])]
+    body = (Assign(f, method(table, "get", d)), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
+    arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(Compare(call("type", d), "is", Name("str")), body)]
     if all(v[prop][1] for v in values):
         # the property there as another JSON type (`"resourceType": 0`) is no string of any
-        # alternative's enum: every alternative fails, without trying them
-        value = Subscript(x, key)
+        # alternative's enum: every alternative fails, without trying them (_MISSING is of no
+        # JSON type)
         others = [e for e in types.JSON_KIND if e != "str"]
-        arms.append((and_(Compare(call("type", x), "is", Name("dict")), Compare(key, "in", x),
-                          type_test(m, others, call("type", value), value)), (RETURN_FALSE,)))
-    return [], arms
+        arms.append((type_test(m, others, call("type", d), d), (RETURN_FALSE,)))
+    return prelude, arms
 
 
 
