@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import generator
+from generator.plan import tuning
 from generator.reference import DraftReference
 
 from .strategies import JSON, SCALARS
@@ -393,8 +394,11 @@ def _exact() -> dict[str, Any]:
 def test_large_properties_with_exact_keys_are_tested_by_name() -> None:
     module, reference, source = _pair(_exact(), "draft2020-12")
     fast = source[source.index("def _v0("):source.index("def _e0(")]
-    assert "if x.keys() != _K" in fast and ".get(k)" not in fast  # no loop over a table
-    assert not re.search(r'"[^"]*" (not )?in x\b', fast)  # every name is there: no `in` test
+    # the size and each name, in one test (no keys view, no loop over a table)
+    assert re.search(r'if len\(x\) != 15 or "p0" not in x or "p1" not in x or', fast), fast
+    assert ".keys()" not in fast and ".get(k)" not in fast
+    keys_test, properties = fast.split("return False", 1)
+    assert not re.search(r'"[^"]*" (not )?in x\b', properties)  # every name is there: no `in` test
     assert re.search(r'x(\d*) = x\["p7"\]\n +t\1 = type\(x\1\)\n +if t\1 is int:', fast)  # a small one in place
     valid = {**{f"p{i}": "ab" for i in range(5)}, **{f"p{i}": 9 for i in range(5, 10)},
              **{name: ["x"] for name in ("p10", "p11", "p12", "a/b", "m~n")}}
@@ -403,6 +407,25 @@ def test_large_properties_with_exact_keys_are_tested_by_name() -> None:
                   {k: v for k, v in valid.items() if k != "p3"}, MyDict(valid), {**valid, 1: 2}, {}):
         assert_agree(module, reference, value)
 
+
+
+def test_more_names_than_name_tests_are_one_keys_view() -> None:
+    """Over tuning.NAME_TESTS names, the exact keys are one comparison of a keys view with their
+    set, and required names one `>=` (a test per name would make a long line of the module);
+    within it, one `in` test per name."""
+    names = [f"n{i}" for i in range(tuning.NAME_TESTS + 1)]
+    exact = {"type": "object", "additionalProperties": False, "required": names,
+             "properties": {n: {"type": "integer"} for n in names}}
+    required = {"type": "object", "required": names}
+    few = {"type": "object", "required": names[:6]}  # within NAME_TESTS: one test of each name
+    for schema, shape in ((exact, "if x.keys() != _K"), (required, "if not (x.keys() >= _R"),
+                          (few, 'if "n0" not in x or "n1" not in x or "n2" not in x or')):
+        module, reference, source = _pair(schema, "draft2020-12")
+        assert shape in source[source.index("def _v0("):source.index("def _e0(")]
+        full = {n: i for i, n in enumerate(names)}
+        for value in (full, {**full, "n1": "x"}, {**full, "extra": 1}, {k: v for k, v in full.items() if k != "n3"},
+                      MyDict(full), {}):
+            assert_agree(module, reference, value)
 
 @given(value=large_objects())
 def test_large_properties_with_exact_keys_agree_with_reference(value: Any) -> None:

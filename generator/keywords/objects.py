@@ -374,8 +374,8 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
     if plan.exact_keys and plan.closed is not None:
         # every allowed property is required: exactly these keys, tested at once, then each
         # property read by name (in pure Python cheaper than a look-up of each before an `if`
-        # rule that fails); up to four by count and names (no keys view is made)
-        if len(check.names) <= 4:
+        # rule that fails); by count and names up to NAME_TESTS (no keys view is made)
+        if len(check.names) <= tuning.NAME_TESTS:
             tests = [Compare(call("len", x), "!=", lit(len(check.names))), *(_has(n, x, True) for n in check.names)]
             return [fail_if(or_(*tests))]
         return [fail_if(Compare(method(x, "keys"), "!=", _keys(m, plan.closed.known)))]
@@ -401,6 +401,8 @@ def _presence_tests(m: ModuleEmitter, x: Name, names: list[str]) -> list[Stmt]:
     """`names` are all there."""
     if len(names) <= 4:
         return [fail_if(_has(n, x, True)) for n in names]
+    if len(names) <= tuning.NAME_TESTS:
+        return [fail_if(or_(*(_has(n, x, True) for n in names)))]
     return [fail_if(Not(Compare(method(x, "keys"), ">=", _key_set(m, "R", names))))]
 
 

@@ -14,6 +14,11 @@ COPY_BUDGET = 256
 # An object schema with this many checked properties is validated by a loop over the instance's
 # names through a table (one lookup per present name instead of a test per declared one).
 PROPERTY_TABLE = 12
+# Up to this many required names (or all the names of a closed object that requires each) are
+# tested one by one, `"a" not in x or ...` (with the object's size), and more as a keys view
+# compared with a set: 17 names took 323 ns against 353 in CPython, and the view's comparison is
+# a generic call in a native module (the tool-package's valid package 10% faster natively).
+NAME_TESTS = 32
 # The error path looks properties up in a table from this many (its code stays small).
 ERROR_TABLE = 3
 
