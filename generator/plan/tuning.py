@@ -12,7 +12,9 @@ INLINE_CHECKS = 6
 COPY_BUDGET = 256
 
 # An object schema with this many checked properties is validated by a loop over the instance's
-# names through a table (one lookup per present name instead of a test per declared one).
+# names through a table (one lookup per present name instead of a test per declared one). By name
+# is faster where most declared names are there (the strict contract's 13, every one present:
+# 30% in CPython), the table where few are (Swagger's objects: 4% slower with this at 16, 7% at 24).
 PROPERTY_TABLE = 12
 # Up to this many required names (or all the names of a closed object that requires each) are
 # tested one by one, `"a" not in x or ...` (with the object's size), and more as a keys view
