@@ -184,7 +184,8 @@ def test_the_dispatch_reads_the_property_once() -> None:
     assert fast.count("type(x) is dict") == 1
     for value, valid in (({"type": "A", "coordinates": 1}, True), ({"type": "B", "coordinates": 1}, False),
                          ({"type": "C", "coordinates": "c"}, True), ({"type": "D"}, False), ({"type": 1}, False),
-                         ({}, False), (MyDict(type="A", coordinates=1), True), ({"type": MyStr("B"), "coordinates": []}, True)):
+                         ({}, False), (MyDict(type="A", coordinates=1), True),
+                         ({"type": MyStr("B"), "coordinates": []}, True)):
         assert module.is_valid(value) is valid, value
         assert_agree(module, reference, value)
 

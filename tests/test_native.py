@@ -6,8 +6,8 @@ behind; `straightline compile --native` / `check --native` and `native = true`.
 mypyc builds are slow (tens of seconds each on a shared 2-core machine), so `make test` builds a
 small sample: the seed tool-package contract, a recursive schema with a dynamic reference, a
 schema asserting every format (with a pattern for the linear-time matcher) and one asserting draft
-7's content (its strings holding lone surrogates too) (two at a time), and math.add through the command line. STRAIGHTLINE_NATIVE_SUITE=1
-also builds every schema of the official test suite and the bench schemas natively and checks them
+7's content, its strings holding lone surrogates too (two at a time), and math.add through the
+command line. STRAIGHTLINE_NATIVE_SUITE=1 also builds every schema of the official test suite and the bench schemas natively and checks them
 the same way (tests/test_native_suite.py).
 """
 

@@ -146,8 +146,8 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     # simplify pass drops the type test where the branch decided it, and copies the look-up from
     # a local that already holds it (the alternatives' own checks of the property, in place)
     f, d, missing = scope("f"), scope("d"), m.prim("_MISSING")
-    prelude: list[Stmt] = [if_(Compare(call("type", x), "is", Name("dict")), [Assign(d, method(x, "get", lit(prop), missing))],
-                               [Assign(d, missing)])]
+    looked_up = Assign(d, method(x, "get", lit(prop), missing))
+    prelude: list[Stmt] = [if_(Compare(call("type", x), "is", Name("dict")), [looked_up], [Assign(d, missing)])]
     body = (Assign(f, method(table, "get", d)), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
     arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(Compare(call("type", d), "is", Name("str")), body)]
     if all(v[prop][1] for v in values):
