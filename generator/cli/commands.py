@@ -9,6 +9,7 @@ import argparse
 import hashlib
 import json
 import os
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -157,10 +158,7 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
             report(job.shown, error)
             failed += 1
             continue
-        try:
-            write_atomic(job.target, text)
-        except OSError as error:
-            say(f"{_shown(job.target)}: cannot write: {error.strerror or error}", sys.stderr)
+        if not _write_module(job, text):
             failed += 1
             continue
         say(f"{job.shown} -> {_shown(job.target)}")
@@ -179,6 +177,31 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
                 continue
             say(f"{_shown(orphan)}: removed (no contract compiles to it any more)")
     return 1 if failed else 0
+
+
+def _write_module(job: Job, text: str) -> bool:
+    """Write one module atomically; False (reported) if it cannot be written, or if a file that
+    straightline did not write is in its place: that file is the user's, never overwritten."""
+    if _is_foreign(job.target):
+        say(f"{_shown(job.target)}: not overwritten: it is not a module straightline wrote (move it "
+            f"away, or choose another --out, to compile {job.shown})", sys.stderr)
+        return False
+    try:
+        write_atomic(job.target, text)
+    except OSError as error:
+        say(f"{_shown(job.target)}: cannot write: {error.strerror or error}", sys.stderr)
+        return False
+    return True
+
+
+def _is_foreign(target: Path) -> bool:
+    """Whether a regular file other than a generated module is at `target` (anything else there,
+    a FIFO included, is never opened: replacing it loses no one's text)."""
+    try:
+        regular = stat.S_ISREG(os.stat(target).st_mode)
+    except OSError:
+        return False  # nothing there (or it cannot be looked at: the write says why)
+    return regular and not is_generated(target)
 
 
 def _write_packages(project: Project) -> int:
@@ -240,8 +263,11 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
             raw = read_job(job)
             header = read_header(job.target)
             if header is None:
-                what = "not a module straightline wrote" if job.target.exists() else "missing"
-                say(f"{shown}: {what} (compile {job.shown})", sys.stderr)
+                if job.target.exists():
+                    say(f"{shown}: not a module straightline wrote (move it away, then compile {job.shown})",
+                        sys.stderr)
+                else:
+                    say(f"{shown}: missing (compile {job.shown})", sys.stderr)
                 stale += 1
                 continue
             reasons = header.differences(expected_inputs(job, raw, header.inputs, registries))

@@ -42,13 +42,23 @@ def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str |
             found.append(DataFile(STDIN, "<stdin>", forced_format or "json", None))
         elif os.path.isdir(operand):
             found.extend(_data_file(path, forced_format) for path in _walk(operand, patterns))
-        elif os.path.lexists(operand):
-            found.append(_data_file(operand, forced_format))
         else:
-            raise OptionError(f"{operand}: no such file or directory")
+            _must_exist(operand)
+            found.append(_data_file(operand, forced_format))
     if sum(1 for data in found if data.path == STDIN) > 1:
         raise OptionError("standard input (-) can be named only once")
     return found
+
+
+def _must_exist(operand: str) -> None:
+    """Refuse (OptionError) a DATA path that is not there, or that cannot be looked at (a directory
+    on its way that cannot be searched), saying which."""
+    try:
+        os.lstat(operand)
+    except FileNotFoundError:
+        raise OptionError(f"{operand}: no such file or directory") from None
+    except OSError as exc:
+        raise OptionError(f"{operand}: cannot look at it: {exc.strerror or exc}") from None
 
 
 def _data_file(path: str, forced_format: str | None) -> DataFile:

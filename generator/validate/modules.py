@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import stat
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +72,11 @@ class ModuleSource:
         if self.text is not None:
             module = types.ModuleType(self.name)
             module.__dict__["__source__"] = self.text
-            exec(compile(self.text, f"<straightline {self.name}>", "exec"), module.__dict__)
+            try:
+                exec(compile(self.text, f"<straightline {self.name}>", "exec"), module.__dict__)
+            except (Exception, SystemExit) as exc:  # a custom format's module that does not import
+                raise OptionError(f"the compiled schema cannot be loaded ({type(exc).__name__}: {exc}); "
+                                  "a custom format's module must be importable (on PYTHONPATH)") from None
             return module
         assert self.path is not None
         return _import_file(Path(self.path), self.name, self.label or self.path)
@@ -84,18 +89,27 @@ def _module_name(path: Path) -> str:
     return f"straightline_validate_{stem}_{digest}"
 
 
+def _os_reason(exc: OSError) -> str:
+    """Why a path cannot be used, in the words `ls` would use ("no such file", "permission denied")."""
+    return "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+
+
 def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
     """Import a module file; any failure is an OptionError naming the file (it is the user's
     file: a syntax error in it is their mistake, not a crash of ours)."""
-    if not path.is_file():
-        raise OptionError(f"--module {label}: no such file")
+    try:
+        is_file = stat.S_ISREG(path.stat().st_mode)
+    except OSError as exc:  # absent, or in a directory that cannot be searched
+        raise OptionError(f"--module {label}: {_os_reason(exc)}") from None
+    if not is_file:
+        raise OptionError(f"--module {label}: not a regular file")
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise OptionError(f"--module {label}: not a Python module file")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the file is arbitrary Python: report, never a traceback
+    except (Exception, SystemExit) as exc:  # arbitrary Python: report, never a traceback or an exit
         raise OptionError(f"--module {label}: cannot load it ({type(exc).__name__}: {exc})") from None
     return module
 

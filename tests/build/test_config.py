@@ -100,6 +100,25 @@ def test_a_users_own_init_is_never_overwritten(project: Path) -> None:
     assert init.read_text() == "from .order import is_valid as order_is_valid\n"
 
 
+
+def test_a_users_own_module_in_a_contracts_place_is_never_overwritten(project: Path) -> None:
+    # order.py written by hand where schemas/order.json compiles to: refused, kept byte for byte,
+    # and the other contracts are still written (the failure is reported, exit status 1).
+    mine = project / "src" / "app" / "contracts" / "order.py"
+    write(mine, "def helper():\n    return 42\n")
+    built = run("compile", cwd=project)
+    assert built.returncode == 1
+    assert ("src/app/contracts/order.py: not overwritten: it is not a module straightline wrote "
+            "(move it away, or choose another --out, to compile schemas/order.json)") in built.stderr
+    assert mine.read_text() == "def helper():\n    return 42\n"
+    assert (project / "src" / "app" / "contracts" / "order_line.py").exists()
+    checked = run("check", cwd=project)
+    assert checked.returncode == 1 and "order.py: not a module straightline wrote (move it away" in checked.stderr
+    mine.unlink()
+    assert run("compile", cwd=project).returncode == 0
+    assert run("compile", cwd=project).returncode == 0  # its own module is rewritten freely
+
+
 def test_no_configuration_is_a_clear_error(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[project]\nname = 'x'\n")  # no [tool.straightline]
     for command in ("compile", "check", "preflight"):

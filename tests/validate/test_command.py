@@ -242,6 +242,40 @@ def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
         assert result.stdout == ""
 
 
+
+def test_a_module_that_exits_while_loading_is_refused_not_taken_for_valid_data(tmp_path: Path) -> None:
+    # SystemExit(0) while importing the --module file must not end the command with status 0
+    # ("every record valid") before a record was read.
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    write(tmp_path / "exits.py", "raise SystemExit(0)\n")
+    result = run("--module", "exits.py", "d.json", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "--module exits.py: cannot load it (SystemExit: 0)" in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_custom_format_module_that_does_not_import_is_a_usage_error(tmp_path: Path) -> None:
+    write(tmp_path / "s.json", {"type": "string", "format": "sku"})
+    write(tmp_path / "d.json", "x")
+    result = run("--schema", "s.json", "--format", "sku=no_such_package.formats:is_sku", "d.json",
+                 cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert ("the compiled schema cannot be loaded (ModuleNotFoundError: No module named "
+            "'no_such_package')") in result.stderr
+    assert result.stdout == ""
+
+
+def test_a_data_path_that_cannot_be_looked_at_says_why(tmp_path: Path, module_file: Path) -> None:
+    # Not "no such file": the path runs through a file, so the system cannot even look.
+    write(tmp_path / "d.json", VALID)
+    result = run("--module", module_file, "d.json/inner.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "d.json/inner.json: cannot look at it: Not a directory" in result.stderr
+    directory = run("--module", tmp_path, "d.json", cwd=tmp_path)
+    assert directory.returncode == 2
+    assert f"--module {tmp_path}: not a regular file" in directory.stderr
+
+
 LEGACY_MODULE = '''
 """A module as straightline made them before output formats: is_valid and errors only."""
 import importlib.util
