@@ -69,6 +69,10 @@ class Settings:
     formats: tuple[tuple[str, str], ...] = ()  # custom formats: (name, "module:function")
     unknown_formats: str = "ignore"
     content_assertion: bool | None = None
+    # the directory file URIs are written relative to (the project's, or where the command runs):
+    # a module then records `file:///schemas/order.json`, never where the checkout is; None (the
+    # API): absolute file URIs
+    uri_root: Path | None = None
 
     def limit_options(self) -> dict[str, int]:
         return dict(self.limits)
@@ -169,7 +173,7 @@ def load_project(config: Path) -> Project:
     if not out.name.isidentifier() or keyword.iskeyword(out.name):
         raise reader.error(TABLE, f"out: {out.name!r} is not an importable package name "
                                   f"(try {identifier(out.name)!r})")
-    base = reader.settings(TABLE, table, Settings())
+    base = reader.settings(TABLE, table, Settings(uri_root=root))
     project = Project(config=config, root=root, out=out, packages=[out])
     if "contracts" in table:
         project.jobs += reader.jobs(TABLE, table["contracts"], out, base)

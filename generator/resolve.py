@@ -15,7 +15,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from importlib import resources as _resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
@@ -360,10 +360,24 @@ def _read_registry_file(file: Path, max_bytes: int) -> Any:
     return load_json(raw, max_bytes=max_bytes, what="registry file")
 
 
+def file_uri(path: Path, root: Path | None = None) -> str:
+    """The file URI of `path`; with a `root` it lies under, relative to that root
+    (`file:///schemas/order.json` for ROOT/schemas/order.json): a module compiled in one checkout
+    then records the same URIs as in any other (its header and its absolute keyword locations)."""
+    resolved = path.resolve()
+    if root is not None:
+        try:
+            return PurePosixPath("/", resolved.relative_to(root.resolve()).as_posix()).as_uri()
+        except ValueError:
+            pass  # outside the root: where it is
+    return resolved.as_uri()
+
+
 def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
-                            max_bytes: int = REGISTRY_FILE_BYTES) -> dict[str, Any]:
+                            max_bytes: int = REGISTRY_FILE_BYTES, uri_root: Path | None = None) -> dict[str, Any]:
     """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
-    has one, under its file URI, and under `base_uri` + its relative path when a base is given.
+    has one, under its file URI (relative to `uri_root` when it lies under it: file_uri), and
+    under `base_uri` + its relative path when a base is given.
 
     A file that cannot be used (unreadable, a directory or other special file, which is never
     opened, over `max_bytes`, not JSON) does not stop the others: it is reported with a
@@ -374,7 +388,7 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
     mapping: dict[str, Any] = {}
     claims: dict[str, list[tuple[Path, Any]]] = {}  # $id -> (file, value) of each file declaring it
     for file in _registry_files(root):
-        keys = [file.resolve().as_uri()]
+        keys = [file_uri(file, uri_root)]
         if base_uri is not None:
             keys.insert(0, base_uri.rstrip("/") + "/" + file.relative_to(root).as_posix())
         try:

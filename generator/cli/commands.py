@@ -25,7 +25,7 @@ from ..names import LIMIT_OPTIONS
 from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
-from ..resolve import load_registry_directory
+from ..resolve import file_uri, load_registry_directory
 from .files import dump_exact, report, say, split_source, targets, write_atomic
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
@@ -55,7 +55,8 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
         limits=tuple(sorted(limit_options(args).items())),
         unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
-        unsafe_patterns=getattr(args, "unsafe_patterns", None), native=bool(getattr(args, "native", None))))
+        unsafe_patterns=getattr(args, "unsafe_patterns", None), native=bool(getattr(args, "native", None)),
+        uri_root=Path.cwd()))
     out = Path(getattr(args, "out", None) or ".")
     return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
 
@@ -68,12 +69,12 @@ class Registries:
     def __init__(self) -> None:
         self.loaded: dict[Path, dict[str, Any]] = {}
 
-    def get(self, directory: Path | None) -> dict[str, Any]:
+    def get(self, directory: Path | None, uri_root: Path | None = None) -> dict[str, Any]:
         if directory is None:
             return {}
         if directory not in self.loaded:
             try:
-                self.loaded[directory] = load_registry_directory(directory)
+                self.loaded[directory] = load_registry_directory(directory, uri_root=uri_root)
             except StraightlineError as error:
                 raise type(error)(f"registry {directory}: {error.message}", code=error.code,
                                   pointer=error.pointer) from None
@@ -101,8 +102,9 @@ def is_contract_file(source: str, raw: bytes) -> bool:
 
 
 def _base_uri(job: Job) -> str:
-    """The URI a schema is compiled as: its file's, when a registry may refer back to it."""
-    return Path(split_source(job.source)[0]).resolve().as_uri() if job.settings.registry else ""
+    """The URI a schema is compiled as: its file's (relative to the settings' root, as the
+    registry's files are), when a registry may refer back to it."""
+    return file_uri(Path(split_source(job.source)[0]), job.settings.uri_root) if job.settings.registry else ""
 
 
 def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True) -> str:
@@ -112,7 +114,7 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}
     if settings.registry:
-        common["registry"] = registries.get(settings.registry)
+        common["registry"] = registries.get(settings.registry, settings.uri_root)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
         try:
@@ -240,7 +242,7 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
     fragment = split_source(job.source)[1]
     contract = is_contract_file(job.source, raw)
     # a registry directory is read only when the module records documents it looked up
-    registry = registries.get(job.settings.registry) if recorded.registry else {}
+    registry = registries.get(job.settings.registry, job.settings.uri_root) if recorded.registry else {}
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,

@@ -162,7 +162,7 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     settings = format_settings(args, Settings(
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
         limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
-        unsafe_patterns=args.unsafe_patterns))
+        unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
     job = Job(args.schema, args.schema, Path("."), settings)
     raw = read_job(job)
     if is_contract_file(args.schema, raw):

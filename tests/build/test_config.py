@@ -4,6 +4,7 @@ directory is an importable package; every mistake is an error naming the file an
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,32 @@ def test_flags_do_not_mix_with_the_project(project: Path) -> None:
     assert "--profile, --max-depth: with no SRC the settings come from [tool.straightline]" in proc.stderr
     assert run("compile", "a.json", cwd=project).returncode == 2  # SRC without --out
     assert "--out DIR is required with SRC" in run("check", "a.json", cwd=project).stderr
+
+
+def test_the_modules_do_not_record_where_the_checkout_is(project: Path,
+                                                        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """With a registry, a schema is compiled as its file's URI and the registry's files are keyed
+    by theirs: relative to the project (file:///schemas/order.json), so that another checkout of the
+    same project (CI, a colleague's, a wheel built from an sdist) finds its modules up to date."""
+    write(project / "schemas" / "order.json", {**ORDER, "properties": {**ORDER["properties"],
+                                                                       "memo": {"$ref": "../shared/note.json"}}})
+    assert run("compile", cwd=project).returncode == 0
+    out = project / "src" / "app" / "contracts"
+    text = (out / "order.py").read_text()
+    assert '# base-uri: "file:///schemas/order.json"' in text
+    assert str(project) not in text and project.as_uri() not in text
+    assert '"file:///shared/note.json"' in text  # the registry file the relative $ref named
+    copy = tmp_path_factory.mktemp("elsewhere") / "checkout"
+    shutil.copytree(project, copy)
+    checked = run("check", cwd=copy)
+    assert checked.returncode == 0, checked.stderr
+    assert run("compile", cwd=copy).returncode == 0
+    assert (copy / "src" / "app" / "contracts" / "order.py").read_text() == text
+    # without the project, relative to the directory the command runs in
+    plain = run("compile", "schemas/order.json", "--registry", "shared", "--out", "plain", cwd=copy)
+    assert plain.returncode == 0, plain.stderr
+    assert '# base-uri: "file:///schemas/order.json"' in (copy / "plain" / "order.py").read_text()
+    code = ("from app.contracts import order\n"
+            "print(order.is_valid({'id': 1, 'memo': 'short'}), order.is_valid({'id': 1, 'memo': 'too long'}))\n")
+    imported = import_from(copy / "src", code, cwd=copy)
+    assert imported.stdout.split() == ["True", "False"], imported.stderr
