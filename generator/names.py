@@ -12,6 +12,9 @@ PROFILE_NAMES = ("draft2019-09", "draft2020-12", "draft4", "draft6", "draft7", "
 
 # Options that set a profile's limits.
 LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")
+# Recursion in the compiler and in the error path grows with schema depth; this bound keeps every
+# stage well inside Python's default recursion limit.
+HARD_MAX_DEPTH = 200
 
 # What a profile that is not fail-closed does with a pattern that has no linear-time engine
 # (generator/regex/plan.py's "unsafe"): run it in `re` silently, with a warning, or refuse it.

@@ -150,7 +150,8 @@ class Walk:
     def schema(self, schema: Any, pointer: str, depth: int) -> None:
         limits = self.profile.limits
         if depth > limits.max_depth:
-            raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} levels")
+            raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} "
+                                                           f"level{'s' if limits.max_depth != 1 else ''}")
         if self.walked is not None:
             self.walked.add(pointer)
         if isinstance(schema, bool):

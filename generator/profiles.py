@@ -14,7 +14,7 @@ from .format_options import FormatOptions
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
 from .keywords.registry import annotations_of, enforced_by, optional_assertions, vocabulary
-from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
+from .names import HARD_MAX_DEPTH, LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "PROFILE_OPTIONS", "Profile", "TYPE_NAMES",
@@ -101,9 +101,6 @@ class Profile:
         return "unknown"
 
 
-# Recursion in the compiler and in the error path grows with schema depth; this bound keeps every
-# stage well inside Python's default recursion limit.
-HARD_MAX_DEPTH = 200
 
 OCTOSCRIPT = Profile(
     name="octoscript",

@@ -332,7 +332,13 @@ USAGE_ERRORS = {
     "compile-max-depth-0": ["compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
     "check-max-depth-0": ["check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
     "preflight-max-depth-0": ["preflight", "a.json", "--profile", "strict", "--max-depth", "0"],
+    "max-depth-over-the-hard-limit": ["compile", "a.json", "--out", "out", "--max-depth", "201"],
+    "validate-max-properties-0": ["validate", "--schema", "a.json", "--max-properties", "0", "a.json"],
 }
+# the flag each limit case names, as the user wrote it (never the Python name max_depth)
+LIMIT_FLAG = {"max-depth-abc": "--max-depth", "compile-max-depth-0": "--max-depth", "check-max-depth-0": "--max-depth",
+              "preflight-max-depth-0": "--max-depth", "max-depth-over-the-hard-limit": "--max-depth",
+              "validate-max-properties-0": "--max-properties"}
 
 
 @pytest.fixture(scope="module")
@@ -353,6 +359,9 @@ def test_usage_errors(usage_runs, case):
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     assert re.search(r"usage|error", proc.stderr, re.I), proc.stderr
     assert listing(directory) == {"a.json"}, "a usage error must write nothing"
+    if case in LIMIT_FLAG:
+        assert f"argument {LIMIT_FLAG[case]}: must be a positive integer" in proc.stderr, proc.stderr
+        assert "max_" not in proc.stderr
 
 
 # -- help and version -------------------------------------------------------------------------------

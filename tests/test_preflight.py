@@ -647,3 +647,11 @@ def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_ow
     with pytest.raises(generator.SchemaError) as info:
         generator.compile_source(schema, profile="draft2020-12", registry=registry, format=False)
     assert info.value.code == "bad-keyword-value" and info.value.pointer == "/minLength"
+
+
+@pytest.mark.parametrize("depth, said", [(1, "the limit of 1 level"), (2, "the limit of 2 levels")])
+def test_the_depth_limit_is_said_in_words(depth: int, said: str) -> None:
+    schema = {"properties": {"a": {"properties": {"b": {"properties": {"c": {"type": "string"}}}}}}}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, profile="draft2020-12", max_depth=depth)
+    assert raised.value.code == "limit-exceeded" and raised.value.message.endswith(said), raised.value.message

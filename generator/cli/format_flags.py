@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ..format_options import UNKNOWN_FORMAT_POLICIES, custom_formats, format_options, parse_format_flag
@@ -21,6 +21,28 @@ if TYPE_CHECKING:
 # config says it), and `validate --module` refuses them (the module is compiled already).
 FORMAT_FLAGS = (("--formats/--no-formats", "format_assertion"), ("--format", "custom_formats"),
                 ("--unknown-formats", "unknown_formats"), ("--content/--no-content", "content_assertion"))
+
+
+def add_limit_flags(parser: argparse.ArgumentParser, limits: tuple[str, ...], hard_max_depth: int) -> None:
+    """`--max-depth N` and the other limits: a positive integer (max depth at most the hard
+    limit), refused by argparse under the flag's own name."""
+    for option in limits:
+        parser.add_argument("--" + option.replace("_", "-"), dest=option, metavar="N",
+                            type=_limit(hard_max_depth if option == "max_depth" else None),
+                            help=f"override the profile's {option.replace('_', ' ')} limit")
+
+
+def _limit(at_most: int | None) -> Any:
+    def limit(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1 or (at_most is not None and value > at_most):
+            bound = f" up to {at_most}" if at_most is not None else ""
+            raise argparse.ArgumentTypeError(f"must be a positive integer{bound}, not {text!r}")
+        return value
+    return limit
 
 
 def add_format_flags(parser: argparse.ArgumentParser) -> None:
