@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, Header, Lit, Name, Stmt, Tuple,
+from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, GenExp, Header, Lit, Name, Stmt, Tuple,
                          operand_text)
 
 LINE_LENGTH = 100
@@ -42,6 +42,50 @@ def wrap_statement(stmt: Stmt, indent: str, line: str, width: int = LINE_LENGTH)
         # line, a row still too long exploded in turn
         body = _nested_collection(indent, stmt.value, width)
         return None if body is None else [indent + _assigned(stmt) + body[0].lstrip(), *body[1:]]
+    return None
+
+
+# A statement this long on one line that the shapes above do not lay out is not given to black
+# either: black's time grows faster than the statement (a 10,000-value const list took 1.7 s, and
+# 30,000 values about 15 s), so a schema's large enum or const could take minutes to compile.
+# It is exploded instead, each bracket that does not fit one element a line with a trailing comma:
+# black leaves that as it is (its "magic trailing comma"), so the module is still black-stable.
+BLACK_LIMIT = 8_000
+
+
+def exploded(stmt: Stmt, indent: str, width: int = LINE_LENGTH) -> list[str] | None:
+    """An assignment whose value is displays, tuples and calls, each bracket that does not fit
+    exploded one element a line with a trailing comma; None for any other statement."""
+    if not (isinstance(stmt, Assign) and isinstance(stmt.target, Name)):
+        return None
+    return _exploded(indent + _assigned(stmt), stmt.value, indent, "", width)
+
+
+def _exploded(head: str, node: Any, indent: str, tail: str, width: int) -> list[str]:
+    """`head + node + tail` on one line if it fits or node has no brackets to split at; else
+    exploded at node's brackets, recursively."""
+    text = head + _argument(node) + tail
+    parts = _bracketed(node)
+    if len(text) <= width or parts is None:
+        return [text]
+    opening, elements, closing = parts
+    inner = indent + INDENT
+    lines = [head + opening]
+    for key, element in elements:
+        lines += _exploded(inner + (key.render() + ": " if key is not None else ""), element, inner, ",", width)
+    return [*lines, indent + closing + tail]
+
+
+def _bracketed(node: Any) -> tuple[str, list[tuple[Any, Any]], str] | None:
+    """(opening, [(dict key or None, element)], closing) of a display, tuple or call with elements."""
+    if isinstance(node, Display) and node.items:
+        if node.kind == "dict":
+            return "{", list(node.items), "}"
+        return ("[" if node.kind == "list" else "{"), [(None, e) for e in node.items], ("]" if node.kind == "list" else "}")
+    if isinstance(node, Tuple) and node.elements and not node.bare:
+        return "(", [(None, e) for e in node.elements], ")"
+    if isinstance(node, Call) and node.args and not any(isinstance(a, GenExp) for a in node.args):
+        return node.func.render() + "(", [(None, a) for a in node.args], ")"
     return None
 
 

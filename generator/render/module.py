@@ -108,8 +108,10 @@ def _lines(block: list[Stmt], depth: int, format: bool) -> list[Code]:
 def _wrap(stmt: Stmt, indent: str, line: str) -> list[str] | None:
     if len(line) <= layout.LINE_LENGTH:
         return None
-    return layout.wrap_statement(stmt, indent, line) or _black_statement(
-        line, stmt.keyword if isinstance(stmt, Header) else "")
+    laid_out = layout.wrap_statement(stmt, indent, line)
+    if laid_out is None and len(line) > layout.BLACK_LIMIT:
+        laid_out = layout.exploded(stmt, indent)
+    return laid_out or _black_statement(line, stmt.keyword if isinstance(stmt, Header) else "")
 
 
 # An over-long line that is strings and names alone (`"a long URL",`, `"a long name": _Q1,`: no

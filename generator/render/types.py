@@ -348,6 +348,7 @@ NOTES = {
     "cycle": "Any stands for a cycle of references that never reaches a schema",
 }
 _LINE_LENGTH = 100  # black's, as render/layout.py has it
+_BLACK_LIMIT = 8_000  # a statement longer on one line is laid out here, never by black (layout.py)
 _MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
 _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
 _MAX_PAIRS = 32  # object shapes merged for one intersection
@@ -730,6 +731,20 @@ def _text(expr: Expr) -> str:
     return opening + separator.join(_text(p) for p in parts) + closing
 
 
+def _union_lines(head: str, members: list[Expr], tail: str, depth: int) -> list[str]:
+    """A union over lines as black lays out a long one: the first member after `head`, each other
+    on its own line after `| ` at `depth`, `tail` after the last; a member too long for its line
+    that is a subscript (`Literal[...]`) split at its brackets (_subscript_lines: black leaves
+    those as they are), any other left long."""
+    indent = "    " * depth
+    lines: list[str] = []
+    for i, member in enumerate(members):
+        start, end = (head if i == 0 else indent + "| "), (tail if i == len(members) - 1 else "")
+        line = start + _text(member) + end
+        lines += (_subscript_lines(start, member, end, depth) if len(line) > _LINE_LENGTH else None) or [line]
+    return lines
+
+
 def _names(expr: Expr) -> list[Name]:
     if isinstance(expr, Name):
         return [expr]
@@ -883,7 +898,10 @@ class _Writer:
         opening, parts, closing = expr
         if opening:
             return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
-        members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
+        if len(line.text) > _BLACK_LIMIT:  # (render/layout.py: black would take seconds on it)
+            members = [Code(text) for text in _union_lines("    ", parts, "", 1)]
+        else:
+            members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
         return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
 
     @staticmethod
@@ -940,7 +958,10 @@ class _Writer:
         line = code("        {},", entry)
         if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
             return line
-        laid_out = _subscript_lines("        " + literal(key).text + ": ", expr, ",", 2)
+        head = "        " + literal(key).text + ": "
+        if len(line.text) > _BLACK_LIMIT and not isinstance(expr, (str, Name)) and not expr[0]:
+            return Code("\n".join(_union_lines(head, expr[1], ",", 2)))  # (black would take seconds)
+        laid_out = _subscript_lines(head, expr, ",", 2)
         return line if laid_out is None else Code("\n".join(laid_out))
 
     def class_statement(self, name: Name, must: Name, may: Name) -> Code:

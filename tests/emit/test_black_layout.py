@@ -84,3 +84,42 @@ def test_typed_dict_entries_of_subscript_types_are_laid_out_as_black_would() -> 
     text = generator.compile_source(schema, profile="draft2020-12")
     assert "        \"kind\": Literal[\n" in text and "        \"kinds\": list[\n            Literal[\n" in text
     assert black.format_str(text, mode=_BLACK_MODE) == text
+
+
+# a const of many values, and enums of strings and numbers (a Literal among other types) as the
+# root's alias, a TypedDict entry and an error spec: statements far over layout.BLACK_LIMIT
+# (schema, a valid instance, an invalid one)
+HUGE = {
+    "const list": ({"const": list(range(6000))}, list(range(6000)), list(range(5999))),
+    "root enum of mixed types": ({"enum": [f"v{i}" if i % 2 else i for i in range(4000)] + [None, True, 1.5]},
+                                 "v3999", "v4000"),
+    "property enum of mixed types": (
+        {"type": "object", "required": ["a"],
+         "properties": {"a": {"enum": [f"v{i}" if i % 2 else i for i in range(4000)]},
+                        "b": {"const": {"k": list(range(3000)), "s": ["x"] * 50}}}},
+        {"a": 3998, "b": {"k": list(range(3000)), "s": ["x"] * 50}}, {"a": 3998, "b": {"k": [], "s": []}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HUGE))
+def test_huge_statements_are_exploded_not_given_to_black(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement over layout.BLACK_LIMIT on one line that black would lay out is exploded at its
+    brackets here (black's time grows faster than the statement: minutes for a large enum): the
+    module is still black-stable, and black is asked about nothing that long."""
+    asked: list[int] = []
+    format_str = black.format_str
+
+    def spy(text: str, mode: black.Mode) -> str:
+        asked.append(max(map(len, text.splitlines()), default=0))
+        return format_str(text, mode=mode)
+
+    monkeypatch.setattr(black, "format_str", spy)
+    schema, valid, invalid = HUGE[name]
+    text = generator.compile_source(schema, profile="draft2020-12")
+    assert max(asked, default=0) < 8_000, "black was given a statement over the limit"
+    monkeypatch.setattr(black, "format_str", format_str)
+    assert black.format_str(text, mode=_BLACK_MODE) == text  # black leaves it as it is
+    assert max(map(len, text.splitlines())) <= 100  # and every line fits
+    namespace: dict[str, object] = {}
+    exec(compile(text, name, "exec"), namespace)
+    assert namespace["is_valid"](valid) is True and namespace["is_valid"](invalid) is False  # type: ignore[operator]
