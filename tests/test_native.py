@@ -80,7 +80,7 @@ CHECKS = {
                    "contains": {"type": "array", "contains": {"type": "integer"}, "minContains": 2},
                    "closed": {"type": "object", "properties": {"a": True}, "unevaluatedProperties": False}},
 }
-# (with strings holding lone surrogates, which JSON allows and mypyc takes in no literal:
+# (with strings holding lone surrogates, which JSON allows and mypyc takes only from chr():
 # generator/native/source.py)
 CONTENT = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
            "properties": {"json64": {"contentEncoding": "base64", "contentMediaType": "application/json"},

@@ -192,9 +192,9 @@ def _surrogate_literals(text: str) -> list[str]:
             and isinstance(node.value, str) and any("\ud800" <= c <= "\udfff" for c in node.value)]
 
 
-def test_literals_holding_a_lone_surrogate_are_made_at_run_time() -> None:
-    """mypyc refuses a str literal with a surrogate ("use chr(...) instead"): each becomes an
-    expression of the same string in ASCII text, on the same lines, and the module means the same."""
+def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
+    """mypyc refuses a str literal with a surrogate ("use chr(...) instead"): each becomes the same
+    text joined from parts and chr() calls, on the same lines, and the module means the same."""
     text = generator.compile_source(SURROGATES, name="surrogates")
     assert _surrogate_literals(text)  # the control: the module has such literals
     # and an implicit concatenation over three lines, a docstring and a dict key
@@ -202,7 +202,7 @@ def test_literals_holding_a_lone_surrogate_are_made_at_run_time() -> None:
              '    "At /properties/\\ud83dkey."\n\n\nKEYED = {"\\ud83d": 1, "plain": 2}\n')
     compiled = mypyc_source(text, "surrogates")
     assert _surrogate_literals(compiled) == []
-    assert "('a\\\\udc00'.encode().decode('unicode_escape'))" in compiled  # the const
+    assert "chr(55357)" in compiled and "chr(56320)" in compiled
     assert compiled.count("\n") == text.count("\n")
     original_defs = {s.lineno: s.name for s in ast.parse(text).body if isinstance(s, ast.FunctionDef)}
     assert {s.lineno: s.name for s in ast.parse(compiled).body if isinstance(s, ast.FunctionDef)} == original_defs
@@ -217,9 +217,9 @@ def test_literals_holding_a_lone_surrogate_are_made_at_run_time() -> None:
 
 
 def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> None:
-    """A string holding thousands of lone surrogates: its expression compiles and is as small as
-    one holding one (a chain of `+ chr(55357)` ran mypyc's build of 1,000 of them out of memory,
-    and past about 1,500 is deeper than CPython compiles)."""
+    """A string holding thousands of lone surrogates: its expression compiles, keeps the value and
+    is no larger than for a few more than _MOST_CHR (a chain of `+ chr(55357)` took mypyc's build
+    of 1,000 of them past 22 GB, and past about 1,500 is deeper than CPython compiles)."""
     def rebuilt(value: str) -> ast.expr:
         text = source._without_surrogate_literals(f"X = {value!r}\n")
         statement = ast.parse(text).body[0]
@@ -229,5 +229,6 @@ def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> N
         assert namespace["X"] == value
         return statement.value
 
-    many = rebuilt("a\ud83d\udc00\u00e9\U0001f600" * 2000)  # (a high and a low surrogate side by side stay two)
-    assert len(list(ast.walk(many))) == len(list(ast.walk(rebuilt("a\ud83d"))))
+    part = "a\ud83d\udc00\u00e9\U0001f600"  # (a high and a low surrogate side by side stay two)
+    many = rebuilt(part * 4000)
+    assert len(list(ast.walk(many))) == len(list(ast.walk(rebuilt(part * source._MOST_CHR))))
