@@ -569,8 +569,6 @@ def test_required_properties_looked_up_once_agree_with_reference(value: Any) -> 
     assert_agree(module, reference, value)
 
 
-
-
 # -- a closed object checked by name counts the names it finds -----------------------------------
 COUNTED = {
     "type": "object",
@@ -621,6 +619,7 @@ def test_a_closed_object_by_name_counts_the_names_it_finds() -> None:
 def test_a_closed_object_counted_agrees_with_reference(value: Any) -> None:
     module, reference, _ = _pair_once(COUNTED)
     assert_agree(module, reference, value)
+
 
 # -- if/then rules over required properties: each read once, shared with the walk -------------------
 SHARED_READS = {

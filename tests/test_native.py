@@ -4,11 +4,11 @@ module; no crash on deep instances; the build's failures are typed errors that l
 behind; `straightline compile --native` / `check --native` and `native = true`.
 
 mypyc builds are slow (tens of seconds each on a shared 2-core machine), so `make test` builds a
-small sample: the seed tool-package contract, a recursive schema with a dynamic reference, a
-schema asserting every format (with a pattern for the linear-time matcher) and one asserting draft
-7's content, its strings holding lone surrogates too (two at a time), and math.add through the
-command line. STRAIGHTLINE_NATIVE_SUITE=1 also builds every schema of the official test suite and the bench schemas natively and checks them
-the same way (tests/test_native_suite.py).
+small sample (two at a time): the seed tool-package contract, a recursive schema with a dynamic
+reference, a schema asserting every format (with a pattern for the linear-time matcher) and one
+asserting draft 7's content, whose strings hold lone surrogates too; and math.add through the
+command line. STRAIGHTLINE_NATIVE_SUITE=1 also builds every schema of the official test suite and
+the bench schemas natively and checks them the same way (tests/test_native_suite.py).
 """
 
 from __future__ import annotations

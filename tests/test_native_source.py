@@ -214,3 +214,21 @@ def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
         assert [e.message for e in variant.errors(instance)] == [e.message for e in pure.errors(instance)]
     plain = 'def g() -> str:\n    return "\\\\ud83d is six characters"\n'  # a backslash, not an escape
     assert source._without_surrogate_literals(plain) == plain
+
+
+def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> None:
+    """A string holding thousands of lone surrogates: its expression compiles, keeps the value and
+    is no larger than for a few more than _MOST_CHR (a chain of `+ chr(55357)` took mypyc's build
+    of 1,000 of them past 22 GB, and past about 1,500 is deeper than CPython compiles)."""
+    def rebuilt(value: str) -> ast.expr:
+        text = source._without_surrogate_literals(f"X = {value!r}\n")
+        statement = ast.parse(text).body[0]
+        assert isinstance(statement, ast.Assign) and not _surrogate_literals(text)
+        namespace: dict[str, Any] = {}
+        exec(compile(text, "many", "exec"), namespace)
+        assert namespace["X"] == value
+        return statement.value
+
+    part = "a\ud83d\udc00\u00e9\U0001f600"  # (a high and a low surrogate side by side stay two)
+    many = rebuilt(part * 4000)
+    assert len(list(ast.walk(many))) == len(list(ast.walk(rebuilt(part * source._MOST_CHR))))

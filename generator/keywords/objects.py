@@ -124,7 +124,7 @@ class ObjectPlan:
     pattern_loop: PatternLoop | None
     # closed and checked by name (no table, not exactly known keys): `properties` counts the names
     # it finds and compares the count with the object's size, in place of a keys view <= the names
-    counted: bool = False
+    counted: bool
 
 
 def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
@@ -446,14 +446,15 @@ def _counted_properties(b: Branch, check: Properties) -> list[Stmt]:
     generic call natively; the count is one addition in the `if "a" in x` each optional one has."""
     x, plan = b.x, _plan(b)
     required = sum(1 for name, _ in check.entries if name in plan.present)
-    optional = [name for name, _ in check.entries if name not in plan.present]
-    n = b.scope("found")
-    out: list[Stmt] = [Assign(n, lit(required))] if optional else []
+    any_optional = any(name not in plan.present for name, _ in check.entries)
+    found = b.scope("found")
+    out: list[Stmt] = [Assign(found, lit(required))] if any_optional else []
     for name, sub in check.entries:
         code = _property_code(b, name, sub)
         block = code if isinstance(code, list) else [fail_if(code)]
-        out += block if name in plan.present else [if_(_has(name, x), [Assign(n, BinOp(n, "+", lit(1))), *block])]
-    return out + [fail_if(Compare(call("len", x), "!=", n if optional else lit(required)))]
+        counted = [Assign(found, BinOp(found, "+", lit(1))), *block]
+        out += block if name in plan.present else [if_(_has(name, x), counted)]
+    return out + [fail_if(Compare(call("len", x), "!=", found if any_optional else lit(required)))]
 
 
 def _property_code(b: Branch, name: str, sub: ir.Node) -> list[Stmt] | Expr:

@@ -29,8 +29,9 @@ each, but FHIR's module is built at all). The module file, and the record's hash
 module's own text.
 
 A str literal holding a lone surrogate (JSON allows "\\ud83d" in a schema's strings) is written in
-that text as the same string joined from parts and chr() calls: mypyc writes literals into C as
-UTF-8, which a surrogate has not, and refuses them.
+that text as the same string joined from parts and chr() calls (or, holding many, as its
+`unicode_escape` text decoded when it runs): mypyc writes literals into C as UTF-8, which a
+surrogate has not, and refuses them.
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class _Run:
 
 def mypyc_source(text: str, name: str) -> str:
     """`text` (a generated module's source) with its static types and module-level data run through
-    `exec` at import (see the module's docstring), and its str literals mypyc cannot write built
-    with chr(); `name` names the module in the code's file name. SyntaxError propagates (mypy would
+    `exec` at import (see the module's docstring), and its str literals mypyc cannot write made at
+    run time; `name` names the module in the code's file name. SyntaxError propagates (mypy would
     refuse the module too). Thread-safe."""
     with _AST_LOCK:
         return _without_surrogate_literals(_mypyc_source(text, name))
@@ -102,10 +103,11 @@ _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
 
 def _without_surrogate_literals(text: str) -> str:
     """`text` with each str literal that holds a lone surrogate (JSON allows "\\ud83d" in a
-    schema's strings, and the module writes it as that escape) written as the same text joined
-    from parts and chr() calls: mypyc writes a literal into C as UTF-8, which a surrogate has not,
-    and refuses the module ("Surrogate codepoints in string literals not supported"). The
-    literal's lines are kept (the joined parts stay in parentheses), so mypy's line numbers hold."""
+    schema's strings, and the module writes it as that escape) written as an expression of the
+    same string (_rebuilt): mypyc writes a literal into C as UTF-8, which a surrogate has not, and
+    refuses the module ("Surrogate codepoints in string literals not supported"). The literal's
+    lines are kept (the expression stays in parentheses), so mypy's line numbers hold. (The parts
+    of an f-string are left: a generated module has none.)"""
     if not _SURROGATE_ESCAPE.search(text):
         return text
     tree = ast.parse(text)
@@ -123,16 +125,27 @@ def _without_surrogate_literals(text: str) -> str:
 
     out, done = [], 0
     for node in sorted(literals, key=lambda n: (n.lineno, n.col_offset)):
-        assert node.end_lineno is not None and node.end_col_offset is not None
+        assert isinstance(node.value, str) and node.end_lineno is not None and node.end_col_offset is not None
         start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
-        out += [text[done:start], "(", _joined(node.value), "\n" * (node.end_lineno - node.lineno), ")"]
+        out += [text[done:start], "(", _rebuilt(node.value), "\n" * (node.end_lineno - node.lineno), ")"]
         done = end
     return "".join(out + [text[done:]])
 
 
-def _joined(value: str) -> str:
-    """An expression of `value`: its runs without surrogates as literals, each surrogate chr(N)."""
+# More lone surrogates than this in a string, and it is written as its unicode_escape text decoded
+# (one call) rather than its parts joined with chr() (an addition and a call a surrogate).
+_MOST_CHR = 8
+
+
+def _rebuilt(value: str) -> str:
+    """An expression of `value` written without a surrogate: its runs of other characters as
+    literals, each surrogate chr(N), joined (cheaper where it runs: in CPython 180 ns against 660 for one surrogate);
+    for a string of more than _MOST_CHR surrogates, its `unicode_escape` text, decoded when it
+    runs, whose size does not grow with theirs: the chain for a string of 1,000 took mypyc's build
+    past 22 GB (killed for want of memory), and for 1,497 is deeper than CPython compiles."""
     parts = re.findall("[\ud800-\udfff]|[^\ud800-\udfff]+", value)
+    if sum(1 for part in parts if "\ud800" <= part <= "\udfff") > _MOST_CHR:
+        return f"{value.encode('unicode_escape').decode('ascii')!r}.encode().decode('unicode_escape')"
     return " + ".join(f"chr({ord(part)})" if "\ud800" <= part <= "\udfff" else repr(part) for part in parts)
 
 
