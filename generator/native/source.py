@@ -139,10 +139,11 @@ _MOST_CHR = 8
 
 def _rebuilt(value: str) -> str:
     """An expression of `value` written without a surrogate: its runs of other characters as
-    literals, each surrogate chr(N), joined (cheaper where it runs: in CPython 180 ns against 660 for one surrogate);
-    for a string of more than _MOST_CHR surrogates, its `unicode_escape` text, decoded when it
-    runs, whose size does not grow with theirs: the chain for a string of 1,000 took mypyc's build
-    past 22 GB (killed for want of memory), and for 1,497 is deeper than CPython compiles."""
+    literals, each surrogate chr(N), joined (cheaper where it runs: in CPython 180 ns against 660
+    for one surrogate); for a string of more than _MOST_CHR surrogates, its `unicode_escape`
+    text, decoded when it runs, whose size does not grow with theirs: the chain for a string of
+    1,000 took mypyc's build past 22 GB (killed for want of memory), and for 1,497 is deeper than
+    CPython compiles."""
     parts = re.findall("[\ud800-\udfff]|[^\ud800-\udfff]+", value)
     if sum(1 for part in parts if "\ud800" <= part <= "\udfff") > _MOST_CHR:
         return f"{value.encode('unicode_escape').decode('ascii')!r}.encode().decode('unicode_escape')"
