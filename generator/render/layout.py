@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, GenExp, Header, Lit, Name, Stmt, Tuple,
-                         operand_text)
+from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, GenExp, Header, Lit, Name, Stmt,
+                         Tuple, operand_text)
 
 LINE_LENGTH = 100
 
@@ -81,7 +81,8 @@ def _bracketed(node: Any) -> tuple[str, list[tuple[Any, Any]], str] | None:
     if isinstance(node, Display) and node.items:
         if node.kind == "dict":
             return "{", list(node.items), "}"
-        return ("[" if node.kind == "list" else "{"), [(None, e) for e in node.items], ("]" if node.kind == "list" else "}")
+        opening, closing = ("[", "]") if node.kind == "list" else ("{", "}")
+        return opening, [(None, e) for e in node.items], closing
     if isinstance(node, Tuple) and node.elements and not node.bare:
         return "(", [(None, e) for e in node.elements], ")"
     if isinstance(node, Call) and node.args and not any(isinstance(a, GenExp) for a in node.args):

@@ -57,6 +57,7 @@ from ..errors import SchemaError, join_pointer
 from ..profiles import DRAFT_PROFILES, Profile
 from ..values import normalize_number
 from ..resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
+from .layout import BLACK_LIMIT
 
 # -- the type algebra ------------------------------------------------------------------------------
 
@@ -348,7 +349,6 @@ NOTES = {
     "cycle": "Any stands for a cycle of references that never reaches a schema",
 }
 _LINE_LENGTH = 100  # black's, as render/layout.py has it
-_BLACK_LIMIT = 8_000  # a statement longer on one line is laid out here, never by black (layout.py)
 _MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
 _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
 _MAX_PAIRS = 32  # object shapes merged for one intersection
@@ -898,7 +898,7 @@ class _Writer:
         opening, parts, closing = expr
         if opening:
             return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
-        if len(line.text) > _BLACK_LIMIT:  # (render/layout.py: black would take seconds on it)
+        if len(line.text) > BLACK_LIMIT:  # (render/layout.py: black would take seconds on it)
             members = [Code(text) for text in _union_lines("    ", parts, "", 1)]
         else:
             members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
@@ -959,7 +959,7 @@ class _Writer:
         if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
             return line
         head = "        " + literal(key).text + ": "
-        if len(line.text) > _BLACK_LIMIT and not isinstance(expr, (str, Name)) and not expr[0]:
+        if len(line.text) > BLACK_LIMIT and not isinstance(expr, (str, Name)) and not expr[0]:
             return Code("\n".join(_union_lines(head, expr[1], ",", 2)))  # (black would take seconds)
         laid_out = _subscript_lines(head, expr, ",", 2)
         return line if laid_out is None else Code("\n".join(laid_out))
