@@ -57,7 +57,6 @@ from ..errors import SchemaError, join_pointer
 from ..profiles import DRAFT_PROFILES, Profile
 from ..values import normalize_number
 from ..resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
-from .layout import BLACK_LIMIT
 
 # -- the type algebra ------------------------------------------------------------------------------
 
@@ -734,8 +733,9 @@ def _text(expr: Expr) -> str:
 def _union_lines(head: str, members: list[Expr], tail: str, depth: int) -> list[str]:
     """A union over lines as black lays out a long one: the first member after `head`, each other
     on its own line after `| ` at `depth`, `tail` after the last; a member too long for its line
-    that is a subscript (`Literal[...]`) split at its brackets (_subscript_lines: black leaves
-    those as they are), any other left long."""
+    that is a subscript (`Literal[...]`) split at its brackets (_subscript_lines), any other left
+    long. (Equal to black's layout over the golden modules and random enums of mixed types; so a
+    large enum's type never goes to black, which took minutes on it.)"""
     indent = "    " * depth
     lines: list[str] = []
     for i, member in enumerate(members):
@@ -885,8 +885,9 @@ class _Writer:
 
     def alias_statement(self, name: Name, expr: Expr, real: set[Name]) -> Code:
         """`Name: TypeAlias = ...` in black's layout: one line if it fits, else the value in
-        parentheses, on one line or (a union) one member per line. A line still too long makes
-        render/module.py hand the statement to black."""
+        parentheses, on one line or (a union) one member per line, a subscript member too long
+        split at its brackets (_union_lines). A line still too long makes render/module.py hand
+        the statement to black."""
         value = self.maybe_quoted(expr, real)
         line = code("{}: TypeAlias = {}", name, value)
         if len(line.text) <= _LINE_LENGTH:
@@ -898,10 +899,7 @@ class _Writer:
         opening, parts, closing = expr
         if opening:
             return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
-        if len(line.text) > BLACK_LIMIT:  # (render/layout.py: black would take seconds on it)
-            members = [Code(text) for text in _union_lines("    ", parts, "", 1)]
-        else:
-            members = [code("    {}{}", Code("| " if i else ""), Code(_text(p))) for i, p in enumerate(parts)]
+        members = [Code(text) for text in _union_lines("    ", parts, "", 1)]
         return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
 
     @staticmethod
@@ -953,14 +951,15 @@ class _Writer:
     def entry_lines(self, key: str, expr: Expr, entry: Code, real: set[Name]) -> Code:
         """One entry of an exploded TypedDict (`"key": type,`), laid out as black lays it out
         where it is over-long and its type a subscript (`Literal[...]`, `list[...]`): split at
-        its brackets, the members on one line if they fit, else one a line with a trailing comma.
-        Any other over-long entry is left on its line (black lays the statement out then)."""
+        its brackets, the members on one line if they fit, else one a line with a trailing comma;
+        or a union: one member a line (_union_lines). Any other over-long entry is left on its
+        line (black lays the statement out then)."""
         line = code("        {},", entry)
         if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
             return line
         head = "        " + literal(key).text + ": "
-        if len(line.text) > BLACK_LIMIT and not isinstance(expr, (str, Name)) and not expr[0]:
-            return Code("\n".join(_union_lines(head, expr[1], ",", 2)))  # (black would take seconds)
+        if not isinstance(expr, (str, Name)) and not expr[0]:
+            return Code("\n".join(_union_lines(head, expr[1], ",", 2)))
         laid_out = _subscript_lines(head, expr, ",", 2)
         return line if laid_out is None else Code("\n".join(laid_out))
 
