@@ -101,7 +101,6 @@ class Profile:
         return "unknown"
 
 
-
 OCTOSCRIPT = Profile(
     name="octoscript",
     enforced=enforced_by("octoscript"),

@@ -39,8 +39,8 @@ from typing import Any, Sequence
 
 from .errors import ConfigError, OptionError
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
-from .names import UNSAFE_PATTERN_POLICIES
-from .profiles import HARD_MAX_DEPTH, PROFILES
+from .names import HARD_MAX_DEPTH, UNSAFE_PATTERN_POLICIES
+from .profiles import PROFILES
 
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.straightline"

@@ -67,18 +67,19 @@ class Registries:
     """Registry directories, each read once per command."""
 
     def __init__(self) -> None:
-        self.loaded: dict[Path, dict[str, Any]] = {}
+        self.loaded: dict[tuple[Path, Path | None], dict[str, Any]] = {}
 
     def get(self, directory: Path | None, uri_root: Path | None = None) -> dict[str, Any]:
+        """The registry directory's mapping, its files keyed relative to `uri_root` (file_uri)."""
         if directory is None:
             return {}
-        if directory not in self.loaded:
+        if (directory, uri_root) not in self.loaded:
             try:
-                self.loaded[directory] = load_registry_directory(directory, uri_root=uri_root)
+                self.loaded[directory, uri_root] = load_registry_directory(directory, uri_root=uri_root)
             except StraightlineError as error:
                 raise type(error)(f"registry {directory}: {error.message}", code=error.code,
                                   pointer=error.pointer) from None
-        return self.loaded[directory]
+        return self.loaded[directory, uri_root]
 
 
 def read_job(job: Job) -> bytes:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ..format_options import UNKNOWN_FORMAT_POLICIES, custom_formats, format_options, parse_format_flag
-from ..names import UNSAFE_PATTERN_POLICIES
+from ..names import HARD_MAX_DEPTH, LIMIT_OPTIONS, UNSAFE_PATTERN_POLICIES
 
 if TYPE_CHECKING:
     from ..project import Settings
@@ -23,12 +23,12 @@ FORMAT_FLAGS = (("--formats/--no-formats", "format_assertion"), ("--format", "cu
                 ("--unknown-formats", "unknown_formats"), ("--content/--no-content", "content_assertion"))
 
 
-def add_limit_flags(parser: argparse.ArgumentParser, limits: tuple[str, ...], hard_max_depth: int) -> None:
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     """`--max-depth N` and the other limits: a positive integer (max depth at most the hard
     limit), refused by argparse under the flag's own name."""
-    for option in limits:
+    for option in LIMIT_OPTIONS:
         parser.add_argument("--" + option.replace("_", "-"), dest=option, metavar="N",
-                            type=_limit(hard_max_depth if option == "max_depth" else None),
+                            type=_limit(HARD_MAX_DEPTH if option == "max_depth" else None),
                             help=f"override the profile's {option.replace('_', ' ')} limit")
 
 

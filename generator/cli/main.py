@@ -10,7 +10,7 @@ from typing import NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
-from ..names import HARD_MAX_DEPTH, LIMIT_OPTIONS, PROFILE_NAMES
+from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
 from .validate import add_validate_parser, validate_command
@@ -35,7 +35,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
                              "their $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
                         help="a directory of schema files that $ref may name (never the network)")
-    add_limit_flags(parser, LIMIT_OPTIONS, HARD_MAX_DEPTH)
+    add_limit_flags(parser)
     add_unsafe_patterns(parser)
     add_format_flags(parser)
 

@@ -18,7 +18,7 @@ import sys
 from typing import Any, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError
-from ..names import HARD_MAX_DEPTH, LIMIT_OPTIONS, PROFILE_NAMES
+from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
 from ..validate.discover import STDIN, DataFile, discover
 from ..validate.modules import ModuleSource, check_module
@@ -69,7 +69,7 @@ def add_validate_parser(commands: Any) -> None:
                         help="the schema's profile (default: the draft its $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
                         help="a directory of schema files that $ref may name (never the network)")
-    add_limit_flags(parser, LIMIT_OPTIONS, HARD_MAX_DEPTH)
+    add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
     add_format_flags(parser)  # compile options: --schema only

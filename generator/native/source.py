@@ -42,6 +42,8 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..codegen import literal
+
 # More top-level statements than this left compiled, and the constants are run at import too.
 _MAX_COMPILED_TOP_LEVEL = 500
 # Where the run code objects say they come from (tracebacks, `co_filename`).
@@ -99,6 +101,7 @@ def _mypyc_source(text: str, name: str) -> str:
 
 # A \\u or \\U escape of a surrogate code point (U+D800 to U+DFFF), as repr() writes one.
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # a surrogate code point itself
 
 
 def _without_surrogate_literals(text: str) -> str:
@@ -114,7 +117,7 @@ def _without_surrogate_literals(text: str) -> str:
     in_fstrings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in ast.walk(node)}
     literals = [node for node in ast.walk(tree)
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstrings
-                and any("\ud800" <= c <= "\udfff" for c in node.value)]
+                and _SURROGATE.search(node.value)]
     lines = _LINE.findall(text)
     starts = [0]
     for line in lines:
@@ -144,10 +147,10 @@ def _rebuilt(value: str) -> str:
     text, decoded when it runs, whose size does not grow with theirs: the chain for a string of
     1,000 took mypyc's build past 22 GB (killed for want of memory), and for 1,497 is deeper than
     CPython compiles."""
+    if len(_SURROGATE.findall(value)) > _MOST_CHR:
+        return literal(value.encode("unicode_escape").decode("ascii")).text + ".encode().decode('unicode_escape')"
     parts = re.findall("[\ud800-\udfff]|[^\ud800-\udfff]+", value)
-    if sum(1 for part in parts if "\ud800" <= part <= "\udfff") > _MOST_CHR:
-        return f"{value.encode('unicode_escape').decode('ascii')!r}.encode().decode('unicode_escape')"
-    return " + ".join(f"chr({ord(part)})" if "\ud800" <= part <= "\udfff" else repr(part) for part in parts)
+    return " + ".join(f"chr({ord(part)})" if _SURROGATE.fullmatch(part) else literal(part).text for part in parts)
 
 
 def _run_line(section: str, used: list[tuple[str, str]], types: bool, name: str) -> str:
