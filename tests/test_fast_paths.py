@@ -180,7 +180,9 @@ def test_the_dispatch_reads_the_property_once() -> None:
               "oneOf": [_shape("A", {}), _shape("B", {"type": "array"}), _shape("C", {"type": "string"})]}
     module, reference, source = _pair(schema, "draft2020-12")
     fast = source[source.index("def _v0("):source.index("def _e0(")]
-    assert fast.count('"type"') == 1 and re.search(r"\n +d = x\d+\n +if type\(d\) is str:", fast), fast
+    # (the dispatch tests the object's local itself: a copy of it is read as the local, fuse.py)
+    assert fast.count('"type"') == 1 and re.search(r"\n +if type\(x\d+\) is str:\n +f = _D\d+\.get\(x\d+\)", fast), fast
+    assert not re.search(r"\n +d = ", fast), fast
     assert fast.count("type(x) is dict") == 1
     for value, valid in (({"type": "A", "coordinates": 1}, True), ({"type": "B", "coordinates": 1}, False),
                          ({"type": "C", "coordinates": "c"}, True), ({"type": "D"}, False), ({"type": 1}, False),
@@ -647,7 +649,8 @@ def test_properties_an_if_rule_reads_are_read_once() -> None:
     fast = source[source.index("def _v0("):source.index("def _e0(")]
     for name in ("kind", "entry"):
         assert len(re.findall(rf'x\[\{name!r}\]|x\["{name}"\]', fast)) == 1, (name, fast)
-    assert re.search(r"\n +x\d+ = x\d+\n", fast), fast  # a later read copies the local
+    # a later read is the local itself (simplify made it a copy, fuse.py reads the copy as the local)
+    assert not re.search(r"\n +x\d+ = x\d+\n", fast), fast
     assert_agree(module, reference, {"kind": "a", "entry": {"n": 1}, "mode": "m"})
     assert not module.is_valid({"kind": "a", "entry": {}, "mode": "m"})
     # a required property looked up with _MISSING, and again by an allOf member in place: once

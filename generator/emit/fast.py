@@ -18,12 +18,17 @@ from ..plan.cost import registered_checks
 from . import exact as types
 from .context import Branch, General
 from .names import Scope
+from .fuse import fuse
 from .simplify import names_read, simplify
 from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, For, If, Name, Not,
                    Pass, Paren, Return, Stmt, and_, call, fail_if, if_, is_fail, lit, method, or_)
 
 if TYPE_CHECKING:
     from .module import Function, ModuleEmitter
+
+# How often fuse.py and simplify run again on a fast function: each round fuses one level of the
+# tests two rules share (the property's type, then its key, then its value's type...).
+FUSE_ROUNDS = 4
 
 # A type branch: the exact types that share it, and its checks.
 Branches = list[tuple[list[str], list[Stmt]]]
@@ -35,7 +40,14 @@ def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
     doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
     body = fast_body(m, node, Name("x"), Scope(), inline=False)
     # the branches a type test made before decides (an inlined subschema's own dispatch) go
-    body = simplify(body, m.memo.get("type_sets", {}), m.memo.get("key_sets", {}))
+    type_sets, key_sets = m.memo.get("type_sets", {}), m.memo.get("key_sets", {})
+    body = simplify(body, type_sets, key_sets)
+    # tests of one value made once (fuse.py), then simplified again, while that changes something
+    for _ in range(FUSE_ROUNDS):
+        fused = fuse(body)
+        if fused is None:
+            break
+        body = simplify(fused, type_sets, key_sets)
     return Function(m.function_name("fast", node), m.params("fast"), doc, body)
 
 

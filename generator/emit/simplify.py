@@ -414,11 +414,16 @@ def names_read(tree: object, until: set[str] | None = None) -> set[str]:
         elif kind is Assign and type(node.target) is Name:  # type: ignore[attr-defined]
             stack.append(node.value)  # type: ignore[attr-defined]
         elif kind is not Lit:
-            children = _CHILDREN.get(kind)
-            if children is None:
-                children = _children(kind)
             stack.extend(reversed(children(node)))
     return found
+
+
+def children(node: object) -> tuple[object, ...]:
+    """The values of a tree node's fields (those that may hold other nodes)."""
+    getter = _CHILDREN.get(type(node))
+    if getter is None:
+        getter = _children(type(node))
+    return getter(node)
 
 
 # tree node class -> a function giving the tuple of its fields' values (the ones that may hold

@@ -1,0 +1,321 @@
+"""Two tests of the same value made one: a pass over a fast function's tree, between two runs of
+simplify.
+
+An allOf of if/then rules on one property (the seed tool-package: `entry.artifact` is "source"
+then ..., is "binary" then ...; `effect` is "compute", is "connector") checks each rule's `if` in
+place, its outcome in a flag (`c1 = True` ... `if c1:`), and each such condition reads the
+property again and tests its type again: `if type(x3) is dict: if "artifact" in x3: ...` once per
+rule. This pass
+- propagates copies: simplify shares a second look-up of a key as `x9 = x3`; x9 is then x3 where
+  nothing can tell them apart (x9 bound there alone, read only after it, x3 not bound again);
+- moves a rule's condition up, past the `if c1:` that uses the rule before it, to sit next to an
+  `if` that makes the same first test (only past statements that test flags or set them: no
+  check the moved one could rely on, so it runs exactly as before, only earlier; a condition only
+  sets its flag and its own locals);
+- fuses two adjacent `if`s with the same first test: `if T: A1 else: R1` and `if T: A2 else: R2`
+  become `if T: A1; A2 else: R1; R2` (T has no effect, and A1 binds nothing T reads).
+Simplify then runs again on the result, and shares the look-ups and type tests that now sit in one
+branch; the rounds repeat (fast.py) while this pass changes something.
+
+Only the fast path is changed, where the order of checks is free (a boolean answer); the error path
+keeps its keyword order. Measured on the tool-package's pure module: 5% faster on its valid
+packages, 13% on its instance failing early at /tool_key, which is checked after the six rules.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import fields, is_dataclass
+from typing import Any, Sequence
+
+from .simplify import children
+from .tree import Assign, BoolOp, Break, Call, Compare, Comment, Expr, For, GenExp, If, Lit, Name, Not, Pass, Return, Stmt, Tuple
+
+# How many statements (flag tests and flag settings) a condition may be moved up past.
+MOST_PASSED = 4
+_PURE_CALLS = frozenset({"type", "len"})
+
+
+def fuse(body: list[Stmt]) -> list[Stmt] | None:
+    """`body` with copies propagated and same-test `if`s fused, or None when nothing changed."""
+    changed = False
+    if _has_copies(body):
+        propagated = _Copies(body).block(body)
+        if propagated is not None:
+            body, changed = propagated, True
+    fused = _fuse_block(body)
+    if fused is not None:
+        body, changed = fused, True
+    return body if changed else None
+
+
+# -- names --------------------------------------------------------------------------------------
+def _count(node: Any, bound: Counter[str], read: Counter[str]) -> None:
+    """Counts the names a tree binds (assignment and loop targets) and reads."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is Name:
+            read[item.id] += 1
+        elif kind is tuple or kind is list:
+            stack.extend(item)
+        elif kind is Assign:
+            for name in _targets(item.target):
+                bound[name] += 1
+            stack.append(item.value)
+        elif kind is For or kind is GenExp:
+            for name in _targets(item.target):
+                bound[name] += 1
+            stack.extend(children(item))  # (the target again: read once more, which counts no copy)
+        elif kind is not Lit and kind is not Comment and kind is not str:
+            stack.extend(children(item))
+
+
+def _names(node: Any) -> tuple[set[str], set[str]]:
+    bound: Counter[str] = Counter()
+    read: Counter[str] = Counter()
+    _count(node, bound, read)
+    return set(bound), set(read)
+
+
+def _targets(target: Expr) -> list[str]:
+    if isinstance(target, Name):
+        return [target.id]
+    if isinstance(target, Tuple):
+        return [n for element in target.elements for n in _targets(element)]
+    return []
+
+
+def _rename(node: Any, old: str, new: str) -> Any:
+    """The tree with every `old` read as `new` (the same object where it holds no `old`)."""
+    kind = type(node)
+    if kind is Name:
+        return Name(new) if node.id == old else node
+    if kind is tuple or kind is list:
+        items = [_rename(item, old, new) for item in node]
+        if all(a is b for a, b in zip(items, node)):
+            return node
+        return kind(items)
+    if kind is Lit or kind is str or not is_dataclass(node):
+        return node
+    values = {f.name: getattr(node, f.name) for f in fields(node)}
+    renamed = {name: _rename(value, old, new) for name, value in values.items()}
+    if all(renamed[name] is values[name] for name in values):
+        return node
+    return kind(**renamed)
+
+
+def _has_copies(block: Sequence[Stmt]) -> bool:
+    """Whether a block holds a statement `a = b` (two names) anywhere (statements alone are walked)."""
+    for stmt in block:
+        kind = type(stmt)
+        if kind is Assign and type(stmt.target) is Name and type(stmt.value) is Name:  # type: ignore[attr-defined]
+            return True
+        if kind is If and (_has_copies(stmt.orelse) or any(_has_copies(b) for _, b in stmt.branches)):  # type: ignore[attr-defined]
+            return True
+        if kind is For and (_has_copies(stmt.body) or _has_copies(stmt.orelse)):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+class _Copies:
+    """Copy propagation over one function body."""
+
+    def __init__(self, body: Sequence[Stmt]) -> None:
+        self.bound: Counter[str] = Counter()
+        self.read: Counter[str] = Counter()
+        _count(body, self.bound, self.read)
+
+    def block(self, block: Sequence[Stmt]) -> list[Stmt] | None:
+        out = list(block)
+        changed = False
+        index = 0
+        while index < len(out):
+            stmt = out[index]
+            if self.propagates(stmt, out[index + 1:]):
+                old, new = stmt.target.id, stmt.value.id  # type: ignore[attr-defined]
+                out[index:] = [_rename(s, old, new) for s in out[index + 1:]]
+                self.read[new] += self.read.pop(old, 0)
+                changed = True
+                continue
+            inner = self.statement(stmt)
+            if inner is not None:
+                out[index], changed = inner, True
+            index += 1
+        return out if changed else None
+
+    def propagates(self, stmt: Stmt, rest: Sequence[Stmt]) -> bool:
+        """`a = b` where a is bound there alone, read only after it in this block, and b is not
+        bound again there: a holds b's value wherever it is read."""
+        if not (type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Name
+                and not stmt.annotation and stmt.target.id != stmt.value.id and self.bound[stmt.target.id] == 1):
+            return False
+        bound: Counter[str] = Counter()
+        read: Counter[str] = Counter()
+        _count(rest, bound, read)
+        return read[stmt.target.id] == self.read[stmt.target.id] and not bound[stmt.value.id]  # type: ignore[attr-defined]
+
+    def statement(self, stmt: Stmt) -> Stmt | None:
+        if type(stmt) is If:
+            arms = [(test, self.block(body)) for test, body in stmt.branches]
+            orelse = self.block(stmt.orelse)
+            if orelse is None and all(body is None for _, body in arms):
+                return None
+            return If(tuple((test, tuple(body) if body is not None else old)
+                            for (test, body), (_, old) in zip(arms, stmt.branches)),
+                      tuple(orelse) if orelse is not None else stmt.orelse)
+        if type(stmt) is For:
+            body, orelse = self.block(stmt.body), self.block(stmt.orelse)
+            if body is None and orelse is None:
+                return None
+            return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
+                       tuple(orelse) if orelse is not None else stmt.orelse)
+        return None
+
+
+# -- fusing -------------------------------------------------------------------------------------
+def _fuse_block(block: Sequence[Stmt]) -> list[Stmt] | None:
+    out: list[Stmt] = []
+    changed = False
+    for stmt in block:
+        inner = _fuse_inside(stmt)
+        if inner is not None:
+            stmt, changed = inner, True
+        if type(stmt) is If and _fusable_test(stmt.branches[0][0]):
+            placed = _place(out, stmt)
+            if placed is not None:
+                out, changed = placed, True
+                continue
+        out.append(stmt)
+    return out if changed else None
+
+
+def _fuse_inside(stmt: Stmt) -> Stmt | None:
+    if type(stmt) is If:
+        arms = [(test, _fuse_block(body)) for test, body in stmt.branches]
+        orelse = _fuse_block(stmt.orelse)
+        if orelse is None and all(body is None for _, body in arms):
+            return None
+        return If(tuple((test, tuple(body) if body is not None else old)
+                        for (test, body), (_, old) in zip(arms, stmt.branches)),
+                  tuple(orelse) if orelse is not None else stmt.orelse)
+    if type(stmt) is For:
+        body, orelse = _fuse_block(stmt.body), _fuse_block(stmt.orelse)
+        if body is None and orelse is None:
+            return None
+        return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
+                   tuple(orelse) if orelse is not None else stmt.orelse)
+    return None
+
+
+def _place(out: list[Stmt], second: If) -> list[Stmt] | None:
+    """`out` (the statements before `second`) with `second` fused into an earlier `if` of the same
+    first test, moved up to it with the flag settings just before it that it sets; or None."""
+    test = second.branches[0][0]
+    index = len(out) - 1
+    while index >= 0 and not (type(out[index]) is If and out[index].branches[0][0] == test):  # type: ignore[attr-defined]
+        if len(out) - index > MOST_PASSED or not _passable(out[index]):
+            return None  # (the cheap look first: most ifs have no such partner)
+        index -= 1
+    if index < 0 or (index < len(out) - 1 and _may_leave([second])):
+        return None  # (moved up, it must not leave: adjacent, it may)
+    first = out[index]
+    assert type(first) is If
+    second_bound, second_read = _names(second)
+    start = len(out)
+    while start > index + 1 and _sets_flag(out[start - 1]) and out[start - 1].target.id in second_bound:  # type: ignore[attr-defined]
+        start -= 1
+    moved = out[start:]
+    moved_bound = second_bound | _names(moved)[0]
+    for passed in out[index + 1:start]:
+        passed_bound, passed_read = _names(passed)
+        if moved_bound & (passed_bound | passed_read) or second_read & passed_bound:
+            return None
+    if _names(first.branches[0][1])[0] & _names(test)[1]:
+        return None  # its body binds what the test reads
+    if moved_bound & set().union(*_names(first)):
+        return None
+    return out[:index] + moved + [_fused(first, second)] + out[index + 1:start]
+
+
+def _passable(stmt: Stmt) -> bool:
+    """A statement a condition may be moved up past: a flag test or setting, a comment."""
+    return _tests_flags(stmt) or _sets_flag(stmt) or type(stmt) is Comment
+
+
+def _fused(first: If, second: If) -> If:
+    (test, body), *_ = first.branches
+    joined = [s for s in (*body, *second.branches[0][1]) if type(s) is not Pass]
+    joined = _fuse_block(joined) or joined
+    rest = [s for s in (*_rest(first), *_rest(second)) if type(s) is not Pass]
+    rest = _fuse_block(rest) or rest
+    if len(rest) == 1 and type(rest[0]) is If:  # `else: if ...` is an `elif`
+        return If(((test, tuple(joined) or (Pass(),)), *rest[0].branches), rest[0].orelse)
+    return If(((test, tuple(joined) or (Pass(),)),), tuple(rest))
+
+
+def _rest(stmt: If) -> list[Stmt]:
+    """What runs where the first test of `stmt` does not hold."""
+    if len(stmt.branches) > 1:
+        arms = stmt.branches[1:]
+        if len(arms) == 1 and stmt.orelse and all(type(s) is Pass for s in arms[0][1]):
+            # `elif U: pass else: E` is `elif not U: E` (U made once either way)
+            return [If(((arms[0][0].negate(), stmt.orelse),))]
+        return [If(arms, stmt.orelse)]
+    return list(stmt.orelse)
+
+
+def _fusable_test(test: Expr) -> bool:
+    """A test without effects and cheap to make: names, literals, comparisons, `type()`, `len()`."""
+    kind = type(test)
+    if kind is Name or kind is Lit:
+        return True
+    if kind is Compare:
+        return _fusable_test(test.left) and _fusable_test(test.right)  # type: ignore[attr-defined]
+    if kind is BoolOp:
+        return all(_fusable_test(v) for v in test.values)  # type: ignore[attr-defined]
+    if kind is Not:
+        return _fusable_test(test.operand)  # type: ignore[attr-defined]
+    if kind is Call:
+        return (type(test.func) is Name and test.func.id in _PURE_CALLS  # type: ignore[attr-defined]
+                and all(_fusable_test(a) for a in test.args))  # type: ignore[attr-defined]
+    return False
+
+
+def _sets_flag(stmt: Stmt) -> bool:
+    """`c = True` (a name set to a literal)."""
+    return type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Lit and not stmt.annotation
+
+
+def _tests_flags(stmt: Stmt) -> bool:
+    """An `if` whose tests are each a name or its `not` (`if c1: ...`): simplify learns nothing
+    from it about types or keys, so nothing after it relies on it."""
+    return type(stmt) is If and all(type(t) is Name or (type(t) is Not and type(t.operand) is Name)
+                                    for t, _ in stmt.branches)
+
+
+def _may_leave(block: Sequence[Stmt]) -> bool:
+    """Whether a block may return, or break out of a loop around it."""
+    for stmt in block:
+        kind = type(stmt)
+        if kind is Return or kind is Break:
+            return True
+        if kind is If and (_may_leave(stmt.orelse) or any(_may_leave(body) for _, body in stmt.branches)):
+            return True
+        if kind is For and (_may_leave_loop(stmt.body) or _may_leave(stmt.orelse)):
+            return True
+    return False
+
+
+def _may_leave_loop(block: Sequence[Stmt]) -> bool:
+    """Whether a loop's body may return (a break leaves only that loop)."""
+    for stmt in block:
+        kind = type(stmt)
+        if kind is Return:
+            return True
+        if kind is If and (_may_leave_loop(stmt.orelse) or any(_may_leave_loop(b) for _, b in stmt.branches)):
+            return True
+        if kind is For and (_may_leave_loop(stmt.body) or _may_leave_loop(stmt.orelse)):
+            return True
+    return False
