@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def shown_pointer(pointer: str) -> str:
+    """A JSON pointer as a message shows it: the whole document (pointer "") as `(root)`, since
+    `/` is the pointer of the member named "" (the command line and `straightline validate` alike)."""
+    return pointer or "(root)"
+
+
 class StraightlineError(Exception):
     """Base of every error straightline reports to a user (never a bare traceback)."""
 
@@ -16,8 +22,7 @@ class StraightlineError(Exception):
         super().__init__(self.__str__())
 
     def __str__(self) -> str:
-        where = self.pointer if self.pointer else "(root)"
-        return f"{where}: {self.message} [{self.code}]"
+        return f"{shown_pointer(self.pointer)}: {self.message} [{self.code}]"
 
 
 class SchemaError(StraightlineError):
@@ -40,7 +45,7 @@ class SchemaError(StraightlineError):
         if len(unique) == 1:
             return unique[0]
         first = unique[0]
-        listed = "; ".join(f"{e.pointer or '(root)'}: {e.message}" for e in unique)
+        listed = "; ".join(f"{shown_pointer(e.pointer)}: {e.message}" for e in unique)
         return cls(f"{len(unique)} {what}: {listed}", code=first.code, pointer=first.pointer, errors=tuple(unique),
                    what=what)
 
@@ -66,7 +71,7 @@ class SchemaWarning(UserWarning):
         self.code = code
         self.pointer = pointer
         self.message = message
-        super().__init__(f"{pointer or '(root)'}: {message} [{code}]")
+        super().__init__(f"{shown_pointer(pointer)}: {message} [{code}]")
 
 
 class ConfigError(StraightlineError):

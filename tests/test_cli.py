@@ -170,15 +170,15 @@ def test_failing_contracts_are_reported_and_not_written(tmp_path):
                "regex2.json", "missing.json", "adir.json", "good.json/under.json", "good2.json"]
     proc = run("compile", *sources, "--out", "out", "--profile", "strict", cwd=tmp_path)
     assert proc.returncode != 0
-    assert_reported(proc.stderr, "syntax.json", "/", "bad-json")
+    assert_reported(proc.stderr, "syntax.json", "(root)", "bad-json")
     assert_reported(proc.stderr, "keyword.json", "/properties/a~1b/foo", "keyword-not-in-profile")
     assert_reported(proc.stderr, "value.json", "/minimum", "bad-keyword-value")
     assert_reported(proc.stderr, "dup.json", "/properties/m~0n", "bad-json")
-    assert_reported(proc.stderr, "latin1.json", "/", "bad-json")
+    assert_reported(proc.stderr, "latin1.json", "(root)", "bad-json")
     assert_reported(proc.stderr, "regex2.json", "/prefixItems/1/pattern", "bad-regex")
-    assert_reported(proc.stderr, "missing.json", "/")
-    assert_reported(proc.stderr, "adir.json", "/")
-    assert_reported(proc.stderr, "good.json/under.json", "/")
+    assert_reported(proc.stderr, "missing.json", "(root)")
+    assert_reported(proc.stderr, "adir.json", "(root)")
+    assert_reported(proc.stderr, "good.json/under.json", "(root)")
     # one line per failing contract, none for the good ones
     assert len(error_lines(proc.stderr)) == len(sources) - 2, proc.stderr
     assert "good.json:" not in proc.stderr and "good2.json" not in proc.stderr

@@ -18,7 +18,7 @@ from typing import Any
 from .. import __version__
 from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
-from ..errors import ConfigError, SchemaWarning, StraightlineError
+from ..errors import ConfigError, SchemaWarning, StraightlineError, shown_pointer
 from ..load import read_source
 from ..load_yaml import is_yaml_path, yaml_as_json
 from ..names import LIMIT_OPTIONS
@@ -129,7 +129,7 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
             for caught_warning in caught:
                 found = caught_warning.message
                 if isinstance(found, SchemaWarning):
-                    say(f"{job.shown}:{found.pointer or '/'}: warning: {found.message} [{found.code}]",
+                    say(f"{job.shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
                         sys.stderr)
 
 

@@ -19,7 +19,7 @@ try:
 except ImportError:  # Windows: no flock, so no clean-up of left-over temporary files
     fcntl = None  # type: ignore[assignment]
 
-from ..errors import OptionError, SchemaError, StraightlineError
+from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import module_name_for
 from ..values import dumps_exact
 
@@ -55,7 +55,7 @@ def report(path: str, error: StraightlineError) -> None:
     """`FILE:POINTER: message [code]` on standard error, a line for each problem a SchemaError
     lists (every unresolvable reference of a schema, say)."""
     for each in error.errors if isinstance(error, SchemaError) else (error,):
-        say(f"{path}:{each.pointer or '/'}: {each.message} [{each.code}]", sys.stderr)
+        say(f"{path}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]", sys.stderr)
 
 
 @contextlib.contextmanager

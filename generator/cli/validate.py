@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, Iterator
 
-from ..errors import OptionError, SchemaError, StraightlineError
+from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
 from ..validate.discover import STDIN, DataFile, discover
@@ -97,7 +97,7 @@ def validate_command(args: argparse.Namespace) -> int:
         files, source = _prepare(args)
     except SchemaError as error:
         for each in error.errors:  # a line for each problem (every unresolvable reference)
-            print(escape(f"{args.schema}:{each.pointer or '/'}: {each.message} [{each.code}]"), file=sys.stderr)
+            print(escape(f"{args.schema}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]"), file=sys.stderr)
         return 2
     except StraightlineError as error:
         print(escape(f"straightline validate: {error.message}"), file=sys.stderr)

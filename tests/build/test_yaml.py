@@ -83,7 +83,7 @@ def test_cli_compiles_and_checks_yaml_sources(tmp_path: Path) -> None:
     write(tmp_path / "bad.yml", "type: object\ntype: string\n")
     bad = run("compile", "bad.yml", "--out", "gen", cwd=tmp_path)
     assert bad.returncode == 1
-    assert bad.stderr.strip() == "bad.yml:/: duplicate key 'type' (line 2 column 1) [bad-json]"
+    assert bad.stderr.strip() == "bad.yml:(root): duplicate key 'type' (line 2 column 1) [bad-json]"
 
 
 def test_without_pyyaml_the_error_names_the_extra(tmp_path: Path) -> None:
