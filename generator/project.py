@@ -169,7 +169,11 @@ def load_project(config: Path) -> Project:
     root = config.parent
     if "out" not in table:
         raise reader.error(TABLE, "needs `out`, the directory of the output package")
-    out = root / reader.string(TABLE, "out", table["out"])
+    written = reader.string(TABLE, "out", table["out"])
+    if Path(written).is_absolute() or ".." in Path(written).parts:
+        # (as the contracts: a project's build writes inside the project; --out DIR writes anywhere)
+        raise reader.error(TABLE, f"out: {written!r} must be a directory inside the project")
+    out = root / written
     if not out.name.isidentifier() or keyword.iskeyword(out.name):
         raise reader.error(TABLE, f"out: {out.name!r} is not an importable package name "
                                   f"(try {identifier(out.name)!r})")
