@@ -13,7 +13,8 @@ rule. This pass
   check the moved one could rely on, so it runs exactly as before, only earlier; a condition only
   sets its flag and its own locals);
 - fuses two adjacent `if`s with the same first test: `if T: A1 else: R1` and `if T: A2 else: R2`
-  become `if T: A1; A2 else: R1; R2` (T has no effect, and A1 binds nothing T reads).
+  become `if T: A1; A2 else: R1; R2` (T has no effect, and neither A1 nor R1 binds anything T
+  reads).
 Simplify then runs again on the result, and shares the look-ups and type tests that now sit in one
 branch; the rounds repeat (fast.py) while this pass changes something.
 
@@ -232,9 +233,10 @@ def _place(out: list[Stmt], second: If) -> list[Stmt] | None:
         passed_bound, passed_read = _names(passed)
         if moved_bound & (passed_bound | passed_read) or second_read & passed_bound:
             return None
-    if _names(first.branches[0][1])[0] & _names(test)[1]:
-        return None  # its body binds what the test reads
-    if moved_bound & set().union(*_names(first)):
+    first_bound, first_read = _names(first)
+    if first_bound & _names(test)[1]:
+        return None  # an arm of it binds what the test reads (`second` made the test again after it)
+    if moved_bound & (first_bound | first_read):
         return None
     return out[:index] + moved + [_fused(first, second)] + out[index + 1:start]
 

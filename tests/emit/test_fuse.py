@@ -67,6 +67,20 @@ def test_a_body_that_binds_what_the_test_reads_is_not_fused() -> None:
     assert fuse([first, second]) is None
 
 
+def test_an_other_arm_that_binds_what_the_test_reads_is_not_fused() -> None:
+    # the second `if` made its test again after the first's else (or elif) arm ran: fused, a value
+    # that arm bound would be tested as it was before it
+    second = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    rebind = t.Assign(X, t.Display("dict", ()))
+    in_else = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)], [rebind])
+    assert fuse([in_else, second]) is None
+    in_elif = t.If(((_is(X, "dict"), (t.Assign(C1, t.FALSE),)), (_is(X, "list"), (rebind,))))
+    assert fuse([in_elif, second]) is None
+    # moved up to it, likewise
+    condition = [t.Assign(C2, t.TRUE), second]
+    assert fuse([in_else, t.if_(C1, [t.RETURN_FALSE]), *condition]) is None
+
+
 def test_a_tested_call_is_not_fused() -> None:
     test = t.call("_check", X)
     assert fuse([t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])]) is None
