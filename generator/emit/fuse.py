@@ -9,9 +9,11 @@ rule. This pass
 - propagates copies: simplify shares a second look-up of a key as `x9 = x3`; x9 is then x3 where
   nothing can tell them apart (x9 bound there alone, read only after it, x3 not bound again);
 - moves a rule's condition up, past the `if c1:` that uses the rule before it, to sit next to an
-  `if` that makes the same first test (only past statements that test flags or set them: no
-  check the moved one could rely on, so it runs exactly as before, only earlier; a condition only
-  sets its flag and its own locals);
+  `if` that makes the same first test (only past `if`s that test names alone and statements
+  `name = literal`: simplify learns nothing from them, so the moved code relies on nothing they
+  did, and it runs exactly as before, only earlier; a moved `if` never returns or breaks, so it
+  only binds names: a fast function has no statement with an effect, which is why this pass runs
+  on fast functions alone);
 - fuses two adjacent `if`s with the same first test: `if T: A1 else: R1` and `if T: A2 else: R2`
   become `if T: A1; A2 else: R1; R2` (T has no effect, and neither A1 nor R1 binds anything T
   reads).
@@ -19,8 +21,9 @@ Simplify then runs again on the result, and shares the look-ups and type tests t
 branch; the rounds repeat (fast.py) while this pass changes something.
 
 Only the fast path is changed, where the order of checks is free (a boolean answer); the error path
-keeps its keyword order. Measured on the tool-package's pure module: 5% faster on its valid
-packages, 13% on its instance failing early at /tool_key, which is checked after the six rules.
+keeps its keyword order. Measured side by side on the tool-package's pure module: 14% faster on
+its instance failing early at /tool_key (checked after the six rules), 18% on "declared variation",
+3-10% on the others; natively 2-10%.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def _count(node: Any, bound: Counter[str], read: Counter[str]) -> None:
         elif kind is For or kind is GenExp:
             for name in _targets(item.target):
                 bound[name] += 1
-            stack.extend(children(item))  # (the target again: read once more, which counts no copy)
+            stack.extend(children(item))  # (its target is also counted as a read: harmless here)
         elif kind is not Lit and kind is not Comment and kind is not str:
             stack.extend(children(item))
 
