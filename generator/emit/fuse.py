@@ -29,7 +29,7 @@ its instance failing early at /tool_key (checked after the six rules), 18% on "d
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import fields, is_dataclass
+from dataclasses import is_dataclass
 from typing import Any, Sequence
 
 from .simplify import children
@@ -44,9 +44,10 @@ def fuse(body: list[Stmt]) -> list[Stmt] | None:
     """`body` with copies propagated and same-test `if`s fused, or None when nothing changed."""
     changed = False
     if _has_copies(body):
-        propagated = _Copies(body).block(body)
+        copies = _Copies(body)
+        propagated = copies.block(body)
         if propagated is not None:
-            body, changed = propagated, True
+            body, changed = _rename(propagated, copies.renamed), True
     fused = _fuse_block(body)
     if fused is not None:
         body, changed = fused, True
@@ -76,6 +77,13 @@ def _count(node: Any, bound: Counter[str], read: Counter[str]) -> None:
             stack.extend(children(item))
 
 
+def _counted(node: Any) -> tuple[Counter[str], Counter[str]]:
+    bound: Counter[str] = Counter()
+    read: Counter[str] = Counter()
+    _count(node, bound, read)
+    return bound, read
+
+
 def _names(node: Any) -> tuple[set[str], set[str]]:
     bound: Counter[str] = Counter()
     read: Counter[str] = Counter()
@@ -91,23 +99,23 @@ def _targets(target: Expr) -> list[str]:
     return []
 
 
-def _rename(node: Any, old: str, new: str) -> Any:
-    """The tree with every `old` read as `new` (the same object where it holds no `old`)."""
+def _rename(node: Any, renamed: dict[str, str]) -> Any:
+    """The tree with each name read as `renamed` says (the same object where it holds none)."""
     kind = type(node)
     if kind is Name:
-        return Name(new) if node.id == old else node
+        return Name(renamed[node.id]) if node.id in renamed else node
     if kind is tuple or kind is list:
-        items = [_rename(item, old, new) for item in node]
+        items = [_rename(item, renamed) for item in node]
         if all(a is b for a, b in zip(items, node)):
             return node
         return kind(items)
-    if kind is Lit or kind is str or not is_dataclass(node):
+    if kind is Lit or kind is str or kind is Comment or not is_dataclass(node):
         return node
-    values = {f.name: getattr(node, f.name) for f in fields(node)}
-    renamed = {name: _rename(value, old, new) for name, value in values.items()}
-    if all(renamed[name] is values[name] for name in values):
+    values = children(node)
+    new = [_rename(value, renamed) for value in values]
+    if all(a is b for a, b in zip(new, values)):
         return node
-    return kind(**renamed)
+    return kind(*new)
 
 
 def _has_copies(block: Sequence[Stmt]) -> bool:
@@ -130,35 +138,46 @@ class _Copies:
         self.bound: Counter[str] = Counter()
         self.read: Counter[str] = Counter()
         _count(body, self.bound, self.read)
+        # each copy's name -> the name it is read as (one walk renames them all, at the end)
+        self.renamed: dict[str, str] = {}
 
     def block(self, block: Sequence[Stmt]) -> list[Stmt] | None:
         out = list(block)
+        # each statement's (bound, read) counts, made when the block's first copy is met: what
+        # follows a copy is counted from them (statements after one are not yet rewritten)
+        counts: list[tuple[Counter[str], Counter[str]]] | None = None
         changed = False
         index = 0
         while index < len(out):
             stmt = out[index]
-            if self.propagates(stmt, out[index + 1:]):
-                old, new = stmt.target.id, stmt.value.id  # type: ignore[attr-defined]
-                out[index:] = [_rename(s, old, new) for s in out[index + 1:]]
-                self.read[new] += self.read.pop(old, 0)
-                changed = True
-                continue
+            if self.copy(stmt):
+                if counts is None:
+                    counts = [_counted(s) for s in out]
+                if self.propagates(stmt, counts[index + 1:]):  # type: ignore[arg-type]
+                    old, new = stmt.target.id, stmt.value.id  # type: ignore[attr-defined]
+                    self.renamed[old] = self.renamed.get(new, new)  # (`z = y` after `y = x`: z is x)
+                    del out[index], counts[index]
+                    changed = True
+                    continue
             inner = self.statement(stmt)
             if inner is not None:
                 out[index], changed = inner, True
             index += 1
         return out if changed else None
 
-    def propagates(self, stmt: Stmt, rest: Sequence[Stmt]) -> bool:
-        """`a = b` where a is bound there alone, read only after it in this block, and b is not
-        bound again there: a holds b's value wherever it is read."""
-        if not (type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Name
-                and not stmt.annotation and stmt.target.id != stmt.value.id and self.bound[stmt.target.id] == 1):
-            return False
-        bound: Counter[str] = Counter()
-        read: Counter[str] = Counter()
-        _count(rest, bound, read)
-        return read[stmt.target.id] == self.read[stmt.target.id] and not bound[stmt.value.id]  # type: ignore[attr-defined]
+    def copy(self, stmt: Stmt) -> bool:
+        """`a = b`, a bound there alone."""
+        return (type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Name
+                and not stmt.annotation and stmt.target.id != stmt.value.id and self.bound[stmt.target.id] == 1)
+
+    def propagates(self, copy: Assign, rest: list[tuple[Counter[str], Counter[str]]]) -> bool:
+        """a read only after `a = b` in this block, and b not bound again there: a holds b's value
+        wherever it is read. (Counts of the names as written: the renames are made at the end; b
+        read as c must not be bound again either.)"""
+        target, source = copy.target.id, copy.value.id  # type: ignore[attr-defined]
+        final = self.renamed.get(source, source)
+        return (sum(read[target] for _, read in rest) == self.read[target]
+                and not any(bound[source] or bound[final] for bound, _ in rest))
 
     def statement(self, stmt: Stmt) -> Stmt | None:
         if type(stmt) is If:
