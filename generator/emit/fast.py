@@ -17,8 +17,8 @@ from ..codegen import literal
 from ..plan.cost import registered_checks
 from . import exact as types
 from .context import Branch, General
-from .names import Scope
 from .fuse import fuse
+from .names import Scope
 from .simplify import names_read, simplify
 from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, For, If, Name, Not,
                    Pass, Paren, Return, Stmt, and_, call, fail_if, if_, is_fail, lit, method, or_)

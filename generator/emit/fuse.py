@@ -29,11 +29,13 @@ its instance failing early at /tool_key (checked after the six rules), 18% on "d
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import is_dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from .simplify import children
-from .tree import Assign, BoolOp, Break, Call, Compare, Comment, Expr, For, GenExp, If, Lit, Name, Not, Pass, Return, Stmt, Tuple
+from .simplify import _targets, children
+from .tree import (Assign, BoolOp, Break, Call, Comment, Compare, Expr, For, GenExp, If, Lit, Name, Not, Pass,
+                   Return, Stmt)
 
 # How many statements (flag tests and flag settings) a condition may be moved up past.
 MOST_PASSED = 4
@@ -85,18 +87,8 @@ def _counted(node: Any) -> tuple[Counter[str], Counter[str]]:
 
 
 def _names(node: Any) -> tuple[set[str], set[str]]:
-    bound: Counter[str] = Counter()
-    read: Counter[str] = Counter()
-    _count(node, bound, read)
+    bound, read = _counted(node)
     return set(bound), set(read)
-
-
-def _targets(target: Expr) -> list[str]:
-    if isinstance(target, Name):
-        return [target.id]
-    if isinstance(target, Tuple):
-        return [n for element in target.elements for n in _targets(element)]
-    return []
 
 
 def _rename(node: Any, renamed: dict[str, str]) -> Any:
@@ -180,21 +172,27 @@ class _Copies:
                 and not any(bound[source] or bound[final] for bound, _ in rest))
 
     def statement(self, stmt: Stmt) -> Stmt | None:
-        if type(stmt) is If:
-            arms = [(test, self.block(body)) for test, body in stmt.branches]
-            orelse = self.block(stmt.orelse)
-            if orelse is None and all(body is None for _, body in arms):
-                return None
-            return If(tuple((test, tuple(body) if body is not None else old)
-                            for (test, body), (_, old) in zip(arms, stmt.branches)),
-                      tuple(orelse) if orelse is not None else stmt.orelse)
-        if type(stmt) is For:
-            body, orelse = self.block(stmt.body), self.block(stmt.orelse)
-            if body is None and orelse is None:
-                return None
-            return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
-                       tuple(orelse) if orelse is not None else stmt.orelse)
-        return None
+        return _within(stmt, self.block)
+
+
+def _within(stmt: Stmt, rewrite: Callable[[Sequence[Stmt]], list[Stmt] | None]) -> Stmt | None:
+    """An `if` or a loop with each of its blocks rewritten (`rewrite` gives None for a block it
+    leaves as it is), or None when none changes."""
+    if type(stmt) is If:
+        arms = [(test, rewrite(body)) for test, body in stmt.branches]
+        orelse = rewrite(stmt.orelse)
+        if orelse is None and all(body is None for _, body in arms):
+            return None
+        return If(tuple((test, tuple(body) if body is not None else old)
+                        for (test, body), (_, old) in zip(arms, stmt.branches)),
+                  tuple(orelse) if orelse is not None else stmt.orelse)
+    if type(stmt) is For:
+        body, orelse = rewrite(stmt.body), rewrite(stmt.orelse)
+        if body is None and orelse is None:
+            return None
+        return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
+                   tuple(orelse) if orelse is not None else stmt.orelse)
+    return None
 
 
 # -- fusing -------------------------------------------------------------------------------------
@@ -215,21 +213,7 @@ def _fuse_block(block: Sequence[Stmt]) -> list[Stmt] | None:
 
 
 def _fuse_inside(stmt: Stmt) -> Stmt | None:
-    if type(stmt) is If:
-        arms = [(test, _fuse_block(body)) for test, body in stmt.branches]
-        orelse = _fuse_block(stmt.orelse)
-        if orelse is None and all(body is None for _, body in arms):
-            return None
-        return If(tuple((test, tuple(body) if body is not None else old)
-                        for (test, body), (_, old) in zip(arms, stmt.branches)),
-                  tuple(orelse) if orelse is not None else stmt.orelse)
-    if type(stmt) is For:
-        body, orelse = _fuse_block(stmt.body), _fuse_block(stmt.orelse)
-        if body is None and orelse is None:
-            return None
-        return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
-                   tuple(orelse) if orelse is not None else stmt.orelse)
-    return None
+    return _within(stmt, _fuse_block)
 
 
 def _place(out: list[Stmt], second: If) -> list[Stmt] | None:
@@ -319,27 +303,15 @@ def _tests_flags(stmt: Stmt) -> bool:
                                     for t, _ in stmt.branches)
 
 
-def _may_leave(block: Sequence[Stmt]) -> bool:
-    """Whether a block may return, or break out of a loop around it."""
+def _may_leave(block: Sequence[Stmt], in_loop: bool = False) -> bool:
+    """Whether a block may return, or break out of a loop around it (`in_loop`: a loop of the
+    block's own, whose break leaves only that loop)."""
     for stmt in block:
         kind = type(stmt)
-        if kind is Return or kind is Break:
+        if kind is Return or (kind is Break and not in_loop):
             return True
-        if kind is If and (_may_leave(stmt.orelse) or any(_may_leave(body) for _, body in stmt.branches)):
+        if kind is If and (_may_leave(stmt.orelse, in_loop) or any(_may_leave(b, in_loop) for _, b in stmt.branches)):
             return True
-        if kind is For and (_may_leave_loop(stmt.body) or _may_leave(stmt.orelse)):
-            return True
-    return False
-
-
-def _may_leave_loop(block: Sequence[Stmt]) -> bool:
-    """Whether a loop's body may return (a break leaves only that loop)."""
-    for stmt in block:
-        kind = type(stmt)
-        if kind is Return:
-            return True
-        if kind is If and (_may_leave_loop(stmt.orelse) or any(_may_leave_loop(b) for _, b in stmt.branches)):
-            return True
-        if kind is For and (_may_leave_loop(stmt.body) or _may_leave_loop(stmt.orelse)):
+        if kind is For and (_may_leave(stmt.body, True) or _may_leave(stmt.orelse, in_loop)):
             return True
     return False
