@@ -16,6 +16,17 @@ LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_va
 # stage well inside Python's default recursion limit.
 HARD_MAX_DEPTH = 200
 
+
+def limit_problem(option: str, value: object) -> str | None:
+    """Why `value` cannot be the limit `option` (one of LIMIT_OPTIONS), or None: a limit is a
+    positive integer, and max_depth at most HARD_MAX_DEPTH (the API, the project configuration and
+    the command line's flags say the same)."""
+    if type(value) is not int or value < 1:
+        return f"must be a positive integer, not {value!r}"
+    if option == "max_depth" and value > HARD_MAX_DEPTH:
+        return f"may be at most {HARD_MAX_DEPTH}, not {value}"
+    return None
+
 # What a profile that is not fail-closed does with a pattern that has no linear-time engine
 # (generator/regex/plan.py's "unsafe"): run it in `re` silently, with a warning, or refuse it.
 # The fail-closed profiles (strict) always refuse it.

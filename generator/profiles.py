@@ -14,7 +14,7 @@ from .format_options import FormatOptions
 from .ir import TYPE_NAMES
 from .keywords.annotations import ANCHOR_2019, ANCHOR_2020
 from .keywords.registry import annotations_of, enforced_by, optional_assertions, vocabulary
-from .names import HARD_MAX_DEPTH, LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES
+from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES, limit_problem
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "PROFILE_OPTIONS", "Profile", "TYPE_NAMES",
@@ -183,10 +183,9 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
         if value is None and key != "max_depth":
             changes[key] = None
             continue
-        if type(value) is not int or value < 1:
-            raise OptionError(f"option {key} must be a positive integer, not {value!r}")
-        if key == "max_depth" and value > HARD_MAX_DEPTH:
-            raise OptionError(f"option max_depth may be at most {HARD_MAX_DEPTH}, not {value}")
+        problem = limit_problem(key, value)
+        if problem is not None:
+            raise OptionError(f"option {key} {problem}")
         changes[key] = value
     if not changes:
         return profile

@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 from .errors import ConfigError, OptionError
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
-from .names import HARD_MAX_DEPTH, UNSAFE_PATTERN_POLICIES
+from .names import UNSAFE_PATTERN_POLICIES, limit_problem
 from .profiles import PROFILES
 
 CONFIG_FILE = "pyproject.toml"
@@ -275,10 +275,9 @@ class _Reader:
         for key, option in _LIMIT_KEYS.items():
             if key in table:
                 value = table[key]
-                if type(value) is not int or value < 1:
-                    raise self.error(where, f"{key}: must be a positive integer, not {value!r}")
-                if option == "max_depth" and value > HARD_MAX_DEPTH:
-                    raise self.error(where, f"{key}: may be at most {HARD_MAX_DEPTH}, not {value}")
+                problem = limit_problem(option, value)
+                if problem is not None:
+                    raise self.error(where, f"{key}: {problem}")
                 limits[option] = value
         return replace(settings, limits=tuple(sorted(limits.items())))
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError
 from ..format_options import UNKNOWN_FORMAT_POLICIES, custom_formats, format_options, parse_format_flag
-from ..names import HARD_MAX_DEPTH, LIMIT_OPTIONS, UNSAFE_PATTERN_POLICIES
+from ..names import LIMIT_OPTIONS, UNSAFE_PATTERN_POLICIES, limit_problem
 
 if TYPE_CHECKING:
     from ..project import Settings
@@ -24,23 +24,23 @@ FORMAT_FLAGS = (("--formats/--no-formats", "format_assertion"), ("--format", "cu
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
-    """`--max-depth N` and the other limits: a positive integer (max depth at most the hard
-    limit), refused by argparse under the flag's own name."""
+    """`--max-depth N` and the other limits, refused by argparse under the flag's own name when
+    not a limit (names.limit_problem)."""
     for option in LIMIT_OPTIONS:
-        parser.add_argument("--" + option.replace("_", "-"), dest=option, metavar="N",
-                            type=_limit(HARD_MAX_DEPTH if option == "max_depth" else None),
+        parser.add_argument("--" + option.replace("_", "-"), dest=option, metavar="N", type=_limit(option),
                             help=f"override the profile's {option.replace('_', ' ')} limit")
 
 
-def _limit(at_most: int | None) -> Any:
-    def limit(text: str) -> int:
+def _limit(option: str) -> Any:
+    def limit(text: str) -> int | str:
+        value: int | str
         try:
             value = int(text)
         except ValueError:
-            value = 0
-        if value < 1 or (at_most is not None and value > at_most):
-            bound = f" up to {at_most}" if at_most is not None else ""
-            raise argparse.ArgumentTypeError(f"must be a positive integer{bound}, not {text!r}")
+            value = text
+        problem = limit_problem(option, value)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem)
         return value
     return limit
 

@@ -454,8 +454,10 @@ def _counted_properties(b: Branch, check: Properties) -> list[Stmt]:
     for name, sub in check.entries:
         code = _property_code(b, name, sub)
         block = code if isinstance(code, list) else [fail_if(code)]
-        counted = [Assign(found, BinOp(found, "+", lit(1))), *block]
-        out += block if name in plan.present else [if_(_has(name, x), counted)]
+        if name in plan.present:
+            out += block
+        else:
+            out.append(if_(_has(name, x), [Assign(found, BinOp(found, "+", lit(1))), *block]))
     return out + [fail_if(Compare(call("len", x), "!=", found if any_optional else lit(required)))]
 
 
