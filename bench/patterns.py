@@ -58,6 +58,11 @@ SHAPES = [
     ("^[A-Z]{2}$", ["US", "us", "USA"]),
     ("^[a-z]{1,16}$", ["swagger", "Swagger", "a" * 20]),
     ("^[A-Za-z0-9]{1,64}$", ["abcDEF123", "abc-def"]),
+    # printable ASCII first, then re (regex/simple.py): FHIR's uri, string and code; the last
+    # inputs are not printable ASCII and pay for both
+    (r"^\S*$", ["http://terminology.hl7.org/CodeSystem/v2", "urn:oid:1.2", "a b"]),
+    (r"^[ \r\n\t\S]+$", ["Sandy", "ACME Healthcare, Inc", "l\u00e9a", "a\nb"]),
+    (r"^[^\s]+(\s[^\s]+)*$", ["MR", "official", "a b"]),
 ]
 # (pattern, inputs) with a scanning negative lookahead: tested without it where its text is not
 # in the string (generator/regex/guard.py); the seed tool-package's entry path first
@@ -91,15 +96,17 @@ def str_tests_off(automata: bool = True) -> Iterator[None]:
     `automata` False as if every pattern were planned "re" (`re` everywhere, as before the plans
     were wired in)."""
     simple, plan, guard = emitted_patterns.simple_tests, emitted_patterns.plan_pattern, emitted_patterns.literal_guard
+    accept = emitted_patterns.ascii_accept
     emitted_patterns.simple_tests = lambda source: None  # type: ignore[assignment]
     emitted_patterns.literal_guard = lambda source: None  # type: ignore[assignment]
+    emitted_patterns.ascii_accept = lambda source: None  # type: ignore[assignment]
     if not automata:
         emitted_patterns.plan_pattern = lambda source: dataclasses.replace(plan(source), kind="re")  # type: ignore[assignment]
     try:
         yield
     finally:
         emitted_patterns.simple_tests, emitted_patterns.plan_pattern = simple, plan  # type: ignore[assignment]
-        emitted_patterns.literal_guard = guard  # type: ignore[assignment]
+        emitted_patterns.literal_guard, emitted_patterns.ascii_accept = guard, accept  # type: ignore[assignment]
 
 
 def both_modules(schema: Any, profile: str | None = None) -> tuple[Any, Any]:

@@ -11,8 +11,9 @@ NAMES = st.sampled_from(["a", "b", "c", "a/b", "m~n", "", "ключ", "x y"])
 TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"]
 # Valid ECMA-262 patterns with behaviour that differs from a naive Python reading.
 PATTERNS = ["^a", "b$", "^[a-c]*$", "\\d", "^\\w+$", "^(?!x)", "a|b", "^.{2,3}$", "\\s", "^$", "[^a]",
-            # run by a linear automaton (re could take super-linear time), and as str tests
-            "^(a|aa)+$", "(a|a)*b", "^\\d+$", "^(a|abc|x)$", "^[a-z]{1,2}$"]
+            # run by a linear automaton (re could take super-linear time), as str tests, and
+            # printable ASCII first (FHIR's uri and code)
+            "^(a|aa)+$", "(a|a)*b", "^\\d+$", "^(a|abc|x)$", "^[a-z]{1,2}$", "^\\S*$", "^[^\\s]+(\\s[^\\s]+)*$"]
 
 SCALARS = st.one_of(
     st.none(),

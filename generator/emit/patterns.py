@@ -3,7 +3,8 @@
 * "re" (the risk analysis shows Python's `re` is linear on it): str tests where the pattern is
   one of the shapes of regex/simple.py and the value is a plain name (`x.startswith("x-")`,
   `x in _K0`, `x.isascii() and x.isdigit()`), else the compiled pattern's `search`, a module
-  constant;
+  constant, after str tests that accept the printable ASCII strings it surely matches where it
+  is one run of a wide class (`^\\S*$`: `x.isascii() and x.isprintable() and " " not in x`);
 * "automaton": the copied matcher (`_dfa_search`/`_nfa_search`, regex/matcher.py) on a table,
   a module constant; linear in the length of the string;
 * "unsafe" (no linear engine; the profile has let it through, see preflight): `re`, as "re".
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..regex import plan_pattern
 from ..regex.guard import literal_guard
-from ..regex.simple import LiteralTest, RunTest, SimpleTest, simple_tests
+from ..regex.simple import AsciiAccept, LiteralTest, RunTest, SimpleTest, ascii_accept, simple_tests
 from .tree import (NONE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
                    literal_expr, method, or_)
 
@@ -47,13 +48,17 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
     tests = simple_tests(source) if plan.kind == "re" and isinstance(value, Name) else None
     if tests:
         return str_tests(m, tests, value)
-    return Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+    search = Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+    accept = ascii_accept(source) if plan.kind == "re" and isinstance(value, Name) else None
+    if accept is not None:  # printable ASCII first, as str tests; any other string asks re
+        return or_(Paren(ascii_test(accept, value)), search)
+    return search
 
 
 def pattern_notes(m: ModuleEmitter, sources: Iterable[str]) -> list[Stmt]:
     """The comments that say how the code runs these patterns, where it is not with `re`."""
     kinds = {_how(source) for source in sources}
-    return [Comment(note) for note in ("automaton", "guarded", "str-tests") if note in kinds]
+    return [Comment(note) for note in ("automaton", "guarded", "str-tests", "ascii-first") if note in kinds]
 
 
 def _how(source: str) -> str:
@@ -62,7 +67,9 @@ def _how(source: str) -> str:
         return "automaton"
     if literal_guard(source) is not None:
         return "guarded"
-    return "str-tests" if plan.kind == "re" and simple_tests(source) else "re"
+    if plan.kind != "re":
+        return "re"
+    return "str-tests" if simple_tests(source) else "ascii-first" if ascii_accept(source) else "re"
 
 
 def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
@@ -84,6 +91,24 @@ def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
     found += [Compare(lit(text), "in", s) for text in inside]
     found += [_run(t, s) for t in tests if isinstance(t, RunTest)]
     return found[0] if len(found) == 1 else or_(*(Paren(f) if _is_and(f) else f for f in found))
+
+
+def ascii_test(accept: AsciiAccept, s: Expr) -> Expr:
+    """`s` has the run's length, is printable ASCII and holds none of the excluded characters
+    (the length first: it reads no character; isascii() reads a flag of the string)."""
+    tests: list[Expr] = []
+    if accept.most is not None and accept.most == accept.least:
+        tests.append(Compare(call("len", s), "==", lit(accept.least)))
+    else:
+        if accept.least == 1:
+            tests.append(Compare(s, "!=", lit("")))
+        elif accept.least > 1:
+            tests.append(Compare(call("len", s), ">=", lit(accept.least)))
+        if accept.most is not None:
+            tests.append(Compare(call("len", s), "<=", lit(accept.most)))
+    tests += [method(s, "isascii"), method(s, "isprintable")]
+    tests += [Compare(lit(c), "not in", s) for c in accept.excluded]
+    return and_(*tests)
 
 
 def _is_and(expr: Expr) -> bool:

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 import generator
 from generator.regex import compile_pattern
-from generator.regex.simple import CLASS_METHODS, LiteralTest, RunTest, simple_search, simple_tests
+from generator.regex.simple import (CLASS_METHODS, AsciiAccept, LiteralTest, RunTest, ascii_accept, ascii_accepts,
+                                     simple_search, simple_tests)
 
 # Characters at and around the edges of the ASCII classes, and non-ASCII characters that Python's
 # str methods count as digits, letters, lower or upper case (each is outside every ECMA class here).
@@ -166,5 +167,87 @@ def test_emitted_str_tests_agree_with_re(modules: dict, pattern: str, s: str) ->
     assert module.is_valid({"v": s}) is matches, (pattern, s)
     assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
     assert module.is_valid({"o": {s: "x"}}) is False
+    expected = [] if matches else [("/v", "/properties/v/pattern")]
+    assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
+
+
+# -- printable ASCII first: the strings a wide class's run surely matches --------------------------
+
+ASCII_SHAPES = {
+    r"^\S*$": AsciiAccept(" ", 0, None),  # FHIR's uri
+    r"^[ \r\n\t\S]+$": AsciiAccept("", 1, None),  # FHIR's string and markdown
+    r"^[^\s]+(\s[^\s]+)*$": AsciiAccept(" ", 1, None),  # FHIR's code: the run without the tail
+    r"^.{1,64}$": AsciiAccept("", 1, 64),
+    "^[^/]+$": AsciiAccept("/", 1, None),
+    "^(?:[^ab]{2})$": AsciiAccept("ab", 2, 2),
+    r"^x?\S+(?:-y)?$": AsciiAccept(" ", 1, None),
+    r"^\S*(\s\S+)*$": AsciiAccept(" ", 0, None),
+    r"^\s?\S*$": AsciiAccept(" ", 0, None),  # (the first run, \s, leaves out too much)
+    # no such run: the class leaves out too many printable characters, a term must match other
+    # text, an assertion or a reference is there, or there are alternatives
+    r"^[A-Za-z0-9\-\.]{1,64}$": None, "^[^abc]+$": None, r"^\S+x$": None, r"^(?!x)\S+$": None,
+    r"^\S+\b$": None, r"^(\S)\1$": None, r"^\S+$|^x$": None, r"\S+$": None, r"^\S+": None, "^$": None,
+    "^(a|b)+$": None,
+}
+
+
+@pytest.mark.parametrize("pattern", list(ASCII_SHAPES))
+def test_ascii_shapes(pattern: str) -> None:
+    assert ascii_accept(pattern) == ASCII_SHAPES[pattern]
+
+
+WIDE_CLASSES = [r"\S", r"[^\s]", ".", "[^/]", r"[ \r\n\t\S]", "[^ab]", r"[\s\S]", r"[^\d\s]"]
+PRINTABLE_SUBJECTS = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F)], max_size=6) | st.text(
+    alphabet="ab/ x-1\t\n\x0b\x0c\x7f\x00\u00a0\u00e9\u2028\ufeff\U0001f600", max_size=6)
+
+
+@st.composite
+def wide_runs(draw: st.DrawFn) -> str:
+    """Anchored runs of a wide class, with optional terms around them."""
+    cls = draw(st.sampled_from(WIDE_CLASSES))
+    count = draw(st.sampled_from(["", "*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}", "+?"]))
+    run = draw(st.sampled_from(["{}", "({})", "(?:{})"])).format(cls + count)
+    before = draw(st.sampled_from(["", "x?", "(?:ab)*", r"(\s)?"]))
+    after = draw(st.sampled_from(["", r"(\s[^\s]+)*", "(?:-y)?", "a{0,2}"]))
+    return "^" + before + run + after + "$"
+
+
+@settings(max_examples=400, deadline=None)
+@given(wide_runs(), st.lists(PRINTABLE_SUBJECTS, max_size=12))
+def test_what_ascii_first_accepts_the_regex_matches(pattern: str, subjects: list[str]) -> None:
+    accept = ascii_accept(pattern)
+    if r"[^\d\s]" in pattern:
+        assert accept is None  # ten digits and the space left out: more than MAX_EXCLUDED
+        return
+    assert accept is not None, pattern
+    search = compile_pattern(pattern).search
+    for s in subjects:
+        if ascii_accepts(accept, s):
+            assert search(s) is not None, (pattern, s)
+
+
+ASCII_MODULE_PATTERNS = [r"^\S*$", r"^[ \r\n\t\S]+$", r"^[^\s]+(\s[^\s]+)*$", "^.{1,4}$", "^[^/]{2}$", r"^\S+$"]
+
+
+@pytest.fixture(scope="module")
+def ascii_modules() -> dict[str, object]:
+    out = {}
+    for pattern in ASCII_MODULE_PATTERNS:
+        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
+                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
+                                       "additionalProperties": False}}}
+        out[pattern] = generator.compile_module(schema, format=False)
+        source = out[pattern].__source__  # type: ignore[attr-defined]
+        assert "printable ASCII tested as str tests" in source and ".isprintable()" in source, source
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ASCII_MODULE_PATTERNS), PRINTABLE_SUBJECTS | SUBJECTS)
+def test_emitted_ascii_first_agrees_with_re(ascii_modules: dict, pattern: str, s: str) -> None:
+    module = ascii_modules[pattern]
+    matches = compile_pattern(pattern).search(s) is not None
+    assert module.is_valid({"v": s}) is matches, (pattern, s)
+    assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)  # (a property name)
     expected = [] if matches else [("/v", "/properties/v/pattern")]
     assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
