@@ -294,6 +294,72 @@ def contents(draw: st.DrawFn, depth: int = 3) -> Any:
     return MyDict(node) if draw(st.integers(0, 5)) == 0 else node
 
 
+# -- oneOf / anyOf over closed objects told apart by a required name -----------------------------
+def _keyed(keyword: str, closed_call: bool = True) -> dict[str, Any]:
+    return {
+        "$defs": {"call": {"type": "object", "properties": {"call": {"type": "object"}, "code": {"type": "integer"}},
+                           "required": ["code", "call"], "additionalProperties": not closed_call}},
+        keyword: [
+            {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+             "additionalProperties": False},
+            # `code` is allowed by the next one too: `refusal` tells this one apart
+            {"type": "object", "properties": {"refusal": {"type": "string"}, "code": {"type": "integer"}},
+             "required": ["code", "refusal"], "additionalProperties": False},
+            {"type": "string"},  # takes no part: no object passes it
+            {"$ref": "#/$defs/call"},
+        ],
+    }
+
+
+KEYED_DISPATCH = (r'if type\(x\) is dict:\n +if "text" in x:\n(.*\n)+? +elif "refusal" in x:\n(.*\n)+? +'
+                  r'elif "call" in x:\n(.*\n)+? +else:\n +return False\n')
+KEYED_NAMES = st.sampled_from(["text", "refusal", "code", "call", "other"])
+
+
+@st.composite
+def keyed_values(draw: st.DrawFn) -> Any:
+    value: Any = draw(st.dictionaries(KEYED_NAMES, st.one_of(st.sampled_from(["t", 1, {}, None]), VALUES), max_size=3))
+    if draw(st.integers(0, 5)) == 0:
+        value = MyDict(value)
+    return draw(VALUES) if draw(st.integers(0, 5)) == 0 else value
+
+
+@pytest.mark.parametrize("keyword", ["oneOf", "anyOf"])
+def test_closed_alternatives_are_dispatched_by_a_required_name(keyword: str) -> None:
+    module, reference, source = _pair(_keyed(keyword), "draft2020-12")
+    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    assert re.search(KEYED_DISPATCH, fast), fast
+    for value, valid in [
+        ({"text": "a"}, True), ({"text": 1}, False), ({"refusal": "no", "code": 2}, True),
+        ({"refusal": "no"}, False), ({"call": {}, "code": 1}, True), ({"call": {}, "code": 1, "text": "a"}, False),
+        ({"text": "a", "refusal": "b"}, False), ({}, False), ({"code": 1}, False), ({"other": 1}, False),
+        (MyDict({"text": "a"}), True), (MyDict({"code": 1}), False), ("words", True), ([], False), (None, False),
+        ({"text": "a", 1: 2}, False),
+    ]:
+        assert module.is_valid(value) is valid, value
+        assert_agree(module, reference, value)
+
+
+@pytest.mark.parametrize("keyword", ["oneOf", "anyOf"])
+@given(value=keyed_values())
+def test_alternatives_dispatched_by_a_name_agree_with_reference(keyword: str, value: Any) -> None:
+    module, reference, _ = _pair_once(_keyed(keyword))
+    assert_agree(module, reference, value)
+
+
+def test_no_dispatch_by_name_where_an_alternative_is_open_or_allows_the_others_name() -> None:
+    module, reference, source = _pair(_keyed("oneOf", closed_call=False), "draft2020-12")
+    assert 'elif "refusal" in x:' not in source  # an open alternative allows every name
+    for value in ({"text": "a", "call": {}, "code": 1}, {"call": {}, "code": 1, "refusal": "r"}, {"text": "a"}):
+        assert_agree(module, reference, value)
+    shared = _keyed("oneOf")
+    shared[("oneOf")][0]["properties"]["refusal"] = {"type": "string"}  # the first allows `refusal` too
+    module, reference, source = _pair(shared, "draft2020-12")
+    assert 'elif "refusal" in x:' not in source
+    for value in ({"text": "a", "refusal": "r"}, {"refusal": "r", "code": 1}, {"text": "a"}):
+        assert_agree(module, reference, value)
+
+
 def test_disjoint_types_and_tag_enums_are_dispatched() -> None:
     module, reference, source = _pair(CONTENT, "draft2020-12")
     assert re.search(DISPATCH.replace('"type"', '"tag"'), source) and "t = type(x)" in source

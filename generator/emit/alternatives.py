@@ -1,5 +1,5 @@
 """oneOf and anyOf: every alternative is tried, except where the data tells which alternative alone
-can pass. Three dispatches, tried in turn (each opens an `if` chain that the general test of every
+can pass. Four dispatches, tried in turn (each opens an `if` chain that the general test of every
 alternative ends, as an `elif`, for the values the dispatch is not about):
 
 - by type: alternatives with disjoint types (`string`, `array`, `object`) are picked by the value's
@@ -7,6 +7,9 @@ alternative ends, as an `elif`, for the values the dispatch is not about):
 - by a discriminating property: object alternatives told apart by one property's string const/enum
   (FHIR's resourceType, GeoJSON's type, Swagger's parameter `in`) are picked from a table (and
   when every such enum holds strings alone, the property as another JSON type fails them all);
+- by a key: closed object alternatives (additionalProperties false) that each require a name the
+  others do not allow (`{"text": ...}` or `{"refusal": ...}`) are picked by the name the object
+  holds;
 - counted in place: alternatives whose checks for a type are each a few tests (`{"type": "number",
   "multipleOf": 3}`) are counted without calls, from their tests' negations.
 """
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from ..keywords.any_instance import Enum
-from ..keywords.objects import Properties
+from ..keywords.objects import AdditionalProperties, Properties, Required
 from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
@@ -41,7 +44,7 @@ def alternatives(m: ModuleEmitter, schemas: Alternatives, one: bool, x: Name, sc
     dispatched = None
     if not m.dynamic and len(schemas) >= 2:  # in dynamic mode a call also needs its scope
         dispatched = (_by_type(m, schemas, x, scope) or _by_const(m, schemas, x, scope)
-                      or _counted(m, schemas, x, scope, one))
+                      or _by_key(m, schemas, x) or _counted(m, schemas, x, scope, one))
     final = Compare(Paren(Sum(tuple(calls))), "!=", lit(1)) if one else Not(Paren(or_(*calls)))
     prelude, arms = dispatched or ([], [])
     return prelude + [If(tuple(arms) + ((final, (RETURN_FALSE,)),))]
@@ -158,6 +161,43 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
         arms.append((type_test(m, others, call("type", d), d), (RETURN_FALSE,)))
     return prelude, arms
 
+
+def _closed_names(node: ir.Node) -> tuple[frozenset[str] | None, tuple[str, ...]]:
+    """(the only names an object passing `node` may have, where its own additionalProperties is
+    false with no patternProperties, else None; the names it requires)."""
+    allowed: frozenset[str] | None = None
+    required: tuple[str, ...] = ()
+    for check in node.checks if node.boolean is None else ():
+        if (isinstance(check, AdditionalProperties) and not check.patterns and check.schema is not None
+                and check.schema.boolean is False):
+            allowed = frozenset(check.known)
+        elif isinstance(check, Required):
+            required += check.names
+    return allowed, required
+
+
+def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None:
+    """Closed object alternatives told apart by a name each requires and the others do not
+    allow (`{"text": ...}` or `{"refusal": ...}`): a dict holding that name can only pass that
+    alternative, and a dict holding none of the names passes none."""
+    nodes = [m.through_refs(s) for s in schemas]
+    candidates = [i for i, n in enumerate(nodes) if not _rejects_kinds(n, ("object",))]
+    names = [_closed_names(nodes[i]) for i in candidates]
+    if len(candidates) < 2 or any(allowed is None for allowed, _ in names):
+        return None
+    keys: list[str] = []
+    for position, (_, required) in enumerate(names):
+        others = [allowed for other, (allowed, _) in enumerate(names) if other != position]
+        key = next((k for k in required if all(allowed is not None and k not in allowed for allowed in others)), None)
+        if key is None:
+            return None
+        keys.append(key)
+    arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
+    for i, key in zip(candidates, keys):
+        node = nodes[i]
+        block = check_in_place(m, node, None, var=x) if m.inlinable(node) else [fail_if(Not(m.call(node, x)))]
+        arms.append((Compare(lit(key), "in", x), tuple(block) or (Pass(),)))
+    return [], [(Compare(call("type", x), "is", Name("dict")), (If(tuple(arms), (RETURN_FALSE,)),))]
 
 
 def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool) -> Dispatch | None:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Pass, Return,
-                   Stmt, Subscript, Tuple)
+from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Paren, Pass,
+                   Return, Stmt, Subscript, Tuple)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -165,6 +165,22 @@ class Simplifier:
             return True
         return False if not possible & held else None
 
+    def reduce(self, test: Expr, facts: Facts) -> Expr:
+        """`test` without the members of an `and` that the facts decide true, or of an `or` that
+        they decide false (`len(x) != 1 or "a" not in x` where "a" is known there); `test` itself
+        when none is. (Each member is a test of types, keys, names or calls: leaving out one that
+        is decided changes no other.)"""
+        if type(test) is Paren:
+            inner = self.reduce(test.inner, facts)
+            return test if inner is test.inner else inner if type(inner) is not BoolOp else Paren(inner)
+        if type(test) is not BoolOp:
+            return test
+        idle = test.op == "and"  # (what a member that adds nothing is decided to be)
+        kept = tuple(self.reduce(member, facts) for member in test.values if self.decide(member, facts) is not idle)
+        if kept == test.values:
+            return test
+        return kept[0] if len(kept) == 1 else BoolOp(test.op, kept)
+
     def narrow(self, test: Expr, facts: Facts, holds: bool) -> Facts:
         """The facts after `test` was found to hold (or not)."""
         if type(test) is Not:
@@ -260,6 +276,8 @@ class Simplifier:
             decided = self.decide(test, falling)
             if decided is False:
                 continue  # never runs
+            if decided is None:
+                test = self.reduce(test, falling)
             narrowed = self.narrow(test, falling, True)  # (a new Facts, unless the test told nothing)
             if decided is True and not arms:
                 # the body runs whenever the chain does: it takes the chain's place, and what it

@@ -235,3 +235,21 @@ def test_a_look_up_with_missing_repeated_is_copied_too() -> None:
                  [t.Assign(x2, get), t.Assign(x2, t.Name("y")), t.Assign(x8, get), use],
                  [t.Assign(x2, t.method(X, "get", t.lit("b"), missing)), t.Assign(x8, get), use]):
         assert "x8 = x2" not in t.render_block(simplify(body, {}), 0), body
+
+
+def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
+    """`len(x) != 1 or "a" not in x` where "a" is known in x is `len(x) != 1`; an `and` drops its
+    members known true, through parentheses; an undecided test is kept whole, and a decided one is
+    decided as before (its arm dropped or taken)."""
+    has, size = t.Compare(t.lit("a"), "in", X), t.Compare(t.call("len", X), "!=", t.lit(1))
+    body = [t.If(((has, (t.fail_if(t.or_(size, t.Compare(t.lit("a"), "not in", X))),)),), ())]
+    assert t.render_block(simplify(body, {}), 0) == ["if \"a\" in x:", "    if len(x) != 1:", "        return False"]
+    call = t.call("f", X)
+    inner = t.Paren(t.and_(t.Compare(t.call("type", X), "is", t.Name("dict")), call))
+    body = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+            t.fail_if(t.or_(t.Compare(t.call("type", X), "is", t.Name("list")), inner))]
+    assert t.render_block(simplify(body, {}), 0)[-2:] == ["if f(x):", "    return False"]
+    # nothing known: the test is left as it was, the same object
+    open_test = t.or_(size, t.Compare(t.lit("a"), "not in", X))
+    (kept,) = simplify([t.fail_if(open_test)], {})
+    assert isinstance(kept, t.If) and kept.branches[0][0] is open_test
