@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..regex import plan_pattern
 from ..regex.guard import literal_guard
-from ..regex.simple import AsciiAccept, LiteralTest, RunTest, SimpleTest, ascii_accept, simple_tests
+from ..regex.simple import AsciiAccept, CaselessTest, LiteralTest, RunTest, SimpleTest, ascii_accept, simple_tests
 from .tree import (NONE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
                    literal_expr, method, or_)
 
@@ -74,7 +74,8 @@ def _how(source: str) -> str:
 
 def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
     """Any of the tests holds for `s`: equal texts as one set lookup, prefixes as one
-    startswith (suffixes likewise), each contained text and each run on its own."""
+    startswith (suffixes likewise), each contained text and each run on its own, texts in any
+    ASCII case as one lookup of the lowered string."""
     literals = [t for t in tests if isinstance(t, LiteralTest)]
     equal = sorted({t.text for t in literals if t.start and t.end})
     prefixes = sorted({t.text for t in literals if t.start and not t.end})
@@ -90,6 +91,12 @@ def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
             found.append(method(s, name, lit(texts[0]) if len(texts) == 1 else Tuple(tuple(lit(t) for t in texts))))
     found += [Compare(lit(text), "in", s) for text in inside]
     found += [_run(t, s) for t in tests if isinstance(t, RunTest)]
+    caseless = sorted({t.text for t in tests if isinstance(t, CaselessTest)})
+    if caseless:  # (isascii first: lower() maps the Kelvin sign to k)
+        lowered = method(s, "lower")
+        one = Compare(lowered, "==", lit(caseless[0])) if len(caseless) == 1 else \
+            Compare(lowered, "in", m.constant("K", literal_expr(frozenset(caseless))))
+        found.append(and_(method(s, "isascii"), one))
     return found[0] if len(found) == 1 else or_(*(Paren(f) if _is_and(f) else f for f in found))
 
 

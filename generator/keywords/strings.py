@@ -13,6 +13,7 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
 from ..values import count_bound, normalize_number
+from ..regex.simple import always_matches
 from ..reference.results import Results, error, is_kind
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
@@ -86,7 +87,10 @@ def translated(pattern: str) -> str:
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [Pattern("pattern", value, translated(value))]
+    python = translated(value)
+    if always_matches(value):
+        return []  # (`.*`: every string matches, so there is nothing to check)
+    return [Pattern("pattern", value, python)]
 
 
 # -- emission ---------------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ figures):
   alternatives with the same anchors join (`^(get|put|post)$` is ``s in {...}``, several
   prefixes one ``startswith`` of a tuple), top-level alternatives with different anchors are
   ``or``-ed (FHIR's `^true|false$` is ``s.startswith("true") or s.endswith("false")``);
+* a whole string that is a literal in any ASCII case, every letter a class of its two cases
+  (`^([Pp][Rr][Ee][Ss][Ee][Nn][Tt]|[Aa][Bb][Ss][Ee][Nn][Tt])$`, common in SchemaStore's
+  schemas): ``s.isascii() and s.lower() in {...}``;
 * a whole string of one ASCII class that `str` methods name exactly, with a count:
   `^\\d+$` is ``s.isascii() and s.isdigit()``, `^[A-Z]{2}$` is
   ``len(s) == 2 and s.isascii() and s.isalpha() and s.isupper()`` (a class that takes two
@@ -35,7 +38,8 @@ from typing import Callable, Optional, Union
 
 from .ecma import _Assert, _Group, _Lit, _Quant, _Set, parse
 
-__all__ = ["CLASS_METHODS", "AsciiAccept", "LiteralTest", "RunTest", "SimpleTest", "ascii_accept", "ascii_accepts",
+__all__ = ["CLASS_METHODS", "AsciiAccept", "CaselessTest", "LiteralTest", "RunTest", "SimpleTest", "always_matches",
+           "ascii_accept", "ascii_accepts",
            "simple_search", "simple_tests"]
 
 # The ASCII classes (as code-point intervals) that `str` methods decide exactly, with those
@@ -71,7 +75,16 @@ class RunTest:
     most: Optional[int]
 
 
-SimpleTest = Union[LiteralTest, RunTest]
+@dataclass(frozen=True)
+class CaselessTest:
+    """The whole string is `text` (lower case) in any mix of ASCII case: every letter of the
+    pattern a class of its two cases (`^([Pp][Rr][Ee][Ss][Ee][Nn][Tt])$`), ``s.isascii() and
+    s.lower() == text`` (`isascii` first: `lower()` maps the Kelvin sign U+212A to `k`)."""
+
+    text: str
+
+
+SimpleTest = Union[LiteralTest, RunTest, CaselessTest]
 
 
 def simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
@@ -120,6 +133,9 @@ def _alternative(terms: list) -> Optional[list[SimpleTest]]:
     texts = _literal_alternatives(middle)
     if texts is not None:
         return [LiteralTest(text, start, end) for text in texts]
+    caseless = _caseless_alternatives(middle) if start and end else None
+    if caseless is not None:
+        return [CaselessTest(text) for text in caseless]
     run = _run(middle) if start and end else None
     return [run] if run is not None else None
 
@@ -152,6 +168,37 @@ def _literal_text(terms: list) -> Optional[str]:
     return "".join(out)
 
 
+def _caseless_alternatives(terms: list) -> Optional[list[str]]:
+    """The texts (lower case) of terms that are a caseless literal, or one group of them."""
+    if len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
+        texts = [_caseless_text(alternative) for alternative in terms[0].body]
+        return None if any(text is None for text in texts) else [t for t in texts if t is not None]
+    text = _caseless_text(terms)
+    return None if text is None else [text]
+
+
+def _caseless_text(terms: list) -> Optional[str]:
+    """The lower-case text of terms whose every ASCII letter is a class of its two cases (`[Pp]`)
+    and every other character an ASCII literal that is no letter; None for any other terms, and
+    for a text with no such letter (a plain literal)."""
+    out: list[str] = []
+    caseless = False
+    for term in terms:
+        ranges = tuple(term.ranges) if isinstance(term, _Set) else None
+        if isinstance(term, _Lit) and term.cp < 0x80 and not chr(term.cp).isalpha():
+            out.append(chr(term.cp))
+        elif ranges is not None and len(ranges) == 1 and ranges[0][0] == ranges[0][1] and ranges[0][0] < 0x80 \
+                and not chr(ranges[0][0]).isalpha():
+            out.append(chr(ranges[0][0]))
+        elif ranges is not None and len(ranges) == 2 and all(lo == hi for lo, hi in ranges) \
+                and 0x41 <= ranges[0][0] <= 0x5A and ranges[1][0] == ranges[0][0] + 0x20:
+            out.append(chr(ranges[1][0]))
+            caseless = True
+        else:
+            return None
+    return "".join(out) if caseless else None
+
+
 def _run(terms: list) -> Optional[RunTest]:
     """A class with an exact method test, alone or repeated (in groups of one alternative:
     Swagger's `^([0-9]{3})$`)."""
@@ -174,6 +221,26 @@ def _run(terms: list) -> Optional[RunTest]:
     if len(methods) > 1 and (most is None or most > MAX_SCANNED_TWICE):
         return None  # two scans of a long string cost more than re's one
     return RunTest(methods, least, most)
+
+
+# -- patterns every string matches -------------------------------------------------------------
+def always_matches(source: str) -> bool:
+    """Whether every string matches the pattern: an alternative whose terms can all match
+    nothing (`.*`, `^.*`, `x?`), with an anchor at its start or at its end but not both (`.*$`
+    matches at the end of any string; `^.*$` not where there is a line terminator). Raises
+    RegexTranslationError for an invalid pattern, as :func:`parse` does."""
+    return _always_matches(source)
+
+
+@functools.lru_cache(maxsize=512)
+def _always_matches(source: str) -> bool:
+    for terms in parse(source).body:
+        start = bool(terms) and isinstance(terms[0], _Assert) and terms[0].kind == "start"
+        end = len(terms) > int(start) and isinstance(terms[-1], _Assert) and terms[-1].kind == "end"
+        middle = terms[int(start):len(terms) - int(end)]
+        if not (start and end) and all(isinstance(t, _Quant) and t.min == 0 for t in middle):
+            return True
+    return False
 
 
 # -- printable ASCII first ----------------------------------------------------------------------
@@ -270,6 +337,8 @@ def simple_search(tests: tuple[SimpleTest, ...]) -> Callable[[str], bool]:
             if test.end:
                 return s.endswith(test.text)
             return test.text in s
+        if isinstance(test, CaselessTest):
+            return s.isascii() and s.lower() == test.text
         if test.least == 0 and s == "":
             return True
         if len(s) < max(test.least, 1) or (test.most is not None and len(s) > test.most):

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import generator
 from generator.regex import compile_pattern
-from generator.regex.simple import (CLASS_METHODS, AsciiAccept, LiteralTest, RunTest, ascii_accept, ascii_accepts,
-                                     simple_search, simple_tests)
+from generator.regex.simple import (CLASS_METHODS, AsciiAccept, CaselessTest, LiteralTest, RunTest, always_matches,
+                                     ascii_accept, ascii_accepts, simple_search, simple_tests)
 
 # Characters at and around the edges of the ASCII classes, and non-ASCII characters that Python's
 # str methods count as digits, letters, lower or upper case (each is outside every ECMA class here).
@@ -26,7 +26,8 @@ BOUNDARY = (
     "\uff21\uff41\u0391\u03b1\u0410\u0430\u00bd\u2160"  # fullwidth, Greek, Cyrillic, numerals
     "\U0001d7ce\U0001d400\U0001f600\ud800\udfff"
 )
-LITERALS = ["x-", "a", "ab", "get", "put", "$ref", "a.b", "\u00e9", "\U0001f600", "", "x"]
+LITERALS = ["x-", "a", "ab", "get", "put", "$ref", "a.b", "\u00e9", "\U0001f600", "", "x", "YeS", "a-B", "no1", "S",
+            "\u212a", "\u017f"]  # (the Kelvin sign lowers to k, long s uppers to S: not ASCII letters)
 
 
 def _ecma(text: str) -> str:
@@ -44,6 +45,10 @@ def simple_patterns(draw: st.DrawFn) -> str:
             texts = draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3 if start or end else 1))
             body = _ecma(texts[0]) if len(texts) == 1 else "(" + "|".join(map(_ecma, texts)) + ")"
             alternatives.append(("^" if start else "") + body + ("$" if end else ""))
+        elif draw(st.integers(0, 3)) == 0:  # a whole text in any ASCII case
+            texts = draw(st.lists(st.sampled_from(["yes", "k", "a-b", "no1", "s"]), min_size=1, max_size=3))
+            caseless = ["".join(f"[{c.upper()}{c}]" if c.isalpha() else _ecma(c) for c in text) for text in texts]
+            alternatives.append("^(" + "|".join(caseless) + ")$")
         else:
             cls = draw(st.sampled_from([r"\d", "[0-9]", "[a-zA-Z]", "[A-Za-z0-9]", "[0-9a-zA-Z]", "[a-z]", "[A-Z]"]))
             two = cls in ("[a-z]", "[A-Z]")  # (two methods: only with a small maximum count)
@@ -111,6 +116,11 @@ SHAPES = {
     "^[0-9A-Za-z]{1,64}$": (RunTest(("isalnum",), 1, 64),),
     "^([0-9]{3})$|^(default)$": (RunTest(("isdigit",), 3, 3), LiteralTest("default", True, True)),  # Swagger
     "^(?:([A-Z]))$": (RunTest(("isalpha", "isupper"), 1, 1),),
+    "^([Pp][Rr][Ee][Ss][Ee][Nn][Tt]|[Aa][Bb][Ss][Ee][Nn][Tt])$": (CaselessTest("present"), CaselessTest("absent")),
+    r"^(#[Mm][Ss]\.[Gg]1)$": (CaselessTest("#ms.g1"),),  # (non-letters as they are)
+    "^[Pp]resent$": None,  # a letter of one case: not caseless
+    "^([Yy]|no)$": None,
+    "[Yy][Ee][Ss]": None,  # (only the whole string)
 }
 
 
@@ -141,7 +151,7 @@ def test_other_patterns_stay_on_the_regex_engines(pattern: str) -> None:
 
 MODULE_PATTERNS = ["^x-", r"^\$ref$", r"\.json$", "type", "^(get|put|post|delete)$", "^true|false$",
                    r"^\d+$", "^[A-Z]{2}$", "^[a-z]{0,9}$", "^[0-9A-Za-z]{1,4}$", "^[a-zA-Z]?$", "^$",
-                   r"^\d{3}$|^x-|end$|^(a|b)$"]
+                   r"^\d{3}$|^x-|end$|^(a|b)$", "^([Yy][Ee][Ss]|[Kk])$", "^([Aa]-[Bb])$"]
 
 
 @pytest.fixture(scope="module")
@@ -251,3 +261,30 @@ def test_emitted_ascii_first_agrees_with_re(ascii_modules: dict, pattern: str, s
     assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)  # (a property name)
     expected = [] if matches else [("/v", "/properties/v/pattern")]
     assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
+
+
+# -- patterns every string matches: no check at all --------------------------------------------
+
+ALWAYS = {".*": True, "^.*": True, ".*$": True, "x?": True, "a|.*": True, "": True, "(a*)*": True, "^(?:ab)*": True,
+          "^.*$": False,  # a line terminator: `.` does not match it and `$` is the end of the string
+          "^$": False, ".+": False, r"\b.*": False, "a*b": False, "^x?$": False, "(?:)": False}
+
+
+@pytest.mark.parametrize("pattern", list(ALWAYS))
+def test_patterns_every_string_matches(pattern: str) -> None:
+    assert always_matches(pattern) is ALWAYS[pattern]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([p for p, always in ALWAYS.items() if always]), PRINTABLE_SUBJECTS | SUBJECTS)
+def test_what_always_matches_matches_every_string(pattern: str, s: str) -> None:
+    assert compile_pattern(pattern).search(s) is not None
+
+
+def test_a_pattern_every_string_matches_is_no_check() -> None:
+    schema = {"type": "string", "pattern": ".*", "maxLength": 3}
+    source = generator.compile_source(schema, format=False)
+    assert "_re.compile" not in source and "import re" not in source and "pattern" not in source.split('"Fast path')[1].split("def _e")[0]
+    module = generator.compile_module(schema, format=False)
+    for value, valid in (("", True), ("a\nb", True), ("abcd", False), (1, False)):
+        assert module.is_valid(value) is valid and (module.errors(value) == []) is valid
