@@ -28,6 +28,11 @@ inclusion) were measured slower than `re` on typical inputs, so those patterns s
 :func:`simple_tests` gives the tests of a pattern (None when it is not one of these shapes) and
 :func:`simple_search` runs them in Python (tests and the reference use it; the compiler emits
 the same tests as code).
+
+A pattern that is one run of a wide class (FHIR's `^\\S*$`) is not decided by str tests, but
+:func:`ascii_accept` names printable ASCII strings it surely matches (a length, and a few
+characters left out), which the emitted code accepts before asking `re` ("printable ASCII
+first", below; :func:`ascii_accepts` is that test in Python).
 """
 
 from __future__ import annotations
@@ -199,9 +204,13 @@ def _caseless_text(terms: list) -> Optional[str]:
     return "".join(out) if caseless else None
 
 
-def _run(terms: list) -> Optional[RunTest]:
-    """A class with an exact method test, alone or repeated (in groups of one alternative:
-    Swagger's `^([0-9]{3})$`)."""
+# A class's code-point intervals, repeated `least` to `most` (None: unbounded) times.
+_ClassRun = tuple[tuple[tuple[int, int], ...], int, Optional[int]]
+
+
+def _class_run(terms: list) -> Optional[_ClassRun]:
+    """(the class's ranges, least, most) of terms that are one class, repeated or not (in groups
+    of one alternative), or None: the run that str tests (_run) and printable ASCII first read."""
     while len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
         if len(terms[0].body) != 1:
             return None
@@ -210,12 +219,20 @@ def _run(terms: list) -> Optional[RunTest]:
         return None
     term = terms[0]
     if isinstance(term, _Set):
-        least, most, atom = 1, 1, term
-    elif isinstance(term, _Quant) and isinstance(term.atom, _Set):
-        least, most, atom = term.min, term.max, term.atom
-    else:
+        return tuple(term.ranges), 1, 1
+    if isinstance(term, _Quant) and isinstance(term.atom, _Set):
+        return tuple(term.atom.ranges), term.min, term.max
+    return None
+
+
+def _run(terms: list) -> Optional[RunTest]:
+    """A class with an exact method test, alone or repeated (in groups of one alternative:
+    Swagger's `^([0-9]{3})$`)."""
+    run = _class_run(terms)
+    if run is None:
         return None
-    methods = CLASS_METHODS.get(tuple(atom.ranges))
+    ranges, least, most = run
+    methods = CLASS_METHODS.get(ranges)
     if methods is None or (most is not None and most == 0):
         return None
     if len(methods) > 1 and (most is None or most > MAX_SCANNED_TWICE):
@@ -248,9 +265,9 @@ def _always_matches(source: str) -> bool:
 # (string) or `^[^\\s]+(\\s[^\\s]+)*$` (code), has no exact str test (the class holds most of
 # Unicode), but on printable ASCII (U+0020 to U+007E, what `isascii() and isprintable()` say of a
 # whole string) it is the printable characters but a few: a string of those, of the run's length,
-# matches, and is answered without the engine (2-7x faster than `re` on such values); any other
-# string asks `re`. A term that may match nothing (`(\\s[^\\s]+)*`) is left out of the run: what
-# matches without it matches the pattern.
+# matches, and is answered without the engine (faster than `re` on such values: docs/regex.md has
+# the figures); any other string asks `re`. A term that may match nothing (`(\\s[^\\s]+)*`) is
+# left out of the run: what matches without it matches the pattern.
 PRINTABLE = (0x20, 0x7E)
 # Each printable character the class leaves out is one `c not in s` test.
 MAX_EXCLUDED = 2
@@ -289,7 +306,9 @@ def _ascii_accept(source: str) -> Optional[AsciiAccept]:
     return next((accept for accept in map(_accept, runs) if accept is not None), None)
 
 
-def _accept(run: Optional[tuple[tuple[tuple[int, int], ...], int, Optional[int]]]) -> Optional[AsciiAccept]:
+def _accept(run: Optional[_ClassRun]) -> Optional[AsciiAccept]:
+    """The printable ASCII strings of the run, where its class leaves out at most MAX_EXCLUDED
+    printable characters and it can match at least one character; else None."""
     if run is None:
         return None
     ranges, least, most = run
@@ -299,23 +318,6 @@ def _accept(run: Optional[tuple[tuple[tuple[int, int], ...], int, Optional[int]]
     if not inside or len(excluded) > MAX_EXCLUDED or (most is not None and most < max(least, 1)):
         return None
     return AsciiAccept(excluded, least, most)
-
-
-def _class_run(terms: list) -> Optional[tuple[tuple[tuple[int, int], ...], int, Optional[int]]]:
-    """(the class's ranges, least, most) of terms that are one class, repeated or not (in groups of
-    one alternative)."""
-    while len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
-        if len(terms[0].body) != 1:
-            return None
-        terms = terms[0].body[0]
-    if len(terms) != 1:
-        return None
-    term = terms[0]
-    if isinstance(term, _Set):
-        return tuple(term.ranges), 1, 1
-    if isinstance(term, _Quant) and isinstance(term.atom, _Set):
-        return tuple(term.atom.ranges), term.min, term.max
-    return None
 
 
 def ascii_accepts(accept: AsciiAccept, s: str) -> bool:

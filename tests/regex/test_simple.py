@@ -236,7 +236,8 @@ def test_what_ascii_first_accepts_the_regex_matches(pattern: str, subjects: list
             assert search(s) is not None, (pattern, s)
 
 
-ASCII_MODULE_PATTERNS = [r"^\S*$", r"^[ \r\n\t\S]+$", r"^[^\s]+(\s[^\s]+)*$", "^.{1,4}$", "^[^/]{2}$", r"^\S+$"]
+ASCII_MODULE_PATTERNS = [r"^\S*$", r"^[ \r\n\t\S]+$", r"^[^\s]+(\s[^\s]+)*$", "^.{1,4}$", "^[^/]{2}$", r"^\S+$",
+                         "^[^/]{2,8}$"]
 
 
 @pytest.fixture(scope="module")
@@ -261,6 +262,25 @@ def test_emitted_ascii_first_agrees_with_re(ascii_modules: dict, pattern: str, s
     assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)  # (a property name)
     expected = [] if matches else [("/v", "/properties/v/pattern")]
     assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
+
+
+# Strings at and around each length bound, of a printable character, an excluded one, a control
+# character and a non-ASCII one, alone and at either end of an accepted run.
+BOUND_SUBJECTS = sorted({text for n in range(11) for c in "a/ ~\t\u00e9"
+                         for text in (c * n, "a" * (n - 1) + c if n else "", c + "a" * (n - 1) if n else "")})
+
+
+@pytest.mark.parametrize("pattern", ASCII_MODULE_PATTERNS)
+def test_emitted_ascii_first_at_the_length_bounds(ascii_modules: dict, pattern: str) -> None:
+    """Each emitted length test (`!= ""`, `len(s) == n`, `>= n`, `<= n`) and excluded character, on
+    every string near the bounds, where a random draw may miss one."""
+    module = ascii_modules[pattern]
+    search = compile_pattern(pattern).search
+    for s in BOUND_SUBJECTS:
+        matches = search(s) is not None
+        assert module.is_valid({"v": s}) is matches, (pattern, s)
+        assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
+        assert (module.errors({"o": {s: 1}}) == []) is matches, (pattern, s)
 
 
 # -- patterns every string matches: no check at all --------------------------------------------
