@@ -13,8 +13,8 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
 from ..values import count_bound, normalize_number
-from ..regex.simple import always_matches
 from ..reference.results import Results, error, is_kind
+from ..regex.simple import always_matches
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:

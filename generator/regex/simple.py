@@ -44,8 +44,7 @@ from typing import Callable, Optional, Union
 from .ecma import _Assert, _Group, _Lit, _Quant, _Set, parse
 
 __all__ = ["CLASS_METHODS", "AsciiAccept", "CaselessTest", "LiteralTest", "RunTest", "SimpleTest", "always_matches",
-           "ascii_accept", "ascii_accepts",
-           "simple_search", "simple_tests"]
+           "ascii_accept", "ascii_accepts", "simple_search", "simple_tests"]
 
 # The ASCII classes (as code-point intervals) that `str` methods decide exactly, with those
 # methods: on a non-empty string, ``s.isascii()`` and each method all true means every character
@@ -138,7 +137,7 @@ def _alternative(terms: list) -> Optional[list[SimpleTest]]:
     texts = _literal_alternatives(middle)
     if texts is not None:
         return [LiteralTest(text, start, end) for text in texts]
-    caseless = _caseless_alternatives(middle) if start and end else None
+    caseless = _texts(middle, _caseless_text) if start and end else None
     if caseless is not None:
         return [CaselessTest(text) for text in caseless]
     run = _run(middle) if start and end else None
@@ -147,10 +146,16 @@ def _alternative(terms: list) -> Optional[list[SimpleTest]]:
 
 def _literal_alternatives(terms: list) -> Optional[list[str]]:
     """The texts of terms that are literal text, or one group of literal alternatives."""
+    return _texts(terms, _literal_text)
+
+
+def _texts(terms: list, text_of: Callable[[list], Optional[str]]) -> Optional[list[str]]:
+    """The text `text_of` reads in terms, or in each alternative of their one group; None where
+    it reads none."""
     if len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
-        texts = [_literal_text(alternative) for alternative in terms[0].body]
+        texts = [text_of(alternative) for alternative in terms[0].body]
         return None if any(text is None for text in texts) else [t for t in texts if t is not None]
-    text = _literal_text(terms)
+    text = text_of(terms)
     return None if text is None else [text]
 
 
@@ -171,15 +176,6 @@ def _literal_text(terms: list) -> Optional[str]:
         else:
             return None
     return "".join(out)
-
-
-def _caseless_alternatives(terms: list) -> Optional[list[str]]:
-    """The texts (lower case) of terms that are a caseless literal, or one group of them."""
-    if len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
-        texts = [_caseless_text(alternative) for alternative in terms[0].body]
-        return None if any(text is None for text in texts) else [t for t in texts if t is not None]
-    text = _caseless_text(terms)
-    return None if text is None else [text]
 
 
 def _caseless_text(terms: list) -> Optional[str]:

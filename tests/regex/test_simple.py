@@ -154,16 +154,21 @@ MODULE_PATTERNS = ["^x-", r"^\$ref$", r"\.json$", "type", "^(get|put|post|delete
                    r"^\d{3}$|^x-|end$|^(a|b)$", "^([Yy][Ee][Ss]|[Kk])$", "^([Aa]-[Bb])$"]
 
 
+def in_both_places(pattern: str) -> dict[str, object]:
+    """The pattern on property v's value, and as patternProperties of property o (with
+    additionalProperties false, so the pattern loop's code runs)."""
+    return {"properties": {"v": {"type": "string", "pattern": pattern},
+                           "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
+                                 "additionalProperties": False}}}
+
+
 @pytest.fixture(scope="module")
 def modules() -> dict[str, object]:
     """A module per pattern: `pattern` on the value, and the same pattern in patternProperties
     (with additionalProperties false, so the pattern loop's code runs), draft 2020-12."""
     out = {}
     for pattern in MODULE_PATTERNS:
-        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
-                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
-                                       "additionalProperties": False}}}
-        out[pattern] = generator.compile_module(schema, format=False)
+        out[pattern] = generator.compile_module(in_both_places(pattern), format=False)
         source = out[pattern].__source__  # type: ignore[attr-defined]
         assert "str tests" in source and "_re.compile" in source  # (the error path keeps re)
     return out
@@ -244,10 +249,7 @@ ASCII_MODULE_PATTERNS = [r"^\S*$", r"^[ \r\n\t\S]+$", r"^[^\s]+(\s[^\s]+)*$", "^
 def ascii_modules() -> dict[str, object]:
     out = {}
     for pattern in ASCII_MODULE_PATTERNS:
-        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
-                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
-                                       "additionalProperties": False}}}
-        out[pattern] = generator.compile_module(schema, format=False)
+        out[pattern] = generator.compile_module(in_both_places(pattern), format=False)
         source = out[pattern].__source__  # type: ignore[attr-defined]
         assert "printable ASCII tested as str tests" in source and ".isprintable()" in source, source
     return out
