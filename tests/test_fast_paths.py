@@ -353,7 +353,7 @@ def test_no_dispatch_by_name_where_an_alternative_is_open_or_allows_the_others_n
     for value in ({"text": "a", "call": {}, "code": 1}, {"call": {}, "code": 1, "refusal": "r"}, {"text": "a"}):
         assert_agree(module, reference, value)
     shared = _keyed("oneOf")
-    shared[("oneOf")][0]["properties"]["refusal"] = {"type": "string"}  # the first allows `refusal` too
+    shared["oneOf"][0]["properties"]["refusal"] = {"type": "string"}  # the first allows `refusal` too
     module, reference, source = _pair(shared, "draft2020-12")
     assert 'elif "refusal" in x:' not in source
     for value in ({"text": "a", "refusal": "r"}, {"refusal": "r", "code": 1}, {"text": "a"}):
