@@ -27,6 +27,7 @@ def limit_problem(option: str, value: object) -> str | None:
         return f"may be at most {HARD_MAX_DEPTH}, not {value}"
     return None
 
+
 # What a profile that is not fail-closed does with a pattern that has no linear-time engine
 # (generator/regex/plan.py's "unsafe"): run it in `re` silently, with a warning, or refuse it.
 # The fail-closed profiles (strict) always refuse it.

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from ..keywords.any_instance import Enum
-from ..keywords.objects import AdditionalProperties, Properties, Required
+from ..keywords.objects import ObjectPlan, Properties
 from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
@@ -162,18 +162,12 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     return prelude, arms
 
 
-def _closed_names(node: ir.Node) -> tuple[frozenset[str] | None, tuple[str, ...]]:
+def _closed_names(m: ModuleEmitter, node: ir.Node) -> tuple[frozenset[str] | None, list[str]]:
     """(the only names an object passing `node` may have, where its own additionalProperties is
-    false with no patternProperties, else None; the names it requires)."""
-    allowed: frozenset[str] | None = None
-    required: tuple[str, ...] = ()
-    for check in node.checks if node.boolean is None else ():
-        if (isinstance(check, AdditionalProperties) and not check.patterns and check.schema is not None
-                and check.schema.boolean is False):
-            allowed = frozenset(check.known)
-        elif isinstance(check, Required):
-            required += check.names
-    return allowed, required
+    false with no patternProperties, else None; the names it requires, sorted): its object plan's
+    closed and present names (keywords/objects.py)."""
+    plan: ObjectPlan = m.plan.node(node).parts["objects"]
+    return (frozenset(plan.closed.known) if plan.closed is not None else None), sorted(plan.present)
 
 
 def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None:
@@ -182,7 +176,7 @@ def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None
     alternative, and a dict holding none of the names passes none."""
     nodes = [m.through_refs(s) for s in schemas]
     candidates = [i for i, n in enumerate(nodes) if not _rejects_kinds(n, ("object",))]
-    names = [_closed_names(nodes[i]) for i in candidates]
+    names = [_closed_names(m, nodes[i]) for i in candidates]
     if len(candidates) < 2 or any(allowed is None for allowed, _ in names):
         return None
     keys: list[str] = []

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import is_dataclass
 from typing import Any
 
-from .simplify import _targets, children
+from .simplify import children, targets
 from .tree import (Assign, BoolOp, Break, Call, Comment, Compare, Expr, For, GenExp, If, Lit, Name, Not, Pass,
                    Return, Stmt)
 
@@ -68,11 +68,11 @@ def _count(node: Any, bound: Counter[str], read: Counter[str]) -> None:
         elif kind is tuple or kind is list:
             stack.extend(item)
         elif kind is Assign:
-            for name in _targets(item.target):
+            for name in targets(item.target):
                 bound[name] += 1
             stack.append(item.value)
         elif kind is For or kind is GenExp:
-            for name in _targets(item.target):
+            for name in targets(item.target):
                 bound[name] += 1
             stack.extend(children(item))  # (its target is also counted as a read: harmless here)
         elif kind is not Lit and kind is not Comment and kind is not str:

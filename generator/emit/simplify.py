@@ -243,7 +243,7 @@ class Simplifier:
                 holder = self.holder(key, facts, subscript=read is not None)
                 if holder is not None and holder != target:
                     stmt = Assign(stmt.target, Name(holder), stmt.annotation)
-            for name in _targets(stmt.target):
+            for name in targets(stmt.target):
                 facts.forget(name)
             if target is None:
                 return [stmt]
@@ -314,9 +314,9 @@ class Simplifier:
 
     def _binds(self, stmt: Stmt) -> set[str]:
         if isinstance(stmt, Assign):
-            return set(_targets(stmt.target))
+            return set(targets(stmt.target))
         if isinstance(stmt, For):
-            return set(_targets(stmt.target)) | self.assigned(stmt.body) | self.assigned(stmt.orelse)
+            return set(targets(stmt.target)) | self.assigned(stmt.body) | self.assigned(stmt.orelse)
         if isinstance(stmt, If):
             return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(stmt.orelse)
         return set()
@@ -357,11 +357,12 @@ def _leaves(stmt: Stmt) -> bool:
     return False
 
 
-def _targets(target: Expr) -> list[str]:
+def targets(target: Expr) -> list[str]:
+    """The names an assignment or loop target binds (fuse.py counts them too)."""
     if isinstance(target, Name):
         return [target.id]
     if isinstance(target, Tuple):
-        return [n for element in target.elements for n in _targets(element)]
+        return [n for element in target.elements for n in targets(element)]
     return []
 
 
