@@ -3,8 +3,9 @@
 * "re" (the risk analysis shows Python's `re` is linear on it): str tests where the pattern is
   one of the shapes of regex/simple.py and the value is a plain name (`x.startswith("x-")`,
   `x in _K0`, `x.isascii() and x.isdigit()`), else the compiled pattern's `search`, a module
-  constant, after str tests that accept the printable ASCII strings it surely matches where it
-  is one run of a wide class (`^\\S*$`: `x.isascii() and x.isprintable() and " " not in x`);
+  constant, after str tests that accept the ASCII strings it surely matches where it is one run
+  of a wide class (`^[ \\r\\n\\t\\S]+$`: `x.isascii() and "\\x0b" not in x and "\\x0c" not in x`;
+  `^\\S*$`: `x.isascii() and x.isprintable() and " " not in x`);
 * "automaton": the copied matcher (`_dfa_search`/`_nfa_search`, regex/matcher.py) on a table,
   a module constant; linear in the length of the string;
 * "unsafe" (no linear engine; the profile has let it through, see preflight): `re`, as "re".
@@ -50,7 +51,7 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
         return str_tests(m, tests, value)
     search = Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
     accept = ascii_accept(source) if plan.kind == "re" and isinstance(value, Name) else None
-    if accept is not None:  # printable ASCII first, as str tests; any other string asks re
+    if accept is not None:  # ASCII first, as str tests; any other string asks re
         return or_(Paren(ascii_test(accept, value)), search)
     return search
 
@@ -101,8 +102,9 @@ def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
 
 
 def ascii_test(accept: AsciiAccept, s: Expr) -> Expr:
-    """`s` has the run's length, is printable ASCII and holds none of the excluded characters
-    (the length first: it reads no character; isascii() reads a flag of the string)."""
+    """`s` has the run's length, is ASCII (printable ASCII, where the accept says so) and holds
+    none of the excluded characters (the length first: it reads no character; isascii() reads a
+    flag of the string)."""
     tests: list[Expr] = []
     if accept.most is not None and accept.most == accept.least:
         tests.append(Compare(call("len", s), "==", lit(accept.least)))
@@ -113,7 +115,9 @@ def ascii_test(accept: AsciiAccept, s: Expr) -> Expr:
             tests.append(Compare(call("len", s), ">=", lit(accept.least)))
         if accept.most is not None:
             tests.append(Compare(call("len", s), "<=", lit(accept.most)))
-    tests += [method(s, "isascii"), method(s, "isprintable")]
+    tests.append(method(s, "isascii"))
+    if accept.printable:
+        tests.append(method(s, "isprintable"))
     tests += [Compare(lit(c), "not in", s) for c in accept.excluded]
     return and_(*tests)
 

@@ -398,7 +398,7 @@ COMMENTS = {
     "str-tests": "the pattern as str tests: exact, and faster than re (docs/regex.md)",
     "automaton": "a linear-time automaton: re could take super-linear time (docs/regex.md)",
     "guarded": "its scanning lookahead run only where the text it seeks is there (docs/regex.md)",
-    "ascii-first": "printable ASCII tested as str tests, then any other string by re (docs/regex.md)",
+    "ascii-first": "ASCII tested as str tests, then any other string by re (docs/regex.md)",
 }
 
 

@@ -30,9 +30,9 @@ inclusion) were measured slower than `re` on typical inputs, so those patterns s
 the same tests as code).
 
 A pattern that is one run of a wide class (FHIR's `^\\S*$`) is not decided by str tests, but
-:func:`ascii_accept` names printable ASCII strings it surely matches (a length, and a few
-characters left out), which the emitted code accepts before asking `re` ("printable ASCII
-first", below; :func:`ascii_accepts` is that test in Python).
+:func:`ascii_accept` names ASCII strings it surely matches (a length, and a few
+characters left out), which the emitted code accepts before asking `re` ("ASCII first",
+below; :func:`ascii_accepts` is that test in Python).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ _ClassRun = tuple[tuple[tuple[int, int], ...], int, Optional[int]]
 
 def _class_run(terms: list) -> Optional[_ClassRun]:
     """(the class's ranges, least, most) of terms that are one class, repeated or not (in groups
-    of one alternative), or None: the run that str tests (_run) and printable ASCII first read."""
+    of one alternative), or None: the run that str tests (_run) and ASCII first read."""
     while len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
         if len(terms[0].body) != 1:
             return None
@@ -256,32 +256,38 @@ def _always_matches(source: str) -> bool:
     return False
 
 
-# -- printable ASCII first ----------------------------------------------------------------------
+# -- ASCII first -------------------------------------------------------------------------------
 # A pattern that is one run of a wide class, such as FHIR's `^\\S*$` (uri), `^[ \\r\\n\\t\\S]+$`
 # (string) or `^[^\\s]+(\\s[^\\s]+)*$` (code), has no exact str test (the class holds most of
-# Unicode), but on printable ASCII (U+0020 to U+007E, what `isascii() and isprintable()` say of a
-# whole string) it is the printable characters but a few: a string of those, of the run's length,
-# matches, and is answered without the engine (faster than `re` on such values: docs/regex.md has
-# the figures); any other string asks `re`. A term that may match nothing (`(\\s[^\\s]+)*`) is
-# left out of the run: what matches without it matches the pattern.
+# Unicode), but on ASCII it is all the characters but a few: a string of those, of the run's
+# length, matches, and is answered without the engine (faster than `re` on such values:
+# docs/regex.md has the figures); any other string asks `re`. Where the class leaves out at most
+# MAX_EXCLUDED of the 128 ASCII characters (`[ \\r\\n\\t\\S]`: \\v and \\f; `.`: \\n and \\r), an ASCII
+# string without them is accepted (`isascii()` reads a flag of the string, each `c not in s` is one
+# memchr); else, where it leaves out at most MAX_EXCLUDED printable ones (`\\S`: the space, besides
+# the controls \\t \\n \\v \\f \\r), a printable ASCII string (U+0020 to U+007E, what `isascii() and
+# isprintable()` say of a whole string: a call per character) without them. A term that may match
+# nothing (`(\\s[^\\s]+)*`) is left out of the run: what matches without it matches the pattern.
+ASCII = (0x00, 0x7F)
 PRINTABLE = (0x20, 0x7E)
-# Each printable character the class leaves out is one `c not in s` test.
+# Each character the class leaves out is one `c not in s` test.
 MAX_EXCLUDED = 2
 
 
 @dataclass(frozen=True)
 class AsciiAccept:
-    """A printable ASCII string of `least` to `most` (None: any number of) characters, none of them
-    in `excluded`, matches the pattern."""
+    """An ASCII string (`printable`: a printable ASCII string) of `least` to `most` (None: any
+    number of) characters, none of them in `excluded`, matches the pattern."""
 
     excluded: str
     least: int
     most: Optional[int]
+    printable: bool
 
 
 def ascii_accept(source: str) -> Optional[AsciiAccept]:
-    """The printable ASCII strings a pattern surely matches, as one run of its class (above), or
-    None. Raises RegexTranslationError for an invalid pattern, as :func:`parse` does."""
+    """The ASCII strings a pattern surely matches, as one run of its class (above), or None.
+    Raises RegexTranslationError for an invalid pattern, as :func:`parse` does."""
     return _ascii_accept(source)
 
 
@@ -303,22 +309,24 @@ def _ascii_accept(source: str) -> Optional[AsciiAccept]:
 
 
 def _accept(run: Optional[_ClassRun]) -> Optional[AsciiAccept]:
-    """The printable ASCII strings of the run, where its class leaves out at most MAX_EXCLUDED
-    printable characters and it can match at least one character; else None."""
+    """The ASCII (else printable ASCII) strings of the run, where its class leaves out at most
+    MAX_EXCLUDED of those characters and it can match at least one character; else None."""
     if run is None:
         return None
     ranges, least, most = run
-    low, high = PRINTABLE
-    inside = {cp for cp in range(low, high + 1) if any(lo <= cp <= hi for lo, hi in ranges)}
-    excluded = "".join(chr(cp) for cp in range(low, high + 1) if cp not in inside)
-    if not inside or len(excluded) > MAX_EXCLUDED or (most is not None and most < max(least, 1)):
+    if most is not None and most < max(least, 1):
         return None
-    return AsciiAccept(excluded, least, most)
+    for (low, high), printable in ((ASCII, False), (PRINTABLE, True)):
+        inside = {cp for cp in range(low, high + 1) if any(lo <= cp <= hi for lo, hi in ranges)}
+        excluded = "".join(chr(cp) for cp in range(low, high + 1) if cp not in inside)
+        if inside and len(excluded) <= MAX_EXCLUDED:
+            return AsciiAccept(excluded, least, most, printable)
+    return None
 
 
 def ascii_accepts(accept: AsciiAccept, s: str) -> bool:
     """Whether `s` is one of the strings `accept` names, in Python (what the emitted code tests)."""
-    if not (s.isascii() and s.isprintable()) or any(c in s for c in accept.excluded):
+    if not s.isascii() or (accept.printable and not s.isprintable()) or any(c in s for c in accept.excluded):
         return False
     return len(s) >= accept.least and (accept.most is None or len(s) <= accept.most)
 

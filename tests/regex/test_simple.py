@@ -186,18 +186,20 @@ def test_emitted_str_tests_agree_with_re(modules: dict, pattern: str, s: str) ->
     assert [(e.instance_location, e.keyword_location) for e in module.errors({"v": s})] == expected
 
 
-# -- printable ASCII first: the strings a wide class's run surely matches --------------------------
+# -- ASCII first: the strings a wide class's run surely matches -----------------------------------
 
 ASCII_SHAPES = {
-    r"^\S*$": AsciiAccept(" ", 0, None),  # FHIR's uri
-    r"^[ \r\n\t\S]+$": AsciiAccept("", 1, None),  # FHIR's string and markdown
-    r"^[^\s]+(\s[^\s]+)*$": AsciiAccept(" ", 1, None),  # FHIR's code: the run without the tail
-    r"^.{1,64}$": AsciiAccept("", 1, 64),
-    "^[^/]+$": AsciiAccept("/", 1, None),
-    "^(?:[^ab]{2})$": AsciiAccept("ab", 2, 2),
-    r"^x?\S+(?:-y)?$": AsciiAccept(" ", 1, None),
-    r"^\S*(\s\S+)*$": AsciiAccept(" ", 0, None),
-    r"^\s?\S*$": AsciiAccept(" ", 0, None),  # (the first run, \s, leaves out too much)
+    r"^\S*$": AsciiAccept(" ", 0, None, printable=True),  # FHIR's uri (\s holds 6 ASCII characters)
+    r"^[ \r\n\t\S]+$": AsciiAccept("\x0b\x0c", 1, None, printable=False),  # FHIR's string and markdown
+    r"^[^\s]+(\s[^\s]+)*$": AsciiAccept(" ", 1, None, printable=True),  # FHIR's code: the run without the tail
+    r"^.{1,64}$": AsciiAccept("\n\r", 1, 64, printable=False),
+    "^[^/]+$": AsciiAccept("/", 1, None, printable=False),
+    "^(?:[^ab]{2})$": AsciiAccept("ab", 2, 2, printable=False),
+    r"^[\s\S]{3}$": AsciiAccept("", 3, 3, printable=False),
+    r"^[^\x00-\x1f]+$": AsciiAccept("", 1, None, printable=True),  # (32 controls left out, no printable one)
+    r"^x?\S+(?:-y)?$": AsciiAccept(" ", 1, None, printable=True),
+    r"^\S*(\s\S+)*$": AsciiAccept(" ", 0, None, printable=True),
+    r"^\s?\S*$": AsciiAccept(" ", 0, None, printable=True),  # (the first run, \s, leaves out too much)
     # no such run: the class leaves out too many printable characters, a term must match other
     # text, an assertion or a reference is there, or there are alternatives
     r"^[A-Za-z0-9\-\.]{1,64}$": None, "^[^abc]+$": None, r"^\S+x$": None, r"^(?!x)\S+$": None,
@@ -251,7 +253,10 @@ def ascii_modules() -> dict[str, object]:
     for pattern in ASCII_MODULE_PATTERNS:
         out[pattern] = generator.compile_module(in_both_places(pattern), format=False)
         source = out[pattern].__source__  # type: ignore[attr-defined]
-        assert "printable ASCII tested as str tests" in source and ".isprintable()" in source, source
+        accept = ascii_accept(pattern)
+        assert accept is not None and "ASCII tested as str tests" in source, source
+        # (a call per character only where the accepted strings are the printable ones)
+        assert (".isprintable()" in source) is accept.printable, source
     return out
 
 
@@ -268,7 +273,7 @@ def test_emitted_ascii_first_agrees_with_re(ascii_modules: dict, pattern: str, s
 
 # Strings at and around each length bound, of a printable character, an excluded one, a control
 # character and a non-ASCII one, alone and at either end of an accepted run.
-BOUND_SUBJECTS = sorted({text for n in range(11) for c in "a/ ~\t\u00e9"
+BOUND_SUBJECTS = sorted({text for n in range(11) for c in "a/ ~\t\n\x0b\x0c\x7f\u00e9"
                          for text in (c * n, "a" * (n - 1) + c if n else "", c + "a" * (n - 1) if n else "")})
 
 
