@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..regex import plan_pattern
 from ..regex.guard import literal_guard
-from ..regex.simple import AsciiAccept, CaselessTest, LiteralTest, RunTest, SimpleTest, ascii_accept, simple_tests
-from .tree import (NONE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
+from ..regex.simple import (AsciiAccept, CaselessTest, LiteralTest, RunTest, SimpleTest, always_matches, ascii_accept,
+                            simple_tests)
+from .tree import (NONE, TRUE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
                    literal_expr, method, or_)
 
 if TYPE_CHECKING:
@@ -32,7 +33,10 @@ _TABLE_TYPES = {"_dfa_search": "_DfaTable", "_nfa_search": "_NfaTable"}
 
 
 def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
-    """True when the pattern matches the string `value`."""
+    """True when the pattern matches the string `value`: the constant True for a pattern every
+    string matches (`.*`; and/or fold it away: tree.truth)."""
+    if always_matches(source):
+        return TRUE
     plan = plan_pattern(source)
     guard = literal_guard(source) if plan.kind != "automaton" and isinstance(value, Name) else None
     if guard is not None:
@@ -63,6 +67,8 @@ def pattern_notes(m: ModuleEmitter, sources: Iterable[str]) -> list[Stmt]:
 
 
 def _how(source: str) -> str:
+    if always_matches(source):
+        return "always"  # (no code, so no comment)
     plan = plan_pattern(source)
     if plan.kind == "automaton":
         return "automaton"

@@ -24,7 +24,7 @@ from operator import attrgetter
 from typing import Callable, Sequence
 
 from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Paren, Pass,
-                   Return, Stmt, Subscript, Tuple)
+                   Return, Stmt, Subscript, Tuple, truth)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -140,7 +140,10 @@ class Simplifier:
         return None
 
     def decide(self, test: Expr, facts: Facts) -> bool | None:
-        """True or False when the known types decide `test`, else None."""
+        """True or False when the known types decide `test` (or it is a constant), else None."""
+        constant = truth(test)
+        if constant is not None:
+            return constant
         if type(test) is Not:
             decided = self.decide(test.operand, facts)
             return None if decided is None else not decided

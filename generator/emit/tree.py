@@ -91,6 +91,11 @@ class Lit(Expr):
     def render(self) -> str:
         return self.code.text
 
+    def negate(self) -> Expr:
+        if self.code.text in ("True", "False"):  # (the constants a test folds to: truth())
+            return lit(self.code.text == "False")
+        return Not(self)
+
 
 def lit(value: Any) -> Lit:
     if type(value) is str:  # (exactly str: equal strings are the same literal)
@@ -185,12 +190,41 @@ class BoolOp(Expr):
 
 
 def _joined(op: str, values: Iterable[Expr]) -> Expr:
+    """The and/or of `values`, flat, without members that are its identity (True in an and) and
+    reduced to its absorbing constant where a member is it (False in an and): a test decided at
+    compile time, such as a pattern every string matches, is no code."""
     flat: list[Expr] = []
+    values = list(values)
+    if not values:
+        raise ValueError("an empty " + op)
+    identity = op == "and"
     for value in values:
+        constant = truth(value)
+        if constant is identity:
+            continue
+        if constant is not None:
+            return lit(constant)  # (the members are tests without effects: none need run)
         flat.extend(value.values if isinstance(value, BoolOp) and value.op == op else (value,))
     if not flat:
-        raise ValueError("an empty " + op)
+        return lit(identity)
     return flat[0] if len(flat) == 1 else BoolOp(op, tuple(flat))
+
+
+def truth(expr: Expr) -> bool | None:
+    """True or False where `expr` is that constant (in parentheses or not), else None."""
+    while type(expr) is Paren:
+        expr = expr.inner  # type: ignore[attr-defined]
+    if type(expr) is Lit and expr.code.text in ("True", "False"):  # type: ignore[attr-defined]
+        return expr.code.text == "True"  # type: ignore[attr-defined]
+    return None
+
+
+def when(test: Expr, body: Block) -> list[Stmt]:
+    """`if test: body`, or the body alone where the test is True, or nothing where it is False."""
+    constant = truth(test)
+    if constant is None:
+        return [if_(test, body)]
+    return list(body) if constant else []
 
 
 def and_(*values: Expr) -> Expr:

@@ -27,7 +27,7 @@ from ..emit.fast import check_in_place, check_under, next_suffix
 from ..emit.names import Scope
 from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
                          Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
-                         method, or_)
+                         method, or_, when)
 from ..errors import join_pointer
 from ..plan import tuning
 from ..values import count_bound, normalize_number
@@ -515,7 +515,10 @@ def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
     if _plan(b).pattern_loop is not None:
         return []  # checked by the pattern loop
     m, k, v = b.m, b.scope("k"), b.scope("v")
-    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v)))) for source, _, sub in check.entries]
+    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v))))
+             for source, _, sub in check.entries if not ir.always_true(sub)]
+    if not inner:
+        return []  # (kept only for what it evaluates: unevaluatedProperties)
     loop = For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))
     return [*m.pattern_notes(source for source, _, _ in check.entries), loop]
 
@@ -623,8 +626,8 @@ def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
     m, at = e.m, at_key(e.m)
-    inner = [if_(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])
-             for source, _, sub in check.entries]
+    inner = [stmt for source, _, sub in check.entries
+             for stmt in when(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])]
     return [For(KEY, X, (if_(_is_str(KEY), inner),))]
 
 

@@ -168,3 +168,39 @@ def test_a_constant_holding_an_empty_list_or_dict_is_annotated() -> None:
         assert consts.definitions[-1].annotation == annotation, value
     consts.constant("X", t.literal_expr([]), key="given", annotation="list[int]")
     assert consts.definitions[-1].annotation == "Final[list[int]]"
+
+
+@given(st.lists(st.sampled_from(range(16)), min_size=1, max_size=5), st.sampled_from(["and", "or"]),
+       st.sampled_from([None, 1.5, 10, "a", {"a": 1}, [], float("nan")]))
+def test_and_or_fold_constants_to_the_same_answer(picks: list[int], op: str, x: Any) -> None:
+    """and/or drop the identity (True in an and, False in an or, in parentheses too) and become
+    the absorbing constant where one is among the members; the folded test answers as the
+    unfolded one, and a constant left alone is one (tree.truth)."""
+    members = [*_conditions(), t.TRUE, t.Paren(t.FALSE)]
+    chosen = [members[i] for i in picks]
+    folded = (t.and_ if op == "and" else t.or_)(*chosen)
+    unfolded = "(" + (") " + op + " (").join(m.render() for m in chosen) + ")"
+
+    def f(v: Any) -> bool:
+        return v == 1
+
+    scope = {"x": x, "f": f}
+    try:
+        expected = bool(eval(unfolded, scope))  # noqa: S307 - the trees above
+    except TypeError:
+        return  # (an order comparison of a str and an int)
+    assert bool(eval(folded.render(), scope)) == expected, (unfolded, folded.render())  # noqa: S307
+    constants = [t.truth(m) for m in chosen]
+    if (op == "and" and False in constants) or (op == "or" and True in constants):
+        assert t.truth(folded) is (op == "or")
+    elif all(c is not None for c in constants):
+        assert t.truth(folded) is (op == "and")
+    else:
+        assert t.truth(folded) is None and "True" not in folded.render() and "False" not in folded.render()
+
+
+def test_a_constant_test_is_no_if() -> None:
+    body = [t.RETURN_FALSE]
+    assert t.when(t.TRUE, body) == body and t.when(t.Paren(t.FALSE), body) == []
+    assert t.when(t.Name("x"), body) == [t.if_(t.Name("x"), body)]
+    assert t.TRUE.negate() == t.FALSE and t.FALSE.negate() == t.TRUE and t.lit(1).negate() == t.Not(t.lit(1))

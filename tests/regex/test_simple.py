@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import generator
 from generator.regex import compile_pattern
+from generator.reference import DraftReference
 from generator.regex.simple import (CLASS_METHODS, AsciiAccept, CaselessTest, LiteralTest, RunTest, always_matches,
                                      ascii_accept, ascii_accepts, simple_search, simple_tests)
 
@@ -315,3 +316,31 @@ def test_a_pattern_every_string_matches_is_no_check() -> None:
     module = generator.compile_module(schema, format=False)
     for value, valid in (("", True), ("a\nb", True), ("abcd", False), (1, False)):
         assert module.is_valid(value) is valid and (module.errors(value) == []) is valid
+
+
+# The places a patternProperties key runs (alone, with additionalProperties, with another pattern,
+# under unevaluatedProperties), each with `.*` as a key: no engine, the answers of the reference.
+ALWAYS_KEY_SCHEMAS = [
+    {"patternProperties": {".*": {"type": "string"}}},
+    {"patternProperties": {".*": {"type": "string"}}, "additionalProperties": False},
+    {"properties": {"a": {}}, "patternProperties": {".*": True, "^x": {"type": "integer"}},
+     "additionalProperties": {"type": "number"}},
+    {"patternProperties": {"": {"type": "string"}, "^x-": {"maxLength": 2}}, "additionalProperties": False},
+    {"patternProperties": {".*": {"type": "string"}}, "unevaluatedProperties": False},
+    {"propertyNames": {"pattern": "^.*"}, "patternProperties": {"x?": {"type": "integer"}}},
+]
+ALWAYS_KEY_INSTANCES = [{}, {"a": 1}, {"a": "s"}, {"b": 1.5}, {"x1": 2}, {"x1": 2.5}, {"x-y": "abc"}, {"x-y": "ab"},
+                        {"\n": "s", "": 1}, 7]
+
+
+@pytest.mark.parametrize("schema", ALWAYS_KEY_SCHEMAS, ids=range(len(ALWAYS_KEY_SCHEMAS)))
+def test_a_pattern_every_name_matches_is_no_test_of_the_name(schema: dict) -> None:
+    module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    source = module.__source__  # type: ignore[attr-defined]
+    assert "_re.compile" not in source and "_P0" not in source and "if True" not in source
+    reference = DraftReference(schema, "draft2020-12")
+    for instance in ALWAYS_KEY_INSTANCES:
+        expected = sorted((e.instance_location, e.keyword_location) for e in reference.errors(instance))
+        found = sorted((e.instance_location, e.keyword_location) for e in module.errors(instance))
+        assert found == expected, (schema, instance)
+        assert module.is_valid(instance) is (not expected), (schema, instance)
