@@ -102,10 +102,14 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
     """Read, parse and validate one task. Never raises for bad data: an unreadable file or a
     malformed record is a Failure with a problem."""
     checker = checker_for(source, output_format)
+    if task.problem is not None:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=task.problem)])
     try:
         data = task.read()
     except OSError as exc:
         return TaskResult(unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")])
+    except MemoryError:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem="cannot read: too large to hold in memory")])
     if task.format == "jsonl":
         return _run_jsonl(data, task.first, checker)
     try:
