@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
-from .readers import JSON_DECODE, ReadProblem, is_blank, json_problem, jsonl_lines, read_json, read_yaml
+from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_json, read_yaml
 from .tasks import Task
 
 
@@ -141,7 +141,10 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
     skipped = unreadable = 0
     for index, line in enumerate(lines):
         try:
-            value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
+            try:
+                value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
+            except ValueError as exc:
+                value = decode_again(line, exc)  # type: ignore[arg-type]  # (a str here)
         except (ValueError, RecursionError, TypeError) as exc:
             problem = _line_problem(line, exc, index + 1)
             if problem is None:

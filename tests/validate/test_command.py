@@ -548,3 +548,19 @@ def test_a_file_too_large_for_memory_is_unreadable_not_a_traceback(tmp_path: Pat
     assert _lines(proc.stdout) == ["huge.json: cannot read: too large to hold in memory",
                                    'small.json:(root): "right" is a required property',
                                    "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable"]
+
+
+def test_long_integers_and_malformed_yaml_scalars_through_the_command(tmp_path: Path, module_file: Path) -> None:
+    """The command's own JSON Lines loop reads an integer of 5,000 digits exactly (it is an
+    integer, so the record is valid); a YAML scalar its type cannot be is an unreadable record
+    with its place, not a traceback."""
+    digits = "9" * 5000
+    write(tmp_path / "a.jsonl", f'{{"left": {digits}, "right": 1}}\n{{"left": {digits}}}\n')
+    write(tmp_path / "b.yaml", "left: 1\nright: 0x_\n")
+    result = run("--module", module_file, "--jobs", "2", "a.jsonl", "b.yaml", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert _lines(result.stdout) == [
+        'a.jsonl:2:(root): "right" is a required property',
+        "b.yaml:2:8: invalid YAML: '0x_' is not a valid int",
+        "2 records in 2 files: 1 valid, 1 invalid, 1 unreadable",
+    ]
