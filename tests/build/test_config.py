@@ -126,6 +126,8 @@ def test_no_configuration_is_a_clear_error(tmp_path: Path) -> None:
         proc = run(command, cwd=tmp_path)
         assert proc.returncode == 2
         assert "no pyproject.toml with a [tool.straightline] table in" in proc.stderr, proc.stderr
+        # what to do instead fits every command (preflight takes no --out)
+        assert "or name the contracts: SRC... (and --out DIR to compile or check)" in proc.stderr
     named = run("check", "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path)
     assert named.returncode == 2 and "has no [tool.straightline] table" in named.stderr
 
