@@ -503,3 +503,14 @@ def test_a_huge_source_size_limit_reads_the_file_as_it_is(tmp_path, limit):
     write(tmp_path / "data.json", {"left": 1})
     validated = run("validate", "--schema", "a.json", "--max-source-bytes", limit, "data.json", cwd=tmp_path)
     assert validated.returncode == 1 and "1 record in 1 file: 0 valid, 1 invalid" in validated.stdout, validated.stdout
+
+
+@pytest.mark.parametrize("out", ["taken", "taken/deeper/still"])
+def test_a_file_in_the_output_directory_s_place_is_named(tmp_path, out):
+    """mkdir's "File exists" (or "Not a directory") said nothing of which file was in the way."""
+    write(tmp_path / "a.json", GOOD_A)
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    result = run("compile", "a.json", "--out", out, cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"{out}/a.py: cannot write: taken is a file, not a directory" in result.stderr, result.stderr
+    assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"
