@@ -156,7 +156,25 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
         mode = os.fstat(handle.fileno()).st_mode
         if not stat.S_ISREG(mode):
             raise _not_regular(mode)
-        return handle.read(-1 if limit is None else limit)
+        return handle.read() if limit is None else _read_at_most(handle, limit)
+
+
+# The most read at once under a limit: read(limit) allocates `limit` bytes first, which a large
+# limit (`--max-source-bytes 10**12`) turns into a MemoryError or an OverflowError.
+_READ_BLOCK = 1 << 20
+
+
+def _read_at_most(handle: Any, limit: int) -> bytes:
+    """Up to `limit` bytes of `handle`, in blocks: memory follows the file, not the limit."""
+    blocks: list[bytes] = []
+    left = limit
+    while left > 0:
+        block = handle.read(min(left, _READ_BLOCK))
+        if not block:
+            break
+        blocks.append(block)
+        left -= len(block)
+    return b"".join(blocks)
 
 
 def read_source(path: str, *, max_bytes: int | None = None) -> bytes:

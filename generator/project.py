@@ -138,7 +138,8 @@ def find_config(start: Path) -> Path:
         if candidate.is_file() and _straightline_table(_read_toml(candidate)) is not None:
             return candidate
     raise ConfigError(f"no {CONFIG_FILE} with a [{TABLE}] table in {here} or any directory above it: "
-                      "add one (see the README, 'Project configuration'), or give SRC... --out DIR")
+                      "add one (see the README, 'Project configuration'), or name the contracts: SRC... "
+                      "(and --out DIR to compile or check)")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -174,6 +175,7 @@ def load_project(config: Path) -> Project:
         # (as the contracts: a project's build writes inside the project; --out DIR writes anywhere)
         raise reader.error(TABLE, f"out: {written!r} must be a directory inside the project")
     out = root / written
+    _stays_inside(reader, TABLE, f"out: {written!r}", out)
     if not out.name.isidentifier() or keyword.iskeyword(out.name):
         raise reader.error(TABLE, f"out: {out.name!r} is not an importable package name "
                                   f"(try {identifier(out.name)!r})")
@@ -196,12 +198,23 @@ def load_project(config: Path) -> Project:
         seen[package] = name
         if "contracts" not in group:
             raise reader.error(where, "needs `contracts`, a list of files, globs or FILE#/pointer")
+        _stays_inside(reader, where, f"its package {(out / package).relative_to(root).as_posix()!r}", out / package)
         project.packages.append(out / package)
         project.jobs += reader.jobs(where, group["contracts"], out / package, reader.settings(where, group, base))
     if not project.jobs:
         raise reader.error(TABLE, "lists no contracts (give `contracts`, or groups with `contracts`)")
     _no_shared_targets(reader, project.jobs)
     return project
+
+
+def _stays_inside(reader: _Reader, where: str, what: str, directory: Path) -> None:
+    """Refuse an output directory that a symbolic link (itself, or one on its way) takes out of
+    the project: compile writes there and removes the generated modules it finds below it that
+    no contract writes, so it would do both wherever the link points."""
+    resolved = directory.resolve()
+    if not resolved.is_relative_to(reader.root.resolve()):
+        raise reader.error(where, f"{what} leads outside the project, to {resolved}, through a symbolic "
+                                  "link: the output package must be inside it")
 
 
 def _no_shared_targets(reader: _Reader, jobs: list[Job]) -> None:

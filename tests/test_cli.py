@@ -484,3 +484,33 @@ def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     bad_registry = run("compile", "api.json", "--out", "out4", "--registry", "nowhere", cwd=tmp_path)
     assert bad_registry.returncode == 2 and "Traceback" not in bad_registry.stderr
+
+
+@pytest.mark.parametrize("limit", [str(2**63), str(sys.maxsize - 1), "10" + "0" * 30])
+def test_a_huge_source_size_limit_reads_the_file_as_it_is(tmp_path, limit):
+    """A source size limit far beyond any file (past what one read can allocate, or past an index)
+    is no limit in practice: the schema is read, compiled and checked, never a MemoryError or
+    OverflowError traceback."""
+    write(tmp_path / "a.json", GOOD_A)
+    write(tmp_path / "registry" / "b.json", {"$id": "urn:b", "type": "integer"})
+    compiled = run("compile", "a.json", "--out", "out", "--max-source-bytes", limit, "--registry", "registry",
+                   cwd=tmp_path)
+    assert compiled.returncode == 0, compiled.stderr
+    assert (tmp_path / "out" / "a.py").is_file()
+    checked = run("check", "a.json", "--out", "out", "--max-source-bytes", limit, "--registry", "registry",
+                  cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    write(tmp_path / "data.json", {"left": 1})
+    validated = run("validate", "--schema", "a.json", "--max-source-bytes", limit, "data.json", cwd=tmp_path)
+    assert validated.returncode == 1 and "1 record in 1 file: 0 valid, 1 invalid" in validated.stdout, validated.stdout
+
+
+@pytest.mark.parametrize("out", ["taken", "taken/deeper/still"])
+def test_a_file_in_the_output_directory_s_place_is_named(tmp_path, out):
+    """mkdir's "File exists" (or "Not a directory") said nothing of which file was in the way."""
+    write(tmp_path / "a.json", GOOD_A)
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    result = run("compile", "a.json", "--out", out, cwd=tmp_path)
+    assert result.returncode == 1
+    assert f"{out}/a.py: cannot write: taken is a file, not a directory" in result.stderr, result.stderr
+    assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"

@@ -261,3 +261,39 @@ def test_malformed_anchors_and_ids_are_refused(draft: str, schema: Any, pointer:
 ])
 def test_well_formed_anchors_and_ids_are_accepted(draft: str, schema: Any) -> None:
     generator.compile_source(schema, profile=draft, format=False)
+
+
+# A compile whose write stops after the temporary file is written (os.fsync made to wait), so a
+# signal can be sent at exactly the moment a half-written module could be left behind.
+_STOPPED_IN_A_WRITE = """
+import os, sys, time
+
+def waiting_fsync(fd):
+    print("writing", flush=True)
+    time.sleep(120)
+
+os.fsync = waiting_fsync
+from generator.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_compile_stopped_by_a_signal_in_mid_write_leaves_no_file(tmp_path: Path, signal_name: str) -> None:
+    """SIGTERM (timeout, a cancelled CI job, kill) and Ctrl-C in the middle of writing a module:
+    the command exits at once (143 or 130) without a traceback, and neither the module nor its
+    temporary file is left (SIGTERM's default action would have left the temporary file, which a
+    build hook's package then includes)."""
+    import signal
+
+    (tmp_path / "a.json").write_text('{"type": "string"}', encoding="utf-8")
+    command = [sys.executable, "-c", _STOPPED_IN_A_WRITE, "compile", "a.json", "--out", "out"]
+    with subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "writing\n"  # the temporary file is written, not yet renamed
+        assert [p.name for p in (tmp_path / "out").iterdir()][0].endswith(".tmp")
+        proc.send_signal(getattr(signal, signal_name))
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == (143 if signal_name == "SIGTERM" else 130), (proc.returncode, err)
+    assert "Traceback" not in err, err
+    assert list((tmp_path / "out").iterdir()) == []

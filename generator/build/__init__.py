@@ -37,10 +37,21 @@ def compile_project(root: str | Path) -> list[Path]:
     sys.stderr.write(messages.getvalue())  # warnings, and failures, still reach the build log
     if status != 0:
         failures = [line for line in messages.getvalue().splitlines() if ": warning: " not in line]
-        raise BuildError("straightline could not compile the project's contracts:\n" + "\n".join(failures))
+        raise BuildError("could not compile the project's contracts:\n" + "\n".join(failures))
     native = [path for job in project.jobs if job.settings.native for path in built_files(job.target)]
     return ([job.target for job in project.jobs] + [package / "__init__.py" for package in project.packages]
             + native)
+
+
+def compile_for_build(root: str | Path) -> list[Path]:
+    """compile_project for a build hook, which runs inside the build backend's process: a failure
+    ends that process with SystemExit and the message (exit status 1, the message alone on
+    standard error), since any other exception reaches the user as a traceback of the backend
+    around it (in `python -m build`, `pip wheel`, `pip install`)."""
+    try:
+        return compile_project(root)
+    except StraightlineError as error:
+        raise SystemExit(f"straightline: {error.message}") from None
 
 
 def is_native(path: Path) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from hatchling.plugin import hookimpl
 
-from . import compile_project, is_native
+from . import compile_for_build, is_native
 
 
 class StraightlineBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -25,7 +25,7 @@ class StraightlineBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         """Compile, then list every written file as a build artifact (included whatever the
         VCS ignores; anchored at the project root, with glob characters escaped)."""
         root = Path(self.root)
-        written = compile_project(root)
+        written = compile_for_build(root)
         for path in written:
             if is_native(path) and self.target_name != "wheel":
                 continue  # a native module is for the wheel: an sdist is built again where installed

@@ -15,13 +15,13 @@ from pathlib import Path
 
 from setuptools.command.build_py import build_py as _build_py  # type: ignore[import-untyped, unused-ignore]
 
-from . import compile_project
+from . import compile_for_build
 
 
 class build_py(_build_py):  # noqa: N801 (the name setuptools' command has)
     def run(self) -> None:
         root = Path(self.distribution.src_root or ".").resolve()
-        written = compile_project(root)
+        written = compile_for_build(root)
         packages: list[str] = list(self.packages or [])  # (build_py's own list, set by finalize_options)
         for directory in sorted({path.parent for path in written}):
             name = package_name(directory.resolve(), root, dict(self.package_dir or {}))

@@ -4,6 +4,7 @@ failure is reported (one line naming the file and the place in it)."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -122,7 +123,10 @@ def write_atomic(target: Path, data: str | bytes, *, executable: bool = False) -
     mode a linker gives a shared library). The writer holds an exclusive lock on its temporary
     file until the rename, so a later write can tell a live writer's file from a dead one's: it
     first removes the target's temporary files that nobody holds (see remove_stale_temporaries)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file in the directory's place, or on its way
+        raise NotADirectoryError(errno.ENOTDIR, f"{_file_on_the_way(target.parent)} is a file, not a directory") from None
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
     try:
@@ -142,6 +146,14 @@ def write_atomic(target: Path, data: str | bytes, *, executable: bool = False) -
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _file_on_the_way(directory: Path) -> Path:
+    """The first part of `directory` that exists and is not a directory."""
+    for part in reversed([directory, *directory.parents]):
+        if part.exists() and not part.is_dir():
+            return part
+    return directory
 
 
 def remove_stale_temporaries(target: Path, *, older_than: float = STALE_AFTER) -> list[Path]:

@@ -4,9 +4,12 @@ commands. A user's mistake is a one-line message and exit status 2, never a trac
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Iterator, NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError
@@ -109,6 +112,32 @@ def _check_project_flags(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; its exit status. SIGTERM (a `timeout`, a CI job cancelled, `kill`) ends it as
+    Ctrl-C does, through every clean-up on the way (a temporary file of a write removed, a native
+    build's compiler stopped): its default action would end the process where it stands."""
+    with _terminate_as_exit():
+        return _main(argv)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """Inside, SIGTERM raises SystemExit(143) (128 + the signal's number, as a shell reports a
+    process the signal ended). Only where Python lets a handler be set: in the main thread."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGTERM"):
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "validate":  # imports the compiler only for --schema
@@ -116,10 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return validate_command(args)
         except KeyboardInterrupt:
             return 130
-    # the compile commands (imported here: they load the compiler)
-    from ..profiles import DRAFT_PROFILES, get_profile, with_options
-    from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
-
+    try:
+        # the compile commands (imported here: they load the compiler, which takes a moment that
+        # Ctrl-C may fall in)
+        from ..profiles import DRAFT_PROFILES, get_profile, with_options
+        from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+    except KeyboardInterrupt:
+        return 130
     try:
         if args.command == "catalog":
             return catalog_command(args)

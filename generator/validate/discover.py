@@ -6,12 +6,18 @@ Directory walks are sorted (the same order on every run and machine), skip hidde
 starting with '.': .git, editor files) and do not follow symbolic links to directories (no loops).
 A pattern without '/' matches a file's name; one with '/' matches its path relative to the
 directory searched ('*' also crosses '/'). A named path that does not exist is a usage error.
+
+What cannot be read is never passed over in silence: a directory of the walk that cannot be
+listed, and a file found there that is not a regular file (a FIFO would block the read, a device
+never end it), are DataFiles with a `problem`, reported as unreadable. A named FIFO is read (a
+shell's `<(command)`); a named device or socket is not.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -31,6 +37,7 @@ class DataFile:
     display: str
     format: str
     size: int | None
+    problem: str | None = None  # why it cannot be read, found before reading it
 
 
 def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str | None) -> list[DataFile]:
@@ -41,10 +48,10 @@ def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str |
         if operand == STDIN:
             found.append(DataFile(STDIN, "<stdin>", forced_format or "json", None))
         elif os.path.isdir(operand):
-            found.extend(_data_file(path, forced_format) for path in _walk(operand, patterns))
+            found.extend(_walk(operand, patterns, forced_format))
         else:
             _must_exist(operand)
-            found.append(_data_file(operand, forced_format))
+            found.append(_data_file(operand, forced_format, named=True))
     if sum(1 for data in found if data.path == STDIN) > 1:
         raise OptionError("standard input (-) can be named only once")
     return found
@@ -61,13 +68,29 @@ def _must_exist(operand: str) -> None:
         raise OptionError(f"{operand}: cannot look at it: {exc.strerror or exc}") from None
 
 
-def _data_file(path: str, forced_format: str | None) -> DataFile:
+def _data_file(path: str, forced_format: str | None, *, named: bool) -> DataFile:
+    """The DataFile of a file named (`named`) or found in a directory walk."""
+    problem = None
+    size: int | None = None
     try:
-        size: int | None = os.stat(path).st_size
+        info = os.stat(path)
     except OSError:
-        size = None  # reported when it is read
+        pass  # reported when it is read
+    else:
+        if stat.S_ISREG(info.st_mode):
+            size = info.st_size
+        elif not (named and stat.S_ISFIFO(info.st_mode)):
+            problem = f"{_kind(info.st_mode)}, not a regular file"
     # read by absolute path (a Dask worker runs elsewhere), shown as given
-    return DataFile(os.path.abspath(path), path, format_for(os.path.basename(path), forced_format), size)
+    return DataFile(os.path.abspath(path), path, format_for(os.path.basename(path), forced_format), size, problem)
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
 
 
 def _matches(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
@@ -79,9 +102,17 @@ def _matches(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(relative if "/" in p else name, p) for p in patterns)
 
 
-def _walk(directory: str, patterns: tuple[str, ...]) -> list[str]:
-    matched: list[str] = []
-    for root, dirnames, filenames in os.walk(directory):
+def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None) -> list[DataFile]:
+    """The data files below `directory`, sorted, and a DataFile with its problem in the place of
+    each directory that cannot be listed (os.walk would skip it in silence)."""
+    matched: list[DataFile] = []
+
+    def unlisted(error: OSError) -> None:
+        where = error.filename if isinstance(error.filename, str) else directory
+        matched.append(DataFile(os.path.abspath(where), where, "json", None,
+                                f"cannot list the directory: {error.strerror or error}"))
+
+    for root, dirnames, filenames in os.walk(directory, onerror=unlisted):
         dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
         for name in sorted(filenames):
             if name.startswith("."):
@@ -89,5 +120,5 @@ def _walk(directory: str, patterns: tuple[str, ...]) -> list[str]:
             path = os.path.join(root, name)
             relative = Path(os.path.relpath(path, directory)).as_posix()
             if _matches(name, relative, patterns):
-                matched.append(path)
+                matched.append(_data_file(path, forced_format, named=False))
     return matched

@@ -4,14 +4,18 @@ skipped) and YAML (one per document, PyYAML as the optional extra `yaml`).
 Every failure is a ReadProblem with a message and, where known, the 1-based line and column (the
 column counts characters, or bytes where the bytes are not UTF-8). Instances are what `json.loads`
 makes (duplicate keys: the last wins; numbers: int, or float for a fraction or exponent), except
-that NaN and Infinity, which are not JSON, are refused.
+that NaN and Infinity, which are not JSON, are refused, and that an integer longer than int()
+reads is an exact Decimal (json.loads fails on it). YAML scalars PyYAML cannot convert (`0x_`)
+are ReadProblems at their place.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterator
+import re
+from decimal import Decimal
+from typing import Any, Callable, Iterator
 
 from ..errors import OptionError
 
@@ -52,6 +56,28 @@ def _refuse_constant(name: str) -> Any:
 JSON_DECODE = json.JSONDecoder(parse_constant=_refuse_constant).decode
 
 
+def _exact_int(text: str) -> int | Decimal:
+    """An integer; one longer than int() reads (Python's 4,300-digit guard against its quadratic
+    time) as an exact Decimal, read in linear time, which generated modules take as an integer."""
+    try:
+        return int(text)
+    except ValueError:
+        return Decimal(text)
+
+
+_EXACT_DECODE = json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_exact_int).decode
+
+
+def decode_again(text: str, failure: Exception) -> Any:
+    """The value of JSON `text` that JSON_DECODE refused with `failure`, when what it refused is
+    an integer too long for int(): read again with such integers exact. Any other failure (a
+    JSONDecodeError, NaN, too deep) is raised again as it was. Runs only after a failure, so the
+    per-record path stays one JSON_DECODE call."""
+    if type(failure) is not ValueError:
+        raise failure
+    return _EXACT_DECODE(text)
+
+
 def decode_utf8(data: bytes, *, at_file_start: bool) -> str:
     """UTF-8 text of `data` (a byte-order mark at the start of a file is dropped)."""
     if at_file_start and data.startswith(_BOM):
@@ -77,7 +103,10 @@ def read_json(data: bytes) -> Any:
     """The one instance of a JSON document."""
     text = decode_utf8(data, at_file_start=True)
     try:
-        return JSON_DECODE(text)
+        try:
+            return JSON_DECODE(text)
+        except ValueError as exc:
+            return decode_again(text, exc)
     except (ValueError, RecursionError) as exc:
         raise json_problem(exc) from None
 
@@ -119,7 +148,10 @@ def is_blank(line: str) -> bool:
 def parse_jsonl_line(line: str, number: int) -> Any:
     """The instance on one line (`number` is 1-based, for the ReadProblem)."""
     try:
-        return JSON_DECODE(line)
+        try:
+            return JSON_DECODE(line)
+        except ValueError as exc:
+            return decode_again(line, exc)
     except (ValueError, RecursionError) as exc:
         problem = json_problem(exc)
         problem.line = number
@@ -165,8 +197,51 @@ def _yaml_loader() -> Any:
             first: [(tag, regexp) for tag, regexp in entries if tag != _TIMESTAMP_TAG]
             for first, entries in base.yaml_implicit_resolvers.items()
         }
-        _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers})
+        constructors = {tag: _marked(tag, construct) for tag, construct in base.yaml_constructors.items()}
+        constructors[_INT_TAG] = _marked(_INT_TAG, _long_ints_too(base.yaml_constructors[_INT_TAG]))
+        _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers,
+                                                        "yaml_constructors": constructors})
     return _YAML_LOADER
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL_INTEGER = re.compile(r"[-+]?[0-9][0-9_]*")
+
+Constructor = Callable[[Any, Any], Any]
+
+
+def _marked(tag: str | None, construct: Constructor) -> Constructor:
+    """PyYAML's constructor for `tag`, its failures on a malformed scalar (`0x_`, `!!int abc`,
+    `!!bool maybe`: a ValueError, KeyError or AttributeError of the conversion inside) turned
+    into a YAML error at the value's line and column."""
+    from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
+
+    name = (tag or "value").rsplit(":", 1)[-1]
+
+    def constructor(loader: Any, node: Any) -> Any:
+        try:
+            return construct(loader, node)
+        except (ValueError, KeyError, AttributeError, TypeError, IndexError):
+            shown = repr(node.value) if len(str(node.value)) <= 40 else repr(str(node.value)[:40]) + "..."
+            raise ConstructorError(None, None, f"{shown} is not a valid {name}", node.start_mark) from None
+
+    return constructor
+
+
+def _long_ints_too(construct: Constructor) -> Constructor:
+    """The int constructor, with a decimal integer longer than int() reads kept exact (Decimal),
+    as the JSON reader keeps it."""
+
+    def constructor(loader: Any, node: Any) -> Any:
+        try:
+            return construct(loader, node)
+        except ValueError:
+            text = str(node.value)
+            if not _DECIMAL_INTEGER.fullmatch(text):
+                raise
+            return Decimal(text.replace("_", ""))
+
+    return constructor
 
 
 def read_yaml(data: bytes) -> list[tuple[int, Any]]:
@@ -227,7 +302,7 @@ def _check_json_value(value: Any, line: int, budget: int) -> None:
         elif isinstance(node, float):
             if not math.isfinite(node):
                 raise ReadProblem(f"YAML value {node!r} at {where} is not a JSON number", line)
-        elif not (node is None or isinstance(node, (str, int))):
+        elif not (node is None or isinstance(node, (str, int, Decimal))):
             raise ReadProblem(f"YAML value at {where} is a {type(node).__name__}, which JSON has no type for", line)
 
 

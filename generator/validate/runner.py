@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
-from .readers import JSON_DECODE, ReadProblem, is_blank, json_problem, jsonl_lines, read_json, read_yaml
+from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_json, read_yaml
 from .tasks import Task
 
 
@@ -102,10 +102,14 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
     """Read, parse and validate one task. Never raises for bad data: an unreadable file or a
     malformed record is a Failure with a problem."""
     checker = checker_for(source, output_format)
+    if task.problem is not None:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=task.problem)])
     try:
         data = task.read()
     except OSError as exc:
         return TaskResult(unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")])
+    except MemoryError:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem="cannot read: too large to hold in memory")])
     if task.format == "jsonl":
         return _run_jsonl(data, task.first, checker)
     try:
@@ -137,7 +141,10 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
     skipped = unreadable = 0
     for index, line in enumerate(lines):
         try:
-            value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
+            try:
+                value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
+            except ValueError as exc:
+                value = decode_again(line, exc)  # type: ignore[arg-type]  # (a str here)
         except (ValueError, RecursionError, TypeError) as exc:
             problem = _line_problem(line, exc, index + 1)
             if problem is None:

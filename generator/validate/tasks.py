@@ -37,6 +37,7 @@ class Task:
     start: int = 0
     end: int | None = None
     data: bytes | None = None
+    problem: str | None = None  # the file cannot be read, and why (found before reading it)
 
     def read(self) -> bytes:
         """The bytes of this task (OSError when the file cannot be read)."""
@@ -52,8 +53,8 @@ def _read_range(handle: BinaryIO, start: int, end: int | None) -> bytes:
     """The lines that begin in [start, end)."""
     if start > 0:
         handle.seek(start - 1)
-        if handle.read(1) != b"\n":
-            handle.readline()  # the rest of a line begun in the range before
+        if handle.read(1) != b"\n" and not _skip_past_newline(handle, end):
+            return b""  # no line begins in the range: it is inside one begun before
     begin = handle.tell()
     if end is None:
         return handle.read()
@@ -65,11 +66,32 @@ def _read_range(handle: BinaryIO, start: int, end: int | None) -> bytes:
     return data
 
 
+_SKIP_BLOCK = 1 << 16
+
+
+def _skip_past_newline(handle: BinaryIO, end: int | None) -> bool:
+    """Move past the rest of a line begun before the range, looking no further than `end`: False
+    when the line goes on past it. (readline() would read the whole line, however long, in every
+    range it crosses: a file of one huge line took each range a read of the rest of the file.)"""
+    while end is None or handle.tell() < end:
+        at = handle.tell()
+        block = handle.read(_SKIP_BLOCK if end is None else min(_SKIP_BLOCK, end - at))
+        if not block:
+            return False
+        newline = block.find(b"\n")
+        if newline >= 0:
+            handle.seek(at + newline + 1)
+            return True
+    return False
+
+
 def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[Task]:
     """Every task, in input order: JSON Lines files cut into ranges of about `chunk_bytes`,
     standard input read as it comes, other files whole."""
     for number, data in enumerate(files):
-        if data.path == STDIN:
+        if data.problem is not None:
+            yield Task(number, data.path, data.format, first=True, last=True, size=0, problem=data.problem)
+        elif data.path == STDIN:
             yield from _stdin_tasks(number, data.format, chunk_bytes)
         elif data.format == "jsonl" and data.size is not None and data.size > chunk_bytes:
             starts = range(0, data.size, chunk_bytes)

@@ -113,15 +113,37 @@ def test_hatch_hook_compiles_the_contracts_into_the_wheel(tmp_path: Path) -> Non
     assert build_install_import(project, tmp_path) == ["True", "False", "True", "False"]
 
 
-def test_hatch_hook_fails_the_build_naming_the_contract(tmp_path: Path) -> None:
-    project = example(tmp_path, HATCH_PROJECT)
-    write(project / "schemas" / "broken.json", {"type": "strin"})
+def failed_build(project: Path, tmp_path: Path) -> str:
+    """Build the wheel offline, which must fail; the build's output (no wheel may be left)."""
     proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "--no-index",
                            "-w", str(tmp_path / "dist"), str(project)],
                           cwd=tmp_path, capture_output=True, text=True, env=offline_env(), timeout=600)
     assert proc.returncode != 0
-    assert "schemas/broken.json:/type:" in proc.stdout + proc.stderr
     assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").glob("*.whl"))
+    return proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("config", [HATCH_PROJECT, SETUPTOOLS_PROJECT], ids=["hatch", "setuptools"])
+def test_a_failing_contract_fails_the_build_with_its_message_alone(config: str, tmp_path: Path) -> None:
+    """The hook ends the build backend with the message (SystemExit), so the frontend shows the
+    contract's place and no traceback of the backend around it."""
+    if config is SETUPTOOLS_PROJECT:
+        pytest.importorskip("setuptools", minversion="70.1")
+    project = example(tmp_path, config)
+    write(project / "schemas" / "broken.json", {"type": "strin"})
+    output = failed_build(project, tmp_path)
+    assert "straightline: could not compile the project's contracts:\n" in "\n".join(
+        line.strip() for line in output.splitlines()), output
+    assert "schemas/broken.json:/type: unknown type 'strin'" in output
+    assert "Traceback" not in output and "BuildError" not in output, output
+
+
+def test_a_bad_project_table_fails_the_build_with_its_message_alone(tmp_path: Path) -> None:
+    project = example(tmp_path, HATCH_PROJECT.replace('contracts = ["schemas/*.json", "schemas/*.yaml"]',
+                                                      'contracts = ["schemas/*.json"]\nprofil = "strict"'))
+    output = failed_build(project, tmp_path)
+    assert "[tool.straightline] unknown key 'profil' (did you mean 'profile'?)" in output, output
+    assert "Traceback" not in output and "ConfigError" not in output, output
 
 
 def test_setuptools_build_py_compiles_the_contracts_into_the_wheel(tmp_path: Path) -> None:

@@ -126,6 +126,8 @@ def test_no_configuration_is_a_clear_error(tmp_path: Path) -> None:
         proc = run(command, cwd=tmp_path)
         assert proc.returncode == 2
         assert "no pyproject.toml with a [tool.straightline] table in" in proc.stderr, proc.stderr
+        # what to do instead fits every command (preflight takes no --out)
+        assert "or name the contracts: SRC... (and --out DIR to compile or check)" in proc.stderr
     named = run("check", "--config", str(tmp_path / "pyproject.toml"), cwd=tmp_path)
     assert named.returncode == 2 and "has no [tool.straightline] table" in named.stderr
 
@@ -219,3 +221,42 @@ def test_the_modules_do_not_record_where_the_checkout_is(project: Path,
             "print(order.is_valid({'id': 1, 'memo': 'short'}), order.is_valid({'id': 1, 'memo': 'too long'}))\n")
     imported = import_from(copy / "src", code, cwd=copy)
     assert imported.stdout.split() == ["True", "False"], imported.stderr
+
+
+def test_an_output_package_a_symbolic_link_takes_out_of_the_project_is_refused(tmp_path: Path) -> None:
+    """`out` (or a group's package) that is, or lies through, a symbolic link to a directory
+    outside the project: compile would write there and remove, as no longer listed, every module
+    straightline generated below that directory (the link made `out` /tmp: other people's modules
+    went). It is a configuration error (exit status 2) and nothing there is touched; a symbolic
+    link inside the output package is not followed when orphans are looked for."""
+    elsewhere = tmp_path / "elsewhere"
+    plain = {"type": "string"}
+    assert run("compile", "a.json", "--out", str(elsewhere), cwd=write(tmp_path / "a.json", plain).parent).returncode == 0
+    before = sorted(p.name for p in elsewhere.iterdir())
+    project = tmp_path / "project"
+    write(project / "schemas" / "order.json", plain)
+    (project / "src").mkdir()
+    (project / "src" / "contracts").symlink_to(elsewhere)
+    cases = {
+        'out = "src/contracts"\ncontracts = ["schemas/*.json"]':
+            "[tool.straightline] out: 'src/contracts' leads outside the project, to ",
+        'out = "gen"\ncontracts = ["schemas/*.json"]\n[tool.straightline.groups.linked]\ncontracts = ["schemas/*.json"]':
+            "[tool.straightline.groups.linked] its package 'gen/linked' leads outside the project, to ",
+    }
+    (project / "gen").mkdir()
+    (project / "gen" / "linked").symlink_to(elsewhere)
+    for table, message in cases.items():
+        write(project / "pyproject.toml", f"[tool.straightline]\n{table}\n")
+        for command in ("compile", "check"):
+            refused = run(command, cwd=project)
+            assert refused.returncode == 2, (command, refused.stdout, refused.stderr)
+            assert message + str(elsewhere.resolve()) in refused.stderr, refused.stderr
+            assert sorted(p.name for p in elsewhere.iterdir()) == before
+    # a link below the output package that is not one of its packages: never walked
+    (project / "gen" / "linked").unlink()
+    (project / "gen" / "other").symlink_to(elsewhere)
+    write(project / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["schemas/*.json"]\n')
+    built = run("compile", cwd=project)
+    assert built.returncode == 0, built.stderr
+    assert "removed" not in built.stdout
+    assert sorted(p.name for p in elsewhere.iterdir()) == before == ["a.py"]

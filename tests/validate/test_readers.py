@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,36 @@ def test_yaml_values_json_cannot_hold_are_refused_with_their_place(text: bytes, 
     with pytest.raises(ReadProblem) as caught:
         read_yaml(text)
     assert fragment in caught.value.message
+
+
+@pytest.mark.parametrize(("text", "message", "column"), [
+    (b"a: 0x_\n", "'0x_' is not a valid int", 4),
+    (b"a: 1\nb: !!int abc\n", "'abc' is not a valid int", 4),
+    (b"- !!float abc\n", "'abc' is not a valid float", 3),
+    (b"a: !!bool maybe\n", "'maybe' is not a valid bool", 4),
+    (b"a: !!timestamp nope\n", "'nope' is not a valid timestamp", 4),
+])
+def test_yaml_scalars_its_tag_cannot_be_are_problems_with_their_place(text: bytes, message: str, column: int) -> None:
+    """PyYAML's own constructors raise ValueError, KeyError or AttributeError on these (a plain
+    `0x_` among them): each is a ReadProblem at the value, never an exception out of the reader."""
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(text)
+    assert caught.value.message == f"invalid YAML: {message}"
+    assert (caught.value.line, caught.value.column) == (text.count(b"\n"), column)
+
+
+def test_integers_longer_than_int_reads_are_read_exactly() -> None:
+    """Python's int() refuses more than 4,300 digits (json.loads with it: "Exceeds the limit ...
+    use sys.set_int_max_str_digits()"); such integers are read as exact Decimals, in JSON, JSON
+    Lines and YAML, and a malformed record is still refused as before."""
+    digits = "9" * 5000
+    assert read_json(f'{{"n": {digits}, "m": 1.5}}'.encode()) == {"n": Decimal(digits), "m": 1.5}
+    assert list(read_jsonl(f"[-{digits}]\n[1]\n".encode())) == [(1, [Decimal("-" + digits)]), (2, [1])]
+    assert read_yaml(f"n: {digits}\nm: 1_000\n".encode()) == [(1, {"n": Decimal(digits), "m": 1000})]
+    with pytest.raises(ReadProblem, match="invalid JSON: Expecting"):
+        read_json(f"[{digits},]".encode())
+    with pytest.raises(ReadProblem, match="NaN is not a JSON number"):
+        read_json(f"[{digits}, NaN]".encode())
 
 
 def test_yaml_alias_bomb_is_refused_not_expanded() -> None:

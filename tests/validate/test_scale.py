@@ -211,3 +211,61 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Pat
     result = run("--module", module_file, "--dask", "tcp://127.0.0.1:9", "d.json", cwd=tmp_path)
     assert result.returncode == 2
     assert "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in result.stderr
+
+
+def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JSON Lines file whose first line spans hundreds of ranges: the ranges inside it give no
+    line and read no further than their own end, so the file is read about once in all (each
+    range read the rest of the line, the whole rest of the file here, before), and the report is
+    what one range gives."""
+    from generator.validate import tasks as tasks_module
+    from generator.validate.discover import discover
+
+    long_line = json.dumps({"left": 1, "right": 2, "note": "x" * 200_000})
+    path = write(tmp_path / "long.jsonl", long_line + "\n" + json.dumps({"left": 1}) + "\n")
+    size = path.stat().st_size
+    read = 0
+    real_open = open
+
+    class Counting:
+        def __init__(self, handle: Any) -> None:
+            self.handle = handle
+
+        def __enter__(self) -> "Counting":
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def read(self, n: int = -1) -> bytes:
+            nonlocal read
+            data = self.handle.read(n)
+            read += len(data)
+            return data
+
+        def readline(self) -> bytes:
+            nonlocal read
+            data = self.handle.readline()
+            read += len(data)
+            return data
+
+        def seek(self, offset: int) -> int:
+            return self.handle.seek(offset)
+
+        def tell(self) -> int:
+            return self.handle.tell()
+
+    monkeypatch.setattr(tasks_module, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False)
+    planned = list(tasks_module.plan(discover([str(path)], [], None), chunk_bytes=1000))
+    assert len(planned) > 200
+    blocks = [task.read() for task in planned]
+    assert b"".join(blocks) == path.read_bytes()  # every line once, in the range it begins in
+    assert read < 2 * size, (read, size)
+    result = run("--module", module_file, "--chunk-size", "1000", "long.jsonl", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        'long.jsonl:1:/note: additional property "note" is not allowed',
+        'long.jsonl:2:(root): "right" is a required property',
+        "2 records in 1 file: 0 valid, 2 invalid, 0 unreadable",
+    ]
