@@ -84,6 +84,8 @@ class ConfigError(StraightlineError):
 # The stable codes a SchemaError may carry.
 CODES = {
     "bad-json": "the schema source is not valid JSON (syntax, encoding, duplicate keys, NaN/Infinity)",
+    "unreadable": "the schema source cannot be read: missing, no permission, a directory or special "
+                  "file, or YAML without PyYAML installed",
     "not-a-schema": "a value where a schema is expected is neither an object nor a boolean",
     "keyword-not-in-profile": "a keyword outside the chosen profile (fail-closed profiles only)",
     "bad-keyword-value": "a keyword's value has the wrong type or an impossible value",

@@ -184,7 +184,7 @@ def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
     try:
         raw = read_regular(path, None if max_bytes is None else max_bytes + 1)
     except OSError as exc:
-        raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="bad-json") from None
+        raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="unreadable") from None
     if max_bytes is not None and len(raw) > max_bytes:
         raise SchemaError(f"the file is over the source limit of {max_bytes} bytes", code="limit-exceeded")
     return raw

@@ -39,7 +39,7 @@ def _yaml() -> Any:
         import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise SchemaError("reading a YAML schema needs PyYAML: install straightline[yaml] "
-                          "(pip install 'straightline[yaml]')", code="bad-json") from None
+                          "(pip install 'straightline[yaml]')", code="unreadable") from None
     return yaml
 
 

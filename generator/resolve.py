@@ -354,7 +354,7 @@ def _read_registry_file(file: Path, max_bytes: int) -> Any:
     try:
         raw = read_regular(file, max_bytes + 1)
     except OSError as exc:
-        raise SchemaError(f"cannot read it: {exc.strerror or exc}", code="bad-json") from None
+        raise SchemaError(f"cannot read it: {exc.strerror or exc}", code="unreadable") from None
     if len(raw) > max_bytes:
         raise SchemaError(f"it is over the limit of {max_bytes} bytes", code="limit-exceeded")
     return load_json(raw, max_bytes=max_bytes, what="registry file")

@@ -136,7 +136,7 @@ def test_a_fifo_as_source_is_refused_at_once(tmp_path: Path) -> None:
                     ["preflight", "pipe.json"]):
         process = _cli(*command, cwd=tmp_path)  # (a blocking open would hit the timeout)
         assert process.returncode == 1
-        assert "pipe.json:(root): cannot read pipe.json: a FIFO, not a regular file [bad-json]" in process.stderr
+        assert "pipe.json:(root): cannot read pipe.json: a FIFO, not a regular file [unreadable]" in process.stderr
     with pytest.raises(generator.SchemaError, match="a directory, not a regular file"):
         load.read_source(str(tmp_path))
 

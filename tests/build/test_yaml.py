@@ -90,7 +90,8 @@ def test_without_pyyaml_the_error_names_the_extra(tmp_path: Path) -> None:
     code = ("import sys; sys.modules['yaml'] = None\n"
             "import generator\n"
             "try:\n    generator.load_yaml('type: string')\n"
-            "except generator.SchemaError as error:\n    print(error.message)\n")
+            "except generator.SchemaError as error:\n    print(error.message, error.code)\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "install straightline[yaml]" in proc.stdout
+    assert proc.stdout.split()[-1] == "unreadable"  # (a missing extra, not malformed JSON)
