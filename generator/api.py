@@ -81,7 +81,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
     indexed = known.copy(known.supplied)  # (before lowering adds the documents references reach)
     lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
-    start = known.lookup("#" + fragment.lstrip("#"), document.uri, "") if fragment else known.location(document.uri, "")
+    start = _fragment_start(known, document.uri, fragment) if fragment else known.location(document.uri, "")
     root_key = lowering.target(start, "")
     lowering.lower_pending()
     ordering = Ordering()
@@ -96,6 +96,18 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
                             absolutes=absolutes)
     fast, error = emitter.run(root)
     return Built(emitter, fast, error, indexed)
+
+
+def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:
+    """Where the subschema the caller's `fragment` names is; a SchemaError saying that the fragment,
+    which no $ref wrote, names nothing."""
+    ref = "#" + fragment.lstrip("#")
+    try:
+        return known.lookup(ref, uri, "")
+    except SchemaError as error:
+        found = "no anchor of that name" if not ref.startswith("#/") else f"nothing at {ref[1:]!r}"
+        raise SchemaError(f"the fragment {ref!r} names no subschema: {found} in this document",
+                          code=error.code) from None
 
 
 @paused()  # (the collector would walk the compile's live objects for nothing: collector.py)

@@ -481,8 +481,13 @@ def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
     assert proc.returncode != 0
     assert_reported(proc.stderr, "api.json", "/definitions/item/properties/id/$ref", "unresolvable-ref")
     assert not (tmp_path / "out2" / "api.py").exists()
-    missing = run("compile", "api.json#/definitions/nothing", "--out", "out3", cwd=tmp_path)
+    missing = run("compile", "api.json#/definitions/nothing", "api.json#nowhere", "--out", "out3", cwd=tmp_path)
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
+    # the fragment is the user's own, not a $ref of the schema: said so
+    assert ("api.json#/definitions/nothing:(root): the fragment '#/definitions/nothing' names no subschema: "
+            "nothing at '/definitions/nothing' in this document [unresolvable-ref]") in missing.stderr
+    assert ("api.json#nowhere:(root): the fragment '#nowhere' names no subschema: no anchor of that name in "
+            "this document [unresolvable-ref]") in missing.stderr
     bad_registry = run("compile", "api.json", "--out", "out4", "--registry", "nowhere", cwd=tmp_path)
     assert bad_registry.returncode == 2 and "Traceback" not in bad_registry.stderr
 
