@@ -179,7 +179,7 @@ class Header:
         if not self.sealed:
             reasons.append("it has no module hash (written by an older straightline, or not by straightline)")
         elif not self.intact:
-            reasons.append("it was edited by hand (its text is not what straightline wrote)")
+            reasons.append("it was edited by hand: its text is not what straightline wrote")
         if got.version != expected.version:
             reasons.append(f"made by straightline {got.version}, this is {expected.version}")
         if got.source_sha256 != expected.source_sha256:

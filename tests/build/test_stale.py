@@ -95,7 +95,8 @@ def test_a_hand_edit_of_one_number_makes_the_module_stale(compiled: Path) -> Non
     module.write_text(text.replace("len(x) < 1", "len(x) < 2", 1))
     stale = check(compiled)
     assert stale.returncode == 1
-    assert "out/a.py: stale (it was edited by hand" in stale.stderr
+    # (one level of parentheses: the reason reads as a clause)
+    assert "out/a.py: stale (it was edited by hand: its text is not what straightline wrote; recompile " in stale.stderr
     # the header's own lines are covered too
     module.write_text(text.replace("# profile: draft2020-12", "# profile: draft7"))
     assert "edited by hand" in check(compiled).stderr
