@@ -177,7 +177,7 @@ class Header:
         got = self.inputs
         reasons = []
         if not self.sealed:
-            reasons.append("it has no module hash (written by an older straightline, or not by straightline)")
+            reasons.append("it has no module hash: an older straightline wrote it, or not straightline")
         elif not self.intact:
             reasons.append("it was edited by hand: its text is not what straightline wrote")
         if got.version != expected.version:
