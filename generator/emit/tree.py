@@ -5,9 +5,9 @@ Every node is a frozen dataclass, so two pieces of code are compared by their st
 dispatch shares branches that are equal), never by their text. Leaves are compiler-made names
 (`Name`) and schema values rendered by `codegen.literal`, the one escaping function (`Lit`); no
 other text enters. `negate()` is a real negation: `==`/`!=`, `in`/`not in` and `is`/`is not`
-turn into each other (each is exactly the other's opposite, NaN included), `not e` becomes `e`, and
-everything else, order comparisons included (`not (x < 10)` is not `x >= 10` for NaN), is wrapped
-in `not`.
+turn into each other (each is exactly the other's opposite, NaN included), `not e` becomes `e`,
+the constants True and False (alone or in parentheses) become each other, and everything else,
+order comparisons included (`not (x < 10)` is not `x >= 10` for NaN), is wrapped in `not`.
 
 Rendering follows Python's precedence: an operand is parenthesised only where the grammar needs it,
 except where a node asks for parentheses that read better (`Paren`), and `not` and sums of counts
@@ -282,6 +282,9 @@ class Paren(Expr):
         return "(" + self.inner.render() + ")"
 
     def negate(self) -> Expr:
+        constant = truth(self)
+        if constant is not None:  # (truth reads a constant in parentheses: its negation is one too)
+            return lit(not constant)
         return Not(self)
 
 

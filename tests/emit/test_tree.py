@@ -204,3 +204,8 @@ def test_a_constant_test_is_no_if() -> None:
     assert t.when(t.TRUE, body) == body and t.when(t.Paren(t.FALSE), body) == []
     assert t.when(t.Name("x"), body) == [t.if_(t.Name("x"), body)]
     assert t.TRUE.negate() == t.FALSE and t.FALSE.negate() == t.TRUE and t.lit(1).negate() == t.Not(t.lit(1))
+    # a constant in parentheses (which truth() reads as the constant) negates to the other constant,
+    # not to `not (True)`, so an and/or built of negations still folds it
+    assert t.Paren(t.TRUE).negate() == t.FALSE and t.Paren(t.Paren(t.FALSE)).negate() == t.TRUE
+    assert t.and_(t.Name("x"), t.Paren(t.TRUE).negate()) == t.FALSE
+    assert t.Paren(t.Name("x")).negate() == t.Not(t.Paren(t.Name("x")))
