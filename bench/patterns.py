@@ -158,7 +158,7 @@ def rejected(settings: TimingSettings) -> list[str]:
 
 def bench_schemas(settings: TimingSettings) -> list[str]:
     """The bench cases, as compiled against `re` everywhere (before the plans were wired in):
-    the str tests (printable ASCII first among them) save time, the automata (FHIR's two risky
+    the str tests (ASCII first among them) save time, the automata (FHIR's two risky
     patterns) cost some where they run."""
     lines = ["| case | str tests, automata (places) | re everywhere | as compiled | ratio |", "|---|---|---|---|---|"]
     directory = shared_data_dir()

@@ -27,7 +27,7 @@ from ..emit.fast import check_in_place, check_under, next_suffix
 from ..emit.names import Scope
 from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
                          Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
-                         method, or_, when)
+                         method, or_, truth, when)
 from ..errors import join_pointer
 from ..plan import tuning
 from ..values import count_bound, normalize_number
@@ -502,25 +502,28 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
                                    ("if", Compare(k, "not in", known), None)], schema, var=value)
         return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
-    if check.patterns:  # a name that is not a string matches no pattern
-        unmatched = and_(*[m.pattern(pattern, k).negate() for pattern in check.patterns])
+    patterns = check.patterns
+    if patterns:  # a name that is not a string matches no pattern
+        unmatched = and_(*[m.pattern(pattern, k).negate() for pattern in patterns])
         tests.append(Paren(or_(Not(_is_str(k)), unmatched)))
+        if truth(unmatched) is False:
+            patterns = ()  # (one matches every name: none is tested, none needs a comment)
     if schema.boolean is not False:  # a false schema fails every name that gets here
         tests.append(Not(m.fcall(m.fast_fn(schema), v)))
     loop = For(Tuple((k, v), bare=True), method(x, "items"), (fail_if(and_(*tests)),))
-    return [*m.pattern_notes(check.patterns), loop]
+    return [*m.pattern_notes(patterns), loop]
 
 
 def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
     if _plan(b).pattern_loop is not None:
         return []  # checked by the pattern loop
     m, k, v = b.m, b.scope("k"), b.scope("v")
-    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v))))
-             for source, _, sub in check.entries if not ir.always_true(sub)]
-    if not inner:
+    checked = [(source, sub) for source, _, sub in check.entries if not ir.always_true(sub)]
+    if not checked:
         return []  # (kept only for what it evaluates: unevaluatedProperties)
+    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v)))) for source, sub in checked]
     loop = For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))
-    return [*m.pattern_notes(source for source, _, _ in check.entries), loop]
+    return [*m.pattern_notes(source for source, _ in checked), loop]
 
 
 def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
