@@ -114,11 +114,7 @@ def test_drafts_generated_module_agrees_with_reference(draft: str, data: st.Data
         instance = data.draw(st.one_of(instances(schema), JSON), label="instance")
         valid = module.is_valid(instance)
         found = module.errors(instance)
-        try:
-            expected = reference.errors(instance)
-        except RecursionError:
-            # e.g. an `if` without then/else that loops: the compiler rightly never evaluates it
-            assume(False)
+        expected = reference.errors(instance)  # (an `if` alone looping back: neither evaluates it)
         assert valid == (not expected), (instance, expected)
         assert structure(found) == structure(expected), instance
         assert valid == (not found)

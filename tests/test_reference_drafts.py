@@ -274,3 +274,20 @@ def test_an_embedded_resource_of_another_draft_is_lowered_by_its_draft() -> None
         assert module.is_valid(instance) is reference.is_valid(instance) is valid, instance
         assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
             e.keyword_location for e in reference.errors(instance))
+
+
+@pytest.mark.parametrize("schema", [{"if": {"$ref": "#"}}, {"if": {"oneOf": [{"$ref": "#"}]}, "properties": {"a": {}}},
+                                    {"definitions": {"d": {"if": {"$ref": "#/definitions/d"}}}, "items": {"$ref": "#/definitions/d"}}])
+def test_an_if_alone_is_not_evaluated_before_2019(schema: Any) -> None:
+    # draft 7's `if` without then/else decides nothing: the compiler leaves it out, and the
+    # reference ran its condition, which here refers back to it without consuming input
+    # (RecursionError, where the module answers)
+    module = generator.compile_module(schema, profile="draft7", format=False)
+    reference = DraftReference(schema, "draft7")
+    for instance in ({"a": 1}, [1, [2]], None):
+        assert reference.is_valid(instance) and module.is_valid(instance)
+        assert reference.errors(instance) == [] == module.errors(instance)
+    # from 2019-09 what a passing `if` evaluates counts: the compiler refuses the cycle
+    with pytest.raises(SchemaError) as refused:
+        generator.compile_module(schema, profile="draft2019-09", format=False)
+    assert refused.value.code == "ref-cycle"

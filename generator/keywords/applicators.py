@@ -293,6 +293,8 @@ def reference_not(r: DraftReference, sub: Any, instance: Any, schema: dict[str, 
 
 def reference_if(r: DraftReference, condition: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
                  at: Here) -> Results:
+    if "then" not in schema and "else" not in schema and not at.dialect.annotations:
+        return  # `if` alone decides nothing, and before 2019-09 evaluates nothing that counts (lower_if)
     errors, annotations = r.outcome(condition, instance, ip, kp, at.down("if"))
     branch = "else" if errors else "then"
     if not errors:

@@ -352,6 +352,11 @@ class Builder:
                     node.pos,
                 )
             )
+        reference = _live_reference(node.atom) if self.mode == "exact" else None
+        if reference is not None:
+            # a back-reference has no position but reads the group's text: `^(a)\1*$` matches
+            # "aaa", so its iterations are not empty ones
+            raise Unsupported("a back-reference", reference.pos)
         copies = min(node.min, 2 if self.mode == "sre" else 1)
         fragment = _epsilon()
         for _ in range(copies):
@@ -434,6 +439,19 @@ def group_body(node: _Group) -> list:
     """A parsed group's disjunction (the parser always sets it)."""
     assert node.body is not None
     return node.body
+
+
+def _live_reference(node) -> Optional[_Ref]:
+    """A back-reference in ``node`` that may read text (its group can have matched), outside
+    look-arounds (which read nothing); None if there is none."""
+    if isinstance(node, _Ref):
+        return node if node.out is None else None
+    if isinstance(node, _Quant):
+        return _live_reference(node.atom) if node.max != 0 else None
+    if isinstance(node, _Group) and node.kind in ("capture", "group"):
+        found = (_live_reference(term) for terms in group_body(node) for term in terms)
+        return next((ref for ref in found if ref is not None), None)
+    return None
 
 
 def _copies(lo: int, hi: Optional[int]) -> int:

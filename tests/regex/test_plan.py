@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import generator
 from generator.codegen import literal
 from generator.regex import (
     MATCHER_FUNCTIONS,
@@ -69,6 +70,20 @@ def test_references_that_can_only_match_empty_do_not_prevent_the_automaton() -> 
     assert plan.kind == "automaton"
     search = plan_search(plan)
     assert search("aab") and not search("aaa")
+
+
+@pytest.mark.parametrize("pattern", [r"^(\S)\1*$", r"^(a)\1*$", r"^(a)\1{0,3}$", r"^(a)(?:\1)*$"])
+def test_repeated_back_references_read_text(pattern: str) -> None:
+    # A back-reference creates no automaton position, but it reads what its group matched: a
+    # repetition of it is not a repetition of nothing (the automaton answered "aa" as no match)
+    plan = plan_pattern(pattern)
+    assert plan.kind == "unsafe" and "a back-reference" in plan.reason
+    search = plan_search(plan)
+    assert [search(text) for text in ("a", "aa", "aaa", "ab", "")] == [True, True, True, False, False]
+    with pytest.warns(UserWarning, match="unsafe"):
+        module = generator.compile_module({"pattern": pattern}, profile="draft2020-12", format=False)
+    assert [module.is_valid(text) for text in ("a", "aa", "aaa", "ab", "")] == [True, True, True, False, False]
+    assert module.errors("aaa") == [] and len(module.errors("ab")) == 1
 
 
 def test_huge_repetitions_of_nothing_plan_quickly_and_match_exactly() -> None:
