@@ -191,7 +191,7 @@ def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None
         node = nodes[i]
         block = check_in_place(m, node, None, var=x) if m.inlinable(node) else [fail_if(Not(m.call(node, x)))]
         arms.append((Compare(lit(key), "in", x), tuple(block) or (Pass(),)))
-    return [], [(Compare(call("type", x), "is", Name("dict")), (If(tuple(arms), (RETURN_FALSE,)),))]
+    return [], [(type_test(m, ["dict"], call("type", x), x), (If(tuple(arms), (RETURN_FALSE,)),))]
 
 
 def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool) -> Dispatch | None:

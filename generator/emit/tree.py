@@ -47,7 +47,8 @@ class Expr:
         raise NotImplementedError
 
     def negate(self) -> Expr:
-        return Not(self)
+        constant = truth(self)  # (True and False, in parentheses or not, become each other)
+        return Not(self) if constant is None else lit(not constant)
 
 
 def _operand(expr: Expr, parent: int) -> str:
@@ -90,11 +91,6 @@ class Lit(Expr):
 
     def render(self) -> str:
         return self.code.text
-
-    def negate(self) -> Expr:
-        if self.code.text in ("True", "False"):  # (the constants a test folds to: truth())
-            return lit(self.code.text == "False")
-        return Not(self)
 
 
 def lit(value: Any) -> Lit:
@@ -280,12 +276,6 @@ class Paren(Expr):
 
     def render(self) -> str:
         return "(" + self.inner.render() + ")"
-
-    def negate(self) -> Expr:
-        constant = truth(self)
-        if constant is not None:  # (truth reads a constant in parentheses: its negation is one too)
-            return lit(not constant)
-        return Not(self)
 
 
 @dataclass(frozen=True)

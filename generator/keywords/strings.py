@@ -87,7 +87,7 @@ def translated(pattern: str) -> str:
 
 
 def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    python = translated(value)
+    python = translated(value)  # (first: an invalid pattern is refused even where it would be dropped)
     if always_matches(value):
         return []  # (`.*`: every string matches, so there is nothing to check)
     return [Pattern("pattern", value, python)]

@@ -99,14 +99,20 @@ def json_problem(exc: Exception, line_offset: int = 0) -> ReadProblem:
     return ReadProblem(f"invalid JSON: {exc}", line_offset or None)
 
 
+def decode_json(text: str) -> Any:
+    """The value of JSON `text` (JSON_DECODE, then decode_again where it refused an integer too
+    long for int()); the runner's JSON Lines loop does the same in place, without this call."""
+    try:
+        return JSON_DECODE(text)
+    except ValueError as exc:
+        return decode_again(text, exc)
+
+
 def read_json(data: bytes) -> Any:
     """The one instance of a JSON document."""
     text = decode_utf8(data, at_file_start=True)
     try:
-        try:
-            return JSON_DECODE(text)
-        except ValueError as exc:
-            return decode_again(text, exc)
+        return decode_json(text)
     except (ValueError, RecursionError) as exc:
         raise json_problem(exc) from None
 
@@ -148,10 +154,7 @@ def is_blank(line: str) -> bool:
 def parse_jsonl_line(line: str, number: int) -> Any:
     """The instance on one line (`number` is 1-based, for the ReadProblem)."""
     try:
-        try:
-            return JSON_DECODE(line)
-        except ValueError as exc:
-            return decode_again(line, exc)
+        return decode_json(line)
     except (ValueError, RecursionError) as exc:
         problem = json_problem(exc)
         problem.line = number
