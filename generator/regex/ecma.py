@@ -1097,9 +1097,17 @@ class ParsedPattern(NamedTuple):
 
 
 def parse(pattern: str) -> ParsedPattern:
-    """Parse and check ``pattern`` as :func:`translate` does (same errors), without emitting."""
+    """Parse and check ``pattern`` as :func:`translate` does (same errors), without emitting.
+
+    The result is shared: the planners, the guard and the emitter each parse the same pattern,
+    and none of them changes the nodes (only the analysis, inside the parse, writes to them)."""
     if not isinstance(pattern, str):
         raise TypeError(f"pattern must be a str, not {type(pattern).__name__}")
+    return _parse(pattern)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(pattern: str) -> ParsedPattern:
     parser = _Parser(pattern)
     body = parser.parse()
     _Analysis(parser).run(body)
