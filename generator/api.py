@@ -16,6 +16,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
+from . import ir
 from .collector import paused
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
@@ -68,6 +69,7 @@ class Built:
     emitter: ModuleEmitter
     fast: Name
     error: Name
+    root: ir.Node | None = None  # the root's node, as lowered
     # the registry as it was with the schema's document alone indexed (render/types.py starts
     # from it: TypedRoot.indexed)
     indexed: Registry | None = None
@@ -95,7 +97,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
                             absolutes=absolutes)
     fast, error = emitter.run(root)
-    return Built(emitter, fast, error, indexed)
+    return Built(emitter, fast, error, root, indexed)
 
 
 def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:

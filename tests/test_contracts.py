@@ -4,8 +4,10 @@ the catalog, and mypy --strict on the generated modules."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,32 @@ def test_envelope_rule_comes_before_the_contract(value: Any) -> None:
         assert f"the {side} must be a JSON object or array" in error.message
         with pytest.raises(module.EnvelopeError):
             getattr(module, f"validate_{side}")(value)
+
+
+class _Mapping(dict):  # a dict subclass: the envelope and the contract both take it as an object
+    pass
+
+
+@pytest.mark.parametrize("side_schema,envelope_test", [
+    ({"type": "object"}, False),  # the side's own type refuses what the envelope refuses
+    ({"type": "array", "items": {"type": "integer"}}, False),
+    ({"type": ["array", "object"], "minProperties": 1}, False),
+    ({"type": ["object", "string"]}, True),  # a string passes the type: the envelope must refuse it
+    ({"properties": {"a": {"type": "integer"}}}, True),
+])
+def test_envelope_rule_holds_where_the_side_type_makes_it(side_schema: dict[str, Any], envelope_test: bool) -> None:
+    contract = {"name": "t", "input": side_schema, "output": {}, "profile": "draft2020-12"}
+    source = generator.compile_contract_source(contract, format=False)
+    is_valid_text = re.search(r"^(def )?is_valid_input\b.*?(?=^def input_errors)", source, re.M | re.S)[0]
+    # is_valid_input keeps its own envelope test only where the side's type does not do its work
+    assert ("isinstance(instance, (dict, list))" in is_valid_text) is envelope_test
+    module = generator.compile_contract_module(contract)
+    for value in ["x", 1, 1.5, None, True, (1, 2), Decimal("1")]:
+        assert not module.is_valid_input(value)
+        (error,) = module.input_errors(value)
+        assert isinstance(error, module.EnvelopeError)
+    for value in [{"a": 1}, _Mapping(a=1), [1], {}]:
+        assert module.is_valid_input(value) is (not module.input_errors(value))
 
 
 @pytest.mark.parametrize("contract,pointer,code", [

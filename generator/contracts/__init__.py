@@ -10,6 +10,7 @@ from __future__ import annotations
 import types as _types
 from typing import Any
 
+from .. import ir
 from ..api import build, prepare
 from ..codegen import Code, Name, literal, uses_decimal
 from ..collector import paused
@@ -66,6 +67,13 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
 
 
 @paused()  # (see generator/collector.py)
+def _refuses_all_but_containers(root: ir.Node | None) -> bool:
+    """The root's `type` allows objects or arrays alone, so its fast path refuses every value the
+    envelope does (a subclass of dict or list passes both)."""
+    return root is not None and (root.boolean is False or (
+        root.types is not None and all(kind in ("object", "array") for kind in root.types)))
+
+
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
                             registry: Any = None, unknown_keywords: str = "ignore",
                             format_assertion: bool | None = None, formats: dict[str, str] | None = None,
@@ -97,7 +105,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     types = module_types(typed, format=format)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
                      validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
-                     type=type_name)
+                     envelope_in_fast=_refuses_all_but_containers(one.root), type=type_name)
              for (side, one), type_name in zip(sides, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)

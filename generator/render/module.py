@@ -68,6 +68,9 @@ class Root:
     output: Name = Name("output")
     what: Code = Code("instance")
     envelope: bool = False
+    # the root's own type refuses every value the envelope refuses (a contract side of "type":
+    # "object"), so is_valid needs no envelope test of its own
+    envelope_in_fast: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
     type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
@@ -82,7 +85,8 @@ class Root:
 
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
-    direct = not emitter.dynamic and not emitter.has_refs and not names.get("envelope", False)
+    own_envelope = names.get("envelope", False) and not names.get("envelope_in_fast", False)
+    direct = not emitter.dynamic and not emitter.has_refs and not own_envelope
     if not direct:
         emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
     return Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
