@@ -150,7 +150,7 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     # a local that already holds it (the alternatives' own checks of the property, in place)
     f, d, missing = scope("f"), scope("d"), m.prim("_MISSING")
     looked_up = Assign(d, method(x, "get", lit(prop), missing))
-    prelude: list[Stmt] = [if_(Compare(call("type", x), "is", Name("dict")), [looked_up], [Assign(d, missing)])]
+    prelude: list[Stmt] = [if_(type_test(m, ["dict"], call("type", x), x), [looked_up], [Assign(d, missing)])]
     body = (Assign(f, method(table, "get", d)), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
     arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(Compare(call("type", d), "is", Name("str")), body)]
     if all(v[prop][1] for v in values):
