@@ -15,6 +15,7 @@ import pytest
 
 import generator
 from generator.cli import main
+from generator.plan import tuning
 from generator.reference import DraftReference
 
 SCHEMA_A = '{"type": "object", "properties": {"n": {"type": "integer"}}}'
@@ -93,11 +94,11 @@ def test_the_too_deep_error_is_located_at_the_root() -> None:
 # -- fast_AdditionalProperties: mutant without the closed-table skip ------------------------------
 def _closed_table_schema() -> dict[str, Any]:
     return {"type": "object", "additionalProperties": False,
-            "properties": {f"p{i}": {"type": "integer"} for i in range(12)}}
+            "properties": {f"p{i}": {"type": "integer"} for i in range(tuning.PROPERTY_TABLE)}}
 
 
 def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() -> None:
-    # 12 properties and additionalProperties false: the loop over the instance's names through
+    # enough properties for a table and additionalProperties false: the loop over the instance's names through
     # the property table fails a name the table does not hold, so the fast path makes no second
     # pass over the names (`x.keys() <= K`) for additionalProperties
     schema = _closed_table_schema()
@@ -109,7 +110,8 @@ def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() 
     assert not [line for line in source.splitlines() if "frozenset" in line and '"p0"' in line]
     module = generator.compile_module(schema, format=False)
     reference = DraftReference(schema, "draft2020-12")
-    for instance in ({"p0": 1}, {"p0": 1, "p12": 1}, {"p11": "x"}, {1: 2}, {}, {"p0": 1, "": 0}):
+    last, beyond = f"p{tuning.PROPERTY_TABLE - 1}", f"p{tuning.PROPERTY_TABLE}"
+    for instance in ({"p0": 1}, {"p0": 1, beyond: 1}, {last: "x"}, {1: 2}, {}, {"p0": 1, "": 0}):
         assert module.is_valid(instance) is reference.is_valid(instance)
         assert sorted((e.instance_location, e.keyword_location) for e in module.errors(instance)) == sorted(
             (e.instance_location, e.keyword_location) for e in reference.errors(instance))

@@ -13,9 +13,12 @@ COPY_BUDGET = 256
 
 # An object schema with this many checked properties is validated by a loop over the instance's
 # names through a table (one lookup per present name instead of a test per declared one). By name
-# is faster where most declared names are there (the strict contract's 13, every one present:
-# 30% in CPython), the table where few are (Swagger's objects: 4% slower with this at 16, 7% at 24).
-PROPERTY_TABLE = 12
+# is faster where most declared names are there, and wherever the properties' checks are small
+# enough to run in place (the table calls a function per name): the strict contract's 13, at 12
+# through the table, are 30% faster by name in CPython on its full instance and 15-25% natively,
+# FHIR's patient 4% natively; the table where few are there and most are references anyway
+# (Swagger's 12-property operations: 3-4% slower by name; 4% at 16 and 7% at 24 before).
+PROPERTY_TABLE = 14
 # Up to this many required names (or all the names of a closed object that requires each) are
 # tested one by one, `"a" not in x or ...` (with the object's size), and more as a keys view
 # compared with a set: 17 names took 323 ns against 353 in CPython, and the view's comparison is
