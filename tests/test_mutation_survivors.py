@@ -98,9 +98,9 @@ def _closed_table_schema() -> dict[str, Any]:
 
 
 def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() -> None:
-    # enough properties for a table and additionalProperties false: the loop over the instance's names through
-    # the property table fails a name the table does not hold, so the fast path makes no second
-    # pass over the names (`x.keys() <= K`) for additionalProperties
+    # enough properties for a table and additionalProperties false: the loop over the instance's
+    # names through the property table fails a name the table does not hold, so the fast path
+    # makes no second pass over the names (`x.keys() <= K`) for additionalProperties
     schema = _closed_table_schema()
     source = generator.compile_source(schema, format=False)
     root = source[source.index('"Fast path of the subschema at the root."'):]

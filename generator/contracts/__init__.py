@@ -66,7 +66,6 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
     return value, raw
 
 
-@paused()  # (see generator/collector.py)
 def _refuses_all_but_containers(root: ir.Node | None) -> bool:
     """The root's `type` allows objects or arrays alone, so its fast path refuses every value the
     envelope does (a subclass of dict or list passes both)."""
@@ -74,6 +73,7 @@ def _refuses_all_but_containers(root: ir.Node | None) -> bool:
         root.types is not None and all(kind in ("object", "array") for kind in root.types)))
 
 
+@paused()  # (see generator/collector.py)
 def compile_contract_source(contract: Any, *, name: str | None = None, format: bool = True,
                             registry: Any = None, unknown_keywords: str = "ignore",
                             format_assertion: bool | None = None, formats: dict[str, str] | None = None,
