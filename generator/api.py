@@ -69,7 +69,7 @@ class Built:
     emitter: ModuleEmitter
     fast: Name
     error: Name
-    root: ir.Node | None = None  # the root's node, as lowered
+    root: ir.Node  # the root's node, as lowered
     # the registry as it was with the schema's document alone indexed (render/types.py starts
     # from it: TypedRoot.indexed)
     indexed: Registry | None = None

@@ -93,6 +93,11 @@ def always_true(node: Node) -> bool:
     return node.boolean is True or (node.boolean is None and node.types is None and not node.checks)
 
 
+def rejects_kinds(node: Node, kinds: tuple[str, ...]) -> bool:
+    """No value of these JSON types passes `node` (its `type` excludes them all)."""
+    return node.boolean is False or (node.types is not None and not any(k in node.types for k in kinds))
+
+
 def in_place(check: Check) -> list[Node]:
     """The subschemas a check applies to the same instance (in-place applicators)."""
     found: list[Node] = []

@@ -66,11 +66,9 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
     return value, raw
 
 
-def _refuses_all_but_containers(root: ir.Node | None) -> bool:
-    """The root's `type` allows objects or arrays alone, so its fast path refuses every value the
-    envelope does (a subclass of dict or list passes both)."""
-    return root is not None and (root.boolean is False or (
-        root.types is not None and all(kind in ("object", "array") for kind in root.types)))
+# The JSON types the envelope refuses: a side whose root `type` excludes them all refuses them in
+# its fast path already (a subclass of dict or list passes both)
+_NOT_CONTAINERS = ("string", "number", "integer", "boolean", "null")
 
 
 @paused()  # (see generator/collector.py)
@@ -105,7 +103,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     types = module_types(typed, format=format)  # one set of names for both sides
     roots = [root_of(one.emitter, one.fast, one.error, is_valid=Name(f"is_valid_{side}"), errors=Name(f"{side}_errors"),
                      validate=Name(f"validate_{side}"), output=Name(f"{side}_output"), what=Code(side), envelope=True,
-                     envelope_in_fast=_refuses_all_but_containers(one.root), type=type_name)
+                     envelope_in_fast=ir.rejects_kinds(one.root, _NOT_CONTAINERS), type=type_name)
              for (side, one), type_name in zip(sides, types.roots)]
     # the schemas are emitted as data too: a Decimal in them needs the import
     emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)

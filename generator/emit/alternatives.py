@@ -74,18 +74,13 @@ def passes_as_expression(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, s
     return and_(*tests)
 
 
-def _rejects_kinds(node: ir.Node, kinds: tuple[str, ...]) -> bool:
-    """No value of these JSON types passes `node` (its `type` excludes them all)."""
-    return node.boolean is False or (node.types is not None and not any(k in node.types for k in kinds))
-
-
 def _by_type(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) -> Dispatch | None:
     """Alternatives with disjoint types: a value's exact type picks the one that can pass, or none."""
     nodes = [m.through_refs(n) for n in schemas]
     groups: dict[int | None, list[str]] = {}
     for exact, kind in types.JSON_KIND.items():
         kinds = ("integer", "number") if kind == "number" else (kind,)
-        candidates = [i for i, n in enumerate(nodes) if not _rejects_kinds(n, kinds)]
+        candidates = [i for i, n in enumerate(nodes) if not ir.rejects_kinds(n, kinds)]
         if len(candidates) > 1:
             return None
         groups.setdefault(candidates[0] if candidates else None, []).append(exact)
@@ -130,7 +125,7 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     if len(schemas) < 3:
         return None
     # alternatives that no object passes (`{"type": "null"}`) take no part
-    candidates = [n for n in (m.through_refs(s) for s in schemas) if not _rejects_kinds(n, ("object",))]
+    candidates = [n for n in (m.through_refs(s) for s in schemas) if not ir.rejects_kinds(n, ("object",))]
     if len(candidates) < 2:
         return None
     values = [_property_enums(m, node) for node in candidates]
@@ -175,7 +170,7 @@ def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None
     allow (`{"text": ...}` or `{"refusal": ...}`): a dict holding that name can only pass that
     alternative, and a dict holding none of the names passes none."""
     nodes = [m.through_refs(s) for s in schemas]
-    candidates = [i for i, n in enumerate(nodes) if not _rejects_kinds(n, ("object",))]
+    candidates = [i for i, n in enumerate(nodes) if not ir.rejects_kinds(n, ("object",))]
     names = [_closed_names(m, nodes[i]) for i in candidates]
     if len(candidates) < 2 or any(allowed is None for allowed, _ in names):
         return None

@@ -7,7 +7,7 @@ import functools
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +75,11 @@ class Root:
     type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
     @property
+    def tests_envelope(self) -> bool:
+        """is_valid tests the envelope itself (the root's fast path does not refuse what it refuses)."""
+        return self.envelope and not self.envelope_in_fast
+
+    @property
     def deep_valid(self) -> Name:
         """The function is_valid runs on a fresh stack when the caller's ran out (see api.py.j2)."""
         return Name("_deep_" + self.is_valid.text)
@@ -85,11 +90,11 @@ class Root:
 
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
-    own_envelope = names.get("envelope", False) and not names.get("envelope_in_fast", False)
-    direct = not emitter.dynamic and not emitter.has_refs and not own_envelope
-    if not direct:
+    root = Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), **names)
+    if emitter.dynamic or emitter.has_refs or root.tests_envelope:
         emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
-    return Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), direct=direct, **names)
+        return root
+    return replace(root, direct=True)
 
 
 @dataclass(frozen=True)
