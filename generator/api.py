@@ -23,7 +23,7 @@ from .emit.tree import Name
 from .errors import OptionError, SchemaError
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions, format_options
-from .hygiene import review
+from .hygiene import review, review_documents
 from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
@@ -34,7 +34,7 @@ from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with
 from .render.header import seal
 from .render.module import render, root_of
 from .render.types import TypedRoot, module_types
-from .resolve import ReadLog, Registry, registry_mapping
+from .resolve import Document, ReadLog, Registry, registry_mapping
 
 # The draft whose resolution rules a profile that is no draft follows (it has no references).
 _SEED_DRAFT = "draft2020-12"
@@ -73,6 +73,8 @@ class Built:
     # the registry as it was with the schema's document alone indexed (render/types.py starts
     # from it: TypedRoot.indexed)
     indexed: Registry | None = None
+    # the registry's documents that references reached (hygiene.review_documents reads them)
+    reached: tuple[Document, ...] = ()
 
 
 def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = "",
@@ -97,7 +99,8 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
                             absolutes=absolutes)
     fast, error = emitter.run(root)
-    return Built(emitter, fast, error, root, indexed)
+    reached = tuple(d for d in known.from_supplied if d.value is not value)
+    return Built(emitter, fast, error, root, indexed, reached)
 
 
 def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:
@@ -145,6 +148,7 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
                                      **options)
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
         built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
+        review_documents(built.reached, chosen, policy=unknown_keywords)
     typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment, built.indexed)],
                          format=format)
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 
 def shown_pointer(pointer: str) -> str:
     """A JSON pointer as a message shows it: the whole document (pointer "") as `(root)`, since
@@ -27,9 +29,11 @@ class StraightlineError(Exception):
 
 class SchemaError(StraightlineError):
     """A schema was rejected. `.code` is stable (see CODES), `.pointer` is a JSON pointer into the
-    schema, `.message` is a sentence for a person. `.errors` lists every problem found: the error
-    itself alone, or each of several found together (every unresolvable reference of a schema,
-    say); then `.code` and `.pointer` are the first one's and `.message` names them all."""
+    schema (for a problem in another document a $ref reached, a registry's file, that document's
+    URI with the pointer as its fragment: `https://example.com/item.json#/properties/n`),
+    `.message` is a sentence for a person. `.errors` lists every problem found: the error itself
+    alone, or each of several found together (every unresolvable reference of a schema, say);
+    then `.code` and `.pointer` are the first one's and `.message` names them all."""
 
     def __init__(self, message: str, *, code: str | None = None, pointer: str = "",
                  errors: tuple[SchemaError, ...] = (), what: str = "problems") -> None:
@@ -50,11 +54,26 @@ class SchemaError(StraightlineError):
                    what=what)
 
     def under(self, prefix: str) -> SchemaError:
-        """The same error with `prefix` before every pointer (a tool contract's `/input`)."""
+        """The same error with `prefix` before every pointer into this document (a tool
+        contract's `/input`); a location in another document (in_document) stays as it is."""
+        return self._moved(lambda pointer: prefix + pointer if is_local(pointer) else pointer)
+
+    def in_document(self, uri: str) -> SchemaError:
+        """The same error found in another document, one a $ref reached (a registry's file):
+        each pointer becomes that document's URI with the pointer as its fragment, so a message
+        never names a place in the compiled file that is not there."""
+        return self._moved(lambda pointer: f"{uri}#{pointer}" if is_local(pointer) else pointer)
+
+    def _moved(self, move: Callable[[str], str]) -> SchemaError:
         if len(self.errors) == 1:
-            return SchemaError(self.message, code=self.code, pointer=prefix + self.pointer)
-        moved = [SchemaError(e.message, code=e.code, pointer=prefix + e.pointer) for e in self.errors]
+            return SchemaError(self.message, code=self.code, pointer=move(self.pointer))
+        moved = [SchemaError(e.message, code=e.code, pointer=move(e.pointer)) for e in self.errors]
         return SchemaError.combine(moved, self.what)
+
+
+def is_local(pointer: str) -> bool:
+    """Whether an error's location is a JSON pointer into the compiled document (not a URI)."""
+    return pointer == "" or pointer.startswith("/")
 
 
 class OptionError(StraightlineError, ValueError):

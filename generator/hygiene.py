@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import OptionError, SchemaError, SchemaWarning, join_pointer
 from .profiles import DRAFT_PROFILES, Profile
-from .resolve import META_SCHEMAS, normalize_meta_uri, subschema_positions
+from .resolve import META_SCHEMAS, Document, normalize_meta_uri, subschema_positions
 
 POLICIES = ("ignore", "warn", "error")
 
@@ -135,6 +135,23 @@ def review(schema: Any, chosen: Profile, *, policy: str = "ignore", requested_pr
     for item in found:
         warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=pointer + item.pointer),
                       stacklevel=3)
+
+
+def review_documents(documents: tuple[Document, ...], chosen: Profile, *, policy: str = "ignore") -> None:
+    """review() for the registry's documents a schema's references reached, each read as its own
+    draft and located by its URI (`https://example.com/item.json#/properties/n/minimun`): a typo in
+    a file a $ref names is as easy to miss as one in the contract."""
+    if policy == "ignore" or chosen.draft is None:
+        return
+    found = [(f"{document.uri}#{item.pointer}", item) for document in documents
+             for item in unknown_keywords(document.value, document.draft)]
+    if not found:
+        return
+    if policy == "error":
+        listed = "; ".join(f"{where}: {item.message}" for where, item in found)
+        raise SchemaError(f"{len(found)} unknown keyword(s): {listed}", code="unknown-keyword", pointer=found[0][0])
+    for where, item in found:
+        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where), stacklevel=3)
 
 
 def _warn_profile_override(schema: Any, draft: str, requested: str | None, pointer: str) -> None:

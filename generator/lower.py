@@ -205,7 +205,7 @@ class Lowering:
                 location = self.pending.pop()
                 if location.key in self.graph:
                     continue
-                with self.in_draft(self.draft_at(location)):
+                with self.in_draft(self.draft_at(location)), self.located(location):
                     self.check_target(location)
                     ctx = Context(location.document.uri, location.pointer, location.base)
                     self.graph[location.key] = self.node(location.schema, location.pointer, ctx)
@@ -219,6 +219,26 @@ class Lowering:
                 break
         if self.unresolved:
             raise SchemaError.combine(self.unresolved, "unresolvable references")
+
+    @contextmanager
+    def located(self, location: Location) -> Iterator[None]:
+        """Inside: what is found wrong while lowering a location of another document than the
+        compiled one (a registry's file) is located in that document, by its URI (the pointers
+        of a document's own lowering are its own; a pointer alone would name a place in the
+        compiled file)."""
+        uri = location.document.uri
+        if uri == self._root_checked[0]:
+            yield
+            return
+        unresolved, cycles = len(self.unresolved), set(self.chain_cycles)
+        try:
+            yield
+        except SchemaError as error:
+            raise error.in_document(uri) from None
+        finally:
+            self.unresolved[unresolved:] = [error.in_document(uri) for error in self.unresolved[unresolved:]]
+            for key in set(self.chain_cycles) - cycles:
+                self.chain_cycles[key] = self.chain_cycles[key].in_document(uri)
 
     def check_target(self, location: Location) -> None:
         """Preflight a reference target (it may lie in another document or an unknown keyword)."""

@@ -133,6 +133,8 @@ class Registry:
     # location key -> draft, where an embedded `$schema` changes the draft below a document's root
     dialects: dict[str, str] = field(default_factory=dict)
     supplied: Mapping[str, Any] = field(default_factory=dict)
+    # the documents read from `supplied` (a registry's files), in the order references reached them
+    from_supplied: list[Document] = field(default_factory=list)
 
     # -- documents ------------------------------------------------------------------------
     def add(self, uri: str, value: Any, draft: str | None = None) -> Document:
@@ -215,7 +217,9 @@ class Registry:
             supplied = self.supplied[uri]
             if isinstance(supplied, RegistryProblem):  # a broken or ambiguous registry entry
                 raise supplied.error(f"$ref {ref!r}", where)
-            return self.add(uri, supplied)
+            document = self.add(uri, supplied)
+            self.from_supplied.append(document)
+            return document
         meta = _BUNDLED.get(uri)
         if meta is not None:
             text = _resources.files("generator").joinpath("metaschemas").joinpath(meta).read_text("utf-8")

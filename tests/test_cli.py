@@ -492,6 +492,25 @@ def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
     assert bad_registry.returncode == 2 and "Traceback" not in bad_registry.stderr
 
 
+def test_a_problem_in_a_registry_file_is_named_by_that_file(tmp_path):
+    """`FILE:POINTER` named the compiled file at a pointer that is in the registry's document: the
+    location is that document's URI (its `$id`, else its file's) with the pointer."""
+    write(tmp_path / "defs" / "item.json", {"$id": "https://example.com/item.json",
+                                            "properties": {"n": {"pattern": "(a"}}})
+    write(tmp_path / "defs" / "plain.json", {"properties": {"m": {"maxLength": -1}}})
+    write(tmp_path / "a.json", {"properties": {"item": {"$ref": "https://example.com/item.json"}}})
+    write(tmp_path / "b.json", {"properties": {"plain": {"$ref": "defs/plain.json"}}})
+    compiled = run("compile", "a.json", "b.json", "--out", "out", "--registry", "defs", cwd=tmp_path)
+    assert compiled.returncode == 1
+    assert compiled.stderr.splitlines() == [
+        "a.json:https://example.com/item.json#/properties/n/pattern: pattern '(a': unterminated group (at 0) "
+        "[bad-regex]",
+        "b.json:file:///defs/plain.json#/properties/m/maxLength: maxLength must be a non-negative integer, not -1 "
+        "[bad-keyword-value]",
+    ]
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("limit", [str(2**63), str(sys.maxsize - 1), "10" + "0" * 30])
 def test_a_huge_source_size_limit_reads_the_file_as_it_is(tmp_path, limit):
     """A source size limit far beyond any file (past what one read can allocate, or past an index)

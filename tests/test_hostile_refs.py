@@ -101,6 +101,32 @@ def test_remote_references_come_from_the_registry_mapping_or_directory(tmp_path:
         generator.compile_source(schema)  # no registry: never the network
 
 
+@pytest.mark.parametrize("item, code, pointer", [
+    ({"properties": {"n": {"pattern": "(a"}}}, "bad-regex", "/properties/n/pattern"),
+    ({"properties": {"n": {"maxLength": -1}}}, "bad-keyword-value", "/properties/n/maxLength"),
+    ({"properties": {"n": {"$ref": "#/$defs/nope"}}}, "unresolvable-ref", "/properties/n/$ref"),
+    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "properties": {"n": {"$ref": "#/$defs/a"}}},
+     "ref-cycle", "/properties/n/$ref"),
+])
+def test_a_problem_in_a_registry_document_is_located_in_that_document(item: Any, code: str, pointer: str) -> None:
+    """Not at the same pointer in the compiled schema, where it is not (nor, in a tool contract,
+    under its side)."""
+    registry = {"https://example.com/item.json": item}
+    schema = {"properties": {"item": {"$ref": "https://example.com/item.json"}}}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, registry=registry, format=False)
+    assert raised.value.code == code
+    assert raised.value.pointer == "https://example.com/item.json#" + pointer
+    contract = {"name": "t", "profile": "draft2020-12", "input": schema, "output": {"type": "object"}}
+    with pytest.raises(generator.SchemaError) as in_contract:
+        generator.compile_contract_source(contract, registry=registry, format=False)
+    assert in_contract.value.pointer == "https://example.com/item.json#" + pointer
+    # the compiled document's own problems keep their pointers, under the contract's side
+    with pytest.raises(generator.SchemaError) as own:
+        generator.compile_contract_source({**contract, "input": {**schema, "maxLength": -1}}, registry=registry)
+    assert own.value.pointer == "/input/maxLength"
+
+
 def test_meta_schema_references_resolve_offline() -> None:
     module = generator.compile_module({"$ref": "https://json-schema.org/draft/2020-12/schema"})
     assert module.is_valid({"type": "string", "minLength": 1})

@@ -20,7 +20,7 @@ from ..load import load_json
 from ..preflight import check_json_value, warnings_once
 from ..profiles import OCTOSCRIPT, get_profile
 from ..render.module import render, root_of
-from ..hygiene import review
+from ..hygiene import review, review_documents
 from ..render.header import seal
 from ..render.types import TypedRoot, module_types
 from ..resolve import ReadLog, registry_mapping
@@ -96,6 +96,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         except SchemaError as failure:
             raise failure.under(f"/{side}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
+        review_documents(built.reached, chosen, policy=unknown_keywords)
         emitter = built.emitter
         emitters.append(emitter)
         sides.append((side, built))

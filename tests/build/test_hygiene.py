@@ -124,3 +124,56 @@ def test_cli_warns_by_default_and_refuses_when_asked(tmp_path: Path) -> None:
     assert override.returncode == 0
     assert override.stderr.strip() == ("b.json:/$schema: warning: profile draft2020-12 overrides $schema, "
                                        "which names draft7 [profile-overrides-schema]")
+
+
+# A registry's document that a $ref reaches: its typos are found as the contract's are, located
+# by its URI (a pointer alone would name a place in the compiled file).
+ITEM = {"$id": "https://example.com/item.json", "type": "object", "x-owner": "team",
+        "properties": {"n": {"type": "integer", "minimun": 3}}, "$defs": {"unused": {"patern": "^a"}}}
+ITEM_FOUND = ["https://example.com/item.json#/properties/n/minimun", "https://example.com/item.json#/$defs/unused/patern"]
+USES_ITEM = {"properties": {"a": {"$ref": "https://example.com/item.json"},
+                            "b": {"$ref": "https://example.com/item.json#/properties/n"}}}
+
+
+def test_registry_documents_a_reference_reaches_are_reviewed_by_their_uri() -> None:
+    registry = {"https://example.com/item.json": ITEM, "https://example.com/never.json": {"requird": []}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the default is silent
+        generator.compile_source(USES_ITEM, registry=registry)
+    with pytest.warns(generator.SchemaWarning) as caught:
+        generator.compile_source(USES_ITEM, registry=registry, unknown_keywords="warn")
+    # each once (two references reach the document), never a document no reference reached
+    assert sorted(w.message.pointer for w in caught) == sorted(ITEM_FOUND)  # type: ignore[union-attr]
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source(USES_ITEM, registry=registry, unknown_keywords="error")
+    assert refused.value.code == "unknown-keyword" and refused.value.pointer in ITEM_FOUND
+    assert "https://example.com/item.json#/properties/n/minimun: unknown keyword 'minimun' (did you mean " \
+           "'minimum'?)" in refused.value.message
+    # read by its own draft
+    old = {**ITEM, "$schema": "http://json-schema.org/draft-07/schema#", "dependentRequired": {}}
+    with pytest.raises(generator.SchemaError) as refused_old:
+        generator.compile_source(USES_ITEM, registry={"https://example.com/item.json": old}, unknown_keywords="error")
+    assert "https://example.com/item.json#/dependentRequired: unknown keyword 'dependentRequired' (a keyword of " \
+           "draft2020-12, not of draft7): draft7 ignores it" in refused_old.value.message
+
+
+def test_a_tool_contracts_registry_document_keeps_its_uri() -> None:
+    contract = {"name": "t", "profile": "draft2020-12", "input": {"$ref": "https://example.com/item.json"},
+                "output": {"type": "object"}}
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_contract_source(contract, registry={"https://example.com/item.json": ITEM},
+                                          unknown_keywords="error")
+    assert refused.value.pointer in ITEM_FOUND  # not under /input: it is not in the contract file
+
+
+@needs_cli
+def test_cli_names_a_registry_documents_typo_by_its_uri(tmp_path: Path) -> None:
+    write(tmp_path / "reg" / "item.json", ITEM)
+    write(tmp_path / "a.json", USES_ITEM)
+    warned = run("compile", "a.json", "--registry", "reg", "--out", "out", cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    assert "a.json:https://example.com/item.json#/properties/n/minimun: warning: unknown keyword 'minimun' " \
+           "(did you mean 'minimum'?): draft2020-12 ignores it [unknown-keyword]" in warned.stderr.splitlines()
+    refused = run("compile", "a.json", "--registry", "reg", "--out", "refused", "--unknown-keywords", "error",
+                  cwd=tmp_path)
+    assert refused.returncode == 1 and not (tmp_path / "refused").exists()
