@@ -50,5 +50,5 @@ if __name__ == "__main__":
     try:
         runtime.call("math.add", {"left": 1})
     except ToolDenied as denied:
-        print(denied)  # math.add: input rejected: 'right' is a required property at the root
+        print(denied)  # math.add: input rejected: "right" is a required property at the root
     print(runtime.remaining_budget("math.add"), runtime.records()[-1].outcome)  # 99 denied
