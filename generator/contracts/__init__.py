@@ -88,6 +88,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, sides, typed = [], [], []
     registry = ReadLog(registry_mapping(registry))  # a directory is read once
+    reviewed: set[int] = set()  # id() of each registry document's value, reviewed
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             with warnings_once(prefix=f"/{side}"):
@@ -96,7 +97,9 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         except SchemaError as failure:
             raise failure.under(f"/{side}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
-        review_documents(built.reached, chosen, policy=unknown_keywords)
+        # (a document both sides reach, by any of its URIs, is said once)
+        review_documents(tuple(d for d in built.reached if id(d.value) not in reviewed), chosen, policy=unknown_keywords)
+        reviewed.update(id(d.value) for d in built.reached)
         emitter = built.emitter
         emitters.append(emitter)
         sides.append((side, built))

@@ -164,6 +164,12 @@ def test_a_tool_contracts_registry_document_keeps_its_uri() -> None:
         generator.compile_contract_source(contract, registry={"https://example.com/item.json": ITEM},
                                           unknown_keywords="error")
     assert refused.value.pointer in ITEM_FOUND  # not under /input: it is not in the contract file
+    # a document both sides reach, by its $id and by its file's URI: said once
+    both = {**contract, "output": {"$ref": "file:///reg/item.json"}}
+    registry = {"https://example.com/item.json": ITEM, "file:///reg/item.json": ITEM}
+    with pytest.warns(generator.SchemaWarning) as caught:
+        generator.compile_contract_source(both, registry=registry, unknown_keywords="warn")
+    assert len(caught) == len(ITEM_FOUND)
 
 
 @needs_cli
