@@ -25,6 +25,7 @@ from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions, format_options
 from .hygiene import review, review_documents
 from .load import load_schema
+from .fan_out import reject_fan_out
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
 from .plan.order import Ordering
@@ -91,7 +92,8 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     ordering = Ordering()
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
+    live = reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
+    reject_fan_out(graph, tables, root_key, live)
     root = graph[root_key]
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
     # the absolute location of each node a dynamic reference may reach (for its errors)

@@ -287,13 +287,14 @@ DynamicTables = dict[tuple[str, str], list[tuple[int, str]]]
 
 
 def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: str | None = None,
-                      chain_cycles: dict[str, SchemaError] | None = None) -> None:
+                      chain_cycles: dict[str, SchemaError] | None = None) -> set[str]:
     """A reference that leads back to its own schema without descending into the instance would
     make validation run forever: refuse it (`ref-cycle`), naming the reference. Only a cycle that
     some instance can reach counts: with `root`, the search starts from what the root reaches
     (through every applied subschema and reference, `reachable`), so a cycle that lies only
     behind a branch nothing applies (the `then` of `"if": false`) is no error. `chain_cycles`
-    (Lowering.chain_cycles): the cycles of plain references lowering met, by where they start."""
+    (Lowering.chain_cycles): the cycles of plain references lowering met, by where they start.
+    Returns the keys searched (what the root reaches: fan_out.reject_fan_out's too)."""
     edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
     live = set(graph) if root is None else reachable(graph, tables, root)
     for key, error in (chain_cycles or {}).items():  # in the order lowering met them
@@ -319,6 +320,7 @@ def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: st
             if target not in state and target in edges:
                 state[target] = 1
                 stack.append((target, 0))
+    return live
 
 
 def _references(check: ir.Check, tables: DynamicTables) -> list[str]:

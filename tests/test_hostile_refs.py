@@ -4,6 +4,9 @@ recursive schemas, unresolvable and remote references. Each gives a clear error 
 from __future__ import annotations
 
 import json
+import re
+import time
+import warnings
 from typing import Any
 
 import pytest
@@ -170,3 +173,72 @@ def test_references_called_at_their_target_still_catch_deep_instances(schema: An
         deep = wrap(deep)
     assert module.is_valid(deep) is False
     assert "nested too deeply" in module.errors(deep)[0].message
+
+
+# -- schemas whose validation would take exponential time (generator/fan_out.py) ---------------
+
+def _doubling_chain(levels: int, applicator: str, end: Any) -> dict[str, Any]:
+    """`d0` applies `d1` twice in place, `d1` applies `d2` twice, ...: 2**levels applications."""
+    def twice(i: int) -> Any:
+        if applicator == "if":
+            return {"if": {"$ref": f"#/$defs/d{i + 1}"}, "then": {"$ref": f"#/$defs/d{i + 1}"}}
+        return {applicator: [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]}
+    defs = {f"d{i}": twice(i) for i in range(levels)}
+    defs[f"d{levels}"] = end
+    return {"$defs": defs, "$ref": "#/$defs/d0"}
+
+
+@pytest.mark.parametrize("applicator", ["allOf", "anyOf", "oneOf", "if"])
+def test_a_schema_applying_a_subschema_exponentially_often_in_place_is_refused(applicator: str) -> None:
+    """A few bytes that apply their last link 2**40 times to any value, {} included: refused
+    quickly, naming the first link (from the end) over the bound, never compiled into a hang."""
+    schema = _doubling_chain(40, applicator, {"type": "object"})
+    assert len(json.dumps(schema)) < 4000
+    started = time.perf_counter()
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source(schema, format=False)
+    assert time.perf_counter() - started < 30  # (a hang's bound, not a timing)
+    assert refused.value.code == "limit-exceeded"
+    assert re.fullmatch(r"/\$defs/d\d+", refused.value.pointer)
+    assert "over the limit of 100,000" in refused.value.message
+    # 2**16 applications stay under the bound: compiled, and answering as the reference does
+    small = _doubling_chain(14, applicator, {"type": "object"})
+    module = generator.compile_module(small, format=False)
+    reference = DraftReference(small, "draft2020-12")
+    for instance in ({}, 1):
+        assert module.is_valid(instance) is reference.is_valid(instance)
+
+
+@pytest.mark.parametrize("schema", [
+    {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]},
+    {"items": {"$ref": "#"}, "contains": {"$ref": "#"}},
+    {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^a": {"$ref": "#"}}},
+    {"items": {"allOf": [{"$ref": "#"}, {"$ref": "#"}]}},
+    {"$defs": {"t": {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]}}, "items": {"$ref": "#/$defs/t"}},
+])
+def test_a_subschema_applying_itself_twice_to_a_member_is_refused(schema: Any) -> None:
+    """Each level of an instance nested that way doubles the work (an array 40 deep, 80 bytes,
+    would never finish): refused, naming the subschema."""
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source(schema, format=False)
+    assert refused.value.code == "limit-exceeded"
+    assert refused.value.pointer in ("", "/$defs/t")
+    assert "applies itself twice or more to one member" in refused.value.message
+
+
+@pytest.mark.parametrize("schema", [
+    {"properties": {"left": {"$ref": "#"}, "right": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}},
+    {"prefixItems": [{"$ref": "#"}], "items": {"$ref": "#"}},
+    {"anyOf": [{"items": {"$ref": "#"}}, {"type": "string"}]},
+    {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^b": {"$ref": "#"}}},
+])
+def test_a_subschema_applying_itself_once_to_each_member_compiles(schema: Any) -> None:
+    """Recursion that applies a subschema once to each member (a tree's left and right, a prefix
+    item and the items after it, an anyOf alternative, a pattern that is another name's)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        module = generator.compile_module(schema, format=False)
+    deep: Any = "leaf"
+    for _ in range(40):  # (40 levels: a doubling would be 2**40 steps)
+        deep = {"left": deep}
+    assert module.is_valid(deep) is DraftReference(schema, "draft2020-12").is_valid(deep)
