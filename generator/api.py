@@ -35,7 +35,7 @@ from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with
 from .render.header import seal
 from .render.module import render, root_of
 from .render.types import TypedRoot, module_types
-from .resolve import Document, ReadLog, Registry, registry_mapping
+from .resolve import Document, ReadLog, Registry, check_base_uri, registry_mapping
 
 # The draft whose resolution rules a profile that is no draft follows (it has no references).
 _SEED_DRAFT = "draft2020-12"
@@ -106,6 +106,12 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     return Built(emitter, fast, error, root, indexed, reached)
 
 
+def check_name(name: Any) -> None:
+    """The API's `name=` (the module's name, made an identifier): a string or None."""
+    if name is not None and not isinstance(name, str):
+        raise OptionError(f"name must be a string or None, not {type(name).__name__}")
+
+
 def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:
     """Where the subschema the caller's `fragment` names is; a SchemaError saying that the fragment,
     which no $ref wrote, names nothing."""
@@ -143,6 +149,10 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     where `format` asserts). `content_assertion`: contentEncoding/contentMediaType checks in
     draft 7 (None: annotations). See generator/format_options.py.
     """
+    check_name(name)
+    check_base_uri(base_uri)
+    if not isinstance(fragment, str):
+        raise OptionError(f"fragment must be a string (a JSON pointer or an anchor), not {type(fragment).__name__}")
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
     walked: set[str] = set()

@@ -139,6 +139,9 @@ def _loader_class() -> Any:
 
 def load_yaml(source: str | bytes, *, max_bytes: int | None = None, what: str = "schema") -> Any:
     """Parse one YAML document into a JSON value, exactly (see the module docstring)."""
+    if not isinstance(source, (str, bytes, bytearray, memoryview)):  # (as load_schema refuses it)
+        raise SchemaError(f"a YAML {what} source must be text or bytes, not {type(source).__name__}",
+                          code="not-a-schema")
     yaml = _yaml()
     raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else bytes(source)
     if max_bytes is not None and len(raw) > max_bytes:

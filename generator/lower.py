@@ -17,9 +17,10 @@ from urllib.parse import urldefrag
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
+from .primitives import short_repr
 from .keywords.registry import KEYWORDS
 from .profiles import Profile, related_profile
-from .resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
+from .resolve import META_SCHEMAS, Location, MalformedURI, Registry, join_uri, normalize_meta_uri
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,7 @@ class Lowering:
             key = ctx.document + "#" + pointer
             base = self.registry.bases.get(key)
             if base is None:
-                ident = schema.get(self.profile.dialect.id_keyword)
-                base = join_uri(ctx.base, ident) if isinstance(ident, str) and not ident.startswith("#") else ctx.base
+                base = self.base_inside(schema, pointer, ctx.base)
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
                 resource = self.resource_id(self.registry.resource_of[key])
@@ -77,6 +77,18 @@ class Lowering:
             with self.in_draft(META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]))):
                 return self._node(schema, pointer, ctx, resource)
         return self._node(schema, pointer, ctx, resource)
+
+    def base_inside(self, schema: dict[str, Any], pointer: str, outer: str) -> str:
+        """The base URI inside a schema the registry did not index (one in an unknown keyword)."""
+        word = self.profile.dialect.id_keyword
+        ident = schema.get(word)
+        if not isinstance(ident, str) or ident.startswith("#"):
+            return outer
+        try:
+            return join_uri(outer, ident)
+        except MalformedURI as exc:  # (preflight says it first, where it walks)
+            raise SchemaError(f"{word} {short_repr(ident)} is not a URI: {exc}", code="bad-keyword-value",
+                              pointer=join_pointer(pointer, word)) from None
 
     def _node(self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None) -> ir.Node:
         types: tuple[str, ...] | None = None

@@ -20,6 +20,7 @@ from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
 from .errors import OptionError, SchemaError, join_pointer
+from .primitives import short_repr
 
 DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 
@@ -48,18 +49,47 @@ def normalize_meta_uri(uri: str) -> str:
     return uri[:-1] if uri.endswith("#") else uri
 
 
+class MalformedURI(ValueError):
+    """A URI (reference) urllib cannot split: `http://[::1/x` (an unclosed IPv6 host),
+    `http://[foo]/` (a bracketed host that is no IP address). Schemas and registries are written
+    by anyone, so each caller says it as a typed error at its keyword: an `$id` that is no URI is
+    `bad-keyword-value`, a reference that is none does not resolve (`unresolvable-ref`)."""
+
+
+def uri_problem(uri: str) -> str | None:
+    """Why urllib cannot split `uri` (its own words), or None when it can."""
+    try:
+        urlsplit(uri)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def check_base_uri(base_uri: Any) -> None:
+    """The API's `base_uri=`: a string urllib can split, else an OptionError."""
+    if not isinstance(base_uri, str):
+        raise OptionError(f"base_uri must be a string (a URI), not {type(base_uri).__name__}")
+    problem = uri_problem(base_uri)
+    if problem is not None:
+        raise OptionError(f"base_uri {base_uri!r} is not a URI: {problem}")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def join_uri(base: str, ref: str) -> str:
     """RFC 3986 reference resolution that also works for URNs and other non-hierarchical bases
-    (cached: a schema resolves the same few references against the same few bases many times)."""
-    if urlsplit(ref).scheme:
-        return ref
-    scheme = urlsplit(base).scheme
-    if scheme and scheme not in uses_relative:
-        if ref.startswith("#") or ref == "":
-            return urldefrag(base)[0] + ref
-        return ref
-    return urljoin(base, ref)
+    (cached: a schema resolves the same few references against the same few bases many times).
+    MalformedURI when urllib cannot split either."""
+    try:
+        if urlsplit(ref).scheme:
+            return ref
+        scheme = urlsplit(base).scheme
+        if scheme and scheme not in uses_relative:
+            if ref.startswith("#") or ref == "":
+                return urldefrag(base)[0] + ref
+            return ref
+        return urljoin(base, ref)
+    except ValueError as exc:
+        raise MalformedURI(str(exc)) from None
 
 
 @functools.cache
@@ -185,7 +215,13 @@ class Registry:
                     if fragment_anchors and ident.startswith("#"):
                         self.anchors[join_uri(base, ident)] = (document.uri, pointer)
                     else:
-                        base = join_uri(base, ident)
+                        try:
+                            base = join_uri(base, ident)
+                        except MalformedURI as exc:
+                            # (preflight says it first where it walks; this is every place indexed)
+                            raise SchemaError(f"{dialect.id_keyword} {short_repr(ident)} is not a URI: {exc}",
+                                              code="bad-keyword-value",
+                                              pointer=join_pointer(pointer, dialect.id_keyword)) from None
                         resource = urldefrag(base)[0]
                         self.resources.setdefault(resource, (document.uri, pointer))
                         self.resource_of[key] = resource
@@ -217,7 +253,10 @@ class Registry:
             supplied = self.supplied[uri]
             if isinstance(supplied, RegistryProblem):  # a broken or ambiguous registry entry
                 raise supplied.error(f"$ref {ref!r}", where)
-            document = self.add(uri, supplied)
+            try:
+                document = self.add(uri, supplied)
+            except SchemaError as error:  # (a bad $id found indexing it) located in that document
+                raise error.in_document(uri) from None
             self.from_supplied.append(document)
             return document
         meta = _BUNDLED.get(uri)
@@ -246,7 +285,13 @@ class Registry:
 
     def lookup(self, ref: str, base: str, where: str) -> Location:
         """The location `ref` names, resolved against `base`; `where` is the $ref's pointer."""
-        uri, fragment = _split_reference(base, ref)
+        try:
+            uri, fragment = _split_reference(base, ref)
+        except MalformedURI as exc:
+            word = where.rpartition("/")[2]
+            word = word if word in ("$dynamicRef", "$recursiveRef") else "$ref"
+            raise SchemaError(f"{word} {ref!r} does not resolve: it is not a URI reference: {exc}",
+                              code="unresolvable-ref", pointer=where) from None
         if fragment and not fragment.startswith("/"):
             found = self.anchors.get(uri + "#" + fragment)
             if found is None:
@@ -283,7 +328,10 @@ def _without_fragment(uri: str) -> str:
 def _split_reference(base: str, ref: str) -> tuple[str, str]:
     """The document URI and the (percent-decoded) fragment a reference names from `base`
     (cached: a schema makes the same references from the same bases many times)."""
-    uri, fragment = urldefrag(join_uri(base, ref))
+    try:
+        uri, fragment = urldefrag(join_uri(base, ref))
+    except ValueError as exc:  # (MalformedURI from join_uri, or urllib's own)
+        raise MalformedURI(str(exc)) from None
     if not uri and not base:
         uri = ""
     return uri, unquote(fragment)
@@ -407,7 +455,9 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
             continue
         for key in keys:
             mapping.setdefault(key, value)
-        if isinstance(value, dict) and isinstance(value.get("$id"), str):
+        # (an $id urllib cannot split claims nothing: a $ref by the file's path reaches it and
+        # is refused there, `bad-keyword-value` at that $id)
+        if isinstance(value, dict) and isinstance(value.get("$id"), str) and uri_problem(value["$id"]) is None:
             claims.setdefault(urldefrag(value["$id"])[0], []).append((file, value))
     for ident, claimants in claims.items():
         files = tuple(dict.fromkeys(str(file) for file, _ in claimants))
@@ -432,9 +482,12 @@ def registry_mapping(registry: Any) -> dict[str, Any]:
         if not Path(registry).is_dir():
             raise OptionError(f"registry {str(registry)!r} is not a directory of schema files")
         return load_registry_directory(registry)
-    if isinstance(registry, dict):
+    if isinstance(registry, Mapping):
+        odd = [key for key in registry if not isinstance(key, str)]
+        if odd:  # (a $ref names a document by a string: no other key is ever looked up)
+            raise OptionError(f"registry keys must be URIs (strings), not {type(odd[0]).__name__} ({odd[0]!r})")
         return dict(registry)
-    raise OptionError("registry must be a mapping of URI to schema, or a directory")
+    raise OptionError(f"registry must be a mapping of URI to schema, or a directory, not {type(registry).__name__}")
 
 
 class ReadLog(dict):  # type: ignore[type-arg]

@@ -511,6 +511,61 @@ def test_a_problem_in_a_registry_file_is_named_by_that_file(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_uri_that_is_no_uri_is_a_schema_error_in_every_command(tmp_path):
+    """urllib cannot split `http://[::1/x` (its ValueError was a traceback): in a reference it does
+    not resolve, in an identifier it is a bad value, at the keyword (in its registry document)."""
+    draft = {"2020": "https://json-schema.org/draft/2020-12/schema",
+             "2019": "https://json-schema.org/draft/2019-09/schema",
+             "7": "http://json-schema.org/draft-07/schema#", "4": "http://json-schema.org/draft-04/schema#"}
+    cases = {  # file -> (schema, pointer, code)
+        "ref.json": ({"$ref": "http://[::1/x"}, "/$ref", "unresolvable-ref"),
+        "dynamic.json": ({"$schema": draft["2020"], "items": {"$dynamicRef": "http://[foo]/x"}},
+                         "/items/$dynamicRef", "unresolvable-ref"),
+        "recursive.json": ({"$schema": draft["2019"], "items": {"$recursiveRef": "http://[::1/x"}},
+                           "/items/$recursiveRef", "unresolvable-ref"),
+        "id7.json": ({"$schema": draft["7"], "properties": {"a": {"$id": "http://[::1/x"}}},
+                     "/properties/a/$id", "bad-keyword-value"),
+        "id4.json": ({"$schema": draft["4"], "id": "http://[foo]/x"}, "/id", "bad-keyword-value"),
+        "via_id.json": ({"$ref": "https://example.com/item.json"},
+                        "https://example.com/item.json#/properties/a/$ref", "unresolvable-ref"),
+        "via_path.json": ({"$ref": "defs/bad_id.json"}, "file:///defs/bad_id.json#/$id", "bad-keyword-value"),
+    }
+    for file, (schema, _, _) in cases.items():
+        write(tmp_path / file, schema)
+    write(tmp_path / "defs" / "item.json", {"$id": "https://example.com/item.json",
+                                            "properties": {"a": {"$ref": "http://[::1/x"}}})
+    write(tmp_path / "defs" / "bad_id.json", {"$id": "http://[::1/y", "type": "string"})
+    write(tmp_path / "contract.json", {"name": "t", "profile": "draft2020-12", "output": {"type": "object"},
+                                       "input": {"properties": {"a": {"$ref": "http://[foo]/x"}}}})
+    write(tmp_path / "data.json", {"a": 1})
+    files = [*cases, "contract.json"]
+    common = ("--registry", "defs")
+    compiled, preflighted, *validated = run_many(
+        [(("compile", *files, "--out", "out", *common), None), (("preflight", *files, *common), None)]
+        + [(("validate", "--schema", file, *common, "data.json"), None) for file in cases], cwd=tmp_path)
+    for proc in (compiled, preflighted):
+        assert proc.returncode == 1, proc.stderr
+        for file, (_, pointer, code) in cases.items():
+            assert_reported(proc.stderr, file, pointer, code)
+        assert_reported(proc.stderr, "contract.json", "/input/properties/a/$ref", "unresolvable-ref")
+    assert not (tmp_path / "out").exists()
+    for proc, (file, (_, pointer, code)) in zip(validated, cases.items()):
+        assert proc.returncode == 2, proc.stderr
+        assert_reported(proc.stderr, file, pointer, code)
+
+    # check reads the registry directory (the file whose $id is no URI among them) and the edited
+    # contract: stale, never a traceback
+    write(tmp_path / "good.json", {"name": "t", "profile": "draft2020-12", "input": {"$ref": "file:///defs/plain.json"},
+                                   "output": {"type": "object"}})
+    write(tmp_path / "defs" / "plain.json", {"type": "object"})
+    assert run("compile", "good.json", "--out", "out", *common, cwd=tmp_path).returncode == 0
+    write(tmp_path / "good.json", {"name": "t", "profile": "draft2020-12", "input": {"$ref": "http://[::1/x"},
+                                   "output": {"type": "object"}})
+    checked = run("check", "good.json", "ref.json", "--out", "out", *common, cwd=tmp_path)
+    assert checked.returncode == 1
+    assert "good.py: stale" in checked.stderr and "ref.py: missing" in checked.stderr
+
+
 @pytest.mark.parametrize("limit", [str(2**63), str(sys.maxsize - 1), "10" + "0" * 30])
 def test_a_huge_source_size_limit_reads_the_file_as_it_is(tmp_path, limit):
     """A source size limit far beyond any file (past what one read can allocate, or past an index)

@@ -13,6 +13,7 @@ import pytest
 
 import generator
 from generator.reference import DraftReference
+from generator.resolve import resolve_pointer
 
 
 def chain(n: int, end: Any) -> dict[str, Any]:
@@ -128,6 +129,95 @@ def test_a_problem_in_a_registry_document_is_located_in_that_document(item: Any,
     with pytest.raises(generator.SchemaError) as own:
         generator.compile_contract_source({**contract, "input": {**schema, "maxLength": -1}}, registry=registry)
     assert own.value.pointer == "/input/maxLength"
+
+
+# URIs urllib cannot split (it raised ValueError through the compiler): an unclosed IPv6 host, a
+# bracketed host that is no IP address, a host NFKC normalization changes
+MALFORMED_URIS = ["http://[::1/x", "http://[foo]/x", "//[::1/x", "http://a\uff03b/x"]
+META = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
+        "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
+        "draft7": "http://json-schema.org/draft-07/schema#", "draft6": "http://json-schema.org/draft-06/schema#",
+        "draft4": "http://json-schema.org/draft-04/schema#"}
+REFERENCES = [(draft, "$ref") for draft in META] + [("draft2020-12", "$dynamicRef"), ("draft2019-09", "$recursiveRef")]
+IDENTIFIERS = [(draft, "id" if draft == "draft4" else "$id") for draft in META]
+
+
+@pytest.mark.parametrize("uri", MALFORMED_URIS)
+@pytest.mark.parametrize("draft, keyword", REFERENCES)
+def test_a_reference_that_is_no_uri_does_not_resolve(draft: str, keyword: str, uri: str) -> None:
+    schema = {"$schema": META[draft], "properties": {"x": {keyword: uri}}}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, format=False)
+    assert (raised.value.code, raised.value.pointer) == ("unresolvable-ref", "/properties/x/" + keyword)
+    assert "not a URI reference" in raised.value.message
+    # reported with every other unresolvable reference
+    both = {**schema, "properties": {**schema["properties"], "y": {"$ref": "#/nope"}}}
+    with pytest.raises(generator.SchemaError) as together:
+        generator.compile_source(both, format=False)
+    assert {e.pointer for e in together.value.errors} == {"/properties/x/" + keyword, "/properties/y/$ref"}
+    # the reference interpreter, when evaluation reaches it
+    with pytest.raises(generator.SchemaError) as interpreted:
+        DraftReference(schema, draft).is_valid({"x": 1})
+    assert (interpreted.value.code, interpreted.value.pointer) == ("unresolvable-ref", "/properties/x/" + keyword)
+
+
+@pytest.mark.parametrize("uri", MALFORMED_URIS)
+@pytest.mark.parametrize("draft, keyword", IDENTIFIERS)
+@pytest.mark.parametrize("where", ["", "/properties/x", "/$defs/d"])
+def test_an_identifier_that_is_no_uri_is_a_bad_keyword_value(draft: str, keyword: str, uri: str, where: str) -> None:
+    schema: dict[str, Any] = {"$schema": META[draft], "$defs": {"d": {}}, "properties": {"x": {}}}
+    resolve_pointer(schema, where)[keyword] = uri
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, format=False)
+    assert (raised.value.code, raised.value.pointer) == ("bad-keyword-value", f"{where}/{keyword}")
+    with pytest.raises(generator.SchemaError) as interpreted:
+        DraftReference(schema, draft)
+    assert (interpreted.value.code, interpreted.value.pointer) == ("bad-keyword-value", f"{where}/{keyword}")
+
+
+@pytest.mark.parametrize("schema, pointer", [
+    # where preflight does not walk: under a keyword the draft does not know, reached by a $ref or not
+    ({"$schema": META["draft7"], "dependentSchemas": {"a": {"$id": "http://[::1/x"}}}, "/dependentSchemas/a/$id"),
+    ({"$ref": "#/unknown", "unknown": {"$id": "http://[::1/x"}}, "/unknown/$id"),
+    ({"$ref": "#/unknown", "unknown": {"$ref": "http://[::1/x"}}, "/unknown/$ref"),
+])
+def test_a_uri_that_is_no_uri_is_refused_where_preflight_does_not_walk(schema: Any, pointer: str) -> None:
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, format=False)
+    assert raised.value.pointer == pointer
+
+
+def test_a_draft4_dollar_id_identifies_nothing_and_is_not_read_as_a_uri() -> None:
+    module = generator.compile_module({"$schema": META["draft4"], "$id": "http://[::1/x", "type": "integer"})
+    assert module.is_valid(1) and not module.is_valid("1")
+
+
+@pytest.mark.parametrize("item, code, pointer", [
+    ({"properties": {"n": {"$ref": "http://[::1/x"}}}, "unresolvable-ref", "/properties/n/$ref"),
+    ({"properties": {"n": {"$dynamicRef": "http://[foo]/x"}}}, "unresolvable-ref", "/properties/n/$dynamicRef"),
+    ({"properties": {"n": {"$id": "http://[::1/x"}}}, "bad-keyword-value", "/properties/n/$id"),
+    ({"$id": "http://[foo]/x"}, "bad-keyword-value", "/$id"),
+])
+def test_a_uri_that_is_no_uri_in_a_registry_document_is_located_in_it(tmp_path: Any, item: Any, code: str,
+                                                                      pointer: str) -> None:
+    schema = {"properties": {"item": {"$ref": "https://example.com/item.json"}}}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, registry={"https://example.com/item.json": item}, format=False)
+    assert (raised.value.code, raised.value.pointer) == (code, "https://example.com/item.json#" + pointer)
+    contract = {"name": "t", "profile": "draft2020-12", "input": schema, "output": {"type": "object"}}
+    with pytest.raises(generator.SchemaError) as in_contract:
+        generator.compile_contract_source(contract, registry={"https://example.com/item.json": item}, format=False)
+    assert (in_contract.value.code, in_contract.value.pointer) == (code, "https://example.com/item.json#" + pointer)
+    # a directory: the file is reached by its path (an $id that is no URI claims nothing), and
+    # loading the directory goes on (its other files still serve)
+    (tmp_path / "item.json").write_text(json.dumps(item))
+    (tmp_path / "good.json").write_text(json.dumps({"type": "integer"}))
+    by_path = {"properties": {"item": {"$ref": (tmp_path / "item.json").as_uri()}}}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(by_path, registry=str(tmp_path), format=False)
+    assert (raised.value.code, raised.value.pointer) == (code, (tmp_path / "item.json").as_uri() + "#" + pointer)
+    module = generator.compile_module({"$ref": (tmp_path / "good.json").as_uri()}, registry=str(tmp_path))
+    assert module.is_valid(1) and not module.is_valid("1")
 
 
 def test_meta_schema_references_resolve_offline() -> None:

@@ -540,6 +540,31 @@ def test_bad_option(options: dict[str, Any]) -> None:
             compile_({"type": "integer"}, profile, **options)
 
 
+@pytest.mark.parametrize("arguments", [
+    {"base_uri": 1}, {"base_uri": None}, {"base_uri": b"https://example.com/"}, {"base_uri": "http://[::1/x"},
+    {"base_uri": "http://[foo]/"}, {"fragment": 1}, {"fragment": None}, {"name": 1}, {"name": b"m"},
+    {"registry": 1}, {"registry": [{}]}, {"registry": {1: {}}}, {"registry": {None: {}}},
+], ids=repr)
+def test_an_argument_of_the_wrong_type_is_an_option_error(arguments: dict[str, Any]) -> None:
+    """Never an AttributeError or TypeError from deep inside (`base_uri=1` was one)."""
+    with pytest.raises(generator.OptionError):
+        generator.compile_source({"type": "integer"}, **arguments)
+    with pytest.raises(generator.OptionError):
+        generator.compile_module({"type": "integer"}, **arguments)
+    if "base_uri" not in arguments and "fragment" not in arguments:  # (a contract takes neither)
+        contract = {"name": "t", "input": {"type": "object"}, "output": {"type": "object"}}
+        with pytest.raises(generator.OptionError):
+            generator.compile_contract_source(contract, **arguments)
+
+
+def test_a_registry_may_be_any_mapping() -> None:
+    from types import MappingProxyType
+
+    registry = MappingProxyType({"https://example.com/n.json": {"type": "integer"}})
+    module = generator.compile_module({"$ref": "https://example.com/n.json"}, registry=registry)
+    assert module.is_valid(1) and not module.is_valid("1")
+
+
 def test_bad_option_is_reported_before_the_schema_is_read() -> None:
     with pytest.raises(generator.OptionError):
         compile_("{not json", "strict", max_depth=0)

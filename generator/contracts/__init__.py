@@ -11,7 +11,7 @@ import types as _types
 from typing import Any
 
 from .. import ir
-from ..api import build, prepare
+from ..api import build, check_name, prepare
 from ..codegen import Code, Name, literal, uses_decimal
 from ..collector import paused
 from ..errors import SchemaError, join_pointer
@@ -79,6 +79,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
                             **options: Any) -> str:
     """The source of one standalone module validating a tool's input and output.
     `unknown_keywords` and the format options apply as in compile_source."""
+    check_name(name)
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     value, raw = load_contract(contract)
     profile_name = value.get("profile", "octoscript")

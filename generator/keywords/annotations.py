@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..primitives import short_repr
+from ..resolve import uri_problem
 
 from .base import ALL_DRAFTS, Keyword
 
@@ -44,6 +45,8 @@ def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
     is $anchor's business); in drafts 6 and 7 an empty fragment, a plain name or a JSON pointer
     (which names nothing)."""
     check_string(w, value, pointer, depth)
+    if w.profile.dialect.id_keyword == "$id":  # (draft 4's $id identifies nothing)
+        check_uri(w, value, pointer)
     fragment = value.partition("#")[2]
     allowed = w.profile.dialect.id_fragment
     if not fragment or allowed == "any":
@@ -59,6 +62,21 @@ def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not re.fullmatch(PLAIN_NAME, fragment):
         raise w.fail("bad-keyword-value", pointer,
                      f"$id {short_repr(value)}: a fragment in an $id must be a plain name (^{PLAIN_NAME}$)")
+
+
+def check_uri(w: Walk, value: str, pointer: str) -> None:
+    """An identifier is a URI urllib can split (never `http://[::1/x`): resolving against it would fail."""
+    problem = uri_problem(value)
+    if problem is not None:
+        keyword = pointer.rsplit("/", 1)[-1]
+        raise w.fail("bad-keyword-value", pointer, f"{keyword} {short_repr(value)} is not a URI: {problem}")
+
+
+def check_draft4_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """Draft 4's `id`: any JSON value (it identifies only as a string), and a string is a URI."""
+    w.json_value(value, pointer)
+    if isinstance(value, str) and w.profile.dialect.id_keyword == "id":
+        check_uri(w, value, pointer)
 
 
 def check_json(w: Walk, value: Any, pointer: str, depth: int) -> None:
@@ -88,7 +106,7 @@ MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$schema", "core", frozenset(), check_string, annotation=ALL_DRAFTS | _SEED),
     Keyword("$id", "core", frozenset(), check_id, annotation=ALL_DRAFTS | _SEED),
-    Keyword("id", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
+    Keyword("id", "core", frozenset(), check_draft4_id, annotation=ALL_DRAFTS),
     Keyword("$anchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$dynamicAnchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$recursiveAnchor", "core", frozenset(), check_json, annotation=ALL_DRAFTS),

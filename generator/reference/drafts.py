@@ -35,7 +35,7 @@ from ..format_options import FormatOptions
 from ..keywords.registry import KEYWORDS
 from ..profiles import (DRAFT_PROFILES, VALIDATION_VOCABULARY, Dialect, Profile, asserts_formats_by_vocabulary,
                         with_formats)
-from ..resolve import META_SCHEMAS, Location, Registry, normalize_meta_uri
+from ..resolve import META_SCHEMAS, Location, Registry, check_base_uri, normalize_meta_uri
 from .results import Error, Evaluated, Results, error
 
 __all__ = ["DraftReference", "Error", "Evaluated", "Here"]
@@ -84,6 +84,7 @@ class DraftReference:
         DRAFT_PROFILES[draft]  # KeyError for an unknown draft name
         self.seed = profile  # a seed profile in force everywhere (no $schema applies)
         self.format_options = format_options
+        check_base_uri(base_uri)
         self.registry = Registry(draft=draft, supplied=registry or {})
         self.document = self.registry.add(base_uri, schema)
         self.schema = schema

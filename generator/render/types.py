@@ -56,7 +56,7 @@ from ..codegen import Code, Name, code, comment, join, literal
 from ..errors import SchemaError, join_pointer
 from ..profiles import DRAFT_PROFILES, Profile
 from ..values import normalize_number
-from ..resolve import META_SCHEMAS, Location, Registry, join_uri, normalize_meta_uri
+from ..resolve import META_SCHEMAS, Location, MalformedURI, Registry, join_uri, normalize_meta_uri
 
 # -- the type algebra ------------------------------------------------------------------------------
 
@@ -522,7 +522,10 @@ class _Reader:
         base = registry.bases.get(at.document + "#" + at.pointer)
         if base is None:
             ident = schema.get("id" if at.profile.draft == "draft4" else "$id")
-            base = join_uri(at.base, ident) if isinstance(ident, str) and not ident.startswith("#") else at.base
+            try:
+                base = join_uri(at.base, ident) if isinstance(ident, str) and not ident.startswith("#") else at.base
+            except MalformedURI:  # only in a definition the validator never reads: it compiled
+                base = at.base
         profile = at.profile
         meta = schema.get("$schema")
         if at.pointer and isinstance(meta, str):

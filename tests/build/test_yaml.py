@@ -39,6 +39,15 @@ def test_numbers_stay_exact_and_scalars_follow_the_core_schema() -> None:
     assert exact_json(value).count("0.30000000000000000001") == 1
 
 
+@pytest.mark.parametrize("source", [5, None, {}, [1], 1.5])
+def test_a_source_that_is_not_text_is_a_schema_error(source: object) -> None:
+    """As compile_source refuses it (not-a-schema), never PyYAML's ReaderError or a TypeError."""
+    with pytest.raises(generator.SchemaError) as raised:
+        load_yaml(source)  # type: ignore[arg-type]
+    assert raised.value.code == "not-a-schema"
+    assert type(source).__name__ in raised.value.message
+
+
 def test_the_compiled_bound_is_exact() -> None:
     module = generator.compile_module(load_yaml(SCHEMA_YAML))
     assert not module.is_valid({"price": 0.3})  # 0.3 < 0.30000000000000000001
