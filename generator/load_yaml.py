@@ -6,14 +6,16 @@ as in the JSON loader (an integer stays int; a decimal is a float only when the 
 repr is the same number, otherwise a Decimal keeping every digit). Anything JSON cannot hold is
 refused with a SchemaError naming where: duplicate keys, keys that are not strings, aliases
 (`*name`, which would let a small file stand for a huge or cyclic schema), tags other than the
-core ones (timestamps, binary, sets, Python objects), NaN and infinities.
+core ones (timestamps, binary, sets, Python objects), NaN and infinities, and a scalar its
+explicit core tag cannot be (`!!bool yes`, `!!null x`, `!!int 0x1_0`: the tag holds the forms the
+core schema resolves to it, nothing is coerced).
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .errors import SchemaError
@@ -28,6 +30,16 @@ _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
 _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
                     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 _CORE = "tag:yaml.org,2002:"
+# An explicitly tagged scalar (`!!bool yes`) holds only what the core schema resolves to its tag:
+# else a tag would silently coerce (bool(...) of anything not "true" is False, `!!null x` None).
+CORE_FORMS = {_CORE + "null": _NULL, _CORE + "bool": _BOOL, _CORE + "int": _INT, _CORE + "float": _FLOAT}
+
+
+def is_core_form(tag: str, text: str) -> bool:
+    """Whether `text` is a scalar the YAML 1.2 core schema resolves to `tag` (any text is a str,
+    and a tag that is not a core scalar tag is not judged here)."""
+    pattern = CORE_FORMS.get(tag)
+    return pattern is None or pattern.fullmatch(text) is not None
 
 
 def is_yaml_path(path: str) -> bool:
@@ -67,35 +79,44 @@ def _loader_class() -> Any:
     def scalar(loader: Any, node: Any) -> str:
         return str(loader.construct_scalar(node))
 
-    def integer(loader: Any, node: Any) -> int:
+    def form(loader: Any, node: Any, what: str) -> str:
+        """The scalar's text, refused unless it is a core form of its tag (int() and Decimal()
+        would take ` 12`, `1_0`, `Infinity` and other digits than ASCII ones)."""
         text = scalar(loader, node)
-        try:
-            if text.startswith(("0o", "0x")):
-                return int(text[2:], 8 if text[1] == "o" else 16)
-            return _parse_int(text)
-        except ValueError:
-            raise SchemaError(f"{text[:40]!r} is not an integer{_where(node)}", code="bad-json") from None
+        if not is_core_form(node.tag, text):
+            raise SchemaError(f"{text[:40]!r} is not {what}{_where(node)}", code="bad-json")
+        return text
+
+    def integer(loader: Any, node: Any) -> int | Decimal:
+        text = form(loader, node, "an integer")
+        if text.startswith(("0o", "0x")):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        return _parse_int(text)
 
     def number(loader: Any, node: Any) -> Any:
         text = scalar(loader, node)
         if re.match(r"^[-+]?\.(?:inf|nan)$", text, re.I):
             raise SchemaError(f"{text} is not a JSON number{_where(node)}", code="bad-json")
-        try:
-            Decimal(text)
-        except InvalidOperation:
-            raise SchemaError(f"{text[:40]!r} is not a number{_where(node)}", code="bad-json") from None
-        return _parse_float(text)
+        return _parse_float(form(loader, node, "a number"))
 
     def boolean(loader: Any, node: Any) -> bool:
-        return scalar(loader, node).lower() == "true"
+        return form(loader, node, "a boolean (true or false)").lower() == "true"
 
     def null(loader: Any, node: Any) -> None:
+        form(loader, node, "null")
         return None
 
+    def collection(node: Any, kind: Any) -> None:
+        if not isinstance(node, kind):  # `!!seq abc`: a tag on the wrong kind of node
+            raise SchemaError(f"the YAML tag {node.tag}{_where(node)} is on a {node.id}, not a {kind.id}",
+                              code="bad-json")
+
     def sequence(loader: Any, node: Any) -> list[Any]:
+        collection(node, yaml.SequenceNode)
         return [loader.construct_object(child, deep=True) for child in node.value]
 
     def mapping(loader: Any, node: Any) -> dict[str, Any]:
+        collection(node, yaml.MappingNode)
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
@@ -220,4 +241,4 @@ def yaml_as_json(raw: bytes, *, max_bytes: int | None = None) -> bytes:
     return exact_json(load_yaml(raw, max_bytes=max_bytes)).encode("utf-8", "surrogatepass")
 
 
-__all__ = ["YAML_SUFFIXES", "exact_json", "is_yaml_path", "load_yaml", "yaml_as_json"]
+__all__ = ["CORE_FORMS", "YAML_SUFFIXES", "exact_json", "is_core_form", "is_yaml_path", "load_yaml", "yaml_as_json"]

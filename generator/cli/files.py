@@ -22,6 +22,7 @@ except ImportError:  # Windows: no flock, so no clean-up of left-over temporary 
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import module_name_for
+from ..safe_text import escape
 from ..values import dumps_exact
 
 
@@ -33,18 +34,12 @@ def split_source(source: str) -> tuple[str, str]:
     return source, ""
 
 
-# What a printed line may not hold as it is: C0 and C1 controls and DEL (a newline would start a
-# line of the schema author's choosing, an escape sequence would drive the terminal), line and
-# paragraph separators, the bidirectional formatting characters (they make a terminal show text
-# in another order) and lone surrogates (not encodable: printing one would raise).
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
 def printable(text: str) -> str:
-    """`text` safe to print as part of one line: each character of _UNPRINTABLE is written as its
-    Python escape (`\\n`, `\\x1b`, `\\u2028`, `\\udc80`), so a property name or a file name can
-    never forge a line of the command's output."""
-    return _UNPRINTABLE.sub(lambda found: ascii(found.group())[1:-1], text)
+    """`text` safe to print as part of one line: each control, format, separator, private-use,
+    unassigned or surrogate character and each variation selector is written as its Python escape
+    (`\\n`, `\\x1b`, `\\u2028`, `\\udc80`), so a property name or a file name can never forge or
+    hide a line of the command's output (the rule: generator/safe_text.py, as validate prints)."""
+    return escape(text)
 
 
 def say(text: str, stream: TextIO | None = None) -> None:

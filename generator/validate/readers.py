@@ -5,8 +5,9 @@ Every failure is a ReadProblem with a message and, where known, the 1-based line
 column counts characters, or bytes where the bytes are not UTF-8). Instances are what `json.loads`
 makes (duplicate keys: the last wins; numbers: int, or float for a fraction or exponent), except
 that NaN and Infinity, which are not JSON, are refused, and that an integer longer than int()
-reads is an exact Decimal (json.loads fails on it). YAML scalars PyYAML cannot convert (`0x_`)
-are ReadProblems at their place.
+reads is an exact Decimal (json.loads fails on it). YAML scalars PyYAML cannot convert (`0x_`),
+and explicitly tagged ones that are no form of their tag (`!!null x`), are ReadProblems at their
+place.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator
 
 from ..errors import OptionError
+from ..load_yaml import CORE_FORMS, is_core_form
 
 FORMATS = ("json", "jsonl", "yaml")
 SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
@@ -216,19 +218,32 @@ Constructor = Callable[[Any, Any], Any]
 def _marked(tag: str | None, construct: Constructor) -> Constructor:
     """PyYAML's constructor for `tag`, its failures on a malformed scalar (`0x_`, `!!int abc`,
     `!!bool maybe`: a ValueError, KeyError or AttributeError of the conversion inside) turned
-    into a YAML error at the value's line and column."""
+    into a YAML error at the value's line and column. An explicitly tagged scalar must be a form
+    of its tag (see _untagged_form), or PyYAML coerces it: `!!null x` is None, `!!int " 12"` 12."""
     from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
 
     name = (tag or "value").rsplit(":", 1)[-1]
+    judged = tag in CORE_FORMS
 
     def constructor(loader: Any, node: Any) -> Any:
         try:
+            if judged and isinstance(node.value, str) and not _untagged_form(loader, node):
+                raise ValueError(node.value)
             return construct(loader, node)
         except (ValueError, KeyError, AttributeError, TypeError, IndexError):
             shown = repr(node.value) if len(str(node.value)) <= 40 else repr(str(node.value)[:40]) + "..."
             raise ConstructorError(None, None, f"{shown} is not a valid {name}", node.start_mark) from None
 
     return constructor
+
+
+def _untagged_form(loader: Any, node: Any) -> bool:
+    """Whether a scalar tagged null, bool, int or float is a form of its tag: one the YAML 1.2
+    core schema gives it (the schema loader's rule, generator.load_yaml.is_core_form), or one
+    this reader resolves to it untagged (PyYAML's YAML 1.1 forms: `!!bool yes` is true here as
+    `yes` is)."""
+    text = node.value
+    return is_core_form(node.tag, text) or loader.resolve(type(node), text, (True, False)) == node.tag
 
 
 def _long_ints_too(construct: Constructor) -> Constructor:

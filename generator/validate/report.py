@@ -5,7 +5,8 @@ Text: one line per error, `FILE[:LINE]:POINTER: message` (POINTER is the instanc
 root shown as `(root)`), a record's best match (the module's best_match, where it has one) first:
 from inside a failed anyOf/oneOf it names the likely cause, which the record's own errors may not;
 one line per unreadable file or record, `FILE[:LINE[:COLUMN]]: problem`, and a summary line. Control characters (and lone surrogates, bidirectional and other invisible
-format characters) are printed escaped, so data can never forge or hide an output line.
+format characters, variation selectors: generator/safe_text.py) are printed escaped, so data can
+never forge or hide an output line.
 
 JSON (`json`, `basic`, `detailed`, `verbose`): one document, written as the results arrive:
 `{"records": [...], "files": [...], "summary": {...}, "valid": bool}`. `records` lists each
@@ -17,32 +18,16 @@ is safe too.
 from __future__ import annotations
 
 import json
-import re
 import uuid
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Sequence
 
+from ..safe_text import escape  # every character that could break or hide an output line
 from .discover import DataFile
 from .runner import Failure, TaskResult
 from .tasks import Task
 
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f"
-    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
-)
-_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def _escape_char(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-
-
-def escape(text: str) -> str:
-    """`text` with every character that could break or hide an output line escaped."""
-    return _UNSAFE.sub(_escape_char, text)
 
 
 def dumps(value: Any, indent: int | None = None) -> str:

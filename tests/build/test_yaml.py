@@ -78,6 +78,49 @@ def test_what_json_cannot_hold_is_refused(text: str, message: str | None) -> Non
     assert message in refused.value.message
 
 
+# An explicit core tag holds only the scalars the 1.2 core schema resolves to it: PyYAML's
+# conversions would coerce the rest (bool() of anything but "true" was False, `!!null x` None,
+# int()/Decimal() take spaces, underscores, other digits than ASCII ones, Infinity and NaN).
+@pytest.mark.parametrize("text, message", [
+    ("x: !!bool yes\n", "'yes' is not a boolean (true or false) (line 1 column 4)"),
+    ("x: !!bool on\n", "'on' is not a boolean"),
+    ("x: !!bool y\n", "'y' is not a boolean"),
+    ("x: !!bool 1\n", "'1' is not a boolean"),
+    ("x: !!bool abc\n", "'abc' is not a boolean"),
+    ("x: !!bool tRUE\n", "'tRUE' is not a boolean"),
+    ("a: 1\nx: !!null x\n", "'x' is not null (line 2 column 4)"),
+    ("x: !!null false\n", "'false' is not null"),
+    ("x: !!int abc\n", "'abc' is not an integer (line 1 column 4)"),
+    ("x: !!int 0x_\n", "'0x_' is not an integer"),
+    ("x: !!int 0x1_0\n", "'0x1_0' is not an integer"),
+    ("x: !!int ' 12'\n", "' 12' is not an integer"),
+    ("x: !!int \u0661\u0662\n", "'\u0661\u0662' is not an integer"),
+    ("x: !!int 1.5\n", "'1.5' is not an integer"),
+    ("x: !!float 1_0\n", "'1_0' is not a number (line 1 column 4)"),
+    ("x: !!float ' 1.5'\n", "' 1.5' is not a number"),
+    ("x: !!float Infinity\n", "'Infinity' is not a number"),
+    ("x: !!float NaN\n", "'NaN' is not a number"),
+    ("x: !!float .inf\n", ".inf is not a JSON number (line 1 column 4)"),
+    ("x: !!seq abc\n", "the YAML tag tag:yaml.org,2002:seq (line 1 column 4) is on a scalar, not a sequence"),
+    ("x: !!map [1, 2]\n", "the YAML tag tag:yaml.org,2002:map (line 1 column 4) is on a sequence, not a mapping"),
+    ("x: !!null [1]\n", "expected a scalar node, but found sequence"),
+])
+def test_a_scalar_its_explicit_tag_cannot_be_is_refused_with_its_place(text: str, message: str) -> None:
+    with pytest.raises(generator.SchemaError) as refused:
+        load_yaml(text)
+    assert refused.value.code == "bad-json"
+    assert message in refused.value.message
+
+
+def test_explicit_tags_keep_the_core_forms() -> None:
+    text = ("a: !!bool true\nb: !!bool FALSE\nc: !!null\nd: !!null ~\ne: !!null NULL\nf: !!int -12\n"
+            "g: !!int 0o17\nh: !!int 0x1F\ni: !!float 1\nj: !!float .5e3\nk: !!float 0.30000000000000000001\n"
+            "l: !!str yes\nm: !!str 12\nn: !!seq [1]\no: !!map {p: 1}\n")
+    assert load_yaml(text) == {"a": True, "b": False, "c": None, "d": None, "e": None, "f": -12, "g": 15,
+                               "h": 31, "i": 1.0, "j": 500.0, "k": Decimal("0.30000000000000000001"),
+                               "l": "yes", "m": "12", "n": [1], "o": {"p": 1}}
+
+
 @needs_cli
 def test_cli_compiles_and_checks_yaml_sources(tmp_path: Path) -> None:
     write(tmp_path / "price.yaml", SCHEMA_YAML)

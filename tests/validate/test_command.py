@@ -139,6 +139,21 @@ def test_yaml_single_and_multi_document(tmp_path: Path, module_file: Path) -> No
     ]
 
 
+def test_a_yaml_schema_scalar_its_explicit_tag_cannot_be_is_refused_not_coerced(tmp_path: Path) -> None:
+    """`const: !!bool yes` was read as false, so {"flag": true} was rejected with no word why."""
+    write(tmp_path / "s.yaml", "type: object\nproperties:\n  flag: {const: !!bool yes}\n")
+    write(tmp_path / "data.yaml", "flag: !!bool true\n")
+    refused = run("--schema", "s.yaml", "data.yaml", cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == "s.yaml:(root): 'yes' is not a boolean (true or false) (line 3 column 17) [bad-json]\n"
+    write(tmp_path / "s.yaml", "type: object\nproperties:\n  flag: {const: !!bool true}\n")
+    write(tmp_path / "more.yaml", "flag: !!null x\n")
+    result = run("--schema", "s.yaml", "data.yaml", "more.yaml", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert _lines(result.stdout) == ["more.yaml:1:7: invalid YAML: 'x' is not a valid null",
+                                     "1 record in 2 files: 1 valid, 0 invalid, 1 unreadable"]
+
+
 def test_missing_pyyaml_names_the_extra(tmp_path: Path, module_file: Path) -> None:
     blocker = tmp_path / "blocker"
     write(blocker / "yaml.py", "raise ImportError('No module named yaml (blocked by the test)')\n")
@@ -411,6 +426,32 @@ def test_control_characters_cannot_forge_output_lines(tmp_path: Path, module_fil
     document = run("--module", module_file, "--output", "json", ".", cwd=tmp_path).stdout
     assert document.isascii()
     assert json.loads(document)["records"][0]["file"] == "./" + name
+
+
+def test_invisible_characters_in_data_are_printed_escaped(tmp_path: Path, module_file: Path) -> None:
+    """Tag characters (hidden ASCII), variation selectors, zero-width and bidirectional formatting
+    characters, separators and musical format characters in a key, its message and a file name."""
+    key = "k\U000e0001\U000e0068\U000e0069\ufe0f\U000e0100\u200b\u2028\u202e\U0001d173"
+    shown = "k\\U000e0001\\U000e0068\\U000e0069\\ufe0f\\U000e0100\\u200b\\u2028\\u202e\\U0001d173"
+    write(tmp_path / f"d{key}.json", json.dumps({"left": 1, "right": 2, key: 1}))
+    write(tmp_path / "e.yaml", f'left: 1\nright: 2\n"{ascii(key)[1:-1]}": !!binary aGk=\n')  # its problem names the key
+    result = run("--module", module_file, f"d{key}.json", "e.yaml", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = _lines(result.stdout)
+    assert lines[0] == f"d{shown}.json:/{shown}: additional property \"{shown}\" is not allowed"
+    assert lines[1:] == [f"e.yaml:1: YAML value at /{shown} is a bytes, which JSON has no type for",
+                         "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable"]
+    assert result.stdout.isascii(), result.stdout
+    document = run("--module", module_file, "--output", "json", f"d{key}.json", cwd=tmp_path).stdout
+    assert document.isascii()
+    assert json.loads(document)["records"][0]["errors"][0]["instance_location"] == "/" + key
+
+
+def test_invisible_characters_in_messages_on_stderr_are_escaped(tmp_path: Path, module_file: Path) -> None:
+    result = run("--module", module_file, "gone\U000e0001\ufe0f\u200b.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("straightline validate: gone\\U000e0001\\ufe0f\\u200b.json: "
+                             "no such file or directory\n")
 
 
 # --- --module never imports the compiler --------------------------------------------------------

@@ -142,6 +142,13 @@ def test_yaml_values_json_cannot_hold_are_refused_with_their_place(text: bytes, 
     (b"- !!float abc\n", "'abc' is not a valid float", 3),
     (b"a: !!bool maybe\n", "'maybe' is not a valid bool", 4),
     (b"a: !!timestamp nope\n", "'nope' is not a valid timestamp", 4),
+    (b"a: !!null x\n", "'x' is not a valid null", 4),  # PyYAML made it None
+    (b"a: !!null false\n", "'false' is not a valid null", 4),
+    (b"a: !!int ' 12'\n", "' 12' is not a valid int", 4),  # int() strips spaces
+    (b"a: !!int \xd9\xa1\xd9\xa2\n", "'\u0661\u0662' is not a valid int", 4),  # and reads other digits
+    (b"a: !!float ' 1.5'\n", "' 1.5' is not a valid float", 4),
+    (b"a: !!float Infinity\n", "'Infinity' is not a valid float", 4),
+    (b"a: !!bool YeS\n", "'YeS' is not a valid bool", 4),  # .lower() of it was a YAML 1.1 bool
 ])
 def test_yaml_scalars_its_tag_cannot_be_are_problems_with_their_place(text: bytes, message: str, column: int) -> None:
     """PyYAML's own constructors raise ValueError, KeyError or AttributeError on these (a plain
@@ -150,6 +157,39 @@ def test_yaml_scalars_its_tag_cannot_be_are_problems_with_their_place(text: byte
         read_yaml(text)
     assert caught.value.message == f"invalid YAML: {message}"
     assert (caught.value.line, caught.value.column) == (text.count(b"\n"), column)
+
+
+def test_yaml_explicit_tags_hold_their_forms_as_the_schema_loader_has_them() -> None:
+    """A tagged scalar is read when it is a YAML 1.2 core form of its tag (the schema loader's
+    rule) or a form this reader resolves to the tag untagged (YAML 1.1: `!!bool yes` is `yes`)."""
+    text = (b"a: !!bool true\nb: !!bool FALSE\nc: !!null\nd: !!null ~\ne: !!int -12\nf: !!int 0o17\n"
+            b"g: !!int 0x1F\nh: !!float 1\ni: !!float 1e5\nj: !!str yes\nk: !!bool yes\nl: yes\n"
+            b"m: !!int 1_000\nn: !!float 1_000.5\n")
+    assert read_yaml(text) == [(1, {"a": True, "b": False, "c": None, "d": None, "e": -12, "f": 15, "g": 31,
+                                    "h": 1.0, "i": 100000.0, "j": "yes", "k": True, "l": True, "m": 1000,
+                                    "n": 1000.5})]
+
+
+@pytest.mark.parametrize("text", ["true", "False", "NULL", "~", "", "-12", "0o17", "0x1F", "1", ".5e3", "1.5",
+                                  "abc", "y", "1.", " 12", "Infinity", "NaN", "\u0661", "tRUE", "0x"])
+@pytest.mark.parametrize("tag", ["null", "bool", "int", "float"])
+def test_yaml_a_core_form_is_read_by_both_loaders_and_a_non_form_by_neither(tag: str, text: str) -> None:
+    """Data and schema loaders share the rule (generator.load_yaml.is_core_form); the data reader
+    adds only YAML 1.1's forms, none of which is among these texts."""
+    from generator import SchemaError
+    from generator.load_yaml import is_core_form, load_yaml
+
+    source = f"x: !!{tag} {json.dumps(text)}\n"
+    try:
+        schema_reads = load_yaml(source) is not None
+    except SchemaError:
+        schema_reads = False
+    try:
+        data_reads = read_yaml(source.encode()) is not None
+    except ReadProblem:
+        data_reads = False
+    expected = is_core_form(f"tag:yaml.org,2002:{tag}", text)
+    assert (schema_reads, data_reads) == (expected, expected)
 
 
 def test_integers_longer_than_int_reads_are_read_exactly() -> None:
@@ -254,6 +294,36 @@ def test_escape_leaves_no_control_format_or_surrogate_character() -> None:
     escaped = escape(hostile)
     assert escaped == "a\\nb\\rc\\td\\x1b[31m\\x85\\u2028\\u202e\\ud800\\ufeff"
     assert escape("plain é ✓ /a~1b") == "plain é ✓ /a~1b"
+
+
+# What report.py escaped before the rule was one on Unicode categories: all of it stays escaped.
+_ESCAPED_BEFORE = ("\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064"
+                   "\u2066-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff")
+
+
+def test_escape_follows_the_unicode_category_rule_on_every_code_point() -> None:
+    import re
+    import unicodedata
+
+    from generator.cli.files import printable
+
+    escaped_before = re.compile(f"[{_ESCAPED_BEFORE}]")
+    for code in range(0x110000):
+        char = chr(code)
+        category = unicodedata.category(char)
+        must = ((category in {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}) or (category == "Zs" and char != " ")
+                or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)
+        shown = escape(char)
+        assert shown == (ascii(char)[1:-1] if must else char), hex(code)
+        assert printable(char) == shown  # compile's and check's messages: the same rule
+        assert must or not escaped_before.match(char), hex(code)
+
+
+def test_escape_leaves_no_invisible_character() -> None:
+    hostile = "k\U000e0001\U000e0068\U000e0069\U000e007fi\ufe0f\U000e0100\u200b\u2028\u202e\U0001d173\xa0\u3000"
+    assert escape(hostile) == ("k\\U000e0001\\U000e0068\\U000e0069\\U000e007fi\\ufe0f\\U000e0100\\u200b"
+                               "\\u2028\\u202e\\U0001d173\\xa0\\u3000")
+    assert escape("plain é ✓ 名前 \U0001f600 a b") == "plain é ✓ 名前 \U0001f600 a b"
 
 
 def test_dumps_is_ascii_and_keeps_decimals_exact() -> None:
