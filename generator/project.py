@@ -23,8 +23,9 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     contracts = ["contracts/tools/*.json"]
     profile = "strict"                   # any setting above except out; overrides it here
 
-A key that does not exist, a value of the wrong kind, a glob that matches nothing or two
-contracts that would share one module is a ConfigError naming the file and the key.
+A key that does not exist, a value of the wrong kind, a glob that matches nothing, two
+contracts that would share one module, or a module named as a group's package (out/a.py and
+out/a/: the package would shadow it) is a ConfigError naming the file and the key.
 """
 
 from __future__ import annotations
@@ -187,6 +188,7 @@ def load_project(config: Path) -> Project:
     if not isinstance(groups, dict):
         raise reader.error(TABLE, "groups: must be a table of tables ([tool.straightline.groups.NAME])")
     seen: dict[str, str] = {}
+    group_of: dict[Path, str] = {}  # each group's package directory, and its table
     for name, group in groups.items():
         where = f"{TABLE}.groups.{name}"
         if not isinstance(group, dict):
@@ -200,10 +202,12 @@ def load_project(config: Path) -> Project:
             raise reader.error(where, "needs `contracts`, a list of files, globs or FILE#/pointer")
         _stays_inside(reader, where, f"its package {(out / package).relative_to(root).as_posix()!r}", out / package)
         project.packages.append(out / package)
+        group_of[out / package] = where
         project.jobs += reader.jobs(where, group["contracts"], out / package, reader.settings(where, group, base))
     if not project.jobs:
         raise reader.error(TABLE, "lists no contracts (give `contracts`, or groups with `contracts`)")
     _no_shared_targets(reader, project.jobs)
+    _no_module_shadows_a_package(reader, project.jobs, group_of)
     return project
 
 
@@ -224,6 +228,19 @@ def _no_shared_targets(reader: _Reader, jobs: list[Job]) -> None:
             raise reader.error(TABLE, f"contracts {seen[job.target].shown} and {job.shown} would both "
                                       f"be written to {job.target.relative_to(reader.root)}")
         seen[job.target] = job
+
+
+def _no_module_shadows_a_package(reader: _Reader, jobs: list[Job], group_of: dict[Path, str]) -> None:
+    """Refuse a module whose path is a group's package (out/a.py beside out/a/): both would be
+    written, and `import out.a` would silently load the package, never the module."""
+    for job in jobs:
+        where = group_of.get(job.target.with_suffix(""))
+        if where is not None:
+            package = job.target.with_suffix("").relative_to(reader.root).as_posix()
+            raise reader.error(where, f"its package {package}/ has the name of the module "
+                                      f"{job.target.relative_to(reader.root).as_posix()} of contract "
+                                      f"{job.shown}: `import` would find the package only; rename the "
+                                      "group or the contract")
 
 
 class _Reader:

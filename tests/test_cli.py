@@ -594,3 +594,23 @@ def test_a_file_in_the_output_directory_s_place_is_named(tmp_path, out):
     assert result.returncode == 1
     assert f"{out}/a.py: cannot write: taken is a file, not a directory" in result.stderr, result.stderr
     assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"
+
+
+def test_catalog_output_in_a_missing_directory_is_a_usage_error(tmp_path):
+    """`catalog -o` with a typo in its directory created the directories and exited 0."""
+    tool = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {"type": "object"}}
+    write(tmp_path / "tool.json", tool)
+    (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
+    cases = {"missing/dir/x.json": "-o missing/dir/x.json: no such directory missing/dir",
+             f"{tmp_path}/missing/x.json": f"-o {tmp_path}/missing/x.json: no such directory {tmp_path}/missing",
+             "taken/x.json": "-o taken/x.json: taken is a file, not a directory",
+             "taken/deeper/x.json": "-o taken/deeper/x.json: taken is a file, not a directory"}
+    for output, message in cases.items():
+        result = run("catalog", "tool.json", "-o", output, cwd=tmp_path)
+        assert result.returncode == 2, (output, result.stderr)
+        assert message in result.stderr, result.stderr
+    assert listing(tmp_path) == {"tool.json", "taken"}  # nothing created
+    assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"
+    written = run("catalog", "tool.json", "-o", "x.json", cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert json.loads((tmp_path / "x.json").read_text())[0]["name"] == "t"

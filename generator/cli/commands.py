@@ -18,7 +18,7 @@ from typing import Any
 from .. import __version__
 from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
-from ..errors import ConfigError, SchemaWarning, StraightlineError, shown_pointer
+from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError, shown_pointer
 from ..load import read_source
 from ..load_yaml import is_yaml_path, yaml_as_json
 from ..names import LIMIT_OPTIONS
@@ -26,7 +26,7 @@ from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import file_uri, load_registry_directory
-from .files import dump_exact, report, say, split_source, targets, write_atomic
+from .files import dump_exact, file_on_the_way, report, say, split_source, targets, write_atomic
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
 
@@ -319,6 +319,8 @@ def preflight_command(args: argparse.Namespace) -> int:
 
 
 def catalog_command(args: argparse.Namespace) -> int:
+    if args.output:
+        _check_output_directory(args.output)
     entries = []
     failed = 0
     for source in args.sources:
@@ -341,6 +343,17 @@ def catalog_command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _check_output_directory(output: str) -> None:
+    """-o FILE's directory must exist (OptionError, a usage error, before any work): write_atomic
+    would create it, and a typo would quietly put the catalog where no one looks. (compile's --out
+    DIR is the package directory itself, which it creates.)"""
+    parent = Path(output).parent
+    if not parent.is_dir():
+        blocking = file_on_the_way(parent)
+        reason = f"{blocking} is a file, not a directory" if blocking.exists() else f"no such directory {parent}"
+        raise OptionError(f"-o {output}: {reason}")
 
 
 __all__ = ["ConfigError", "check_command", "check_jobs", "compile_command", "compile_jobs",

@@ -2,7 +2,8 @@
 module (`--module`: then the compiler is never imported).
 
 Exit status: 0 every record valid; 1 some record invalid, or some data file or record unreadable
-or malformed (the data is at fault, and every other file is still validated); 2 a usage error
+or malformed, or a record a custom format function raised on (reported as that record's problem,
+and every other file and record is still validated); 2 a usage error
 (bad option, a DATA path that does not exist, no data file found, PyYAML or Dask missing), a
 schema the compiler rejects or a module that cannot be loaded: the command itself could not do
 its work, so nothing was validated.
@@ -37,8 +38,8 @@ Formats by suffix: .json (one instance), .jsonl/.ndjson (one per line, blank lin
 standard input are JSON unless --data-format says otherwise.
 
 exit status: 0 all records valid; 1 a record invalid, or a file or record unreadable or
-malformed (reported, the others still validated); 2 usage error, schema error, or a module that
-cannot be loaded (nothing validated).
+malformed, or a custom format function raised on it (reported, the others still validated);
+2 usage error, schema error, or a module that cannot be loaded (nothing validated).
 """
 
 

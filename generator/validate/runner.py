@@ -3,12 +3,15 @@
 The per-record path is lean: each JSON Lines record is parsed with one shared json decoder and
 checked with the module's is_valid (its fast path); only a record that fails is run through
 errors() (or output()) to build its report. Results carry plain values only (dicts of error
-fields), so they pickle to the parent from a worker process or a Dask worker unchanged.
+fields), so they pickle to the parent from a worker process or a Dask worker unchanged. A record
+on which the module raises (a custom format function's exception) is a Failure with a problem,
+counted as unreadable: it could not be checked, and the task goes on with the next record.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
@@ -66,6 +69,7 @@ class Checker:
     """A module's functions for one output format, looked up once."""
 
     def __init__(self, module: Any, output_format: str) -> None:
+        self.globals: dict[str, Any] = vars(module)
         self.is_valid: Callable[[Any], bool] = module.is_valid
         self.errors: Callable[[Any], list[Any]] = module.errors
         self.output: Callable[[Any, str], Any] | None = getattr(module, "output", None)
@@ -84,6 +88,43 @@ class Checker:
             errors=[error_fields(error) for error in errors],
             best_match=error_fields(best) if best is not None else None,
         )
+
+    def check(self, value: Any, line: int | None) -> Failure | None:
+        """None for a valid instance, else its report; a Failure with a problem when checking it
+        raised (a custom format function's exception propagates from the module's API, but here
+        it is one record's problem: the other records are still validated)."""
+        try:
+            return None if self.is_valid(value) else self.failure(value, line)
+        except Exception as exc:  # not KeyboardInterrupt: ^C still stops the run
+            return Failure(line, problem=self.raised(exc))
+
+    def raised(self, exc: Exception) -> str:
+        """What went wrong, naming the custom format function the exception came out of."""
+        function = _custom_format_raising(exc.__traceback__, self.globals)
+        try:
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        except Exception:  # an exception whose str() fails too
+            detail = type(exc).__name__
+        if function is not None:
+            return f"cannot be checked: the custom format function {function} raised {detail}"
+        return f"cannot be checked: validating it raised {detail}"
+
+
+def _custom_format_raising(traceback: TracebackType | None, module_globals: dict[str, Any]) -> str | None:
+    """`module:function` of the custom format function (imported by the generated module as
+    `_format_custom_*`) that the traceback left the module through, or None."""
+    called = None
+    while traceback is not None:
+        frame = traceback.tb_frame
+        if frame.f_globals is module_globals:
+            called = traceback.tb_next.tb_frame.f_code if traceback.tb_next is not None else None
+        traceback = traceback.tb_next
+    if called is None:
+        return None
+    for name, value in module_globals.items():
+        if name.startswith("_format_custom_") and getattr(value, "__code__", None) is called:
+            return f"{getattr(value, '__module__', '?')}:{getattr(value, '__qualname__', name)}"
+    return None
 
 
 _CHECKERS: dict[tuple[str, str], Checker] = {}
@@ -118,9 +159,14 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
         return TaskResult(unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)])
     result = TaskResult(records=len(records))
     for line, value in records:
-        if not checker.is_valid(value):
-            result.invalid += 1
-            result.failures.append(checker.failure(value, line))
+        failure = checker.check(value, line)
+        if failure is not None:
+            result.failures.append(failure)
+            if failure.problem is None:
+                result.invalid += 1
+            else:  # could not be checked: counted as unreadable, not as a record
+                result.records -= 1
+                result.unreadable += 1
     return result
 
 
@@ -153,8 +199,13 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
                 unreadable += 1
                 failures.append(problem)
             continue
-        if not is_valid(value):
+        try:
+            if is_valid(value):
+                continue
             failures.append(checker.failure(value, index + 1))
+        except Exception as exc:  # a custom format function raised: this record cannot be checked
+            unreadable += 1
+            failures.append(Failure(index + 1, problem=checker.raised(exc)))
     invalid = len(failures) - unreadable
     return TaskResult(len(lines) - skipped - unreadable, invalid, unreadable, len(lines), failures)
 

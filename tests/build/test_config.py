@@ -168,6 +168,9 @@ BAD_CONFIGS = {
     "two groups, one package": ('out = "gen"\n[tool.straightline.groups.a-b]\ncontracts = ["a.json"]\n'
                                 '[tool.straightline.groups.a_b]\ncontracts = ["x/a.json"]\n',
                                 "[tool.straightline.groups.a_b] is written to a_b/, as group 'a-b' is"),
+    "a module named as a group's package": (
+        'out = "gen"\ncontracts = ["a.json"]\n[tool.straightline.groups.a]\ncontracts = ["x/a.json"]\n',
+        "[tool.straightline.groups.a] its package gen/a/ has the name of the module gen/a.py of contract a.json"),
     "no contracts at all": ('out = "gen"\n', "lists no contracts"),
     "not TOML": ('out = "gen\n', "not valid TOML"),
 }
@@ -184,6 +187,22 @@ def test_a_wrong_key_or_value_is_an_error_naming_it(tmp_path: Path, case: str) -
     assert "pyproject.toml" in proc.stderr
     assert expected in proc.stderr, proc.stderr
     assert not (tmp_path / "gen").exists(), "a configuration error must write nothing"
+
+
+def test_a_group_package_that_would_shadow_a_module_is_refused(tmp_path: Path) -> None:
+    """A group named like a module of `out` (its name made an identifier: group "a-b", contract
+    a_b.json): compile wrote both gen/a_b.py and the package gen/a_b/, and the import found the
+    package only. compile, check and preflight refuse it, and nothing is written."""
+    write(tmp_path / "schemas" / "a_b.json", {"type": "string"})
+    write(tmp_path / "tools" / "t.json", {"type": "integer"})
+    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "pkg/contracts"\ncontracts = ["schemas/*.json"]\n'
+                                       '[tool.straightline.groups.a-b]\ncontracts = ["tools/*.json"]\n')
+    for command in ("compile", "check", "preflight"):
+        proc = run(command, cwd=tmp_path)
+        assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
+        assert ("[tool.straightline.groups.a-b] its package pkg/contracts/a_b/ has the name of the module "
+                "pkg/contracts/a_b.py of contract schemas/a_b.json") in proc.stderr, (command, proc.stderr)
+        assert not (tmp_path / "pkg").exists(), command
 
 
 def test_flags_do_not_mix_with_the_project(project: Path) -> None:

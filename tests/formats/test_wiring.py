@@ -163,6 +163,9 @@ def custom_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
         def strict_email(s):
             return s.endswith("@example.com")
+
+        def broken(s):
+            raise LookupError(s)
     '''))
     monkeypatch.syspath_prepend(str(tmp_path))
     return name
@@ -190,6 +193,15 @@ def test_custom_format_is_imported_and_called_on_strings(custom_module: str) -> 
     assert verdicts(schema, "draft2020-12", ["SKU-1", "sku-2"], formats=formats) == (
         False, False, [("/1", "/items/format")])
     assert verdicts(schema, "draft2020-12", ["sku-2"], formats=formats, format_assertion=False)[:2] == (True, True)
+
+
+def test_a_custom_format_functions_exception_propagates_from_the_module(custom_module: str) -> None:
+    # The documented API (`straightline validate` reports it as the record's problem instead).
+    module = generator.compile_module({"items": {"format": "sku"}}, formats={"sku": f"{custom_module}:broken"})
+    assert module.is_valid([5])
+    for call in (module.is_valid, module.errors, module.validate):
+        with pytest.raises(LookupError, match="SKU-1"):
+            call([5, "SKU-1"])
 
 
 def test_a_custom_format_overrides_the_builtin_one(custom_module: str) -> None:

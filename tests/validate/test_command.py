@@ -279,6 +279,35 @@ def test_a_custom_format_module_that_does_not_import_is_a_usage_error(tmp_path: 
             "'no_such_package')") in result.stderr
     assert result.stdout == ""
 
+def test_a_custom_format_function_that_raises_is_that_records_problem(tmp_path: Path) -> None:
+    # The module's API lets the exception propagate; the command reports the record it raised on
+    # (counted as unreadable: it could not be checked), and the others are still validated.
+    write(tmp_path / "shopfmt.py", "def is_sku(s):\n    return int(s[4:]) > 0\n")
+    write(tmp_path / "s.json", {"properties": {"sku": {"type": "string", "format": "sku"}}})
+    write(tmp_path / "d.jsonl", '{"sku": "SKU-12"}\n{"sku": "SKU-xx"}\n{"sku": "SKU-0"}\n')
+    write(tmp_path / "one.json", {"sku": "SKU-yy"})
+    problem = ("cannot be checked: the custom format function shopfmt:is_sku raised ValueError: "
+               "invalid literal for int() with base 10: 'xx'")
+    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    for jobs in ("1", "2"):
+        result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", jobs, "d.jsonl",
+                     "one.json", cwd=tmp_path, env=env)
+        assert result.returncode == 1, result.stderr
+        assert _lines(result.stdout) == [
+            f"d.jsonl:2: {problem}",
+            "d.jsonl:3:/sku: \"SKU-0\" is not a valid \"sku\"",
+            f"one.json: {problem.replace('xx', 'yy')}",
+            "2 records in 2 files: 1 valid, 1 invalid, 2 unreadable",
+        ], jobs
+        assert result.stderr == ""
+    document = json.loads(run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--output", "json",
+                              "d.jsonl", cwd=tmp_path, env=env).stdout)
+    assert document["records"][0] == {"file": "d.jsonl", "line": 2, "column": None, "status": "unreadable",
+                                      "problem": problem}
+    assert document["summary"] == {"files": 1, "records": 2, "valid_records": 1, "invalid_records": 1,
+                                   "unreadable": 1}
+
+
 
 def test_a_data_path_that_cannot_be_looked_at_says_why(tmp_path: Path, module_file: Path) -> None:
     # Not "no such file": the path runs through a file, so the system cannot even look.
