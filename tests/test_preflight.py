@@ -675,6 +675,37 @@ def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_ow
     assert info.value.code == "bad-keyword-value" and info.value.pointer == "http://example.com/d7.json#/minLength"
 
 
+@pytest.mark.parametrize("root_draft, meta, embedded, answers", [
+    # draft 7's array form of items and additionalItems, bundled in a 2020-12 document
+    ("draft2020-12", "http://json-schema.org/draft-07/schema#",
+     {"$id": "http://ex.com/legacy", "items": [{"type": "integer"}], "additionalItems": False},
+     [([1], True), ([1, 2], False), (["a"], False), ([], True)]),
+    # draft 4's boolean exclusiveMaximum (its identifier is `id`), in 2020-12 and in draft 7
+    ("draft2020-12", "http://json-schema.org/draft-04/schema#",
+     {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True}, [(4, True), (5, False), (6, False)]),
+    ("draft7", "http://json-schema.org/draft-04/schema#",
+     {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True}, [(4, True), (5, False)]),
+])
+def test_an_embedded_resource_of_another_draft_is_checked_by_its_own_draft(
+        root_draft: str, meta: str, embedded: dict[str, Any], answers: list[tuple[Any, bool]]) -> None:
+    """A bundled resource's `$schema` switches the draft below it (2020-12 core 9.3.3): preflight
+    refused its keywords by the root's draft (`items must be one schema`), where lowering and the
+    reference already read them by its own."""
+    from generator.reference import DraftReference
+
+    defs = "$defs" if root_draft == "draft2020-12" else "definitions"
+    schema = {defs: {"legacy": {**embedded, "$schema": meta}}, "$ref": "http://ex.com/legacy"}
+    module = generator.compile_module(schema, profile=root_draft, format=False)
+    reference = DraftReference(schema, root_draft)
+    for instance, valid in answers:
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid
+    # a bad value by the embedded draft's own rules is still refused, at its place
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source({defs: {"legacy": {**embedded, "$schema": meta, "minItems": -1}},
+                                  "$ref": "http://ex.com/legacy"}, profile=root_draft)
+    assert (refused.value.code, refused.value.pointer) == ("bad-keyword-value", f"/{defs}/legacy/minItems")
+
+
 @pytest.mark.parametrize("depth, said", [(1, "the limit of 1 level"), (2, "the limit of 2 levels")])
 def test_the_depth_limit_is_said_in_words(depth: int, said: str) -> None:
     schema = {"properties": {"a": {"properties": {"b": {"properties": {"c": {"type": "string"}}}}}}}
