@@ -26,7 +26,7 @@ _LAZY = {
     "compile_contract_source": ".contracts",
     "compile_contract_module": ".contracts",
     "PROFILES": ".profiles",
-    "load_yaml": ".load_yaml",
+    "load_yaml": ".yaml_loader",  # (a module named load_yaml would shadow the function once imported)
 }
 
 __all__ = [

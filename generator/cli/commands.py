@@ -20,7 +20,7 @@ from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
 from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError, shown_pointer
 from ..load import read_source
-from ..load_yaml import is_yaml_path, yaml_as_json
+from ..yaml_loader import is_yaml_path, yaml_as_json
 from ..names import LIMIT_OPTIONS
 from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator
 
 from ..errors import OptionError
-from ..load_yaml import CORE_FORMS, is_core_form
+from ..yaml_loader import CORE_FORMS, is_core_form
 
 FORMATS = ("json", "jsonl", "yaml")
 SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
@@ -239,7 +239,7 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
 
 def _untagged_form(loader: Any, node: Any) -> bool:
     """Whether a scalar tagged null, bool, int or float is a form of its tag: one the YAML 1.2
-    core schema gives it (the schema loader's rule, generator.load_yaml.is_core_form), or one
+    core schema gives it (the schema loader's rule, generator.yaml_loader.is_core_form), or one
     this reader resolves to it untagged (PyYAML's YAML 1.1 forms: `!!bool yes` is true here as
     `yes` is)."""
     text = node.value

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator.load_yaml import exact_json, load_yaml
+from generator.yaml_loader import exact_json, load_yaml
 
 from .helpers import ROOT, needs_cli, run, write
 
@@ -147,3 +147,13 @@ def test_without_pyyaml_the_error_names_the_extra(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "install straightline[yaml]" in proc.stdout
     assert proc.stdout.split()[-1] == "unreadable"  # (a missing extra, not malformed JSON)
+
+
+def test_the_public_loader_stays_a_function_once_the_cli_and_the_data_reader_are_imported() -> None:
+    """The module was named load_yaml: importing it (the CLI and the data reader do) made
+    `generator.load_yaml` that module, so `generator.load_yaml(text)` said "module is not callable"."""
+    code = ("import generator, generator.cli.commands, generator.validate.readers, generator.yaml_loader\n"
+            "print(generator.load_yaml('type: string'))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "{'type': 'string'}"

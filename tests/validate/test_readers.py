@@ -174,10 +174,10 @@ def test_yaml_explicit_tags_hold_their_forms_as_the_schema_loader_has_them() -> 
                                   "abc", "y", "1.", " 12", "Infinity", "NaN", "\u0661", "tRUE", "0x"])
 @pytest.mark.parametrize("tag", ["null", "bool", "int", "float"])
 def test_yaml_a_core_form_is_read_by_both_loaders_and_a_non_form_by_neither(tag: str, text: str) -> None:
-    """Data and schema loaders share the rule (generator.load_yaml.is_core_form); the data reader
+    """Data and schema loaders share the rule (generator.yaml_loader.is_core_form); the data reader
     adds only YAML 1.1's forms, none of which is among these texts."""
     from generator import SchemaError
-    from generator.load_yaml import is_core_form, load_yaml
+    from generator.yaml_loader import is_core_form, load_yaml
 
     source = f"x: !!{tag} {json.dumps(text)}\n"
     try:
