@@ -70,6 +70,19 @@ def _invalid_in_partition(records: Iterable[Any], partition: int, source: Module
     return found
 
 
+def _check_address(address: str) -> None:
+    """A malformed address (no port, an unknown scheme) refused before a Client is made: a Client
+    whose constructor fails on one is left half made, and its __del__ then waits 20 s to close it
+    and prints a traceback."""
+    from distributed.comm.addressing import normalize_address, parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(normalize_address(address))
+    get_backend(scheme)
+    if scheme != "inproc":
+        parse_host_port(location)
+
+
 def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
                 address: str) -> Iterator[tuple[Task, TaskResult]]:
     """Each task and its result, in input order, computed on the cluster at `address`."""
@@ -79,6 +92,7 @@ def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
     from distributed import Client
 
     try:
+        _check_address(address)
         client = Client(address, timeout="10s", set_as_default=False)
     except Exception as exc:  # refused, timed out, malformed address: all a usage error
         raise OptionError(f"--dask {address}: cannot reach the scheduler ({type(exc).__name__}: {exc})") from None

@@ -213,6 +213,22 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Pat
     assert "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in result.stderr
 
 
+@pytest.mark.parametrize("address, said", [("garbage", "missing port number"), ("tcp://127.0.0.1", "missing port"),
+                                           ("x://y", "unknown address scheme")])
+def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, module_file: Path, address: str,
+                                                                said: str) -> None:
+    """A Client whose constructor failed on such an address waited 20 s in its __del__ and printed
+    a traceback after the message."""
+    pytest.importorskip("distributed")
+    write(tmp_path / "d.json", VALID)
+    started = time.monotonic()
+    result = run("--module", module_file, "--dask", address, "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"straightline validate: --dask {address}: cannot reach the scheduler")
+    assert said in result.stderr and "Exception ignored" not in result.stderr
+    assert time.monotonic() - started < 15  # (it took over 20 s: a bound on a wait, not a timing)
+
+
 def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A JSON Lines file whose first line spans hundreds of ranges: the ranges inside it give no
