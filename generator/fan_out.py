@@ -3,8 +3,8 @@
 References let a few bytes of schema reach one subschema many times over. In place, a chain of
 `allOf: [{$ref: next}, {$ref: next}]` applies its last link 2**40 times to one value; through the
 instance, `allOf: [{items: {$ref: "#"}}, {items: {$ref: "#"}}]` applies itself twice to each item,
-so an array nested 40 deep (80 bytes) costs 2**40 calls. No validator answers either in a lifetime
-(python-jsonschema and the others hang on them too), and errors() would list that many errors.
+so an array nested 40 deep (80 bytes) costs 2**40 calls. Neither is answered in a lifetime
+(python-jsonschema hangs on both too), and errors() would list that many errors.
 Both are found on the lowered graph, after lower.reject_ref_cycles (the in-place references then
 form no cycle), and refused. Real schemas have neither: SchemaStore's 923 schemas and the official
 suite compile, the largest in-place count among them 432 (the bound is 100,000). Applying a
@@ -14,7 +14,6 @@ at the first alternative that holds or are told apart by type, and real schemas 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from . import ir
@@ -23,6 +22,8 @@ from .keywords.applicators import AllOf
 from .keywords.arrays import Contains, Items, PrefixItems
 from .keywords.objects import AdditionalProperties, PatternProperties, Properties
 from .lower import DynamicTables, _references
+from .regex import RegexTranslationError, plan_pattern, plan_search
+from .regex.plan import UNSAFE
 
 # How many subschemas checking one value may apply to it (each reached through allOf, anyOf,
 # oneOf, not, if/then/else, dependentSchemas and references, counted once per path).
@@ -232,7 +233,6 @@ def _kinds(checks: list[ir.Check]) -> list[list[ir.Node]]:
     member is counted, so no schema is refused for a doubling it does not have."""
     by_name: dict[str, list[ir.Node]] = {}
     by_pattern: dict[str, list[ir.Node]] = {}
-    python_of: dict[str, str] = {}
     others: list[ir.Node] = []  # additionalProperties
     prefixes: list[PrefixItems] = []
     every: list[tuple[int, ir.Node]] = []  # (first index, schema) of items and contains
@@ -241,9 +241,8 @@ def _kinds(checks: list[ir.Check]) -> list[list[ir.Node]]:
             for name, node in c.entries:
                 by_name.setdefault(name, []).append(node)
         elif isinstance(c, PatternProperties):
-            for source, python, node in c.entries:
+            for source, _, node in c.entries:
                 by_pattern.setdefault(source, []).append(node)
-                python_of[source] = python
         elif isinstance(c, AdditionalProperties) and c.schema is not None:
             others.append(c.schema)
         elif isinstance(c, PrefixItems):
@@ -254,8 +253,7 @@ def _kinds(checks: list[ir.Check]) -> list[list[ir.Node]]:
             every.append((0, c.schema))
     kinds: list[list[ir.Node]] = []
     for name, nodes in by_name.items():
-        kinds.append(nodes + [n for source, more in by_pattern.items() if _matches(python_of[source], name)
-                              for n in more])
+        kinds.append(nodes + [n for source, more in by_pattern.items() if _matches(source, name) for n in more])
     kinds.extend(by_pattern.values())
     kinds.append(others)
     prefix = max((len(c.schemas) for c in prefixes), default=0)
@@ -265,8 +263,13 @@ def _kinds(checks: list[ir.Check]) -> list[list[ir.Node]]:
     return [kind for kind in kinds if kind]
 
 
-def _matches(python: str, name: str) -> bool:
+def _matches(source: str, name: str) -> bool:
+    """Whether a patternProperties pattern matches a name `properties` holds, by the pattern's
+    plan (the linear-time automaton where `re` could backtrack for ever); a pattern only `re`
+    can run, with that risk, counts as matching no name (the schema's own name and pattern
+    could otherwise hang this check)."""
     try:
-        return re.search(python, name) is not None
-    except re.error:
+        plan = plan_pattern(source)
+    except RegexTranslationError:
         return False
+    return plan.kind != UNSAFE and plan_search(plan)(name)

@@ -332,3 +332,15 @@ def test_a_subschema_applying_itself_once_to_each_member_compiles(schema: Any) -
     for _ in range(40):  # (40 levels: a doubling would be 2**40 steps)
         deep = {"left": deep}
     assert module.is_valid(deep) is DraftReference(schema, "draft2020-12").is_valid(deep)
+
+
+def test_the_doubling_check_never_runs_a_backtracking_pattern_on_the_schema_s_own_names() -> None:
+    """Whether a pattern matches a property name is asked of its linear-time plan; a pattern only
+    `re` can run (a look-ahead around a nested repetition) is not run at all, so a schema's own
+    name cannot make its compile backtrack for ever."""
+    name = "a" * 40 + "!"
+    schema = {"properties": {name: {"$ref": "#"}}, "patternProperties": {"^(?=(a+)+$)": {"$ref": "#"}}}
+    started = time.perf_counter()
+    with pytest.warns(generator.SchemaWarning, match="unsafe"):
+        generator.compile_source(schema, format=False)
+    assert time.perf_counter() - started < 30  # (2**40 steps in re otherwise: a hang's bound)
