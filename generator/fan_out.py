@@ -9,7 +9,8 @@ Both are found on the lowered graph, after lower.reject_ref_cycles (the in-place
 form no cycle), and refused. Real schemas have neither: SchemaStore's 923 schemas and the official
 suite compile, the largest in-place count among them 432 (the bound is 100,000). Applying a
 subschema twice to one member only behind anyOf, oneOf or if/then/else is let through: those stop
-at the first alternative that holds or are told apart by type, and real schemas have it.
+at the first alternative that holds or are told apart by type, and real schemas have it (two of
+SchemaStore's, grpc-api-gateway's and web-types').
 """
 
 from __future__ import annotations
