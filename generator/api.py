@@ -101,8 +101,7 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
                             absolutes=absolutes)
     fast, error = emitter.run(root)
-    # (one document may be reached by two URIs, its file's and its $id: reviewed once)
-    reached = tuple({id(d.value): d for d in known.from_supplied if d.value is not value}.values())
+    reached = tuple(d for d in known.from_supplied if d.value is not value)
     return Built(emitter, fast, error, root, indexed, reached)
 
 

@@ -22,7 +22,7 @@ from .errors import SchemaError
 from .keywords.applicators import AllOf
 from .keywords.arrays import Contains, Items, PrefixItems
 from .keywords.objects import AdditionalProperties, PatternProperties, Properties
-from .lower import DynamicTables, _references
+from .lower import DynamicTables, reference_targets
 from .regex import RegexTranslationError, plan_pattern, plan_search
 from .regex.plan import UNSAFE
 
@@ -97,7 +97,7 @@ class _Walk:
             level.own += 1
             for check in current.checks:
                 if check.refers:
-                    level.references.append(_references(check, self.tables))
+                    level.references.append(reference_targets(check, self.tables))
                     if certain:
                         level.certain.append(level.references[-1])
                 elif certain and isinstance(check, _MEMBER_CHECKS):
@@ -213,7 +213,7 @@ class _Walk:
             current = stack.pop()
             for check in current.checks:
                 if check.refers:
-                    targets = [t for t in _references(check, self.tables) if t in self.shapes]
+                    targets = [t for t in reference_targets(check, self.tables) if t in self.shapes]
                     if targets:
                         found.append(targets)
                 elif isinstance(check, AllOf):

@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import OptionError, SchemaError, SchemaWarning, join_pointer
 from .profiles import DRAFT_PROFILES, Profile
-from .resolve import META_SCHEMAS, Document, normalize_meta_uri, subschema_positions
+from .resolve import META_SCHEMAS, Document, embedded_draft, normalize_meta_uri, subschema_positions
 
 POLICIES = ("ignore", "warn", "error")
 
@@ -96,9 +96,7 @@ def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
         pointer, node, in_force = stack.pop()
         if not isinstance(node, dict):
             continue
-        meta = node.get("$schema")
-        if pointer and isinstance(meta, str):
-            in_force = META_SCHEMAS.get(normalize_meta_uri(meta), in_force)
+        in_force = embedded_draft(node, pointer) or in_force
         known = known_keywords(in_force)
         for keyword in node:
             if keyword not in known and not keyword.startswith("x-"):
@@ -125,33 +123,37 @@ def review(schema: Any, chosen: Profile, *, policy: str = "ignore", requested_pr
     if policy == "ignore" or chosen.draft is None:
         return
     _warn_profile_override(schema, chosen.draft, requested_profile, pointer)
-    found = unknown_keywords(schema, chosen.draft)
-    if not found:
-        return
-    if policy == "error":
-        listed = "; ".join(f"{pointer}{item.pointer}: {item.message}" for item in found)
-        raise SchemaError(f"{len(found)} unknown keyword(s): {listed}", code="unknown-keyword",
-                          pointer=pointer + found[0].pointer)
-    for item in found:
-        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=pointer + item.pointer),
-                      stacklevel=3)
+    _report([(pointer + item.pointer, item) for item in unknown_keywords(schema, chosen.draft)], policy)
 
 
-def review_documents(documents: tuple[Document, ...], chosen: Profile, *, policy: str = "ignore") -> None:
+def review_documents(documents: tuple[Document, ...], chosen: Profile, *, policy: str = "ignore",
+                     reviewed: set[int] | None = None) -> None:
     """review() for the registry's documents a schema's references reached, each read as its own
     draft and located by its URI (`https://example.com/item.json#/properties/n/minimun`): a typo in
-    a file a $ref names is as easy to miss as one in the contract."""
+    a file a $ref names is as easy to miss as one in the contract. A document is reviewed once,
+    whatever URIs reached it (its file's, its $id): `reviewed` holds the id() of each value
+    reviewed, across calls where given (a tool contract's two sides)."""
     if policy == "ignore" or chosen.draft is None:
         return
-    found = [(f"{document.uri}#{item.pointer}", item) for document in documents
-             for item in unknown_keywords(document.value, document.draft)]
+    reviewed = set() if reviewed is None else reviewed
+    found = []
+    for document in documents:
+        if id(document.value) not in reviewed:
+            reviewed.add(id(document.value))
+            found += [(f"{document.uri}#{item.pointer}", item) for item in unknown_keywords(document.value, document.draft)]
+    _report(found, policy)
+
+
+def _report(found: list[tuple[str, UnknownKeyword]], policy: str) -> None:
+    """The policy applied to unknown keywords at their locations: one SchemaError listing them all
+    ("error"), or a SchemaWarning each ("warn")."""
     if not found:
         return
     if policy == "error":
         listed = "; ".join(f"{where}: {item.message}" for where, item in found)
         raise SchemaError(f"{len(found)} unknown keyword(s): {listed}", code="unknown-keyword", pointer=found[0][0])
     for where, item in found:
-        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where), stacklevel=3)
+        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where), stacklevel=4)
 
 
 def _warn_profile_override(schema: Any, draft: str, requested: str | None, pointer: str) -> None:

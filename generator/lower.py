@@ -17,10 +17,9 @@ from urllib.parse import urldefrag
 from . import ir
 from .errors import SchemaError, join_pointer
 from .preflight import preflight
-from .primitives import short_repr
 from .keywords.registry import KEYWORDS
-from .profiles import Profile, related_profile
-from .resolve import META_SCHEMAS, Location, MalformedURI, Registry, join_uri, normalize_meta_uri
+from .profiles import Profile, profile_below
+from .resolve import Location, Registry, embedded_draft, join_id
 
 
 @dataclass(frozen=True)
@@ -72,9 +71,10 @@ class Lowering:
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
                 resource = self.resource_id(self.registry.resource_of[key])
-        if ctx is not None and pointer and isinstance(schema.get("$schema"), str):
+        embedded = embedded_draft(schema, pointer) if ctx is not None else None
+        if embedded is not None:
             # an embedded resource of another draft (a document's own draft is set by lower_pending)
-            with self.in_draft(META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]))):
+            with self.in_draft(embedded):
                 return self._node(schema, pointer, ctx, resource)
         return self._node(schema, pointer, ctx, resource)
 
@@ -84,11 +84,7 @@ class Lowering:
         ident = schema.get(word)
         if not isinstance(ident, str) or ident.startswith("#"):
             return outer
-        try:
-            return join_uri(outer, ident)
-        except MalformedURI as exc:  # (preflight says it first, where it walks)
-            raise SchemaError(f"{word} {short_repr(ident)} is not a URI: {exc}", code="bad-keyword-value",
-                              pointer=join_pointer(pointer, word)) from None
+        return join_id(outer, ident, word, join_pointer(pointer, word))  # (preflight says a bad one first)
 
     def _node(self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None) -> ir.Node:
         types: tuple[str, ...] | None = None
@@ -121,10 +117,7 @@ class Lowering:
         unsafe-pattern policy). An
         unknown meta-schema (None) keeps the draft in force."""
         outer = self.profile
-        root = self.root_profile
-        # (a profile that is no draft is in force everywhere: it has no `$schema` of its own)
-        if draft is not None and draft != outer.draft and root.draft is not None:
-            self.profile = related_profile(draft, root)
+        self.profile = profile_below(draft, outer, self.root_profile)
         try:
             yield
         finally:
@@ -335,7 +328,7 @@ def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: st
     return live
 
 
-def _references(check: ir.Check, tables: DynamicTables) -> list[str]:
+def reference_targets(check: ir.Check, tables: DynamicTables) -> list[str]:
     """The graph keys a reference check may lead to (every candidate of a dynamic one)."""
     found = [check.target]  # type: ignore[attr-defined]
     mode = check.mode  # type: ignore[attr-defined]
@@ -356,7 +349,7 @@ def reachable(graph: dict[str, ir.Node], tables: DynamicTables, root: str) -> se
             node = nodes.pop()
             for check in node.checks:
                 if check.refers:
-                    for key in _references(check, tables):
+                    for key in reference_targets(check, tables):
                         if key not in seen and key in graph:
                             seen.add(key)
                             pending.append(key)
@@ -373,7 +366,7 @@ def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, s
         current = stack.pop()
         for check in current.checks:
             if check.refers:
-                found += [(key, check.where) for key in _references(check, tables)]  # type: ignore[attr-defined]
+                found += [(key, check.where) for key in reference_targets(check, tables)]  # type: ignore[attr-defined]
             stack.extend(ir.applied_in_place(check))
     return found
 

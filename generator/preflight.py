@@ -20,8 +20,8 @@ from typing import Any, Iterator
 from .errors import SchemaError, SchemaWarning, join_pointer
 from .keywords.registry import KEYWORDS
 from .primitives import is_integral, short_repr
-from .profiles import Profile, related_profile
-from .resolve import META_SCHEMAS, normalize_meta_uri
+from .profiles import Profile, profile_below
+from .resolve import embedded_draft
 from .values import dumps_exact, number_text
 
 # Nesting bound for plain JSON values inside a schema (enum, const, default, examples).
@@ -149,15 +149,6 @@ class Walk:
         for name, sub in value.items():
             self.schema(sub, join_pointer(pointer, name), depth + 1)
 
-    def _embedded_draft(self, schema: dict[str, Any], pointer: str) -> str | None:
-        """The draft an embedded `$schema` (below the root, in a draft profile) switches to, where
-        it is another than the one in force (a bundled resource of another draft)."""
-        meta = schema.get("$schema")
-        if not pointer or not isinstance(meta, str) or self.root.draft is None:
-            return None
-        draft = META_SCHEMAS.get(normalize_meta_uri(meta))
-        return draft if draft is not None and draft != self.profile.draft else None
-
     def schema(self, schema: Any, pointer: str, depth: int) -> None:
         limits = self.profile.limits
         if depth > limits.max_depth:
@@ -172,9 +163,9 @@ class Walk:
             return
         if not isinstance(schema, dict):
             raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {self.describe(schema)}")
-        embedded = self._embedded_draft(schema, pointer)
-        if embedded is not None:  # checked by its own draft's rules, as lowering lowers it
-            outer, self.profile = self.profile, related_profile(embedded, self.root)
+        below = profile_below(embedded_draft(schema, pointer), self.profile, self.root)
+        if below is not self.profile:  # checked by its own draft's rules, as lowering lowers it
+            outer, self.profile = self.profile, below
             try:
                 self.schema(schema, pointer, depth)
             finally:

@@ -216,6 +216,15 @@ def with_formats(profile: Profile, options: FormatOptions) -> Profile:
                    format_options=options)
 
 
+def profile_below(draft: str | None, outer: Profile, root: Profile) -> Profile:
+    """The profile in force below a `$schema` naming `draft` (None: none we know), `outer` in force
+    above it: that draft's (related_profile) where it is another; a profile that is no draft is
+    in force everywhere (it has no `$schema` of its own)."""
+    if draft is not None and draft != outer.draft and root.draft is not None:
+        return related_profile(draft, root)
+    return outer
+
+
 def related_profile(draft: str, root: Profile) -> Profile:
     """The profile of another draft met inside a schema of `root` (a `$schema` below the root, a
     referenced document): that draft's rules, with the root's limits, unsafe-pattern policy and

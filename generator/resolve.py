@@ -49,6 +49,13 @@ def normalize_meta_uri(uri: str) -> str:
     return uri[:-1] if uri.endswith("#") else uri
 
 
+def embedded_draft(schema: dict[str, Any], pointer: str) -> str | None:
+    """The draft a `$schema` below a document's root (`pointer` not empty) names, if one we know:
+    it switches the draft for that subschema (a bundled resource of another draft)."""
+    meta = schema.get("$schema")
+    return META_SCHEMAS.get(normalize_meta_uri(meta)) if pointer and isinstance(meta, str) else None
+
+
 class MalformedURI(ValueError):
     """A URI (reference) urllib cannot split: `http://[::1/x` (an unclosed IPv6 host),
     `http://[foo]/` (a bracketed host that is no IP address). Schemas and registries are written
@@ -72,6 +79,21 @@ def check_base_uri(base_uri: Any) -> None:
     problem = uri_problem(base_uri)
     if problem is not None:
         raise OptionError(f"base_uri {base_uri!r} is not a URI: {problem}")
+
+
+def not_a_uri(word: str, ident: str, problem: str, pointer: str) -> SchemaError:
+    """The error of an identifier (`$id`, draft 4's `id`) urllib cannot split, at `pointer`."""
+    return SchemaError(f"{word} {short_repr(ident)} is not a URI: {problem}", code="bad-keyword-value",
+                       pointer=pointer)
+
+
+def join_id(base: str, ident: str, word: str, pointer: str) -> str:
+    """The base URI inside a schema whose identifier keyword `word` (at `pointer`) says `ident`;
+    a SchemaError (not_a_uri) where urllib cannot split it."""
+    try:
+        return join_uri(base, ident)
+    except MalformedURI as exc:
+        raise not_a_uri(word, ident, str(exc), pointer) from None
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -215,13 +237,8 @@ class Registry:
                     if fragment_anchors and ident.startswith("#"):
                         self.anchors[join_uri(base, ident)] = (document.uri, pointer)
                     else:
-                        try:
-                            base = join_uri(base, ident)
-                        except MalformedURI as exc:
-                            # (preflight says it first where it walks; this is every place indexed)
-                            raise SchemaError(f"{dialect.id_keyword} {short_repr(ident)} is not a URI: {exc}",
-                                              code="bad-keyword-value",
-                                              pointer=join_pointer(pointer, dialect.id_keyword)) from None
+                        # (preflight says a bad one first where it walks; this is every place indexed)
+                        base = join_id(base, ident, dialect.id_keyword, join_pointer(pointer, dialect.id_keyword))
                         resource = urldefrag(base)[0]
                         self.resources.setdefault(resource, (document.uri, pointer))
                         self.resource_of[key] = resource

@@ -89,7 +89,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, sides, typed = [], [], []
     registry = ReadLog(registry_mapping(registry))  # a directory is read once
-    reviewed: set[int] = set()  # id() of each registry document's value, reviewed
+    reviewed: set[int] = set()  # the registry documents reviewed (review_documents)
     for side, prefix in (("input", "i"), ("output", "o")):
         try:
             with warnings_once(prefix=f"/{side}"):
@@ -98,9 +98,7 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
         except SchemaError as failure:
             raise failure.under(f"/{side}") from None
         review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
-        # (a document both sides reach, by any of its URIs, is said once)
-        review_documents(tuple(d for d in built.reached if id(d.value) not in reviewed), chosen, policy=unknown_keywords)
-        reviewed.update(id(d.value) for d in built.reached)
+        review_documents(built.reached, chosen, policy=unknown_keywords, reviewed=reviewed)  # (both sides: once)
         emitter = built.emitter
         emitters.append(emitter)
         sides.append((side, built))

@@ -9,7 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..primitives import short_repr
-from ..resolve import uri_problem
+from ..resolve import not_a_uri, uri_problem
 
 from .base import ALL_DRAFTS, Keyword
 
@@ -68,8 +68,7 @@ def check_uri(w: Walk, value: str, pointer: str) -> None:
     """An identifier is a URI urllib can split (never `http://[::1/x`): resolving against it would fail."""
     problem = uri_problem(value)
     if problem is not None:
-        keyword = pointer.rsplit("/", 1)[-1]
-        raise w.fail("bad-keyword-value", pointer, f"{keyword} {short_repr(value)} is not a URI: {problem}")
+        raise not_a_uri(pointer.rsplit("/", 1)[-1], value, problem, pointer)
 
 
 def check_draft4_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
