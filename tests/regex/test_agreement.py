@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import json
-from pathlib import Path
 from typing import Callable
 
 import pytest
@@ -21,10 +20,11 @@ from generator.regex.ecma import parse
 from generator.regex.matcher import FUNCTIONS
 from generator.regex.nfa import TooLarge, Unsupported
 
+from ..conftest import ROOT
+from ..suite import MISSING, suite_dir
 from .patterns import regular_patterns, subjects
 
-ROOT = Path(__file__).resolve().parents[2]
-SUITE = ROOT.parent / "shared" / "JSON-Schema-Test-Suite" / "tests"
+SUITE = suite_dir() / "tests"
 SUITE_FILES = (
     "pattern.json",
     "patternProperties.json",
@@ -150,9 +150,9 @@ def _suite_pairs() -> list:
 SUITE_PAIRS = _suite_pairs()
 
 
-@pytest.mark.skipif(not SUITE_PAIRS, reason=f"JSON-Schema-Test-Suite not found at {SUITE}")
 @pytest.mark.parametrize("pattern,strings", SUITE_PAIRS or [pytest.param("", [], id="absent")])
 def test_json_schema_test_suite_pairs_agree(pattern: str, strings: list) -> None:
+    assert SUITE_PAIRS, MISSING.format(suite_dir())
     compiled = compile_automaton(parse(pattern))  # none of them needs a look-around
     assert disagreements(pattern, strings, compiled) == []
     forced_nfa = compile_automaton(parse(pattern), max_dfa_cells=0)
@@ -165,8 +165,7 @@ def test_json_schema_test_suite_pairs_agree(pattern: str, strings: list) -> None
 
 
 def test_the_suite_covers_its_regex_files() -> None:
-    if not SUITE_PAIRS:
-        pytest.skip(f"JSON-Schema-Test-Suite not found at {SUITE}")
+    assert SUITE_PAIRS, MISSING.format(suite_dir())
     ids = [p.id for p in SUITE_PAIRS]
     assert any("ecmascript-regex.json" in i for i in ids)
     assert any("non-bmp-regex.json" in i for i in ids)
