@@ -4,7 +4,7 @@ The generated modules are standalone, so the emitter copies the source of the fu
 (the ones a module needs, see DEPENDS) into each module; the reference interpreter imports them.
 Each function may only use the names in PRELUDE_IMPORTS and the other functions of this file.
 
-Semantics (DESIGN.md, "Semantics that need a decision"):
+Semantics (docs/ARCHITECTURE.md, "Semantics"):
 - bool is never a number; a float stands for the decimal number of its shortest repr, so 0.1 is
   exactly one tenth; int, float and Decimal compare exactly; 1.0 is an integer.
 - JSON equality: 1 == 1.0, true != 1, objects ignore key order, arrays keep it.

@@ -4,7 +4,7 @@ Every case states a schema, an instance and the exact set of (instance_location,
 pairs that errors() must report (the JSON Schema "basic" output); an empty set means valid. For
 every case the test also checks is_valid, validate and their agreement with errors().
 
-Expectations come from DESIGN.md ("Semantics that need a decision") and the seeds, never from
+Expectations come from docs/ARCHITECTURE.md ("Semantics") and the seeds, never from
 running the generator: bool is never a number, 1.0 is an integer, numbers compare exactly (a float
 stands for the decimal of its shortest repr), JSON equality for enum/const/uniqueItems, string
 lengths in code points, keywords apply only to their own JSON type.
@@ -959,7 +959,7 @@ def test_deep_instance_structural(profile: str, deep: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # pattern: ECMA-262 meaning, or a bad-regex SchemaError when the pattern cannot be translated
-# exactly (DESIGN.md: "never a silent approximation"); Python's own reading is wrong here
+# exactly (docs/ARCHITECTURE.md, "Semantics": never a silent approximation); Python's own reading is wrong here
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("pattern, matching, failing", [
     ("(a)|\\1b", ["b", "a", "xb"], ["c", ""]),  # a backreference to a group that did not take part is empty

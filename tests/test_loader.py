@@ -1,4 +1,4 @@
-"""The exact JSON loader (DESIGN.md, "Pipeline" step 1): ints stay int, a decimal becomes a float
+"""The exact JSON loader (docs/ARCHITECTURE.md, "The pipeline": load): ints stay int, a decimal becomes a float
 only when the float is the same number, otherwise a Decimal keeping every digit; duplicate keys,
 NaN/Infinity, bad encodings, syntax errors and oversized sources are SchemaErrors."""
 

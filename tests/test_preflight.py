@@ -1,6 +1,6 @@
 """Preflight: out-of-profile keywords, bad keyword values, limits, options, bad regexes and values
 that are not schemas are rejected before any code exists, each with one SchemaError carrying a
-stable code and the JSON pointer of the offending place (DESIGN.md, "Pipeline" step 2).
+stable code and the JSON pointer of the offending place (docs/ARCHITECTURE.md, "The pipeline": preflight).
 """
 
 from __future__ import annotations

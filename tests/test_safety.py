@@ -1,4 +1,4 @@
-"""Emission safety (DESIGN.md, "Emission safety"): schema content is data, never code.
+"""Emission safety (docs/ARCHITECTURE.md, "Emission safety"): schema content is data, never code.
 
 Hostile property names, enum strings, const values and patterns must compile to modules that
 behave exactly as the schema says; the emitted source is checked with `ast` against an
