@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .errors import ConfigError, OptionError
+from .files import module_path
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
 from .names import UNSAFE_PATTERN_POLICIES, limit_problem
 from .profiles import PROFILES
@@ -334,8 +335,6 @@ class _Reader:
         return settings
 
     def jobs(self, where: str, entries: Any, out: Path, settings: Settings) -> list[Job]:
-        from .cli.files import module_path  # the CLI's naming rule, one place
-
         if not isinstance(entries, list) or not entries:
             raise self.error(where, "contracts: must be a non-empty list of files, globs or FILE#/pointer")
         jobs: list[Job] = []

@@ -13,7 +13,7 @@ import pytest
 
 import generator
 from generator.render.module import _BLACK_MODE
-from generator.cli.files import split_source
+from generator.files import split_source
 from generator.contracts import is_contract
 from generator.project import Job, load_project
 from generator.names import module_name_for

@@ -18,7 +18,8 @@ import pytest
 import generator
 from generator import load
 from generator.cli import main
-from generator.cli.files import printable, remove_stale_temporaries, write_atomic
+from generator.cli.files import printable
+from generator.files import remove_stale_temporaries, write_atomic
 from generator.resolve import RegistryProblem, RegistryWarning, load_registry_directory
 
 from .bounded import bounded

@@ -26,7 +26,8 @@ from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import file_uri, load_registry_directory
-from .files import dump_exact, file_on_the_way, report, say, split_source, targets, write_atomic
+from ..files import dump_exact, file_on_the_way, split_source, targets, write_atomic
+from .files import report, say
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
 

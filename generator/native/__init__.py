@@ -42,6 +42,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..errors import StraightlineError
+from ..files import write_atomic
 from .source import mypyc_source
 
 # The file name ending of an extension module for the running interpreter (the first is the
@@ -359,8 +360,6 @@ def _failure(name: str, relative: str, output: str) -> str:
 def _install(module: Path, text: bytes, built: list[bytes]) -> Path:
     """Move the built files beside the module, each atomically (the library before the extension
     that loads it), then write the record."""
-    from ..cli.files import write_atomic
-
     extension = extension_path(module)
     record = record_path(extension)
     record.unlink(missing_ok=True)  # an extension without its record is never taken for current
