@@ -333,7 +333,7 @@ class StdioServer(_Server):
 
         parameters = StdioServerParameters(command=self.command[0], args=self.command[1:], env=self.env,
                                            cwd=self.cwd)
-        return stdio_client(parameters, errlog=self.errlog if self.errlog is not None else sys.stderr)
+        return stdio_client(parameters, errlog=_with_descriptor(self.errlog if self.errlog is not None else sys.stderr))
 
     def __str__(self) -> str:
         return f"the server {' '.join(self.command)!r}"
@@ -612,6 +612,16 @@ def _wire(value: Any) -> Any:
 
 def _json_text(value: Any) -> str:
     return json.dumps(_wire(value), ensure_ascii=False, separators=(",", ":"))
+
+
+def _with_descriptor(stream: TextIO) -> TextIO:
+    """``stream``, if a process can write to it; else the process's own standard error (a
+    replaced sys.stderr, as under a test runner's capture, has no file descriptor)."""
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__ if sys.__stderr__ is not None else stream
+    return stream
 
 
 def _reason(exc: BaseException) -> str:
