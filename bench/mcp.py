@@ -220,6 +220,12 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> dict[str,
                        for name, timing in timings.items() if name != STRAIGHTLINE}})
     log("mcp: tools/call in process")
     end_to_end = _end_to_end(calls=20 if quick else 500, rounds=1 if quick else 5)
+    # the share of a whole served tools/call that the checks take, per instance
+    ours = end_to_end["seconds_per_call"]["straightline"]
+    for instance in instances:
+        whole_ns = ours[instance["name"]] * 1e9
+        instance["share_of_tools_call"] = {name: median / whole_ns for name, median in instance["median_ns"].items()
+                                           if name.startswith("straightline")}
     return {"status": "ok", "tool": "math.add", "repeats": settings.repeats, "validation": instances,
             "tools_call": end_to_end}
 
@@ -237,6 +243,8 @@ def table(section: dict[str, Any]) -> str:
             out.append(f"    {name:<28} {median / 1000:9.2f} us{shown}")
         for name in instance["disagrees"]:
             out.append(f"    {name:<28} DISAGREES (not timed)")
+        shares = ", ".join(f"{name} {share:.2%}" for name, share in instance["share_of_tools_call"].items())
+        out.append(f"    share of straightline's whole tools/call: {shares}")
     call = section["tools_call"]
     out.append(f"  whole tools/call through the SDK's in-process client (median of {call['rounds']} x "
                f"{call['calls_per_sample']} calls)")

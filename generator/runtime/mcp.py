@@ -215,6 +215,7 @@ class _Server:
             try:
                 self._client = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
             except asyncio.TimeoutError:
+                ready.cancel()
                 self._holder.cancel()  # a handshake that never ends: its process is stopped
                 raise ServerUnavailable(f"{self}: no connection within {self.connect_timeout:g} s",
                                         server=str(self)) from None
@@ -282,7 +283,8 @@ class _Server:
             if exc.code == mcp_types.REQUEST_TIMEOUT:
                 raise ProtocolTimeout(f"{tool}: no response from {self} within {timeout:g} s", **where) from exc
             if exc.code == mcp_types.CONNECTION_CLOSED:
-                await self._disconnect()  # the next call connects again
+                if self._client is client:  # (not a connection another call has made since)
+                    await self._disconnect()  # the next call connects again
                 raise ServerGone(f"{tool}: the connection to {self} closed during the call", **where) from exc
             raise RemoteError(f"{tool}: {self} answered with error {exc.code}: {exc.message}", code=exc.code,
                               **where) from exc
