@@ -10,12 +10,14 @@ reason; async and externally completed handlers take the same path; each call le
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -214,6 +216,26 @@ def test_an_unknown_tool_is_a_protocol_error_and_a_denied_record() -> None:
     assert [(r.tool, r.outcome, r.detail) for r in runtime.records()] == [("math.subtract", "denied", "unknown tool")]
 
 
+def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_float() -> None:
+    import generator
+
+    contract = generator.compile_contract_module(
+        '{"name": "exact", "profile": "draft2020-12", "input": {"type": "object", "properties": '
+        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}')
+    assert contract.INPUT_SCHEMA["properties"]["x"]["maximum"] == Decimal("0.30000000000000000001")
+    runtime = ToolRuntime()
+    runtime.register(contract, lambda request: {"exact": Decimal("0.30000000000000000001"), "whole": Decimal("2")})
+
+    async def body(client: Client) -> Any:
+        return await client.list_tools(), await client.call_tool("exact", {"x": 0.3})
+
+    listed, result = in_process(runtime, body)
+    assert listed.tools[0].input_schema == {"type": "object", "properties": {"x": {"maximum": 0.3}}}
+    assert result.structured_content == {"exact": 0.3, "whole": 2}
+    assert type(result.structured_content["whole"]) is int
+    assert _texts(result) == '{"exact":0.3,"whole":2}'
+
+
 def test_serve_takes_a_tool_runtime() -> None:
     with pytest.raises(TypeError, match="ToolRuntime"):
         build_server(math_add)  # type: ignore[arg-type]
@@ -253,16 +275,22 @@ async def _served_scenario(client: Client) -> None:
     assert exhausted.is_error and exhausted.structured_content["outcome"] == "budget_exhausted"
     deferred = await client.call_tool("echo.deferred", {"text": "ok"})
     assert deferred.structured_content == {"text": "ok"}
+    printed = await client.call_tool("echo.print", {"text": "still"})
+    assert printed.structured_content == {"text": "still"}
 
 
-def test_served_over_stdio_by_the_command() -> None:
+def test_served_over_stdio_by_the_command(caplog: pytest.LogCaptureFixture) -> None:
     parameters = StdioServerParameters(command=SERVE[0], args=SERVE[1:], cwd=str(ROOT))
 
     async def session() -> None:
         async with Client(parameters, cache=None) as client:
             await _served_scenario(client)
 
-    run(session)
+    with caplog.at_level(logging.ERROR, logger="mcp.client.stdio"):
+        run(session)
+    # the SDK's client logs each line of the server's standard output that is not a message:
+    # echo.print's print went to standard error instead
+    assert [record.getMessage() for record in caplog.records if record.name == "mcp.client.stdio"] == []
 
 
 def test_served_over_stdio_in_the_handshake_era() -> None:
@@ -287,7 +315,7 @@ def http_server() -> Iterator[str]:
     threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True).start()
     try:
         line = lines.get(timeout=BOUND)
-        assert line.startswith("straightline mcp: serving 5 tools at http://127.0.0.1:"), line
+        assert line.startswith("straightline mcp: serving 6 tools at http://127.0.0.1:"), line
         url = line.rsplit(" ", 1)[1].strip()
         assert url.endswith("/mcp")
         yield url

@@ -46,7 +46,13 @@ def build() -> ToolRuntime:
     runtime.register(_contract("echo.deferred", ECHO_IN, ECHO_OUT), echo_deferred)
     runtime.register(_contract("echo.wrong", ECHO_IN, ECHO_OUT), lambda request: {"text": 5})
     runtime.register(_contract("echo.boom", ECHO_IN, ECHO_OUT), _boom)
+    runtime.register(_contract("echo.print", ECHO_IN, ECHO_OUT), _printing)
     return runtime
+
+
+def _printing(request: Any) -> Any:
+    print("a handler's print must not reach the protocol's standard output")
+    return {"text": request["text"]}
 
 
 def _boom(request: Any) -> Any:
