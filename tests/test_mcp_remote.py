@@ -303,3 +303,14 @@ def test_a_guarded_remote_tool_over_streamable_http(http_third_party: str, log: 
     assert _outcomes(runtime) == ["denied", "accepted", "output_rejected"]
     assert log.calls() == [{"tool": "add", "arguments": {"left": 1, "right": 2}},
                            {"tool": "add.wrong", "arguments": {"left": 1, "right": 2}}]
+
+
+def test_import_reads_a_server_over_streamable_http(http_third_party: str, log: CallLog, tmp_path: Path) -> None:
+    from generator.cli import main
+
+    out = tmp_path / "remote"
+    assert main(["mcp", "import", "-o", str(out), "--url", http_third_party]) == 0
+    assert json.loads((out / "add.json").read_text(encoding="utf-8"))["output"] == {
+        "type": "object", "properties": {"total": {"type": "integer"}}}
+    assert len(list(out.iterdir())) == 8
+    assert log.calls() == []
