@@ -198,6 +198,10 @@ class _Server:
         thread.join(_CLOSE_SECONDS)
         if not thread.is_alive():
             loop.close()
+        with self._state_lock:
+            if self._loop is None:  # (unless a call has started a new loop meanwhile)
+                # what the stopped loop held: the next starts afresh (an asyncio.Lock is bound to one)
+                self._client = self._holder = self._stop = self._connecting = None
 
     # -- in the loop ----------------------------------------------------------------------------
 
