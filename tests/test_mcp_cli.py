@@ -79,6 +79,8 @@ def test_import_from_a_server_that_cannot_start_is_one_line(tmp_path: Path, caps
     (["mcp", "import", "-o", "OUT"], "give the server as -- COMMAND ARGS... or as --url URL"),
     (["mcp", "import", "-o", "OUT", "--url", "http://127.0.0.1:9/mcp", "--", "server"], "one of them"),
     (["mcp", "import", "-o", "OUT", "--url", "ftp://x"], "--url"),
+    (["mcp", "import", "-o", "OUT", "--timeout", "inf", "--", "server"], "--timeout must be a positive number"),
+    (["mcp", "import", "-o", "OUT", "--timeout", "0", "--", "server"], "--timeout must be a positive number"),
     (["mcp", "serve", "tests.mcp_fixtures.served"], "expected MODULE:ATTR"),
     (["mcp", "serve", "tests.mcp_fixtures.nowhere:runtime"], "no module named 'tests.mcp_fixtures.nowhere'"),
     (["mcp", "serve", "tests.mcp_fixtures.served:nothing"], "has no attribute 'nothing'"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import re
 import sys
@@ -142,8 +143,8 @@ def _import(args: argparse.Namespace) -> int:
 
     if bool(args.url) == bool(args.server_command):
         raise _UsageError("give the server as -- COMMAND ARGS... or as --url URL (one of them)")
-    if not args.timeout > 0:
-        raise _UsageError(f"--timeout must be positive, not {args.timeout}")
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):
+        raise _UsageError(f"--timeout must be a positive number of seconds, not {args.timeout}")
     try:
         server = (HttpServer(args.url, connect_timeout=args.timeout) if args.url
                   else StdioServer(args.server_command, errlog=sys.stderr, connect_timeout=args.timeout))
