@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import jsonl, report, runner
+from . import jsonl, mcp, report, runner
 from .cases import ALL_CASE_NAMES, ROOT, unknown_patterns
 
 DEFAULT_JSON = ROOT / "bench" / "results" / "latest.json"
@@ -56,6 +56,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="N",
         help=f"lines per JSON Lines file (default {jsonl.FULL_LINES:,}; {jsonl.QUICK_LINES:,} with --quick)",
     )
+    parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="run the MCP tools/call validation report (bench/mcp.py; needs the mcp extra): a run "
+        "without --case includes it, a run with --case only when this is given, and --mcp alone "
+        "runs only it",
+    )
     return parser.parse_args(argv)
 
 
@@ -69,21 +76,38 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     log = runner.silent if args.quiet else None
-    only_jsonl = args.jsonl and not args.case
-    results = runner.run([] if only_jsonl else args.case, quick=args.quick, log=log, native=args.native)
-    if args.jsonl or not args.case:
-        progress = runner.silent if args.quiet else runner._stderr
+    only_jsonl = args.jsonl and not args.case and not args.mcp
+    only_mcp = args.mcp and not args.case and not args.jsonl
+    only_sections = (args.jsonl or args.mcp) and not args.case
+    results = runner.run([] if only_sections else args.case, quick=args.quick, log=log, native=args.native)
+    progress = runner.silent if args.quiet else runner._stderr
+    if args.jsonl or not (args.case or args.mcp):
         results["jsonl"] = jsonl.run(quick=args.quick, lines=args.jsonl_lines, log=progress)
-    if not only_jsonl:
+    if args.mcp or not (args.case or args.jsonl):
+        results["mcp"] = mcp.run(quick=args.quick, log=progress)
+    if not only_sections:
         print(report.text(results), end="")
     if "jsonl" in results:
         print(("\n" if not only_jsonl else "") + jsonl.table(results["jsonl"]))
+    if "mcp" in results:
+        print(("\n" if not only_mcp else "") + mcp.table(results["mcp"]))
     report.write_json(results, args.json)
     print(f"\nwrote {args.json}")
-    if not results["cases"] and not only_jsonl:
+    if not results["cases"] and not only_sections:
         print("no case could run", file=sys.stderr)
         return 1
     if "jsonl" in results and any(entry["problem"] for entry in results["jsonl"]["files"]):
         print("straightline validate gave a wrong answer on the JSON Lines data", file=sys.stderr)
         return 1
+    if results.get("mcp", {}).get("status") == "ok" and _mcp_straightline_disagrees(results["mcp"]):
+        print("straightline gave a wrong answer in the MCP report", file=sys.stderr)
+        return 1
     return 0
+
+
+def _mcp_straightline_disagrees(section: dict[str, object]) -> bool:
+    validation = section["validation"]
+    calls = section["tools_call"]
+    assert isinstance(validation, list) and isinstance(calls, dict)
+    return any(name.startswith("straightline") for instance in validation for name in instance["disagrees"]) or any(
+        problem.startswith("straightline") for problem in calls["problems"])

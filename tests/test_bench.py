@@ -246,3 +246,25 @@ def test_missing_shared_data_is_a_note_not_a_failure(
 def test_an_unknown_case_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--quick", "--case", "no-such-case"]) == 2
     assert "unknown case" in capsys.readouterr().err
+
+
+def test_the_mcp_report_runs_and_straightline_agrees_with_every_expected_answer(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("mcp")
+    path = tmp_path / "mcp.json"
+    assert cli.main(["--quick", "--quiet", "--mcp", "--json", str(path)]) == 0
+    section = json.loads(path.read_text(encoding="utf-8"))["mcp"]
+    assert section["status"] == "ok" and section["tool"] == "math.add"
+    names = {"straightline contract", "straightline runtime path", "SDK jsonschema", "SDK pydantic (MCPServer)"}
+    for instance in section["validation"]:
+        assert set(instance["median_ns"]) | set(instance["disagrees"]) == names
+        assert not any(name.startswith("straightline") for name in instance["disagrees"])
+        assert all(value > 0 for value in instance["median_ns"].values())
+    # pydantic's lax mode takes "2" for an int: the one answer that differs, found before timing
+    assert [(i["name"], i["disagrees"]) for i in section["validation"] if i["disagrees"]] == [
+        ("denied: string for int", ["SDK pydantic (MCPServer)"])]
+    assert section["tools_call"]["problems"] == [
+        "SDK pydantic (MCPServer): denied: string for int: answered a result"]
+    assert set(section["tools_call"]["seconds_per_call"]) == {"straightline", "SDK jsonschema",
+                                                             "SDK pydantic (MCPServer)"}

@@ -16,6 +16,7 @@ from ..errors import OptionError, StraightlineError
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
+from .mcp import add_mcp_parser, mcp_command
 from .validate import add_validate_parser, validate_command
 
 
@@ -87,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_unknown_keywords(preflight)
 
     add_validate_parser(commands)
+    add_mcp_parser(commands)
     return parser
 
 
@@ -140,6 +142,8 @@ def _terminate_as_exit() -> Iterator[None]:
 def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "mcp":  # the compiler only for `mcp import`
+        return mcp_command(args, parser)
     if args.command == "validate":  # imports the compiler only for --schema
         try:
             return validate_command(args)

@@ -385,6 +385,7 @@ class ToolRuntime:
         self._records: deque[Record] = deque(maxlen=max_records)
         self._seq = 0
         self._next_ticket = 0
+        self._servers: list[Any] = []  # the protocol tools' servers, closed by close()
 
     # -- registration -------------------------------------------------------------------
 
@@ -413,6 +414,51 @@ class ToolRuntime:
             if name in self._tools:
                 raise DuplicateTool(f"a tool named {name!r} is already registered", name)
             self._tools[name] = tool
+
+    def register_protocol(
+        self,
+        contract_module: ContractModule,
+        server: Any,
+        *,
+        tool: str | None = None,
+        budget: int | None = None,
+        timeout: float = 30.0,
+    ) -> None:
+        """Register the tool ``contract_module.NAME`` as implemented by the remote MCP tool
+        ``tool`` (default: that name) of ``server``, a ``generator.runtime.mcp.StdioServer`` or
+        ``HttpServer``: the seed's ``register_validated_protocol_json_tool``. Calls take the one
+        path; the request is sent only once the input is accepted and a call reserved, and the
+        response waited for at most ``timeout`` seconds (generator/runtime/mcp.py). The
+        connection starts on first use; :meth:`close` ends it."""
+        from .mcp import protocol_handler  # the SDK is an optional extra: loaded when used
+
+        handler = protocol_handler(server, tool if tool is not None else getattr(contract_module, "NAME", None),
+                                   timeout=timeout)
+        self.register(contract_module, handler, budget=budget)
+        with self._lock:
+            if server not in self._servers:
+                self._servers.append(server)
+
+    def close(self) -> None:
+        """End the connections of the protocol tools (each starts again if used again)."""
+        with self._lock:
+            servers = list(self._servers)
+        for server in servers:
+            server.close()
+
+    def __enter__(self) -> ToolRuntime:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def contract(self, name: str) -> ContractModule:
+        """The contract module of a tool. :class:`UnknownTool` if not registered."""
+        with self._lock:
+            tool = self._tools.get(name)
+        if tool is None:
+            raise UnknownTool(f"no tool named {name!r}", name)
+        return tool.module
 
     def tools(self) -> list[str]:
         """The registered tool names, in registration order."""
