@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SchemaWarning, StraightlineError, shown_pointer
+from ..files import dump_exact, write_atomic
 from ..names import PROFILE_NAMES
-from .files import dump_exact, report, say, write_atomic
+from .files import report, say
 
 # The tool names SEP-986 allows, which are also safe file names (not starting with a dot).
 _FILE_SAFE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
