@@ -112,14 +112,24 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
         yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
         return
     first = True
-    carry = b""
+    blocks: list[bytes] = []  # read since the last task
+    held = 0  # their bytes
+    cut = 0  # the end of the last newline among them (0: none)
     while True:
         block = stream.read1(chunk_bytes)
         if not block:
             break
-        carry += block
-        cut = carry.rfind(b"\n") + 1
-        if cut and len(carry) >= chunk_bytes // 4:
-            yield Task(number, STDIN, format, first=first, last=False, size=cut, data=carry[:cut])
-            carry, first = carry[cut:], False
-    yield Task(number, STDIN, format, first=first, last=True, size=len(carry), data=carry)
+        # each block is searched once and joined once or twice: time linear in the input, however
+        # long its lines (a carry grown by `+=` and searched whole at every read was quadratic)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            cut = held + newline + 1
+        blocks.append(block)
+        held += len(block)
+        if cut and held >= chunk_bytes // 4:
+            data = b"".join(blocks)
+            yield Task(number, STDIN, format, first=first, last=False, size=cut, data=data[:cut])
+            rest = data[cut:]  # the start of a line: no newline in it
+            blocks, held, cut, first = [rest] if rest else [], len(rest), 0, False
+    data = b"".join(blocks)
+    yield Task(number, STDIN, format, first=first, last=True, size=len(data), data=data)
