@@ -105,10 +105,16 @@ def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[
 
 
 def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
-    """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it."""
+    """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it. A read
+    that fails (a descriptor open for writing only, a device error) ends it with a task that
+    says why, after the whole lines read before."""
     stream: io.BufferedReader = sys.stdin.buffer  # type: ignore[assignment]  # read1: not on BinaryIO
     if format != "jsonl":
-        data = stream.read()
+        try:
+            data = stream.read()
+        except OSError as exc:
+            yield Task(number, STDIN, format, first=True, last=True, size=0, problem=_cannot_read(exc))
+            return
         yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
         return
     first = True
@@ -116,7 +122,15 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
     held = 0  # their bytes
     cut = 0  # the end of the last newline among them (0: none)
     while True:
-        block = stream.read1(chunk_bytes)
+        try:
+            block = stream.read1(chunk_bytes)
+        except OSError as exc:
+            if cut:
+                yield Task(number, STDIN, format, first=first, last=False, size=cut,
+                           data=b"".join(blocks)[:cut])
+            yield Task(number, STDIN, format, first=first and not cut, last=True, size=0,
+                       problem=_cannot_read(exc))
+            return
         if not block:
             break
         # each block is searched once and joined once or twice: time linear in the input, however
@@ -133,3 +147,7 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
             blocks, held, cut, first = [rest] if rest else [], len(rest), 0, False
     data = b"".join(blocks)
     yield Task(number, STDIN, format, first=first, last=True, size=len(data), data=data)
+
+
+def _cannot_read(exc: OSError) -> str:
+    return f"cannot read: {exc.strerror or exc}"

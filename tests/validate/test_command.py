@@ -634,3 +634,63 @@ def test_long_integers_and_malformed_yaml_scalars_through_the_command(tmp_path: 
         "b.yaml:2:8: invalid YAML: '0x_' is not a valid int",
         "2 records in 2 files: 1 valid, 1 invalid, 1 unreadable",
     ]
+
+
+# -- closed and full standard streams -------------------------------------------------------------
+
+def _with_streams(redirections: str, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command run by a shell with `redirections` (`<&-`, `>&-`, `>/dev/full`...) applied to
+    it; its stderr captured through a file (unless the redirections close it)."""
+    if not STRAIGHTLINE.exists():
+        pytest.skip(f"the straightline console script is not installed next to {sys.executable}")
+    command = " ".join(f"'{part}'" for part in (STRAIGHTLINE, "validate", *map(str, args)))
+    errors = cwd / "stderr.txt"
+    script = f"exec {command} 2>'{errors}' {redirections}"
+    proc = subprocess.run(["sh", "-c", script], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          timeout=HANG_LIMIT, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    stderr = errors.read_text(encoding="utf-8") if errors.exists() else ""
+    for text in (stderr, proc.stdout.decode("utf-8", "replace")):
+        assert "Traceback" not in text and "Exception ignored" not in text, text
+    return subprocess.CompletedProcess(script, proc.returncode, proc.stdout.decode("utf-8", "replace"), stderr)
+
+
+def test_closed_standard_input_named_as_data_is_one_line_and_exit_2(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    for extra in ([], ["--data-format", "jsonl"]):
+        result = _with_streams("<&-", "--module", module_file, *extra, "-", cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == "straightline validate: standard input (-) is closed\n"
+        assert result.stdout == ""
+    # not named: a closed standard input is nobody's business
+    result = _with_streams("<&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert result.returncode == 1 and "d.json:(root): \"right\" is a required property" in result.stdout
+
+
+def test_standard_input_that_cannot_be_read_is_reported_as_unreadable(tmp_path: Path, module_file: Path) -> None:
+    """A descriptor 0 open for writing only: every read fails (EBADF)."""
+    for extra in ([], ["--data-format", "jsonl"]):
+        result = _with_streams(f"0>'{tmp_path / 'sink'}'", "--module", module_file, *extra, "-", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert _lines(result.stdout) == ["<stdin>: cannot read: Bad file descriptor",
+                                         "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable"]
+        assert result.stderr == ""
+
+
+def test_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    result = _with_streams(">&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "straightline validate: standard output is closed: the report has nowhere to go\n"
+    # and with standard error closed too, nothing to say it on, and nothing said elsewhere
+    both = _with_streams(">&- 2>&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert both.returncode == 2 and both.stderr == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("extra", [[], ["--output", "json"], ["--jobs", "2"]], ids=repr)
+def test_a_full_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_file: Path, extra: list[str]) -> None:
+    write(tmp_path / "d.jsonl", (json.dumps(MISSING_RIGHT) + "\n") * 3)
+    result = _with_streams(">/dev/full", "--module", module_file, *extra, "d.jsonl", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("straightline validate: cannot write the report to standard output: "
+                             "No space left on device\n")
