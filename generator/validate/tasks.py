@@ -26,7 +26,8 @@ DASK_CHUNK_BYTES = 16 << 20
 @dataclass(frozen=True)
 class Task:
     """One unit of work on the data file numbered `file`: the whole file, the byte range
-    [start, end) of it (end None: to its end), or `data` itself (standard input)."""
+    [start, end) of it (end None: to its end), or `data` itself (standard input: its range
+    [start, end) says where `data` was in the input)."""
 
     file: int
     path: str
@@ -121,13 +122,14 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
     blocks: list[bytes] = []  # read since the last task
     held = 0  # their bytes
     cut = 0  # the end of the last newline among them (0: none)
+    offset = 0  # where they begin in the input (a task's byte range names it in a report)
     while True:
         try:
             block = stream.read1(chunk_bytes)
         except OSError as exc:
             if cut:
-                yield Task(number, STDIN, format, first=first, last=False, size=cut,
-                           data=b"".join(blocks)[:cut])
+                yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
+                           end=offset + cut, data=b"".join(blocks)[:cut])
             yield Task(number, STDIN, format, first=first and not cut, last=True, size=0,
                        problem=_cannot_read(exc))
             return
@@ -142,11 +144,13 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
         held += len(block)
         if cut and held >= chunk_bytes // 4:
             data = b"".join(blocks)
-            yield Task(number, STDIN, format, first=first, last=False, size=cut, data=data[:cut])
+            yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
+                       end=offset + cut, data=data[:cut])
             rest = data[cut:]  # the start of a line: no newline in it
+            offset += cut
             blocks, held, cut, first = [rest] if rest else [], len(rest), 0, False
     data = b"".join(blocks)
-    yield Task(number, STDIN, format, first=first, last=True, size=len(data), data=data)
+    yield Task(number, STDIN, format, first=first, last=True, size=len(data), start=offset, data=data)
 
 
 def _cannot_read(exc: OSError) -> str:
