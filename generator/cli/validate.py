@@ -169,10 +169,11 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
     yaml_files = [data for data in files if data.format == "yaml"]
     if yaml_files:
         require_yaml(yaml_files[0].display)
-    if args.dask:
-        from ..validate.dask import require_dask
+    if args.dask is not None:  # ("" too: refused, never taken for no --dask)
+        from ..validate.dask import check_address, require_dask
 
         require_dask()
+        check_address(args.dask)
     if args.module:
         source, where = ModuleSource.from_path(args.module), f"--module {args.module}"
     else:
@@ -191,7 +192,7 @@ def _check_options(args: argparse.Namespace) -> None:
             raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
-    if args.dask and args.jobs != 1:
+    if args.dask is not None and args.jobs != 1:
         raise OptionError("--jobs and --dask: choose one (the Dask cluster has its own workers)")
 
 
@@ -237,7 +238,7 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
 
 
 def _results(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> Iterator[tuple[Task, TaskResult]]:
-    if args.dask:
+    if args.dask is not None:
         from ..validate.dask import run_on_dask
 
         return run_on_dask(plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask)

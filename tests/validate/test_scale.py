@@ -214,7 +214,9 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Pat
 
 
 @pytest.mark.parametrize("address, said", [("garbage", "missing port number"), ("tcp://127.0.0.1", "missing port"),
-                                           ("x://y", "unknown address scheme")])
+                                           ("x://y", "unknown address scheme"),
+                                           ("inproc://x", "inproc:// is a scheduler inside this process"),
+                                           ("ucx://127.0.0.1:8786", "ucx")])
 def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, module_file: Path, address: str,
                                                                 said: str) -> None:
     """A Client whose constructor failed on such an address waited 20 s in its __del__ and printed
@@ -226,7 +228,21 @@ def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, 
     assert result.returncode == 2
     assert result.stderr.startswith(f"straightline validate: --dask {address}: cannot reach the scheduler")
     assert said in result.stderr and "Exception ignored" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
     assert time.monotonic() - started < 15  # (it took over 20 s: a bound on a wait, not a timing)
+
+
+def test_an_empty_scheduler_address_is_a_usage_error_not_a_local_run(tmp_path: Path, module_file: Path) -> None:
+    """`--dask ""` was taken for no --dask at all, and the data validated in this process."""
+    pytest.importorskip("distributed")
+    write(tmp_path / "d.json", {"left": 1})
+    result = run("--module", module_file, "--dask", "", "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("straightline validate: --dask: the address is empty (give the scheduler's, "
+                             "like tcp://127.0.0.1:8786)\n")
+    assert result.stdout == ""
+    both = run("--module", module_file, "--dask", "", "--jobs", "2", "d.json", cwd=tmp_path)
+    assert both.returncode == 2 and "--jobs and --dask: choose one" in both.stderr
 
 
 def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file: Path,
