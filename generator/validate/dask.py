@@ -86,14 +86,15 @@ def check_address(address: str) -> None:
     try:
         scheme, location = parse_address(normalize_address(address))
         if scheme == "inproc":
-            raise ValueError("inproc:// is a scheduler inside this process; give a running scheduler's address, "
-                             "like tcp://127.0.0.1:8786")
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # (the ucx stub warns, then raises the same text)
-            get_backend(scheme).get_address_host(location)  # no port, a stub backend: raises
+            problem = "inproc:// is a scheduler inside this process; give a running one's, like tcp://127.0.0.1:8786"
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (the ucx stub warns, then raises the same text)
+                get_backend(scheme).get_address_host(location)  # no port, a stub backend: raises
+            return
     except Exception as exc:
-        detail = " ".join(str(exc).split())  # one line (the ucx stub's message has several)
-        raise OptionError(f"--dask {address}: cannot reach the scheduler ({type(exc).__name__}: {detail})") from None
+        problem = f"{type(exc).__name__}: {' '.join(str(exc).split())}"  # one line (the ucx stub's has several)
+    raise OptionError(f"--dask {address}: cannot reach the scheduler ({problem})")
 
 
 def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
