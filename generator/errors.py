@@ -11,6 +11,12 @@ def shown_pointer(pointer: str) -> str:
     return pointer or "(root)"
 
 
+class Terminated(SystemExit):
+    """SIGTERM, raised by the command's handler (its code 128 + the signal's number): it ends the
+    command, and is never taken for a record's problem, as a custom format function's own
+    SystemExit is."""
+
+
 class StraightlineError(Exception):
     """Base of every error straightline reports to a user (never a bare traceback)."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import importlib.machinery
 import os
 import re
 import stat
@@ -43,6 +44,17 @@ def module_path(out: Path, source: str) -> Path:
     if fragment:
         stem += "_" + fragment.strip("#/").rsplit("/", 1)[-1]
     return out / (module_name_for(stem) + ".py")
+
+
+def shadowing_package(module: Path) -> Path | None:
+    """The package beside `module` that has its name (out/m/ with an __init__ of any suffix
+    Python imports, for out/m.py): `import` finds it first, so never the module. None when there is
+    none (a directory without an __init__ is a namespace portion, which the module wins over)."""
+    package = module.with_suffix("")
+    for suffix in importlib.machinery.all_suffixes():
+        if (package / f"__init__{suffix}").is_file():
+            return package
+    return None
 
 
 def targets(sources: Sequence[str], out: Path) -> dict[str, Path]:

@@ -40,6 +40,8 @@ _MISSING: Final[Any] = object()
 # Types whose values are equal in Python exactly when they are equal as JSON: not bool (True == 1
 # in Python only), not float (NaN; floats are left to _freeze with the rest).
 _PLAIN_TYPES = frozenset({str, int, type(None)})
+# The exact types json.loads makes: a value of any other type is read through _plain first.
+_JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
 # Integral numbers below this magnitude (4000 digits) are ints in keys and comparisons: converting
 # that many digits between int and Decimal takes well under a millisecond. Larger ones are
 # Decimals (their exponent may be astronomically large), never materialised as int.
@@ -76,6 +78,27 @@ def _kind(x: Any) -> str | None:
     if isinstance(x, list):
         return "array"
     return None
+
+
+def _plain(x: Any) -> Any:
+    """The JSON value a subclass of str, dict, list, int, float or Decimal holds, as the base type,
+    read by the base type's own methods whatever the subclass overrides (a container is copied one
+    level deep; dict.copy would call an overridden keys()); any other value as it is."""
+    if type(x) in _JSON_TYPES:
+        return x
+    if isinstance(x, str):
+        return str.__str__(x)
+    if isinstance(x, dict):
+        return dict(dict.items(x))
+    if isinstance(x, list):
+        return list.copy(x)
+    if isinstance(x, int):  # (bool has no subclasses)
+        return int.__int__(x)
+    if isinstance(x, float):
+        return float.__float__(x)
+    if isinstance(x, _Decimal) and type(x) is not _Decimal:
+        return _Decimal(x)
+    return x
 
 
 def _big_decimal(n: int) -> Any:
@@ -206,34 +229,25 @@ def _freeze(x: Any, depth: int = 0) -> Any:
                 return key
             pairs.append((k, key))
         return ("o", frozenset(pairs))
-    kind = _kind(x)
-    if kind == "number":
-        if _is_nan(x):
+    plain = _plain(x)
+    if plain is not x:  # a subclass: the JSON value it holds
+        return _freeze(plain, depth)
+    if isinstance(x, _Decimal):
+        if x.is_nan():
             return _NO_MATCH
         # Keys are numbers that Python compares and hashes exactly across int, float and
         # Decimal: an int below _BIG, a float (it stands for its repr), else the Decimal itself
         # (a huge integral one bare, so it equals a huge int's key; any other one tagged, so it
         # never equals a float's binary value). Never int() of a huge Decimal, never normalize()
         # (it rounds to 28 digits and overflows past 1E+999999).
-        e = _exact(x)
-        if isinstance(e, _Decimal):
-            if not e.is_finite():
-                return float(e)
-            if e == e.to_integral_value():
-                return int(e) if e.adjusted() < _BIG_DIGITS else e
-            as_float = float(e)
-            if _Decimal(repr(as_float)) == e:
-                return as_float
-            return ("d", e)
-        return int(e)
-    if kind == "string":
-        return str(x)
-    if kind == "boolean":
-        return ("b", bool(x))
-    if kind == "array":
-        return _freeze(list(x), depth)
-    if kind == "object":
-        return _freeze(dict(x), depth)
+        if not x.is_finite():
+            return float(x)
+        if x == x.to_integral_value():
+            return int(x) if x.adjusted() < _BIG_DIGITS else x
+        as_float = float(x)
+        if _Decimal(repr(as_float)) == x:
+            return as_float
+        return ("d", x)
     return _NO_MATCH
 
 
@@ -253,6 +267,11 @@ def _json_equal(a: Any, b: Any) -> bool:
             if pair in seen:
                 continue
             seen.add(pair)
+        # a subclass as the JSON value it holds (after the pair: a copy is new each time)
+        if type(a) not in _JSON_TYPES:
+            a = _plain(a)
+        if type(b) not in _JSON_TYPES:
+            b = _plain(b)
         if ka == "object":
             if len(a) != len(b):
                 return False
@@ -319,7 +338,7 @@ def _unique(items: Any) -> bool:
             members: list[Any] = []
             for k, v in item.items():
                 if isinstance(v, str):  # (a str subclass as its text, as _freeze takes it)
-                    members.append((k, v if type(v) is str else str(v)))
+                    members.append((k, v if type(v) is str else _plain(v)))
             shapes.add(frozenset(members))
         if len(shapes) == n:
             return True
@@ -446,6 +465,8 @@ def _show_into(x: Any, parts: list[str], room: int) -> int:
     """Append x's JSON text to `parts` until `room` characters are used; the room left."""
     if room <= 0:
         return room
+    if type(x) not in _JSON_TYPES:
+        x = _plain(x)  # a subclass shown as the JSON value it holds
     kind = _kind(x)
     if kind == "string":
         text = str.__str__(x)
@@ -712,18 +733,19 @@ DEPENDS = {
     "_is_type": ("_kind", "_is_integral"),
     "_cmp": ("_is_nan", "_exact"),
     "_is_multiple": ("_is_nan", "_exact", "_Decimal", "_EXACT", "_Context"),
-    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_kind", "_is_nan", "_exact", "_Decimal", "_BIG",
-                "_BIG_DIGITS", "_big_decimal"),
-    "_json_equal": ("_kind", "_cmp"),
+    "_plain": ("_JSON_TYPES", "_Decimal"),
+    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_plain", "_Decimal", "_BIG", "_BIG_DIGITS",
+                "_big_decimal"),
+    "_json_equal": ("_kind", "_cmp", "_JSON_TYPES", "_plain"),
     "_table": ("_freeze", "_TOO_DEEP", "_NO_MATCH"),
     "_in_table": ("_freeze", "_TOO_DEEP", "_json_equal"),
-    "_unique": ("_PLAIN_TYPES", "_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
+    "_unique": ("_PLAIN_TYPES", "_plain", "_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),
     "_esc": (),
     "_short": ("_BIG", "_big_decimal"),
     "_pick_dynamic": (),
     "_pick_recursive": (),
     "_number_text": ("_ROUND", "_Context", "_BIG", "_big_decimal", "_Decimal"),
-    "_show_into": ("_kind", "_number_text", "_ESCAPES", "_show_members"),
+    "_show_into": ("_JSON_TYPES", "_plain", "_kind", "_number_text", "_ESCAPES", "_show_members"),
     "_show_members": ("_show_into",),
     "_show": ("_show_into",),
     "_show_list": ("_show", "_LIST_ITEMS"),
@@ -752,6 +774,7 @@ CONSTANTS = {
     "_NO_MATCH": "_NO_MATCH = object()",
     "_MISSING": "_MISSING: Final[Any] = object()",
     "_PLAIN_TYPES": "_PLAIN_TYPES = frozenset({str, int, type(None)})",
+    "_JSON_TYPES": "_JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})",
     "_BIG_DIGITS": f"_BIG_DIGITS = {_BIG_DIGITS}",
     "_BIG": f"_BIG = 10**{_BIG_DIGITS}",
     "_EXACT": "_EXACT = _Context(prec=_MAX_PREC, Emax=_MAX_PREC, Emin=-_MAX_PREC)",
@@ -762,6 +785,7 @@ CONSTANTS = {
 
 # Public names for the reference interpreter and tests.
 kind = _kind
+plain = _plain
 is_type = _is_type
 is_integral = _is_integral
 compare = _cmp

@@ -40,9 +40,11 @@ from generator.native import source as native_source
 from generator.reference import DraftReference
 
 from .conftest import ROOT
+from .errors.structure import structure
 from .strategies import JSON, instances
 from .test_tool_package import SCHEMA as PACKAGE_SCHEMA
 from .test_tool_package import valid_package
+from .test_subclass_values import lying
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
                                 reason="no C compiler on this machine")
@@ -316,6 +318,16 @@ def _mutated(draw: st.DrawFn) -> Any:
 @given(instance=st.composite(_mutated)())
 def test_differential_seed_contract_native_and_pure(sample: Sample, instance: Any) -> None:
     assert_same(sample.package_native, sample.package_pure, instance)
+
+
+@settings(max_examples=100)
+@given(instance=st.composite(_mutated)())
+def test_native_modules_read_subclasses_as_the_values_they_hold(sample: Sample, instance: Any) -> None:
+    """A subclass whose methods lie (tests/test_subclass_values.py) gets from the native module
+    exactly what its plain value gets from the pure one."""
+    disguised = lying(instance)
+    assert sample.package_native.is_valid(disguised) is sample.package_pure.is_valid(instance)
+    assert structure(sample.package_native.errors(disguised)) == structure(sample.package_pure.errors(instance))
 
 
 TREE_REFERENCE = DraftReference(STRICT_TREE, "draft2020-12", registry=REGISTRY)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import generator
-from generator.runtime import OutputRejected, ToolDenied, ToolRuntime
+from generator.runtime import HandlerFailed, OutputRejected, ToolDenied, ToolRuntime, UnknownTool
 
 MATH_ADD = {
     "name": "math.add", "description": "Adds two integer fields.", "profile": "octoscript",
@@ -150,3 +150,161 @@ def test_catalog_entries_are_deep_copies(math_add: Any) -> None:
     assert math_add.INPUT_SCHEMA["required"] == ["left", "right"]
     assert runtime.catalog() == [math_add.CATALOG_ENTRY]
     assert runtime.catalog()[0]["input_schema"] is not math_add.INPUT_SCHEMA
+
+
+# -- foreign objects: formatted defensively, and every call still leaves exactly one record ----------
+
+OPEN = {"name": "open.tool", "description": "Takes and gives any object.", "profile": "octoscript",
+        "input": {"type": "object"}, "output": {"type": "object"}}
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("str() of this exception raises")
+
+
+class UnshownKey:
+    """A (non-string) dict key whose repr raises."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr() raises")
+
+    def __hash__(self) -> int:
+        return 1
+
+
+class UnshownDecimal(Decimal):
+    def __repr__(self) -> str:
+        raise RuntimeError("repr() raises")
+
+    def __str__(self) -> str:
+        raise RuntimeError("str() raises")
+
+
+class Unreadable:
+    """An object that raises when isinstance looks at it (through its __class__), or repr shows it."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr() raises")
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # type: ignore[override]
+        raise RuntimeError("__class__ raises")
+
+
+class UnusableName(str):
+    def __str__(self) -> str:
+        raise RuntimeError("str() raises")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("repr() raises")
+
+    def __format__(self, spec: str) -> str:
+        raise RuntimeError("format() raises")
+
+    def __hash__(self) -> int:
+        raise RuntimeError("hash() raises")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("== raises")
+
+
+@pytest.fixture(scope="module")
+def open_tool() -> Any:
+    return generator.compile_contract_module(OPEN)
+
+
+FOREIGN_VALUES = {
+    "a key whose repr raises": ({UnshownKey(): 1}, "object key <UnshownKey object> is not a string"),
+    "a NaN Decimal whose repr raises": ({"a": UnshownDecimal("NaN")}, "Decimal('NaN') is not a JSON number"),
+    "an object that raises when looked at": (Unreadable(), "the value cannot be read: RuntimeError: __class__ raises"),
+    "a member that raises when looked at": ({"a": Unreadable()},
+                                            "the value cannot be read: RuntimeError: __class__ raises"),
+}
+
+
+@pytest.mark.parametrize("name", FOREIGN_VALUES)
+def test_foreign_input_is_denied_with_one_record(open_tool: Any, name: str) -> None:
+    value, message = FOREIGN_VALUES[name]
+    runtime = ToolRuntime()
+    ran = []
+    runtime.register(open_tool, lambda request: ran.append(request) or {}, budget=3)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("open.tool", value)
+    assert message in str(denied.value)
+    (record,) = runtime.records()
+    assert record.outcome == "denied" and [error[2] for error in record.errors] == [message]
+    assert ran == [] and runtime.remaining_budget("open.tool") == 3  # denied input reserves nothing
+
+
+@pytest.mark.parametrize("name", FOREIGN_VALUES)
+def test_foreign_output_is_rejected_with_one_record_and_the_call_consumed(open_tool: Any, name: str) -> None:
+    """The raw exception escaped after the ticket was closed: the budget was spent and no record
+    said why."""
+    value, message = FOREIGN_VALUES[name]
+    runtime = ToolRuntime()
+    runtime.register(open_tool, lambda request: value, budget=3)
+    for calls in (1, 2):
+        with pytest.raises(OutputRejected) as rejected:
+            runtime.call("open.tool", {})
+        assert message in str(rejected.value)
+        assert [record.outcome for record in runtime.records()] == ["output_rejected"] * calls
+        assert runtime.remaining_budget("open.tool") == 3 - calls
+        assert runtime.pending() == []
+    assert [error[2] for error in runtime.records()[-1].errors] == [message]
+    ticket = runtime.begin("open.tool", {})  # deferred: the same through complete()
+    with pytest.raises(OutputRejected):
+        runtime.complete(ticket, value)
+    assert len(runtime.records()) == 3 and runtime.remaining_budget("open.tool") == 0
+
+
+def test_a_handler_exception_whose_str_raises_is_recorded_once(open_tool: Any) -> None:
+    def handler(request: Any) -> Any:
+        raise Unprintable()
+
+    runtime = ToolRuntime()
+    runtime.register(open_tool, handler, budget=2)
+    with pytest.raises(HandlerFailed) as failed:
+        runtime.call("open.tool", {})
+    assert isinstance(failed.value.__cause__, Unprintable)
+    assert str(failed.value) == "open.tool: the handler failed: Unprintable: <str() raised RuntimeError>"
+    (record,) = runtime.records()
+    assert (record.outcome, record.detail) == ("handler_error", "Unprintable: <str() raised RuntimeError>")
+    assert runtime.remaining_budget("open.tool") == 1 and runtime.pending() == []
+    ticket = runtime.begin("open.tool", {})  # failed externally, with the same exception or a str subclass
+    assert runtime.fail(ticket, UnusableName("gone")).message == "open.tool: the handler failed: gone"
+    assert [record.detail for record in runtime.records()] == ["Unprintable: <str() raised RuntimeError>", "gone"]
+
+
+def test_async_calls_record_foreign_failures_once(open_tool: Any) -> None:
+    import asyncio
+
+    async def handler(request: Any) -> Any:
+        if request:
+            raise Unprintable()
+        return {UnshownKey(): 1}
+
+    runtime = ToolRuntime()
+    runtime.register(open_tool, handler, budget=2)
+    with pytest.raises(HandlerFailed):
+        asyncio.run(runtime.call_async("open.tool", {"raise": True}))
+    with pytest.raises(OutputRejected):
+        asyncio.run(runtime.call_async("open.tool", {}))
+    assert [record.outcome for record in runtime.records()] == ["handler_error", "output_rejected"]
+    assert runtime.remaining_budget("open.tool") == 0
+
+
+def test_a_tool_name_is_read_as_plain_text_and_any_other_type_is_unknown(open_tool: Any) -> None:
+    runtime = ToolRuntime()
+    runtime.register(open_tool, lambda request: {"ok": True}, budget=5)
+    assert runtime.call(UnusableName("open.tool"), {}) == {"ok": True}  # the text it holds
+    for name, shown in ((UnusableName("no.such"), "'no.such'"), (["open.tool"], "['open.tool'] (not a str)"),
+                        (Unreadable(), "<Unreadable object> (not a str)")):
+        with pytest.raises(UnknownTool) as unknown:
+            runtime.call(name, {})  # type: ignore[arg-type]
+        assert str(unknown.value) == f"no tool named {shown}"
+    assert [(record.tool, record.outcome) for record in runtime.records()] == [
+        ("open.tool", "accepted"), ("no.such", "denied"), ("['open.tool']", "denied"),
+        ("<Unreadable object>", "denied")]
+    assert all(type(record.tool) is str for record in runtime.records())
+    assert runtime.remaining_budget("open.tool") == 4

@@ -770,7 +770,7 @@ SCOPED_NODES = {ast.Pow: {()}, ast.RShift: {("_big_decimal",), ("_nfa_search",)}
                 ast.LShift: {("_big_decimal",), ("_nfa_search",)}, ast.BitAnd: {("_nfa_search",)}}
 # The fixed preamble: the only places that may touch dunder attributes / use try / raise.
 DUNDER_OK_IN = {("ValidationError", "__init__"), ("ValidationError", "__repr__"), ("_short",), ("_show",), ("_show_into",),
-               ("_number_text",)}
+               ("_number_text",), ("_plain",)}
 # try is allowed only in fixed functions of the preamble and the API, catching only these:
 TRY_OK_IN = {("_short",): {"Exception"}, ("_show",): {"Exception"}, ("is_valid",): {"RecursionError"},
              ("errors",): {"RecursionError"}, ("validate",): {"RecursionError"}}

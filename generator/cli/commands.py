@@ -26,7 +26,7 @@ from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import file_uri, load_registry_directory
-from ..files import dump_exact, file_on_the_way, split_source, targets, write_atomic
+from ..files import dump_exact, file_on_the_way, shadowing_package, split_source, targets, write_atomic
 from .files import report, say
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
@@ -280,10 +280,15 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
             stale += 1
             continue
         reasons += native_problems(job)
+        package = shadowing_package(job.target)
+        if package is not None:
+            say(f"{shown}: shadowed by the package {_shown(package)}/ beside it (`import` loads the package, "
+                "never this module): rename or remove the package", sys.stderr)
+            stale += 1
         if reasons:
             say(f"{shown}: stale ({'; '.join(reasons)}; recompile {job.shown})", sys.stderr)
             stale += 1
-        else:
+        elif package is None:
             say(f"{shown}: up to date" + (" (and its native module)" if job.settings.native else ""))
     if project is not None:
         for package in project.packages:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterator, NoReturn, Sequence
 
 from .. import __version__
-from ..errors import OptionError, StraightlineError
+from ..errors import OptionError, StraightlineError, Terminated
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
@@ -130,7 +130,7 @@ def _terminate_as_exit() -> Iterator[None]:
         return
 
     def terminate(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
+        raise Terminated(128 + signum)
 
     previous = signal.signal(signal.SIGTERM, terminate)
     try:

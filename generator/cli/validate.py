@@ -4,9 +4,10 @@ module (`--module`: then the compiler is never imported).
 Exit status: 0 every record valid; 1 some record invalid, or some data file or record unreadable
 or malformed, or a record a custom format function raised on (reported as that record's problem,
 and every other file and record is still validated); 2 a usage error
-(bad option, a DATA path that does not exist, no data file found, PyYAML or Dask missing), a
-schema the compiler rejects or a module that cannot be loaded: the command itself could not do
-its work, so nothing was validated.
+(bad option, a DATA path that does not exist, no data file found, PyYAML or Dask missing, standard
+input named but closed, standard output closed), a schema the compiler rejects or a module that
+cannot be loaded: the command itself could not do its work, so nothing was validated; also 2 when
+the report cannot be written (a full disk: it is incomplete).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 from pathlib import Path
 import os
 import sys
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
@@ -39,7 +40,8 @@ standard input are JSON unless --data-format says otherwise.
 
 exit status: 0 all records valid; 1 a record invalid, or a file or record unreadable or
 malformed, or a custom format function raised on it (reported, the others still validated);
-2 usage error, schema error, or a module that cannot be loaded (nothing validated).
+2 usage error, schema error, or a module that cannot be loaded (nothing validated), or the
+report cannot be written to standard output.
 """
 
 
@@ -94,25 +96,64 @@ def add_validate_parser(commands: Any) -> None:
 
 
 def validate_command(args: argparse.Namespace) -> int:
+    if sys.stdout is None:  # started with it closed (`>&-`)
+        _complain("straightline validate: standard output is closed: the report has nowhere to go")
+        return 2
     try:
         files, source = _prepare(args)
     except SchemaError as error:
         for each in error.errors:  # a line for each problem (every unresolvable reference)
-            print(escape(f"{args.schema}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]"), file=sys.stderr)
+            _complain(f"{args.schema}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]")
         return 2
     except StraightlineError as error:
-        print(escape(f"straightline validate: {error.message}"), file=sys.stderr)
+        _complain(f"straightline validate: {error.message}")
         return 2
     try:
         return _run(args, files, source)
     except OptionError as error:  # found once running: an unreachable Dask scheduler
-        print(escape(f"straightline validate: {error.message}"), file=sys.stderr)
+        _complain(f"straightline validate: {error.message}")
         return 2
     except BrokenPipeError:
         # the reader went away (`| head`): stop quietly, and keep Python's exit from failing too
+        _drop_output()
+        return 1
+    except _ReportLost as lost:  # a full disk, a device error: the report is incomplete
+        _drop_output()
+        _complain(f"straightline validate: cannot write the report to standard output: {lost}")
+        return 2
+
+
+class _ReportLost(Exception):
+    """Standard output refused the report (other than a reader gone away: BrokenPipeError)."""
+
+
+def _written(function: Callable[..., object]) -> Callable[..., object]:
+    """`function` (standard output's write or flush), its OSError a _ReportLost."""
+    def guarded(*args: Any) -> object:
+        try:
+            return function(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _ReportLost(exc.strerror or exc) from None
+
+    return guarded
+
+
+def _drop_output() -> None:
+    """Send what standard output still holds to /dev/null, so Python's own flush at exit does not
+    fail again (and print a traceback of its own)."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except (OSError, ValueError, AttributeError):  # a stream with no descriptor
+        pass
+
+
+def _complain(line: str) -> None:
+    """One line on standard error; nothing when it is closed (print would then write to stdout)."""
+    if sys.stderr is not None:
+        print(escape(line), file=sys.stderr)
 
 
 def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
@@ -123,13 +164,16 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
     if not files:
         raise OptionError(f"no data files found in {' '.join(args.data)}"
                           + (f" matching {' '.join(args.glob)}" if args.glob else ""))
+    if sys.stdin is None and any(data.path == STDIN for data in files):
+        raise OptionError("standard input (-) is closed")
     yaml_files = [data for data in files if data.format == "yaml"]
     if yaml_files:
         require_yaml(yaml_files[0].display)
-    if args.dask:
-        from ..validate.dask import require_dask
+    if args.dask is not None:  # ("" too: refused, never taken for no --dask)
+        from ..validate.dask import check_address, require_dask
 
         require_dask()
+        check_address(args.dask)
     if args.module:
         source, where = ModuleSource.from_path(args.module), f"--module {args.module}"
     else:
@@ -148,7 +192,7 @@ def _check_options(args: argparse.Namespace) -> None:
             raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
-    if args.dask and args.jobs != 1:
+    if args.dask is not None and args.jobs != 1:
         raise OptionError("--jobs and --dask: choose one (the Dask cluster has its own workers)")
 
 
@@ -178,7 +222,8 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     sizes = [data.size for data in files]
     total = None if any(data.path == STDIN for data in files) else sum(size or 0 for size in sizes)
     progress = Progress(total, enabled=terminal(sys.stderr))
-    write = progress.writer(out.write, out.flush)
+    flush = _written(out.flush)
+    write = progress.writer(_written(out.write), flush)
     reporter: Reporter = TextReporter(write) if args.output == "text" else JsonReporter(write)
     merger = Merger(files, reporter)
     try:
@@ -188,12 +233,12 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     finally:
         progress.close()
     totals = merger.finish()
-    out.flush()
+    flush()
     return 0 if totals.ok else 1
 
 
 def _results(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> Iterator[tuple[Task, TaskResult]]:
-    if args.dask:
+    if args.dask is not None:
         from ..validate.dask import run_on_dask
 
         return run_on_dask(plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask)

@@ -29,11 +29,11 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
     body = m.prologue(node)
     k = Name("k")
     if node.types is not None:
-        body.append(Assign(k, call(m.prim("_kind"), X)))
+        body += _read_plain(m, k)
         body.append(if_(Not(Paren(or_(*_type_tests(m, node, k)))),
                         [fail(context, "type", messages["type"], {"type": type_param(node.types)})]))
     elif any(c.applies_to is not None for c in node.checks):
-        body.append(Assign(k, call(m.prim("_kind"), X)))
+        body += _read_plain(m, k)
     by_kind: dict[str, list[Stmt]] = {}
     for check in node.checks:
         emit = kinds[type(check)].error
@@ -43,6 +43,13 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
         if block:
             body += [if_(Compare(k, "==", lit(kind)), block)] if kind else block
     return Function(name, params, doc, body or [Pass()], "None")
+
+
+def _read_plain(m: ModuleEmitter, k: Name) -> list[Stmt]:
+    """`k = _kind(x)`, x first made the JSON value it holds where it is a subclass (of str, list,
+    dict, int, float, Decimal): its checks read that value, never what its own methods say."""
+    return [if_(Compare(call("type", X), "not in", m.prim("_JSON_TYPES")), [Assign(X, call(m.prim("_plain"), X))]),
+            Assign(k, call(m.prim("_kind"), X))]
 
 
 _LATE: list[Any] = []

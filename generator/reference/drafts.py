@@ -107,7 +107,9 @@ class DraftReference:
             at.validation or keyword not in VALIDATION_VOCABULARY)
 
     def descend(self, schema: Any, instance: Any, ip: str, kp: str, at: Here) -> Results:
-        """Errors and annotations of `instance` (at `ip`) against `schema` (reached by `kp`, at `at`)."""
+        """Errors and annotations of `instance` (at `ip`) against `schema` (reached by `kp`, at `at`).
+        A subclass (of str, list, dict, int, float, Decimal) is read as the JSON value it holds."""
+        instance = p.plain(instance)
         if schema is True:
             return
         if schema is False:

@@ -29,7 +29,9 @@ Every call takes one path, whether synchronous, asynchronous or deferred:
 
 ``call`` is ``begin`` + handler + ``complete`` (or ``fail``); ``call_async`` the same with the
 handler awaited. Each call leaves exactly one :class:`Record` (a deferred call when it is
-completed or failed), read back in order with :meth:`ToolRuntime.records`.
+completed or failed), read back in order with :meth:`ToolRuntime.records`, whatever the caller's
+objects do: an exception whose ``str()`` raises, a key or Decimal whose ``repr()`` raises, an
+object that raises when looked at are shown by their type's name or rejected, never let through.
 
 Owned copies: the runtime never trusts the caller's objects after checking them. Each input and
 each output is first copied into plain ``dict``, ``list``, ``str``, ``int``, ``float``,
@@ -278,6 +280,36 @@ def _esc(token: object) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 
 
+def _shown(value: object) -> str:
+    """repr(value) for a message, as a plain str; the type's name where repr raises (a caller's
+    object may): formatting a message never loses the record it belongs to."""
+    try:
+        return str.__str__(repr(value))
+    except Exception:
+        return f"<{type(value).__name__} object>"
+
+
+def _tool_name(name: object) -> str | None:
+    """A tool name as plain text (a str subclass read by str's own method); None for a value of
+    another type, which names no tool."""
+    try:
+        return str.__str__(name) if isinstance(name, str) else None
+    except Exception:  # (isinstance reads __class__, which an object may make raise)
+        return None
+
+
+def _detail(error: object) -> str:
+    """`Type: message` of an exception (where str() raises too, what it raised instead), or a
+    failure's text given as a str; always a plain str."""
+    try:
+        if isinstance(error, str):
+            return str.__str__(error)
+        text = str.__str__(str(error))
+    except Exception as failure:
+        text = f"<str() raised {type(failure).__name__}>"
+    return f"{type(error).__name__}: {text}"
+
+
 class _Leave:
     """Marks, on the copy's stack, the end of a container's children."""
 
@@ -327,9 +359,10 @@ def _owned_copy(value: Any) -> tuple[Any, list[RuntimeValidationError]]:
                 errors.append(RuntimeValidationError(f"{number!r} is not a JSON number", _location(path)))
             parent[slot] = number
         elif isinstance(item, Decimal):
-            if not item.is_finite():
-                errors.append(RuntimeValidationError(f"{item!r} is not a JSON number", _location(path)))
-            parent[slot] = item if type(item) is Decimal else Decimal(item)
+            decimal = item if type(item) is Decimal else Decimal(item)  # (a subclass's repr may raise)
+            if not decimal.is_finite():
+                errors.append(RuntimeValidationError(f"{decimal!r} is not a JSON number", _location(path)))
+            parent[slot] = decimal
         elif isinstance(item, (dict, list)):
             if id(item) in on_path:
                 errors.append(RuntimeValidationError("the value contains itself (a cycle)", _location(path)))
@@ -356,7 +389,7 @@ def _copy_dict(item: dict[Any, Any], path: Any, stack: list[tuple[Any, Any, Any,
     pending = []
     for key, member in list(dict.items(item)):
         if not isinstance(key, str):
-            errors.append(RuntimeValidationError(f"object key {key!r} is not a string", _location(path)))
+            errors.append(RuntimeValidationError(f"object key {_shown(key)} is not a string", _location(path)))
             continue
         name = str.__str__(key)
         if name in copied:  # two str subclass keys with one text
@@ -488,11 +521,14 @@ class ToolRuntime:
         Raises :class:`UnknownTool`, :class:`ToolDenied` or :class:`BudgetExhausted` (each
         recorded). The returned ticket's ``input`` goes to whoever produces the output, which
         is then passed to :meth:`complete` (or the failure to :meth:`fail`)."""
+        plain = _tool_name(name)
+        name = plain if plain is not None else _shown(name)  # (no tool has a name of another type)
         with self._lock:
-            tool = self._tools.get(name)
+            tool = self._tools.get(plain) if plain is not None else None
         if tool is None:
             self._record(name, "denied", detail="unknown tool")
-            raise UnknownTool(f"no tool named {name!r}", name)
+            shown = f"{name!r}" if plain is not None else f"{name} (not a str)"
+            raise UnknownTool(f"no tool named {shown}", name)
         module = tool.module
         owned, errors, envelope = _accept(module, module.is_valid_input, module.input_errors, input)
         if errors:
@@ -546,10 +582,7 @@ class ToolRuntime:
         Returns the :class:`HandlerFailed` to raise (chained to ``error`` when it is an
         exception); :class:`TicketError` if the ticket is not open."""
         self._close(ticket)
-        if isinstance(error, BaseException):
-            detail = f"{type(error).__name__}: {error}"
-        else:
-            detail = error
+        detail = _detail(error)
         self._record(ticket.tool, "handler_error", detail=detail, ticket=ticket.id)
         failed = HandlerFailed(f"{ticket.tool}: the handler failed: {detail}", ticket.tool, ticket)
         if isinstance(error, BaseException):
@@ -568,11 +601,12 @@ class ToolRuntime:
 
         :class:`AsyncHandlerError` (nothing validated, reserved or recorded) if the handler is
         ``async def``: use :meth:`call_async`."""
+        plain = _tool_name(name)
         with self._lock:
-            tool = self._tools.get(name)
-        if tool is not None and tool.is_async:
+            tool = self._tools.get(plain) if plain is not None else None
+        if tool is not None and tool.is_async and plain is not None:
             raise AsyncHandlerError(
-                f"{name}: the handler is async; use 'await runtime.call_async(...)'", name
+                f"{plain}: the handler is async; use 'await runtime.call_async(...)'", plain
             )
         ticket = self.begin(name, input)  # raises UnknownTool when tool is None
         assert tool is not None
@@ -583,7 +617,7 @@ class ToolRuntime:
         except BaseException as exc:  # KeyboardInterrupt, SystemExit: close, record, re-raise
             self.fail(ticket, exc)
             raise
-        if inspect.isawaitable(output):
+        if _is_awaitable(output):
             _discard(output)
             raise self.fail(
                 ticket,
@@ -598,7 +632,7 @@ class ToolRuntime:
         propagates."""
         ticket = self.begin(name, input)
         with self._lock:
-            handler = self._tools[name].handler
+            handler = self._tools[ticket.tool].handler
         try:
             output = handler(ticket.input)
             if inspect.isawaitable(output):
@@ -661,11 +695,15 @@ def _accept(
     """(the owned copy, its errors, whether the value failed the envelope rule): copy first
     (plain JSON or errors), then validate the copy, so what is checked is what is handed over.
     A value that is no object or array at all goes to the module as it is, for its envelope
-    error. No errors: the copy is accepted."""
-    if not isinstance(value, (dict, list)):
-        errors, envelope = _check(module, is_valid, errors_of, value)
-        return None, errors, envelope
-    owned, problems = _owned_copy(value)
+    error. No errors: the copy is accepted. Never raises: a value that raises when looked at is
+    rejected, so the call is still recorded (once)."""
+    try:
+        if not isinstance(value, (dict, list)):
+            errors, envelope = _check(module, is_valid, errors_of, value)
+            return None, errors, envelope
+        owned, problems = _owned_copy(value)
+    except Exception as exc:  # (isinstance reads __class__, which an object may make raise)
+        return None, [RuntimeValidationError(f"the value cannot be read: {_detail(exc)}", "")], False
     if problems:
         return None, list(problems), False
     errors, envelope = _check(module, is_valid, errors_of, owned)
@@ -684,7 +722,7 @@ def _check(
     try:
         return _check_unguarded(module, is_valid, errors_of, value)
     except Exception as exc:  # a validator that raises rejects the value, never lets it through
-        message = f"the contract check raised {type(exc).__name__}: {exc}"
+        message = f"the contract check raised {_detail(exc)}"
         return [RuntimeValidationError(message, "")], False
 
 
@@ -719,6 +757,14 @@ def _summary(errors: Sequence[ContractError]) -> str:
 
 def _exception(error: ContractError) -> BaseException | None:
     return error if isinstance(error, BaseException) else None
+
+
+def _is_awaitable(value: Any) -> bool:
+    """inspect.isawaitable, False where looking raises (complete() then rejects the value)."""
+    try:
+        return inspect.isawaitable(value)
+    except Exception:  # (isinstance reads __class__, which an object may make raise)
+        return False
 
 
 def _discard(awaitable: Awaitable[Any]) -> None:

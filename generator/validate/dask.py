@@ -70,17 +70,31 @@ def _invalid_in_partition(records: Iterable[Any], partition: int, source: Module
     return found
 
 
-def _check_address(address: str) -> None:
-    """A malformed address (no port, an unknown scheme) refused before a Client is made: a Client
-    whose constructor fails on one is left half made, and its __del__ then waits 20 s to close it
-    and prints a traceback."""
-    from distributed.comm.addressing import normalize_address, parse_address, parse_host_port
+def check_address(address: str) -> None:
+    """OptionError for an address no Client of the command can use, before a Client is made: a
+    Client whose constructor fails on one is left half made, and its __del__ then waits 20 s to
+    close it and prints a traceback. Refused: an empty address, a malformed one (no port, an
+    unknown scheme), inproc:// (a scheduler inside this very process, which the command never
+    has) and one its scheme's backend cannot use (distributed's ucx:// is a stub that only warns)."""
+    import warnings
+
+    from distributed.comm.addressing import normalize_address, parse_address
     from distributed.comm.registry import get_backend
 
-    scheme, location = parse_address(normalize_address(address))
-    get_backend(scheme)
-    if scheme != "inproc":
-        parse_host_port(location)
+    if not address.strip():
+        raise OptionError("--dask: the address is empty (give the scheduler's, like tcp://127.0.0.1:8786)")
+    try:
+        scheme, location = parse_address(normalize_address(address))
+        if scheme == "inproc":
+            problem = "inproc:// is a scheduler inside this process; give a running one's, like tcp://127.0.0.1:8786"
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (the ucx stub warns, then raises the same text)
+                get_backend(scheme).get_address_host(location)  # no port, a stub backend: raises
+            return
+    except Exception as exc:
+        problem = f"{type(exc).__name__}: {' '.join(str(exc).split())}"  # one line (the ucx stub's has several)
+    raise OptionError(f"--dask {address}: cannot reach the scheduler ({problem})")
 
 
 def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
@@ -91,8 +105,8 @@ def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
     import dask.bag as db
     from distributed import Client
 
+    check_address(address)
     try:
-        _check_address(address)
         client = Client(address, timeout="10s", set_as_default=False)
     except Exception as exc:  # refused, timed out, malformed address: all a usage error
         raise OptionError(f"--dask {address}: cannot reach the scheduler ({type(exc).__name__}: {exc})") from None

@@ -4,17 +4,26 @@ The module travels as a ModuleSource (its text, compiled once in the parent, or 
 each worker loads it once, on its first task. Workers are started with `spawn`, so they share
 nothing with the parent but what is handed to them, and import only this package (not the
 compiler). At most 2N tasks are in flight, so memory stays bounded however large the input.
+
+A worker that dies (the out-of-memory killer, a crash, a custom format function that calls
+os._exit) breaks the whole pool, and every task in flight fails with it. Each of those tasks is run
+again alone, in a process of its own, so the task that kills its worker is told from the ones that
+were only in the same pool: it is reported as not checked, by its file and byte range (counted as
+one unreadable), and the others get their results; a new pool takes the tasks that follow.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from typing import Any, Iterable, Iterator
 
 from .modules import ModuleSource
-from .runner import TaskResult, checker_for, run_task
+from .runner import Failure, TaskResult, checker_for, run_task
 from .tasks import Task
 
 
@@ -27,19 +36,132 @@ def run_parallel(
     tasks: Iterable[Task], source: ModuleSource, output_format: str, jobs: int
 ) -> Iterator[tuple[Task, TaskResult]]:
     """Each task and its result, in input order, computed by `jobs` worker processes."""
-    context = multiprocessing.get_context("spawn")
-    executor = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=_load_in_worker, initargs=(source, output_format)
-    )
+    workers = _Workers(source, output_format, jobs)
     pending: deque[tuple[Task, Future[TaskResult]]] = deque()
     try:
         for task in tasks:
-            pending.append((task, executor.submit(run_task, task, source, output_format)))
+            pending.append((task, workers.submit(task)))
             if len(pending) >= 2 * jobs:
                 done_task, future = pending.popleft()
-                yield done_task, future.result()
+                yield done_task, workers.result(done_task, future)
         while pending:
             done_task, future = pending.popleft()
-            yield done_task, future.result()
+            yield done_task, workers.result(done_task, future)
     finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        workers.shutdown()
+
+
+class _Workers:
+    """The pool, replaced when a worker's death breaks it."""
+
+    def __init__(self, source: ModuleSource, output_format: str, jobs: int) -> None:
+        self.source, self.output_format, self.jobs = source, output_format, jobs
+        self.context = multiprocessing.get_context("spawn")
+        self.pools: list[ProcessPoolExecutor] = []  # every pool made (the last one in use)
+        self.owner: dict[int, ProcessPoolExecutor] = {}  # id(future) -> its pool
+        self._new_pool()
+
+    def _new_pool(self) -> None:
+        self.pools.append(ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.context,
+                                              initializer=_load_in_worker,
+                                              initargs=(self.source, self.output_format)))
+
+    def submit(self, task: Task) -> Future[TaskResult]:
+        try:
+            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
+        except BrokenProcessPool:  # it broke since the last result was taken
+            self._new_pool()
+            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
+        self.owner[id(future)] = self.pools[-1]
+        return future
+
+    def result(self, task: Task, future: Future[TaskResult]) -> TaskResult:
+        """The task's result; where its pool broke, the result of the task run again alone."""
+        pool = self.owner.pop(id(future))
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            if pool is self.pools[-1]:
+                self._new_pool()  # for the tasks still to be submitted
+            pool.shutdown(wait=False, cancel_futures=True)
+            return _alone(self.context, task, self.source, self.output_format)
+        except Exception as exc:  # the task raised out of the worker (run_task reports bad data itself)
+            return _not_checked(task, f"validating {_them(task)} raised {_detail(exc)}")
+
+    def shutdown(self) -> None:
+        for pool in self.pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_alone(connection: Connection, task: Task, source: ModuleSource, output_format: str) -> None:
+    """The body of a process that runs one task: its result, or what it raised, goes back on
+    `connection`; nothing when the process dies first."""
+    try:
+        try:
+            outcome: Any = run_task(task, source, output_format)
+        except Exception as exc:
+            outcome = _detail(exc)
+        connection.send(outcome)
+    finally:
+        connection.close()
+
+
+def _alone(context: Any, task: Task, source: ModuleSource, output_format: str) -> TaskResult:
+    """The task run in a process of its own; a result that says so where that process dies."""
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_run_alone, args=(sender, task, source, output_format), daemon=True)
+    process.start()
+    sender.close()
+    try:
+        outcome = receiver.recv()
+    except EOFError:  # it died before it could answer
+        outcome = None
+    finally:
+        receiver.close()
+        process.join()
+    if isinstance(outcome, TaskResult):
+        return outcome
+    if isinstance(outcome, str):
+        return _not_checked(task, f"validating {_them(task)} raised {outcome}")
+    return _not_checked(task, f"the worker process validating {_them(task)} died ({_ended(process.exitcode)})")
+
+
+def _ended(exitcode: int | None) -> str:
+    """How a process ended, from its exit code (negative: the signal that killed it)."""
+    if exitcode is None or exitcode >= 0:
+        return f"exit status {exitcode}"
+    try:
+        name = signal.Signals(-exitcode).name
+    except ValueError:
+        name = f"signal {-exitcode}"
+    return f"killed by {name}"
+
+
+def _them(task: Task) -> str:
+    return "them" if task.format == "jsonl" else "it"
+
+
+def _detail(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:  # an exception whose str() fails too
+        text = ""
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _not_checked(task: Task, why: str) -> TaskResult:
+    """The result of a task none of whose records could be checked: one unreadable, named by the
+    task's byte range (JSON Lines: the lines that begin there, from the first of them, whose
+    count keeps the next tasks' line numbers right)."""
+    if task.format != "jsonl":
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=f"could not be checked: {why}")])
+    try:
+        data = task.read()
+    except (OSError, MemoryError):
+        data = b""
+    lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    end = "its end" if task.end is None else f"byte {task.end}"
+    where = (f"the {lines} line{'' if lines == 1 else 's'} from here (those that begin between byte "
+             f"{task.start} and {end})")
+    return TaskResult(unreadable=1, lines=lines,
+                      failures=[Failure(1 if lines else None, problem=f"{where} could not be checked: {why}")])

@@ -4,8 +4,10 @@ The per-record path is lean: each JSON Lines record is parsed with one shared js
 checked with the module's is_valid (its fast path); only a record that fails is run through
 errors() (or output()) to build its report. Results carry plain values only (dicts of error
 fields), so they pickle to the parent from a worker process or a Dask worker unchanged. A record
-on which the module raises (a custom format function's exception) is a Failure with a problem,
-counted as unreadable: it could not be checked, and the task goes on with the next record.
+on which the module raises (a custom format function's exception: any BaseException, SystemExit
+and GeneratorExit included, but KeyboardInterrupt and the command's SIGTERM, which stop the run) is
+a Failure with a problem, counted as unreadable: it could not be checked, and the task goes on
+with the next record.
 """
 
 from __future__ import annotations
@@ -14,9 +16,13 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
+from ..errors import Terminated
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
 from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_json, read_yaml
 from .tasks import Task
+
+# What stops the run when validating a record raises it: Ctrl-C, and SIGTERM as the command raises it.
+STOPS = (KeyboardInterrupt, Terminated)
 
 
 @dataclass(slots=True)
@@ -95,10 +101,12 @@ class Checker:
         it is one record's problem: the other records are still validated)."""
         try:
             return None if self.is_valid(value) else self.failure(value, line)
-        except Exception as exc:  # not KeyboardInterrupt: ^C still stops the run
+        except STOPS:
+            raise
+        except BaseException as exc:  # SystemExit(0) included: it must not end the run as a success
             return Failure(line, problem=self.raised(exc))
 
-    def raised(self, exc: Exception) -> str:
+    def raised(self, exc: BaseException) -> str:
         """What went wrong, naming the custom format function the exception came out of."""
         function = _custom_format_raising(exc.__traceback__, self.globals)
         try:
@@ -203,7 +211,9 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
             if is_valid(value):
                 continue
             failures.append(checker.failure(value, index + 1))
-        except Exception as exc:  # a custom format function raised: this record cannot be checked
+        except STOPS:
+            raise
+        except BaseException as exc:  # a custom format function raised: this record cannot be checked
             unreadable += 1
             failures.append(Failure(index + 1, problem=checker.raised(exc)))
     invalid = len(failures) - unreadable

@@ -26,7 +26,8 @@ DASK_CHUNK_BYTES = 16 << 20
 @dataclass(frozen=True)
 class Task:
     """One unit of work on the data file numbered `file`: the whole file, the byte range
-    [start, end) of it (end None: to its end), or `data` itself (standard input)."""
+    [start, end) of it (end None: to its end), or `data` itself (standard input: its range
+    [start, end) says where `data` was in the input)."""
 
     file: int
     path: str
@@ -105,21 +106,52 @@ def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[
 
 
 def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
-    """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it."""
+    """Standard input: JSON Lines in blocks of whole lines as they arrive, else all of it. A read
+    that fails (a descriptor open for writing only, a device error) ends it with a task that
+    says why, after the whole lines read before."""
     stream: io.BufferedReader = sys.stdin.buffer  # type: ignore[assignment]  # read1: not on BinaryIO
     if format != "jsonl":
-        data = stream.read()
+        try:
+            data = stream.read()
+        except OSError as exc:
+            yield Task(number, STDIN, format, first=True, last=True, size=0, problem=_cannot_read(exc))
+            return
         yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
         return
     first = True
-    carry = b""
+    blocks: list[bytes] = []  # read since the last task
+    held = 0  # their bytes
+    cut = 0  # the end of the last newline among them (0: none)
+    offset = 0  # where they begin in the input (a task's byte range names it in a report)
     while True:
-        block = stream.read1(chunk_bytes)
+        try:
+            block = stream.read1(chunk_bytes)
+        except OSError as exc:
+            if cut:
+                yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
+                           end=offset + cut, data=b"".join(blocks)[:cut])
+            yield Task(number, STDIN, format, first=first and not cut, last=True, size=0,
+                       problem=_cannot_read(exc))
+            return
         if not block:
             break
-        carry += block
-        cut = carry.rfind(b"\n") + 1
-        if cut and len(carry) >= chunk_bytes // 4:
-            yield Task(number, STDIN, format, first=first, last=False, size=cut, data=carry[:cut])
-            carry, first = carry[cut:], False
-    yield Task(number, STDIN, format, first=first, last=True, size=len(carry), data=carry)
+        # each block is searched once and joined once or twice: time linear in the input, however
+        # long its lines (a carry grown by `+=` and searched whole at every read was quadratic)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            cut = held + newline + 1
+        blocks.append(block)
+        held += len(block)
+        if cut and held >= chunk_bytes // 4:
+            data = b"".join(blocks)
+            yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
+                       end=offset + cut, data=data[:cut])
+            rest = data[cut:]  # the start of a line: no newline in it
+            offset += cut
+            blocks, held, cut, first = [rest] if rest else [], len(rest), 0, False
+    data = b"".join(blocks)
+    yield Task(number, STDIN, format, first=first, last=True, size=len(data), start=offset, data=data)
+
+
+def _cannot_read(exc: OSError) -> str:
+    return f"cannot read: {exc.strerror or exc}"

@@ -171,3 +171,18 @@ def test_written_files_get_the_mode_of_a_normal_file(tmp_path: Path, umask: int,
     assert catalog.returncode == 0, catalog.stderr
     assert stat.S_IMODE((tmp_path / "catalog.json").stat().st_mode) == mode
     assert json.loads((tmp_path / "catalog.json").read_text())[0]["name"] == "math.add"
+
+
+@pytest.mark.parametrize("init", ["__init__.py", "__init__.pyc", "__init__.abi3.so"])
+def test_a_package_that_shadows_the_module_is_named(compiled: Path, init: str) -> None:
+    """out/a/ with an __init__ beside out/a.py: `import out.a` loads the package, never the module,
+    and check said "up to date"."""
+    write(compiled / "out" / "a" / init, "")
+    shadowed = check(compiled)
+    assert shadowed.returncode == 1
+    assert shadowed.stderr.splitlines() == [
+        "out/a.py: shadowed by the package out/a/ beside it (`import` loads the package, never this module): "
+        "rename or remove the package"]
+    assert "up to date" not in shadowed.stdout
+    (compiled / "out" / "a" / init).unlink()  # a directory without an __init__ is no package: the module wins
+    assert check(compiled).returncode == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -634,3 +635,181 @@ def test_long_integers_and_malformed_yaml_scalars_through_the_command(tmp_path: 
         "b.yaml:2:8: invalid YAML: '0x_' is not a valid int",
         "2 records in 2 files: 1 valid, 1 invalid, 1 unreadable",
     ]
+
+
+# -- closed and full standard streams -------------------------------------------------------------
+
+def _with_streams(redirections: str, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command run by a shell with `redirections` (`<&-`, `>&-`, `>/dev/full`...) applied to
+    it; its stderr captured through a file (unless the redirections close it)."""
+    if not STRAIGHTLINE.exists():
+        pytest.skip(f"the straightline console script is not installed next to {sys.executable}")
+    command = " ".join(f"'{part}'" for part in (STRAIGHTLINE, "validate", *map(str, args)))
+    errors = cwd / "stderr.txt"
+    script = f"exec {command} 2>'{errors}' {redirections}"
+    proc = subprocess.run(["sh", "-c", script], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          timeout=HANG_LIMIT, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    stderr = errors.read_text(encoding="utf-8") if errors.exists() else ""
+    for text in (stderr, proc.stdout.decode("utf-8", "replace")):
+        assert "Traceback" not in text and "Exception ignored" not in text, text
+    return subprocess.CompletedProcess(script, proc.returncode, proc.stdout.decode("utf-8", "replace"), stderr)
+
+
+def test_closed_standard_input_named_as_data_is_one_line_and_exit_2(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    for extra in ([], ["--data-format", "jsonl"]):
+        result = _with_streams("<&-", "--module", module_file, *extra, "-", cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == "straightline validate: standard input (-) is closed\n"
+        assert result.stdout == ""
+    # not named: a closed standard input is nobody's business
+    result = _with_streams("<&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert result.returncode == 1 and "d.json:(root): \"right\" is a required property" in result.stdout
+
+
+def test_standard_input_that_cannot_be_read_is_reported_as_unreadable(tmp_path: Path, module_file: Path) -> None:
+    """A descriptor 0 open for writing only: every read fails (EBADF)."""
+    for extra in ([], ["--data-format", "jsonl"]):
+        result = _with_streams(f"0>'{tmp_path / 'sink'}'", "--module", module_file, *extra, "-", cwd=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert _lines(result.stdout) == ["<stdin>: cannot read: Bad file descriptor",
+                                         "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable"]
+        assert result.stderr == ""
+
+
+def test_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_file: Path) -> None:
+    write(tmp_path / "d.json", MISSING_RIGHT)
+    result = _with_streams(">&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "straightline validate: standard output is closed: the report has nowhere to go\n"
+    # and with standard error closed too, nothing to say it on, and nothing said elsewhere
+    both = _with_streams(">&- 2>&-", "--module", module_file, "d.json", cwd=tmp_path)
+    assert both.returncode == 2 and both.stderr == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("extra", [[], ["--output", "json"], ["--jobs", "2"]], ids=repr)
+def test_a_full_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_file: Path, extra: list[str]) -> None:
+    write(tmp_path / "d.jsonl", (json.dumps(MISSING_RIGHT) + "\n") * 3)
+    result = _with_streams(">/dev/full", "--module", module_file, *extra, "d.jsonl", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("straightline validate: cannot write the report to standard output: "
+                             "No space left on device\n")
+
+
+# -- what a custom format function or a worker's death does to one record, or one task --------------
+
+BASE_EXCEPTIONS = '''
+import os, signal
+
+class Mine(BaseException):
+    pass
+
+def is_sku(s):
+    if s == "EXIT0":
+        raise SystemExit(0)
+    if s == "CLOSE":
+        raise GeneratorExit("closing")
+    if s == "MINE":
+        raise Mine()
+    if s == "KILL":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if s == "QUIT":
+        os._exit(3)
+    return s.startswith("SKU-")
+'''
+
+
+def _format_env(tmp_path: Path) -> dict[str, str]:
+    write(tmp_path / "shopfmt.py", BASE_EXCEPTIONS)
+    write(tmp_path / "s.json", {"properties": {"sku": {"type": "string", "format": "sku"}}})
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+
+
+def test_a_format_functions_base_exception_is_that_records_problem(tmp_path: Path) -> None:
+    """SystemExit(0) out of a custom format function ended the run with exit status 0 and no
+    output; any BaseException but KeyboardInterrupt is now the record's problem, and the records
+    after it are still validated."""
+    env = _format_env(tmp_path)
+    skus = ["SKU-1", "EXIT0", "CLOSE", "MINE", "bad"]
+    write(tmp_path / "d.jsonl", "".join(json.dumps({"sku": sku}) + "\n" for sku in skus))
+    write(tmp_path / "one.json", {"sku": "EXIT0"})
+    raised = "cannot be checked: the custom format function shopfmt:is_sku raised"
+    for jobs in ("1", "2"):
+        result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", jobs, "d.jsonl", "one.json",
+                     cwd=tmp_path, env=env)
+        assert result.returncode == 1, result.stderr
+        assert _lines(result.stdout) == [
+            f"d.jsonl:2: {raised} SystemExit: 0",
+            f"d.jsonl:3: {raised} GeneratorExit: closing",
+            f"d.jsonl:4: {raised} Mine",
+            'd.jsonl:5:/sku: "bad" is not a valid "sku"',
+            f"one.json: {raised} SystemExit: 0",
+            "2 records in 2 files: 1 valid, 1 invalid, 4 unreadable",
+        ], jobs
+        assert result.stderr == ""
+
+
+def test_sigterm_inside_a_format_function_still_ends_the_run(tmp_path: Path) -> None:
+    """The command's SIGTERM is a SystemExit too, raised wherever the main thread stands: in a
+    format function it ends the command (143), it is not that record's problem."""
+    env = _format_env(tmp_path)
+    write(tmp_path / "slow.py", "import sys, time\ndef is_sku(s):\n    print('started', file=sys.stderr, flush=True)\n"
+                                "    time.sleep(60)\n    return True\n")
+    write(tmp_path / "d.jsonl", json.dumps({"sku": "SKU-1"}) + "\n" + json.dumps({"sku": "bad"}) + "\n")
+    proc = subprocess.Popen([str(STRAIGHTLINE), "validate", "--schema", "s.json", "--format", "sku=slow:is_sku",
+                             "d.jsonl"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, **env})
+    assert proc.stderr is not None and proc.stdout is not None
+    assert proc.stderr.readline() == b"started\n"
+    proc.terminate()
+    assert proc.wait(timeout=HANG_LIMIT) == 143
+    assert proc.stdout.read() == b"" and b"Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("killer, death", [("KILL", "killed by SIGKILL"), ("QUIT", "exit status 3")])
+def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(tmp_path: Path, killer: str, death: str) -> None:
+    """A worker process that dies (the out-of-memory killer, a crash) broke the pool and the run
+    ended in a BrokenProcessPool traceback. Now the tasks in flight are run again one by one; the
+    one that kills its worker is reported by its file and byte range, and everything else is
+    validated: the line numbers after it are right, and the run fails."""
+    env = _format_env(tmp_path)
+    def line(sku: str) -> str:  # 100 bytes with its newline
+        return json.dumps({"sku": sku, "pad": "x" * (77 - len(sku))})
+
+    lines = [line(f"SKU-{i:04d}") for i in range(1000)]
+    lines[450], lines[900] = line(killer), line("bad")
+    assert all(len(text) == 99 for text in lines)
+    write(tmp_path / "d.jsonl", "".join(line + "\n" for line in lines))
+    write(tmp_path / "one.json", {"sku": killer})
+    write(tmp_path / "two.json", {"sku": "bad"})
+    result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", "2", "--chunk-size", "10000",
+                 "d.jsonl", "one.json", "two.json", cwd=tmp_path, env=env)
+    assert result.returncode == 1, result.stderr
+    # line 451 begins at byte 45000: the range [40000, 50000) holds lines 401 to 500
+    assert _lines(result.stdout) == [
+        "d.jsonl:401: the 100 lines from here (those that begin between byte 40000 and byte 50000) could not "
+        f"be checked: the worker process validating them died ({death})",
+        'd.jsonl:901:/sku: "bad" is not a valid "sku"',
+        f"one.json: could not be checked: the worker process validating it died ({death})",
+        'two.json:/sku: "bad" is not a valid "sku"',
+        "901 records in 3 files: 899 valid, 2 invalid, 2 unreadable",
+    ]
+    assert result.stderr == ""
+    # on standard input too, whose blocks are named by where they were in it
+    piped = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", "2", "--chunk-size", "40000",
+                "--data-format", "jsonl", "-", cwd=tmp_path, env=env,
+                stdin=(tmp_path / "d.jsonl").read_bytes())
+    assert piped.returncode == 1, piped.stderr
+    (dead, *rest) = _lines(piped.stdout)
+    found = re.fullmatch(r"<stdin>:(\d+): the (\d+) lines from here \(those that begin between byte (\d+) and "
+                         r"(byte \d+|its end)\) could not be checked: the worker process validating them died "
+                         + re.escape(f"({death})"), dead)
+    assert found, dead
+    first, count, start = int(found[1]), int(found[2]), int(found[3])
+    end = 100_000 if found[4] == "its end" else int(found[4].split()[1])
+    assert start <= 45_000 < end and start % 100 == end % 100 == 0  # the range holds the killer, whole lines
+    assert (first, count) == (start // 100 + 1, (end - start) // 100)
+    assert rest == [*(['<stdin>:901:/sku: "bad" is not a valid "sku"'] if end <= 90_000 else []),
+                    f"{1000 - count} records in 1 file: {999 - count if end <= 90_000 else 1000 - count} valid, "
+                    f"{1 if end <= 90_000 else 0} invalid, 1 unreadable"]

@@ -214,7 +214,9 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Pat
 
 
 @pytest.mark.parametrize("address, said", [("garbage", "missing port number"), ("tcp://127.0.0.1", "missing port"),
-                                           ("x://y", "unknown address scheme")])
+                                           ("x://y", "unknown address scheme"),
+                                           ("inproc://x", "inproc:// is a scheduler inside this process"),
+                                           ("ucx://127.0.0.1:8786", "ucx")])
 def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, module_file: Path, address: str,
                                                                 said: str) -> None:
     """A Client whose constructor failed on such an address waited 20 s in its __del__ and printed
@@ -226,7 +228,21 @@ def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, 
     assert result.returncode == 2
     assert result.stderr.startswith(f"straightline validate: --dask {address}: cannot reach the scheduler")
     assert said in result.stderr and "Exception ignored" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
     assert time.monotonic() - started < 15  # (it took over 20 s: a bound on a wait, not a timing)
+
+
+def test_an_empty_scheduler_address_is_a_usage_error_not_a_local_run(tmp_path: Path, module_file: Path) -> None:
+    """`--dask ""` was taken for no --dask at all, and the data validated in this process."""
+    pytest.importorskip("distributed")
+    write(tmp_path / "d.json", {"left": 1})
+    result = run("--module", module_file, "--dask", "", "d.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("straightline validate: --dask: the address is empty (give the scheduler's, "
+                             "like tcp://127.0.0.1:8786)\n")
+    assert result.stdout == ""
+    both = run("--module", module_file, "--dask", "", "--jobs", "2", "d.json", cwd=tmp_path)
+    assert both.returncode == 2 and "--jobs and --dask: choose one" in both.stderr
 
 
 def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file: Path,
@@ -285,3 +301,68 @@ def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file
         'long.jsonl:2:(root): "right" is a required property',
         "2 records in 1 file: 0 valid, 2 invalid, 0 unreadable",
     ]
+
+
+class _Searched(bytes):
+    """A block of standard input that counts the bytes every search or concatenation of it reads,
+    in `work` (its results are counted blocks too, so a carry grown from them keeps counting)."""
+
+    work = 0
+
+    def _count(self, *others: bytes) -> None:
+        _Searched.work += len(self) + sum(len(other) for other in others)
+
+    def rfind(self, *args: Any) -> int:  # type: ignore[override]
+        self._count()
+        return bytes.rfind(self, *args)
+
+    def find(self, *args: Any) -> int:  # type: ignore[override]
+        self._count()
+        return bytes.find(self, *args)
+
+    def __add__(self, other: bytes) -> "_Searched":  # type: ignore[override]
+        self._count(other)
+        return _Searched(bytes.__add__(self, other))
+
+    def __radd__(self, other: bytes) -> "_Searched":
+        self._count(other)
+        return _Searched(bytes(other) + bytes(self))
+
+
+class _Pipe:
+    """Standard input as a pipe gives it: `piece` bytes at a time, whatever read1 asks for."""
+
+    def __init__(self, data: bytes, piece: int) -> None:
+        self.data, self.piece, self.at, self.reads = data, piece, 0, 0
+
+    def read1(self, size: int = -1) -> bytes:
+        self.reads += 1
+        block = self.data[self.at:self.at + min(self.piece, size if size > 0 else self.piece)]
+        self.at += len(block)
+        return _Searched(block)
+
+
+@pytest.mark.parametrize("lines", [1, 3, 200])
+def test_standard_input_is_read_in_time_linear_in_its_lines(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
+    """JSON Lines piped in 4 KiB at a time, one line of 3 MB (or a few long ones, or many short
+    ones): each byte is searched for a newline and concatenated a bounded number of times (the
+    carry grown by `+=` and searched whole at every read cost 60 to 700 times the input here),
+    and the tasks hold every line once, each task whole lines."""
+    import types
+
+    from generator.validate import tasks as tasks_module
+
+    size = 3_000_000 // lines
+    data = b"".join(json.dumps({"left": i, "note": "x" * size}).encode() + b"\n" for i in range(lines))
+    pipe = _Pipe(data, 4096)
+    monkeypatch.setattr(tasks_module.sys, "stdin", types.SimpleNamespace(buffer=pipe))
+    _Searched.work = 0
+    planned = list(tasks_module._stdin_tasks(0, "jsonl", 1 << 20))
+    assert _Searched.work <= 2 * len(data), (_Searched.work, len(data))
+    assert pipe.reads == -(-len(data) // 4096) + 1  # every piece once, and the empty read at the end
+    assert b"".join(task.data or b"" for task in planned) == data
+    assert all((task.data or b"").endswith(b"\n") for task in planned[:-1])
+    assert [task.first for task in planned] == [True] + [False] * (len(planned) - 1)
+    assert [task.last for task in planned] == [False] * (len(planned) - 1) + [True]
+    if lines == 200:
+        assert len(planned) > 2  # short lines are cut into tasks as they arrive
