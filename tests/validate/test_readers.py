@@ -78,6 +78,18 @@ def test_jsonl_records_by_line_with_blank_lines_skipped() -> None:
     assert list(read_jsonl(data)) == [(1, {"a": 1}), (4, [2]), (5, "three")]
 
 
+@pytest.mark.parametrize("space", ["\x0c", "\xa0", "\x0b", "\u3000", "\u2028", " \x0c\t"])
+def test_jsonl_a_line_of_whitespace_json_does_not_allow_is_invalid_json_not_skipped(space: str) -> None:
+    """Only JSON's whitespace (space, tab, and the CR of a CRLF) makes a line blank: a form feed or a
+    no-break space is not JSON, so the line is a record that fails, never silently lost."""
+    records = list(read_jsonl(b'{"a": 1}\n' + space.encode() + b"\n2\n"))
+    assert [line for line, _ in records] == [1, 2, 3]
+    problem = records[1][1]
+    assert isinstance(problem, ReadProblem) and problem.line == 2
+    assert problem.message.startswith("invalid JSON")
+    assert records[2] == (3, 2)
+
+
 def test_jsonl_last_line_without_newline_is_a_record() -> None:
     assert list(read_jsonl(b"1\n2")) == [(1, 1), (2, 2)]
     assert jsonl_lines(b"", at_file_start=True) == []
