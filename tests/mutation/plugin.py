@@ -10,10 +10,10 @@ body, so a generated module runs the mutant as the compiler's own calls do. The 
 compiled a module holding a copy are counted as tests of the copied function (mutmut's stats
 only see calls that pass through a trampoline).
 
-mutmut forks each mutant's run from a process that has collected the tests: pytest_configure
-clears what that process may have computed with the original code (caches, copied texts). A
-table a module computes at import from a mutated function (regex/ecma.py's _SPACE_SET) still
-holds the original's answer: such a mutant may survive where a fresh interpreter would kill it."""
+mutmut forks each mutant's run from a server that imported only the test tools ([tool.mutmut]
+forkserver_warmup): the compiler and the tests are imported in the run, with the mutant active.
+pytest_configure still clears what a run may inherit (caches, copied texts, formats' tables), for
+a server that collected the tests first."""
 
 from __future__ import annotations
 
@@ -110,9 +110,9 @@ if _ACTIVE:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each mutant's run forgets what the process computed before it knew the mutant (mutmut
-    forks it from a process that collected the tests with none active): the copied texts, the
-    compiler's caches, and the checkers' sources formats/ reads when it is imported."""
+    """Each mutant's run forgets what its process may have computed before it knew the mutant:
+    the copied texts, the compiler's caches, and the checkers' sources formats/ reads when it is
+    imported."""
     if not _ACTIVE:
         return
     _texts.clear()

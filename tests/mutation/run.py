@@ -40,7 +40,7 @@ class Module:
     name: str
     mutate: list[str]
     tests: list[str]
-    note: str = ""
+    keyword: str = ""  # a pytest -k expression the tests must match
 
 
 @dataclass
@@ -71,7 +71,7 @@ class Score:
 
 def modules() -> dict[str, Module]:
     table = tomllib.loads((HERE / "modules.toml").read_text(encoding="utf-8"))
-    return {name: Module(name, entry["mutate"], entry["tests"], entry.get("note", ""))
+    return {name: Module(name, entry["mutate"], entry["tests"], entry.get("keyword", ""))
             for name, entry in table.items()}
 
 
@@ -104,7 +104,7 @@ def workspace(module: Module) -> Path:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     settings = dict(project["tool"]["mutmut"])
     settings["only_mutate"] = module.mutate
-    settings["pytest_add_cli_args_test_selection"] = module.tests
+    settings["pytest_add_cli_args_test_selection"] = module.tests + (["-k", module.keyword] if module.keyword else [])
     pytest_settings = project["tool"]["pytest"]["ini_options"]
     lines = ["# Written by tests/mutation/run.py for one module: do not edit.", "[tool.mutmut]"]
     lines += [f"{key} = {_toml(value)}" for key, value in settings.items()]
@@ -184,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [known[name] for name in args.names] if args.names else list(known.values())
     if args.list:
         for module in chosen:
-            print(f"{module.name}: {' '.join(module.mutate)}\n    tests: {' '.join(module.tests)}")
+            keyword = f" -k {module.keyword!r}" if module.keyword else ""
+            print(f"{module.name}: {' '.join(module.mutate)}\n    tests: {' '.join(module.tests)}{keyword}")
         return 0
     if not MUTMUT.exists():
         print(f"mutmut is not installed beside {sys.executable}: pip install -e '.[mutate]'", file=sys.stderr)

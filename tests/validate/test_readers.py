@@ -3,8 +3,11 @@ directory discovery, the byte ranges JSON Lines files are cut into, and the text
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
+import types
 from decimal import Decimal
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.validate.discover import discover
+from generator.validate.discover import STDIN, DataFile, discover
 from generator.validate.readers import (ReadProblem, format_for, jsonl_lines, read_json, read_jsonl,
                                         read_yaml)
 from generator.validate.report import dumps, escape
@@ -27,6 +30,7 @@ from .conftest import write
     ("a.json", None, "json"), ("a.JSONL", None, "jsonl"), ("a.ndjson", None, "jsonl"),
     ("a.yml", None, "yaml"), ("a.yaml", None, "yaml"), ("a.txt", None, "json"), (".json", None, "json"),
     ("a.json", "jsonl", "jsonl"), ("a.yaml", "json", "json"),
+    ("a.b.jsonl", None, "jsonl"), ("v1.2.YML", None, "yaml"), (".jsonl", None, "json"), (".yaml", None, "json"),
 ])
 def test_format_is_forced_else_by_suffix_else_json(name: str, forced: str | None, expected: str) -> None:
     assert format_for(name, forced) == expected
@@ -67,8 +71,14 @@ def test_json_empty_or_malformed_is_a_problem(text: str) -> None:
 
 
 def test_json_nested_too_deeply_is_a_problem_not_a_crash() -> None:
-    with pytest.raises(ReadProblem, match="nested too deeply"):
+    with pytest.raises(ReadProblem) as caught:
         read_json(b"[" * 200_000 + b"]" * 200_000)
+    assert (caught.value.message, caught.value.line) == ("invalid JSON: nested too deeply to read", None)
+    records = list(read_jsonl(b"1\n" + b"[" * 200_000 + b"]" * 200_000 + b"\n3\n"))
+    assert records[0] == (1, 1) and records[2] == (3, 3)
+    problem = records[1][1]
+    assert isinstance(problem, ReadProblem)
+    assert (records[1][0], problem.message, problem.line) == (2, "invalid JSON: nested too deeply to read", 2)
 
 
 # --- JSON Lines ---------------------------------------------------------------------------------
@@ -106,8 +116,42 @@ def test_jsonl_malformed_line_is_a_problem_in_place_and_the_others_are_read() ->
 
 def test_jsonl_a_line_that_is_not_utf8_is_lost_alone() -> None:
     records = list(read_jsonl(b'"a"\n"\xc3("\n"c"\n'))
+    assert [line for line, _ in records] == [1, 2, 3]
     assert records[0] == (1, "a") and records[2] == (3, "c")
     assert isinstance(records[1][1], ReadProblem) and records[1][1].line == 2
+
+
+@pytest.mark.parametrize("end", [b"", b"\n"])
+def test_jsonl_lines_of_a_block_with_a_bad_line_keep_the_rest_and_the_file_start_rule(end: bytes) -> None:
+    """Decoded line by line: the other lines whole (spaces included), the byte-order mark dropped
+    from the file's first line only, no empty line after a final newline."""
+    data = b"\xef\xbb\xbf[1, 2]\n\xff\n\xef\xbb\xbf\"c d\"" + end
+    at_start = jsonl_lines(data, at_file_start=True)
+    assert len(at_start) == 3 and at_start[0] == "[1, 2]" and at_start[2] == '\ufeff"c d"'
+    assert isinstance(at_start[1], ReadProblem) and at_start[1].line == 2
+    later = jsonl_lines(data, at_file_start=False)
+    assert len(later) == 3 and later[0] == "\ufeff[1, 2]" and later[2] == '\ufeff"c d"'
+
+
+def test_jsonl_a_byte_order_mark_opens_only_the_file() -> None:
+    assert list(read_jsonl(b"\xef\xbb\xbf1\n2\n")) == [(1, 1), (2, 2)]
+    second = list(read_jsonl(b"1\n\xef\xbb\xbf2\n"))
+    assert second[0] == (1, 1) and isinstance(second[1][1], ReadProblem)
+
+
+def test_jsonl_a_line_of_letters_is_no_blank_line() -> None:
+    (line, problem), = read_jsonl(b"XX\n")
+    assert line == 1 and isinstance(problem, ReadProblem) and problem.message.startswith("invalid JSON")
+
+
+def test_yaml_data_without_pyyaml_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.validate import readers
+
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    monkeypatch.setitem(sys.modules, "yaml", None)  # (an import of it raises ImportError)
+    with pytest.raises(readers.YamlMissing) as missing:
+        readers.require_yaml("data.yaml")
+    assert missing.value.message == "data.yaml is YAML, which needs PyYAML: pip install 'straightline[yaml]'"
 
 
 def test_jsonl_unicode_line_separators_inside_strings_do_not_split_lines() -> None:
@@ -297,6 +341,53 @@ def test_byte_ranges_hold_every_line_exactly_once_in_order(tmp_path_factory: pyt
 def test_a_task_of_standard_input_carries_its_bytes() -> None:
     task = Task(0, "-", "jsonl", first=True, last=True, size=3, data=b"1\n2")
     assert task.read() == b"1\n2"
+
+
+class _Pieces(io.RawIOBase):
+    """Standard input that arrives in the given pieces (a pipe: read1 returns what is there)."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = list(pieces)
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = b"".join(self.pieces)
+        self.pieces = []
+        return data
+
+
+def _stdin_tasks(monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], format: str, chunk: int) -> list[Task]:
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=_Pieces(pieces)))
+    return list(plan([DataFile(STDIN, "<stdin>", format, None)], chunk_bytes=chunk))
+
+
+@pytest.mark.parametrize("format", ["json", "yaml"])
+def test_standard_input_of_a_whole_document_is_one_task(monkeypatch: pytest.MonkeyPatch, format: str) -> None:
+    tasks = _stdin_tasks(monkeypatch, [b'{"a":', b" 1}\n"], format, 4)
+    assert [(t.file, t.path, t.format, t.first, t.last, t.size, t.read()) for t in tasks] == [
+        (0, STDIN, format, True, True, 9, b'{"a": 1}\n')]
+
+
+@pytest.mark.parametrize(("pieces", "chunk", "expected"), [
+    # each block ends at a line's end once a quarter of a chunk has arrived; the rest is the last
+    ([b"1\n2\n3", b"\n4\n"], 8, [b"1\n2\n", b"3\n4\n", b""]),
+    ([b"12345\n", b"6\n"], 8, [b"12345\n", b"6\n", b""]),
+    ([b"1", b"\n", b"22\n"], 32, [b"1\n22\n"]),  # never a quarter of 32 bytes: one task
+    ([b"1\n2", b"2\n3"], 4, [b"1\n", b"22\n", b"3"]),  # the last line without its newline
+    ([b"abc", b"def"], 4, [b"abcdef"]),  # no newline at all: nothing to cut at
+    ([], 8, [b""]),
+])
+def test_standard_input_json_lines_is_cut_into_blocks_of_whole_lines_as_they_arrive(
+        monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], chunk: int, expected: list[bytes]) -> None:
+    tasks = _stdin_tasks(monkeypatch, pieces, "jsonl", chunk)
+    assert [t.read() for t in tasks] == expected
+    assert [(t.first, t.last) for t in tasks] == [(i == 0, i == len(tasks) - 1) for i in range(len(tasks))]
+    assert all(t.size == len(t.read()) and t.path == STDIN and t.format == "jsonl" for t in tasks)
 
 
 # --- escaping and JSON text ---------------------------------------------------------------------
