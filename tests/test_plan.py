@@ -5,6 +5,7 @@ the in-place rules they move first (cost.py), and what is inlined (inlining.py).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import generator
 from generator import ir
 from generator.api import build, prepare
 from generator.plan import tuning
+from generator.plan.order import order
 from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs, registered_checks
 from generator.reference import DraftReference
 
@@ -262,3 +264,39 @@ def test_in_dynamic_scope_no_reference_is_followed_at_compile_time() -> None:
     assert plan.dynamic
     p = dict(root.checks[0].entries)["p"]
     assert plan.inlining.plain_ref(p) is None and plan.inlining.through_refs(p) == (p, False)
+
+
+def test_every_subschema_at_any_depth_has_its_checks_in_order_of_cost() -> None:
+    """Ordering reaches into properties, items and applicators: a nested node's checks are in
+    cost order like the root's, so its errors come in that order too."""
+    inner = {"pattern": "^a", "minLength": 3}
+    schema = {"properties": {"a": inner}, "items": inner, "allOf": [{"properties": {"b": inner}}]}
+    root, _, _ = _planned(schema)
+    top, _, _ = _planned(inner)
+    ordered = [c.keyword for c in top.checks]
+    assert ordered == ["minLength", "pattern"]  # a size before a pattern, whatever the keyword order
+    assert [c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks)))).checks] == ordered
+    properties = next(c for c in root.checks if c.keyword == "properties")
+    items = next(c for c in root.checks if c.keyword == "items")
+    all_of = next(c for c in root.checks if c.keyword == "allOf")
+    nested = [properties.entries[0][1], items.schema, all_of.schemas[0].checks[0].entries[0][1]]
+    assert [[c.keyword for c in node.checks] for node in nested] == [ordered] * 3
+    module = generator.compile_module(schema, format=False)
+    found = module.errors({"a": "b"})
+    assert [e.keyword for e in found] == ["minLength", "pattern"]
+
+
+def test_uses_are_counted_at_any_depth_and_once_per_holding_subschema() -> None:
+    """A subschema is counted once for each place that holds it, however deep and however many
+    times its holder is itself used: a large subschema inside a shared one is copied once."""
+    big = {"allOf": [{"minLength": i + 1} for i in range(49)]}  # weight 100
+    shared = {"items": big}
+    root, plan, _ = _planned({"properties": {f"p{i}": shared for i in range(4)}})
+    holder = root.checks[0].entries[0][1]
+    inner = holder.checks[0].schema
+    assert plan.inlining.weight(inner) == 100 and plan.inlining.copies_allowed(inner)
+    assert not plan.inlining.copies_allowed(holder)  # 4 x 102 over the budget
+    # the same four places one level deeper: still counted
+    root, plan, _ = _planned({"properties": {"x": {"properties": {f"p{i}": big for i in range(4)}}}})
+    deep = root.checks[0].entries[0][1].checks[0].entries[0][1]
+    assert not plan.inlining.copies_allowed(deep)

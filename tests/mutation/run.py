@@ -165,9 +165,23 @@ def score(statuses: dict[str, str], listed: dict[str, str], module: Module) -> S
     return result
 
 
-def show(where: Path, mutant: str) -> str:
-    done = subprocess.run([str(MUTMUT), "show", mutant], cwd=where, capture_output=True, text=True)
-    return done.stdout.strip()
+# `mutmut show` for many mutants in one process (each `mutmut show` loads mutmut anew).
+_SHOW = """
+import json, sys
+from mutmut.mutation.diff_apply import find_mutant, get_diff_for_mutant
+for name in json.loads(sys.stdin.read()):
+    print(get_diff_for_mutant(name, path=find_mutant(name).path).strip() + "\\n\\0")
+"""
+
+
+def diffs(where: Path, mutants: list[str]) -> list[str]:
+    """The diff of each mutant, as `mutmut show` prints it."""
+    if not mutants:
+        return []
+    done = subprocess.run([sys.executable, "-c", _SHOW], cwd=where, input=json.dumps(mutants),
+                          capture_output=True, text=True)
+    found = [part.strip() for part in done.stdout.split("\0")][:len(mutants)]
+    return found + ["(no diff: " + done.stderr.strip()[-200:] + ")"] * (len(mutants) - len(found))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 lines.append(f"{module.name:10} (mutmut run failed)")
                 continue
         result = score(results(where), listed, module)
-        for mutant in result.alive:
-            print(f"\n{mutant}: {result.statuses[mutant]}\n{show(where, mutant)}")
+        for mutant, diff in zip(result.alive, diffs(where, result.alive)):
+            print(f"\n{mutant}: {result.statuses[mutant]}\n{diff}")
         for mutant in result.stale:
             print(f"\n{mutant}: listed as equivalent in tests/mutation/equivalent.toml, but "
                   f"{result.statuses.get(mutant, 'no longer a mutant')}: remove it")
