@@ -15,6 +15,7 @@ from generator import ir
 from generator.api import build, prepare
 from generator.plan import tuning
 from generator.plan.order import order
+from generator.plan.recursion import recursion_heads
 from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs, registered_checks
 from generator.reference import DraftReference
 
@@ -124,6 +125,7 @@ def test_an_in_place_rule_costs_what_it_applies_and_a_reference_a_call_more() ->
     assert costs.check(all_of) == _work(all_of)[0] + sum(costs.node(s) for s in ir.in_place(all_of))
     not_ = next(c for c in root.checks if c.keyword == "not")
     (inner,) = ir.in_place(not_)
+    assert costs.check(not_) == _work(not_)[0] + costs.node(inner)  # its one subschema counted once
     (ref,) = inner.checks
     assert costs.check(ref) == _work(ref)[0] + CALL + costs.node(graph[ref.target])
     assert costs.node(graph[ref.target]) == 1.0 + _work(graph[ref.target].checks[0])[0]
@@ -152,6 +154,12 @@ def test_in_place_rules_cheaper_than_the_typed_checks_run_first_in_their_order()
     assert [c.keyword for c in early] == [c.keyword for c in general if costs.check(c) < typed] == ["allOf", "not"]
     assert [c.keyword for c in late] == ["anyOf"]
     assert costs.split(root, list(reversed(general)))[0] == list(reversed(early))
+    # a rule estimated at exactly what the typed checks cost is not cheaper: it stays after them
+    tie, _, tie_graph = _planned({"type": "string", "minLength": 1, "maxLength": 9, "const": "x",
+                                  "allOf": [{"maxLength": 3}]})
+    tie_costs = Costs(tie_graph)
+    (rule,) = [c for c in tie.checks if c.keyword == "allOf"]
+    assert tie_costs.check(rule) == tie_costs.typed(tie) and tie_costs.split(tie, [rule]) == ([], [rule])
     # the answers do not depend on the order
     module = generator.compile_module(schema, format=False)
     reference = DraftReference(schema, "draft2020-12")
@@ -300,3 +308,16 @@ def test_uses_are_counted_at_any_depth_and_once_per_holding_subschema() -> None:
     root, plan, _ = _planned({"properties": {"x": {"properties": {f"p{i}": big for i in range(4)}}}})
     deep = root.checks[0].entries[0][1].checks[0].entries[0][1]
     assert not plan.inlining.copies_allowed(deep)
+
+
+@pytest.mark.parametrize("schema", [
+    {"items": {"$ref": "#"}, "contains": {"type": "string"}, "maxItems": 3},
+    {"properties": {"a": {"$ref": "#"}}, "additionalProperties": {"type": "string"}, "maxProperties": 3},
+    {"allOf": [{"properties": {"a": {"$ref": "#/$defs/b"}}}], "$defs": {"b": {"items": {"$ref": "#"}}}},
+])
+def test_a_cycle_through_any_check_of_a_node_has_a_head(schema: Any) -> None:
+    """Every cycle passes through a recursion head, whichever of a node's checks it leaves by
+    (plan/recursion.py); the head is never inlined."""
+    root, plan, graph = _planned(schema)
+    assert root in recursion_heads(graph, [root, *graph.values()]) and root in plan.recursive
+    assert not plan.inlining.inlinable(root, 0)
