@@ -60,8 +60,9 @@ def test_json_byte_order_mark_is_dropped_and_other_encodings_refused() -> None:
 
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}'])
 def test_json_nan_and_infinity_are_refused(text: str) -> None:
-    with pytest.raises(ReadProblem, match="not a JSON number"):
+    with pytest.raises(ReadProblem, match="^invalid JSON: .* is not a JSON number") as caught:
         read_json(text.encode())
+    assert caught.value.line is None  # (json names no place for it)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "[1] [2]", "{'a': 1}"])
@@ -215,6 +216,15 @@ def test_yaml_scalars_its_tag_cannot_be_are_problems_with_their_place(text: byte
     assert (caught.value.line, caught.value.column) == (text.count(b"\n"), column)
 
 
+@pytest.mark.parametrize("length", [39, 40, 41, 200])
+def test_yaml_a_long_bad_scalar_is_shown_by_its_first_40_characters(length: int) -> None:
+    value = "ab" * (length // 2) + "a" * (length % 2)
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(f"a: !!int {value}\n".encode())
+    shown = repr(value) if length <= 40 else repr(value[:40]) + "..."
+    assert caught.value.message == f"invalid YAML: {shown} is not a valid int"
+
+
 def test_yaml_explicit_tags_hold_their_forms_as_the_schema_loader_has_them() -> None:
     """A tagged scalar is read when it is a YAML 1.2 core form of its tag (the schema loader's
     rule) or a form this reader resolves to the tag untagged (YAML 1.1: `!!bool yes` is `yes`)."""
@@ -336,6 +346,60 @@ def test_byte_ranges_hold_every_line_exactly_once_in_order(tmp_path_factory: pyt
             assert not any(pieces[index + 1:])
     counted = sum(len(jsonl_lines(piece, at_file_start=t.first)) for piece, t in zip(pieces, tasks))
     assert counted == len(jsonl_lines(text.encode(), at_file_start=True))
+
+
+def test_the_plan_numbers_each_file_and_cuts_only_large_json_lines(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file's tasks carry its number; a file with a problem is one task that carries it;
+    JSON Lines over the chunk size are byte ranges that cover it once; anything else is whole."""
+    big = write(tmp_path / "big.jsonl", "1\n22\n333\n4444\n")  # 16 bytes
+    small = write(tmp_path / "small.jsonl", "1\n")
+    whole = write(tmp_path / "doc.json", "[1, 2]")
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=_Pieces([b"5\n"])))
+    files = [DataFile(str(big), "big.jsonl", "jsonl", 16), DataFile("missing.json", "missing.json", "json", None,
+                                                                    problem="no such file"),
+             DataFile(str(small), "small.jsonl", "jsonl", 2), DataFile(STDIN, "<stdin>", "jsonl", None),
+             DataFile(str(whole), "doc.json", "json", 6), DataFile(str(whole), "doc.json", "json", None)]
+    tasks = list(plan(files, chunk_bytes=6))
+    assert [(t.file, t.first, t.last, t.size, t.start, t.end) for t in tasks] == [
+        (0, True, False, 6, 0, 6), (0, False, False, 6, 6, 12), (0, False, True, 4, 12, None),
+        (1, True, True, 0, 0, None), (2, True, True, 2, 0, None), (3, True, False, 2, 0, None),
+        (3, False, True, 0, 0, None), (4, True, True, 6, 0, None), (5, True, True, 0, 0, None)]
+    assert tasks[3].problem == "no such file" and tasks[3].path == "missing.json"
+    assert [t.problem for t in tasks if t.file != 1] == [None] * 8
+    assert b"".join(t.read() for t in tasks[:3]) == big.read_bytes() and tasks[4].read() == b"1\n"
+    assert tasks[5].read() == b"5\n" and tasks[7].read() == b"[1, 2]"
+    assert [t.format for t in tasks] == ["jsonl"] * 3 + ["json"] + ["jsonl"] * 3 + ["json"] * 2
+
+
+class _Counted(io.BytesIO):
+    """A file that counts the bytes read from it."""
+
+    read_bytes = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.read_bytes += len(data)
+        return data
+
+    def readline(self, size: int | None = -1) -> bytes:
+        data = super().readline(size)
+        self.read_bytes += len(data)
+        return data
+
+
+def test_a_range_inside_a_long_line_reads_no_further_than_its_end() -> None:
+    """A range that a line begun before it crosses whole holds no line: found by reading that
+    range alone (never the rest of a line of any length), and one that holds the end of such a
+    line reads up to its own end and the line it ends in."""
+    from generator.validate.tasks import _read_range
+
+    data = b"x" * 200_000 + b"\n1\n22\n"
+    handle = _Counted(data)
+    assert _read_range(handle, 1000, 2000) == b"" and handle.read_bytes <= 1001
+    handle = _Counted(data)
+    assert _read_range(handle, 199_990, 200_004) == b"1\n22\n" and handle.read_bytes <= 2 * 14 + 3
+    assert _read_range(_Counted(data), 0, 10) == data[:200_001]  # the line begun in the range, whole
 
 
 def test_a_task_of_standard_input_carries_its_bytes() -> None:
