@@ -28,6 +28,8 @@ import pytest
 
 # The modules whose functions generated modules copy as source text.
 COPIED = ("generator.outputs", "generator.primitives", "generator.regex.matcher", "generator.formats.checkers")
+# Module globals that hold what a function built once per process (module, name, empty value).
+MEMOS = (("generator.validate.readers", "_YAML_LOADER", None),)
 _ACTIVE = "MUTANT_UNDER_TEST" in os.environ
 _texts: dict[str, str] = {}
 _copied: set[str] = set()  # "module.x_function": the copied functions this process served
@@ -109,6 +111,19 @@ if _ACTIVE:
     inspect.getsource = _getsource(inspect.getsource)
 
 
+def _forget_memos() -> None:
+    """The compiler's caches and memos emptied: what built them runs again (and is seen again)."""
+    for module_name, name, empty in MEMOS:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            setattr(module, name, empty)
+    for name, module in list(sys.modules.items()):
+        if name == "generator" or name.startswith("generator."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == name:
+                    value.cache_clear()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Each mutant's run forgets what its process may have computed before it knew the mutant:
     the copied texts, the compiler's caches, and the checkers' sources formats/ reads when it is
@@ -117,15 +132,19 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     _texts.clear()
     _copied.clear()
-    for name, module in list(sys.modules.items()):
-        if name == "generator" or name.startswith("generator."):
-            for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == name:
-                    value.cache_clear()
+    _forget_memos()
     formats = sys.modules.get("generator.formats")
     if formats is not None:
         formats.IMPORTS, formats.CONSTANTS, formats.FUNCTIONS, formats._ORDER = formats._read_checkers()
         formats.DEPENDS = formats._read_depends(formats._ORDER)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """While mutmut finds which tests reach which function, each test starts without the memos
+    (a YAML loader, a cached plan) an earlier test built: a function that builds one is then
+    counted as reached by every test that needs it, not by the first alone."""
+    if _ACTIVE and _mutant() == "stats":
+        _forget_memos()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--list", action="store_true", help="list the modules and their tests, run nothing")
     parser.add_argument("--report-only", action="store_true", help="report the last run's results, run nothing")
+    parser.add_argument("--fresh-stats", action="store_true",
+                        help="find again which tests reach which function (after a change to tests/mutation/plugin.py)")
     args = parser.parse_args(argv)
     known = modules()
     unknown = [name for name in args.names if name not in known]
@@ -209,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     for module in chosen:
         where = workspace(module)
+        if args.fresh_stats:
+            (where / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if not args.report_only:
             print(f"{module.name}: mutmut run in {where.relative_to(ROOT)} (log: mutmut.log)", flush=True)
             if run_mutmut(module, where, args.max_children) != 0:

@@ -58,6 +58,19 @@ def test_json_byte_order_mark_is_dropped_and_other_encodings_refused() -> None:
     assert "not UTF-8" in caught.value.message
 
 
+
+@pytest.mark.parametrize(("data", "line", "column"), [
+    (b'\n[\n "ok",\n  "\xff"\n]\n', 4, 4),  # newlines before and after, one at the very start
+    (b'\n\n"\xff"', 3, 2),
+    (b'"\xff"\n\n', 1, 2),
+])
+def test_json_bytes_that_are_not_utf8_are_placed_by_the_newlines_before_them(data: bytes, line: int,
+                                                                             column: int) -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_json(data)
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}'])
 def test_json_nan_and_infinity_are_refused(text: str) -> None:
     with pytest.raises(ReadProblem, match="^invalid JSON: .* is not a JSON number") as caught:
@@ -143,6 +156,21 @@ def test_jsonl_a_byte_order_mark_opens_only_the_file() -> None:
 def test_jsonl_a_line_of_letters_is_no_blank_line() -> None:
     (line, problem), = read_jsonl(b"XX\n")
     assert line == 1 and isinstance(problem, ReadProblem) and problem.message.startswith("invalid JSON")
+
+
+def test_yaml_data_is_read_with_the_c_loader_where_pyyaml_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    from generator.validate import readers
+
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    if hasattr(yaml, "CSafeLoader"):
+        assert issubclass(readers._yaml_loader(), yaml.CSafeLoader)
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)  # PyYAML built without libyaml
+    loader = readers._yaml_loader()
+    assert issubclass(loader, yaml.SafeLoader) and read_yaml(b"a: 1\n") == [(1, {"a": 1})]
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
 
 
 def test_yaml_data_without_pyyaml_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
