@@ -1,7 +1,7 @@
 """`make mutate`: mutation testing with mutmut, one module at a time against its own tests.
 
 For each module of tests/mutation/modules.toml (all of them, or those named on the command line)
-this makes a workspace, .mutate/NAME/, holding links to the repository's sources and a
+this makes a workspace, .mutate/NAME/, holding a copy of the repository's sources and a
 pyproject.toml whose [tool.mutmut] is the repository's with `only_mutate` set to the module's
 files and the test selection set to its tests; runs `mutmut run` there (mutmut keeps its results
 in the workspace, so a second run tests only the functions that changed); and reports the
@@ -29,8 +29,11 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 WORK = ROOT / ".mutate"
 MUTMUT = Path(sys.executable).parent / "mutmut"
-# What a workspace links to: the sources, and what the tests and the compiler read beside them.
-LINKED = ("generator", "tests", "templates", "contracts", "generated", "examples")
+# What a workspace holds a copy of: the sources, and what the tests and the compiler read beside
+# them. (Copies, not links: hatchling's sdist walk, meeting a link to generator/ under .mutate/,
+# left generator/ itself out of the sdist.)
+COPIED = ("generator", "tests", "templates", "contracts", "generated", "examples")
+_NOT_COPIED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
 # mutmut's statuses, as `mutmut results` prints them, that count as a kill.
 KILLED = ("killed", "timeout", "segfault", "caught by type check")
 
@@ -97,10 +100,13 @@ def workspace(module: Module) -> Path:
     """The module's workspace, made or brought up to date (its mutmut results are kept)."""
     where = WORK / module.name
     where.mkdir(parents=True, exist_ok=True)
-    for name in LINKED:
-        link = where / name
-        if not link.is_symlink():
-            link.symlink_to(ROOT / name, target_is_directory=True)
+    for name in COPIED:  # (copy2 keeps the times mutmut compares to see what changed)
+        copy = where / name
+        if copy.is_symlink():
+            copy.unlink()
+        elif copy.exists():
+            shutil.rmtree(copy)
+        shutil.copytree(ROOT / name, copy, ignore=_NOT_COPIED)
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     settings = dict(project["tool"]["mutmut"])
     settings["only_mutate"] = module.mutate

@@ -117,4 +117,6 @@ def test_a_workspace_config_is_the_projects_with_the_modules_files_and_tests(
     assert config["tool"]["mutmut"] == {**project["tool"]["mutmut"], "only_mutate": ["generator/outputs.py"],
                                         "pytest_add_cli_args_test_selection": ["tests/errors"]}
     assert config["tool"]["pytest"] == project["tool"]["pytest"]
-    assert (where / "generator").resolve() == run.ROOT / "generator"
+    assert not (where / "generator").is_symlink()
+    for path in ("generator/api.py", "templates/module.py.j2", "tests/mutation/plugin.py"):
+        assert (where / path).read_bytes() == (run.ROOT / path).read_bytes()
