@@ -103,6 +103,11 @@ def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() 
     assert set(by_type) == {"string", "number"} and by_type["string"] != by_type["number"] and every > 0
     assert costs.typed(root) == every + max(by_type.values())
     assert costs.node(root) == 1.0 + costs.typed(root) + general
+    # no typed check: nothing typed to pay but the enum; an in-place rule alone is no typed check
+    for schema, paid in (({"enum": ["a", 1]}, "enum"), ({"allOf": [{"minLength": 1}]}, None)):
+        node, _, node_graph = _planned(schema)
+        node_costs = Costs(node_graph)
+        assert node_costs.typed(node) == (node_costs.check(node.checks[0]) if paid else 0.0), schema
 
 
 def test_a_walk_costs_its_work_and_its_members_per_assumed_member() -> None:
@@ -257,6 +262,7 @@ def test_plain_references_are_followed_to_their_end_and_nothing_else_is() -> Non
     entries = dict(root.checks[0].entries)
     end, followed = plan.inlining.through_refs(entries["p"])
     assert followed and end == graph["#/$defs/c"] and end.checks[0].keyword == "minLength"
+    assert plan.inlining.inlinable(end, 0)  # a target no subschema holds counts as used once
     assert plan.inlining.ref_chain(entries["p"])[-1] == end
     typed = graph[entries["q"].checks[0].target]
     assert plan.inlining.plain_ref(typed) is None  # a reference beside a type is no plain reference
