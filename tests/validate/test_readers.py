@@ -158,6 +158,48 @@ def test_jsonl_a_line_of_letters_is_no_blank_line() -> None:
     assert line == 1 and isinstance(problem, ReadProblem) and problem.message.startswith("invalid JSON")
 
 
+@pytest.mark.parametrize(("document", "message"), [
+    (b"{1: 2}\n", "YAML key 1 at (root) is not a string"),
+    (b"x~y:\n  c/d: .nan\n", "YAML value nan at /x~0y/c~1d is not a JSON number"),
+    (b"!!set {a, b}\n", "YAML value at (root) is a set, which JSON has no type for"),
+    (b"&x [*x]\n", "YAML value at /0 contains itself"),
+])
+def test_yaml_a_value_json_cannot_hold_is_named_with_its_documents_line(document: bytes, message: str) -> None:
+    """In the second document (line 3), by its JSON pointer (~ and / escaped)."""
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"a: 1\n---\n" + document)
+    assert (caught.value.message, caught.value.line) == (message, 3)
+
+
+def test_yaml_errors_are_worded_and_placed() -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"[1, 2\n")
+    assert caught.value.message == "invalid YAML: while parsing a flow sequence did not find expected ',' or ']'"
+    assert (caught.value.line, caught.value.column) == (2, 1)
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"a: \x01\n")
+    assert caught.value.message.startswith("invalid YAML: unacceptable character #x0001")
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"")
+    assert caught.value.message == "no YAML document"
+    assert read_yaml(b"\xef\xbb\xbfa: 1\n") == [(1, {"a": 1})]  # a byte-order mark opens the file
+
+
+def test_yaml_aliases_are_refused_past_the_budget_of_values_visited() -> None:
+    from generator.validate.readers import _check_json_value
+
+    _check_json_value([1, [2]], 4, budget=4)  # the list, 1, the inner list, 2
+    with pytest.raises(ReadProblem) as caught:
+        _check_json_value([1, [2]], 4, budget=3)
+    assert (caught.value.message, caught.value.line) == ("YAML aliases expand to too many values", 4)
+
+
+def test_yaml_long_integers_with_underscores_are_read_exactly() -> None:
+    digits = "1" * 5000
+    ((_, value),) = read_yaml(f"a: {digits[:2]}_{digits[2:]}\n".encode())
+    assert value == {"a": Decimal(digits)}
+
+
 def test_yaml_data_is_read_with_the_c_loader_where_pyyaml_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
     import yaml
 
