@@ -500,6 +500,15 @@ def _stdin_tasks(monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], format: s
     return list(plan([DataFile(STDIN, "<stdin>", format, None)], chunk_bytes=chunk))
 
 
+def test_standard_input_is_read_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read asks for at most a chunk: a task holds at most a chunk and the line it ends in."""
+    data = b"".join(b"%d\n" % i for i in range(3000))
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BufferedReader(io.BytesIO(data))))
+    tasks = list(plan([DataFile(STDIN, "<stdin>", "jsonl", None)], chunk_bytes=64))
+    assert b"".join(t.read() for t in tasks) == data
+    assert len(tasks) > 100 and max(t.size for t in tasks) <= 64 + 5
+
+
 @pytest.mark.parametrize("format", ["json", "yaml"])
 def test_standard_input_of_a_whole_document_is_one_task(monkeypatch: pytest.MonkeyPatch, format: str) -> None:
     tasks = _stdin_tasks(monkeypatch, [b'{"a":', b" 1}\n"], format, 4)
@@ -515,6 +524,8 @@ def test_standard_input_of_a_whole_document_is_one_task(monkeypatch: pytest.Monk
     ([b"1\n2", b"2\n3"], 4, [b"1\n", b"22\n", b"3"]),  # the last line without its newline
     ([b"abc", b"def"], 4, [b"abcdef"]),  # no newline at all: nothing to cut at
     ([], 8, [b""]),
+    ([b"\n", b"1\n"], 6, [b"\n", b"1\n", b""]),  # a quarter of 6 is 1 byte
+    ([b"\n", b"2\n"], 8, [b"\n2\n", b""]),  # and of 8, 2
 ])
 def test_standard_input_json_lines_is_cut_into_blocks_of_whole_lines_as_they_arrive(
         monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], chunk: int, expected: list[bytes]) -> None:
