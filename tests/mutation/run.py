@@ -129,10 +129,12 @@ def workspace(module: Module) -> Path:
 
 def run_mutmut(module: Module, where: Path, max_children: int) -> int:
     """`mutmut run`: the mutants of functions new or changed since the last run; then those the
-    last run left alive, again (mutmut keeps a result until its function changes, and the tests
-    may have changed)."""
+    last run left alive and not listed as equivalent, again (mutmut keeps a result until its
+    function changes, and the tests may have changed)."""
     log = where / "mutmut.log"
-    alive_before = [m for m, status in results(where).items() if status not in (*KILLED, "not checked")]
+    listed = equivalents()  # (an equivalent mutant would survive again, after every test it reaches)
+    alive_before = [m for m, status in results(where).items()
+                    if status not in (*KILLED, "not checked") and m not in listed]
     with open(log, "w", encoding="utf-8") as out:
         command = [str(MUTMUT), "run", "--max-children", str(max_children)]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
