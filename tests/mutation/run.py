@@ -15,6 +15,7 @@ not listed there, is printed with `mutmut show`'s diff. Exit status 1 when one i
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -160,11 +161,18 @@ def results(where: Path) -> dict[str, str]:
     return found
 
 
+def _files_of(mutant: str) -> list[str]:
+    """The files a mutant's name may come from (mutmut leaves `__init__` out of the name)."""
+    parts = mutant.split(".")
+    at = next(i for i, part in enumerate(parts) if part.startswith(("x_", "x\u01c1")))
+    module = "/".join(parts[:at])
+    return [module + ".py", module + "/__init__.py"]
+
+
 def score(statuses: dict[str, str], listed: dict[str, str], module: Module) -> Score:
-    prefixes = tuple(path[:-len(".py")].replace("/", ".").replace(".__init__", "") + ".x" for path in module.mutate)
     result = Score(statuses=statuses)
     for mutant, reason in listed.items():
-        if not mutant.startswith(prefixes):
+        if not any(fnmatch.fnmatch(f, pattern) for f in _files_of(mutant) for pattern in module.mutate):
             continue
         if statuses.get(mutant) in (None, *KILLED):
             result.stale.append(mutant)
@@ -218,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     failed = False
     for module in chosen:
-        where = workspace(module)
+        where = WORK / module.name if args.report_only else workspace(module)
         if args.fresh_stats:
             (where / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if not args.report_only:

@@ -93,6 +93,16 @@ def test_the_score_counts_kills_of_the_mutants_not_listed_as_equivalent() -> Non
     assert result.line("outputs").split()[:6] == ["outputs", "50.0%", "killed", "2", "of", "4"]
 
 
+def test_equivalent_mutants_are_matched_to_a_module_by_its_file_patterns() -> None:
+    module = run.Module("plan", ["generator/plan/*"], ["tests/test_plan.py"])
+    statuses = {"generator.plan.cost.x__general__mutmut_1": "survived",
+                "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "survived"}
+    result = run.score(statuses, {"generator.plan.cost.x__general__mutmut_1": "a reason",
+                                  "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "another",
+                                  "generator.planner.x_f__mutmut_1": "not this module's"}, module)
+    assert sorted(result.equivalent) == sorted(statuses) and result.stale == [] and result.alive == []
+
+
 def test_every_module_names_files_and_tests_that_exist() -> None:
     root = run.ROOT
     for module in run.modules().values():
