@@ -63,6 +63,7 @@ def test_json_byte_order_mark_is_dropped_and_other_encodings_refused() -> None:
     (b'\n[\n "ok",\n  "\xff"\n]\n', 4, 4),  # newlines before and after, one at the very start
     (b'\n\n"\xff"', 3, 2),
     (b'"\xff"\n\n', 1, 2),
+    (b'\n"\xff"', 2, 2),  # the only newline before it opens the data
 ])
 def test_json_bytes_that_are_not_utf8_are_placed_by_the_newlines_before_them(data: bytes, line: int,
                                                                              column: int) -> None:
@@ -192,6 +193,29 @@ def test_yaml_aliases_are_refused_past_the_budget_of_values_visited() -> None:
     with pytest.raises(ReadProblem) as caught:
         _check_json_value([1, [2]], 4, budget=3)
     assert (caught.value.message, caught.value.line) == ("YAML aliases expand to too many values", 4)
+
+
+def _aliased(zeros: int, aliases: int, extra: int, padding: int) -> tuple[bytes, int]:
+    """A YAML document whose list of `zeros` zeros is aliased `aliases` times, with a list of
+    `extra` zeros and a comment of `padding` bytes; and the number of values it expands to."""
+    text = (f"a: &x [{', '.join(['0'] * zeros)}]\nb: [{', '.join(['*x'] * aliases)}]\n"
+            f"c: [{', '.join(['0'] * extra)}]\n#{'p' * padding}\n")
+    return text.encode(), 4 + zeros + aliases * (1 + zeros) + extra  # the root, a, b, c and their members
+
+
+def test_yaml_aliases_may_expand_to_ten_values_a_byte_and_ten_thousand_more() -> None:
+    """The walk's budget: 10 values for each byte of the stream, plus 10,000."""
+    exact = [(aliases, extra, padding) for aliases in range(200, 240) for extra in range(1, 30)
+             for padding in range(3, 13) if _aliased(99, aliases, extra, padding)[1]
+             == 10 * len(_aliased(99, aliases, extra, padding)[0]) + 10_000]
+    assert exact
+    aliases, extra, padding = exact[0]
+    data, values = _aliased(99, aliases, extra, padding)
+    assert read_yaml(data)[0][1]["c"] == [0] * extra  # exactly the budget
+    over, more = _aliased(99, aliases, extra + 1, padding - 3)  # one value more in as many bytes
+    assert len(over) == len(data) and more == values + 1
+    with pytest.raises(ReadProblem, match="YAML aliases expand to too many values"):
+        read_yaml(over)
 
 
 def test_yaml_long_integers_with_underscores_are_read_exactly() -> None:
