@@ -38,4 +38,4 @@ mutate: $(STAMP)
 	nice -n 10 $(BIN)/python -m tests.mutation.run $(MODULES)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mutate
+	rm -rf $(VENV) .pytest_cache .hypothesis .mutate .coverage
