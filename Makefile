@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-.PHONY: generate test check bench clean
+.PHONY: generate test check bench mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,9 +16,10 @@ $(STAMP): pyproject.toml
 generate: $(STAMP)
 	$(BIN)/straightline compile
 
-# The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true).
+# The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true), with
+# the branch coverage of generator/ ([tool.coverage] in pyproject.toml).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered
 
 # Exit non-zero if generated/ is missing a module or holds a stale one (naming the reason).
 check: $(STAMP)
@@ -28,5 +29,13 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m bench
 
+# Mutation testing (mutmut) of the modules that decide answers, each against its own tests, at
+# low priority; on demand, never part of `make test`. MODULES="simplify fuse" runs some of them;
+# tests/mutation/modules.toml lists them, docs/testing.md says how to read the report.
+MODULES ?=
+mutate: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,mutate]"
+	nice -n 10 $(BIN)/python -m tests.mutation.run $(MODULES)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mutate .coverage

@@ -344,3 +344,55 @@ def test_the_doubling_check_never_runs_a_backtracking_pattern_on_the_schema_s_ow
     with pytest.warns(generator.SchemaWarning, match="unsafe"):
         generator.compile_source(schema, format=False)
     assert time.perf_counter() - started < 30  # (2**40 steps in re otherwise: a hang's bound)
+
+
+# -- a subschema applied twice to one member behind anyOf, oneOf or if/then ------------------------
+R = {"$ref": "#"}
+# The issue's shapes (every value valid, every value valid, no value valid: two alternatives that
+# are one schema), and the same shapes with leaves and lengths that tell their alternatives apart.
+DOUBLING_BEHIND_ALTERNATIVES = [
+    {"anyOf": [{"items": R}, {"items": R}]},
+    {"if": {"items": R}, "then": {"items": R}},
+    {"oneOf": [{"items": R}, {"items": R}]},
+    {"type": ["array", "integer"], "anyOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 2}]},
+    {"type": ["array", "integer"], "if": {"items": R, "minItems": 2}, "then": {"items": R, "maxItems": 2}},
+    {"type": ["array", "integer"], "oneOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 1}]},
+    {"type": ["array", "integer"], "anyOf": [{"type": "integer"}, {"items": R, "minItems": 2},
+                                             {"items": R, "maxItems": 0}]},
+]
+
+
+def _nested_arrays() -> list[Any]:
+    """Every array of up to two members nested up to two deep over 1 and "s", and chains of
+    one-member arrays up to eight deep (small: python-jsonschema doubles its work per level here)."""
+    leaves: list[Any] = [1, "s"]
+    level = list(leaves)
+    for _ in range(2):
+        level = leaves + [[]] + [[a] for a in level] + [[a, b] for a in level for b in level]
+    chains = []
+    for end in (1, "s", [], [1, "s"], [1, 2, 3]):
+        value = end
+        for _ in range(8):
+            value = [value]
+            chains.append(value)
+    return level + chains
+
+
+@pytest.mark.parametrize("schema", DOUBLING_BEHIND_ALTERNATIVES, ids=range(len(DOUBLING_BEHIND_ALTERNATIVES)))
+def test_a_doubling_behind_anyof_oneof_or_if_compiles_and_answers_as_python_jsonschema(schema: Any) -> None:
+    """Alternatives are not applied to every value the way allOf's members are: a schema applying
+    itself twice to one member only through anyOf, oneOf or if/then is accepted, and its answers
+    and errors agree with python-jsonschema's at a depth it can still answer."""
+    import jsonschema
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    instances = _nested_arrays()
+    answers = [oracle.is_valid(instance) for instance in instances]
+    if "type" in schema:  # (the issue's own shapes answer alike for every value)
+        assert True in answers and False in answers
+    for instance, expected in zip(instances, answers):
+        assert module.is_valid(instance) is expected, instance
+        assert (module.errors(instance) == []) is expected, instance

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,26 @@ def test_another_generator_version_is_named() -> None:
     assert header.differences(current) == []
     older = Inputs(version="0.0.1", requested_profile="strict", source_sha256=header.inputs.source_sha256)
     assert header.differences(older) == [f"made by straightline {generator.__version__}, this is 0.0.1"]
+
+
+def test_a_module_compiled_as_another_base_uri_is_stale() -> None:
+    """The base URI is an input like the source: references resolve against it, so a module
+    compiled as one URI is stale for another (or for none), with both named; the same URI is
+    current."""
+    text = generator.compile_source({"$defs": {"a": {"type": "string"}}, "$ref": "#/$defs/a"},
+                                    base_uri="https://example.com/a.json")
+    header = parse_header(text)
+    assert header is not None and header.intact
+    assert header.inputs.base_uri == "https://example.com/a.json"
+    same = Inputs(source_sha256=header.inputs.source_sha256, base_uri="https://example.com/a.json")
+    assert header.differences(same) == []
+    assert header.differences(replace(same, base_uri="https://example.com/b.json")) == [
+        "base URI https://example.com/a.json is not https://example.com/b.json"]
+    assert header.differences(replace(same, base_uri="")) == ["base URI https://example.com/a.json is not (none)"]
+    plain = parse_header(generator.compile_source({"type": "string"}))
+    assert plain is not None and plain.inputs.base_uri == ""
+    expected = Inputs(source_sha256=plain.inputs.source_sha256, base_uri="https://example.com/a.json")
+    assert plain.differences(expected) == ["base URI (none) is not https://example.com/a.json"]
 
 
 def test_check_reads_hashes_and_never_compiles(compiled: Path, monkeypatch: pytest.MonkeyPatch,

@@ -78,6 +78,16 @@ def test_what_json_cannot_hold_is_refused(text: str, message: str | None) -> Non
     assert message in refused.value.message
 
 
+@pytest.mark.parametrize("number", [".inf", ".Inf", ".INF", "-.Inf", "+.INF", ".nan", ".NaN", ".NAN"])
+def test_infinity_and_nan_in_every_case_the_core_schema_reads_are_refused(number: str) -> None:
+    """The core schema reads .inf, .Inf and .INF (and NaN's three spellings) as floats: each is
+    refused as bad JSON with its place, never passed to Decimal (a raw InvalidOperation)."""
+    with pytest.raises(generator.SchemaError) as refused:
+        load_yaml(f"minimum: {number}\n")
+    assert refused.value.code == "bad-json"
+    assert refused.value.message == f"{number} is not a JSON number (line 1 column 10)"
+
+
 # An explicit core tag holds only the scalars the 1.2 core schema resolves to it: PyYAML's
 # conversions would coerce the rest (bool() of anything but "true" was False, `!!null x` None,
 # int()/Decimal() take spaces, underscores, other digits than ASCII ones, Infinity and NaN).

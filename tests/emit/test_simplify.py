@@ -253,3 +253,16 @@ def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
     open_test = t.or_(size, t.Compare(t.lit("a"), "not in", X))
     (kept,) = simplify([t.fail_if(open_test)], {})
     assert isinstance(kept, t.If) and kept.branches[0][0] is open_test
+
+
+def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again() -> None:
+    """`t = type(x)` says nothing of x once x is bound again: `t is not str` then tests the old
+    value, and a later `type(x) is str` must stay (answering it from t would return 1 for any x)."""
+    body = [t.Assign(T, t.call("type", X)), t.Assign(X, t.Name("y")),
+            t.if_(t.Compare(T, "is not", t.Name("str")), [t.RETURN_FALSE]),
+            t.if_(_is("str"), [t.Return(t.lit(1))]),
+            t.RETURN_FALSE]
+    assert t.render_block(simplify(body, {}), 0)[-4:] == [
+        "    return False", "if type(x) is str:", "    return 1", "return False"]
+    # (without the rebinding, the second test is decided by the first)
+    assert t.render_block(simplify([body[0], *body[2:]], {}), 0)[-1] == "return 1"

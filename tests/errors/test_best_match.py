@@ -97,6 +97,22 @@ def test_no_errors_no_best_match() -> None:
     assert module({"type": "string"}).best_match(iter(module({"type": "string"}).errors(3))).keyword == "type"
 
 
+@pytest.mark.parametrize(("schema", "instance", "keyword"), [
+    ({"minLength": 5, "pattern": "^a"}, "b", "minLength"),
+    ({"properties": {"a": {"type": "string"}}, "required": ["b"], "minProperties": 3}, {"a": "x"}, "required"),
+])
+def test_of_equally_relevant_errors_the_first_is_the_best_match(schema: Any, instance: Any, keyword: str) -> None:
+    """A tie (one location, neither weak, both of the instance's type) goes to the error listed
+    first, as python-jsonschema's max() gives it (here errors() lists them in the schema's order)."""
+    found = errors(schema, instance)
+    assert len(found) >= 2 and len({(e.instance_location, e.keyword in ("anyOf", "oneOf")) for e in found}) == 1
+    best = module(schema).best_match(found)
+    assert best is found[0] and best.keyword == keyword
+    assert python_jsonschema_best(schema, instance) == ("", keyword)
+    # given in the other order, the other error is first and wins: the tie is broken by order alone
+    assert module(schema).best_match(list(reversed(found))) is found[-1]
+
+
 # -- a GitHub-workflow-like schema ----------------------------------------------------------------
 def test_the_workflow_schema_accepts_a_good_workflow() -> None:
     assert module(WORKFLOW).is_valid(GOOD) and jsonschema.Draft202012Validator(WORKFLOW).is_valid(GOOD)

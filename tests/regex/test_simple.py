@@ -306,6 +306,33 @@ def test_patterns_every_string_matches(pattern: str) -> None:
     assert always_matches(pattern) is ALWAYS[pattern]
 
 
+# Patterns one anchor, one term or one line terminator away from matching every string.
+NEARLY_ALWAYS = ["^.*$", "^$", ".+", r"\b.*", "a*b", "^x?$", "x{1,}", "a|^$", "^(?:ab)*$", "^.*\\n?$"]
+NEAR_SUBJECTS = ["", "a", "x", "xx", "ab", "abab", "\n", "a\nb", "b\n", "\u2028", " ", "-"]
+
+
+@pytest.mark.parametrize("pattern", NEARLY_ALWAYS)
+def test_a_pattern_some_string_fails_is_checked_wherever_it_runs(pattern: str) -> None:
+    """A pattern taken for one every string matches is not checked at all, so each that some
+    string fails must answer as the engine does on the strings that fail it: as `pattern`, as a
+    patternProperties key (beside additionalProperties) and under propertyNames."""
+    assert not always_matches(pattern)
+    search = compile_pattern(pattern).search
+    assert any(search(s) is None for s in NEAR_SUBJECTS), pattern
+    values = {"properties": {"v": {"type": "string", "pattern": pattern}}}
+    keys = {"patternProperties": {pattern: {"type": "integer"}}, "additionalProperties": {"type": "boolean"}}
+    names = {"propertyNames": {"pattern": pattern}}
+    modules = [(generator.compile_module(schema, format=False), DraftReference(schema, "draft2020-12"))
+               for schema in (values, keys, names)]
+    for s in NEAR_SUBJECTS:
+        matches = search(s) is not None
+        for (module, reference), instance in zip(modules, ({"v": s}, {s: 1}, {s: None})):
+            assert module.is_valid(instance) is matches is reference.is_valid(instance), (pattern, s)
+            assert (module.errors(instance) == []) is matches, (pattern, s)
+        module, _ = modules[1]
+        assert module.is_valid({s: True}) is (not matches), (pattern, s)  # additionalProperties took it
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from([p for p, always in ALWAYS.items() if always]), WIDE_RUN_SUBJECTS | SUBJECTS)
 def test_what_always_matches_matches_every_string(pattern: str, s: str) -> None:

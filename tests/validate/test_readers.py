@@ -3,8 +3,11 @@ directory discovery, the byte ranges JSON Lines files are cut into, and the text
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
+import types
 from decimal import Decimal
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.validate.discover import discover
+from generator.validate.discover import STDIN, DataFile, discover
 from generator.validate.readers import (ReadProblem, format_for, jsonl_lines, read_json, read_jsonl,
                                         read_yaml)
 from generator.validate.report import dumps, escape
@@ -27,6 +30,7 @@ from .conftest import write
     ("a.json", None, "json"), ("a.JSONL", None, "jsonl"), ("a.ndjson", None, "jsonl"),
     ("a.yml", None, "yaml"), ("a.yaml", None, "yaml"), ("a.txt", None, "json"), (".json", None, "json"),
     ("a.json", "jsonl", "jsonl"), ("a.yaml", "json", "json"),
+    ("a.b.jsonl", None, "jsonl"), ("v1.2.YML", None, "yaml"), (".jsonl", None, "json"), (".yaml", None, "json"),
 ])
 def test_format_is_forced_else_by_suffix_else_json(name: str, forced: str | None, expected: str) -> None:
     assert format_for(name, forced) == expected
@@ -54,10 +58,25 @@ def test_json_byte_order_mark_is_dropped_and_other_encodings_refused() -> None:
     assert "not UTF-8" in caught.value.message
 
 
+
+@pytest.mark.parametrize(("data", "line", "column"), [
+    (b'\n[\n "ok",\n  "\xff"\n]\n', 4, 4),  # newlines before and after, one at the very start
+    (b'\n\n"\xff"', 3, 2),
+    (b'"\xff"\n\n', 1, 2),
+    (b'\n"\xff"', 2, 2),  # the only newline before it opens the data
+])
+def test_json_bytes_that_are_not_utf8_are_placed_by_the_newlines_before_them(data: bytes, line: int,
+                                                                             column: int) -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_json(data)
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
 @pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}'])
 def test_json_nan_and_infinity_are_refused(text: str) -> None:
-    with pytest.raises(ReadProblem, match="not a JSON number"):
+    with pytest.raises(ReadProblem, match="^invalid JSON: .* is not a JSON number") as caught:
         read_json(text.encode())
+    assert caught.value.line is None  # (json names no place for it)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "[1] [2]", "{'a': 1}"])
@@ -67,8 +86,14 @@ def test_json_empty_or_malformed_is_a_problem(text: str) -> None:
 
 
 def test_json_nested_too_deeply_is_a_problem_not_a_crash() -> None:
-    with pytest.raises(ReadProblem, match="nested too deeply"):
+    with pytest.raises(ReadProblem) as caught:
         read_json(b"[" * 200_000 + b"]" * 200_000)
+    assert (caught.value.message, caught.value.line) == ("invalid JSON: nested too deeply to read", None)
+    records = list(read_jsonl(b"1\n" + b"[" * 200_000 + b"]" * 200_000 + b"\n3\n"))
+    assert records[0] == (1, 1) and records[2] == (3, 3)
+    problem = records[1][1]
+    assert isinstance(problem, ReadProblem)
+    assert (records[1][0], problem.message, problem.line) == (2, "invalid JSON: nested too deeply to read", 2)
 
 
 # --- JSON Lines ---------------------------------------------------------------------------------
@@ -76,6 +101,18 @@ def test_json_nested_too_deeply_is_a_problem_not_a_crash() -> None:
 def test_jsonl_records_by_line_with_blank_lines_skipped() -> None:
     data = b'{"a": 1}\n\n  \t\r\n[2]\r\n"three"\n'
     assert list(read_jsonl(data)) == [(1, {"a": 1}), (4, [2]), (5, "three")]
+
+
+@pytest.mark.parametrize("space", ["\x0c", "\xa0", "\x0b", "\u3000", "\u2028", " \x0c\t"])
+def test_jsonl_a_line_of_whitespace_json_does_not_allow_is_invalid_json_not_skipped(space: str) -> None:
+    """Only JSON's whitespace (space, tab, and the CR of a CRLF) makes a line blank: a form feed or a
+    no-break space is not JSON, so the line is a record that fails, never silently lost."""
+    records = list(read_jsonl(b'{"a": 1}\n' + space.encode() + b"\n2\n"))
+    assert [line for line, _ in records] == [1, 2, 3]
+    problem = records[1][1]
+    assert isinstance(problem, ReadProblem) and problem.line == 2
+    assert problem.message.startswith("invalid JSON")
+    assert records[2] == (3, 2)
 
 
 def test_jsonl_last_line_without_newline_is_a_record() -> None:
@@ -94,8 +131,122 @@ def test_jsonl_malformed_line_is_a_problem_in_place_and_the_others_are_read() ->
 
 def test_jsonl_a_line_that_is_not_utf8_is_lost_alone() -> None:
     records = list(read_jsonl(b'"a"\n"\xc3("\n"c"\n'))
+    assert [line for line, _ in records] == [1, 2, 3]
     assert records[0] == (1, "a") and records[2] == (3, "c")
     assert isinstance(records[1][1], ReadProblem) and records[1][1].line == 2
+
+
+@pytest.mark.parametrize("end", [b"", b"\n"])
+def test_jsonl_lines_of_a_block_with_a_bad_line_keep_the_rest_and_the_file_start_rule(end: bytes) -> None:
+    """Decoded line by line: the other lines whole (spaces included), the byte-order mark dropped
+    from the file's first line only, no empty line after a final newline."""
+    data = b"\xef\xbb\xbf[1, 2]\n\xff\n\xef\xbb\xbf\"c d\"" + end
+    at_start = jsonl_lines(data, at_file_start=True)
+    assert len(at_start) == 3 and at_start[0] == "[1, 2]" and at_start[2] == '\ufeff"c d"'
+    assert isinstance(at_start[1], ReadProblem) and at_start[1].line == 2
+    later = jsonl_lines(data, at_file_start=False)
+    assert len(later) == 3 and later[0] == "\ufeff[1, 2]" and later[2] == '\ufeff"c d"'
+
+
+def test_jsonl_a_byte_order_mark_opens_only_the_file() -> None:
+    assert list(read_jsonl(b"\xef\xbb\xbf1\n2\n")) == [(1, 1), (2, 2)]
+    second = list(read_jsonl(b"1\n\xef\xbb\xbf2\n"))
+    assert second[0] == (1, 1) and isinstance(second[1][1], ReadProblem)
+
+
+def test_jsonl_a_line_of_letters_is_no_blank_line() -> None:
+    (line, problem), = read_jsonl(b"XX\n")
+    assert line == 1 and isinstance(problem, ReadProblem) and problem.message.startswith("invalid JSON")
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    (b"{1: 2}\n", "YAML key 1 at (root) is not a string"),
+    (b"x~y:\n  c/d: .nan\n", "YAML value nan at /x~0y/c~1d is not a JSON number"),
+    (b"!!set {a, b}\n", "YAML value at (root) is a set, which JSON has no type for"),
+    (b"&x [*x]\n", "YAML value at /0 contains itself"),
+])
+def test_yaml_a_value_json_cannot_hold_is_named_with_its_documents_line(document: bytes, message: str) -> None:
+    """In the second document (line 3), by its JSON pointer (~ and / escaped)."""
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"a: 1\n---\n" + document)
+    assert (caught.value.message, caught.value.line) == (message, 3)
+
+
+def test_yaml_errors_are_worded_and_placed() -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"[1, 2\n")
+    assert caught.value.message == "invalid YAML: while parsing a flow sequence did not find expected ',' or ']'"
+    assert (caught.value.line, caught.value.column) == (2, 1)
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"a: \x01\n")
+    assert caught.value.message.startswith("invalid YAML: unacceptable character #x0001")
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"")
+    assert caught.value.message == "no YAML document"
+    assert read_yaml(b"\xef\xbb\xbfa: 1\n") == [(1, {"a": 1})]  # a byte-order mark opens the file
+
+
+def test_yaml_aliases_are_refused_past_the_budget_of_values_visited() -> None:
+    from generator.validate.readers import _check_json_value
+
+    _check_json_value([1, [2]], 4, budget=4)  # the list, 1, the inner list, 2
+    with pytest.raises(ReadProblem) as caught:
+        _check_json_value([1, [2]], 4, budget=3)
+    assert (caught.value.message, caught.value.line) == ("YAML aliases expand to too many values", 4)
+
+
+def _aliased(zeros: int, aliases: int, extra: int, padding: int) -> tuple[bytes, int]:
+    """A YAML document whose list of `zeros` zeros is aliased `aliases` times, with a list of
+    `extra` zeros and a comment of `padding` bytes; and the number of values it expands to."""
+    text = (f"a: &x [{', '.join(['0'] * zeros)}]\nb: [{', '.join(['*x'] * aliases)}]\n"
+            f"c: [{', '.join(['0'] * extra)}]\n#{'p' * padding}\n")
+    return text.encode(), 4 + zeros + aliases * (1 + zeros) + extra  # the root, a, b, c and their members
+
+
+def test_yaml_aliases_may_expand_to_ten_values_a_byte_and_ten_thousand_more() -> None:
+    """The walk's budget: 10 values for each byte of the stream, plus 10,000."""
+    exact = [(aliases, extra, padding) for aliases in range(200, 240) for extra in range(1, 30)
+             for padding in range(3, 13) if _aliased(99, aliases, extra, padding)[1]
+             == 10 * len(_aliased(99, aliases, extra, padding)[0]) + 10_000]
+    assert exact
+    aliases, extra, padding = exact[0]
+    data, values = _aliased(99, aliases, extra, padding)
+    assert read_yaml(data)[0][1]["c"] == [0] * extra  # exactly the budget
+    over, more = _aliased(99, aliases, extra + 1, padding - 3)  # one value more in as many bytes
+    assert len(over) == len(data) and more == values + 1
+    with pytest.raises(ReadProblem, match="YAML aliases expand to too many values"):
+        read_yaml(over)
+
+
+def test_yaml_long_integers_with_underscores_are_read_exactly() -> None:
+    digits = "1" * 5000
+    ((_, value),) = read_yaml(f"a: {digits[:2]}_{digits[2:]}\n".encode())
+    assert value == {"a": Decimal(digits)}
+
+
+def test_yaml_data_is_read_with_the_c_loader_where_pyyaml_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    from generator.validate import readers
+
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    if hasattr(yaml, "CSafeLoader"):
+        assert issubclass(readers._yaml_loader(), yaml.CSafeLoader)
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)  # PyYAML built without libyaml
+    loader = readers._yaml_loader()
+    assert issubclass(loader, yaml.SafeLoader) and read_yaml(b"a: 1\n") == [(1, {"a": 1})]
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+
+
+def test_yaml_data_without_pyyaml_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.validate import readers
+
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    monkeypatch.setitem(sys.modules, "yaml", None)  # (an import of it raises ImportError)
+    with pytest.raises(readers.YamlMissing) as missing:
+        readers.require_yaml("data.yaml")
+    assert missing.value.message == "data.yaml is YAML, which needs PyYAML: pip install 'straightline[yaml]'"
 
 
 def test_jsonl_unicode_line_separators_inside_strings_do_not_split_lines() -> None:
@@ -157,6 +308,15 @@ def test_yaml_scalars_its_tag_cannot_be_are_problems_with_their_place(text: byte
         read_yaml(text)
     assert caught.value.message == f"invalid YAML: {message}"
     assert (caught.value.line, caught.value.column) == (text.count(b"\n"), column)
+
+
+@pytest.mark.parametrize("length", [39, 40, 41, 200])
+def test_yaml_a_long_bad_scalar_is_shown_by_its_first_40_characters(length: int) -> None:
+    value = "ab" * (length // 2) + "a" * (length % 2)
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(f"a: !!int {value}\n".encode())
+    shown = repr(value) if length <= 40 else repr(value[:40]) + "..."
+    assert caught.value.message == f"invalid YAML: {shown} is not a valid int"
 
 
 def test_yaml_explicit_tags_hold_their_forms_as_the_schema_loader_has_them() -> None:
@@ -282,9 +442,121 @@ def test_byte_ranges_hold_every_line_exactly_once_in_order(tmp_path_factory: pyt
     assert counted == len(jsonl_lines(text.encode(), at_file_start=True))
 
 
+def test_the_plan_numbers_each_file_and_cuts_only_large_json_lines(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file's tasks carry its number; a file with a problem is one task that carries it;
+    JSON Lines over the chunk size are byte ranges that cover it once; anything else is whole."""
+    big = write(tmp_path / "big.jsonl", "1\n22\n333\n4444\n")  # 16 bytes
+    small = write(tmp_path / "small.jsonl", "1\n")
+    whole = write(tmp_path / "doc.json", "[1, 2]")
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=_Pieces([b"5\n"])))
+    files = [DataFile(str(big), "big.jsonl", "jsonl", 16), DataFile("missing.json", "missing.json", "json", None,
+                                                                    problem="no such file"),
+             DataFile(str(small), "small.jsonl", "jsonl", 2), DataFile(STDIN, "<stdin>", "jsonl", None),
+             DataFile(str(whole), "doc.json", "json", 6), DataFile(str(whole), "doc.json", "json", None)]
+    tasks = list(plan(files, chunk_bytes=6))
+    assert [(t.file, t.first, t.last, t.size, t.start, t.end) for t in tasks] == [
+        (0, True, False, 6, 0, 6), (0, False, False, 6, 6, 12), (0, False, True, 4, 12, None),
+        (1, True, True, 0, 0, None), (2, True, True, 2, 0, None), (3, True, False, 2, 0, None),
+        (3, False, True, 0, 0, None), (4, True, True, 6, 0, None), (5, True, True, 0, 0, None)]
+    assert tasks[3].problem == "no such file" and tasks[3].path == "missing.json"
+    assert [t.problem for t in tasks if t.file != 1] == [None] * 8
+    assert b"".join(t.read() for t in tasks[:3]) == big.read_bytes() and tasks[4].read() == b"1\n"
+    assert tasks[5].read() == b"5\n" and tasks[7].read() == b"[1, 2]"
+    assert [t.format for t in tasks] == ["jsonl"] * 3 + ["json"] + ["jsonl"] * 3 + ["json"] * 2
+
+
+class _Counted(io.BytesIO):
+    """A file that counts the bytes read from it."""
+
+    read_bytes = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = super().read(size)
+        self.read_bytes += len(data)
+        return data
+
+    def readline(self, size: int | None = -1) -> bytes:
+        data = super().readline(size)
+        self.read_bytes += len(data)
+        return data
+
+
+def test_a_range_inside_a_long_line_reads_no_further_than_its_end() -> None:
+    """A range that a line begun before it crosses whole holds no line: found by reading that
+    range alone (never the rest of a line of any length), and one that holds the end of such a
+    line reads up to its own end and the line it ends in."""
+    from generator.validate.tasks import _read_range
+
+    data = b"x" * 200_000 + b"\n1\n22\n"
+    handle = _Counted(data)
+    assert _read_range(handle, 1000, 2000) == b"" and handle.read_bytes <= 1001
+    handle = _Counted(data)
+    assert _read_range(handle, 199_990, 200_004) == b"1\n22\n" and handle.read_bytes <= 2 * 14 + 3
+    assert _read_range(_Counted(data), 0, 10) == data[:200_001]  # the line begun in the range, whole
+
+
 def test_a_task_of_standard_input_carries_its_bytes() -> None:
     task = Task(0, "-", "jsonl", first=True, last=True, size=3, data=b"1\n2")
     assert task.read() == b"1\n2"
+
+
+class _Pieces(io.RawIOBase):
+    """Standard input that arrives in the given pieces (a pipe: read1 returns what is there)."""
+
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = list(pieces)
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, size: int = -1) -> bytes:
+        return self.pieces.pop(0) if self.pieces else b""
+
+    def read(self, size: int = -1) -> bytes:
+        data = b"".join(self.pieces)
+        self.pieces = []
+        return data
+
+
+def _stdin_tasks(monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], format: str, chunk: int) -> list[Task]:
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=_Pieces(pieces)))
+    return list(plan([DataFile(STDIN, "<stdin>", format, None)], chunk_bytes=chunk))
+
+
+def test_standard_input_is_read_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read asks for at most a chunk: a task holds at most a chunk and the line it ends in."""
+    data = b"".join(b"%d\n" % i for i in range(3000))
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BufferedReader(io.BytesIO(data))))
+    tasks = list(plan([DataFile(STDIN, "<stdin>", "jsonl", None)], chunk_bytes=64))
+    assert b"".join(t.read() for t in tasks) == data
+    assert len(tasks) > 100 and max(t.size for t in tasks) <= 64 + 5
+
+
+@pytest.mark.parametrize("format", ["json", "yaml"])
+def test_standard_input_of_a_whole_document_is_one_task(monkeypatch: pytest.MonkeyPatch, format: str) -> None:
+    tasks = _stdin_tasks(monkeypatch, [b'{"a":', b" 1}\n"], format, 4)
+    assert [(t.file, t.path, t.format, t.first, t.last, t.size, t.read()) for t in tasks] == [
+        (0, STDIN, format, True, True, 9, b'{"a": 1}\n')]
+
+
+@pytest.mark.parametrize(("pieces", "chunk", "expected"), [
+    # each block ends at a line's end once a quarter of a chunk has arrived; the rest is the last
+    ([b"1\n2\n3", b"\n4\n"], 8, [b"1\n2\n", b"3\n4\n", b""]),
+    ([b"12345\n", b"6\n"], 8, [b"12345\n", b"6\n", b""]),
+    ([b"1", b"\n", b"22\n"], 32, [b"1\n22\n"]),  # never a quarter of 32 bytes: one task
+    ([b"1\n2", b"2\n3"], 4, [b"1\n", b"22\n", b"3"]),  # the last line without its newline
+    ([b"abc", b"def"], 4, [b"abcdef"]),  # no newline at all: nothing to cut at
+    ([], 8, [b""]),
+    ([b"\n", b"1\n"], 6, [b"\n", b"1\n", b""]),  # a quarter of 6 is 1 byte
+    ([b"\n", b"2\n"], 8, [b"\n2\n", b""]),  # and of 8, 2
+])
+def test_standard_input_json_lines_is_cut_into_blocks_of_whole_lines_as_they_arrive(
+        monkeypatch: pytest.MonkeyPatch, pieces: list[bytes], chunk: int, expected: list[bytes]) -> None:
+    tasks = _stdin_tasks(monkeypatch, pieces, "jsonl", chunk)
+    assert [t.read() for t in tasks] == expected
+    assert [(t.first, t.last) for t in tasks] == [(i == 0, i == len(tasks) - 1) for i in range(len(tasks))]
+    assert all(t.size == len(t.read()) and t.path == STDIN and t.format == "jsonl" for t in tasks)
 
 
 # --- escaping and JSON text ---------------------------------------------------------------------

@@ -1,0 +1,157 @@
+"""A pytest plugin that `make mutate` loads into mutmut's test runs (pytest_add_cli_args in
+[tool.mutmut]); it does nothing in any other run.
+
+mutmut puts every function of a mutated file behind a trampoline that calls the original or the
+mutant under test. The functions a generated module copies as source text (generator/outputs.py,
+primitives.py, regex/matcher.py, formats/checkers.py, read with `inspect.getsource`) would be
+copied as that trampoline, which a generated module cannot run. Here their source is read from
+the original file instead, with the function of the mutant under test replaced by its mutated
+body, so a generated module runs the mutant as the compiler's own calls do. The tests that
+compiled a module holding a copy are counted as tests of the copied function (mutmut's stats
+only see calls that pass through a trampoline).
+
+mutmut forks each mutant's run from a server that imported only the test tools ([tool.mutmut]
+forkserver_warmup): the compiler and the tests are imported in the run, with the mutant active.
+pytest_configure still clears what a run may inherit (caches, copied texts, formats' tables), for
+a server that collected the tests first."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+# The modules whose functions generated modules copy as source text.
+COPIED = ("generator.outputs", "generator.primitives", "generator.regex.matcher", "generator.formats.checkers")
+# Module globals that hold what a function built once per process (module, name, empty value).
+MEMOS = (("generator.validate.readers", "_YAML_LOADER", None),)
+_ACTIVE = "MUTANT_UNDER_TEST" in os.environ
+_texts: dict[str, str] = {}
+_copied: set[str] = set()  # "module.x_function": the copied functions this process served
+
+
+def _mutant() -> str:
+    from mutmut.mutation.trampoline import get_mutant_under_test
+
+    return get_mutant_under_test()
+
+
+def _paths(module: str) -> tuple[Path, Path]:
+    """(the mutated copy mutmut imports, the original file beside the workspace's mutants/)."""
+    mutated = Path(sys.modules[module].__file__ or "")
+    relative = Path(*module.split(".")).with_suffix(".py")
+    mutants = mutated.parents[len(relative.parts) - 1]
+    return mutated, mutants.parent / relative
+
+
+def _top_level(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+    return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+
+
+def _lines(text: str, node: ast.FunctionDef) -> tuple[int, int]:
+    """The 0-based line range of a top-level function with its decorators."""
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return first - 1, node.end_lineno or node.lineno
+
+
+def module_text(module: str) -> str:
+    """The original source of `module`, with the function of the mutant under test mutated."""
+    found = _texts.get(module)
+    if found is not None:
+        return found
+    mutated_path, original_path = _paths(module)
+    text = original_path.read_text(encoding="utf-8")
+    active = _mutant()
+    owner, _, mutant = active.rpartition(".")
+    if owner == module and "__mutmut_" in mutant:
+        function = mutant.partition("__mutmut_")[0][len("x_"):]
+        mutated = mutated_path.read_text(encoding="utf-8")
+        variant = _top_level(ast.parse(mutated), mutant)
+        target = _top_level(ast.parse(text), function)
+        if variant is not None and target is not None:
+            body = mutated.splitlines(keepends=True)
+            start, end = variant.lineno - 1, variant.end_lineno or variant.lineno
+            replacement = "".join(body[start:end]).replace(f"def {mutant}(", f"def {function}(", 1)
+            lines = text.splitlines(keepends=True)
+            first, last = _lines(text, target)
+            text = "".join(lines[:first] + [replacement] + lines[last:])
+    _texts[module] = text
+    return text
+
+
+def _owner(obj: Any) -> str | None:
+    name = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+    return name if name in COPIED else None
+
+
+def _getsource(original: Callable[[Any], str]) -> Callable[[Any], str]:
+    def getsource(obj: Any) -> str:
+        module = _owner(obj)
+        if module is None:
+            return original(obj)
+        text = module_text(module)
+        if inspect.ismodule(obj):
+            return text
+        node = _top_level(ast.parse(text), obj.__name__)
+        if node is None:
+            return original(obj)
+        _copied.add(f"{module}.x_{obj.__name__}")
+        first, last = _lines(text, node)
+        return "".join(text.splitlines(keepends=True)[first:last])
+
+    return getsource
+
+
+if _ACTIVE:
+    inspect.getsource = _getsource(inspect.getsource)
+
+
+def _forget_memos() -> None:
+    """The compiler's caches and memos emptied: what built them runs again (and is seen again)."""
+    for module_name, name, empty in MEMOS:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            setattr(module, name, empty)
+    for name, module in list(sys.modules.items()):
+        if name == "generator" or name.startswith("generator."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == name:
+                    value.cache_clear()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each mutant's run forgets what its process may have computed before it knew the mutant:
+    the copied texts, the compiler's caches, and the checkers' sources formats/ reads when it is
+    imported."""
+    if not _ACTIVE:
+        return
+    _texts.clear()
+    _copied.clear()
+    _forget_memos()
+    formats = sys.modules.get("generator.formats")
+    if formats is not None:
+        formats.IMPORTS, formats.CONSTANTS, formats.FUNCTIONS, formats._ORDER = formats._read_checkers()
+        formats.DEPENDS = formats._read_depends(formats._ORDER)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """While mutmut finds which tests reach which function, each test starts without the memos
+    (a YAML loader, a cached plan) an earlier test built: a function that builds one is then
+    counted as reached by every test that needs it, not by the first alone."""
+    if _ACTIVE and _mutant() == "stats":
+        _forget_memos()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    yield
+    if _ACTIVE and _copied and _mutant() == "stats":
+        from mutmut.stats import record_trampoline_hit
+
+        for name in sorted(_copied):
+            record_trampoline_hit(name)
