@@ -19,7 +19,8 @@ half-written extension, and a process that has the old one loaded keeps it.
 What mypyc compiles is the module's text with its static types and module-level tables run through
 `exec` at import (generator/native/source.py: mypy spent minutes on FHIR's types, and mypyc's
 analysis of a huge top level ran out of memory); the C it writes is compiled in parts, in parallel
-(worker.py).
+(worker.py). Each of those C files includes guard.h first: an int comparison at the recursion limit
+cannot abort the process, and a call that would run the C stack low raises RecursionError instead.
 """
 
 from __future__ import annotations

@@ -30,10 +30,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("module", help="the module file, relative to the current directory")
     args = parser.parse_args(argv)
 
-    from mypyc.build import mypycify
+    from mypyc.build import include_dir, mypycify
 
     extensions = mypycify(["--config-file", "mypy.ini", args.module], opt_level=args.opt_level, debug_level="0",
                           target_dir=args.build)
+    for extension in extensions:
+        if include_dir() in extension.include_dirs:  # (not the small extension that loads a library)
+            for source in extension.sources:
+                if source.endswith(".c"):
+                    include_guard(source)
     whole = {source: _read(source) for extension in extensions for source in extension.sources if source.endswith(".c")}
     if os.name != "nt":  # (the strict flags are gcc's and clang's)
         for extension in extensions:
@@ -67,6 +72,27 @@ def _setup(extensions: list[object], args: argparse.Namespace) -> None:
 def _read(path: str) -> str:
     with open(path, encoding="utf-8") as file:
         return file.read()
+
+
+# -- the guard ------------------------------------------------------------------------------------
+# guard.h (beside this file) is included first by each C file mypyc writes for the module, and by
+# each part of one: it keeps an int comparison at the recursion limit from aborting the process
+# and checks the C stack before each call through Python's call protocol (what it says).
+
+GUARD = "straightline_guard.h"
+
+
+def include_guard(path: str) -> None:
+    """Copy guard.h beside the C file at `path` and include it first there."""
+    directory = os.path.dirname(path)
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.h"), encoding="utf-8") as file:
+        guard = file.read()
+    with open(os.path.join(directory, GUARD), "w", encoding="utf-8") as file:
+        file.write(guard)
+    text = _read(path)
+    if not text.startswith(f'#include "{GUARD}"\n'):
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(f'#include "{GUARD}"\n' + text)
 
 
 # -- the C file split ------------------------------------------------------------------------------
@@ -135,7 +161,9 @@ def _part_headers(text: str) -> str:
 
     runtime = [name for name in _RUNTIME_INCLUDE.findall(text) if os.path.isfile(os.path.join(include_dir(), name + ".h"))]
     own = [line for line in text.splitlines(keepends=True)[:64] if line.startswith('#include "')]
-    return "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(own) if own else ""
+    guard = [line for line in own if line == f'#include "{GUARD}"\n']  # first, as in the file
+    rest = [line for line in own if line not in guard]
+    return "".join(guard) + "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(rest) if rest else ""
 
 
 def _top_level_units(text: str) -> list[str] | None:
