@@ -198,6 +198,7 @@ def test_the_guard_is_included_first_by_the_c_file_and_each_of_its_parts(tmp_pat
     include_guard(str(path))  # (once only)
     assert path.read_text() == f'#include "{GUARD}"\n' + text
     assert (tmp_path / GUARD).read_text() == (ROOT / "generator" / "native" / "guard.h").read_text()
+    assert (tmp_path / "straightline_stack.h").read_text() == (ROOT / "generator" / "native" / "stack.h").read_text()
     parts = split_c_file(str(path), part_bytes=len(text) // 4)
     assert len(parts) >= 2
     for part in parts:

@@ -4,6 +4,10 @@ temporary directory that holds a copy of the module in its package layout.
 
     python generator/native/worker.py --opt-level 3 --part-bytes N --build DIR --lib DIR PACKAGE/PATH/MODULE.py
 
+or, with `--c NAME=FILE.c` (the C backend, c_module.py; repeated, built in parallel), each C file is
+built as the extension module of that dotted name, mypyc unused (`--sanitize`: with AddressSanitizer
+and UndefinedBehaviorSanitizer).
+
 The extension lands in the --lib directory under the module's package path. Exit status 0 on
 success; otherwise mypy's or the compiler's messages are on the output and the status is not 0
 (mypyc exits with 1 when mypy refuses the module, which the parent recognises by its messages).
@@ -27,8 +31,17 @@ def main(argv: list[str]) -> int:
                         help="C text per file: mypyc's C file is split into files of about this size, compiled in parallel")
     parser.add_argument("--build", required=True, help="directory for the C sources and objects")
     parser.add_argument("--lib", required=True, help="directory the extension is written to")
-    parser.add_argument("module", help="the module file, relative to the current directory")
+    parser.add_argument("--c", metavar="NAME=FILE", action="append", default=[],
+                        help="build the C file as the extension module NAME (the module argument is then left out)")
+    parser.add_argument("--sanitize", action="store_true", help="(--c) with -fsanitize=address,undefined")
+    parser.add_argument("module", nargs="?", help="the module file, relative to the current directory")
     args = parser.parse_args(argv)
+    if args.c:
+        extensions = [c_extension(*pair.split("=", 1), args) for pair in args.c]
+        _setup(extensions, args, parallel=os.cpu_count() or 1)
+        return 0
+    if args.module is None:
+        parser.error("a module file is needed")
 
     from mypyc.build import include_dir, mypycify
 
@@ -61,12 +74,27 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _setup(extensions: list[object], args: argparse.Namespace) -> None:
+def c_extension(name: str, source: str, args: argparse.Namespace) -> object:
+    """The C backend's extension NAME: its one C file, the headers beside it."""
+    from setuptools import Extension
+
+    flags = [f"-O{args.opt_level}", "-g0"] if os.name != "nt" else []
+    linked = []
+    if args.sanitize:
+        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        flags, linked = flags + sanitize, sanitize
+    return Extension(name, sources=[source], include_dirs=[os.path.dirname(os.path.abspath(source))],
+                     extra_compile_args=flags, extra_link_args=linked)
+
+
+def _setup(extensions: list[object], args: argparse.Namespace, parallel: int = 1) -> None:
+    """setuptools' build_ext of the extensions (`parallel`: that many extensions at a time)."""
     from setuptools import setup
 
     setup(name="straightline-native", ext_modules=extensions, script_name="setup.py",
           cmdclass={"build_ext": _parallel_build_ext()},
-          script_args=["--quiet", "build_ext", "--build-lib", args.lib, "--build-temp", args.build])
+          script_args=["--quiet", "build_ext", "--build-lib", args.lib, "--build-temp", args.build,
+                       *([f"--parallel={parallel}"] if parallel > 1 and len(extensions) > 1 else [])])
 
 
 def _read(path: str) -> str:
@@ -80,19 +108,25 @@ def _read(path: str) -> str:
 # and checks the C stack before each call through Python's call protocol (what it says).
 
 GUARD = "straightline_guard.h"
+# The headers copied beside the C files: guard.h and the stack check it includes (stack.h).
+HEADERS = {GUARD: "guard.h", "straightline_stack.h": "stack.h"}
 
 
 def include_guard(path: str) -> None:
-    """Copy guard.h beside the C file at `path` and include it first there."""
-    directory = os.path.dirname(path)
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.h"), encoding="utf-8") as file:
-        guard = file.read()
-    with open(os.path.join(directory, GUARD), "w", encoding="utf-8") as file:
-        file.write(guard)
+    """Copy guard.h (and stack.h) beside the C file at `path` and include it first there."""
+    copy_headers(os.path.dirname(path))
     text = _read(path)
     if not text.startswith(f'#include "{GUARD}"\n'):
         with open(path, "w", encoding="utf-8") as file:
             file.write(f'#include "{GUARD}"\n' + text)
+
+
+def copy_headers(directory: str, headers: dict[str, str] = HEADERS) -> None:
+    """Write the named headers of generator/native (values) into `directory` under their keys."""
+    for copied, original in headers.items():
+        text = _read(os.path.join(os.path.dirname(os.path.abspath(__file__)), original))
+        with open(os.path.join(directory, copied), "w", encoding="utf-8") as file:
+            file.write(text)
 
 
 # -- the C file split ------------------------------------------------------------------------------
