@@ -84,10 +84,11 @@ def c_compiler() -> tuple[str, str]:
     return str(sysconfig.get_config_var("CC") or "cc"), "the compiler Python was built with (sysconfig CC)"
 
 
-def check_toolchain() -> None:
-    """Raise CompilerNotFound (naming it) unless a C compiler, Python's headers and mypyc are
-    there. (On Windows, setuptools finds MSVC itself: only mypyc and the headers are checked.)"""
-    if importlib.util.find_spec("mypyc") is None:
+def check_toolchain(mypyc: bool = True) -> None:
+    """Raise CompilerNotFound (naming it) unless a C compiler, Python's headers and (`mypyc`)
+    mypyc are there. (On Windows, setuptools finds MSVC itself: only mypyc and the headers are
+    checked.)"""
+    if mypyc and importlib.util.find_spec("mypyc") is None:
         raise NativeBuildError("native builds need mypyc, which comes with mypy: pip install 'straightline[native]'")
     if os.name != "nt":
         command, source = c_compiler()
@@ -357,9 +358,9 @@ def _failure(name: str, relative: str, output: str) -> str:
     return f"the C build of module {name} failed; the pure-Python module is used:\n{tail}"
 
 
-def _install(module: Path, text: bytes, built: list[bytes]) -> Path:
+def _install(module: Path, text: bytes, built: list[bytes], backend: str = "mypyc") -> Path:
     """Move the built files beside the module, each atomically (the library before the extension
-    that loads it), then write the record."""
+    that loads it), then write the record (which names the backend that built them)."""
     from ..cli.files import write_atomic
 
     extension = extension_path(module)
@@ -370,7 +371,8 @@ def _install(module: Path, text: bytes, built: list[bytes]) -> Path:
         write_atomic(path, data, executable=True)
     fields = {"format": RECORD_FORMAT, "module": module.name, "module_sha256": _sha256(text),
               "files": {path.name: _sha256(data) for path, data in zip(files, built)},
-              "straightline": __version__, "mypy": _mypy_version(), "python": sys.implementation.cache_tag}
+              "straightline": __version__, "python": sys.implementation.cache_tag,
+              **({"mypy": _mypy_version()} if backend == "mypyc" else {"backend": backend})}
     write_atomic(record, json.dumps(fields, indent=2, sort_keys=True) + "\n")
     return extension
 
