@@ -194,7 +194,16 @@ class CFunction:
         return "L_" + self.locals.setdefault(name.id, name.id)
 
     def assign(self, target: t.Expr, value: str) -> None:
-        self.emit(f"Py_XSETREF({self.local(target)}, Py_NewRef({value}));")
+        local = self.local(target)
+        made = (f"{'    ' * self.depth}if ({value} == NULL) goto error;", f"Py_XSETREF({value}, ")
+        if (value == f"t{self.temps - 1}" and len(self.lines) >= 2 and self.lines[-1] == made[0]
+                and self.lines[-2].lstrip().startswith(made[1])):
+            # the value was just made into its own temporary: made into the local instead
+            self.temps -= 1
+            self.lines[-2] = self.lines[-2].replace(made[1], f"Py_XSETREF({local}, ", 1)
+            self.lines[-1] = f"{'    ' * self.depth}if ({local} == NULL) goto error;"
+        else:
+            self.emit(f"Py_XSETREF({local}, Py_NewRef({value}));")
         self.assigned.add(target.id)  # type: ignore[attr-defined]
 
     def for_loop(self, stmt: t.For) -> None:

@@ -214,38 +214,117 @@ static int sl_fetch(PyObject *dict, PyObject **globals, const char *const *globa
     return 0;
 }
 
+/* `value` with each pure function `compiled` maps replaced by its C function: a dict or list in
+   place (and its items, one level further), a tuple as a new tuple where it changes; a new
+   reference, or NULL with an exception set. The tables a fast path calls through (a dispatch
+   by a discriminator's value, a property table's pairs) then call the C functions too. */
+static PyObject *sl_swap(PyObject *value, PyObject *compiled, int depth) {
+    PyObject *found = PyDict_GetItemWithError(compiled, value);
+    if (found != NULL) {
+        return Py_NewRef(found);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();  /* (an unhashable value: no function) */
+    }
+    if (depth > 2) {
+        return Py_NewRef(value);
+    }
+    if (PyDict_CheckExact(value)) {
+        Py_ssize_t position = 0;
+        PyObject *key, *item;
+        while (PyDict_Next(value, &position, &key, &item)) {
+            PyObject *swapped = sl_swap(item, compiled, depth + 1);
+            if (swapped == NULL) {
+                return NULL;
+            }
+            int failed = swapped != item && PyDict_SetItem(value, key, swapped) < 0;  /* (no key added) */
+            Py_DECREF(swapped);
+            if (failed) {
+                return NULL;
+            }
+        }
+        return Py_NewRef(value);
+    }
+    if (PyList_CheckExact(value) || PyTuple_CheckExact(value)) {
+        int is_list = PyList_CheckExact(value);
+        Py_ssize_t size = is_list ? PyList_GET_SIZE(value) : PyTuple_GET_SIZE(value);
+        PyObject *copy = NULL;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *item = is_list ? PyList_GET_ITEM(value, i) : PyTuple_GET_ITEM(value, i);
+            PyObject *swapped = sl_swap(item, compiled, depth + 1);
+            if (swapped == NULL) {
+                Py_XDECREF(copy);
+                return NULL;
+            }
+            if (swapped == item) {
+                Py_DECREF(swapped);
+                continue;
+            }
+            if (is_list) {
+                PyList_SetItem(value, i, swapped);  /* (steals the reference) */
+                continue;
+            }
+            if (copy == NULL) {
+                copy = PyTuple_GetSlice(value, 0, size);
+                if (copy == NULL) {
+                    Py_DECREF(swapped);
+                    return NULL;
+                }
+            }
+            PyObject *old = PyTuple_GET_ITEM(copy, i);
+            PyTuple_SET_ITEM(copy, i, swapped);
+            Py_DECREF(old);
+        }
+        return copy != NULL ? copy : Py_NewRef(value);
+    }
+    return Py_NewRef(value);
+}
+
+/* Each C fast function in place of the pure one: under every module-level name that holds it,
+   and in the module-level tables (sl_swap). */
 static int sl_install(PyObject *module, PyObject *dict, PyMethodDef *methods) {
     PyObject *module_name = PyModule_GetNameObject(module);
-    if (module_name == NULL) {
-        return -1;
+    PyObject *compiled = PyDict_New();
+    int status = -1;
+    if (module_name == NULL || compiled == NULL) {
+        goto done;
     }
     for (PyMethodDef *method = methods; method->ml_name != NULL; method++) {
         PyObject *pure = PyDict_GetItemString(dict, method->ml_name);
         if (pure == NULL) {
             continue;
         }
-        Py_INCREF(pure);
-        PyObject *compiled = PyCFunction_NewEx(method, module, module_name);
-        if (compiled == NULL) {
-            Py_DECREF(pure);
-            Py_DECREF(module_name);
-            return -1;
+        PyObject *function = PyCFunction_NewEx(method, module, module_name);
+        int failed = function == NULL || PyDict_SetItem(compiled, pure, function) < 0;
+        Py_XDECREF(function);
+        if (failed) {
+            goto done;
         }
-        Py_ssize_t position = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(dict, &position, &key, &value)) {
-            if (value == pure && PyDict_SetItem(dict, key, compiled) < 0) {  /* (a value replaced, no key added) */
-                Py_DECREF(compiled);
-                Py_DECREF(pure);
-                Py_DECREF(module_name);
-                return -1;
-            }
-        }
-        Py_DECREF(compiled);
-        Py_DECREF(pure);
     }
-    Py_DECREF(module_name);
-    return 0;
+    PyObject *keys = PyDict_Keys(dict);
+    if (keys == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        PyObject *value = PyDict_GetItemWithError(dict, key);
+        if (value == NULL) {
+            continue;
+        }
+        PyObject *swapped = sl_swap(value, compiled, 1);
+        int failed = swapped == NULL || (swapped != value && PyDict_SetItem(dict, key, swapped) < 0);
+        Py_XDECREF(swapped);
+        if (failed) {
+            Py_DECREF(keys);
+            goto done;
+        }
+    }
+    Py_DECREF(keys);
+    status = 0;
+  done:
+    Py_XDECREF(compiled);
+    Py_XDECREF(module_name);
+    return status;
 }
 
 #endif
