@@ -148,6 +148,20 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     where `format` asserts). `content_assertion`: contentEncoding/contentMediaType checks in
     draft 7 (None: annotations). See generator/format_options.py.
     """
+    return compile_built(schema, profile=profile, name=name, format=format, registry=registry, base_uri=base_uri,
+                         fragment=fragment, unknown_keywords=unknown_keywords, format_assertion=format_assertion,
+                         formats=formats, unknown_formats=unknown_formats, content_assertion=content_assertion,
+                         **options)[0]
+
+
+@paused()
+def compile_built(schema: Any, *, profile: str | None = None, name: str | None = None,
+                  format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
+                  unknown_keywords: str = "ignore", format_assertion: bool | None = None,
+                  formats: dict[str, str] | None = None, unknown_formats: str = "ignore",
+                  content_assertion: bool | None = None, **options: Any) -> tuple[str, Built]:
+    """compile_source()'s text and the Built it was rendered from: its functions as code trees,
+    which the C backend (generator/native/c_module.py) renders again."""
     check_name(name)
     check_base_uri(base_uri)
     if not isinstance(fragment, str):
@@ -166,7 +180,7 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
     text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
                   fragment=fragment, raw=raw, name=name, format=format, types=typed)
-    return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked)
+    return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked), built
 
 
 def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,

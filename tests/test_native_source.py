@@ -181,6 +181,31 @@ def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: 
     assert split_c_file(str(path), part_bytes=len(text)) == [] and path.read_text() == text
 
 
+def test_the_guard_is_included_first_by_the_c_file_and_each_of_its_parts(tmp_path: Path) -> None:
+    """worker.include_guard puts guard.h beside a C file and includes it on the file's first line;
+    split_c_file keeps it first in every part (its macros must precede the runtime's code)."""
+    sys.path.insert(0, str(ROOT / "generator" / "native"))
+    try:
+        from worker import GUARD, include_guard, split_c_file
+    finally:
+        sys.path.remove(str(ROOT / "generator" / "native"))
+    (tmp_path / "__native.h").write_text("#include <Python.h>\n")
+    functions = "".join(f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    return {i};\n}}\n" for i in range(40))
+    text = "#include <init.c>\n#include <str_extra_ops.c>\n#include \"__native.h\"\n" + functions
+    path = tmp_path / "__native.c"
+    path.write_text(text)
+    include_guard(str(path))
+    include_guard(str(path))  # (once only)
+    assert path.read_text() == f'#include "{GUARD}"\n' + text
+    assert (tmp_path / GUARD).read_text() == (ROOT / "generator" / "native" / "guard.h").read_text()
+    assert (tmp_path / "straightline_stack.h").read_text() == (ROOT / "generator" / "native" / "stack.h").read_text()
+    parts = split_c_file(str(path), part_bytes=len(text) // 4)
+    assert len(parts) >= 2
+    for part in parts:
+        part_text = Path(part).read_text()
+        assert part_text.startswith(f'#include "{GUARD}"\n#include <str_extra_ops.h>\n') and part_text.count(GUARD) == 1
+
+
 # A schema whose strings hold lone surrogates (JSON allows "\ud83d"): a property name, a const, an
 # enum value and a pattern with one; the module writes each as a \u escape in a literal.
 SURROGATES = {"type": "object", "properties": {"\ud83dkey": {"const": "a\udc00"}, "lone": {"enum": ["\ud83d", 1]},

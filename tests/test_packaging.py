@@ -56,6 +56,8 @@ def test_wheel_contains_package_templates_and_entry_point(wheel: Path) -> None:
     assert "generator/templates/module.py.j2" in names
     assert "generator/api.py" in names
     assert "generator/build/hatch_hook.py" in names
+    assert "generator/native/guard.h" in names  # (a native build includes it in the C it compiles)
+    assert "generator/native/stack.h" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "straightline = generator.cli:main" in text

@@ -19,7 +19,8 @@ half-written extension, and a process that has the old one loaded keeps it.
 What mypyc compiles is the module's text with its static types and module-level tables run through
 `exec` at import (generator/native/source.py: mypy spent minutes on FHIR's types, and mypyc's
 analysis of a huge top level ran out of memory); the C it writes is compiled in parts, in parallel
-(worker.py).
+(worker.py). Each of those C files includes guard.h first: an int comparison at the recursion limit
+cannot abort the process, and a call that would run the C stack low raises RecursionError instead.
 """
 
 from __future__ import annotations
@@ -84,10 +85,11 @@ def c_compiler() -> tuple[str, str]:
     return str(sysconfig.get_config_var("CC") or "cc"), "the compiler Python was built with (sysconfig CC)"
 
 
-def check_toolchain() -> None:
-    """Raise CompilerNotFound (naming it) unless a C compiler, Python's headers and mypyc are
-    there. (On Windows, setuptools finds MSVC itself: only mypyc and the headers are checked.)"""
-    if importlib.util.find_spec("mypyc") is None:
+def check_toolchain(mypyc: bool = True) -> None:
+    """Raise CompilerNotFound (naming it) unless a C compiler, Python's headers and (`mypyc`)
+    mypyc are there. (On Windows, setuptools finds MSVC itself: only mypyc and the headers are
+    checked.)"""
+    if mypyc and importlib.util.find_spec("mypyc") is None:
         raise NativeBuildError("native builds need mypyc, which comes with mypy: pip install 'straightline[native]'")
     if os.name != "nt":
         command, source = c_compiler()
@@ -357,9 +359,9 @@ def _failure(name: str, relative: str, output: str) -> str:
     return f"the C build of module {name} failed; the pure-Python module is used:\n{tail}"
 
 
-def _install(module: Path, text: bytes, built: list[bytes]) -> Path:
+def _install(module: Path, text: bytes, built: list[bytes], backend: str = "mypyc") -> Path:
     """Move the built files beside the module, each atomically (the library before the extension
-    that loads it), then write the record."""
+    that loads it), then write the record (which names the backend that built them)."""
     extension = extension_path(module)
     record = record_path(extension)
     record.unlink(missing_ok=True)  # an extension without its record is never taken for current
@@ -368,7 +370,8 @@ def _install(module: Path, text: bytes, built: list[bytes]) -> Path:
         write_atomic(path, data, executable=True)
     fields = {"format": RECORD_FORMAT, "module": module.name, "module_sha256": _sha256(text),
               "files": {path.name: _sha256(data) for path, data in zip(files, built)},
-              "straightline": __version__, "mypy": _mypy_version(), "python": sys.implementation.cache_tag}
+              "straightline": __version__, "python": sys.implementation.cache_tag,
+              **({"mypy": _mypy_version()} if backend == "mypyc" else {"backend": backend})}
     write_atomic(record, json.dumps(fields, indent=2, sort_keys=True) + "\n")
     return extension
 

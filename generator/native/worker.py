@@ -4,6 +4,10 @@ temporary directory that holds a copy of the module in its package layout.
 
     python generator/native/worker.py --opt-level 3 --part-bytes N --build DIR --lib DIR PACKAGE/PATH/MODULE.py
 
+or, with `--c NAME=FILE.c` (the C backend, c_module.py; repeated, built in parallel), each C file is
+built as the extension module of that dotted name, mypyc unused (`--sanitize`: with AddressSanitizer
+and UndefinedBehaviorSanitizer).
+
 The extension lands in the --lib directory under the module's package path. Exit status 0 on
 success; otherwise mypy's or the compiler's messages are on the output and the status is not 0
 (mypyc exits with 1 when mypy refuses the module, which the parent recognises by its messages).
@@ -27,13 +31,27 @@ def main(argv: list[str]) -> int:
                         help="C text per file: mypyc's C file is split into files of about this size, compiled in parallel")
     parser.add_argument("--build", required=True, help="directory for the C sources and objects")
     parser.add_argument("--lib", required=True, help="directory the extension is written to")
-    parser.add_argument("module", help="the module file, relative to the current directory")
+    parser.add_argument("--c", metavar="NAME=FILE", action="append", default=[],
+                        help="build the C file as the extension module NAME (the module argument is then left out)")
+    parser.add_argument("--sanitize", action="store_true", help="(--c) with -fsanitize=address,undefined")
+    parser.add_argument("module", nargs="?", help="the module file, relative to the current directory")
     args = parser.parse_args(argv)
+    if args.c:
+        extensions = [c_extension(*pair.split("=", 1), args) for pair in args.c]
+        _setup(extensions, args, parallel=os.cpu_count() or 1)
+        return 0
+    if args.module is None:
+        parser.error("a module file is needed")
 
-    from mypyc.build import mypycify
+    from mypyc.build import include_dir, mypycify
 
     extensions = mypycify(["--config-file", "mypy.ini", args.module], opt_level=args.opt_level, debug_level="0",
                           target_dir=args.build)
+    for extension in extensions:
+        if include_dir() in extension.include_dirs:  # (not the small extension that loads a library)
+            for source in extension.sources:
+                if source.endswith(".c"):
+                    include_guard(source)
     whole = {source: _read(source) for extension in extensions for source in extension.sources if source.endswith(".c")}
     if os.name != "nt":  # (the strict flags are gcc's and clang's)
         for extension in extensions:
@@ -56,17 +74,59 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _setup(extensions: list[object], args: argparse.Namespace) -> None:
+def c_extension(name: str, source: str, args: argparse.Namespace) -> object:
+    """The C backend's extension NAME: its one C file, the headers beside it."""
+    from setuptools import Extension
+
+    flags = [f"-O{args.opt_level}", "-g0"] if os.name != "nt" else []
+    linked = []
+    if args.sanitize:
+        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        flags, linked = flags + sanitize, sanitize
+    return Extension(name, sources=[source], include_dirs=[os.path.dirname(os.path.abspath(source))],
+                     extra_compile_args=flags, extra_link_args=linked)
+
+
+def _setup(extensions: list[object], args: argparse.Namespace, parallel: int = 1) -> None:
+    """setuptools' build_ext of the extensions (`parallel`: that many extensions at a time)."""
     from setuptools import setup
 
     setup(name="straightline-native", ext_modules=extensions, script_name="setup.py",
           cmdclass={"build_ext": _parallel_build_ext()},
-          script_args=["--quiet", "build_ext", "--build-lib", args.lib, "--build-temp", args.build])
+          script_args=["--quiet", "build_ext", "--build-lib", args.lib, "--build-temp", args.build,
+                       *([f"--parallel={parallel}"] if parallel > 1 and len(extensions) > 1 else [])])
 
 
 def _read(path: str) -> str:
     with open(path, encoding="utf-8") as file:
         return file.read()
+
+
+# -- the guard ------------------------------------------------------------------------------------
+# guard.h (beside this file) is included first by each C file mypyc writes for the module, and by
+# each part of one: it keeps an int comparison at the recursion limit from aborting the process
+# and checks the C stack before each call through Python's call protocol (what it says).
+
+GUARD = "straightline_guard.h"
+# The headers copied beside the C files: guard.h and the stack check it includes (stack.h).
+HEADERS = {GUARD: "guard.h", "straightline_stack.h": "stack.h"}
+
+
+def include_guard(path: str) -> None:
+    """Copy guard.h (and stack.h) beside the C file at `path` and include it first there."""
+    copy_headers(os.path.dirname(path))
+    text = _read(path)
+    if not text.startswith(f'#include "{GUARD}"\n'):
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(f'#include "{GUARD}"\n' + text)
+
+
+def copy_headers(directory: str, headers: dict[str, str] = HEADERS) -> None:
+    """Write the named headers of generator/native (values) into `directory` under their keys."""
+    for copied, original in headers.items():
+        text = _read(os.path.join(os.path.dirname(os.path.abspath(__file__)), original))
+        with open(os.path.join(directory, copied), "w", encoding="utf-8") as file:
+            file.write(text)
 
 
 # -- the C file split ------------------------------------------------------------------------------
@@ -135,7 +195,9 @@ def _part_headers(text: str) -> str:
 
     runtime = [name for name in _RUNTIME_INCLUDE.findall(text) if os.path.isfile(os.path.join(include_dir(), name + ".h"))]
     own = [line for line in text.splitlines(keepends=True)[:64] if line.startswith('#include "')]
-    return "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(own) if own else ""
+    guard = [line for line in own if line == f'#include "{GUARD}"\n']  # first, as in the file
+    rest = [line for line in own if line not in guard]
+    return "".join(guard) + "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(rest) if rest else ""
 
 
 def _top_level_units(text: str) -> list[str] | None:

@@ -1,0 +1,655 @@
+"""The C backend's module: a generated module's fast path (its `_vN` functions, as code trees:
+generator/emit/tree.py) rendered as C against CPython's C API, in one C file that builds into an
+extension module beside the module file (c_build.py).
+
+The extension is the module: its init runs the module's own code (its text compiled, embedded as
+marshal data) in the new module's namespace, so every name, class, error path and output format
+is the pure module's; then each fast function rendered in C replaces the pure one under every
+module-level name that holds it (its alias, `is_valid` where that is the root function). errors(),
+best_match() and output() stay Python and call the C fast path where they call `_vN`.
+
+One semantics: each construct of the tree is rendered as the interpreter runs it (a comparison
+through PyObject_RichCompare, a method call through PyObject_VectorcallMethod, iteration through
+PyObject_GetIter), with shortcuts taken only where an exact built-in type is tested at run time
+and the shortcut is what that type's own method does (a dict's `get`, an int's or a float's
+comparison). A function that holds a construct this renderer has no C form for is not rendered:
+it calls the pure module's function, so the answer is always the pure module's.
+
+Depth: each C fast function called from C counts one level against Python's recursion limit
+(Py_EnterRecursiveCall), as its pure function's frame does, and calls the pure module's
+primitives at the same depth; so a deep instance raises RecursionError where the pure module's
+does, and the module's own is_valid (Python) answers it as it answers the pure path. Before it
+goes deeper the C also checks the thread's C stack (stack.h). On Python 3.12 and later,
+Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..emit import tree as t
+from ..emit.module import Function
+
+# The exact built-in types the fast path tests (`type(x) is dict`), by name.
+_TYPES = {"dict": "PyDict_Type", "list": "PyList_Type", "str": "PyUnicode_Type", "int": "PyLong_Type",
+          "float": "PyFloat_Type", "bool": "PyBool_Type", "tuple": "PyTuple_Type", "type": "PyType_Type"}
+_RICH = {"==": "Py_EQ", "!=": "Py_NE", "<": "Py_LT", "<=": "Py_LE", ">": "Py_GT", ">=": "Py_GE"}
+_C_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_NUMBER_OPS = {"+": "PyNumber_Add", "-": "PyNumber_Subtract", "%": "PyNumber_Remainder"}
+# An int literal compared in C with a length (a Py_ssize_t) when it lies in this range.
+_SMALL = 2**62
+_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Parts of a C string literal (compilers limit one literal's length).
+_CHUNK = 2000
+
+
+class Unsupported(Exception):
+    """A construct with no C form here: its function calls the pure module's."""
+
+
+def is_fast(function: Function) -> bool:
+    """A fast-path function of one value (the C backend renders these)."""
+    return function.returns == "bool" and function.params == ("x: Any",) and function.name.id.startswith("_")
+
+
+@dataclass
+class Symbols:
+    """What the C module fetches at init: module-level objects by name (else builtins), literal
+    values by their Python text, and interned attribute names; each a slot of a static array."""
+
+    globals: dict[str, int] = field(default_factory=dict)
+    constants: dict[str, int] = field(default_factory=dict)
+    names: dict[str, int] = field(default_factory=dict)
+
+    def global_(self, name: str) -> str:
+        return f"sl_g[{self.globals.setdefault(name, len(self.globals))}]"
+
+    def constant(self, text: str) -> str:
+        return f"sl_k[{self.constants.setdefault(text, len(self.constants))}]"
+
+    def name(self, text: str) -> str:
+        return f"sl_n[{self.names.setdefault(text, len(self.names))}]"
+
+
+@dataclass
+class _Value:
+    """A rendered expression: `kind` "obj" (a borrowed PyObject*, valid until the function
+    returns), "bool" (a C int, 0 or 1) or "size" (a Py_ssize_t)."""
+
+    kind: str
+    text: str
+
+
+class CFunction:
+    """One fast function as C: `static int sl_<name>(PyObject *x)`, 1 (valid), 0, or -1 with an
+    exception set. Every object it holds is in a local or temporary released at its one exit."""
+
+    def __init__(self, module: CModule, function: Function) -> None:
+        self.module = module
+        self.function = function
+        self.symbol = module.symbol(function.name.id)
+        self.locals: dict[str, str] = {}
+        self.temps = 0
+        self.ints = 0
+        self.lines: list[str] = []
+        self.depth = 1
+        self.loops: list[str] = []  # the `broken` flag of each enclosing for loop
+        # the locals assigned on every path to the statement being rendered (no check when read)
+        self.assigned: set[str] = set()
+
+    # -- output --------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps - 1}"
+
+    def int_var(self) -> str:
+        self.ints += 1
+        name = f"b{self.ints - 1}"
+        self.emit(f"int {name};")
+        return name
+
+    def owned(self, expression: str) -> str:
+        """A new reference (or NULL with an exception set) held in a fresh temporary."""
+        temp = self.temp()
+        self.emit(f"Py_XSETREF({temp}, {expression});")
+        self.emit(f"if ({temp} == NULL) goto error;")
+        return temp
+
+    def render(self) -> list[str]:
+        body = t.without_comments(self.function.body)
+        if not body or not isinstance(body[-1], t.Return):
+            raise Unsupported("a body that can end without a return")
+        self.block(body)
+        owned = [f"L_{name}" for name in self.locals.values()] + [f"t{i}" for i in range(self.temps)]
+        head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
+        head += [f"    PyObject *{name} = NULL;" for name in owned]
+        tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
+        tail += [f"    Py_XDECREF({name});" for name in owned]
+        tail += ["    return result;", "}"]
+        return head + self.lines + tail
+
+    # -- statements ----------------------------------------------------------------------------
+    def block(self, block: Iterable[t.Stmt]) -> None:
+        for stmt in block:
+            self.statement(stmt)
+
+    def nested(self, block: Iterable[t.Stmt]) -> None:
+        self.depth += 1
+        self.block(block)
+        self.depth -= 1
+
+    def statement(self, stmt: t.Stmt) -> None:
+        if isinstance(stmt, t.If):
+            self.if_chain(list(stmt.branches), stmt.orelse)
+        elif isinstance(stmt, t.Return):
+            if stmt.value is None:
+                raise Unsupported("return without a value")
+            self.emit(f"result = {self.test(stmt.value)};")
+            self.emit("goto done;")
+        elif isinstance(stmt, t.Assign):
+            self.assign(stmt.target, self.obj(stmt.value))
+        elif isinstance(stmt, t.ExprStmt):
+            self.value(stmt.value)
+        elif isinstance(stmt, t.For):
+            self.for_loop(stmt)
+        elif isinstance(stmt, t.Break):
+            if not self.loops:
+                raise Unsupported("break outside a loop")
+            self.emit(f"{self.loops[-1]} = 1;")
+            self.emit("break;")
+        elif isinstance(stmt, (t.Pass, t.Comment)):
+            pass
+        else:
+            raise Unsupported(type(stmt).__name__)
+
+    def if_chain(self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]) -> None:
+        test, body = branches[0]
+        self.emit(f"if ({self.test(test)}) {{")
+        before = set(self.assigned)
+        self.nested(body)
+        arm, self.assigned = self.assigned, set(before)
+        if len(branches) > 1:
+            self.emit("} else {")
+            self.depth += 1
+            self.if_chain(branches[1:], orelse)
+            self.depth -= 1
+            self.emit("}")
+        elif orelse:
+            self.emit("} else {")
+            self.nested(orelse)
+            self.emit("}")
+        else:
+            self.emit("}")
+        self.assigned &= arm  # (assigned after the chain: on every arm's path)
+
+    def local(self, name: t.Expr) -> str:
+        if not isinstance(name, t.Name) or name.id == "x" or not _C_NAME.match(name.id):
+            raise Unsupported("an assignment to something other than a local name")
+        return "L_" + self.locals.setdefault(name.id, name.id)
+
+    def assign(self, target: t.Expr, value: str) -> None:
+        local = self.local(target)
+        made = (f"{'    ' * self.depth}if ({value} == NULL) goto error;", f"Py_XSETREF({value}, ")
+        if (value == f"t{self.temps - 1}" and len(self.lines) >= 2 and self.lines[-1] == made[0]
+                and self.lines[-2].lstrip().startswith(made[1])):
+            # the value was just made into its own temporary: made into the local instead
+            self.temps -= 1
+            self.lines[-2] = self.lines[-2].replace(made[1], f"Py_XSETREF({local}, ", 1)
+            self.lines[-1] = f"{'    ' * self.depth}if ({local} == NULL) goto error;"
+        else:
+            self.emit(f"Py_XSETREF({local}, Py_NewRef({value}));")
+        self.assigned.add(target.id)  # type: ignore[attr-defined]
+
+    def for_loop(self, stmt: t.For) -> None:
+        """A for loop. An exact dict is walked with PyDict_Next (its keys, or with `.items()` /
+        `.values()` its pairs or values, a change of size an error as the dict's iterator says),
+        an exact list by index (as the list's iterator does); anything else through
+        PyObject_GetIter."""
+        source, view = stmt.source, ""
+        if (isinstance(source, t.Call) and isinstance(source.func, t.Attr) and not source.args
+                and source.func.attr in ("items", "values")):
+            view, source = source.func.attr, source.func.value
+        container = self.obj(source)
+        keep, iterator, item, pair = self.temp(), self.temp(), self.temp(), self.temp()
+        n = len(self.lines)
+        mode, position, size, first, second, broken = (f"{s}{n}" for s in ("mode", "pos", "size", "e", "f", "broken"))
+        list_mode = "" if view else f" : Py_IS_TYPE({container}, &PyList_Type) ? 2"
+        self.emit(f"int {broken} = 0, {mode} = Py_IS_TYPE({container}, &PyDict_Type) ? 1{list_mode} : 0;")
+        self.emit(f"Py_ssize_t {position} = 0, {size} = 0;")
+        self.emit(f"if ({mode}) {{")
+        if view:
+            self.emit("    if (sl_counted()) goto error;")  # (the pure module's call of items()/values())
+        self.emit(f"    Py_XSETREF({keep}, Py_NewRef({container}));")
+        self.emit(f"    {size} = {mode} == 1 ? PyDict_GET_SIZE({keep}) : 0;")
+        self.emit("} else {")
+        if view:
+            name = self.module.symbols.name(view)
+            self.emit(f"    Py_XSETREF({keep}, sl_method({name}, &{container}, 1));")
+            self.emit(f"    if ({keep} == NULL) goto error;")
+            self.emit(f"    Py_XSETREF({iterator}, PyObject_GetIter({keep}));")
+        else:
+            self.emit(f"    Py_XSETREF({iterator}, PyObject_GetIter({container}));")
+        self.emit(f"    if ({iterator} == NULL) goto error;")
+        self.emit("}")
+        self.emit("for (;;) {")
+        self.depth += 1
+        before = set(self.assigned)
+        self.emit(f"PyObject *{first} = NULL, *{second} = NULL;")
+        self.emit(f"if ({mode} == 1) {{")
+        self.emit(f"    if (PyDict_GET_SIZE({keep}) != {size}) {{ sl_dict_changed(); goto error; }}")
+        self.emit(f"    if (!PyDict_Next({keep}, &{position}, &{first}, &{second})) break;")
+        if view == "values":
+            self.emit(f"    {first} = {second};")
+        elif view == "items" and not isinstance(stmt.target, t.Tuple):
+            self.emit(f"    Py_XSETREF({pair}, PyTuple_Pack(2, {first}, {second}));")
+            self.emit(f"    if ({pair} == NULL) goto error;")
+            self.emit(f"    {first} = {pair};")
+        self.emit(f"}} else if ({mode} == 2) {{")
+        self.emit(f"    if ({position} >= PyList_GET_SIZE({keep})) break;")
+        self.emit(f"    {first} = PyList_GET_ITEM({keep}, {position});")
+        self.emit(f"    {position}++;")
+        self.emit("} else {")
+        self.emit(f"    Py_XSETREF({item}, PyIter_Next({iterator}));")
+        self.emit(f"    if ({item} == NULL) {{ if (PyErr_Occurred()) goto error; break; }}")
+        self.emit(f"    {first} = {item};")
+        self.emit("}")
+        self.emit(f"(void){second};")
+        target = stmt.target
+        if isinstance(target, t.Name):
+            self.assign(target, first)
+        elif isinstance(target, t.Tuple) and all(isinstance(e, t.Name) for e in target.elements):
+            count = len(target.elements)
+            if view == "items" and count == 2:
+                self.emit(f"if ({mode} != 1) {{")
+                self.emit(f"    Py_XSETREF({pair}, sl_unpack({first}, 2));")
+                self.emit(f"    if ({pair} == NULL) goto error;")
+                self.emit(f"    {first} = PyTuple_GET_ITEM({pair}, 0);")
+                self.emit(f"    {second} = PyTuple_GET_ITEM({pair}, 1);")
+                self.emit("}")
+                self.assign(target.elements[0], first)
+                self.assign(target.elements[1], second)
+            else:
+                self.emit(f"Py_XSETREF({pair}, sl_unpack({first}, {count}));")
+                self.emit(f"if ({pair} == NULL) goto error;")
+                for index, element in enumerate(target.elements):
+                    self.assign(element, f"PyTuple_GET_ITEM({pair}, {index})")
+        else:
+            raise Unsupported("a loop target other than names")
+        self.loops.append(broken)
+        self.block(stmt.body)
+        self.loops.pop()
+        self.depth -= 1
+        self.emit("}")
+        self.assigned = before  # (the body may not run)
+        if stmt.orelse:
+            self.emit(f"if (!{broken}) {{")
+            self.nested(stmt.orelse)
+            self.emit("}")
+            self.assigned = set(before)
+        self.emit(f"(void){broken};")
+
+    # -- expressions -----------------------------------------------------------------------------
+    def obj(self, expr: t.Expr) -> str:
+        found = self.value(expr)
+        if found.kind == "obj":
+            return found.text
+        if found.kind == "bool":
+            return f"({found.text} ? Py_True : Py_False)"
+        return self.owned(f"PyLong_FromSsize_t({found.text})")
+
+    def test(self, expr: t.Expr) -> str:
+        """A C int (0 or 1) that is the expression's truth."""
+        if isinstance(expr, t.BoolOp):
+            return self.bool_op(expr)
+        found = self.value(expr)
+        if found.kind == "bool":
+            return found.text
+        if found.kind == "size":
+            return f"({found.text} != 0)"
+        if found.text in ("Py_True", "Py_False", "Py_None"):
+            return "1" if found.text == "Py_True" else "0"
+        truth = self.int_var()
+        self.emit(f"{truth} = PyObject_IsTrue({found.text});")
+        self.emit(f"if ({truth} < 0) goto error;")
+        return truth
+
+    def bool_op(self, expr: t.BoolOp) -> str:
+        """and/or as a C int, each operand evaluated only where Python evaluates it."""
+        result = self.int_var()
+        first, *rest = expr.values
+        self.emit(f"{result} = {self.test(first)};")
+        for operand in rest:
+            self.emit(f"if ({'' if expr.op == 'and' else '!'}{result}) {{")
+            self.depth += 1
+            self.emit(f"{result} = {self.test(operand)};")
+            self.depth -= 1
+            self.emit("}")
+        return result
+
+    def value(self, expr: t.Expr) -> _Value:
+        if isinstance(expr, t.Paren):
+            return self.value(expr.inner)
+        if isinstance(expr, t.Name):
+            return _Value("obj", self.name(expr.id))
+        if isinstance(expr, t.Lit):
+            return _Value("obj", self.literal(expr.code.text))
+        if isinstance(expr, t.Not):
+            return _Value("bool", f"!{self.test(expr.operand)}")
+        if isinstance(expr, t.BoolOp):
+            return _Value("bool", self.bool_op(expr))
+        if isinstance(expr, t.Compare):
+            return self.compare(expr)
+        if isinstance(expr, t.Call):
+            return self.call(expr)
+        if isinstance(expr, t.Subscript):
+            return _Value("obj", self.owned(f"PyObject_GetItem({self.obj(expr.value)}, {self.obj(expr.index)})"))
+        if isinstance(expr, t.Attr):
+            attribute = self.module.symbols.name(expr.attr)
+            return _Value("obj", self.owned(f"PyObject_GetAttr({self.obj(expr.value)}, {attribute})"))
+        if isinstance(expr, t.BinOp):
+            if expr.op not in _NUMBER_OPS:
+                raise Unsupported(f"the operator {expr.op}")
+            left, right = self.obj(expr.left), self.obj(expr.right)
+            return _Value("obj", self.owned(f"{_NUMBER_OPS[expr.op]}({left}, {right})"))
+        if isinstance(expr, t.Sum):
+            total = self.obj(expr.terms[0])
+            for term in expr.terms[1:]:
+                total = self.owned(f"PyNumber_Add({total}, {self.obj(term)})")
+            return _Value("obj", total)
+        if isinstance(expr, t.Tuple):
+            elements = [self.obj(e) for e in expr.elements]
+            return _Value("obj", self.owned(f"PyTuple_Pack({len(elements)}{''.join(', ' + e for e in elements)})"))
+        raise Unsupported(type(expr).__name__)
+
+    def name(self, name: str) -> str:
+        if name == "x":
+            return "x"
+        if name in self.locals:
+            local = "L_" + self.locals[name]
+            if name not in self.assigned:
+                self.emit(f'if ({local} == NULL) {{ sl_unbound("{name}"); goto error; }}')
+            return local
+        if name in _TYPES:
+            return f"((PyObject *)&{_TYPES[name]})"
+        if not _C_NAME.match(name):
+            raise Unsupported("a name C cannot spell")
+        return self.module.symbols.global_(name)
+
+    def literal(self, text: str) -> str:
+        if text in ("True", "False", "None"):
+            return "Py_" + text
+        return self.module.symbols.constant(text)
+
+    def compare(self, expr: t.Compare) -> _Value:
+        op = expr.op
+        if op in ("is", "is not"):
+            left, right = self.obj(expr.left), self.obj(expr.right)
+            return _Value("bool", f"({left} {'==' if op == 'is' else '!='} {right})")
+        if op in ("in", "not in"):
+            left, right = self.obj(expr.left), self.obj(expr.right)
+            found = self.int_var()
+            self.emit(f"{found} = PySequence_Contains({right}, {left});")
+            self.emit(f"if ({found} < 0) goto error;")
+            return _Value("bool", found if op == "in" else f"!{found}")
+        small = _small_int(expr.right)
+        if small is not None:
+            left_value = self.value(expr.left)
+            if left_value.kind == "size":
+                return _Value("bool", f"({left_value.text} {_C_OPS[op]} {small})")
+            left = self.obj_of(left_value)
+        else:
+            left = self.obj(expr.left)
+        right = self.obj(expr.right)
+        found = self.int_var()
+        self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
+        self.emit(f"if ({found} < 0) goto error;")
+        return _Value("bool", found)
+
+    def obj_of(self, found: _Value) -> str:
+        if found.kind == "obj":
+            return found.text
+        if found.kind == "bool":
+            return f"({found.text} ? Py_True : Py_False)"
+        return self.owned(f"PyLong_FromSsize_t({found.text})")
+
+    def call(self, expr: t.Call) -> _Value:
+        if any(isinstance(a, (t.GenExp, t.ListComp)) for a in expr.args):
+            raise Unsupported("a generator expression")
+        func = expr.func
+        if isinstance(func, t.Attr):
+            return self.method(func, expr.args)
+        if isinstance(func, t.Name) and func.id not in self.locals:
+            target = self.module.target(func.id)
+            if target is not None and len(expr.args) == 1:
+                argument = self.obj(expr.args[0])
+                found = self.int_var()
+                self.emit(f"{found} = sl_call_{self.module.symbol(target)}({argument});")
+                self.emit(f"if ({found} < 0) goto error;")
+                return _Value("bool", found)
+            if func.id == "type" and len(expr.args) == 1:
+                return _Value("obj", f"((PyObject *)Py_TYPE({self.obj(expr.args[0])}))")
+            if func.id == "len" and len(expr.args) == 1:
+                size = f"n{self.ints}"
+                self.ints += 1
+                self.emit(f"Py_ssize_t {size} = PyObject_Length({self.obj(expr.args[0])});")
+                self.emit(f"if ({size} < 0) goto error;")
+                return _Value("size", size)
+            if func.id == "isinstance" and len(expr.args) == 2:
+                value, classes = self.obj(expr.args[0]), self.obj(expr.args[1])
+                found = self.int_var()
+                self.emit(f"{found} = PyObject_IsInstance({value}, {classes});")
+                self.emit(f"if ({found} < 0) goto error;")
+                return _Value("bool", found)
+        callee = self.obj(func)
+        arguments = [self.obj(a) for a in expr.args]
+        return _Value("obj", self.vectorcall(callee, arguments))
+
+    def vectorcall(self, callee: str, arguments: list[str], method: str = "") -> str:
+        temp = self.temp()
+        array = f"a{len(self.lines)}"
+        self.emit(f"{{ PyObject *{array}[] = {{{', '.join(arguments) or 'NULL'}}};")
+        if method:
+            self.emit(f"  Py_XSETREF({temp}, PyObject_VectorcallMethod({method}, {array}, {len(arguments)}, NULL)); }}")
+        else:
+            self.emit(f"  Py_XSETREF({temp}, PyObject_Vectorcall({callee}, {array}, {len(arguments)}, NULL)); }}")
+        self.emit(f"if ({temp} == NULL) goto error;")
+        return temp
+
+    def method(self, func: t.Attr, args: tuple[t.Expr, ...]) -> _Value:
+        receiver = self.obj(func.value)
+        arguments = [self.obj(a) for a in args]
+        name = func.attr
+        if name == "get" and len(arguments) == 2:
+            return _Value("obj", self.owned(f"sl_dict_get({receiver}, {arguments[0]}, {arguments[1]}, "
+                                             f"{self.module.symbols.name(name)})"))
+        if name == "is_integer" and not arguments:
+            found = self.int_var()
+            self.emit(f"{found} = sl_is_integer({receiver}, {self.module.symbols.name(name)});")
+            self.emit(f"if ({found} < 0) goto error;")
+            return _Value("bool", found)
+        if name in ("isascii", "startswith") and len(arguments) == (name == "startswith"):
+            found = self.int_var()
+            helper = "sl_isascii" if name == "isascii" else "sl_startswith"
+            extra = f", {arguments[0]}" if arguments else ""
+            self.emit(f"{found} = {helper}({receiver}{extra}, {self.module.symbols.name(name)});")
+            self.emit(f"if ({found} < 0) goto error;")
+            return _Value("bool", found)
+        return _Value("obj", self.vectorcall("", [receiver, *arguments], method=self.module.symbols.name(name)))
+
+
+def _small_int(expr: t.Expr) -> int | None:
+    """The value of an int literal small enough to compare in C, else None."""
+    if isinstance(expr, t.Lit) and re.fullmatch(r"-?[0-9]+", expr.code.text):
+        number = int(expr.code.text)
+        return number if -_SMALL < number < _SMALL else None
+    return None
+
+
+class CModule:
+    """A module's fast functions as one C file (render())."""
+
+    def __init__(self, name: str, text: str, functions: list[Function], aliases: list[t.Stmt],
+                 filename: str) -> None:
+        self.name = name  # the module's dotted name
+        self.text = text
+        self.filename = filename
+        self.fast = {f.name.id: f for f in functions if is_fast(f)}
+        self.aliases = {a.target.id: a.value.id for a in aliases if isinstance(a, t.Assign)
+                        and isinstance(a.target, t.Name) and isinstance(a.value, t.Name)}
+        self.symbols = Symbols()
+        self.rendered: dict[str, list[str]] = {}
+        self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
+        self._c_text: str | None = None
+
+    def target(self, name: str) -> str | None:
+        """The fast function a name calls (through its alias), if it is one."""
+        name = self.aliases.get(name, name)
+        return name if name in self.fast else None
+
+    @staticmethod
+    def symbol(name: str) -> str:
+        return "sl" + name
+
+    def render(self) -> str:
+        """The C file (rendered once)."""
+        if self._c_text is None:
+            for name, function in self.fast.items():
+                try:
+                    self.rendered[name] = CFunction(self, function).render()
+                except Unsupported as why:
+                    self.fallbacks[name] = str(why)
+            for name in self.fallbacks:
+                self.symbols.global_(name)  # (its pure function, fetched before any is replaced)
+            self._c_text = "\n".join(self._file()) + "\n"
+        return self._c_text
+
+    def _file(self) -> Iterable[str]:
+        # (dont_inherit: not this file's __future__ flags; optimize=0: as a plain import compiles it)
+        code = marshal.dumps(compile(self.text, self.filename, "exec", dont_inherit=True, optimize=0))
+        yield "/* Generated by straightline's C backend (generator/native/c_module.py). Do not edit. */"
+        yield "#define PY_SSIZE_T_CLEAN"
+        yield '#include "straightline_c.h"'
+        yield ""
+        yield f"static const char sl_module_name[] = {_c_string(self.name)};"
+        yield "/* the module's code (marshal data of its text) */"
+        yield "static const char sl_code[] ="
+        for start in range(0, len(code), _CHUNK):
+            yield "    " + _c_bytes(code[start:start + _CHUNK])
+        yield "    ;"
+        yield from _table("sl_g", self.symbols.globals)
+        yield from _table("sl_k", self.symbols.constants)
+        yield from _table("sl_n", self.symbols.names)
+        yield ""
+        for name in self.fast:
+            yield f"static int {self.symbol(name)}(PyObject *x);"
+        for name in self.fast:
+            symbol = self.symbol(name)
+            if name in self.rendered:
+                yield (f"static inline int sl_call_{symbol}(PyObject *x) {{ if (sl_enter()) return -1; "
+                       f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}")
+            else:
+                yield f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}"
+        yield ""
+        for name in self.fast:
+            if name in self.rendered:
+                yield from self.rendered[name]
+            else:
+                yield f"/* {name}: the pure module's ({_c_comment(self.fallbacks[name])}) */"
+                yield f"static int {self.symbol(name)}(PyObject *x) {{"
+                yield f"    return sl_call_pure({self.symbols.global_(name)}, x);"
+                yield "}"
+            yield ""
+        rendered = [name for name in self.fast if name in self.rendered]
+        for name in rendered:
+            yield (f"static PyObject *sl_py{name}(PyObject *self, PyObject *x) {{ "
+                   f"return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}")
+        yield "static PyMethodDef sl_methods[] = {"
+        for name in rendered:
+            yield f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}},"
+        yield "    {NULL, NULL, 0, NULL}};"
+        yield ""
+        yield "static struct PyModuleDef sl_definition = {PyModuleDef_HEAD_INIT, sl_module_name, NULL, -1, NULL};"
+        yield ""
+        yield f"PyMODINIT_FUNC PyInit_{self.name.rsplit('.', 1)[-1]}(void) {{"
+        yield "    PyObject *module = PyModule_Create(&sl_definition);"
+        yield "    if (module == NULL) {"
+        yield "        return NULL;"
+        yield "    }"
+        yield "    PyObject *dict = PyModule_GetDict(module);"
+        yield "    PyObject *code = NULL, *ran = NULL;"
+        yield '    if (PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) < 0) {'
+        yield "        goto fail;"
+        yield "    }"
+        yield "    code = PyMarshal_ReadObjectFromString(sl_code, sizeof(sl_code) - 1);"
+        yield "    if (code == NULL) {"
+        yield "        goto fail;"
+        yield "    }"
+        yield "    ran = PyEval_EvalCode(code, dict, dict);"
+        yield "    Py_DECREF(code);"
+        yield "    if (ran == NULL) {"
+        yield "        goto fail;"
+        yield "    }"
+        yield "    Py_DECREF(ran);"
+        yield ("    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_k_texts, sl_n, sl_n_texts) < 0"
+               " || sl_install(module, dict, sl_methods) < 0) {")
+        yield "        PyObject *type, *value, *traceback;"
+        yield "        PyErr_Fetch(&type, &value, &traceback);"
+        yield ('        int warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: its C fast path could not be set '
+               'up (%S); the pure module\'s is used", sl_module_name, value ? value : Py_None);')
+        yield "        Py_XDECREF(type);"
+        yield "        Py_XDECREF(value);"
+        yield "        Py_XDECREF(traceback);"
+        yield "        if (warned < 0) {"
+        yield "            goto fail;"
+        yield "        }"
+        yield "    }"
+        yield "    return module;"
+        yield "  fail:"
+        yield "    Py_DECREF(module);"
+        yield "    return NULL;"
+        yield "}"
+
+
+def _table(array: str, slots: dict[str, int]) -> Iterable[str]:
+    """A static array of objects and the texts that make them (slot order), NULL-terminated."""
+    yield f"static PyObject *{array}[{len(slots) + 1}];"
+    yield f"static const char *const {array}_texts[] = {{"
+    for text in sorted(slots, key=slots.__getitem__):
+        for line in _c_lines(text):
+            yield "    " + line
+        yield "    ,"
+    yield "    NULL};"
+
+
+def _c_lines(text: str) -> list[str]:
+    """A C string literal of `text` (UTF-8), in parts of at most _CHUNK bytes."""
+    data = text.encode("utf-8")
+    return [_c_bytes(data[i:i + _CHUNK]) for i in range(0, len(data), _CHUNK)] or ['""']
+
+
+def _c_string(text: str) -> str:
+    return " ".join(_c_lines(text))
+
+
+def _c_bytes(data: bytes) -> str:
+    """A C string literal of bytes: printable ASCII as itself, anything else as an octal escape
+    (three digits, so a following digit cannot join it)."""
+    return '"' + data.decode("latin-1").translate(_ESCAPES) + '"'
+
+
+# (`?` escaped: no trigraph can form)
+_ESCAPES = {byte: ("\\" + chr(byte) if byte in (0x22, 0x5C) else chr(byte) if 0x20 <= byte < 0x7F and byte != 0x3F
+                   else f"\\{byte:03o}") for byte in range(256)}
+
+
+def _c_comment(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9 ,.;:()'_-]", " ", text)[:200]
+
+
+__all__ = ["CModule", "Unsupported", "is_fast"]

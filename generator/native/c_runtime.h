@@ -1,0 +1,330 @@
+/* straightline: what every C-backend module shares (generator/native/c_module.py writes the rest):
+   the call of a fast function from C, the shortcuts taken on exact built-in types, and the
+   module's initialisation. Each shortcut is what the exact type's own method does; any other
+   value goes through the C API call the interpreter makes, so the answer is the pure module's. */
+
+#ifndef STRAIGHTLINE_C_H
+#define STRAIGHTLINE_C_H
+
+#include <Python.h>
+#include <marshal.h>
+#include <math.h>
+#include "straightline_stack.h"
+
+/* A C fast function called from C counts one level against the recursion limit, as the pure
+   module's frame does, and checks the C stack first: 0, or -1 with RecursionError set. */
+static inline int sl_enter(void) {
+    if (Py_EnterRecursiveCall(" in is_valid")) {
+        return -1;
+    }
+    if (straightline_check_stack()) {
+        Py_LeaveRecursiveCall();
+        return -1;
+    }
+    return 0;
+}
+
+/* Where the pure module calls a C method of one or no argument (`d.items()`, `f.is_integer()`),
+   CPython counts that call against the recursion limit while it runs; a shortcut that makes no
+   call counts it the same way, so a deep instance meets the limit where the pure module does.
+   0, or -1 with RecursionError set. */
+static inline int sl_counted(void) {
+    if (Py_EnterRecursiveCall(" while calling a Python object")) {
+        return -1;
+    }
+    Py_LeaveRecursiveCall();
+    return 0;
+}
+
+static inline int sl_stack_low(void) {
+    return straightline_check_stack() != 0;
+}
+
+static PyObject *sl_from_int(int result) {
+    if (result < 0) {
+        return NULL;
+    }
+    return Py_NewRef(result ? Py_True : Py_False);
+}
+
+/* A fast function the C backend did not render: the pure module's, called. */
+static int sl_call_pure(PyObject *function, PyObject *x) {
+    PyObject *result = PyObject_CallOneArg(function, x);
+    if (result == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
+}
+
+static void sl_unbound(const char *name) {
+    PyErr_Format(PyExc_UnboundLocalError, "local variable '%s' referenced before assignment", name);
+}
+
+/* `left OP right` as a truth value (Python's operator: no identity shortcut), 0/1, -1 on error.
+   Two exact ints, two exact floats or two exact strs are compared by their type's own
+   comparison; anything else through PyObject_RichCompare. */
+static int sl_compare(PyObject *left, PyObject *right, int op) {
+    PyObject *result;
+    if (Py_IS_TYPE(left, &PyLong_Type) && Py_IS_TYPE(right, &PyLong_Type)) {
+        result = PyLong_Type.tp_richcompare(left, right, op);
+    } else if (Py_IS_TYPE(left, &PyFloat_Type) && Py_IS_TYPE(right, &PyFloat_Type)) {
+        double a = PyFloat_AS_DOUBLE(left), b = PyFloat_AS_DOUBLE(right);
+        switch (op) {
+            case Py_EQ: return a == b;
+            case Py_NE: return a != b;
+            case Py_LT: return a < b;
+            case Py_LE: return a <= b;
+            case Py_GT: return a > b;
+            default: return a >= b;
+        }
+    } else if (Py_IS_TYPE(left, &PyUnicode_Type) && Py_IS_TYPE(right, &PyUnicode_Type)) {
+        result = PyUnicode_Type.tp_richcompare(left, right, op);
+    } else {
+        result = PyObject_RichCompare(left, right, op);
+    }
+    if (result == NULL) {
+        return -1;
+    }
+    int truth = result == Py_True ? 1 : result == Py_False ? 0 : PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
+}
+
+static PyObject *sl_method(PyObject *name, PyObject *const *arguments, size_t count) {
+    return PyObject_VectorcallMethod(name, (PyObject **)arguments, count, NULL);
+}
+
+static int sl_method_truth(PyObject *name, PyObject *const *arguments, size_t count) {
+    PyObject *result = sl_method(name, arguments, count);
+    if (result == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
+}
+
+/* `d.get(key, default)`: a new reference. */
+static PyObject *sl_dict_get(PyObject *d, PyObject *key, PyObject *fallback, PyObject *name) {
+    if (Py_IS_TYPE(d, &PyDict_Type)) {
+        PyObject *found = PyDict_GetItemWithError(d, key);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(fallback);
+        }
+        return Py_NewRef(found);
+    }
+    PyObject *arguments[3] = {d, key, fallback};
+    return sl_method(name, arguments, 3);
+}
+
+/* `f.is_integer()`. */
+static int sl_is_integer(PyObject *f, PyObject *name) {
+    if (Py_IS_TYPE(f, &PyFloat_Type)) {
+        if (sl_counted()) {
+            return -1;
+        }
+        double value = PyFloat_AS_DOUBLE(f);
+        return isfinite(value) && floor(value) == value;
+    }
+    PyObject *arguments[1] = {f};
+    return sl_method_truth(name, arguments, 1);
+}
+
+/* `s.isascii()`. */
+static int sl_isascii(PyObject *s, PyObject *name) {
+    if (Py_IS_TYPE(s, &PyUnicode_Type)) {
+        return sl_counted() ? -1 : PyUnicode_IS_ASCII(s);
+    }
+    PyObject *arguments[1] = {s};
+    return sl_method_truth(name, arguments, 1);
+}
+
+/* `s.startswith(prefix)`. */
+static int sl_startswith(PyObject *s, PyObject *prefix, PyObject *name) {
+    if (Py_IS_TYPE(s, &PyUnicode_Type) && Py_IS_TYPE(prefix, &PyUnicode_Type)) {
+        if (sl_counted()) {
+            return -1;
+        }
+        Py_ssize_t found = PyUnicode_Tailmatch(s, prefix, 0, PY_SSIZE_T_MAX, -1);
+        return found < 0 ? -1 : (int)found;
+    }
+    PyObject *arguments[2] = {s, prefix};
+    return sl_method_truth(name, arguments, 2);
+}
+
+static void sl_dict_changed(void) {
+    PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
+}
+
+/* `a, b = item` (as many names as `count`): a new tuple of exactly `count` values, else
+   ValueError as Python words it. */
+static PyObject *sl_unpack(PyObject *item, Py_ssize_t count) {
+    if (Py_IS_TYPE(item, &PyTuple_Type) && PyTuple_GET_SIZE(item) == count) {
+        return Py_NewRef(item);
+    }
+    PyObject *values = PySequence_Tuple(item);
+    if (values == NULL) {
+        return NULL;
+    }
+    Py_ssize_t found = PyTuple_GET_SIZE(values);
+    if (found != count) {
+        if (found < count) {
+            PyErr_Format(PyExc_ValueError, "not enough values to unpack (expected %zd, got %zd)", count, found);
+        } else {
+            PyErr_Format(PyExc_ValueError, "too many values to unpack (expected %zd)", count);
+        }
+        Py_DECREF(values);
+        return NULL;
+    }
+    return values;
+}
+
+/* The module: its own code (marshal data) run in its namespace, then the objects the C reads
+   (globals by name, else builtins; constants by their Python text; attribute names), then each
+   C fast function put in place of the pure one under every name that holds it. Where anything
+   after the code fails, the module is returned as the pure module it is, with a RuntimeWarning. */
+static int sl_fetch(PyObject *dict, PyObject **globals, const char *const *global_names, PyObject **constants,
+                    const char *const *constant_texts, PyObject **names, const char *const *name_texts) {
+    PyObject *builtins = PyEval_GetBuiltins();
+    for (Py_ssize_t i = 0; global_names[i] != NULL; i++) {
+        PyObject *found = PyDict_GetItemString(dict, global_names[i]);
+        if (found == NULL && builtins != NULL) {
+            found = PyDict_GetItemString(builtins, global_names[i]);
+        }
+        if (found == NULL) {
+            PyErr_Format(PyExc_NameError, "name '%s' is not defined", global_names[i]);
+            return -1;
+        }
+        globals[i] = Py_NewRef(found);
+    }
+    for (Py_ssize_t i = 0; constant_texts[i] != NULL; i++) {
+        constants[i] = PyRun_String(constant_texts[i], Py_eval_input, dict, dict);
+        if (constants[i] == NULL) {
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; name_texts[i] != NULL; i++) {
+        names[i] = PyUnicode_InternFromString(name_texts[i]);
+        if (names[i] == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* `value` with each pure function `compiled` maps replaced by its C function: a dict or list in
+   place (and its items, one level further), a tuple as a new tuple where it changes; a new
+   reference, or NULL with an exception set. The tables a fast path calls through (a dispatch
+   by a discriminator's value, a property table's pairs) then call the C functions too. */
+static PyObject *sl_swap(PyObject *value, PyObject *compiled, int depth) {
+    PyObject *found = PyDict_GetItemWithError(compiled, value);
+    if (found != NULL) {
+        return Py_NewRef(found);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();  /* (an unhashable value: no function) */
+    }
+    if (depth > 2) {
+        return Py_NewRef(value);
+    }
+    if (PyDict_CheckExact(value)) {
+        Py_ssize_t position = 0;
+        PyObject *key, *item;
+        while (PyDict_Next(value, &position, &key, &item)) {
+            PyObject *swapped = sl_swap(item, compiled, depth + 1);
+            if (swapped == NULL) {
+                return NULL;
+            }
+            int failed = swapped != item && PyDict_SetItem(value, key, swapped) < 0;  /* (no key added) */
+            Py_DECREF(swapped);
+            if (failed) {
+                return NULL;
+            }
+        }
+        return Py_NewRef(value);
+    }
+    if (PyList_CheckExact(value) || PyTuple_CheckExact(value)) {
+        int is_list = PyList_CheckExact(value);
+        Py_ssize_t size = is_list ? PyList_GET_SIZE(value) : PyTuple_GET_SIZE(value);
+        PyObject *copy = NULL;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            PyObject *item = is_list ? PyList_GET_ITEM(value, i) : PyTuple_GET_ITEM(value, i);
+            PyObject *swapped = sl_swap(item, compiled, depth + 1);
+            if (swapped == NULL) {
+                Py_XDECREF(copy);
+                return NULL;
+            }
+            if (swapped == item) {
+                Py_DECREF(swapped);
+                continue;
+            }
+            if (is_list) {
+                PyList_SetItem(value, i, swapped);  /* (steals the reference) */
+                continue;
+            }
+            if (copy == NULL) {
+                copy = PyTuple_GetSlice(value, 0, size);
+                if (copy == NULL) {
+                    Py_DECREF(swapped);
+                    return NULL;
+                }
+            }
+            PyObject *old = PyTuple_GET_ITEM(copy, i);
+            PyTuple_SET_ITEM(copy, i, swapped);
+            Py_DECREF(old);
+        }
+        return copy != NULL ? copy : Py_NewRef(value);
+    }
+    return Py_NewRef(value);
+}
+
+/* Each C fast function in place of the pure one: under every module-level name that holds it,
+   and in the module-level tables (sl_swap). */
+static int sl_install(PyObject *module, PyObject *dict, PyMethodDef *methods) {
+    PyObject *module_name = PyModule_GetNameObject(module);
+    PyObject *compiled = PyDict_New();
+    int status = -1;
+    if (module_name == NULL || compiled == NULL) {
+        goto done;
+    }
+    for (PyMethodDef *method = methods; method->ml_name != NULL; method++) {
+        PyObject *pure = PyDict_GetItemString(dict, method->ml_name);
+        if (pure == NULL) {
+            continue;
+        }
+        PyObject *function = PyCFunction_NewEx(method, module, module_name);
+        int failed = function == NULL || PyDict_SetItem(compiled, pure, function) < 0;
+        Py_XDECREF(function);
+        if (failed) {
+            goto done;
+        }
+    }
+    PyObject *keys = PyDict_Keys(dict);
+    if (keys == NULL) {
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(keys); i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        PyObject *value = PyDict_GetItemWithError(dict, key);
+        if (value == NULL) {
+            continue;
+        }
+        PyObject *swapped = sl_swap(value, compiled, 1);
+        int failed = swapped == NULL || (swapped != value && PyDict_SetItem(dict, key, swapped) < 0);
+        Py_XDECREF(swapped);
+        if (failed) {
+            Py_DECREF(keys);
+            goto done;
+        }
+    }
+    Py_DECREF(keys);
+    status = 0;
+  done:
+    Py_XDECREF(compiled);
+    Py_XDECREF(module_name);
+    return status;
+}
+
+#endif

@@ -1,0 +1,438 @@
+"""The C backend (generator/native/c_module.py, c_build.py): a module's fast path rendered as C
+from its code tree, built into the extension beside the module, answers as the pure module does.
+
+One build for the file (several modules, compiled in parallel): issue 29's reproducer, three bench
+schemas, the native tests' formats-and-patterns and content schemas, and the first schema of every
+file of the official suite for 2020-12 and draft 4 (STRAIGHTLINE_NATIVE_C_SUITE=1: every schema of
+every draft, a long run). Checked: is_valid and errors() against the pure module on the suite's
+instances, on generated ones and on hostile ones (subclasses whose methods lie, huge and
+non-finite numbers, Decimals, lone surrogates, non-BMP text); the depth at which an instance is
+refused as too deep; small C stacks and a raised limit; an AddressSanitizer and
+UndefinedBehaviorSanitizer build of a sample, run in a child process with the sanitizer's
+runtime; memory and reference counts flat over 100,000 calls; the build's failures.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import generator
+from generator.native import EXTENSION_SUFFIX, CompilerNotFound, NativeBuildError, is_current, record_path
+from generator.native.c_build import build_c_native, build_c_natives, render_c
+
+from .conftest import ROOT
+from .strategies import JSON
+from .suite import DRAFTS, groups, remotes, suite_files
+from .test_native import CHECKS, CONTENT
+from .native_hostile import assert_same, hostile_instances
+from .test_native_deep import SCHEMA as REPRO
+
+pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                                reason="no C compiler on this machine")
+
+PACKAGE = "straightline_c_sample"
+BENCH = ("fast_schema.json", "citm_catalog_schema.json", "recursive_schema.json")
+# A contains count: a generator expression, which the C backend renders no C for (its function is
+# the pure module's).
+COUNTED = {"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"const": 1}, "minContains": 2}
+# Recursive schemas of several shapes, each with the instance of a given depth it nests (a Python
+# expression of `depth` and `leaf`): the deepest instance each accepts is compared.
+DEEP = {
+    "d_items": ({"type": "array", "items": {"$ref": "#"}}, "nest(depth, lambda x: [x, [], []], [])"),
+    "d_any": ({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]},
+              "nest(depth, lambda x: [leaf, x], leaf)"),
+    "d_pattern": ({"type": "object", "patternProperties": {"^x": {"$ref": "#"}}, "additionalProperties": {"type": "integer"}},
+                  "nest(depth, lambda x: {'xa': x, 'n': leaf}, {})"),
+    "d_float": ({"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}, "r": {"$ref": "#"}}},
+                "nest(depth, lambda x: {'n': leaf, 'r': x}, {})"),
+    "d_values": ({"type": "object", "additionalProperties": {"$ref": "#"}, "propertyNames": {"maxLength": 3}},
+                 "nest(depth, lambda x: {'a': x, 'b': {}}, {})"),
+}
+FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
+
+
+class Case:
+    """A module of the sample: its schema, compile options, and the instances the suite gives."""
+
+    def __init__(self, name: str, schema: Any, options: dict[str, Any], tests: list[Any]) -> None:
+        self.name, self.schema, self.options, self.tests = name, schema, options, tests
+
+
+def _cases() -> list[Case]:
+    cases = [Case("repro", REPRO, {}, []),
+             Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
+             Case("content", CONTENT, {"content_assertion": True}, []),
+             Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]])]
+    cases += [Case(name, schema, {}, []) for name, (schema, _) in DEEP.items()]
+    for file in BENCH:
+        cases.append(Case(file.split("_")[0], json.loads((ROOT / "bench" / "data" / file).read_text()), {}, []))
+    registry = remotes()
+    for draft in DRAFTS if FULL_SUITE else ("draft2020-12", "draft4"):
+        for path in suite_files(draft):
+            for index, (_, schema, tests) in enumerate(groups(path)):
+                if index and not FULL_SUITE:
+                    break
+                name = f"s{len(cases)}"
+                cases.append(Case(name, schema, {"profile": draft, "registry": registry},
+                                  [test["data"] for test in tests]))
+    return cases
+
+
+class Sample:
+    """The sample modules, built by the C backend (imported by name) and pure (the same files,
+    executed)."""
+
+    def __init__(self, directory: Path, cases: list[Case], sanitize: bool = False) -> None:
+        self.directory = directory
+        package = directory / PACKAGE
+        package.mkdir()
+        (package / "__init__.py").write_text("")
+        self.cases = [case for case in cases if self._write(package, case)]
+        self.extensions = build_c_natives([(package / f"{case.name}.py", case.schema, {**case.options, "name": case.name})
+                                           for case in self.cases], sanitize=sanitize, timeout=3000)
+        self.native: dict[str, Any] = {}
+        self.pure: dict[str, Any] = {}
+        if sanitize:
+            return  # (imported only by a child process that has the sanitizers' runtime)
+        sys.path.insert(0, str(directory))
+        try:
+            for case in self.cases:
+                self.native[case.name] = importlib.import_module(f"{PACKAGE}.{case.name}")
+        finally:
+            sys.path.remove(str(directory))
+        for case in self.cases:
+            self.pure[case.name] = _pure(package / f"{case.name}.py")
+
+    @staticmethod
+    def _write(package: Path, case: Case) -> bool:
+        try:
+            text = generator.compile_source(case.schema, name=case.name, **case.options)
+        except generator.SchemaError:
+            return False  # (a schema the compiler refuses: the suite's known failures)
+        (package / f"{case.name}.py").write_text(text)
+        return True
+
+
+def _pure(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(f"pure_c_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
+    return Sample(tmp_path_factory.mktemp("native_c"), _cases())
+
+
+# -- the sample answers as the pure modules ------------------------------------------------------------
+
+def test_the_extensions_are_the_c_backends_and_replace_the_fast_functions(sample: Sample) -> None:
+    for case, extension in zip(sample.cases, sample.extensions):
+        native = sample.native[case.name]
+        assert native.__file__ == str(extension) and extension.name.endswith(EXTENSION_SUFFIX)
+        record = json.loads(record_path(extension).read_text())
+        assert record["backend"] == "c" and "mypy" not in record
+        assert is_current(extension.with_name(f"{case.name}.py"))
+    repro = sample.native["repro"]
+    # the root's fast function is C, under its own name and its alias; the error path is Python
+    assert type(repro._v0).__name__ == "builtin_function_or_method" and repro._v0r is repro._v0
+    assert type(repro._e0).__name__ == "function" and type(repro.errors).__name__ == "function"
+
+
+def test_the_suite_sample_answers_as_the_pure_modules(sample: Sample) -> None:
+    compared = 0
+    for case in sample.cases:
+        for instance in case.tests:
+            assert_same(sample.native[case.name], sample.pure[case.name], instance)
+            compared += 1
+    assert compared > 100
+
+
+def test_hostile_instances_answer_as_the_pure_modules(sample: Sample) -> None:
+    for case in sample.cases:
+        for instance in hostile_instances():
+            assert_same(sample.native[case.name], sample.pure[case.name], instance)
+
+
+@settings(max_examples=100)
+@given(st.data())
+def test_generated_instances_answer_as_the_pure_modules(sample: Sample, data: st.DataObject) -> None:
+    case = data.draw(st.sampled_from(sample.cases))
+    instance = data.draw(JSON)
+    assert_same(sample.native[case.name], sample.pure[case.name], instance)
+
+
+def test_bench_instances_answer_as_the_pure_modules(sample: Sample) -> None:
+    data = ROOT / "bench" / "data"
+    for name, files in (("fast", ["fast_valid.json", "fast_invalid.json"]), ("citm", ["citm_catalog.json"]),
+                        ("recursive", ["recursive_instance.json"])):
+        for file in files:
+            instance = json.loads((data / file).read_text())
+            for one in instance if name == "fast" else [instance]:
+                assert_same(sample.native[name], sample.pure[name], one)
+
+
+def test_functions_without_a_c_form_are_the_pure_modules(sample: Sample) -> None:
+    """A function holding a construct the renderer has no C form for (here a generator
+    expression: a contains count) calls the pure module's, and answers as it does."""
+    text = (sample.directory / PACKAGE / "counted.py").read_text()
+    rendered = render_c(COUNTED, text, "counted", "counted.py", name="counted")
+    assert list(rendered.fallbacks) == ["_v0"] and "generator expression" in rendered.fallbacks["_v0"]
+    native, pure = sample.native["counted"], sample.pure["counted"]
+    assert type(native._v0).__name__ == "function"  # (not replaced)
+    tests = next(case for case in sample.cases if case.name == "counted").tests
+    answers = [native.is_valid(instance) for instance in tests]
+    assert answers == [pure.is_valid(instance) for instance in tests] == [True, False, True, False, True, True]
+
+
+# -- depth --------------------------------------------------------------------------------------------
+
+_BOUNDARY = """
+import importlib, importlib.util, json, sys
+sys.path.insert(0, sys.argv[1])
+
+
+def nest(depth, wrap, x):
+    for _ in range(depth):
+        x = wrap(x)
+    return x
+
+
+def boundary(accepts):
+    low, high = 1, 6000
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if accepts(middle) else (low, middle)
+    return low
+
+
+found = {{}}
+for name, shape, leaves in json.loads(sys.argv[2]):
+    native = importlib.import_module({package!r} + "." + name)
+    assert native.__file__.endswith({suffix!r})
+    spec = importlib.util.spec_from_file_location("pure_" + name, native.__file__.rsplit("/", 1)[0] + "/" + name + ".py")
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    for leaf in leaves:
+        make = lambda depth: eval(shape, {{"nest": nest, "depth": depth, "leaf": leaf}})
+        for module in (pure, native, pure, native):
+            found.setdefault(f"{{name}} {{leaf}}", []).append(boundary(lambda depth: module.is_valid(make(depth))))
+        if name == "repro" and leaf == 11:
+            for module in (pure, native):
+                errors = boundary(lambda depth: "deep" not in module.errors(make(depth))[0].message)
+                found.setdefault(f"{{name}} {{leaf}} errors", []).append(errors)
+print(json.dumps(found))
+"""
+
+
+def test_deep_instances_are_refused_where_the_pure_module_refuses_them(sample: Sample) -> None:
+    """Each C fast function counts a level against the recursion limit as its pure frame does (and
+    a call the pure module makes of a C method, as CPython counts it), so the deepest instance
+    is_valid accepts (and for the reproducer, the deepest whose errors() are listed rather than
+    refused as too deep) is the pure module's, for recursion through properties, items, anyOf,
+    patternProperties, additionalProperties, with ints, floats and ints outside 63 bits at the
+    leaves (in a child process: fresh, default limit)."""
+    shapes = [("repro", "nest(depth, lambda x: {'i': leaf, 'r': x}, {'i': leaf})", [1, 1.0, -2**70, 11])]
+    shapes += [(name, shape, [1, 1.0, 2**70]) for name, (_, shape) in DEEP.items()]
+    script = _BOUNDARY.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
+    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), json.dumps(shapes)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    for key, (pure, native, pure_again, native_again) in ((k, v) for k, v in found.items() if len(v) == 4):
+        assert native == pure == pure_again == native_again, (key, found[key])
+    refused = {key: found[key] for key in found if key.endswith("errors")}
+    assert refused and all(len(set(values)) == 1 for values in refused.values()), refused
+    # (the control: where an instance is accepted, the boundary is the recursion limit's)
+    assert all(100 < found[f"{name} 1"][0] < 1000 for name in ["repro", *DEEP]), found
+
+
+_STACKS = """
+import importlib, json, sys, threading
+sys.path.insert(0, sys.argv[1])
+native = importlib.import_module({package!r} + ".repro")
+x = {{"i": 1}}
+for _ in range(int(sys.argv[2])):
+    x = {{"i": 1, "r": x}}
+found = []
+def run():
+    sys.setrecursionlimit(int(sys.argv[4]))
+    found.append((native.is_valid(x), [e.message for e in native.errors(x)]))
+threading.stack_size(int(sys.argv[3]) * 1024)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
+print(json.dumps(found[0]))
+"""
+
+
+@pytest.mark.parametrize(("depth", "kib", "limit"), [(300, 64, 1000), (5000, 256, 1_000_000), (200, 8192, 1000)])
+def test_small_stacks_and_a_raised_limit_are_refused_never_a_crash(sample: Sample, depth: int, kib: int,
+                                                                    limit: int) -> None:
+    script = _STACKS.format(package=PACKAGE)
+    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), str(depth), str(kib), str(limit)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    valid, messages = json.loads(done.stdout)
+    if kib >= 8192:
+        assert (valid, messages) == (True, [])  # (room enough: the answer itself)
+    else:
+        assert valid in (True, False) and (messages == [] or "deep" in messages[0])
+
+
+# -- memory ---------------------------------------------------------------------------------------------
+
+_FLAT = """
+import gc, importlib, json, sys, tracemalloc
+sys.path.insert(0, sys.argv[1])
+
+
+def rss():
+    with open("/proc/self/statm") as file:
+        return int(file.read().split()[1]) * 4096
+
+
+def counts(instance):
+    return [sys.getrefcount(instance), sys.getrefcount(True), sys.getrefcount(False), sys.getrefcount(None)]
+
+
+results = {{}}
+for name, instance in json.loads(sys.argv[2]):
+    module = importlib.import_module({package!r} + "." + name)
+    for _ in range(1000):
+        module.is_valid(instance)
+    gc.collect()
+    before = counts(instance)
+    valid = 0
+    for _ in range(100_000):
+        valid += module.is_valid(instance)
+    after = counts(instance)
+    tracemalloc.start()
+    before_rss, snapshot = rss(), tracemalloc.take_snapshot()
+    for _ in range(100_000):
+        module.is_valid(instance)
+    gc.collect()
+    grown = sum(stat.size_diff for stat in tracemalloc.take_snapshot().compare_to(snapshot, "filename"))
+    after_rss = rss()
+    tracemalloc.stop()
+    del snapshot
+    results[name + json.dumps(instance)[:40]] = [valid, grown, after_rss - before_rss, before, after]
+print(json.dumps(results))
+"""
+
+
+def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample) -> None:
+    """The same call repeated 100,000 times, valid and invalid: traced memory and RSS do not grow,
+    and the instance's, True's, False's and None's reference counts are unchanged (a reference
+    leaked or freed twice in a call would show as many times over)."""
+    calls = [("repro", {"i": 1, "s": "AB", "r": {"i": 2, "u": [1, 2], "e": [1], "x-a": "s"}}),
+             ("repro", {"i": 1, "s": "ab", "r": {"i": 12}}), ("repro", {"i": 2**70}),
+             ("fast", json.loads((ROOT / "bench" / "data" / "fast_valid.json").read_text())[0]),
+             ("fast", json.loads((ROOT / "bench" / "data" / "fast_invalid.json").read_text())[0]),
+             ("checks", {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"}),
+             ("checks", {"date": "2020-13-01", "unique": [1, 1], "one": {"a": 1, "b": 1}})]
+    script = _FLAT.format(package=PACKAGE)
+    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), json.dumps(calls)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads(done.stdout)
+    assert len(results) == len(calls)
+    assert {valid for valid, *_ in results.values()} == {0, 100_000}  # (valid and invalid instances both ran)
+    for key, (_, grown, rss_grown, counts, counts_after) in results.items():
+        assert grown < 64 * 1024, (key, grown)
+        assert rss_grown < 4 * 1024 * 1024, (key, rss_grown)
+        assert counts_after == counts, key
+
+
+# -- sanitizers -----------------------------------------------------------------------------------------
+
+def _asan_runtime() -> str | None:
+    compiler = shutil.which("gcc")
+    if compiler is None:
+        return None
+    found = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    return found if os.path.isabs(found) and os.path.exists(found) else None
+
+
+_SANITIZED = """
+import importlib, importlib.util, json, sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from tests.native_hostile import hostile_instances, outcome, errors_of
+cases = json.loads(sys.argv[3])
+checked = 0
+for name, tests in cases:
+    native = importlib.import_module({package!r} + "." + name)
+    assert native.__file__.endswith({suffix!r}), native.__file__
+    spec = importlib.util.spec_from_file_location("pure_" + name, native.__file__.rsplit("/", 1)[0] + "/" + name + ".py")
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    for instance in tests + hostile_instances():
+        assert outcome(native.is_valid, instance) == outcome(pure.is_valid, instance), (name, instance)
+        assert errors_of(native, instance) == errors_of(pure, instance), (name, instance)
+        checked += 1
+print(checked)
+"""
+
+
+@pytest.mark.skipif(_asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed")
+def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Path) -> None:
+    """A sample built with -fsanitize=address,undefined (and no recovery from undefined
+    behaviour), run in a child process with the sanitizers' runtime preloaded: its suite and
+    hostile instances answer as the pure modules, and no sanitizer reports anything."""
+    cases = [case for case in _cases() if case.name in ("repro", "checks", "fast", "recursive")]
+    cases += [case for case in _cases() if case.name.startswith("s")][:: 1 if FULL_SUITE else 6]
+    built = Sample(tmp_path, cases, sanitize=True)
+    environment = {**os.environ, "LD_PRELOAD": _asan_runtime() or "", "PYTHONMALLOC": "malloc",
+                   "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+                   "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98"}
+    script = _SANITIZED.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
+    payload = json.dumps([(case.name, case.tests) for case in built.cases])
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(ROOT), payload], capture_output=True,
+                          text=True, timeout=1800, env=environment)
+    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
+    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
+    assert int(done.stdout.split()[-1]) > 500
+
+
+# -- the build ------------------------------------------------------------------------------------------
+
+def test_a_module_that_is_not_the_schemas_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    with pytest.raises(NativeBuildError, match="not what this schema compiles to"):
+        build_c_native(module, {"type": "array"}, name="m")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_no_c_compiler_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    with pytest.raises(CompilerNotFound, match="no-such-compiler-here"):
+        build_c_native(module, {"type": "object"}, name="m")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setenv("CC", "false")
+    with pytest.raises(NativeBuildError, match="C build of m failed"):
+        build_c_native(module, {"type": "object"}, name="m")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
