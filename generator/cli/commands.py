@@ -108,9 +108,11 @@ def _base_uri(job: Job) -> str:
     return file_uri(Path(split_source(job.source)[0]), job.settings.uri_root) if job.settings.registry else ""
 
 
-def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True) -> str:
-    """The module text for one job: a tool contract file, or a schema; warnings printed."""
-    raw = read_job(job)
+def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True,
+              raw: bytes | None = None) -> str:
+    """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
+    read); warnings printed."""
+    raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}

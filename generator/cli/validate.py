@@ -1,5 +1,7 @@
-"""`straightline validate`: data files against a schema (compiled here, once) or an already compiled
-module (`--module`: then the compiler is never imported).
+"""`straightline validate`: data files against a schema (compiled here, once; `--schema -` reads it
+from standard input), an already compiled module (`--module`), or a built-in schema
+(`--builtin-schema vendor.NAME`, precompiled in generator/builtin/; with --module and
+--builtin-schema the compiler is never imported).
 
 Exit status: 0 every record valid; 1 some record invalid, or some data file or record unreadable
 or malformed, or a record a custom format function raised on (reported as that record's problem,
@@ -21,10 +23,10 @@ from typing import Any, Iterator
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
-from ..validate.discover import STDIN, DataFile, discover
+from ..validate.discover import STDIN, DataFile, Skipped, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
-from ..validate.readers import FORMATS, require_yaml
+from ..validate.readers import FORMATS, require_json5, require_yaml
 from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
@@ -34,8 +36,10 @@ OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 EPILOG = """\
 DATA: files, directories (searched recursively; hidden entries skipped) or - for standard input.
 Formats by suffix: .json (one instance), .jsonl/.ndjson (one per line, blank lines skipped),
-.yaml/.yml (one per document; needs PyYAML: pip install 'straightline[yaml]'); other files and
-standard input are JSON unless --data-format says otherwise.
+.yaml/.yml (one per document, YAML 1.2; needs PyYAML: pip install 'straightline[yaml]'), .toml
+(one instance), .json5 (one instance; pip install 'straightline[json5]'); other files and
+standard input are JSON unless --data-format says otherwise. What a directory search passes
+over is named on standard error, with the reason.
 
 exit status: 0 all records valid; 1 a record invalid, or a file or record unreadable or
 malformed, or a custom format function raised on it (reported, the others still validated);
@@ -60,12 +64,18 @@ def add_validate_parser(commands: Any) -> None:
         description="Validate JSON, JSON Lines and YAML data against a schema (compiled once) "
                     "or an already compiled module.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    chosen = parser.add_mutually_exclusive_group(required=True)
+    chosen = parser.add_mutually_exclusive_group()
     chosen.add_argument("--schema", metavar="SCHEMA",
-                        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here")
+                        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here; "
+                             "- reads it (JSON or YAML) from standard input")
     chosen.add_argument("--module", metavar="FILE",
                         help="an already compiled module (straightline compile's output)")
-    parser.add_argument("data", metavar="DATA", nargs="+", help="files, directories, or - (standard input)")
+    chosen.add_argument("--builtin-schema", metavar="NAME",
+                        help="a built-in schema, precompiled: vendor.github-workflows, vendor.dependabot, "
+                             "vendor.pyproject, ... (check-jsonschema's names; see --list-builtin)")
+    chosen.add_argument("--list-builtin", action="store_true",
+                        help="list the built-in schemas and exit")
+    parser.add_argument("data", metavar="DATA", nargs="*", help="files, directories, or - (standard input)")
     parser.add_argument("--profile", choices=PROFILE_NAMES,
                         help="the schema's profile (default: the draft its $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
@@ -94,6 +104,11 @@ def add_validate_parser(commands: Any) -> None:
 
 
 def validate_command(args: argparse.Namespace) -> int:
+    if args.list_builtin:
+        from ..builtin import listing
+
+        sys.stdout.write(listing())
+        return 0
     try:
         files, source = _prepare(args)
     except SchemaError as error:
@@ -119,19 +134,28 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
     """The data files and the module, checked before any data is read: every usage, schema or
     module problem is raised here (exit status 2)."""
     _check_options(args)
-    files = discover(args.data, args.glob, args.data_format)
+    skipped: list[Skipped] = []
+    files = discover(args.data, args.glob, args.data_format, skipped)
+    for entry in skipped:  # named before any result, so a file passed over is never a surprise
+        print(escape(f"{entry.display}: skipped: {entry.reason}"), file=sys.stderr)
     if not files:
         raise OptionError(f"no data files found in {' '.join(args.data)}"
                           + (f" matching {' '.join(args.glob)}" if args.glob else ""))
-    yaml_files = [data for data in files if data.format == "yaml"]
-    if yaml_files:
-        require_yaml(yaml_files[0].display)
+    for format, require in (("yaml", require_yaml), ("json5", require_json5)):
+        named = [data for data in files if data.format == format]
+        if named:
+            require(named[0].display)
     if args.dask:
         from ..validate.dask import require_dask
 
         require_dask()
     if args.module:
         source, where = ModuleSource.from_path(args.module), f"--module {args.module}"
+    elif args.builtin_schema:
+        from ..builtin import find
+
+        builtin = find(args.builtin_schema)
+        source, where = ModuleSource.from_path(builtin.module_path), f"--builtin-schema {builtin.full_name}"
     else:
         source, where = _compiled_source(args), f"--schema {args.schema}"
     check_module(source.load(), args.output, where)
@@ -139,13 +163,20 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if args.module:
+    if not (args.schema or args.module or args.builtin_schema):
+        raise OptionError("say what to validate against: --schema FILE, --module FILE or --builtin-schema NAME")
+    if not args.data:
+        raise OptionError("no DATA: name the files or directories to validate, or - for standard input")
+    if args.schema == STDIN and STDIN in args.data:
+        raise OptionError("--schema - and DATA -: standard input can be read once")
+    if args.module or args.builtin_schema:
         given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
             options = ", ".join(given)
-            raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
+            compiled = "a --module" if args.module else "a built-in schema"
+            raise OptionError(f"{options}: compile options, for --schema only ({compiled} is already compiled)")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
     if args.dask and args.jobs != 1:
@@ -162,13 +193,29 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
         limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
         unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
-    job = Job(args.schema, args.schema, Path("."), settings)
-    raw = read_job(job)
+    job = Job(args.schema, "<stdin>" if args.schema == STDIN else args.schema, Path("."), settings)
+    raw = _stdin_schema() if args.schema == STDIN else read_job(job)
     if is_contract_file(args.schema, raw):
         profile = json.loads(raw).get("profile", "octoscript")
         raise OptionError(f"--schema {args.schema}: a tool contract, not a schema; validate against one "
                           f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}")
-    return ModuleSource.from_text(build_job(job, Registries(), name=None, format=False))
+    return ModuleSource.from_text(build_job(job, Registries(), name=None, format=False, raw=raw))
+
+
+def _stdin_schema() -> bytes:
+    """The schema on standard input as JSON bytes: JSON as it is, else YAML converted exactly."""
+    from ..yaml_loader import yaml_as_json
+
+    raw = sys.stdin.buffer.read()
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        try:
+            import yaml  # type: ignore[import-untyped]  # noqa: F401
+        except ImportError:
+            return raw  # not JSON, and no YAML reader: the loader says what is wrong with it
+        return yaml_as_json(raw)
+    return raw
 
 
 def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> int:

@@ -15,7 +15,7 @@ from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
-from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_json, read_yaml
+from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_documents
 from .tasks import Task
 
 
@@ -154,7 +154,7 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
     if task.format == "jsonl":
         return _run_jsonl(data, task.first, checker)
     try:
-        records = [(None, read_json(data))] if task.format == "json" else _yaml_records(data)
+        records = read_documents(task.format, data)
     except ReadProblem as problem:
         return TaskResult(unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)])
     result = TaskResult(records=len(records))
@@ -168,14 +168,6 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
                 result.records -= 1
                 result.unreadable += 1
     return result
-
-
-def _yaml_records(data: bytes) -> list[tuple[int | None, Any]]:
-    """A YAML file's documents; a single one is reported like a JSON file (no line)."""
-    documents: list[tuple[int | None, Any]] = list(read_yaml(data))
-    if len(documents) == 1:
-        return [(None, documents[0][1])]
-    return documents
 
 
 def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult:
