@@ -109,14 +109,18 @@ def _base_uri(job: Job) -> str:
 
 
 def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True,
-              raw: bytes | None = None) -> str:
+              raw: bytes | None = None, registry: Any = None) -> str:
     """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
-    read); warnings printed."""
+    read; `registry`: the registry to use, else the settings'); warnings printed."""
     raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}
-    if settings.registry:
+    if registry is not None:
+        common["registry"] = registry
+    elif settings.fetch_remote:
+        common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root), settings)
+    elif settings.registry:
         common["registry"] = registries.get(settings.registry, settings.uri_root)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
@@ -133,6 +137,21 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
                 if isinstance(found, SchemaWarning):
                     say(f"{job.shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
                         sys.stderr)
+
+
+def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...] = ()) -> Any:
+    """`registry` with http(s) documents retrieved as the compile asks for them (and `uris` at
+    once), through the settings' cache (generator/remote.py); its notes printed."""
+    from ..remote import cache_for, remote_registry
+
+    cache = cache_for(settings.cache_dir)
+    fetching = remote_registry(dict(registry), cache)
+    for uri in uris:
+        if uri in fetching and uri not in registry and not isinstance(dict.__getitem__(fetching, uri), dict | bool):
+            dict.__delitem__(fetching, uri)  # not retrieved: recorded as missing, so the module is stale
+    for note in cache.notes:
+        say(f"note: {note}", sys.stderr)
+    return fetching
 
 
 def _shown(path: Path) -> str:
@@ -246,6 +265,8 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
     contract = is_contract_file(job.source, raw)
     # a registry directory is read only when the module records documents it looked up
     registry = registries.get(job.settings.registry, job.settings.uri_root) if recorded.registry else {}
+    if recorded.registry and job.settings.fetch_remote:
+        registry = _fetching(registry, job.settings, tuple(recorded.registry))
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,

@@ -79,7 +79,13 @@ def add_validate_parser(commands: Any) -> None:
     parser.add_argument("--profile", choices=PROFILE_NAMES,
                         help="the schema's profile (default: the draft its $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
-                        help="a directory of schema files that $ref may name (never the network)")
+                        help="a directory of schema files that $ref may name")
+    parser.add_argument("--fetch-remote", action="store_true", default=None,
+                        help="retrieve the http(s) documents $ref names that the registry does not hold, "
+                             "at compile time, cached with the compiled module (without it nothing is fetched)")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help="where --fetch-remote caches (default: $XDG_CACHE_HOME/straightline, "
+                             "else ~/.cache/straightline)")
     add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
@@ -170,13 +176,16 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.schema == STDIN and STDIN in args.data:
         raise OptionError("--schema - and DATA -: standard input can be read once")
     if args.module or args.builtin_schema:
-        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "fetch_remote",
+                                                            "cache_dir", *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
             options = ", ".join(given)
             compiled = "a --module" if args.module else "a built-in schema"
             raise OptionError(f"{options}: compile options, for --schema only ({compiled} is already compiled)")
+    if args.cache_dir and not args.fetch_remote and args.schema:
+        raise OptionError("--cache-dir: the cache of --fetch-remote, which was not given")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
     if args.dask and args.jobs != 1:
@@ -185,7 +194,35 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     """The schema compiled once, here, into module text (format=False: nobody reads it), as
-    `straightline compile` would compile it with the same flags."""
+    `straightline compile` would compile it with the same flags; with --fetch-remote, a module
+    cached with the documents it was compiled from is reused while they are unchanged (then the
+    compiler is never imported)."""
+    stdin = sys.stdin.buffer.read() if args.schema == STDIN else None
+    if not args.fetch_remote:
+        return ModuleSource.from_text(_compile(args, stdin))
+    from ..remote import CompiledCache, cache_for
+
+    cache = cache_for(args.cache_dir)
+    compiled = CompiledCache(cache)
+    key = _cache_key(args, stdin)
+    text = compiled.reuse(key) if key is not None else None
+    if text is None:
+        from ..remote import remote_registry
+        from .commands import Registries
+
+        registry = remote_registry(Registries().get(Path(args.registry) if args.registry else None, Path.cwd()),
+                                   cache)
+        text = _compile(args, stdin, registry)
+        if key is not None:
+            compiled.save(key, text, registry.retrieved)
+    for note in cache.notes:
+        print(escape(f"straightline validate: note: {note}"), file=sys.stderr)
+    return ModuleSource.from_text(text)
+
+
+def _compile(args: argparse.Namespace, stdin: bytes | None, registry: Any = None) -> str:
+    """The module text of --schema (`stdin`: its bytes when read from standard input;
+    `registry`: the registry to compile with, else --registry's)."""
     from ..project import Job, Settings
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
@@ -194,19 +231,44 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
         limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
         unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
     job = Job(args.schema, "<stdin>" if args.schema == STDIN else args.schema, Path("."), settings)
-    raw = _stdin_schema() if args.schema == STDIN else read_job(job)
+    raw = _stdin_schema(stdin) if stdin is not None else read_job(job)
     if is_contract_file(args.schema, raw):
         profile = json.loads(raw).get("profile", "octoscript")
         raise OptionError(f"--schema {args.schema}: a tool contract, not a schema; validate against one "
                           f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}")
-    return ModuleSource.from_text(build_job(job, Registries(), name=None, format=False, raw=raw))
+    return build_job(job, Registries(), name=None, format=False, raw=raw, registry=registry)
 
 
-def _stdin_schema() -> bytes:
-    """The schema on standard input as JSON bytes: JSON as it is, else YAML converted exactly."""
+def _cache_key(args: argparse.Namespace, stdin: bytes | None) -> str | None:
+    """The compiled-module cache key of --schema: its bytes, every compile option given, the
+    directory it runs in (file URIs are written relative to it) and the registry directory's
+    files; None when a file cannot be read (the compile then says why)."""
+    import hashlib
+
+    from ..remote import CompiledCache
+    from .files import split_source
+
+    options = {name: getattr(args, name) for name in ("schema", "profile", "registry", "unsafe_patterns",
+                                                      *LIMIT_OPTIONS, *(dest for _, dest in FORMAT_FLAGS))}
+    try:
+        source = stdin if stdin is not None else Path(split_source(args.schema)[0]).read_bytes()
+        registry = hashlib.sha256()
+        if args.registry:
+            root = Path(args.registry)
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    registry.update(f"{path.relative_to(root).as_posix()}\0".encode("utf-8", "replace"))
+                    registry.update(hashlib.sha256(path.read_bytes()).digest())
+    except OSError:
+        return None
+    return CompiledCache.key(source, {**options, "cwd": os.getcwd(), "registry_files": registry.hexdigest()})
+
+
+def _stdin_schema(raw: bytes) -> bytes:
+    """The schema read from standard input as JSON bytes: JSON as it is, else YAML converted
+    exactly."""
     from ..yaml_loader import yaml_as_json
 
-    raw = sys.stdin.buffer.read()
     try:
         json.loads(raw)
     except (ValueError, RecursionError):
