@@ -230,3 +230,18 @@ def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch
     namespace: dict[str, Any] = {}
     exec(compile(module_text, "schema.py", "exec"), namespace)
     assert namespace["is_valid"]({"item": {"size": 3}}) and not namespace["is_valid"]({"item": {"size": 30}})
+
+
+def test_the_project_settings_are_checked(tmp_path: Path) -> None:
+    from generator.errors import ConfigError
+    from generator.project import load_project
+
+    write(tmp_path / "s.json", {"type": "object"})
+    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n'
+                                       'fetch-remote = "yes"\n')
+    with pytest.raises(ConfigError, match="fetch-remote: must be true or false"):
+        load_project(tmp_path / "pyproject.toml")
+    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n'
+                                       'fetch-remote = true\ncache-dir = "c"\n')
+    (job,) = load_project(tmp_path / "pyproject.toml").jobs
+    assert (job.settings.fetch_remote, job.settings.cache_dir) == (True, tmp_path / "c")
