@@ -4,9 +4,9 @@ Dependabot, GitLab CI, pyproject.toml, ...), vendored with their licence and ori
 `straightline validate --builtin-schema vendor.NAME` never compiles, and never imports the
 compiler.
 
-The names are check-jsonschema's (`--builtin-schema vendor.github-workflows`), so a pre-commit
-configuration or a CI line written for it translates word for word; `vendor.pyproject` is ours
-(check-jsonschema has none). Each entry also holds its hook's file pattern, the one
+The names are check-jsonschema's (`--builtin-schema vendor.github-workflows`, and its own
+`custom.github-workflows-require-timeout`), so a pre-commit configuration or a CI line written for
+it translates word for word; `vendor.pyproject` is ours (check-jsonschema has none). Each entry also holds its hook's file pattern, the one
 check-jsonschema's hook uses (a regular expression over the path from the repository's root).
 """
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import OptionError
 
 PREFIX = "vendor."
+PREFIXES = (PREFIX, "custom.")
 HERE = Path(__file__).parent
 VENDOR = HERE / "vendor"
 MODULES = HERE / "modules"
@@ -28,8 +29,8 @@ MODULES = HERE / "modules"
 class Builtin:
     """One built-in schema: its name (less `vendor.`), the vendored file it is compiled from
     (relative to vendor/), what it checks, where it came from, its licence file (relative to
-    vendor/), the profile it is compiled with where its $schema does not name one we know, and
-    the files its pre-commit hook checks."""
+    vendor/), the profile it is compiled with where its $schema does not name one we know, the
+    files its pre-commit hook checks, and the prefix of its full name."""
 
     name: str
     source: str
@@ -38,6 +39,7 @@ class Builtin:
     licence: str
     files: str
     profile: str | None = None
+    prefix: str = PREFIX
 
     @property
     def module(self) -> str:
@@ -50,7 +52,7 @@ class Builtin:
 
     @property
     def full_name(self) -> str:
-        return PREFIX + self.name
+        return self.prefix + self.name
 
 
 _SCHEMASTORE = "https://json.schemastore.org/"
@@ -97,6 +99,11 @@ BUILTINS: tuple[Builtin, ...] = (
             _SCHEMASTORE + "github-issue-forms.json", _SS_LICENCE, r"^\.github/ISSUE_TEMPLATE/(?!config\.ya?ml$).+$"),
     Builtin("github-workflows", "schemastore/github-workflow.json", "GitHub workflows",
             _SCHEMASTORE + "github-workflow.json", _SS_LICENCE, r"^\.github/workflows/[^/]+$"),
+    Builtin("github-workflows-require-timeout", _CJ + "custom/github-workflows-require-timeout.json",
+            "GitHub workflow jobs set timeout-minutes",
+            "https://github.com/python-jsonschema/check-jsonschema (src/check_jsonschema/builtin_schemas/custom/"
+            "github-workflows-require-timeout.json)", _CJ + "LICENSE", r"^\.github/workflows/[^/]+$",
+            prefix="custom."),
     Builtin("gitlab-ci", _CJ + "gitlab-ci.json", "GitLab CI configuration",
             "https://gitlab.com/gitlab-org/gitlab/-/raw/master/app/assets/javascripts/editor/schema/ci.json",
             _CJ + "licenses/LICENSE.gitlab", r"^.*\.gitlab-ci\.(yml|yaml)$"),
@@ -123,10 +130,10 @@ _BY_NAME = {builtin.full_name: builtin for builtin in BUILTINS}
 def find(name: str) -> Builtin:
     """The built-in schema `name` (`vendor.dependabot`; `dependabot` alone is taken too), else an
     OptionError naming the close ones and `--list-builtin`."""
-    builtin = _BY_NAME.get(name) or _BY_NAME.get(PREFIX + name)
-    if builtin is not None:
-        return builtin
-    close = difflib.get_close_matches(name if name.startswith(PREFIX) else PREFIX + name, list(_BY_NAME), n=3)
+    for candidate in (name, *(prefix + name for prefix in PREFIXES)):
+        if candidate in _BY_NAME:
+            return _BY_NAME[candidate]
+    close = difflib.get_close_matches(name if name.startswith(PREFIXES) else PREFIX + name, list(_BY_NAME), n=3)
     hint = f"; did you mean {' or '.join(close)}?" if close else ""
     raise OptionError(f"--builtin-schema {name}: no such built-in schema{hint} "
                       "(straightline validate --list-builtin lists them)")

@@ -61,8 +61,8 @@ def add_validate_parser(commands: Any) -> None:
     """The `validate` subcommand and its options (registered by main's parser)."""
     parser = commands.add_parser(
         "validate", help="validate data files against a schema or a compiled module",
-        description="Validate JSON, JSON Lines and YAML data against a schema (compiled once) "
-                    "or an already compiled module.",
+        description="Validate JSON, JSON Lines, YAML, TOML and JSON5 data against a schema (compiled "
+                    "once), an already compiled module or a built-in schema.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     chosen = parser.add_mutually_exclusive_group()
     chosen.add_argument("--schema", metavar="SCHEMA",
@@ -92,7 +92,7 @@ def add_validate_parser(commands: Any) -> None:
     add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
-                             "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
+                             "*.json *.jsonl *.ndjson *.yaml *.yml *.toml *.json5, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
                         help="text (default): one line per error, each record's best match first; json: "

@@ -161,3 +161,13 @@ def test_the_modules_import_as_a_package(tmp_path: Path) -> None:
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(len(BUILTINS))
+
+
+def test_check_jsonschemas_custom_timeout_schema_is_there_too(tmp_path: Path) -> None:
+    write(tmp_path / "ok.yml", "on: push\njobs:\n  a:\n    runs-on: x\n    timeout-minutes: 5\n    steps: []\n")
+    write(tmp_path / "no-timeout.yml", "on: push\njobs:\n  a:\n    runs-on: x\n    steps: []\n")
+    result = run("--builtin-schema", "custom.github-workflows-require-timeout", "ok.yml", "no-timeout.yml",
+                 cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("no-timeout.yml:/jobs/a: ")
+    assert result.stdout.endswith("2 records in 2 files: 1 valid, 1 invalid, 0 unreadable\n")
