@@ -211,7 +211,7 @@ def make_fetch_problem(url: str, reason: str) -> Any:
 def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: int | None = None) -> Any:
     """A registry (a resolve.ReadLog, which compile_source uses as it is) holding `mapping` and,
     on demand, every http(s) document asked for that it does not hold, retrieved through
-    `cache`. `.retrieved` maps each retrieved URI to its document's sha256."""
+    `cache` (`.cache`). `.retrieved` maps each retrieved URI to its document's sha256."""
     from .errors import SchemaError
     from .load import load_json
     from .resolve import ReadLog
@@ -219,6 +219,7 @@ def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: i
 
     class RemoteRegistry(ReadLog):
         retrieved: dict[str, str]
+        cache: RemoteCache
 
         def _retrieve(self, uri: object) -> None:
             if (not isinstance(uri, str) or dict.__contains__(self, uri) or not uri.startswith(SCHEMES)
@@ -253,6 +254,7 @@ def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: i
 
     registry = RemoteRegistry(mapping)
     registry.retrieved = {}
+    registry.cache = cache
     return registry
 
 

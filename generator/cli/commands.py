@@ -116,10 +116,11 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
     settings = job.settings
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}
+    fetching = None
     if registry is not None:
         common["registry"] = registry
     elif settings.fetch_remote:
-        common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root), settings)
+        fetching = common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root), settings)
     elif settings.registry:
         common["registry"] = registries.get(settings.registry, settings.uri_root)
     with warnings.catch_warnings(record=True) as caught:
@@ -137,21 +138,30 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
                 if isinstance(found, SchemaWarning):
                     say(f"{job.shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
                         sys.stderr)
+            if fetching is not None:
+                _say_notes(fetching)
 
 
 def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...] = ()) -> Any:
-    """`registry` with http(s) documents retrieved as the compile asks for them (and `uris` at
-    once), through the settings' cache (generator/remote.py); its notes printed."""
+    """`registry` with http(s) documents retrieved as the compile asks for them, through the
+    settings' cache (generator/remote.py); with `uris`, those retrieved at once (and the notes
+    of doing so printed)."""
     from ..remote import cache_for, remote_registry
 
-    cache = cache_for(settings.cache_dir)
-    fetching = remote_registry(dict(registry), cache)
+    fetching = remote_registry(dict(registry), cache_for(settings.cache_dir))
     for uri in uris:
         if uri in fetching and uri not in registry and not isinstance(dict.__getitem__(fetching, uri), dict | bool):
             dict.__delitem__(fetching, uri)  # not retrieved: recorded as missing, so the module is stale
-    for note in cache.notes:
-        say(f"note: {note}", sys.stderr)
+    if uris:
+        _say_notes(fetching)
     return fetching
+
+
+def _say_notes(fetching: Any) -> None:
+    """The notes of a retrieving registry's cache (a cached copy used offline), once each."""
+    for note in fetching.cache.notes:
+        say(f"note: {note}", sys.stderr)
+    fetching.cache.notes.clear()
 
 
 def _shown(path: Path) -> str:

@@ -231,6 +231,14 @@ def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch
     exec(compile(module_text, "schema.py", "exec"), namespace)
     assert namespace["is_valid"]({"item": {"size": 3}}) and not namespace["is_valid"]({"item": {"size": 30}})
 
+    offline = command("compile")  # the cached copies (the changed one, as check retrieved it), with a note each
+    assert offline.returncode == 0, offline.stderr
+    notes = [line for line in offline.stderr.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 2 and all("cannot be reached" in note for note in notes), offline.stderr
+    recompiled: dict[str, Any] = {}
+    exec(compile((tmp_path / "gen" / "schema.py").read_text(encoding="utf-8"), "schema.py", "exec"), recompiled)
+    assert recompiled["is_valid"]({"item": {"size": 30}}) and not recompiled["is_valid"]({"item": {"size": 300}})
+
 
 def test_the_project_settings_are_checked(tmp_path: Path) -> None:
     from generator.errors import ConfigError
