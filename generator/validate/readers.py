@@ -238,7 +238,9 @@ def _yaml_loader() -> Any:
     """PyYAML's safe loader (the C one where built) resolving plain scalars by the YAML 1.2 core
     schema, as schemas are read (generator.yaml_loader.CORE_RESOLVERS): `on`, `yes`, `NO`, `1_000`
     and timestamps are strings, `012` is twelve. The merge key `<<` stays (GitLab CI and Compose
-    files use it; ruamel.yaml, which check-jsonschema reads with, keeps it in 1.2 too)."""
+    files use it; ruamel.yaml, which check-jsonschema reads with, keeps it in 1.2 too), and
+    GitLab CI's `!reference [job, key]` is the list it holds (as check-jsonschema's gitlab-ci
+    transform reads it); any other tag that is not YAML's own is refused at its place."""
     global _YAML_LOADER
     if _YAML_LOADER is None:
         import yaml  # type: ignore[import-untyped]
@@ -253,6 +255,7 @@ def _yaml_loader() -> Any:
         constructors = {tag: _marked(tag, construct) for tag, construct in base.yaml_constructors.items()}
         for tag, construct in _CORE_CONSTRUCTORS.items():
             constructors[tag] = _marked(tag, construct)
+        constructors[_GITLAB_REFERENCE] = _marked(_GITLAB_REFERENCE, _gitlab_reference)
         _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers,
                                                         "yaml_constructors": constructors})
     return _YAML_LOADER
@@ -260,6 +263,14 @@ def _yaml_loader() -> Any:
 
 _CORE = "tag:yaml.org,2002:"
 _MERGE_TAG = _CORE + "merge"
+_GITLAB_REFERENCE = "!reference"
+
+
+def _gitlab_reference(loader: Any, node: Any) -> list[Any]:
+    """GitLab CI's `!reference [.job, script]`: the sequence it tags, as a list."""
+    if node.id != "sequence":
+        raise ValueError("not a sequence")
+    return loader.construct_sequence(node, deep=True)  # type: ignore[no-any-return]
 
 Constructor = Callable[[Any, Any], Any]
 
@@ -300,7 +311,10 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
                 raise ValueError(node.value)
             return construct(loader, node)
         except (ValueError, KeyError, AttributeError, TypeError, IndexError):
-            shown = repr(node.value) if len(str(node.value)) <= 40 else repr(str(node.value)[:40]) + "..."
+            if not isinstance(node.value, str):  # a tag on a mapping or a sequence
+                shown = f"a {node.id}"
+            else:
+                shown = repr(node.value) if len(node.value) <= 40 else repr(node.value[:40]) + "..."
             raise ConstructorError(None, None, f"{shown} is not a valid {name}", node.start_mark) from None
 
     return constructor

@@ -171,3 +171,15 @@ def test_check_jsonschemas_custom_timeout_schema_is_there_too(tmp_path: Path) ->
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("no-timeout.yml:/jobs/a: ")
     assert result.stdout.endswith("2 records in 2 files: 1 valid, 1 invalid, 0 unreadable\n")
+
+
+def test_a_gitlab_ci_file_with_anchors_merges_and_references(tmp_path: Path) -> None:
+    write(tmp_path / ".gitlab-ci.yml",
+          "stages: [test]\n.base: &base\n  image: python:3.12\n  before_script: [pip install .]\n"
+          "test:\n  <<: *base\n  stage: test\n  script:\n    - !reference [.base, before_script]\n"
+          "    - pytest\n")
+    write(tmp_path / "bad" / ".gitlab-ci.yml", "test:\n  stage: test\n  script: 7\n")
+    result = run("--builtin-schema", "vendor.gitlab-ci", ".gitlab-ci.yml", "bad/.gitlab-ci.yml", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("bad/.gitlab-ci.yml:")
+    assert result.stdout.endswith("2 records in 2 files: 1 valid, 1 invalid, 0 unreadable\n")

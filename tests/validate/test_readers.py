@@ -236,6 +236,20 @@ def test_yaml_data_is_read_by_the_yaml_1_2_core_schema() -> None:
         read_yaml(b"x: {true: 1}\n")
 
 
+def test_gitlab_references_are_the_lists_they_tag_and_other_tags_refused() -> None:
+    text = b".setup:\n  script: [make]\njob:\n  script:\n    - !reference [.setup, script]\n    - make test\n"
+    assert read_yaml(text) == [(1, {".setup": {"script": ["make"]},
+                                    "job": {"script": [[".setup", "script"], "make test"]}})]
+    for data, message in ((b"x: !reference {a: 1}\n", "invalid YAML: a mapping is not a valid !reference"),
+                          (b"x: !reference abc\n", "invalid YAML: 'abc' is not a valid !reference"),
+                          (b"x: !!int [1]\n", "invalid YAML: a sequence is not a valid int")):
+        with pytest.raises(ReadProblem) as caught:
+            read_yaml(data)
+        assert (caught.value.message, caught.value.line, caught.value.column) == (message, 1, 4)
+    with pytest.raises(ReadProblem, match="could not determine a constructor for the tag '!other'"):
+        read_yaml(b"x: !other [1]\n")
+
+
 def test_yaml_merge_keys_are_read_as_check_jsonschema_reads_them() -> None:
     """`<<: *base` (GitLab CI, Compose files) merges the anchored mapping; the keys given win."""
     text = b"base: &b {image: x, stage: test}\njob:\n  <<: *b\n  stage: deploy\n"
