@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-.PHONY: generate test check bench mutate clean
+.PHONY: generate builtin test check bench mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,10 @@ $(STAMP): pyproject.toml
 # (atomic writes; a failing contract fails the target).
 generate: $(STAMP)
 	$(BIN)/straightline compile
+
+# Compile the built-in schemas (generator/builtin/vendor/) into generator/builtin/modules/.
+builtin: $(STAMP)
+	$(BIN)/python -m generator.builtin.build
 
 # The whole test suite (HYPOTHESIS_PROFILE=ci bounds the property tests; CI sets CI=true), with
 # the branch coverage of generator/ ([tool.coverage] in pyproject.toml).

@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     if not results["cases"] and not only_sections:
         print("no case could run", file=sys.stderr)
         return 1
-    if "jsonl" in results and any(entry["problem"] for entry in results["jsonl"]["files"]):
+    if "jsonl" in results and any(entry["problem"] for entry in
+                                  results["jsonl"]["files"] + results["jsonl"].get("schemas", [])):
         print("straightline validate gave a wrong answer on the JSON Lines data", file=sys.stderr)
         return 1
     if results.get("mcp", {}).get("status") == "ok" and _mcp_straightline_disagrees(results["mcp"]):

@@ -7,6 +7,13 @@ main(), output to /dev/null), and the installed command as a subprocess, in one 
 --jobs 2, beside parsing alone in a subprocess of its own. The target: validating in one process
 takes no more than 1.5x the time of parsing alone. Before any timing the command's answer is
 checked (exit status, and the invalid records counted where they were planted).
+
+Then the same on real schemas (`schemas`): SchemaStore's Dependabot and GitHub workflow schemas
+(the built-in ones) and its package.json schema, each over a file of its valid SchemaStore
+samples as compact JSON lines, cycled to 200,000 lines: json.loads alone, msgspec alone (the
+extra `fast`, which the command uses where installed), the command in this process, and as
+commands json.loads alone against `straightline validate --jobs 2`. The target: --jobs 2 within
+1.2x of parsing alone.
 """
 
 from __future__ import annotations
@@ -26,6 +33,18 @@ from typing import Any, Callable
 FULL_LINES = 500_000
 QUICK_LINES = 2_000
 INVALID_EVERY = 100  # 1% invalid
+REAL_LINES = 200_000
+REAL_TARGET = 1.2
+
+ROOT = Path(__file__).resolve().parent.parent
+# (name, how the command is told the schema, the directory of SchemaStore's valid samples)
+REAL_SCHEMAS: tuple[tuple[str, tuple[str, ...], Path], ...] = (
+    ("dependabot", ("--builtin-schema", "vendor.dependabot"), ROOT / "tests/validate/schemastore/valid/dependabot-2.0"),
+    ("github-workflows", ("--builtin-schema", "vendor.github-workflows"),
+     ROOT / "tests/validate/schemastore/valid/github-workflow"),
+    ("package.json", ("--module", "package.py"), ROOT / "bench/data/schemastore/package-samples"),
+)
+PACKAGE_SCHEMAS = ROOT / "bench/data/schemastore"  # package.json and the schemas it $refs
 
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -148,10 +167,13 @@ def _orjson_installed() -> bool:
     return True
 
 
-def run(*, quick: bool = False, lines: int | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """The JSONL section of the bench document."""
+def run(*, quick: bool = False, lines: int | None = None, log: Callable[[str], None] = print,
+        real_lines: int | None = None) -> dict[str, Any]:
+    """The JSONL section of the bench document (`real_lines`: lines of each real schema's file;
+    by default `lines` where given, else 200,000, or QUICK_LINES with `quick`)."""
     import generator
 
+    real_lines = real_lines or lines or (QUICK_LINES if quick else REAL_LINES)
     lines = lines or (QUICK_LINES if quick else FULL_LINES)
     repeats = 1 if quick else 3
     with tempfile.TemporaryDirectory(prefix="straightline-bench-jsonl-") as temporary:
@@ -187,7 +209,97 @@ def run(*, quick: bool = False, lines: int | None = None, log: Callable[[str], N
             entry["records_per_second"] = {label: lines / value for label, value in seconds.items()}
             entry["ratio_in_process"] = _median_ratio(rounds["straightline (in process)"], rounds["json.loads"])
             entry["ratio_command"] = _median_ratio(rounds["straightline (command)"], rounds["json.loads (command)"])
-    return {"lines": lines, "repeats": repeats, "target_ratio": 1.5, "files": files}
+        schemas = _real_schemas(directory, real_lines, repeats, log)
+    return {"lines": lines, "repeats": repeats, "target_ratio": 1.5, "files": files, "schemas": schemas,
+            "schemas_target_ratio": REAL_TARGET}
+
+
+def _samples(folder: Path) -> list[bytes]:
+    """Each valid sample of a folder (JSON, YAML or TOML, as the command reads them) as a compact
+    JSON line."""
+    from generator.validate.readers import format_for, read_documents
+
+    records: list[bytes] = []
+    for path in sorted(folder.iterdir()):
+        for _, value in read_documents(format_for(path.name, None), path.read_bytes()):
+            records.append(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    return records
+
+
+def _parse_msgspec(path: Path) -> None:
+    import msgspec  # type: ignore[import-not-found,unused-ignore]
+
+    decode = msgspec.json.Decoder().decode
+    with path.open("rb") as handle:
+        for line in handle.read().split(b"\n"):
+            if line:
+                decode(line)
+
+
+def _validate_args_in_process(args: list[str], cwd: Path) -> int:
+    from generator.cli import main
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with open(os.devnull, "w", encoding="utf-8") as sink, contextlib.redirect_stdout(sink):
+            return main(["validate", *args])
+    finally:
+        os.chdir(here)
+
+
+def _real_schemas(directory: Path, lines: int, repeats: int, log: Callable[[str], None]) -> list[dict[str, Any]]:
+    """The `schemas` entries: each real schema's file of samples, checked, then timed."""
+    import generator
+    from generator.builtin.build import HOSTS
+
+    package = json.loads((PACKAGE_SCHEMAS / "package.json").read_text(encoding="utf-8"))
+    registry = {f"{host}{path.name}": json.loads(path.read_text(encoding="utf-8"))
+                for path in PACKAGE_SCHEMAS.glob("*.json") for host in HOSTS}
+    (directory / "package.py").write_text(generator.compile_source(package, registry=registry, format=False),
+                                          encoding="utf-8")
+    entries = []
+    for name, chosen, folder in REAL_SCHEMAS:
+        samples = _samples(folder)
+        path = directory / f"{name}.jsonl"
+        path.write_bytes(b"".join(samples[number % len(samples)] + b"\n" for number in range(lines)))
+        args = [*chosen, str(path)]
+        entry: dict[str, Any] = {"name": name, "lines": lines, "samples": len(samples),
+                                 "bytes": path.stat().st_size, "problem": None, "seconds": {}}
+        entries.append(entry)
+        wanted = f"{lines} records in 1 file: {lines} valid, 0 invalid, 0 unreadable"
+        for jobs in ("1", "2"):
+            done = subprocess.run(_command(*args, "--jobs", jobs), capture_output=True, text=True, cwd=directory,
+                                  check=False)
+            summary = done.stdout.splitlines()[-1] if done.stdout else done.stderr
+            if done.returncode != 0 or summary != wanted:
+                entry["problem"] = f"--jobs {jobs}: exit {done.returncode}, {summary!r}, expected {wanted!r}"
+        if entry["problem"]:
+            log(f"jsonl: {name}: WRONG ANSWER, not timed: {entry['problem']}")
+            continue
+        log(f"jsonl: timing {name} ({lines:,} lines of {len(samples)} samples)")
+        timings: dict[str, Callable[[], Any]] = {"json.loads": lambda: _parse_json(path)}
+        if _msgspec_installed():
+            timings["msgspec"] = lambda: _parse_msgspec(path)
+        timings["straightline (in process)"] = lambda: _validate_args_in_process(args, directory)
+        timings["json.loads (command)"] = lambda: subprocess.run([sys.executable, "-c", PARSE_ALONE, str(path)],
+                                                                 check=True)
+        timings["straightline --jobs 2 (command)"] = lambda: subprocess.run(
+            _command(*args, "--jobs", "2"), stdout=subprocess.DEVNULL, cwd=directory, check=False)
+        rounds = _rounds(timings, repeats)
+        entry["seconds"] = {label: statistics.median(times) for label, times in rounds.items()}
+        entry["records_per_second"] = {label: lines / value for label, value in entry["seconds"].items()}
+        entry["ratio_in_process"] = _median_ratio(rounds["straightline (in process)"], rounds["json.loads"])
+        entry["ratio_jobs_2"] = _median_ratio(rounds["straightline --jobs 2 (command)"], rounds["json.loads (command)"])
+    return entries
+
+
+def _msgspec_installed() -> bool:
+    try:
+        import msgspec  # noqa: F401  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return False
+    return True
 
 
 def table(section: dict[str, Any]) -> str:
@@ -203,4 +315,19 @@ def table(section: dict[str, Any]) -> str:
             rate = entry["records_per_second"][label]
             out.append(f"    {label:<34} {seconds:8.3f} s  {rate:>12,.0f} records/s")
         out.append(f"    ratio in process {entry['ratio_in_process']:.2f}x, as commands {entry['ratio_command']:.2f}x")
+    schemas = section.get("schemas") or []
+    if schemas:
+        out.append(f"Real schemas (SchemaStore's valid samples cycled; target: --jobs 2 within "
+                   f"{section['schemas_target_ratio']}x of json.loads, as commands)")
+    for entry in schemas:
+        out.append(f"  {entry['name']} ({entry['lines']:,} lines of {entry['samples']} samples, "
+                   f"{entry['bytes'] / 1e6:.1f} MB)")
+        if entry["problem"]:
+            out.append(f"    WRONG ANSWER: {entry['problem']}")
+            continue
+        for label, seconds in entry["seconds"].items():
+            rate = entry["records_per_second"][label]
+            out.append(f"    {label:<34} {seconds:8.3f} s  {rate:>12,.0f} records/s")
+        out.append(f"    ratio --jobs 2 {entry['ratio_jobs_2']:.2f}x (as commands), "
+                   f"in one process {entry['ratio_in_process']:.2f}x")
     return "\n".join(out)

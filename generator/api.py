@@ -167,7 +167,9 @@ def compile_built(schema: Any, *, profile: str | None = None, name: str | None =
     if not isinstance(fragment, str):
         raise OptionError(f"fragment must be a string (a JSON pointer or an anchor), not {type(fragment).__name__}")
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
-    registry = ReadLog(registry_mapping(registry))  # a directory is read once; what is read is recorded
+    # a directory is read once; what is read is recorded (a ReadLog given, remote_registry's, is
+    # used as it is: it fills itself as the compile asks)
+    registry = registry if isinstance(registry, ReadLog) else ReadLog(registry_mapping(registry))
     walked: set[str] = set()
     with warnings_once():
         value, chosen, raw = prepare(schema, profile=profile, registry=registry, formats=fmt, walked=walked,

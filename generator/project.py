@@ -15,6 +15,8 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     formats = true                       # optional: `format` asserts (false: an annotation)
     unknown-formats = "error"            # ignore | error (a format asserted but unknown)
     content = true                       # optional: draft 7's contentEncoding/contentMediaType
+    fetch-remote = true                  # optional: retrieve http(s) $refs at compile time (cached)
+    cache-dir = ".cache/straightline"    # optional: where they are cached (generator/remote.py)
 
     [tool.straightline.formats]          # instead of `formats = true`: custom formats (they assert)
     sku = "mypkg.formats:is_sku"
@@ -50,7 +52,7 @@ UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
 _LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
                "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
 _SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", "native", *_LIMIT_KEYS, "formats",
-                 "unknown-formats", "content")
+                 "unknown-formats", "content", "fetch-remote", "cache-dir")
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
 INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
@@ -75,6 +77,8 @@ class Settings:
     # a module then records `file:///schemas/order.json`, never where the checkout is; None (the
     # API): absolute file URIs
     uri_root: Path | None = None
+    fetch_remote: bool = False  # retrieve http(s) $refs the registry does not hold (generator/remote.py)
+    cache_dir: Path | None = None  # where they are cached; None: remote.default_cache_dir()
 
     def limit_options(self) -> dict[str, int]:
         return dict(self.limits)
@@ -301,6 +305,10 @@ class _Reader:
         if "unsafe-patterns" in table:
             settings = replace(settings, unsafe_patterns=self.choice(where, table, "unsafe-patterns",
                                                                      UNSAFE_PATTERN_POLICIES))
+        if "fetch-remote" in table:
+            settings = replace(settings, fetch_remote=self.flag(where, table, "fetch-remote"))
+        if "cache-dir" in table:
+            settings = replace(settings, cache_dir=self.root / self.string(where, "cache-dir", table["cache-dir"]))
         settings = self.format_settings(where, table, settings)
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():

@@ -35,6 +35,20 @@ _CORE = "tag:yaml.org,2002:"
 CORE_FORMS = {_CORE + "null": _NULL, _CORE + "bool": _BOOL, _CORE + "int": _INT, _CORE + "float": _FLOAT}
 
 
+# Each core tag's pattern with the characters a plain scalar of it can start with (PyYAML looks a
+# resolver up by the first character): the one resolver of schemas and of data.
+CORE_RESOLVERS = ((_CORE + "null", _NULL, list("~nN") + [""]), (_CORE + "bool", _BOOL, list("tTfF")),
+                  (_CORE + "int", _INT, list("-+0123456789")), (_CORE + "float", _FLOAT, list("-+0123456789.")))
+
+
+def core_integer(text: str) -> int | Decimal:
+    """The value of a core-schema integer (`0o17`, `0x1F` or decimal; a decimal too long for
+    int() an exact Decimal)."""
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return _parse_int(text)
+
+
 def is_core_form(tag: str, text: str) -> bool:
     """Whether `text` is a scalar the YAML 1.2 core schema resolves to `tag` (any text is a str,
     and a tag that is not a core scalar tag is not judged here)."""
@@ -68,10 +82,8 @@ def _loader_class() -> Any:
     class Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc, name-defined]
         pass
 
-    for tag, pattern, first in (("null", _NULL, list("~nN") + [""]), ("bool", _BOOL, list("tTfF")),
-                                ("int", _INT, list("-+0123456789")),
-                                ("float", _FLOAT, list("-+0123456789."))):
-        Resolver.add_implicit_resolver(_CORE + tag, pattern, first)
+    for tag, pattern, first in CORE_RESOLVERS:
+        Resolver.add_implicit_resolver(tag, pattern, first)
 
     class Constructor(yaml.constructor.BaseConstructor):  # type: ignore[misc, name-defined]
         pass
@@ -88,10 +100,7 @@ def _loader_class() -> Any:
         return text
 
     def integer(loader: Any, node: Any) -> int | Decimal:
-        text = form(loader, node, "an integer")
-        if text.startswith(("0o", "0x")):
-            return int(text[2:], 8 if text[1] == "o" else 16)
-        return _parse_int(text)
+        return core_integer(form(loader, node, "an integer"))
 
     def number(loader: Any, node: Any) -> Any:
         text = scalar(loader, node)
@@ -241,4 +250,5 @@ def yaml_as_json(raw: bytes, *, max_bytes: int | None = None) -> bytes:
     return exact_json(load_yaml(raw, max_bytes=max_bytes)).encode("utf-8", "surrogatepass")
 
 
-__all__ = ["CORE_FORMS", "YAML_SUFFIXES", "exact_json", "is_core_form", "is_yaml_path", "load_yaml", "yaml_as_json"]
+__all__ = ["CORE_FORMS", "CORE_RESOLVERS", "YAML_SUFFIXES", "core_integer", "exact_json", "is_core_form",
+           "is_yaml_path", "load_yaml", "yaml_as_json"]

@@ -64,6 +64,16 @@ def test_wheel_contains_package_templates_and_entry_point(wheel: Path) -> None:
     assert "[hatch]\nstraightline = generator.build.hatch_hook" in text
 
 
+def test_wheel_ships_the_builtin_schemas_precompiled_with_their_licences(wheel: Path) -> None:
+    from generator.builtin import BUILTINS
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for builtin in BUILTINS:
+        assert f"generator/builtin/modules/{builtin.module}.py" in names
+        assert f"generator/builtin/vendor/{builtin.licence}" in names
+    assert "generator/builtin/vendor/ORIGIN.md" in names
+
+
 def test_wheel_metadata_license_and_readme(wheel: Path) -> None:
     archive = zipfile.ZipFile(wheel)
     names = archive.namelist()

@@ -109,13 +109,20 @@ def _base_uri(job: Job) -> str:
     return file_uri(Path(split_source(job.source)[0]), job.settings.uri_root) if job.settings.registry else ""
 
 
-def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True) -> str:
-    """The module text for one job: a tool contract file, or a schema; warnings printed."""
-    raw = read_job(job)
+def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True,
+              raw: bytes | None = None, registry: Any = None) -> str:
+    """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
+    read; `registry`: the registry to use, else the settings'); warnings printed."""
+    raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}
-    if settings.registry:
+    fetching = None
+    if registry is not None:
+        common["registry"] = registry
+    elif settings.fetch_remote:
+        fetching = common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root), settings)
+    elif settings.registry:
         common["registry"] = registries.get(settings.registry, settings.uri_root)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
@@ -132,6 +139,30 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
                 if isinstance(found, SchemaWarning):
                     say(f"{job.shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
                         sys.stderr)
+            if fetching is not None:
+                _say_notes(fetching)
+
+
+def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...] = ()) -> Any:
+    """`registry` with http(s) documents retrieved as the compile asks for them, through the
+    settings' cache (generator/remote.py); with `uris`, those retrieved at once (and the notes
+    of doing so printed)."""
+    from ..remote import cache_for, remote_registry
+
+    fetching = remote_registry(dict(registry), cache_for(settings.cache_dir))
+    for uri in uris:
+        if uri in fetching and uri not in registry and not isinstance(dict.__getitem__(fetching, uri), dict | bool):
+            dict.__delitem__(fetching, uri)  # not retrieved: recorded as missing, so the module is stale
+    if uris:
+        _say_notes(fetching)
+    return fetching
+
+
+def _say_notes(fetching: Any) -> None:
+    """The notes of a retrieving registry's cache (a cached copy used offline), once each."""
+    for note in fetching.cache.notes:
+        say(f"note: {note}", sys.stderr)
+    fetching.cache.notes.clear()
 
 
 def _shown(path: Path) -> str:
@@ -245,6 +276,8 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
     contract = is_contract_file(job.source, raw)
     # a registry directory is read only when the module records documents it looked up
     registry = registries.get(job.settings.registry, job.settings.uri_root) if recorded.registry else {}
+    if recorded.registry and job.settings.fetch_remote:
+        registry = _fetching(registry, job.settings, tuple(recorded.registry))
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,

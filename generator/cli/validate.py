@@ -1,5 +1,7 @@
-"""`straightline validate`: data files against a schema (compiled here, once) or an already compiled
-module (`--module`: then the compiler is never imported).
+"""`straightline validate`: data files against a schema (compiled here, once; `--schema -` reads it
+from standard input), an already compiled module (`--module`), or a built-in schema
+(`--builtin-schema vendor.NAME`, precompiled in generator/builtin/; with --module and
+--builtin-schema the compiler is never imported).
 
 Exit status: 0 every record valid; 1 some record invalid, or some data file or record unreadable
 or malformed, or a record a custom format function raised on (reported as that record's problem,
@@ -22,10 +24,10 @@ from typing import Any, Callable, Iterator
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
-from ..validate.discover import STDIN, DataFile, discover
+from ..validate.discover import STDIN, DataFile, Skipped, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
-from ..validate.readers import FORMATS, require_yaml
+from ..validate.readers import FORMATS, require_json5, require_yaml
 from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
@@ -35,8 +37,10 @@ OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 EPILOG = """\
 DATA: files, directories (searched recursively; hidden entries skipped) or - for standard input.
 Formats by suffix: .json (one instance), .jsonl/.ndjson (one per line, blank lines skipped),
-.yaml/.yml (one per document; needs PyYAML: pip install 'straightline[yaml]'); other files and
-standard input are JSON unless --data-format says otherwise.
+.yaml/.yml (one per document, YAML 1.2; needs PyYAML: pip install 'straightline[yaml]'), .toml
+(one instance), .json5 (one instance; pip install 'straightline[json5]'); other files and
+standard input are JSON unless --data-format says otherwise. What a directory search passes
+over is named on standard error, with the reason.
 
 exit status: 0 all records valid; 1 a record invalid, or a file or record unreadable or
 malformed, or a custom format function raised on it (reported, the others still validated);
@@ -59,26 +63,38 @@ def add_validate_parser(commands: Any) -> None:
     """The `validate` subcommand and its options (registered by main's parser)."""
     parser = commands.add_parser(
         "validate", help="validate data files against a schema or a compiled module",
-        description="Validate JSON, JSON Lines and YAML data against a schema (compiled once) "
-                    "or an already compiled module.",
+        description="Validate JSON, JSON Lines, YAML, TOML and JSON5 data against a schema (compiled "
+                    "once), an already compiled module or a built-in schema.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    chosen = parser.add_mutually_exclusive_group(required=True)
+    chosen = parser.add_mutually_exclusive_group()
     chosen.add_argument("--schema", metavar="SCHEMA",
-                        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here")
+                        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here; "
+                             "- reads it (JSON or YAML) from standard input")
     chosen.add_argument("--module", metavar="FILE",
                         help="an already compiled module (straightline compile's output)")
-    parser.add_argument("data", metavar="DATA", nargs="+", help="files, directories, or - (standard input)")
+    chosen.add_argument("--builtin-schema", metavar="NAME",
+                        help="a built-in schema, precompiled: vendor.github-workflows, vendor.dependabot, "
+                             "vendor.pyproject, ... (check-jsonschema's names; see --list-builtin)")
+    chosen.add_argument("--list-builtin", action="store_true",
+                        help="list the built-in schemas and exit")
+    parser.add_argument("data", metavar="DATA", nargs="*", help="files, directories, or - (standard input)")
     parser.add_argument("--profile", choices=PROFILE_NAMES,
                         help="the schema's profile (default: the draft its $schema names, else draft2020-12)")
     parser.add_argument("--registry", metavar="DIR",
-                        help="a directory of schema files that $ref may name (never the network)")
+                        help="a directory of schema files that $ref may name")
+    parser.add_argument("--fetch-remote", action="store_true", default=None,
+                        help="retrieve the http(s) documents $ref names that the registry does not hold, "
+                             "at compile time, cached with the compiled module (without it nothing is fetched)")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help="where --fetch-remote caches (default: $XDG_CACHE_HOME/straightline, "
+                             "else ~/.cache/straightline)")
     add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
     add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
-                             "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
+                             "*.json *.jsonl *.ndjson *.yaml *.yml *.toml *.json5, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
                         help="text (default): one line per error, each record's best match first; json: "
@@ -99,6 +115,11 @@ def validate_command(args: argparse.Namespace) -> int:
     if sys.stdout is None:  # started with it closed (`>&-`)
         _complain("straightline validate: standard output is closed: the report has nowhere to go")
         return 2
+    if args.list_builtin:
+        from ..builtin import listing
+
+        sys.stdout.write(listing())
+        return 0
     try:
         files, source = _prepare(args)
     except SchemaError as error:
@@ -160,15 +181,19 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
     """The data files and the module, checked before any data is read: every usage, schema or
     module problem is raised here (exit status 2)."""
     _check_options(args)
-    files = discover(args.data, args.glob, args.data_format)
+    skipped: list[Skipped] = []
+    files = discover(args.data, args.glob, args.data_format, skipped)
+    for entry in skipped:  # named before any result, so a file passed over is never a surprise
+        print(escape(f"{entry.display}: skipped: {entry.reason}"), file=sys.stderr)
     if not files:
         raise OptionError(f"no data files found in {' '.join(args.data)}"
                           + (f" matching {' '.join(args.glob)}" if args.glob else ""))
     if sys.stdin is None and any(data.path == STDIN for data in files):
         raise OptionError("standard input (-) is closed")
-    yaml_files = [data for data in files if data.format == "yaml"]
-    if yaml_files:
-        require_yaml(yaml_files[0].display)
+    for format, require in (("yaml", require_yaml), ("json5", require_json5)):
+        named = [data for data in files if data.format == format]
+        if named:
+            require(named[0].display)
     if args.dask is not None:  # ("" too: refused, never taken for no --dask)
         from ..validate.dask import check_address, require_dask
 
@@ -176,6 +201,11 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
         check_address(args.dask)
     if args.module:
         source, where = ModuleSource.from_path(args.module), f"--module {args.module}"
+    elif args.builtin_schema:
+        from ..builtin import find
+
+        builtin = find(args.builtin_schema)
+        source, where = ModuleSource.from_path(builtin.module_path), f"--builtin-schema {builtin.full_name}"
     else:
         source, where = _compiled_source(args), f"--schema {args.schema}"
     check_module(source.load(), args.output, where)
@@ -183,13 +213,23 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    if args.module:
-        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+    if not (args.schema or args.module or args.builtin_schema):
+        raise OptionError("say what to validate against: --schema FILE, --module FILE or --builtin-schema NAME")
+    if not args.data:
+        raise OptionError("no DATA: name the files or directories to validate, or - for standard input")
+    if args.schema == STDIN and STDIN in args.data:
+        raise OptionError("--schema - and DATA -: standard input can be read once")
+    if args.module or args.builtin_schema:
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "fetch_remote",
+                                                            "cache_dir", *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
             options = ", ".join(given)
-            raise OptionError(f"{options}: compile options, for --schema only (a --module is already compiled)")
+            compiled = "a --module" if args.module else "a built-in schema"
+            raise OptionError(f"{options}: compile options, for --schema only ({compiled} is already compiled)")
+    if args.cache_dir and not args.fetch_remote and args.schema:
+        raise OptionError("--cache-dir: the cache of --fetch-remote, which was not given")
     if args.registry and not os.path.isdir(args.registry):
         raise OptionError(f"--registry {args.registry}: not a directory")
     if args.dask is not None and args.jobs != 1:
@@ -198,7 +238,35 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     """The schema compiled once, here, into module text (format=False: nobody reads it), as
-    `straightline compile` would compile it with the same flags."""
+    `straightline compile` would compile it with the same flags; with --fetch-remote, a module
+    cached with the documents it was compiled from is reused while they are unchanged (then the
+    compiler is never imported)."""
+    stdin = sys.stdin.buffer.read() if args.schema == STDIN else None
+    if not args.fetch_remote:
+        return ModuleSource.from_text(_compile(args, stdin))
+    from ..remote import CompiledCache, cache_for
+
+    cache = cache_for(args.cache_dir)
+    compiled = CompiledCache(cache)
+    key = _cache_key(args, stdin)
+    text = compiled.reuse(key) if key is not None else None
+    if text is None:
+        from ..remote import remote_registry
+        from .commands import Registries
+
+        registry = remote_registry(Registries().get(Path(args.registry) if args.registry else None, Path.cwd()),
+                                   cache)
+        text = _compile(args, stdin, registry)
+        if key is not None:
+            compiled.save(key, text, registry.retrieved)
+    for note in cache.notes:
+        print(escape(f"straightline validate: note: {note}"), file=sys.stderr)
+    return ModuleSource.from_text(text)
+
+
+def _compile(args: argparse.Namespace, stdin: bytes | None, registry: Any = None) -> str:
+    """The module text of --schema (`stdin`: its bytes when read from standard input;
+    `registry`: the registry to compile with, else --registry's)."""
     from ..project import Job, Settings
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
@@ -206,13 +274,54 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
         limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
         unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
-    job = Job(args.schema, args.schema, Path("."), settings)
-    raw = read_job(job)
+    job = Job(args.schema, "<stdin>" if args.schema == STDIN else args.schema, Path("."), settings)
+    raw = _stdin_schema(stdin) if stdin is not None else read_job(job)
     if is_contract_file(args.schema, raw):
         profile = json.loads(raw).get("profile", "octoscript")
         raise OptionError(f"--schema {args.schema}: a tool contract, not a schema; validate against one "
                           f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}")
-    return ModuleSource.from_text(build_job(job, Registries(), name=None, format=False))
+    return build_job(job, Registries(), name=None, format=False, raw=raw, registry=registry)
+
+
+def _cache_key(args: argparse.Namespace, stdin: bytes | None) -> str | None:
+    """The compiled-module cache key of --schema: its bytes, every compile option given, the
+    directory it runs in (file URIs are written relative to it) and the registry directory's
+    files; None when a file cannot be read (the compile then says why)."""
+    import hashlib
+
+    from ..remote import CompiledCache
+    from .files import split_source
+
+    options = {name: getattr(args, name) for name in ("schema", "profile", "registry", "unsafe_patterns",
+                                                      *LIMIT_OPTIONS, *(dest for _, dest in FORMAT_FLAGS))}
+    try:
+        source = stdin if stdin is not None else Path(split_source(args.schema)[0]).read_bytes()
+        registry = hashlib.sha256()
+        if args.registry:
+            root = Path(args.registry)
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    registry.update(f"{path.relative_to(root).as_posix()}\0".encode("utf-8", "replace"))
+                    registry.update(hashlib.sha256(path.read_bytes()).digest())
+    except OSError:
+        return None
+    return CompiledCache.key(source, {**options, "cwd": os.getcwd(), "registry_files": registry.hexdigest()})
+
+
+def _stdin_schema(raw: bytes) -> bytes:
+    """The schema read from standard input as JSON bytes: JSON as it is, else YAML converted
+    exactly."""
+    from ..yaml_loader import yaml_as_json
+
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        try:
+            import yaml  # type: ignore[import-untyped]  # noqa: F401
+        except ImportError:
+            return raw  # not JSON, and no YAML reader: the loader says what is wrong with it
+        return yaml_as_json(raw)
+    return raw
 
 
 def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> int:

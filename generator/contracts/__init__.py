@@ -88,7 +88,8 @@ def compile_contract_source(contract: Any, *, name: str | None = None, format: b
     except Exception as error:  # an OptionError: here it is a fault of the contract file
         raise SchemaError(str(getattr(error, "message", error)), code="bad-contract", pointer="/profile") from None
     emitters, sides, typed = [], [], []
-    registry = ReadLog(registry_mapping(registry))  # a directory is read once
+    # a directory is read once (a ReadLog given, remote_registry's, fills itself as it is asked)
+    registry = registry if isinstance(registry, ReadLog) else ReadLog(registry_mapping(registry))
     reviewed: set[int] = set()  # the registry documents reviewed (review_documents)
     for side, prefix in (("input", "i"), ("output", "o")):
         try:

@@ -1,11 +1,13 @@
 """Which data DATA names: files as given, directories searched recursively for the --glob patterns
-(by default every file whose suffix, in any case, is .json, .jsonl, .ndjson, .yaml or .yml), `-`
-for standard input.
+(by default every file whose suffix, in any case, is .json, .jsonl, .ndjson, .yaml, .yml, .toml or
+.json5), `-` for standard input.
 
 Directory walks are sorted (the same order on every run and machine), skip hidden entries (a name
 starting with '.': .git, editor files) and do not follow symbolic links to directories (no loops).
 A pattern without '/' matches a file's name; one with '/' matches its path relative to the
 directory searched ('*' also crosses '/'). A named path that does not exist is a usage error.
+Whatever a walk passes over (a file of another suffix or not matching --glob, a hidden entry, a
+link to a directory) is a Skipped entry with the reason, for the command to name.
 
 What cannot be read is never passed over in silence: a directory of the walk that cannot be
 listed, and a file found there that is not a regular file (a FIFO would block the read, a device
@@ -40,15 +42,25 @@ class DataFile:
     problem: str | None = None  # why it cannot be read, found before reading it
 
 
-def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str | None) -> list[DataFile]:
-    """Every data file DATA names, in command-line order (a directory's files sorted)."""
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of a directory walk that is not read, shown as found, and why."""
+
+    display: str
+    reason: str
+
+
+def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str | None,
+             skipped: list[Skipped] | None = None) -> list[DataFile]:
+    """Every data file DATA names, in command-line order (a directory's files sorted); what the
+    directory walks pass over is appended to `skipped` where given."""
     patterns = tuple(globs)
     found: list[DataFile] = []
     for operand in operands:
         if operand == STDIN:
             found.append(DataFile(STDIN, "<stdin>", forced_format or "json", None))
         elif os.path.isdir(operand):
-            found.extend(_walk(operand, patterns, forced_format))
+            found.extend(_walk(operand, patterns, forced_format, [] if skipped is None else skipped))
         else:
             _must_exist(operand)
             found.append(_data_file(operand, forced_format, named=True))
@@ -93,18 +105,26 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a special file")
 
 
-def _matches(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
-    """Whether a file found in a directory is data: by the patterns given, else by its suffix
-    (any case: DATA.JSON is JSON too)."""
-    if not patterns:
-        dot = name.rfind(".")
-        return dot > 0 and name[dot:].lower() in SUFFIX_FORMATS
-    return any(fnmatch.fnmatchcase(relative if "/" in p else name, p) for p in patterns)
+def _why_not(name: str, relative: str, patterns: tuple[str, ...]) -> str | None:
+    """None for a file found in a directory that is data (by the patterns given, else by its
+    suffix, in any case: DATA.JSON is JSON too), else why it is passed over."""
+    if patterns:
+        if any(fnmatch.fnmatchcase(relative if "/" in p else name, p) for p in patterns):
+            return None
+        return "does not match --glob " + " ".join(patterns)
+    dot = name.rfind(".")
+    suffix = name[dot:].lower() if dot > 0 else ""
+    if suffix in SUFFIX_FORMATS:
+        return None
+    shown = f"suffix {name[dot:]}" if suffix else "no suffix"
+    return f"not a data file by its name ({shown}; --glob and --data-format read it)"
 
 
-def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None) -> list[DataFile]:
+def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None,
+          skipped: list[Skipped]) -> list[DataFile]:
     """The data files below `directory`, sorted, and a DataFile with its problem in the place of
-    each directory that cannot be listed (os.walk would skip it in silence)."""
+    each directory that cannot be listed (os.walk would skip it in silence); each entry passed
+    over is appended to `skipped`."""
     matched: list[DataFile] = []
 
     def unlisted(error: OSError) -> None:
@@ -113,12 +133,25 @@ def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None) 
                                 f"cannot list the directory: {error.strerror or error}"))
 
     for root, dirnames, filenames in os.walk(directory, onerror=unlisted):
-        dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
-        for name in sorted(filenames):
-            if name.startswith("."):
-                continue
+        walked = []
+        for name in sorted(dirnames):
             path = os.path.join(root, name)
+            if name.startswith("."):
+                skipped.append(Skipped(path, "hidden (a name starting with '.'), not searched"))
+            elif os.path.islink(path):
+                skipped.append(Skipped(path, "a symbolic link to a directory, not followed"))
+            else:
+                walked.append(name)
+        dirnames[:] = walked
+        for name in sorted(filenames):
+            path = os.path.join(root, name)
+            if name.startswith("."):
+                skipped.append(Skipped(path, "hidden (a name starting with '.'); name it to read it"))
+                continue
             relative = Path(os.path.relpath(path, directory)).as_posix()
-            if _matches(name, relative, patterns):
+            reason = _why_not(name, relative, patterns)
+            if reason is None:
                 matched.append(_data_file(path, forced_format, named=False))
+            else:
+                skipped.append(Skipped(path, reason))
     return matched

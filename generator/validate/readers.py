@@ -1,13 +1,15 @@
 """Reading data into instances: JSON (one instance per file), JSON Lines (one per line, blank lines
-skipped) and YAML (one per document, PyYAML as the optional extra `yaml`).
+skipped), YAML (one per document, PyYAML as the optional extra `yaml`, read by the YAML 1.2 core
+schema as schemas are), TOML (one per file, tomllib) and JSON5 (one per file, the optional extra
+`json5`).
 
 Every failure is a ReadProblem with a message and, where known, the 1-based line and column (the
 column counts characters, or bytes where the bytes are not UTF-8). Instances are what `json.loads`
 makes (duplicate keys: the last wins; numbers: int, or float for a fraction or exponent), except
 that NaN and Infinity, which are not JSON, are refused, and that an integer longer than int()
-reads is an exact Decimal (json.loads fails on it). YAML scalars PyYAML cannot convert (`0x_`),
-and explicitly tagged ones that are no form of their tag (`!!null x`), are ReadProblems at their
-place.
+reads is an exact Decimal (json.loads fails on it). YAML scalars PyYAML cannot convert
+(`!!timestamp x`), and explicitly tagged ones that are no form of their tag (`!!null x`), are
+ReadProblems at their place. TOML's dates and times are strings (JSON has none; see read_toml).
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from decimal import Decimal
 from typing import Any, Callable, Iterator
 
 from ..errors import OptionError
-from ..yaml_loader import CORE_FORMS, is_core_form
+from ..yaml_loader import CORE_FORMS, CORE_RESOLVERS, core_integer, is_core_form
 
-FORMATS = ("json", "jsonl", "yaml")
-SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml"}
+FORMATS = ("json", "jsonl", "yaml", "toml", "json5")
+SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml",
+                  ".toml": "toml", ".json5": "json5"}
 YAML_EXTRA_HINT = "pip install 'straightline[yaml]'"
+JSON5_EXTRA_HINT = "pip install 'straightline[json5]'"
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -40,6 +44,10 @@ class ReadProblem(Exception):
 
 class YamlMissing(OptionError):
     """YAML data was given but PyYAML is not installed."""
+
+
+class Json5Missing(OptionError):
+    """JSON5 data was given but the json5 package is not installed."""
 
 
 def format_for(name: str, forced: str | None) -> str:
@@ -148,6 +156,43 @@ def _lines_one_by_one(data: bytes, at_file_start: bool) -> list[str | ReadProble
     return lines
 
 
+_FAST_DECODE: Any = None
+
+
+def fast_json_decoder() -> Callable[[bytes], Any] | None:
+    """msgspec's JSON decoder (the extra `fast`), or None where it is not installed. It parses
+    2-3 times as fast as json.loads and, where it gives a value, gives json.loads' value: the
+    same correctly rounded floats, integers exact at any length it takes, the last of duplicate
+    keys. Whatever it refuses (a byte-order mark, an integer longer than it reads, a number
+    beyond a float's range, a lone surrogate, a blank line, NaN, malformed JSON) is read again
+    by read_jsonl_line, as if it were not there (tests/validate/test_fast_jsonl.py)."""
+    global _FAST_DECODE
+    if _FAST_DECODE is None:
+        try:
+            import msgspec  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            _FAST_DECODE = False
+        else:
+            _FAST_DECODE = msgspec.json.Decoder().decode
+    return _FAST_DECODE or None
+
+
+class BlankLine(Exception):
+    """A JSON Lines line with only whitespace: skipped, not a record."""
+
+
+def read_jsonl_line(line: bytes, *, at_file_start: bool) -> Any:
+    """The instance on one line of JSON Lines as bytes, read as the JSON reader reads it;
+    BlankLine for a blank line, a ReadProblem (line number unset) for one that cannot be read."""
+    text = decode_utf8(line, at_file_start=at_file_start)
+    if is_blank(text):
+        raise BlankLine
+    try:
+        return decode_json(text)
+    except (ValueError, RecursionError) as exc:
+        raise json_problem(exc) from None
+
+
 def is_blank(line: str) -> bool:
     """A JSON Lines line with only JSON whitespace: skipped, not a record."""
     return not line.strip(" \t\r")
@@ -179,7 +224,6 @@ def read_jsonl(data: bytes) -> Iterator[tuple[int, Any]]:
 # --- YAML -------------------------------------------------------------------------------------
 
 _YAML_LOADER: Any = None
-_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 def require_yaml(what: str) -> None:
@@ -191,35 +235,71 @@ def require_yaml(what: str) -> None:
 
 
 def _yaml_loader() -> Any:
-    """PyYAML's safe loader (the C one where built), except that timestamps stay strings: JSON
-    has no date type, and a schema's "format": "date" expects a string."""
+    """PyYAML's safe loader (the C one where built) resolving plain scalars by the YAML 1.2 core
+    schema, as schemas are read (generator.yaml_loader.CORE_RESOLVERS): `on`, `yes`, `NO`, `1_000`
+    and timestamps are strings, `012` is twelve. The merge key `<<` stays (GitLab CI and Compose
+    files use it; ruamel.yaml, which check-jsonschema reads with, keeps it in 1.2 too), and
+    GitLab CI's `!reference [job, key]` is the list it holds (as check-jsonschema's gitlab-ci
+    transform reads it); any other tag that is not YAML's own is refused at its place."""
     global _YAML_LOADER
     if _YAML_LOADER is None:
         import yaml  # type: ignore[import-untyped]
 
         base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        resolvers = {
-            first: [(tag, regexp) for tag, regexp in entries if tag != _TIMESTAMP_TAG]
-            for first, entries in base.yaml_implicit_resolvers.items()
-        }
+        resolvers: dict[Any, list[tuple[str, Any]]] = {}
+        for tag, pattern, firsts in CORE_RESOLVERS:
+            for first in firsts:
+                resolvers.setdefault(first, []).append((tag, pattern))
+        resolvers.setdefault("<", []).extend(
+            entry for entry in base.yaml_implicit_resolvers.get("<", []) if entry[0] == _MERGE_TAG)
         constructors = {tag: _marked(tag, construct) for tag, construct in base.yaml_constructors.items()}
-        constructors[_INT_TAG] = _marked(_INT_TAG, _long_ints_too(base.yaml_constructors[_INT_TAG]))
+        for tag, construct in _CORE_CONSTRUCTORS.items():
+            constructors[tag] = _marked(tag, construct)
+        constructors[_GITLAB_REFERENCE] = _marked(_GITLAB_REFERENCE, _gitlab_reference)
         _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers,
                                                         "yaml_constructors": constructors})
     return _YAML_LOADER
 
 
-_INT_TAG = "tag:yaml.org,2002:int"
-_DECIMAL_INTEGER = re.compile(r"[-+]?[0-9][0-9_]*")
+_CORE = "tag:yaml.org,2002:"
+_MERGE_TAG = _CORE + "merge"
+_GITLAB_REFERENCE = "!reference"
+
+
+def _gitlab_reference(loader: Any, node: Any) -> list[Any]:
+    """GitLab CI's `!reference [.job, script]`: the sequence it tags, as a list."""
+    if node.id != "sequence":
+        raise ValueError("not a sequence")
+    return loader.construct_sequence(node, deep=True)  # type: ignore[no-any-return]
 
 Constructor = Callable[[Any, Any], Any]
 
+# The core tags' values; a scalar reaches one only as a core form of its tag (_marked checks an
+# explicitly tagged one). Floats are float() of the text, as json.loads reads them; `.inf` and
+# `.nan` are refused at their place afterwards (_check_json_value).
+_CORE_CONSTRUCTORS: dict[str, Constructor] = {
+    _CORE + "null": lambda loader, node: None,
+    _CORE + "bool": lambda loader, node: node.value.lower() == "true",
+    _CORE + "int": lambda loader, node: core_integer(node.value),
+    _CORE + "float": lambda loader, node: _core_float(node.value),
+}
+
+
+def _core_float(text: str) -> float:
+    """A core-schema float: float() of its text, `.inf`/`.nan` in any of its cases too."""
+    lowered = text.lower()
+    if lowered.endswith((".inf", ".nan")):
+        return math.nan if lowered.endswith("nan") else (-math.inf if text.startswith("-") else math.inf)
+    return float(text)
+
 
 def _marked(tag: str | None, construct: Constructor) -> Constructor:
-    """PyYAML's constructor for `tag`, its failures on a malformed scalar (`0x_`, `!!int abc`,
-    `!!bool maybe`: a ValueError, KeyError or AttributeError of the conversion inside) turned
-    into a YAML error at the value's line and column. An explicitly tagged scalar must be a form
-    of its tag (see _untagged_form), or PyYAML coerces it: `!!null x` is None, `!!int " 12"` 12."""
+    """PyYAML's constructor for `tag`, its failures on a malformed scalar (`!!int abc`,
+    `!!timestamp nope`: a ValueError, KeyError or AttributeError of the conversion inside) turned
+    into a YAML error at the value's line and column. An explicitly tagged null, bool, int or
+    float must be a form the YAML 1.2 core schema gives that tag (the schema loader's rule,
+    generator.yaml_loader.is_core_form), or PyYAML would coerce it: `!!null x` None, `!!bool yes`
+    true, `!!int " 12"` 12."""
     from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
 
     name = (tag or "value").rsplit(":", 1)[-1]
@@ -227,37 +307,15 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
 
     def constructor(loader: Any, node: Any) -> Any:
         try:
-            if judged and isinstance(node.value, str) and not _untagged_form(loader, node):
+            if judged and (not isinstance(node.value, str) or not is_core_form(node.tag, node.value)):
                 raise ValueError(node.value)
             return construct(loader, node)
         except (ValueError, KeyError, AttributeError, TypeError, IndexError):
-            shown = repr(node.value) if len(str(node.value)) <= 40 else repr(str(node.value)[:40]) + "..."
+            if not isinstance(node.value, str):  # a tag on a mapping or a sequence
+                shown = f"a {node.id}"
+            else:
+                shown = repr(node.value) if len(node.value) <= 40 else repr(node.value[:40]) + "..."
             raise ConstructorError(None, None, f"{shown} is not a valid {name}", node.start_mark) from None
-
-    return constructor
-
-
-def _untagged_form(loader: Any, node: Any) -> bool:
-    """Whether a scalar tagged null, bool, int or float is a form of its tag: one the YAML 1.2
-    core schema gives it (the schema loader's rule, generator.yaml_loader.is_core_form), or one
-    this reader resolves to it untagged (PyYAML's YAML 1.1 forms: `!!bool yes` is true here as
-    `yes` is)."""
-    text = node.value
-    return is_core_form(node.tag, text) or loader.resolve(type(node), text, (True, False)) == node.tag
-
-
-def _long_ints_too(construct: Constructor) -> Constructor:
-    """The int constructor, with a decimal integer longer than int() reads kept exact (Decimal),
-    as the JSON reader keeps it."""
-
-    def constructor(loader: Any, node: Any) -> Any:
-        try:
-            return construct(loader, node)
-        except ValueError:
-            text = str(node.value)
-            if not _DECIMAL_INTEGER.fullmatch(text):
-                raise
-            return Decimal(text.replace("_", ""))
 
     return constructor
 
@@ -291,7 +349,7 @@ def read_yaml(data: bytes) -> list[tuple[int, Any]]:
     return documents
 
 
-def _check_json_value(value: Any, line: int, budget: int) -> None:
+def _check_json_value(value: Any, line: int | None, budget: int, what: str = "YAML") -> None:
     """Refuse what JSON cannot hold, iteratively; aliases make a YAML value a graph, so a cycle is
     refused and the values visited are bounded (an alias bomb is refused, not expanded)."""
     on_path: set[int] = set()  # the containers between the root and the node visited
@@ -303,25 +361,114 @@ def _check_json_value(value: Any, line: int, budget: int) -> None:
             continue
         budget -= 1
         if budget < 0:
-            raise ReadProblem("YAML aliases expand to too many values", line)
+            raise ReadProblem(f"{what} aliases expand to too many values", line)
         where = pointer or "(root)"
         if isinstance(node, (dict, list)):
             if id(node) in on_path:
-                raise ReadProblem(f"YAML value at {where} contains itself", line)
+                raise ReadProblem(f"{what} value at {where} contains itself", line)
             on_path.add(id(node))
             stack.append((_LEAVE, str(id(node))))
             if isinstance(node, dict):
                 for key, item in node.items():
                     if not isinstance(key, str):
-                        raise ReadProblem(f"YAML key {key!r} at {where} is not a string", line)
+                        raise ReadProblem(f"{what} key {key!r} at {where} is not a string", line)
                     stack.append((item, pointer + "/" + key.replace("~", "~0").replace("/", "~1")))
             else:
                 stack.extend((item, f"{pointer}/{index}") for index, item in enumerate(node))
         elif isinstance(node, float):
             if not math.isfinite(node):
-                raise ReadProblem(f"YAML value {node!r} at {where} is not a JSON number", line)
+                raise ReadProblem(f"{what} value {node!r} at {where} is not a JSON number", line)
         elif not (node is None or isinstance(node, (str, int, Decimal))):
-            raise ReadProblem(f"YAML value at {where} is a {type(node).__name__}, which JSON has no type for", line)
+            raise ReadProblem(f"{what} value at {where} is a {type(node).__name__}, which JSON has no type for",
+                              line)
 
 
 _LEAVE = object()  # marks, on the walk's stack, the end of a container's children
+
+
+# --- TOML -------------------------------------------------------------------------------------
+
+_TOML_PLACE = re.compile(r"\s*\((?:at line (\d+), column (\d+)|at end of document)\)$")
+
+
+def read_toml(data: bytes) -> Any:
+    """The one instance of a TOML document (tomllib). Dates and times, which JSON has no type
+    for, become their RFC 3339 text (datetime.isoformat: `1979-05-27T07:32:00-08:00`; a local
+    date-time or time has no offset, and none is made up); `inf` and `nan` are refused at their
+    place."""
+    import tomllib
+
+    text = decode_utf8(data, at_file_start=True)
+    try:
+        value = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else "malformed"
+        place = _TOML_PLACE.search(message)
+        if place is None:
+            raise ReadProblem(f"invalid TOML: {message}") from None
+        if place[1] is None:  # at the end of the document: its last line
+            raise ReadProblem(f"invalid TOML: {message[:place.start()]}", text.count("\n") + 1) from None
+        raise ReadProblem(f"invalid TOML: {message[:place.start()]}", int(place[1]), int(place[2])) from None
+    except (ValueError, RecursionError) as exc:  # an integer too long for int(), nesting too deep
+        raise ReadProblem(f"invalid TOML: {exc}" if str(exc) else "invalid TOML") from None
+    value = _dates_as_text(value)
+    _check_json_value(value, None, budget=10 * len(data) + 10_000, what="TOML")
+    return value
+
+
+def _dates_as_text(value: Any) -> Any:
+    """`value` with every date, time and date-time replaced by its isoformat() text."""
+    import datetime
+
+    if isinstance(value, dict):
+        return {key: _dates_as_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_dates_as_text(item) for item in value]
+    if isinstance(value, (datetime.date, datetime.time)):  # (datetime is a date)
+        return value.isoformat()
+    return value
+
+
+# --- JSON5 ------------------------------------------------------------------------------------
+
+def require_json5(what: str) -> None:
+    """Raise Json5Missing (naming the extra) unless the json5 package can be imported."""
+    try:
+        import json5  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        raise Json5Missing(f"{what} is JSON5, which needs the json5 package: {JSON5_EXTRA_HINT}") from None
+
+
+def read_json5(data: bytes) -> Any:
+    """The one instance of a JSON5 document (comments, trailing commas, unquoted names, single
+    quotes, hexadecimal numbers). Numbers and duplicate names are read as the JSON reader reads
+    them (a fraction or exponent a float; the last of two names wins); Infinity and NaN, which
+    JSON5 allows and JSON has no counterpart for, are refused."""
+    import json5  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+    text = decode_utf8(data, at_file_start=True)
+    try:
+        value = json5.loads(text, parse_constant=_refuse_constant)
+    except ValueError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else "malformed"
+        line = re.match(r"<string>:(\d+) ", message)
+        column = re.search(r" at column (\d+)$", message)
+        shown = message[line.end() if line else 0:column.start() if column else len(message)]
+        raise ReadProblem(f"invalid JSON5: {shown}", line and int(line[1]), column and int(column[1])) from None
+    except RecursionError:
+        raise ReadProblem("invalid JSON5: nested too deeply to read") from None
+    _check_json_value(value, None, budget=10 * len(data) + 10_000, what="JSON5")
+    return value
+
+
+def read_documents(format: str, data: bytes) -> list[tuple[int | None, Any]]:
+    """The instances of a whole file of `format` (not JSON Lines), each with the line its document
+    starts on, or None for a file that holds one instance (reported without a line)."""
+    if format == "json":
+        return [(None, read_json(data))]
+    if format == "toml":
+        return [(None, read_toml(data))]
+    if format == "json5":
+        return [(None, read_json5(data))]
+    documents: list[tuple[int | None, Any]] = list(read_yaml(data))
+    return [(None, documents[0][1])] if len(documents) == 1 else documents

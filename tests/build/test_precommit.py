@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,3 +112,78 @@ def test_published_hooks_guard_a_commit(tmp_path: Path, offline: dict[str, str],
     stale = git("commit", "-q", "-m", "integers", cwd=user, env=offline)
     assert stale.returncode != 0
     assert "gen/point.py: stale (the source changed" in stale.stdout + stale.stderr
+
+
+DATA_HOOKS = ("straightline-validate", "check-github-workflows", "check-github-actions", "check-dependabot",
+              "check-pyproject")
+
+
+def test_published_data_hooks_check_workflows_actions_dependabot_pyproject_and_a_schema(
+        tmp_path: Path, offline: dict[str, str], hook_repo: tuple[Path, str]) -> None:
+    """Each data hook passes a repository whose files are valid and fails, naming the file and
+    the problem, once one of its files is not; files its pattern does not pick are left alone."""
+    repo, rev = hook_repo
+    user = tmp_path / "app"
+    hooks = "".join(f"  - id: {hook}\n" for hook in DATA_HOOKS[1:])
+    write(user / ".pre-commit-config.yaml",
+          f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: straightline-validate\n"
+          "    files: ^config/\n    args: [--schema, schemas/config.json]\n" + hooks)
+    write(user / "schemas" / "config.json", {"type": "object", "required": ["port"],
+                                             "properties": {"port": {"type": "integer"}}})
+    write(user / "config" / "app.yaml", "port: 8080\n")
+    write(user / "config" / "db.toml", "port = 5432\n")
+    write(user / "other.json", {"not": "checked"})  # no hook picks it
+    write(user / ".github" / "workflows" / "ci.yml",
+          "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n")
+    write(user / ".github" / "dependabot.yml",
+          "version: 2\nupdates:\n  - package-ecosystem: pip\n    directory: /\n    schedule: {interval: weekly}\n")
+    write(user / "action.yml", "name: a\ndescription: d\nruns:\n  using: node20\n  main: index.js\n")
+    write(user / "pyproject.toml", '[project]\nname = "app"\nversion = "1.0"\n')
+    assert git("init", "-q", cwd=user, env=offline).returncode == 0
+    assert git("add", "-A", cwd=user, env=offline).returncode == 0
+    passed = pre_commit("run", "--all-files", cwd=user, env=offline)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    for hook in DATA_HOOKS:
+        assert re.search(rf"^{re.escape(_hook_name(repo, hook))}\.+Passed$", passed.stdout, re.M), passed.stdout
+
+    breakages = {
+        "straightline-validate": ("config/db.toml", 'port = "5432"\n', 'config/db.toml:/port: "5432" is not of type'),
+        "check-github-workflows": (".github/workflows/ci.yml", "on: push\n",
+                                   '.github/workflows/ci.yml:(root): "jobs" is a required property'),
+        "check-github-actions": ("action.yml", "name: a\nruns:\n  using: node20\n  main: index.js\n",
+                                 'action.yml:(root): "description" is a required property'),
+        "check-dependabot": (".github/dependabot.yml", "version: 3\nupdates: []\n", ".github/dependabot.yml:/version"),
+        "check-pyproject": ("pyproject.toml", '[project]\nname = "app"\nversion = 1\n', "pyproject.toml:/project/version"),
+    }
+    for hook, (path, broken, expected) in breakages.items():
+        original = (user / path).read_text()
+        write(user / path, broken)
+        failed = pre_commit("run", hook, "--all-files", cwd=user, env=offline)
+        assert failed.returncode == 1, failed.stdout[-4000:]
+        assert expected in failed.stdout, failed.stdout[-4000:]
+        assert "Traceback" not in failed.stdout + failed.stderr
+        write(user / path, original)
+
+
+def _hook_name(repo: Path, hook: str) -> str:
+    """The name pre-commit prints for a hook of the repository's .pre-commit-hooks.yaml."""
+    import yaml
+
+    (entry,) = [h for h in yaml.safe_load((repo / ".pre-commit-hooks.yaml").read_text()) if h["id"] == hook]
+    return str(entry["name"])
+
+
+def test_the_check_hooks_are_the_builtin_schemas() -> None:
+    """One check-NAME hook per built-in schema, running it on the files its catalogue entry names."""
+    import yaml
+
+    from generator.builtin import BUILTINS
+
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    checks = {hook_id: hook for hook_id, hook in hooks.items() if hook_id.startswith("check-")}
+    assert sorted(checks) == sorted(f"check-{builtin.name}" for builtin in BUILTINS)
+    for builtin in BUILTINS:
+        hook = checks[f"check-{builtin.name}"]
+        assert hook["entry"] == f"straightline validate --builtin-schema {builtin.full_name}"
+        assert hook["files"] == builtin.files
+        assert hook["language"] == "python" and hook.get("pass_filenames", True)

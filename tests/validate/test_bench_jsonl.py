@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bench import jsonl
 
@@ -19,9 +22,14 @@ def test_generated_data_has_one_percent_invalid_records(tmp_path: Path) -> None:
         assert invalid == (0 if name == "valid" else 10)
 
 
-def test_quick_report_shape_and_answers() -> None:
-    section = jsonl.run(lines=300, log=lambda message: None)
-    assert section["lines"] == 300 and section["target_ratio"] == 1.5
+@pytest.fixture(scope="module")
+def section() -> dict[str, Any]:
+    """One quick run of the report (generated events and the real schemas, 200 lines each)."""
+    return jsonl.run(lines=200, log=lambda message: None)
+
+
+def test_quick_report_shape_and_answers(section: dict[str, Any]) -> None:
+    assert section["lines"] == 200 and section["target_ratio"] == 1.5
     assert [entry["name"] for entry in section["files"]] == ["valid", "1% invalid"]
     for entry in section["files"]:
         assert entry["problem"] is None
@@ -32,3 +40,17 @@ def test_quick_report_shape_and_answers() -> None:
         assert set(entry["records_per_second"]) == labels
         assert entry["ratio_in_process"] > 0 and entry["ratio_command"] > 0
     assert "records/s" in jsonl.table(section)
+
+
+def test_real_schemas_report_shape_and_answers(section: dict[str, Any]) -> None:
+    """SchemaStore's Dependabot, GitHub workflow and package.json schemas, each over its valid
+    samples: the command's answer is checked (every record valid) before the figures are taken."""
+    assert section["schemas_target_ratio"] == 1.2
+    assert [entry["name"] for entry in section["schemas"]] == ["dependabot", "github-workflows", "package.json"]
+    for entry in section["schemas"]:
+        assert entry["problem"] is None
+        assert entry["lines"] == 200 and entry["samples"] > 30
+        assert {"json.loads", "straightline (in process)", "json.loads (command)",
+                "straightline --jobs 2 (command)"} <= set(entry["seconds"])
+        assert entry["ratio_jobs_2"] > 0 and entry["ratio_in_process"] > 0
+    assert "ratio --jobs 2" in jsonl.table(section)

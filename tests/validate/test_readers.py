@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.validate.discover import STDIN, DataFile, discover
-from generator.validate.readers import (ReadProblem, format_for, jsonl_lines, read_json, read_jsonl,
-                                        read_yaml)
+from generator.validate.readers import (ReadProblem, format_for, jsonl_lines, read_json, read_json5, read_jsonl,
+                                        read_toml, read_yaml)
 from generator.validate.report import dumps, escape
 from generator.validate.tasks import Task, plan
 
@@ -254,6 +254,56 @@ def test_jsonl_unicode_line_separators_inside_strings_do_not_split_lines() -> No
     assert [value for _, value in read_jsonl(data)] == ["a\u2028b", "c\x85d"]
 
 
+# --- TOML and JSON5 ------------------------------------------------------------------------------
+
+def test_toml_is_one_instance_its_dates_rfc_3339_text() -> None:
+    data = (b'name = "x"\nversion = 2\nratio = 0.5\nbig = 12345678901234567890\n'
+            b"at = 1979-05-27T07:32:00-08:00\nutc = 1979-05-27T07:32:00Z\nlocal = 1979-05-27T07:32:00\n"
+            b'day = 1979-05-27\ntime = 07:32:00.5\n[tool.x]\nlist = [1, "a", {b = true}]\n')
+    assert read_toml(data) == {
+        "name": "x", "version": 2, "ratio": 0.5, "big": 12345678901234567890,
+        "at": "1979-05-27T07:32:00-08:00", "utc": "1979-05-27T07:32:00+00:00", "local": "1979-05-27T07:32:00",
+        "day": "1979-05-27", "time": "07:32:00.500000", "tool": {"x": {"list": [1, "a", {"b": True}]}}}
+
+
+@pytest.mark.parametrize(("data", "message", "line", "column"), [
+    (b'a = 1\nb = [1,\nc = "x"\n', "invalid TOML: Invalid value", 3, 1),
+    (b"a = 1\na = 2\n", "invalid TOML: Cannot overwrite a value", 2, 6),
+    (b'a = "open\n', "invalid TOML: Illegal character", 1, 10),
+    (b"x = [1, inf]\n", "TOML value inf at /x/1 is not a JSON number", None, None),
+    (b"[t]\ny = nan\n", "TOML value nan at /t/y is not a JSON number", None, None),
+    (b"a = \xff\n", "not UTF-8", 1, 5),
+])
+def test_toml_problems_are_read_problems_with_their_place(data: bytes, message: str, line: int | None,
+                                                          column: int | None) -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_toml(data)
+    assert caught.value.message.startswith(message)
+    assert caught.value.line == line
+    if column is not None:
+        assert caught.value.column == column
+
+
+def test_json5_comments_trailing_commas_and_names_read_as_json() -> None:
+    pytest.importorskip("json5")
+    data = b"// config\n{extends: ['config:base'], 'n': 0x10, f: .5, e: 1e3, big: 123456789012345678901234,}\n"
+    assert read_json5(data) == {"extends": ["config:base"], "n": 16, "f": 0.5, "e": 1000.0,
+                                "big": 123456789012345678901234}
+
+
+@pytest.mark.parametrize(("data", "message", "line", "column"), [
+    (b"{a: 1,\n b: }\n", "invalid JSON5: Unexpected \"}\"", 2, 5),
+    (b"[1, Infinity]", "invalid JSON5: Infinity is not a JSON number", None, None),
+    (b"{a: NaN}", "invalid JSON5: NaN is not a JSON number", None, None),
+])
+def test_json5_problems_are_read_problems_with_their_place(data: bytes, message: str, line: int | None,
+                                                           column: int | None) -> None:
+    pytest.importorskip("json5")
+    with pytest.raises(ReadProblem) as caught:
+        read_json5(data)
+    assert (caught.value.message, caught.value.line, caught.value.column) == (message, line, column)
+
+
 # --- YAML ---------------------------------------------------------------------------------------
 
 def test_yaml_documents_with_their_start_lines() -> None:
@@ -288,7 +338,10 @@ def test_yaml_values_json_cannot_hold_are_refused_with_their_place(text: bytes, 
 
 
 @pytest.mark.parametrize(("text", "message", "column"), [
-    (b"a: 0x_\n", "'0x_' is not a valid int", 4),
+    (b"a: !!int 0x_\n", "'0x_' is not a valid int", 4),
+    (b"a: !!int 1_000\n", "'1_000' is not a valid int", 4),  # a YAML 1.1 int, not a 1.2 one
+    (b"a: !!bool yes\n", "'yes' is not a valid bool", 4),  # a YAML 1.1 bool
+    (b"a: !!float 1_000.5\n", "'1_000.5' is not a valid float", 4),
     (b"a: 1\nb: !!int abc\n", "'abc' is not a valid int", 4),
     (b"- !!float abc\n", "'abc' is not a valid float", 3),
     (b"a: !!bool maybe\n", "'maybe' is not a valid bool", 4),
@@ -321,21 +374,54 @@ def test_yaml_a_long_bad_scalar_is_shown_by_its_first_40_characters(length: int)
 
 def test_yaml_explicit_tags_hold_their_forms_as_the_schema_loader_has_them() -> None:
     """A tagged scalar is read when it is a YAML 1.2 core form of its tag (the schema loader's
-    rule) or a form this reader resolves to the tag untagged (YAML 1.1: `!!bool yes` is `yes`)."""
+    rule); `!!str` makes anything a string."""
     text = (b"a: !!bool true\nb: !!bool FALSE\nc: !!null\nd: !!null ~\ne: !!int -12\nf: !!int 0o17\n"
-            b"g: !!int 0x1F\nh: !!float 1\ni: !!float 1e5\nj: !!str yes\nk: !!bool yes\nl: yes\n"
-            b"m: !!int 1_000\nn: !!float 1_000.5\n")
+            b"g: !!int 0x1F\nh: !!float 1\ni: !!float 1e5\nj: !!str yes\nk: !!str 12\n")
     assert read_yaml(text) == [(1, {"a": True, "b": False, "c": None, "d": None, "e": -12, "f": 15, "g": 31,
-                                    "h": 1.0, "i": 100000.0, "j": "yes", "k": True, "l": True, "m": 1000,
-                                    "n": 1000.5})]
+                                    "h": 1.0, "i": 100000.0, "j": "yes", "k": "12"})]
+
+
+def test_yaml_data_is_read_by_the_yaml_1_2_core_schema() -> None:
+    """YAML 1.1's booleans (`on`, `yes`, `NO`, `y`), sexagesimal and underscored numbers, `0x_`
+    and timestamps are strings, as in the schema loader and in check-jsonschema; a leading zero
+    is decimal, not octal. A GitHub workflow's `on:` key is the string "on"."""
+    text = (b"on: push\ncountry: NO\nenabled: yes\nshort: y\nOff: off\ntime: 1:30\nbig: 1_000\n"
+            b"hex: 0x_\nzero: 012\noctal: 0o12\nwhen: 2024-01-02\nexp: 1e3\nfrac: .5\nneg: -.5E1\n"
+            b"plus: +12\nempty:\nt: TRUE\n")
+    assert read_yaml(text) == [(1, {"on": "push", "country": "NO", "enabled": "yes", "short": "y", "Off": "off",
+                                    "time": "1:30", "big": "1_000", "hex": "0x_", "zero": 12, "octal": 10,
+                                    "when": "2024-01-02", "exp": 1000.0, "frac": 0.5, "neg": -5.0, "plus": 12,
+                                    "empty": None, "t": True})]
+    with pytest.raises(ReadProblem, match="key True at /x is not a string"):
+        read_yaml(b"x: {true: 1}\n")
+
+
+def test_gitlab_references_are_the_lists_they_tag_and_other_tags_refused() -> None:
+    text = b".setup:\n  script: [make]\njob:\n  script:\n    - !reference [.setup, script]\n    - make test\n"
+    assert read_yaml(text) == [(1, {".setup": {"script": ["make"]},
+                                    "job": {"script": [[".setup", "script"], "make test"]}})]
+    for data, message in ((b"x: !reference {a: 1}\n", "invalid YAML: a mapping is not a valid !reference"),
+                          (b"x: !reference abc\n", "invalid YAML: 'abc' is not a valid !reference"),
+                          (b"x: !!int [1]\n", "invalid YAML: a sequence is not a valid int")):
+        with pytest.raises(ReadProblem) as caught:
+            read_yaml(data)
+        assert (caught.value.message, caught.value.line, caught.value.column) == (message, 1, 4)
+    with pytest.raises(ReadProblem, match="could not determine a constructor for the tag '!other'"):
+        read_yaml(b"x: !other [1]\n")
+
+
+def test_yaml_merge_keys_are_read_as_check_jsonschema_reads_them() -> None:
+    """`<<: *base` (GitLab CI, Compose files) merges the anchored mapping; the keys given win."""
+    text = b"base: &b {image: x, stage: test}\njob:\n  <<: *b\n  stage: deploy\n"
+    assert read_yaml(text) == [(1, {"base": {"image": "x", "stage": "test"},
+                                    "job": {"image": "x", "stage": "deploy"}})]
 
 
 @pytest.mark.parametrize("text", ["true", "False", "NULL", "~", "", "-12", "0o17", "0x1F", "1", ".5e3", "1.5",
                                   "abc", "y", "1.", " 12", "Infinity", "NaN", "\u0661", "tRUE", "0x"])
 @pytest.mark.parametrize("tag", ["null", "bool", "int", "float"])
 def test_yaml_a_core_form_is_read_by_both_loaders_and_a_non_form_by_neither(tag: str, text: str) -> None:
-    """Data and schema loaders share the rule (generator.yaml_loader.is_core_form); the data reader
-    adds only YAML 1.1's forms, none of which is among these texts."""
+    """Data and schema loaders share the rule (generator.yaml_loader.is_core_form)."""
     from generator import SchemaError
     from generator.yaml_loader import is_core_form, load_yaml
 
@@ -359,7 +445,7 @@ def test_integers_longer_than_int_reads_are_read_exactly() -> None:
     digits = "9" * 5000
     assert read_json(f'{{"n": {digits}, "m": 1.5}}'.encode()) == {"n": Decimal(digits), "m": 1.5}
     assert list(read_jsonl(f"[-{digits}]\n[1]\n".encode())) == [(1, [Decimal("-" + digits)]), (2, [1])]
-    assert read_yaml(f"n: {digits}\nm: 1_000\n".encode()) == [(1, {"n": Decimal(digits), "m": 1000})]
+    assert read_yaml(f"n: {digits}\nm: 0x10\n".encode()) == [(1, {"n": Decimal(digits), "m": 16})]
     with pytest.raises(ReadProblem, match="invalid JSON: Expecting"):
         read_json(f"[{digits},]".encode())
     with pytest.raises(ReadProblem, match="NaN is not a JSON number"):
@@ -396,6 +482,39 @@ def test_directories_are_searched_recursively_sorted_skipping_hidden(tmp_path: P
     relative = [os.path.relpath(d.path, tmp_path) for d in found]
     assert relative == ["a.json", "b.JSONL", "c.yml", "sub/d.ndjson", "sub/deeper/e.yaml"]
     assert [d.format for d in found] == ["json", "jsonl", "yaml", "jsonl", "yaml"]
+
+
+def test_what_a_directory_search_passes_over_is_named_with_the_reason(tmp_path: Path) -> None:
+    from generator.validate.discover import Skipped
+
+    _tree(tmp_path)
+    (tmp_path / "sub" / "linked").symlink_to(tmp_path / "sub" / "deeper", target_is_directory=True)
+    write(tmp_path / "README", "no suffix")
+    skipped: list[Skipped] = []
+    discover([str(tmp_path)], [], None, skipped)
+    reasons = {os.path.relpath(entry.display, tmp_path): entry.reason for entry in skipped}
+    assert reasons == {
+        ".git": "hidden (a name starting with '.'), not searched",
+        ".hidden.json": "hidden (a name starting with '.'); name it to read it",
+        "README": "not a data file by its name (no suffix; --glob and --data-format read it)",
+        "notes.txt": "not a data file by its name (suffix .txt; --glob and --data-format read it)",
+        "sub/linked": "a symbolic link to a directory, not followed",
+        "sub/x.data": "not a data file by its name (suffix .data; --glob and --data-format read it)",
+    }
+    by_glob: list[Skipped] = []
+    discover([str(tmp_path)], ["*.yml"], None, by_glob)
+    assert {os.path.relpath(entry.display, tmp_path): entry.reason for entry in by_glob
+            if not entry.reason.startswith(("hidden", "a symbolic"))} == {
+        name: "does not match --glob *.yml"
+        for name in ["README", "a.json", "b.JSONL", "notes.txt", "sub/d.ndjson", "sub/deeper/e.yaml", "sub/x.data"]}
+
+
+def test_toml_and_json5_files_are_data_by_their_suffix(tmp_path: Path) -> None:
+    for name in ("pyproject.toml", "renovate.json5", "other.TOML"):
+        write(tmp_path / name, "")
+    found = discover([str(tmp_path)], [], None)
+    assert [(os.path.basename(d.path), d.format) for d in found] == [
+        ("other.TOML", "toml"), ("pyproject.toml", "toml"), ("renovate.json5", "json5")]
 
 
 def test_glob_patterns_by_name_or_by_relative_path(tmp_path: Path) -> None:
