@@ -122,6 +122,15 @@ def test_the_instance_is_the_value_at_the_instance_location() -> None:
     assert by_keyword == {"type": 5, "additionalProperties": [1], "required": instance}
 
 
+def test_str_of_an_error_starts_with_its_instance_location() -> None:
+    schema = {"properties": {"a": {"items": {"type": "string"}}}, "required": ["z"]}
+    found = errors(schema, {"a": ["x", 5]})
+    assert [str(e) for e in found] == ['(root): "z" is a required property', '/a/1: 5 is not of type "string"']
+    assert [e.message for e in found] == ['"z" is a required property', '5 is not of type "string"']
+    with pytest.raises(module(schema).ValidationError, match=r'^/a/1: 5 is not of type "string"$'):
+        module(schema).validate({"a": ["x", 5], "z": 1})
+
+
 def test_absolute_keyword_location_past_a_reference() -> None:
     schema = {"$id": "https://example.com/s", "properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "number"}}}
     (error,) = errors(schema, {"a": "1"})
