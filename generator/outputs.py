@@ -10,14 +10,17 @@ context, in the opposite order (the deepest location, a weak keyword, a matching
 two best of the context are equally relevant. Only anyOf and oneOf are descended into: contains
 has a context too (why each item failed), but one item's failure is no cause. An error of a member
 no schema allows (additionalProperties: false...) is ranked at its object, where python-jsonschema
-reports it. Two refinements of ours: before ranking a context, the alternatives a discriminator
+reports it. Three refinements of ours: before ranking a context, the alternatives a discriminator
 rules out are left out (see _intended): with FHIR's 147 resource alternatives, the one whose
 resourceType the instance has is the one to look into, where python-jsonschema's ranking sees many
-equally deep errors; and when the two best of a context are equally relevant but deeper than the
-weak error, and every alternative fails at that member, that member's error is taken. Errors equally
-relevant are told apart by where they are (_place: the instance location, array indices as numbers,
-then the keyword location and the message), the first place winning, so the answer never depends on
-the order of the errors (two names additionalProperties refuses in one object are equally relevant).
+equally deep errors; when the two best of a context are equally relevant but deeper than the weak
+error, and every alternative fails at that member, that member's error is taken; and when the
+equally relevant best errors of a context all come from one alternative (the only one whose `type`
+the instance has, say), that alternative is the one the instance fits, and its first error is
+taken. Errors equally relevant are told apart by where they are (_place: the instance location,
+array indices as numbers, then the keyword location and the message), the first place winning, so
+the answer never depends on the order of the errors (two names additionalProperties refuses in one
+object are equally relevant).
 
 The output formats are built from the errors, each with its context: `basic` is the flat list of
 output units, `detailed` the hierarchy of failing evaluations with childless nodes removed and
@@ -88,10 +91,22 @@ def _best_match(errors: Any) -> Any:
         ranked = sorted(candidates, key=_ranked)
         first = _relevance(ranked[0])
         if len(ranked) > 1 and first == _relevance(ranked[1]) and not (
-                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)):
-            break  # as relevant as each other, and not a cause every alternative shares
+                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)) and not (
+                _one_branch(ranked, first)):
+            break  # as relevant as each other, not a cause every alternative shares, nor one alternative's
         best = ranked[0]
     return best
+
+
+def _one_branch(ranked: list[Any], first: Any) -> bool:
+    """Whether the context errors as relevant as the most relevant (`first`) all come from one
+    alternative: then that alternative is the one the instance fits best."""
+    branches: set[Any] = set()
+    for error in ranked:
+        if _relevance(error) != first:
+            break
+        branches.add(error.branch)
+    return len(branches) == 1
 
 
 def _shared(candidates: list[Any], location: str) -> bool:
@@ -305,7 +320,8 @@ DEPENDS = {
     "_shared": (),
     "_place": (),
     "_ranked": ("_relevance", "_place"),
-    "_best_match": ("_relevance", "_place", "_ranked", "_intended", "_shared", "_WEAK"),
+    "_one_branch": ("_relevance",),
+    "_best_match": ("_relevance", "_place", "_ranked", "_intended", "_shared", "_one_branch", "_WEAK"),
     "_absolute": (),
     "_unit": ("_absolute",),
     "_flatten": (),

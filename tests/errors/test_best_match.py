@@ -254,3 +254,24 @@ def test_the_descent_into_a_context_does_not_depend_on_its_order() -> None:
 def test_workflow_best_matches_do_not_depend_on_any_order(what: str, document: Any, where: str, keyword: str) -> None:
     found = errors(WORKFLOW, document)
     assert _where(module(WORKFLOW).best_match(found)) == _where(module(WORKFLOW).best_match(_contexts_reversed(found)))
+
+
+def test_the_one_alternative_whose_errors_are_the_most_relevant_is_descended_into() -> None:
+    """package.json's `funding` (SchemaStore): a URL string, a {url, type} object or an array of
+    them. An object with a wrong member fails the object alternative twice, equally (a missing
+    `url`, a name it does not allow), and the others on their type: python-jsonschema stops at the
+    oneOf; the object alternative is the one the instance fits, and its first error is the cause."""
+    schema = {"properties": {"funding": {"oneOf": [
+        {"type": "string"},
+        {"type": "object", "required": ["url"], "additionalProperties": False,
+         "properties": {"url": {"type": "string"}, "type": {"type": "string"}}},
+        {"type": "array"}]}}}
+    instance = {"funding": {"invalid-prop": "foo bar"}}
+    best = ours(schema, instance)
+    assert (best.instance_location, best.keyword, best.branch) == ("/funding", "required", 1)
+    assert python_jsonschema_best(schema, instance) == ("/funding", "oneOf")
+
+
+def test_equally_relevant_errors_of_two_alternatives_still_stop_the_descent() -> None:
+    schema = {"anyOf": [{"required": ["a", "b"]}, {"required": ["c"]}]}
+    assert ours(schema, {}).keyword == "anyOf" and python_jsonschema_best(schema, {}) == ("", "anyOf")
