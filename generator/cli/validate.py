@@ -79,10 +79,14 @@ def add_validate_parser(commands: Any) -> None:
                              "*.json *.jsonl *.ndjson *.yaml *.yml, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
-                        help="text (default): one line per error, each record's best match first; json: "
+                        help="text (default): one line per error, each shown as its deepest cause, each "
+                             "record's best match first; json: "
                              "one JSON document (errors with keyword, params and context, and best_match); "
                              "basic, detailed, verbose: the JSON Schema output formats, from the module's "
                              "output()")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="text output: every error, and beneath each anyOf/oneOf its alternatives' "
+                             "errors (the tree of causes)")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="validate in N worker processes (large JSON Lines files are split)")
     parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",
@@ -179,7 +183,7 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     total = None if any(data.path == STDIN for data in files) else sum(size or 0 for size in sizes)
     progress = Progress(total, enabled=terminal(sys.stderr))
     write = progress.writer(out.write, out.flush)
-    reporter: Reporter = TextReporter(write) if args.output == "text" else JsonReporter(write)
+    reporter: Reporter = TextReporter(write, args.verbose) if args.output == "text" else JsonReporter(write)
     merger = Merger(files, reporter)
     try:
         for task, result in _results(args, files, source):

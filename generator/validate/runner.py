@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
+from .causes import Cause, causes
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
 from .readers import JSON_DECODE, ReadProblem, decode_again, is_blank, json_problem, jsonl_lines, read_json, read_yaml
 from .tasks import Task
@@ -30,6 +31,7 @@ class Failure:
     errors: list[dict[str, Any]] | None = None
     best_match: dict[str, Any] | None = None
     output: Any = None
+    causes: list[Cause] | None = None  # text output: what to print of `errors` (validate/causes.py)
 
 
 @dataclass(slots=True)
@@ -75,6 +77,7 @@ class Checker:
         self.output: Callable[[Any, str], Any] | None = getattr(module, "output", None)
         self.best_match: Callable[[list[Any]], Any] | None = getattr(module, "best_match", None)
         self.spec_format = output_format if output_format in SPEC_OUTPUT_FORMATS else None
+        self.text = output_format == "text"
 
     def failure(self, value: Any, line: int | None) -> Failure:
         """The report of an instance is_valid rejected."""
@@ -87,6 +90,7 @@ class Checker:
             line,
             errors=[error_fields(error) for error in errors],
             best_match=error_fields(best) if best is not None else None,
+            causes=causes(errors, self.best_match) if self.text and self.best_match is not None and errors else None,
         )
 
     def check(self, value: Any, line: int | None) -> Failure | None:
