@@ -73,6 +73,9 @@ def add_validate_parser(commands: Any) -> None:
     add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
+    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
+                        help="keywords the draft in force does not know, a typo such as minLenght "
+                             "(default: warn; --schema only)")
     add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
@@ -144,7 +147,8 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 def _check_options(args: argparse.Namespace) -> None:
     if args.module:
-        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", *LIMIT_OPTIONS)
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "unknown_keywords",
+                                                             *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
@@ -164,7 +168,7 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
 
     settings = format_settings(args, Settings(
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
-        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
+        limits=tuple(sorted(limit_options(args).items())), unknown_keywords=args.unknown_keywords or "warn",
         unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
     job = Job(args.schema, args.schema, Path("."), settings)
     raw = read_job(job)
