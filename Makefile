@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-.PHONY: generate test check bench clean
+.PHONY: generate test check bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +24,16 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/straightline check
 
+# The benchmark (bench/README.md), then its chart (docs/images/bench.svg, which the README shows).
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.chart
+
+# The documentation site (mkdocs.yml, docs/) into site/, strictly: a broken link fails it.
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	$(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site
