@@ -33,7 +33,7 @@ bench: $(STAMP)
 # The documentation site (mkdocs.yml, docs/) into site/, strictly: a broken link fails it.
 docs: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
-	$(BIN)/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis site
