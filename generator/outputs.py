@@ -93,7 +93,7 @@ def _best_match(errors: Any) -> Any:
         if len(ranked) > 1 and first == _relevance(ranked[1]) and not (
                 first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)) and not (
                 _one_branch(ranked, first)):
-            break  # as relevant as each other, not a cause every alternative shares, nor one alternative's
+            break  # equally relevant; no cause every alternative shares, nor one alternative's
         best = ranked[0]
     return best
 
