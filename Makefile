@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-.PHONY: generate builtin test check bench mutate clean
+.PHONY: generate builtin test check bench docs mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,9 +29,16 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/straightline check
 
+# The benchmark (bench/README.md), then its chart (docs/images/bench.svg, which the README shows).
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.chart
+
+# The documentation site (mkdocs.yml, docs/) into site/, strictly: a broken link fails it.
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,docs]"
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # Mutation testing (mutmut) of the modules that decide answers, each against its own tests, at
 # low priority; on demand, never part of `make test`. MODULES="simplify fuse" runs some of them;
@@ -42,4 +49,4 @@ mutate: $(STAMP)
 	nice -n 10 $(BIN)/python -m tests.mutation.run $(MODULES)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mutate .coverage
+	rm -rf $(VENV) .pytest_cache .hypothesis .mutate .coverage site

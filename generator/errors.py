@@ -90,12 +90,15 @@ class OptionError(StraightlineError, ValueError):
 
 class SchemaWarning(UserWarning):
     """A schema compiles, but something in it is probably a mistake (a keyword the draft does not
-    know, a profile that overrides `$schema`). Same fields as a SchemaError."""
+    know, a profile that overrides `$schema`). Same fields as a SchemaError; `several`, where
+    given, says the same of a number of them, after that number (`unknown keywords 'deprecated'
+    (...): draft7 ignores them`): the command line says warnings with one message once, counted."""
 
-    def __init__(self, message: str, *, code: str, pointer: str = "") -> None:
+    def __init__(self, message: str, *, code: str, pointer: str = "", several: str | None = None) -> None:
         self.code = code
         self.pointer = pointer
         self.message = message
+        self.several = several
         super().__init__(f"{shown_pointer(pointer)}: {message} [{code}]")
 
 

@@ -59,12 +59,19 @@ class UnknownKeyword:
 
     @property
     def message(self) -> str:
-        text = f"unknown keyword {self.keyword!r}"
+        return f"unknown keyword {self.keyword!r}{self._why()}: {self.draft} ignores it"
+
+    @property
+    def several(self) -> str:
+        """The message of a number of them, after the number."""
+        return f"unknown keywords {self.keyword!r}{self._why()}: {self.draft} ignores them"
+
+    def _why(self) -> str:
         if self.suggestion:
-            text += f" (did you mean {self.suggestion!r}?)"
-        elif self.known_in:
-            text += f" (a keyword of {self.known_in}, not of {self.draft})"
-        return text + f": {self.draft} ignores it"
+            return f" (did you mean {self.suggestion!r}?)"
+        if self.known_in:
+            return f" (a keyword of {self.known_in}, not of {self.draft})"
+        return ""
 
 
 def _suggestion(keyword: str, known: frozenset[str]) -> str | None:
@@ -153,7 +160,8 @@ def _report(found: list[tuple[str, UnknownKeyword]], policy: str) -> None:
         listed = "; ".join(f"{where}: {item.message}" for where, item in found)
         raise SchemaError(f"{len(found)} unknown keyword(s): {listed}", code="unknown-keyword", pointer=found[0][0])
     for where, item in found:
-        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where), stacklevel=4)
+        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where, several=item.several),
+                      stacklevel=4)
 
 
 def _warn_profile_override(schema: Any, draft: str, requested: str | None, pointer: str) -> None:

@@ -10,11 +10,17 @@ context, in the opposite order (the deepest location, a weak keyword, a matching
 two best of the context are equally relevant. Only anyOf and oneOf are descended into: contains
 has a context too (why each item failed), but one item's failure is no cause. An error of a member
 no schema allows (additionalProperties: false...) is ranked at its object, where python-jsonschema
-reports it. Two refinements of ours: before ranking a context, the alternatives a discriminator
+reports it. Three refinements of ours: before ranking a context, the alternatives a discriminator
 rules out are left out (see _intended): with FHIR's 147 resource alternatives, the one whose
 resourceType the instance has is the one to look into, where python-jsonschema's ranking sees many
-equally deep errors; and when the two best of a context are equally relevant but deeper than the
-weak error, and every alternative fails at that member, that member's error is taken.
+equally deep errors; when the two best of a context are equally relevant but deeper than the weak
+error, and every alternative fails at that member, that member's error is taken; and when the
+equally relevant best errors of a context all come from one alternative (the only one whose `type`
+the instance has, say), that alternative is the one the instance fits, and its first error is
+taken. Errors equally relevant are told apart by where they are (_place: the instance location,
+array indices as numbers, then the keyword location and the message), the first place winning, so
+the answer never depends on the order of the errors (two names additionalProperties refuses in one
+object are equally relevant).
 
 The output formats are built from the errors, each with its context: `basic` is the flat list of
 output units, `detailed` the hierarchy of failing evaluations with childless nodes removed and
@@ -58,23 +64,49 @@ def _relevance(error: Any) -> Any:
     return (-len(path), path, error.keyword not in _WEAK, not error._matches)
 
 
+def _place(error: Any) -> Any:
+    """Where an error is, as a sort key that tells equally relevant errors apart: its instance
+    location (array indices compared as numbers), keyword location and message."""
+    path: list[Any] = []
+    for token in error.instance_location.split("/")[1:]:
+        path.append((0, int(token), "") if token.isdigit() else (1, 0, token))
+    return (path, error.keyword_location, error.message)
+
+
+def _ranked(error: Any) -> Any:
+    """The sort key of a context: its least relevant error first, equals in the order of _place."""
+    return (_relevance(error), _place(error))
+
+
 def _best_match(errors: Any) -> Any:
     """The most relevant error (see the module docstring), or None when there is none."""
     best: Any = None
     best_key: Any = None
     for error in errors:
         key = _relevance(error)
-        if best is None or key > best_key:
+        if best is None or key > best_key or (key == best_key and _place(error) < _place(best)):
             best, best_key = error, key
     while best is not None and best.context and best.keyword in _WEAK:
         candidates = _intended(best)
-        ranked = sorted(candidates, key=_relevance)
+        ranked = sorted(candidates, key=_ranked)
         first = _relevance(ranked[0])
         if len(ranked) > 1 and first == _relevance(ranked[1]) and not (
-                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)):
-            break  # as relevant as each other, and not a cause every alternative shares
+                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)) and not (
+                _one_branch(ranked, first)):
+            break  # equally relevant; no cause every alternative shares, nor one alternative's
         best = ranked[0]
     return best
+
+
+def _one_branch(ranked: list[Any], first: Any) -> bool:
+    """Whether the context errors as relevant as the most relevant (`first`) all come from one
+    alternative: then that alternative is the one the instance fits best."""
+    branches: set[Any] = set()
+    for error in ranked:
+        if _relevance(error) != first:
+            break
+        branches.add(error.branch)
+    return len(branches) == 1
 
 
 def _shared(candidates: list[Any], location: str) -> bool:
@@ -286,7 +318,10 @@ DEPENDS = {
     "_relevance": ("_WEAK", "_MEMBER_ERRORS"),
     "_intended": (),
     "_shared": (),
-    "_best_match": ("_relevance", "_intended", "_shared", "_WEAK"),
+    "_place": (),
+    "_ranked": ("_relevance", "_place"),
+    "_one_branch": ("_relevance",),
+    "_best_match": ("_relevance", "_place", "_ranked", "_intended", "_shared", "_one_branch", "_WEAK"),
     "_absolute": (),
     "_unit": ("_absolute",),
     "_flatten": (),

@@ -614,6 +614,14 @@ def _member_error(out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str,
     _add(out, x, x[key], spec[0], {spec[1]: key}, spec[2], ip + "/" + _esc(key), kp, ak, where, None)
 
 
+def _unmatched_error(out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None) -> None:
+    """additionalProperties: false beside patternProperties: the member `key`, which no property
+    names and no pattern matches, at its own location; spec[1] lists the patterns, which the
+    message names."""
+    params = {"additionalProperty": key, "patterns": _thaw(spec[1])}
+    _add(out, x, x[key], spec[0], params, spec[2], ip + "/" + _esc(key), kp, ak, "/additionalProperties", None)
+
+
 def _extra_errors(x: Any, known: Any, spec: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
     """additionalProperties: false, every name not in `known` (a set or a property table)."""
     for key in x:
@@ -756,6 +764,7 @@ DEPENDS = {
     "_fail": ("_add", "_thaw"),
     "_required_errors": ("_add",),
     "_member_error": ("_add", "_esc"),
+    "_unmatched_error": ("_add", "_thaw", "_esc"),
     "_extra_errors": ("_member_error",),
     "_dependent_errors": ("_add",),
     "_duplicates": ("_freeze", "_TOO_DEEP", "_NO_MATCH", "_json_equal"),

@@ -144,7 +144,7 @@ def find_config(start: Path) -> Path:
         if candidate.is_file() and _straightline_table(_read_toml(candidate)) is not None:
             return candidate
     raise ConfigError(f"no {CONFIG_FILE} with a [{TABLE}] table in {here} or any directory above it: "
-                      "add one (see the README, 'Project configuration'), or name the contracts: SRC... "
+                      "add one (see docs/build-integration.md, 'Project configuration'), or name the contracts: SRC... "
                       "(and --out DIR to compile or check)")
 
 

@@ -47,6 +47,7 @@ def test_envelope_rule_comes_before_the_contract(value: Any) -> None:
         (error,) = getattr(module, f"{side}_errors")(value)
         assert isinstance(error, module.EnvelopeError) and isinstance(error, module.ValidationError)
         assert f"the {side} must be a JSON object or array" in error.message
+        assert str(error) == f"(root): {error.message}"
         with pytest.raises(module.EnvelopeError):
             getattr(module, f"validate_{side}")(value)
 

@@ -349,6 +349,7 @@ def test_values_the_contract_leaves_open_must_still_be_plain_json(
         runtime.call("open", value)
     assert [(e.instance_location, e.message) for e in denied.value.errors] == [(where, message)]
     assert isinstance(denied.value.errors[0], RuntimeValidationError)
+    assert str(denied.value.errors[0]) == f"{where}: {message}"  # as a contract module's error reads
     assert handler.calls == [] and runtime.remaining_budget("open") == 5
     handler.result = value
     with pytest.raises(OutputRejected) as rejected:

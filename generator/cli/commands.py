@@ -18,16 +18,16 @@ from typing import Any
 from .. import __version__
 from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
-from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError, shown_pointer
+from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError
 from ..load import read_source
 from ..yaml_loader import is_yaml_path, yaml_as_json
 from ..names import LIMIT_OPTIONS
 from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
-from ..resolve import file_uri, load_registry_directory
+from ..resolve import RegistryWarning, file_uri, load_registry_directory
 from ..files import dump_exact, file_on_the_way, shadowing_package, split_source, targets, write_atomic
-from .files import report, say
+from .files import report, report_warnings, say
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
 
@@ -118,15 +118,17 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
     common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
                               **settings.format_kwargs()}
     fetching = None
-    if registry is not None:
-        common["registry"] = registry
-    elif settings.fetch_remote:
-        fetching = common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root), settings)
-    elif settings.registry:
-        common["registry"] = registries.get(settings.registry, settings.uri_root)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
+        warnings.simplefilter("always", RegistryWarning)
         try:
+            if registry is not None:
+                common["registry"] = registry
+            elif settings.fetch_remote:
+                fetching = common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root),
+                                                          settings)
+            elif settings.registry:
+                common["registry"] = registries.get(settings.registry, settings.uri_root)
             if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
             fragment = split_source(job.source)[1]
@@ -134,11 +136,11 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
                                   base_uri=_base_uri(job), **({"fragment": fragment} if fragment else {}),
                                   **common)
         finally:
+            # never as Python warnings (the compiler's file and line): the command's own lines
             for caught_warning in caught:
-                found = caught_warning.message
-                if isinstance(found, SchemaWarning):
-                    say(f"{job.shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
-                        sys.stderr)
+                if isinstance(caught_warning.message, RegistryWarning):
+                    say(f"straightline: warning: {caught_warning.message}", sys.stderr)
+            report_warnings(job.shown, [w.message for w in caught if isinstance(w.message, SchemaWarning)])
             if fetching is not None:
                 _say_notes(fetching)
 

@@ -91,16 +91,23 @@ def add_validate_parser(commands: Any) -> None:
     add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
+    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
+                        help="keywords the draft in force does not know, a typo such as minLenght "
+                             "(default: warn; --schema only)")
     add_format_flags(parser)  # compile options: --schema only
     parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
                         help="in directories, read the files matching PATTERN (repeatable; default: "
                              "*.json *.jsonl *.ndjson *.yaml *.yml *.toml *.json5, any case)")
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
     parser.add_argument("--output", choices=OUTPUTS, default="text",
-                        help="text (default): one line per error, each record's best match first; json: "
+                        help="text (default): one line per error, each shown as its deepest cause, each "
+                             "record's best match first; json: "
                              "one JSON document (errors with keyword, params and context, and best_match); "
                              "basic, detailed, verbose: the JSON Schema output formats, from the module's "
                              "output()")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="text output: every error, and beneath each anyOf/oneOf its alternatives' "
+                             "errors (the tree of causes)")
     parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
                         help="validate in N worker processes (large JSON Lines files are split)")
     parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",
@@ -220,8 +227,8 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.schema == STDIN and STDIN in args.data:
         raise OptionError("--schema - and DATA -: standard input can be read once")
     if args.module or args.builtin_schema:
-        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "fetch_remote",
-                                                            "cache_dir", *LIMIT_OPTIONS)
+        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "unknown_keywords",
+                                                            "fetch_remote", "cache_dir", *LIMIT_OPTIONS)
                  if getattr(args, name) is not None]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
@@ -272,7 +279,7 @@ def _compile(args: argparse.Namespace, stdin: bytes | None, registry: Any = None
 
     settings = format_settings(args, Settings(
         profile=args.profile, registry=Path(args.registry) if args.registry else None,
-        limits=tuple(sorted(limit_options(args).items())), unknown_keywords="ignore",
+        limits=tuple(sorted(limit_options(args).items())), unknown_keywords=args.unknown_keywords or "warn",
         unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
     job = Job(args.schema, "<stdin>" if args.schema == STDIN else args.schema, Path("."), settings)
     raw = _stdin_schema(stdin) if stdin is not None else read_job(job)
@@ -333,7 +340,7 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     progress = Progress(total, enabled=terminal(sys.stderr))
     flush = _written(out.flush)
     write = progress.writer(_written(out.write), flush)
-    reporter: Reporter = TextReporter(write) if args.output == "text" else JsonReporter(write)
+    reporter: Reporter = TextReporter(write, args.verbose) if args.output == "text" else JsonReporter(write)
     merger = Merger(files, reporter)
     try:
         for task, result in _results(args, files, source):

@@ -92,10 +92,13 @@ class DependentSchemas(ir.Check):
 
 
 # The messages (emit/context.py, "errors"). A member no schema allows is reported at its own
-# location, its name (or index) as the parameter; dependencies' array form reads as dependentRequired.
+# location, its name (or index) as the parameter, and beside patternProperties the patterns it
+# matches none of; dependencies' array form reads as dependentRequired.
 MESSAGES = {
     "required": "{missingProperty} is a required property",
     "additionalProperties": "additional property {additionalProperty} is not allowed",
+    "additionalProperties.patterns": "additional property {additionalProperty} is not allowed: it matches none of "
+                                     "the patterns {patterns}",
     "minProperties": "{instance} has too few properties (minProperties {limit})",
     "maxProperties": "{instance} has too many properties (maxProperties {limit})",
     "dependentRequired": "{missingProperty} is a required property when {property} is present",
@@ -609,13 +612,14 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     # a closed object's property table lists exactly its names: it serves as the set of them
     known = property_table(m, plan.table) if check.schema.boolean is False and plan.closed_table and plan.table else None
     known = known or _keys(m, check.known)
-    spec = error_spec(m, e.node, MESSAGES["additionalProperties"], "additionalProperty")
     if check.schema.boolean is False and not check.patterns:
+        spec = error_spec(m, e.node, MESSAGES["additionalProperties"], "additionalProperty")
         return [ExprStmt(call(m.prim("_extra_errors"), X, known, spec, IP, KP, AK, OUT))]
     tests: list[Expr] = [Compare(KEY, "not in", known)]
     tests += [Not(Paren(and_(_is_str(KEY), m.pattern(pattern, KEY)))) for pattern in check.patterns]
     if check.schema.boolean is False:
-        inner: Stmt = member_error(m, spec, "additionalProperties")
+        spec = error_spec(m, e.node, MESSAGES["additionalProperties.patterns"], list(check.patterns))
+        inner: Stmt = ExprStmt(call(m.prim("_unmatched_error"), OUT, X, KEY, spec, IP, KP, AK))
     else:
         inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), "additionalProperties")
     return [For(KEY, X, (if_(and_(*tests), [inner]),))]
@@ -717,7 +721,10 @@ def reference_additional_properties(r: DraftReference, extra: Any, instance: Any
         if key in known or any(_matches(source, key) for source in patterns):
             continue
         covered.add(key)
-        if extra is False:
+        if extra is False and patterns:
+            yield error("additionalProperties", "additionalProperties.patterns", instance[key], join_pointer(ip, key),
+                        kp, {"additionalProperty": key, "patterns": list(patterns)})
+        elif extra is False:
             yield error("additionalProperties", "additionalProperties", instance[key], join_pointer(ip, key), kp,
                         {"additionalProperty": key})
         else:

@@ -225,7 +225,8 @@ class RuntimeValidationError(ValueError):
     """An error the runtime found rather than the contract module: a value that is not plain
     JSON, or (failing closed) a module that contradicts itself.
 
-    Same attributes as a contract module's ValidationError; ``keyword_location`` is ``""``."""
+    Same attributes as a contract module's ValidationError (and the same str(): the instance
+    location, then the message); ``keyword_location`` is ``""``."""
 
     def __init__(self, message: str, instance_location: str) -> None:
         super().__init__(message)
@@ -233,6 +234,9 @@ class RuntimeValidationError(ValueError):
         self.instance_location = instance_location
         self.keyword_location = ""
         self.absolute_keyword_location: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.instance_location or '(root)'}: {self.message}"
 
     def __repr__(self) -> str:
         return f"RuntimeValidationError({self.message!r}, instance_location={self.instance_location!r})"

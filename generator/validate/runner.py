@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import Terminated
+from .causes import Cause, causes
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
 from .readers import (JSON_DECODE, BlankLine, ReadProblem, decode_again, fast_json_decoder, is_blank, json_problem,
                       jsonl_lines, read_documents, read_jsonl_line)
@@ -37,6 +38,7 @@ class Failure:
     errors: list[dict[str, Any]] | None = None
     best_match: dict[str, Any] | None = None
     output: Any = None
+    causes: list[Cause] | None = None  # text output: what to print of `errors` (validate/causes.py)
 
 
 @dataclass(slots=True)
@@ -82,6 +84,7 @@ class Checker:
         self.output: Callable[[Any, str], Any] | None = getattr(module, "output", None)
         self.best_match: Callable[[list[Any]], Any] | None = getattr(module, "best_match", None)
         self.spec_format = output_format if output_format in SPEC_OUTPUT_FORMATS else None
+        self.text = output_format == "text"
 
     def failure(self, value: Any, line: int | None) -> Failure:
         """The report of an instance is_valid rejected."""
@@ -94,6 +97,7 @@ class Checker:
             line,
             errors=[error_fields(error) for error in errors],
             best_match=error_fields(best) if best is not None else None,
+            causes=causes(errors, self.best_match) if self.text and self.best_match is not None and errors else None,
         )
 
     def check(self, value: Any, line: int | None) -> Failure | None:

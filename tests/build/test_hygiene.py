@@ -183,3 +183,66 @@ def test_cli_names_a_registry_documents_typo_by_its_uri(tmp_path: Path) -> None:
     refused = run("compile", "a.json", "--registry", "reg", "--out", "refused", "--unknown-keywords", "error",
                   cwd=tmp_path)
     assert refused.returncode == 1 and not (tmp_path / "refused").exists()
+
+
+# The same warning in many places (SchemaStore's draft-07 schemas say `deprecated` 77 times in
+# package.json's registry documents): one line, counted, at its first place.
+REPEATED = {"$schema": "http://json-schema.org/draft-07/schema#", "properties": {
+    name: {"type": "string", "deprecated": True} for name in ("a", "b", "c")}, "minLenght": 1}
+
+
+@needs_cli
+def test_cli_says_a_warning_of_many_places_once_counted(tmp_path: Path) -> None:
+    write(tmp_path / "r.json", REPEATED)
+    warned = run("compile", "r.json", "--out", "out", cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    assert warned.stderr.splitlines() == [
+        "r.json:/minLenght: warning: unknown keyword 'minLenght' (did you mean 'minLength'?): draft7 ignores it "
+        "[unknown-keyword]",
+        "r.json: warning: 3 unknown keywords 'deprecated' (a keyword of draft2020-12, not of draft7): draft7 "
+        "ignores them [unknown-keyword], the first at /properties/a/deprecated"]
+
+
+@needs_cli
+def test_validate_reviews_unknown_keywords_as_compile_does(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", TYPOS)
+    write(tmp_path / "d.json", {"name": "x"})
+    warned = run("validate", "--schema", "a.json", "d.json", cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    assert warned.stderr.splitlines() == [
+        "a.json:/requird: warning: unknown keyword 'requird' (did you mean 'required'?): draft2020-12 ignores it "
+        "[unknown-keyword]",
+        "a.json:/properties/name/minLenght: warning: unknown keyword 'minLenght' (did you mean 'minLength'?): "
+        "draft2020-12 ignores it [unknown-keyword]",
+        "a.json:/properties/tags/items/maxitems: warning: unknown keyword 'maxitems' (did you mean 'maxItems'?): "
+        "draft2020-12 ignores it [unknown-keyword]",
+        "a.json:/$defs/requird/patern: warning: unknown keyword 'patern' (did you mean 'pattern'?): draft2020-12 "
+        "ignores it [unknown-keyword]"]
+    assert warned.stdout.splitlines() == ["1 record in 1 file: 1 valid, 0 invalid, 0 unreadable"]
+    quiet = run("validate", "--schema", "a.json", "--unknown-keywords", "ignore", "d.json", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    refused = run("validate", "--schema", "a.json", "--unknown-keywords", "error", "d.json", cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("a.json:/requird: 4 unknown keyword(s): ")
+    module = run("compile", "a.json", "--out", "out", "--unknown-keywords", "ignore", cwd=tmp_path)
+    assert module.returncode == 0, module.stderr
+    given = run("validate", "--module", "out/a.py", "--unknown-keywords", "warn", "d.json", cwd=tmp_path)
+    assert given.returncode == 2
+    assert "--unknown-keywords: compile options, for --schema only" in given.stderr
+
+
+@needs_cli
+def test_registry_warnings_are_the_commands_lines_never_python_warnings(tmp_path: Path) -> None:
+    """Two registry files declaring one $id: said once, as the command's line, by compile and
+    validate alike (never `.../generator/...py:NN: RegistryWarning` and a source line)."""
+    write(tmp_path / "reg" / "one.json", {"$id": "https://example.com/same.json", "type": "string"})
+    write(tmp_path / "reg" / "two.json", {"$id": "https://example.com/same.json", "type": "integer"})
+    write(tmp_path / "a.json", {"type": "object"})
+    write(tmp_path / "d.json", {})
+    for command in (["compile", "a.json", "--out", "out"], ["validate", "--schema", "a.json", "d.json"]):
+        result = run(*command, "--registry", "reg", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        warned = [line for line in result.stderr.splitlines() if "warning" in line.lower()]
+        assert warned == ["straightline: warning: $id 'https://example.com/same.json' is declared by 2 registry "
+                          "files: reg/one.json, reg/two.json; a $ref to it is an error"], result.stderr
+        assert "Warning:" not in result.stderr and ".py:" not in result.stderr

@@ -209,3 +209,85 @@ def test_errors_are_not_changed_by_best_match() -> None:
     before = [(e.keyword_location, len(e.context)) for e in found]
     module(WORKFLOW).best_match(found)
     assert [(e.keyword_location, len(e.context)) for e in found] == before
+
+
+# -- ties are broken by location ------------------------------------------------------------------
+def _contexts_reversed(found: list[Any]) -> list[Any]:
+    """The same errors with every context's order reversed, at every depth (copies)."""
+    flipped = []
+    for error in reversed(found):
+        twin = type(error).__new__(type(error))
+        twin.__dict__.update(vars(error))
+        twin.context = _contexts_reversed(error.context)
+        flipped.append(twin)
+    return flipped
+
+
+def _where(error: Any) -> tuple[str, str, str]:
+    return (error.instance_location, error.keyword_location, error.message)
+
+
+def test_two_names_additional_properties_refuses_tie_and_the_first_place_wins() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    found = errors(schema, {"zeta": 1, "beta": 2, "a": "x"})
+    assert [e.instance_location for e in found] == ["/zeta", "/beta"]
+    for order in (found, list(reversed(found))):
+        assert _where(module(schema).best_match(order)) == (
+            "/beta", "/additionalProperties", 'additional property "beta" is not allowed')
+
+
+def test_array_indices_are_places_compared_as_numbers() -> None:
+    """Items unevaluatedItems refuses are equally relevant (ranked at their array): /2 comes
+    before /10 (as text, "/10" would)."""
+    schema = {"type": "array", "prefixItems": [{"type": "string"}, {}], "unevaluatedItems": False}
+    found = errors(schema, ["x", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    assert len(found) == 9
+    for order in (found, list(reversed(found))):
+        assert module(schema).best_match(order).instance_location == "/2"
+
+
+def test_two_missing_properties_tie_on_location_and_the_message_decides() -> None:
+    schema = {"required": ["b", "a"]}
+    found = errors(schema, {})
+    for order in (found, list(reversed(found))):
+        assert module(schema).best_match(order).params == {"missingProperty": "a"}
+
+
+def test_the_descent_into_a_context_does_not_depend_on_its_order() -> None:
+    """Inside a oneOf, the cause every alternative shares is at one object, where two names are
+    refused by each alternative: the same one is chosen whatever the order of the context."""
+    closed = {"type": "object", "properties": {"keep": {"type": "object", "additionalProperties": False}}}
+    schema = {"oneOf": [{**closed, "required": ["a"]}, {**closed, "required": ["b"]}]}
+    instance = {"keep": {"y": 1, "x": 2}}
+    found = errors(schema, instance)
+    best = module(schema).best_match(found)
+    flipped = module(schema).best_match(_contexts_reversed(found))
+    assert _where(best) == _where(flipped)
+    assert (best.instance_location, best.keyword) == ("/keep/x", "additionalProperties")
+
+
+@pytest.mark.parametrize(("what", "document", "where", "keyword"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_workflow_best_matches_do_not_depend_on_any_order(what: str, document: Any, where: str, keyword: str) -> None:
+    found = errors(WORKFLOW, document)
+    assert _where(module(WORKFLOW).best_match(found)) == _where(module(WORKFLOW).best_match(_contexts_reversed(found)))
+
+
+def test_the_one_alternative_whose_errors_are_the_most_relevant_is_descended_into() -> None:
+    """package.json's `funding` (SchemaStore): a URL string, a {url, type} object or an array of
+    them. An object with a wrong member fails the object alternative twice, equally (a missing
+    `url`, a name it does not allow), and the others on their type: python-jsonschema stops at the
+    oneOf; the object alternative is the one the instance fits, and its first error is the cause."""
+    schema = {"properties": {"funding": {"oneOf": [
+        {"type": "string"},
+        {"type": "object", "required": ["url"], "additionalProperties": False,
+         "properties": {"url": {"type": "string"}, "type": {"type": "string"}}},
+        {"type": "array"}]}}}
+    instance = {"funding": {"invalid-prop": "foo bar"}}
+    best = ours(schema, instance)
+    assert (best.instance_location, best.keyword, best.branch) == ("/funding", "required", 1)
+    assert python_jsonschema_best(schema, instance) == ("/funding", "oneOf")
+
+
+def test_equally_relevant_errors_of_two_alternatives_still_stop_the_descent() -> None:
+    schema = {"anyOf": [{"required": ["a", "b"]}, {"required": ["c"]}]}
+    assert ours(schema, {}).keyword == "anyOf" and python_jsonschema_best(schema, {}) == ("", "anyOf")

@@ -69,10 +69,15 @@ CASES: list[tuple[str, str, Any, Any, list[tuple[str, str, str, dict[str, Any], 
      {"a": 1, "b/c": [2]},
      [("/b~1c", "/additionalProperties", "additionalProperties", {"additionalProperty": "b/c"},
        'additional property "b/c" is not allowed')]),
-    ("additionalProperties false beside patternProperties", "draft2020-12",
+    ("additionalProperties false beside patternProperties names the patterns", "draft2020-12",
      {"patternProperties": {"^x-": {}}, "additionalProperties": False}, {"x-a": 1, "y": 2},
-     [("/y", "/additionalProperties", "additionalProperties", {"additionalProperty": "y"},
-       'additional property "y" is not allowed')]),
+     [("/y", "/additionalProperties", "additionalProperties", {"additionalProperty": "y", "patterns": ["^x-"]},
+       'additional property "y" is not allowed: it matches none of the patterns ["^x-"]')]),
+    ("additionalProperties false beside properties and patternProperties", "draft2020-12",
+     {"properties": {"name": {}}, "patternProperties": {"^#.+$": {}, "^[a-z]{2}$": {"type": "string"}},
+      "additionalProperties": False}, {"name": 1, "#": 2, "en": "x", "#a": 3},
+     [("/#", "/additionalProperties", "additionalProperties", {"additionalProperty": "#", "patterns": ["^#.+$", "^[a-z]{2}$"]},
+       'additional property "#" is not allowed: it matches none of the patterns ["^#.+$", "^[a-z]{2}$"]')]),
     ("dependentRequired", "draft2020-12", {"dependentRequired": {"card": ["billing", "cvc"]}},
      {"card": 1, "cvc": 2},
      [("", "/dependentRequired", "dependentRequired", {"missingProperty": "billing", "property": "card"},
@@ -120,6 +125,15 @@ def test_the_instance_is_the_value_at_the_instance_location() -> None:
     instance = {"a": 5, "b": [1]}
     by_keyword = {e.keyword: e.instance for e in errors(schema, instance)}
     assert by_keyword == {"type": 5, "additionalProperties": [1], "required": instance}
+
+
+def test_str_of_an_error_starts_with_its_instance_location() -> None:
+    schema = {"properties": {"a": {"items": {"type": "string"}}}, "required": ["z"]}
+    found = errors(schema, {"a": ["x", 5]})
+    assert [str(e) for e in found] == ['(root): "z" is a required property', '/a/1: 5 is not of type "string"']
+    assert [e.message for e in found] == ['"z" is a required property', '5 is not of type "string"']
+    with pytest.raises(module(schema).ValidationError, match=r'^/a/1: 5 is not of type "string"$'):
+        module(schema).validate({"a": ["x", 5], "z": 1})
 
 
 def test_absolute_keyword_location_past_a_reference() -> None:

@@ -14,19 +14,18 @@ from .workflow import MISTAKES, WORKFLOW
 RUNS_ON, BOTH, _, _, BRANCHES = (m[1] for m in MISTAKES[:5])
 
 
-def test_text_output_shows_each_records_best_match_first(tmp_path: Path) -> None:
+def test_text_output_shows_each_records_deepest_cause_first(tmp_path: Path) -> None:
     write(tmp_path / "workflow.json", WORKFLOW)
     write(tmp_path / "runs.jsonl", "\n".join(json.dumps(d) for d in (RUNS_ON, BRANCHES)) + "\n")
     result = run("--schema", "workflow.json", "runs.jsonl", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines() == [
-        # the best match from inside the job's oneOf, then the record's own error
-        "runs.jsonl:1:/jobs/build/runs-on: 5 is not valid under any of the given schemas",
-        'runs.jsonl:1:/jobs/build: {"runs-on": 5, "timeout-minutes": 10, "env": {"CI": true}, "steps": '
-        '[{"uses":... is not valid under any of the given schemas',
-        'runs.jsonl:2:/on/push/branches: "main" is not of type "array"',
-        'runs.jsonl:2:/on: {"push": {"branches": "main"}, "pull_request": null} is not valid under any of the given '
-        'schemas',
+        # the job's oneOf descends into the normal job; there runs-on's alternatives fail alike
+        "runs.jsonl:1:/jobs/build/runs-on: 5 is not valid under any of the given schemas (in oneOf alternative 0 "
+        "at /jobs/build: workflow.json#/$defs/normalJob); alternatives: [0] 5 is not of type \"string\"; "
+        "[1] 5 is not of type \"array\"; [2] 5 is not of type \"object\"",
+        'runs.jsonl:2:/on/push/branches: "main" is not of type "array" (in oneOf alternative 2 at /on: '
+        "#/properties/on/oneOf/2; in oneOf alternative 1 at /on/push: workflow.json#/$defs/branches/oneOf/1)",
         "2 records in 1 file: 0 valid, 2 invalid, 0 unreadable",
     ]
 
