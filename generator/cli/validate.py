@@ -297,7 +297,7 @@ def _cache_key(args: argparse.Namespace, stdin: bytes | None) -> str | None:
     import hashlib
 
     from ..remote import CompiledCache
-    from .files import split_source
+    from ..files import split_source
 
     options = {name: getattr(args, name) for name in ("schema", "profile", "registry", "unsafe_patterns",
                                                       *LIMIT_OPTIONS, *(dest for _, dest in FORMAT_FLAGS))}

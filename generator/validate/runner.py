@@ -247,7 +247,9 @@ def _run_jsonl_fast(data: bytes, at_file_start: bool, checker: Checker, fast: Ca
             if is_valid(value):
                 continue
             failures.append(checker.failure(value, index + 1))
-        except Exception as exc:  # a custom format function raised: this record cannot be checked
+        except STOPS:
+            raise
+        except BaseException as exc:  # a custom format function raised: this record cannot be checked
             unreadable += 1
             failures.append(Failure(index + 1, problem=checker.raised(exc)))
     invalid = len(failures) - unreadable

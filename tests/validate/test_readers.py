@@ -218,10 +218,14 @@ def test_yaml_aliases_may_expand_to_ten_values_a_byte_and_ten_thousand_more() ->
         read_yaml(over)
 
 
-def test_yaml_long_integers_with_underscores_are_read_exactly() -> None:
+def test_yaml_long_integers_are_read_exactly_and_underscores_make_a_string() -> None:
+    """YAML 1.2's core schema: digits past Python's int limit are still one exact number, and
+    `11_111` is no integer form there (YAML 1.1's), so it stays the string it is written as."""
     digits = "1" * 5000
-    ((_, value),) = read_yaml(f"a: {digits[:2]}_{digits[2:]}\n".encode())
+    ((_, value),) = read_yaml(f"a: {digits}\n".encode())
     assert value == {"a": Decimal(digits)}
+    ((_, value),) = read_yaml(f"a: {digits[:2]}_{digits[2:]}\n".encode())
+    assert value == {"a": f"{digits[:2]}_{digits[2:]}"}
 
 
 def test_yaml_data_is_read_with_the_c_loader_where_pyyaml_has_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -576,8 +580,8 @@ def test_the_plan_numbers_each_file_and_cuts_only_large_json_lines(tmp_path: Pat
     tasks = list(plan(files, chunk_bytes=6))
     assert [(t.file, t.first, t.last, t.size, t.start, t.end) for t in tasks] == [
         (0, True, False, 6, 0, 6), (0, False, False, 6, 6, 12), (0, False, True, 4, 12, None),
-        (1, True, True, 0, 0, None), (2, True, True, 2, 0, None), (3, True, False, 2, 0, None),
-        (3, False, True, 0, 0, None), (4, True, True, 6, 0, None), (5, True, True, 0, 0, None)]
+        (1, True, True, 0, 0, None), (2, True, True, 2, 0, None), (3, True, False, 2, 0, 2),
+        (3, False, True, 0, 2, None), (4, True, True, 6, 0, None), (5, True, True, 0, 0, None)]
     assert tasks[3].problem == "no such file" and tasks[3].path == "missing.json"
     assert [t.problem for t in tasks if t.file != 1] == [None] * 8
     assert b"".join(t.read() for t in tasks[:3]) == big.read_bytes() and tasks[4].read() == b"1\n"
