@@ -89,3 +89,34 @@ def test_any_lines_read_alike(values: list[Any], numbers: list[str], junk: list[
     data = b"\n".join(line.replace(b"\n", b" ") for line in lines) + b"\n"
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _read(data, True, monkeypatch) == _read(data, False, monkeypatch)
+
+
+class _Raised(BaseException):
+    pass
+
+
+def test_a_raising_check_is_the_records_problem_with_either_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two loops write their per-record check apart (the valid path stays inline in each); both
+    take any BaseException out of the module, SystemExit(0) included, as that record's problem and
+    go on, and both let KeyboardInterrupt stop the run (the msgspec loop once caught Exception only)."""
+    raised = {"2": SystemExit(0), "3": GeneratorExit("closing"), "4": _Raised()}
+
+    def is_valid(value: Any) -> bool:
+        if value in raised:
+            raise raised[value]
+        if value == "stop":
+            raise KeyboardInterrupt
+        return value != "bad"
+
+    module = types.SimpleNamespace(is_valid=is_valid, errors=lambda value: [], best_match=None)
+    checker = runner.Checker(module, "text")
+    data = b'"1"\n"2"\n"3"\n"4"\n"bad"\n"5"\n'
+    results = []
+    for fast in (True, False):
+        monkeypatch.setattr(readers, "_FAST_DECODE", None if fast else False)
+        result = runner._run_jsonl(data, True, checker)
+        results.append((result.records, result.invalid, result.unreadable,
+                        [(f.line, f.problem is not None) for f in result.failures]))
+        with pytest.raises(KeyboardInterrupt):
+            runner._run_jsonl(b'"1"\n"stop"\n"2"\n', True, checker)
+    assert results[0] == results[1] == (3, 1, 3, [(2, True), (3, True), (4, True), (5, False)])
