@@ -187,7 +187,11 @@ def _package(**changes: Any) -> dict[str, Any]:
     return {**json.loads(json.dumps(_PACKAGE)), **changes}
 
 
-_BINARY_ARTIFACT = {"uri": "https://example.com/pdf.tar", "sha256": _SHA, "platform": "linux-x86_64"}
+_BINARY_ARTIFACT = {
+    "uri": "https://example.com/pdf.tar",
+    "sha256": _SHA,
+    "platform": "linux-x86_64",
+}
 
 TOOL_PACKAGE: Rows = (
     ("source package", _PACKAGE, True),
@@ -199,14 +203,22 @@ TOOL_PACKAGE: Rows = (
             effect="connector",
             connector_operations=["mail.send", "mail.read"],
             uses_model=True,
-            repeatability={"kind": "declared_variation", "comparison": "semantic", "tolerance_ref": "tol/1"},
+            repeatability={
+                "kind": "declared_variation",
+                "comparison": "semantic",
+                "tolerance_ref": "tol/1",
+            },
         ),
         True,
     ),
     # each fails one allOf if/then rule, every field being valid on its own
     ("allOf: compute uses a model", _package(uses_model=True), False),
     ("allOf: compute with operations", _package(connector_operations=["mail.send"]), False),
-    ("allOf: source entry, binary artifact", _package(artifacts={"binary": _BINARY_ARTIFACT}), False),
+    (
+        "allOf: source entry, binary artifact",
+        _package(artifacts={"binary": _BINARY_ARTIFACT}),
+        False,
+    ),
     (
         "allOf: binary artifact without platform",
         _package(
@@ -217,13 +229,19 @@ TOOL_PACKAGE: Rows = (
     ),
     (
         "allOf: declared variation, no tolerance",
-        _package(repeatability={"kind": "declared_variation", "comparison": "semantic"}, uses_model=False),
+        _package(
+            repeatability={"kind": "declared_variation", "comparison": "semantic"}, uses_model=False
+        ),
         False,
     ),
     ("allOf: connector without operations", _package(effect="connector"), False),
     # a field fails
     ("entry path with ..", _package(entry={**_PACKAGE["entry"], "path": "src/../etc"}), False),
-    ("bad sha256 in a dependency", _package(dependencies=[{"key": "k", "version": "1", "sha256": "A" * 64}]), False),
+    (
+        "bad sha256 in a dependency",
+        _package(dependencies=[{"key": "k", "version": "1", "sha256": "A" * 64}]),
+        False,
+    ),
     ("missing provenance", {k: v for k, v in _PACKAGE.items() if k != "provenance_refs"}, False),
 )
 
@@ -248,14 +266,16 @@ CONTRACT_CASES: dict[str, tuple[str, str, Rows]] = {
 def _contract_case(name: str) -> Case:
     file, profile, rows = CONTRACT_CASES[name]
     path = ROOT / "contracts" / file
-    return with_failing_instances(Case(
-        name=name,
-        source=str(path.relative_to(ROOT)),
-        schema_text=path.read_text(encoding="utf-8"),
-        profile=profile,
-        instances=_inline_instances(rows),
-        handwritten=HANDWRITTEN.get(name),
-    ))
+    return with_failing_instances(
+        Case(
+            name=name,
+            source=str(path.relative_to(ROOT)),
+            schema_text=path.read_text(encoding="utf-8"),
+            profile=profile,
+            instances=_inline_instances(rows),
+            handwritten=HANDWRITTEN.get(name),
+        )
+    )
 
 
 # --- the shared peer data (see its ORIGIN.md) ------------------------------------------------
@@ -309,14 +329,16 @@ def _shared_case(name: str, directory: Path) -> Case:
         Instance(file, (directory / file).read_text(encoding="utf-8"), expected)
         for file, expected in instance_files
     ]
-    return with_failing_instances(Case(
-        name=name,
-        source=str(directory / schema_file),
-        schema_text=schema_text,
-        profile=draft_profile(json.loads(schema_text)),
-        instances=instances,
-        note=note,
-    ))
+    return with_failing_instances(
+        Case(
+            name=name,
+            source=str(directory / schema_file),
+            schema_text=schema_text,
+            profile=draft_profile(json.loads(schema_text)),
+            instances=instances,
+            note=note,
+        )
+    )
 
 
 def _missing_shared_files(name: str, directory: Path) -> list[str]:
@@ -345,7 +367,9 @@ def with_failing_instances(case: Case) -> Case:
     try:
         import generator
 
-        is_valid = generator.compile_module(case.schema_text, profile=case.profile, format=False).is_valid
+        is_valid = generator.compile_module(
+            case.schema_text, profile=case.profile, format=False
+        ).is_valid
     except Exception:  # a schema straightline cannot compile: the case keeps its instances
         return case
     for label, order in (("fails early", _leaves), ("fails late", _leaves_from_the_end)):
@@ -356,7 +380,9 @@ def with_failing_instances(case: Case) -> Case:
     return case
 
 
-def _first_failing_change(base: Instance, order: Callable[[Any], Any], is_valid: Callable[[Any], bool]) -> tuple[str, str] | None:
+def _first_failing_change(
+    base: Instance, order: Callable[[Any], Any], is_valid: Callable[[Any], bool]
+) -> tuple[str, str] | None:
     for tried, (pointer, container, key) in enumerate(order(json.loads(base.text))):
         if tried >= _TRIES:
             return None
@@ -371,7 +397,10 @@ def _first_failing_change(base: Instance, order: Callable[[Any], Any], is_valid:
 
 
 def _tokens(pointer: str) -> list[Any]:
-    return [int(t) if t.isdigit() and t != "" else t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+    return [
+        int(t) if t.isdigit() and t != "" else t.replace("~1", "/").replace("~0", "~")
+        for t in pointer.split("/")[1:]
+    ]
 
 
 def _leaves(value: Any, reverse: bool = False) -> Any:
@@ -382,7 +411,9 @@ def _leaves(value: Any, reverse: bool = False) -> Any:
         pointer, container, key = stack.pop()
         node = container[key]
         if isinstance(node, dict):
-            children = [(pointer + "/" + k.replace("~", "~0").replace("/", "~1"), node, k) for k in node]
+            children = [
+                (pointer + "/" + k.replace("~", "~0").replace("/", "~1"), node, k) for k in node
+            ]
         elif isinstance(node, list):
             children = [(pointer + "/" + str(i), node, i) for i in range(len(node))]
         else:

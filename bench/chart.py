@@ -22,10 +22,12 @@ from .cases import ROOT
 DEFAULT_RESULTS = ROOT / "bench" / "results" / "latest.json"
 DEFAULT_CHART = ROOT / "docs" / "images" / "bench.svg"
 # The implementations drawn, in the legend's order, with their labels and colours.
-SERIES = (("native", "straightline, native (mypyc)", "#1b7837"),
-          ("jsonschema-rs", "jsonschema-rs (Rust)", "#762a83"),
-          ("fastjsonschema", "fastjsonschema", "#e08214"),
-          ("jsonschema", "python-jsonschema", "#b2182b"))
+SERIES = (
+    ("native", "straightline, native (mypyc)", "#1b7837"),
+    ("jsonschema-rs", "jsonschema-rs (Rust)", "#762a83"),
+    ("fastjsonschema", "fastjsonschema", "#e08214"),
+    ("jsonschema", "python-jsonschema", "#b2182b"),
+)
 
 
 def figures(results: dict[str, Any]) -> list[tuple[str, dict[str, float]]]:
@@ -35,8 +37,11 @@ def figures(results: dict[str, Any]) -> list[tuple[str, dict[str, float]]]:
     for case in results.get("cases", []):
         for instance in case.get("instances", []):
             if instance.get("expected_valid"):
-                ratios = {name: float(value) for name, value in instance.get("ratios", {}).items()
-                          if value is not None}
+                ratios = {
+                    name: float(value)
+                    for name, value in instance.get("ratios", {}).items()
+                    if value is not None
+                }
                 rows.append((case.get("label") or case["name"], ratios))
                 break
     return rows
@@ -57,15 +62,31 @@ def draw(rows: list[tuple[str, dict[str, float]]], path: Path, note: str = "") -
         positions = [row - 0.4 + bar * (index + 0.5) for row in range(len(rows))]
         values = [ratios.get(name) for _, ratios in rows]
         shown = [(p, v) for p, v in zip(positions, values) if v is not None]
-        axes.barh([p for p, _ in shown], [v for _, v in shown], height=bar, color=colour, label=label, left=0)
+        axes.barh(
+            [p for p, _ in shown],
+            [v for _, v in shown],
+            height=bar,
+            color=colour,
+            label=label,
+            left=0,
+        )
     axes.axvline(1, color="black", linewidth=1)
     axes.set_xscale("log")
     axes.set_yticks(range(len(rows)), [name for name, _ in rows])
     axes.invert_yaxis()
-    axes.set_xlabel("time per call relative to straightline's pure-Python module (1 = as fast; log scale)")
-    axes.set_title("Validating each case's valid instance" + (f" ({note})" if note else ""), fontsize=10)
-    axes.legend(loc="upper center", bbox_to_anchor=(0.4, -0.09 - 1.2 / height / 10), ncol=2, fontsize=8,
-                frameon=False)
+    axes.set_xlabel(
+        "time per call relative to straightline's pure-Python module (1 = as fast; log scale)"
+    )
+    axes.set_title(
+        "Validating each case's valid instance" + (f" ({note})" if note else ""), fontsize=10
+    )
+    axes.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.4, -0.09 - 1.2 / height / 10),
+        ncol=2,
+        fontsize=8,
+        frameon=False,
+    )
     axes.grid(axis="x", which="major", linewidth=0.3)
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -74,9 +95,16 @@ def draw(rows: list[tuple[str, dict[str, float]]], path: Path, note: str = "") -
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.chart", description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", nargs="?", type=Path, default=DEFAULT_RESULTS,
-                        help="a results document of `python -m bench` (default: bench/results/latest.json)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.chart", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "results",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_RESULTS,
+        help="a results document of `python -m bench` (default: bench/results/latest.json)",
+    )
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_CHART, help="the SVG to write")
     args = parser.parse_args(argv)
     try:

@@ -42,7 +42,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="build and time each case's native module (mypyc; needs a C compiler, tens of seconds "
         "a case): the default, except with --quick",
     )
-    native.add_argument("--no-native", dest="native", action="store_false", help="leave the native modules out")
+    native.add_argument(
+        "--no-native", dest="native", action="store_false", help="leave the native modules out"
+    )
     parser.add_argument(
         "--jsonl",
         action="store_true",
@@ -79,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     only_jsonl = args.jsonl and not args.case and not args.mcp
     only_mcp = args.mcp and not args.case and not args.jsonl
     only_sections = (args.jsonl or args.mcp) and not args.case
-    results = runner.run([] if only_sections else args.case, quick=args.quick, log=log, native=args.native)
+    results = runner.run(
+        [] if only_sections else args.case, quick=args.quick, log=log, native=args.native
+    )
     progress = runner.silent if args.quiet else runner._stderr
     if args.jsonl or not (args.case or args.mcp):
         results["jsonl"] = jsonl.run(quick=args.quick, lines=args.jsonl_lines, log=progress)
@@ -96,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     if not results["cases"] and not only_sections:
         print("no case could run", file=sys.stderr)
         return 1
-    if "jsonl" in results and any(entry["problem"] for entry in
-                                  results["jsonl"]["files"] + results["jsonl"].get("schemas", [])):
+    if "jsonl" in results and any(
+        entry["problem"]
+        for entry in results["jsonl"]["files"] + results["jsonl"].get("schemas", [])
+    ):
         print("straightline validate gave a wrong answer on the JSON Lines data", file=sys.stderr)
         return 1
     if results.get("mcp", {}).get("status") == "ok" and _mcp_straightline_disagrees(results["mcp"]):
@@ -110,5 +116,6 @@ def _mcp_straightline_disagrees(section: dict[str, object]) -> bool:
     validation = section["validation"]
     calls = section["tools_call"]
     assert isinstance(validation, list) and isinstance(calls, dict)
-    return any(name.startswith("straightline") for instance in validation for name in instance["disagrees"]) or any(
-        problem.startswith("straightline") for problem in calls["problems"])
+    return any(
+        name.startswith("straightline") for instance in validation for name in instance["disagrees"]
+    ) or any(problem.startswith("straightline") for problem in calls["problems"])

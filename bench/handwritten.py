@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 
-
 def math_add_input_is_valid(instance: Any) -> bool:
     """{"left": integer, "right": integer}, nothing else."""
     # Both properties are required and no others are allowed: exactly these two keys.
@@ -45,11 +44,27 @@ def math_add_output_is_valid(instance: Any) -> bool:
 
 # -- the seed tool-package contract (contracts/draft2020-12/tool-package.schema.json) ----------------
 
-_PACKAGE_KEYS = frozenset({
-    "tool_key", "version", "owner_domain", "purpose", "applies_when", "artifacts", "entry", "input_schema",
-    "output_schema", "dependencies", "effect", "connector_operations", "uses_model", "repeatability", "limits",
-    "tests", "provenance_refs",
-})
+_PACKAGE_KEYS = frozenset(
+    {
+        "tool_key",
+        "version",
+        "owner_domain",
+        "purpose",
+        "applies_when",
+        "artifacts",
+        "entry",
+        "input_schema",
+        "output_schema",
+        "dependencies",
+        "effect",
+        "connector_operations",
+        "uses_model",
+        "repeatability",
+        "limits",
+        "tests",
+        "provenance_refs",
+    }
+)
 _ENTRY_KEYS = frozenset({"artifact", "path", "runtime_id", "runtime_version", "kind"})
 _ARTIFACT_KEYS = frozenset({"uri", "sha256", "revision", "platform"})
 _DEPENDENCY_KEYS = frozenset({"key", "version", "sha256"})
@@ -100,15 +115,28 @@ def _entry(value: Any) -> bool:
         return False
     if value["artifact"] not in ("source", "binary") or type(value["artifact"]) is not str:
         return False
-    if value["kind"] not in ("managed_handler", "restricted_process") or type(value["kind"]) is not str:
+    if (
+        value["kind"] not in ("managed_handler", "restricted_process")
+        or type(value["kind"]) is not str
+    ):
         return False
     path = value["path"]
     # ^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$: allowed characters, not absolute, no ".." segment
-    if type(path) is not str or _PATH_CHARACTERS(path) is None or path[0] == "/" or ".." in path.split("/"):
+    if (
+        type(path) is not str
+        or _PATH_CHARACTERS(path) is None
+        or path[0] == "/"
+        or ".." in path.split("/")
+    ):
         return False
     version = value["runtime_version"]
     # ^(?!latest$).+ : a first character that is no line terminator, and not exactly "latest"
-    if type(version) is not str or not version or version[0] in _LINE_TERMINATORS or version == "latest":
+    if (
+        type(version) is not str
+        or not version
+        or version[0] in _LINE_TERMINATORS
+        or version == "latest"
+    ):
         return False
     return _text(value["runtime_id"])
 
@@ -117,7 +145,12 @@ def _dependency(value: Any) -> bool:
     if type(value) is not dict or value.keys() != _DEPENDENCY_KEYS:
         return False
     sha = value["sha256"]
-    return _text(value["key"]) and _text(value["version"]) and type(sha) is str and _SHA256(sha) is not None
+    return (
+        _text(value["key"])
+        and _text(value["version"])
+        and type(sha) is str
+        and _SHA256(sha) is not None
+    )
 
 
 def _repeatability(value: Any) -> bool:
@@ -125,7 +158,10 @@ def _repeatability(value: Any) -> bool:
         return False
     if not value.keys() <= _REPEATABILITY_KEYS or not _text(value["comparison"]):
         return False
-    if value["kind"] not in ("deterministic", "declared_variation") or type(value["kind"]) is not str:
+    if (
+        value["kind"] not in ("deterministic", "declared_variation")
+        or type(value["kind"]) is not str
+    ):
         return False
     return "tolerance_ref" not in value or _text(value["tolerance_ref"])
 
@@ -136,7 +172,11 @@ def tool_package_is_valid(instance: Any) -> bool:
     if type(instance) is not dict or instance.keys() != _PACKAGE_KEYS:
         return False
     entry, artifacts, effect = instance["entry"], instance["artifacts"], instance["effect"]
-    repeatability, operations, uses_model = instance["repeatability"], instance["connector_operations"], instance["uses_model"]
+    repeatability, operations, uses_model = (
+        instance["repeatability"],
+        instance["connector_operations"],
+        instance["uses_model"],
+    )
     # the rules (allOf of if/then); each tests only what its `if` names, as the schema says
     artifact = entry.get("artifact") if type(entry) is dict else None
     if type(artifact) is str and type(artifacts) is dict:
@@ -149,9 +189,16 @@ def tool_package_is_valid(instance: Any) -> bool:
             if type(binary) is dict and "platform" not in binary:
                 return False
     if type(effect) is str and effect == "compute":
-        if (type(operations) is list and len(operations) > 0) or (type(uses_model) is bool and uses_model):
+        if (type(operations) is list and len(operations) > 0) or (
+            type(uses_model) is bool and uses_model
+        ):
             return False
-    if type(effect) is str and effect == "connector" and type(operations) is list and not operations:
+    if (
+        type(effect) is str
+        and effect == "connector"
+        and type(operations) is list
+        and not operations
+    ):
         return False
     kind = repeatability.get("kind") if type(repeatability) is dict else None
     if type(kind) is str and kind == "deterministic" and type(uses_model) is bool and uses_model:
@@ -160,9 +207,17 @@ def tool_package_is_valid(instance: Any) -> bool:
         return False
     # the fields
     tool_key = instance["tool_key"]
-    if type(tool_key) is not str or _TOOL_KEY(tool_key) is None or not _positive_integer(instance["version"]):
+    if (
+        type(tool_key) is not str
+        or _TOOL_KEY(tool_key) is None
+        or not _positive_integer(instance["version"])
+    ):
         return False
-    if not (_text(instance["owner_domain"]) and _text(instance["purpose"]) and _text(instance["applies_when"])):
+    if not (
+        _text(instance["owner_domain"])
+        and _text(instance["purpose"])
+        and _text(instance["applies_when"])
+    ):
         return False
     if not _artifacts(artifacts) or not _entry(entry):
         return False
@@ -173,14 +228,26 @@ def tool_package_is_valid(instance: Any) -> bool:
         return False
     if type(effect) is not str or effect not in _EFFECTS or type(uses_model) is not bool:
         return False
-    if type(operations) is not list or not all(_text(o) for o in operations) or len(set(operations)) != len(operations):
+    if (
+        type(operations) is not list
+        or not all(_text(o) for o in operations)
+        or len(set(operations)) != len(operations)
+    ):
         return False
     if not _repeatability(repeatability):
         return False
     limits, tests = instance["limits"], instance["tests"]
-    if type(limits) is not dict or limits.keys() != _LIMITS_KEYS or not all(map(_positive_integer, limits.values())):
+    if (
+        type(limits) is not dict
+        or limits.keys() != _LIMITS_KEYS
+        or not all(map(_positive_integer, limits.values()))
+    ):
         return False
-    if type(tests) is not dict or tests.keys() != _TESTS_KEYS or not all(map(_text, tests.values())):
+    if (
+        type(tests) is not dict
+        or tests.keys() != _TESTS_KEYS
+        or not all(map(_text, tests.values()))
+    ):
         return False
     references = instance["provenance_refs"]
     return type(references) is list and len(references) >= 1 and all(map(_text, references))

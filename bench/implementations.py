@@ -24,7 +24,14 @@ from .cases import Case
 STRAIGHTLINE = "straightline"
 NATIVE = "native"  # the same generated module, compiled with mypyc (generator/native)
 HANDWRITTEN = "handwritten"
-IMPLEMENTATIONS = (STRAIGHTLINE, NATIVE, HANDWRITTEN, "jsonschema", "fastjsonschema", "jsonschema-rs")
+IMPLEMENTATIONS = (
+    STRAIGHTLINE,
+    NATIVE,
+    HANDWRITTEN,
+    "jsonschema",
+    "fastjsonschema",
+    "jsonschema-rs",
+)
 # Everything straightline is compared with (the ratio columns).
 COMPARED = tuple(name for name in IMPLEMENTATIONS if name != STRAIGHTLINE)
 # What the native module is compared with (its own ratio columns: their time / the native module's).
@@ -43,7 +50,9 @@ class Built:
     short_reason: str = ""  # the same in a word or two, for the table cell
     build_ns: int | None = None
     absent: bool = False  # the implementation has nothing for this case (no hand-written one)
-    details: dict[str, Any] = field(default_factory=dict)  # more figures for the report (native build)
+    details: dict[str, Any] = field(
+        default_factory=dict
+    )  # more figures for the report (native build)
 
 
 class RemoteRefused(Exception):
@@ -96,8 +105,10 @@ def _native(case: Case, timeout: float) -> tuple[Validator, dict[str, Any]]:
         sys.path.remove(str(directory))
     if Path(module.__file__ or "") != extension:
         raise RuntimeError(f"imported {module.__file__}, not the extension {extension}")
-    details = {"native_build_ms": build_ns / 1e6,
-               "extension_bytes": sum(p.stat().st_size for p in directory.glob("*" + extension.suffix))}
+    details = {
+        "native_build_ms": build_ns / 1e6,
+        "extension_bytes": sum(p.stat().st_size for p in directory.glob("*" + extension.suffix)),
+    }
     return module.is_valid, details
 
 
@@ -159,8 +170,15 @@ def describe(exc: BaseException) -> tuple[str, str]:
     message = getattr(exc, "message", None) or str(exc)
     message = " ".join(str(message).split())
     if code in ("native-build-failed", "no-c-compiler"):  # generator.native: say which step failed
-        short = ("timed out" if "took over" in message else "mypy refused" if "mypyc refused" in message
-                 else "no C compiler" if code == "no-c-compiler" else "C build failed")
+        short = (
+            "timed out"
+            if "took over" in message
+            else (
+                "mypy refused"
+                if "mypyc refused" in message
+                else "no C compiler" if code == "no-c-compiler" else "C build failed"
+            )
+        )
         return f"{type(exc).__name__} [{code}]: {message}", short
     if len(message) > 300:
         message = message[:297] + "..."
@@ -187,7 +205,12 @@ def build(implementation: str, case: Case, *, native: bool = True, mode: str = "
     """One implementation's validator for the case (`native`: whether to build the native one,
     which takes a C compiler and tens of seconds; the quick runs of the tests leave it out)."""
     if implementation == NATIVE and not native:
-        return Built(implementation, None, "native builds are off (a --quick run without --native)", "not built")
+        return Built(
+            implementation,
+            None,
+            "native builds are off (a --quick run without --native)",
+            "not built",
+        )
     if implementation == HANDWRITTEN:
         if case.handwritten is None:
             return Built(
@@ -209,4 +232,6 @@ def build(implementation: str, case: Case, *, native: bool = True, mode: str = "
     except Exception as exc:  # any failure to compile is reported, never fatal
         reason, short = describe(exc)
         return Built(implementation, None, reason, short)
-    return Built(implementation, validator, build_ns=time.perf_counter_ns() - start, details=details)
+    return Built(
+        implementation, validator, build_ns=time.perf_counter_ns() - start, details=details
+    )

@@ -39,9 +39,16 @@ REAL_TARGET = 1.2
 ROOT = Path(__file__).resolve().parent.parent
 # (name, how the command is told the schema, the directory of SchemaStore's valid samples)
 REAL_SCHEMAS: tuple[tuple[str, tuple[str, ...], Path], ...] = (
-    ("dependabot", ("--builtin-schema", "vendor.dependabot"), ROOT / "tests/validate/schemastore/valid/dependabot-2.0"),
-    ("github-workflows", ("--builtin-schema", "vendor.github-workflows"),
-     ROOT / "tests/validate/schemastore/valid/github-workflow"),
+    (
+        "dependabot",
+        ("--builtin-schema", "vendor.dependabot"),
+        ROOT / "tests/validate/schemastore/valid/dependabot-2.0",
+    ),
+    (
+        "github-workflows",
+        ("--builtin-schema", "vendor.github-workflows"),
+        ROOT / "tests/validate/schemastore/valid/github-workflow",
+    ),
     ("package.json", ("--module", "package.py"), ROOT / "bench/data/schemastore/package-samples"),
 )
 PACKAGE_SCHEMAS = ROOT / "bench/data/schemastore"  # package.json and the schemas it $refs
@@ -57,7 +64,10 @@ SCHEMA: dict[str, Any] = {
         "user": {
             "type": "object",
             "required": ["name", "email"],
-            "properties": {"name": {"type": "string", "minLength": 1}, "email": {"type": "string", "maxLength": 80}},
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "email": {"type": "string", "maxLength": 80},
+            },
         },
         "event": {"enum": ["click", "view", "buy"]},
         "amount": {"type": "number", "minimum": 0},
@@ -150,8 +160,12 @@ def _command(*args: str) -> list[str]:
 def _check(module: Path, path: Path, lines: int, expect_invalid: int) -> str | None:
     """Why the command's answer on `path` is wrong, or None."""
     for jobs in ("1", "2"):
-        done = subprocess.run(_command("--module", str(module), "--jobs", jobs, str(path)),
-                              capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            _command("--module", str(module), "--jobs", jobs, str(path)),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         summary = done.stdout.splitlines()[-1] if done.stdout else done.stderr
         wanted = f"{lines} records in 1 file: {lines - expect_invalid} valid, {expect_invalid} invalid, 0 unreadable"
         if done.returncode != (1 if expect_invalid else 0) or summary != wanted:
@@ -167,8 +181,13 @@ def _orjson_installed() -> bool:
     return True
 
 
-def run(*, quick: bool = False, lines: int | None = None, log: Callable[[str], None] = print,
-        real_lines: int | None = None) -> dict[str, Any]:
+def run(
+    *,
+    quick: bool = False,
+    lines: int | None = None,
+    log: Callable[[str], None] = print,
+    real_lines: int | None = None,
+) -> dict[str, Any]:
     """The JSONL section of the bench document (`real_lines`: lines of each real schema's file;
     by default `lines` where given, else 200,000, or QUICK_LINES with `quick`)."""
     import generator
@@ -186,32 +205,59 @@ def run(*, quick: bool = False, lines: int | None = None, log: Callable[[str], N
         for name, path in paths.items():
             invalid = 0 if name == "valid" else lines // INVALID_EVERY
             problem = _check(module, path, lines, invalid)
-            entry: dict[str, Any] = {"name": name, "lines": lines, "invalid": invalid,
-                                     "bytes": path.stat().st_size, "problem": problem, "seconds": {}}
+            entry: dict[str, Any] = {
+                "name": name,
+                "lines": lines,
+                "invalid": invalid,
+                "bytes": path.stat().st_size,
+                "problem": problem,
+                "seconds": {},
+            }
             files.append(entry)
             if problem:
                 log(f"jsonl: {name}: WRONG ANSWER, not timed: {problem}")
                 continue
             log(f"jsonl: timing {name}")
-            timings: dict[str, Callable[[], Any]] = {"json.loads": lambda: _parse_json(path)}
+            timings: dict[str, Callable[[], Any]] = {
+                "json.loads": lambda path=path: _parse_json(path)
+            }
             if _orjson_installed():
-                timings["orjson.loads"] = lambda: _parse_orjson(path)
-            timings["straightline (in process)"] = lambda: _validate_in_process(module, path)
-            timings["json.loads (command)"] = lambda: subprocess.run(
-                [sys.executable, "-c", PARSE_ALONE, str(path)], check=True)
-            timings["straightline (command)"] = lambda: subprocess.run(
-                _command("--module", str(module), str(path)), stdout=subprocess.DEVNULL, check=False)
-            timings["straightline --jobs 2 (command)"] = lambda: subprocess.run(
-                _command("--module", str(module), "--jobs", "2", str(path)), stdout=subprocess.DEVNULL, check=False)
+                timings["orjson.loads"] = lambda path=path: _parse_orjson(path)
+            timings["straightline (in process)"] = (
+                lambda path=path, module=module: _validate_in_process(module, path)
+            )
+            timings["json.loads (command)"] = lambda path=path: subprocess.run(
+                [sys.executable, "-c", PARSE_ALONE, str(path)], check=True
+            )
+            timings["straightline (command)"] = lambda path=path, module=module: subprocess.run(
+                _command("--module", str(module), str(path)), stdout=subprocess.DEVNULL, check=False
+            )
+            timings["straightline --jobs 2 (command)"] = (
+                lambda path=path, module=module: subprocess.run(
+                    _command("--module", str(module), "--jobs", "2", str(path)),
+                    stdout=subprocess.DEVNULL,
+                    check=False,
+                )
+            )
             rounds = _rounds(timings, repeats)
             seconds = {label: statistics.median(times) for label, times in rounds.items()}
             entry["seconds"] = seconds
             entry["records_per_second"] = {label: lines / value for label, value in seconds.items()}
-            entry["ratio_in_process"] = _median_ratio(rounds["straightline (in process)"], rounds["json.loads"])
-            entry["ratio_command"] = _median_ratio(rounds["straightline (command)"], rounds["json.loads (command)"])
+            entry["ratio_in_process"] = _median_ratio(
+                rounds["straightline (in process)"], rounds["json.loads"]
+            )
+            entry["ratio_command"] = _median_ratio(
+                rounds["straightline (command)"], rounds["json.loads (command)"]
+            )
         schemas = _real_schemas(directory, real_lines, repeats, log)
-    return {"lines": lines, "repeats": repeats, "target_ratio": 1.5, "files": files, "schemas": schemas,
-            "schemas_target_ratio": REAL_TARGET}
+    return {
+        "lines": lines,
+        "repeats": repeats,
+        "target_ratio": 1.5,
+        "files": files,
+        "schemas": schemas,
+        "schemas_target_ratio": REAL_TARGET,
+    }
 
 
 def _samples(folder: Path) -> list[bytes]:
@@ -222,7 +268,9 @@ def _samples(folder: Path) -> list[bytes]:
     records: list[bytes] = []
     for path in sorted(folder.iterdir()):
         for _, value in read_documents(format_for(path.name, None), path.read_bytes()):
-            records.append(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+            records.append(
+                json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+            )
     return records
 
 
@@ -248,49 +296,85 @@ def _validate_args_in_process(args: list[str], cwd: Path) -> int:
         os.chdir(here)
 
 
-def _real_schemas(directory: Path, lines: int, repeats: int, log: Callable[[str], None]) -> list[dict[str, Any]]:
+def _real_schemas(
+    directory: Path, lines: int, repeats: int, log: Callable[[str], None]
+) -> list[dict[str, Any]]:
     """The `schemas` entries: each real schema's file of samples, checked, then timed."""
     import generator
     from generator.builtin.build import HOSTS
 
     package = json.loads((PACKAGE_SCHEMAS / "package.json").read_text(encoding="utf-8"))
-    registry = {f"{host}{path.name}": json.loads(path.read_text(encoding="utf-8"))
-                for path in PACKAGE_SCHEMAS.glob("*.json") for host in HOSTS}
-    (directory / "package.py").write_text(generator.compile_source(package, registry=registry, format=False),
-                                          encoding="utf-8")
+    registry = {
+        f"{host}{path.name}": json.loads(path.read_text(encoding="utf-8"))
+        for path in PACKAGE_SCHEMAS.glob("*.json")
+        for host in HOSTS
+    }
+    (directory / "package.py").write_text(
+        generator.compile_source(package, registry=registry, format=False), encoding="utf-8"
+    )
     entries = []
     for name, chosen, folder in REAL_SCHEMAS:
         samples = _samples(folder)
         path = directory / f"{name}.jsonl"
-        path.write_bytes(b"".join(samples[number % len(samples)] + b"\n" for number in range(lines)))
+        path.write_bytes(
+            b"".join(samples[number % len(samples)] + b"\n" for number in range(lines))
+        )
         args = [*chosen, str(path)]
-        entry: dict[str, Any] = {"name": name, "lines": lines, "samples": len(samples),
-                                 "bytes": path.stat().st_size, "problem": None, "seconds": {}}
+        entry: dict[str, Any] = {
+            "name": name,
+            "lines": lines,
+            "samples": len(samples),
+            "bytes": path.stat().st_size,
+            "problem": None,
+            "seconds": {},
+        }
         entries.append(entry)
         wanted = f"{lines} records in 1 file: {lines} valid, 0 invalid, 0 unreadable"
         for jobs in ("1", "2"):
-            done = subprocess.run(_command(*args, "--jobs", jobs), capture_output=True, text=True, cwd=directory,
-                                  check=False)
+            done = subprocess.run(
+                _command(*args, "--jobs", jobs),
+                capture_output=True,
+                text=True,
+                cwd=directory,
+                check=False,
+            )
             summary = done.stdout.splitlines()[-1] if done.stdout else done.stderr
             if done.returncode != 0 or summary != wanted:
-                entry["problem"] = f"--jobs {jobs}: exit {done.returncode}, {summary!r}, expected {wanted!r}"
+                entry["problem"] = (
+                    f"--jobs {jobs}: exit {done.returncode}, {summary!r}, expected {wanted!r}"
+                )
         if entry["problem"]:
             log(f"jsonl: {name}: WRONG ANSWER, not timed: {entry['problem']}")
             continue
         log(f"jsonl: timing {name} ({lines:,} lines of {len(samples)} samples)")
-        timings: dict[str, Callable[[], Any]] = {"json.loads": lambda: _parse_json(path)}
+        timings: dict[str, Callable[[], Any]] = {"json.loads": lambda path=path: _parse_json(path)}
         if _msgspec_installed():
-            timings["msgspec"] = lambda: _parse_msgspec(path)
-        timings["straightline (in process)"] = lambda: _validate_args_in_process(args, directory)
-        timings["json.loads (command)"] = lambda: subprocess.run([sys.executable, "-c", PARSE_ALONE, str(path)],
-                                                                 check=True)
-        timings["straightline --jobs 2 (command)"] = lambda: subprocess.run(
-            _command(*args, "--jobs", "2"), stdout=subprocess.DEVNULL, cwd=directory, check=False)
+            timings["msgspec"] = lambda path=path: _parse_msgspec(path)
+        timings["straightline (in process)"] = (
+            lambda args=args, directory=directory: _validate_args_in_process(args, directory)
+        )
+        timings["json.loads (command)"] = lambda path=path: subprocess.run(
+            [sys.executable, "-c", PARSE_ALONE, str(path)], check=True
+        )
+        timings["straightline --jobs 2 (command)"] = (
+            lambda args=args, directory=directory: subprocess.run(
+                _command(*args, "--jobs", "2"),
+                stdout=subprocess.DEVNULL,
+                cwd=directory,
+                check=False,
+            )
+        )
         rounds = _rounds(timings, repeats)
         entry["seconds"] = {label: statistics.median(times) for label, times in rounds.items()}
-        entry["records_per_second"] = {label: lines / value for label, value in entry["seconds"].items()}
-        entry["ratio_in_process"] = _median_ratio(rounds["straightline (in process)"], rounds["json.loads"])
-        entry["ratio_jobs_2"] = _median_ratio(rounds["straightline --jobs 2 (command)"], rounds["json.loads (command)"])
+        entry["records_per_second"] = {
+            label: lines / value for label, value in entry["seconds"].items()
+        }
+        entry["ratio_in_process"] = _median_ratio(
+            rounds["straightline (in process)"], rounds["json.loads"]
+        )
+        entry["ratio_jobs_2"] = _median_ratio(
+            rounds["straightline --jobs 2 (command)"], rounds["json.loads (command)"]
+        )
     return entries
 
 
@@ -304,30 +388,42 @@ def _msgspec_installed() -> bool:
 
 def table(section: dict[str, Any]) -> str:
     """The JSONL throughput report as text."""
-    out = [f"JSON Lines throughput ({section['lines']:,} lines; median of {section['repeats']}; "
-           "ratios: median of per-round time / json.loads time; target <= 1.5x in one process)"]
+    out = [
+        f"JSON Lines throughput ({section['lines']:,} lines; median of {section['repeats']}; "
+        "ratios: median of per-round time / json.loads time; target <= 1.5x in one process)"
+    ]
     for entry in section["files"]:
-        out.append(f"  {entry['name']} ({entry['bytes'] / 1e6:.1f} MB, {entry['invalid']:,} invalid)")
+        out.append(
+            f"  {entry['name']} ({entry['bytes'] / 1e6:.1f} MB, {entry['invalid']:,} invalid)"
+        )
         if entry["problem"]:
             out.append(f"    WRONG ANSWER: {entry['problem']}")
             continue
         for label, seconds in entry["seconds"].items():
             rate = entry["records_per_second"][label]
             out.append(f"    {label:<34} {seconds:8.3f} s  {rate:>12,.0f} records/s")
-        out.append(f"    ratio in process {entry['ratio_in_process']:.2f}x, as commands {entry['ratio_command']:.2f}x")
+        out.append(
+            f"    ratio in process {entry['ratio_in_process']:.2f}x, as commands {entry['ratio_command']:.2f}x"
+        )
     schemas = section.get("schemas") or []
     if schemas:
-        out.append(f"Real schemas (SchemaStore's valid samples cycled; target: --jobs 2 within "
-                   f"{section['schemas_target_ratio']}x of json.loads, as commands)")
+        out.append(
+            f"Real schemas (SchemaStore's valid samples cycled; target: --jobs 2 within "
+            f"{section['schemas_target_ratio']}x of json.loads, as commands)"
+        )
     for entry in schemas:
-        out.append(f"  {entry['name']} ({entry['lines']:,} lines of {entry['samples']} samples, "
-                   f"{entry['bytes'] / 1e6:.1f} MB)")
+        out.append(
+            f"  {entry['name']} ({entry['lines']:,} lines of {entry['samples']} samples, "
+            f"{entry['bytes'] / 1e6:.1f} MB)"
+        )
         if entry["problem"]:
             out.append(f"    WRONG ANSWER: {entry['problem']}")
             continue
         for label, seconds in entry["seconds"].items():
             rate = entry["records_per_second"][label]
             out.append(f"    {label:<34} {seconds:8.3f} s  {rate:>12,.0f} records/s")
-        out.append(f"    ratio --jobs 2 {entry['ratio_jobs_2']:.2f}x (as commands), "
-                   f"in one process {entry['ratio_in_process']:.2f}x")
+        out.append(
+            f"    ratio --jobs 2 {entry['ratio_jobs_2']:.2f}x (as commands), "
+            f"in one process {entry['ratio_in_process']:.2f}x"
+        )
     return "\n".join(out)

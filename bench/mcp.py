@@ -75,8 +75,12 @@ def _validators() -> dict[str, Callable[[dict[str, Any]], bool]]:
             return False
         return True
 
-    input_validator = validator_for(math_add.INPUT_SCHEMA)(math_add.INPUT_SCHEMA, registry=Registry())
-    output_validator = validator_for(math_add.OUTPUT_SCHEMA)(math_add.OUTPUT_SCHEMA, registry=Registry())
+    input_validator = validator_for(math_add.INPUT_SCHEMA)(
+        math_add.INPUT_SCHEMA, registry=Registry()
+    )
+    output_validator = validator_for(math_add.OUTPUT_SCHEMA)(
+        math_add.OUTPUT_SCHEMA, registry=Registry()
+    )
     best_match = jsonschema_exceptions.best_match
 
     def jsonschema_sdk(arguments: dict[str, Any]) -> bool:
@@ -96,8 +100,12 @@ def _validators() -> dict[str, Callable[[dict[str, Any]], bool]]:
         metadata.convert_result(dict(ADD_OUTPUT))
         return True
 
-    return {STRAIGHTLINE: contract, "straightline runtime path": runtime_path,
-            "SDK jsonschema": jsonschema_sdk, "SDK pydantic (MCPServer)": pydantic_sdk}
+    return {
+        STRAIGHTLINE: contract,
+        "straightline runtime path": runtime_path,
+        "SDK jsonschema": jsonschema_sdk,
+        "SDK pydantic (MCPServer)": pydantic_sdk,
+    }
 
 
 def _pydantic_tool() -> Any:
@@ -135,28 +143,49 @@ def _servers() -> dict[str, Any]:
 
     runtime = ToolRuntime(max_records=16)
     runtime.register(math_add, lambda request: {"total": request["left"] + request["right"]})
-    input_validator = validator_for(math_add.INPUT_SCHEMA)(math_add.INPUT_SCHEMA, registry=Registry())
-    output_validator = validator_for(math_add.OUTPUT_SCHEMA)(math_add.OUTPUT_SCHEMA, registry=Registry())
+    input_validator = validator_for(math_add.INPUT_SCHEMA)(
+        math_add.INPUT_SCHEMA, registry=Registry()
+    )
+    output_validator = validator_for(math_add.OUTPUT_SCHEMA)(
+        math_add.OUTPUT_SCHEMA, registry=Registry()
+    )
     best_match = jsonschema_exceptions.best_match
 
     async def list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
-        return mcp_types.ListToolsResult(tools=[mcp_types.Tool(
-            name="math.add", input_schema=math_add.INPUT_SCHEMA, output_schema=math_add.OUTPUT_SCHEMA)])
+        return mcp_types.ListToolsResult(
+            tools=[
+                mcp_types.Tool(
+                    name="math.add",
+                    input_schema=math_add.INPUT_SCHEMA,
+                    output_schema=math_add.OUTPUT_SCHEMA,
+                )
+            ]
+        )
 
-    async def call_tool(ctx: Any, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
+    async def call_tool(
+        ctx: Any, params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
         arguments = params.arguments or {}
         error = best_match(input_validator.iter_errors(arguments))
         if error is not None:
-            return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=str(error.message))], is_error=True)
+            return mcp_types.CallToolResult(
+                content=[mcp_types.TextContent(text=str(error.message))], is_error=True
+            )
         output = {"total": arguments["left"] + arguments["right"]}
         error = best_match(output_validator.iter_errors(output))
         if error is not None:
-            return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=str(error.message))], is_error=True)
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=str(output))], structured_content=output)
+            return mcp_types.CallToolResult(
+                content=[mcp_types.TextContent(text=str(error.message))], is_error=True
+            )
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(text=str(output))], structured_content=output
+        )
 
-    return {"straightline": build_server(runtime),
-            "SDK jsonschema": Server("jsonschema", on_list_tools=list_tools, on_call_tool=call_tool),
-            "SDK pydantic (MCPServer)": _pydantic_server()}
+    return {
+        "straightline": build_server(runtime),
+        "SDK jsonschema": Server("jsonschema", on_list_tools=list_tools, on_call_tool=call_tool),
+        "SDK pydantic (MCPServer)": _pydantic_server(),
+    }
 
 
 def _end_to_end(calls: int, rounds: int) -> dict[str, Any]:
@@ -170,10 +199,16 @@ def _end_to_end(calls: int, rounds: int) -> dict[str, Any]:
     problems: list[str] = []
 
     async def run_all() -> None:
-        async with Client(servers["straightline"], cache=None) as ours, \
-                Client(servers["SDK jsonschema"], cache=None) as theirs, \
-                Client(servers["SDK pydantic (MCPServer)"], cache=None) as pydantic_client:
-            clients = {"straightline": ours, "SDK jsonschema": theirs, "SDK pydantic (MCPServer)": pydantic_client}
+        async with (
+            Client(servers["straightline"], cache=None) as ours,
+            Client(servers["SDK jsonschema"], cache=None) as theirs,
+            Client(servers["SDK pydantic (MCPServer)"], cache=None) as pydantic_client,
+        ):
+            clients = {
+                "straightline": ours,
+                "SDK jsonschema": theirs,
+                "SDK pydantic (MCPServer)": pydantic_client,
+            }
             for name, client in clients.items():
                 for label, arguments, expected in INSTANCES:
                     result = await client.call_tool("math.add", arguments)
@@ -186,12 +221,20 @@ def _end_to_end(calls: int, rounds: int) -> dict[str, Any]:
                         start = time.perf_counter()
                         for _ in range(calls):
                             await client.call_tool("math.add", arguments)
-                        seconds[name].setdefault(label, []).append((time.perf_counter() - start) / calls)
+                        seconds[name].setdefault(label, []).append(
+                            (time.perf_counter() - start) / calls
+                        )
 
     anyio.run(run_all)
-    return {"calls_per_sample": calls, "rounds": rounds, "problems": problems,
-            "seconds_per_call": {name: {label: statistics.median(values) for label, values in by_label.items()}
-                                 for name, by_label in seconds.items()}}
+    return {
+        "calls_per_sample": calls,
+        "rounds": rounds,
+        "problems": problems,
+        "seconds_per_call": {
+            name: {label: statistics.median(values) for label, values in by_label.items()}
+            for name, by_label in seconds.items()
+        },
+    }
 
 
 def run(*, quick: bool = False, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -213,28 +256,46 @@ def run(*, quick: bool = False, log: Callable[[str], None] = print) -> dict[str,
         timed = {name: check for name, check in validators.items() if name not in disagree}
         timings = measure_side_by_side(timed, arguments, settings)
         base = timings.get(STRAIGHTLINE)
-        instances.append({
-            "name": label, "expected_valid": expected, "disagrees": disagree,
-            "median_ns": {name: timing.median_ns for name, timing in timings.items()},
-            "ratios": {name: (timing.median_ns / base.median_ns if base else None)
-                       for name, timing in timings.items() if name != STRAIGHTLINE}})
+        instances.append(
+            {
+                "name": label,
+                "expected_valid": expected,
+                "disagrees": disagree,
+                "median_ns": {name: timing.median_ns for name, timing in timings.items()},
+                "ratios": {
+                    name: (timing.median_ns / base.median_ns if base else None)
+                    for name, timing in timings.items()
+                    if name != STRAIGHTLINE
+                },
+            }
+        )
     log("mcp: tools/call in process")
     end_to_end = _end_to_end(calls=20 if quick else 500, rounds=1 if quick else 5)
     # the share of a whole served tools/call that the checks take, per instance
     ours = end_to_end["seconds_per_call"]["straightline"]
     for instance in instances:
         whole_ns = ours[instance["name"]] * 1e9
-        instance["share_of_tools_call"] = {name: median / whole_ns for name, median in instance["median_ns"].items()
-                                           if name.startswith("straightline")}
-    return {"status": "ok", "tool": "math.add", "repeats": settings.repeats, "validation": instances,
-            "tools_call": end_to_end}
+        instance["share_of_tools_call"] = {
+            name: median / whole_ns
+            for name, median in instance["median_ns"].items()
+            if name.startswith("straightline")
+        }
+    return {
+        "status": "ok",
+        "tool": "math.add",
+        "repeats": settings.repeats,
+        "validation": instances,
+        "tools_call": end_to_end,
+    }
 
 
 def table(section: dict[str, Any]) -> str:
     """The MCP report as text."""
     if section["status"] != "ok":
         return f"MCP tools/call validation: n/a ({section['reason']})"
-    out = ["MCP tools/call validation, served side (math.add; per call; ratio: other / straightline contract)"]
+    out = [
+        "MCP tools/call validation, served side (math.add; per call; ratio: other / straightline contract)"
+    ]
     for instance in section["validation"]:
         out.append(f"  {instance['name']}")
         for name, median in instance["median_ns"].items():
@@ -243,11 +304,15 @@ def table(section: dict[str, Any]) -> str:
             out.append(f"    {name:<28} {median / 1000:9.2f} us{shown}")
         for name in instance["disagrees"]:
             out.append(f"    {name:<28} DISAGREES (not timed)")
-        shares = ", ".join(f"{name} {share:.2%}" for name, share in instance["share_of_tools_call"].items())
+        shares = ", ".join(
+            f"{name} {share:.2%}" for name, share in instance["share_of_tools_call"].items()
+        )
         out.append(f"    share of straightline's whole tools/call: {shares}")
     call = section["tools_call"]
-    out.append(f"  whole tools/call through the SDK's in-process client (median of {call['rounds']} x "
-               f"{call['calls_per_sample']} calls)")
+    out.append(
+        f"  whole tools/call through the SDK's in-process client (median of {call['rounds']} x "
+        f"{call['calls_per_sample']} calls)"
+    )
     for name, by_label in call["seconds_per_call"].items():
         cells = ", ".join(f"{label} {value * 1e6:.0f} us" for label, value in by_label.items())
         out.append(f"    {name:<28} {cells}")

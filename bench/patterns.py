@@ -41,7 +41,9 @@ from .timing import QUICK, TimingSettings, measure_side_by_side
 
 # Many short samples: the fastest of 200 one-millisecond samples is a window the rest of a busy
 # machine left alone (bench/timing.py's FULL takes 15 of 20 ms, for medians).
-MANY_SHORT = TimingSettings(repeats=200, target_ns=1_000_000, slow_call_ns=1_000_000_000, slow_repeats=3)
+MANY_SHORT = TimingSettings(
+    repeats=200, target_ns=1_000_000, slow_call_ns=1_000_000_000, slow_repeats=3
+)
 
 # (pattern, typical inputs: a matching one first, then near misses)
 SHAPES = [
@@ -60,7 +62,10 @@ SHAPES = [
     ("^[A-Za-z0-9]{1,64}$", ["abcDEF123", "abc-def"]),
     # a whole text in any ASCII case (SchemaStore's Azure schemas): a match, a case variant, a miss
     ("^([Pp][Rr][Ee][Ss][Ee][Nn][Tt]|[Aa][Bb][Ss][Ee][Nn][Tt])$", ["Present", "ABSENT", "other"]),
-    ("^([Nn][Oo][Nn][Ee]|[Ii][Nn][Cc][Ll][Uu][Dd][Ee]|[Ee][Xx][Cc][Ll][Uu][Dd][Ee])$", ["include", "None", "all"]),
+    (
+        "^([Nn][Oo][Nn][Ee]|[Ii][Nn][Cc][Ll][Uu][Dd][Ee]|[Ee][Xx][Cc][Ll][Uu][Dd][Ee])$",
+        ["include", "None", "all"],
+    ),
     # ASCII first, then re (regex/simple.py): FHIR's uri, string and code (the string's class
     # leaves out two ASCII characters, \v and \f; the others' leave out all ASCII whitespace,
     # so their str tests accept printable ASCII without the space); the last inputs are not
@@ -72,7 +77,10 @@ SHAPES = [
 # (pattern, inputs) with a scanning negative lookahead: tested without it where its text is not
 # in the string (generator/regex/guard.py); the seed tool-package's entry path first
 GUARDED = [
-    (r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$", ["src/tools/pdf/main.py", "a/../b", "x" * 200]),
+    (
+        r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$",
+        ["src/tools/pdf/main.py", "a/../b", "x" * 200],
+    ),
     (r"^(?!.*--)[a-z-]+$", ["my-package-name", "my--name"]),
 ]
 
@@ -83,15 +91,32 @@ NAME_REST = "abcdefghijklmnopqrstuvwxyz0123456789_.-"
 _DELETE_HEX = str.maketrans("", "", HEX)
 _HEX_SET = frozenset(HEX)
 REJECTED: list[tuple[str, str, Callable[[str], bool], list[str]]] = [
-    ("^[a-f0-9]{64}$", "len(s) == 64 and not s.strip(HEX)", lambda s: len(s) == 64 and not s.strip(HEX),
-     ["0123456789abcdef" * 4, "ab" * 32, "g" * 64]),
-    ("^[a-f0-9]{64}$", "len(s) == 64 and not s.translate(DELETE_HEX)",
-     lambda s: len(s) == 64 and not s.translate(_DELETE_HEX), ["0123456789abcdef" * 4, "g" * 64]),
-    ("^[a-f0-9]{64}$", "len(s) == 64 and HEX_SET.issuperset(s)", lambda s: len(s) == 64 and _HEX_SET.issuperset(s),
-     ["0123456789abcdef" * 4, "g" * 64]),
-    ("^[a-z][a-z0-9_.-]+$", "len(s) > 1 and s[0] in AZ and not s[1:].strip(NAME_REST)",
-     lambda s: len(s) > 1 and s[0] in "abcdefghijklmnopqrstuvwxyz" and not s[1:].strip(NAME_REST),
-     ["my-package.name_2", "a1", "Ab"]),
+    (
+        "^[a-f0-9]{64}$",
+        "len(s) == 64 and not s.strip(HEX)",
+        lambda s: len(s) == 64 and not s.strip(HEX),
+        ["0123456789abcdef" * 4, "ab" * 32, "g" * 64],
+    ),
+    (
+        "^[a-f0-9]{64}$",
+        "len(s) == 64 and not s.translate(DELETE_HEX)",
+        lambda s: len(s) == 64 and not s.translate(_DELETE_HEX),
+        ["0123456789abcdef" * 4, "g" * 64],
+    ),
+    (
+        "^[a-f0-9]{64}$",
+        "len(s) == 64 and HEX_SET.issuperset(s)",
+        lambda s: len(s) == 64 and _HEX_SET.issuperset(s),
+        ["0123456789abcdef" * 4, "g" * 64],
+    ),
+    (
+        "^[a-z][a-z0-9_.-]+$",
+        "len(s) > 1 and s[0] in AZ and not s[1:].strip(NAME_REST)",
+        lambda s: len(s) > 1
+        and s[0] in "abcdefghijklmnopqrstuvwxyz"
+        and not s[1:].strip(NAME_REST),
+        ["my-package.name_2", "a1", "Ab"],
+    ),
 ]
 
 
@@ -100,7 +125,11 @@ def str_tests_off(automata: bool = True) -> Iterator[None]:
     """Compile as if no pattern had a str-test shape (every "re" plan runs `re`), and with
     `automata` False as if every pattern were planned "re" (`re` everywhere, as before the plans
     were wired in)."""
-    simple, plan, guard = emitted_patterns.simple_tests, emitted_patterns.plan_pattern, emitted_patterns.literal_guard
+    simple, plan, guard = (
+        emitted_patterns.simple_tests,
+        emitted_patterns.plan_pattern,
+        emitted_patterns.literal_guard,
+    )
     accept = emitted_patterns.ascii_accept
     emitted_patterns.simple_tests = lambda source: None  # type: ignore[assignment]
     emitted_patterns.literal_guard = lambda source: None  # type: ignore[assignment]
@@ -122,7 +151,9 @@ def both_modules(schema: Any, profile: str | None = None) -> tuple[Any, Any]:
     return on, off
 
 
-def _row(label: str, calls: dict[str, Callable[[Any], Any]], argument: Any, settings: TimingSettings) -> str:
+def _row(
+    label: str, calls: dict[str, Callable[[Any], Any]], argument: Any, settings: TimingSettings
+) -> str:
     timings = measure_side_by_side(calls, argument, settings)
     first, second = (min(timings[name].samples_ns) for name in calls)
     return f"| {label} | {second:,.0f} | {first:,.0f} | {second / first:.2f} |"
@@ -132,17 +163,31 @@ def shapes(settings: TimingSettings) -> list[str]:
     lines = ["| pattern | input | re | str tests | re / str tests |", "|---|---|---|---|---|"]
     for pattern, inputs in SHAPES + GUARDED:
         on, off = both_modules({"type": "string", "pattern": pattern})
-        note = "# " + COMMENTS["guarded" if (pattern, inputs) in GUARDED else emitted_patterns._how(pattern)]
+        note = (
+            "# "
+            + COMMENTS[
+                "guarded" if (pattern, inputs) in GUARDED else emitted_patterns._how(pattern)
+            ]
+        )
         assert note in on.__source__ and note not in off.__source__, pattern
         for text in inputs:
-            assert on.is_valid(text) == off.is_valid(text) == (compile_pattern(pattern).search(text) is not None)
+            assert (
+                on.is_valid(text)
+                == off.is_valid(text)
+                == (compile_pattern(pattern).search(text) is not None)
+            )
             label = f"`{_cell(pattern)}` | `{_cell(text[:24])}`" + ("..." if len(text) > 24 else "")
-            lines.append(_row(label, {"str tests": on.is_valid, "re": off.is_valid}, text, settings))
+            lines.append(
+                _row(label, {"str tests": on.is_valid, "re": off.is_valid}, text, settings)
+            )
     return lines
 
 
 def rejected(settings: TimingSettings) -> list[str]:
-    lines = ["| pattern | str test | input | re | str test | re / str test |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| pattern | str test | input | re | str test | re / str test |",
+        "|---|---|---|---|---|---|",
+    ]
     for pattern, text_of_test, test, inputs in REJECTED:
         search = compile_pattern(pattern).search
 
@@ -151,7 +196,9 @@ def rejected(settings: TimingSettings) -> list[str]:
 
         for text in inputs:
             assert test(text) == by_re(text), (pattern, text)
-            label = f"`{_cell(pattern)}` | `{text_of_test}` | `{_cell(text[:20])}`" + ("..." if len(text) > 20 else "")
+            label = f"`{_cell(pattern)}` | `{text_of_test}` | `{_cell(text[:20])}`" + (
+                "..." if len(text) > 20 else ""
+            )
             lines.append(_row(label, {"str test": test, "re": by_re}, text, settings))
     return lines
 
@@ -160,7 +207,10 @@ def bench_schemas(settings: TimingSettings) -> list[str]:
     """The bench cases, as compiled against `re` everywhere (before the plans were wired in):
     the str tests (ASCII first among them) save time, the automata (FHIR's two risky
     patterns) cost some where they run."""
-    lines = ["| case | str tests, automata (places) | re everywhere | as compiled | ratio |", "|---|---|---|---|---|"]
+    lines = [
+        "| case | str tests, automata (places) | re everywhere | as compiled | ratio |",
+        "|---|---|---|---|---|",
+    ]
     directory = shared_data_dir()
     for name in ("swagger", "fhir"):
         schema_file, instances, _ = SHARED_CASES[name]
@@ -168,13 +218,21 @@ def bench_schemas(settings: TimingSettings) -> list[str]:
         on = generator.compile_module(schema, format=False)
         with str_tests_off(automata=False):
             before = generator.compile_module(schema, format=False)
-        places = [sum(on.__source__.count("# " + COMMENTS[note]) for note in notes)
-                  for notes in (("str-tests", "ascii-first"), ("automaton",))]
+        places = [
+            sum(on.__source__.count("# " + COMMENTS[note]) for note in notes)
+            for notes in (("str-tests", "ascii-first"), ("automaton",))
+        ]
         for instance_file, expected in instances:
             instance = json.loads((directory / instance_file).read_text(encoding="utf-8"))
             assert on.is_valid(instance) is before.is_valid(instance) is expected
-            lines.append(_row(f"{name} ({instance_file}) | {places[0]}, {places[1]}",
-                              {"as compiled": on.is_valid, "re": before.is_valid}, instance, settings))
+            lines.append(
+                _row(
+                    f"{name} ({instance_file}) | {places[0]}, {places[1]}",
+                    {"as compiled": on.is_valid, "re": before.is_valid},
+                    instance,
+                    settings,
+                )
+            )
     return lines
 
 
@@ -183,11 +241,16 @@ def _cell(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.patterns", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.patterns", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--quick", action="store_true", help="few, short samples (rough figures)")
     settings = QUICK if parser.parse_args(argv).quick else MANY_SHORT
-    for title, table in (("Shapes (ns per is_valid call)", shapes), ("Rejected tests (ns per call)", rejected),
-                         ("Bench schemas (ns per is_valid call)", bench_schemas)):
+    for title, table in (
+        ("Shapes (ns per is_valid call)", shapes),
+        ("Rejected tests (ns per call)", rejected),
+        ("Bench schemas (ns per is_valid call)", bench_schemas),
+    ):
         print(f"\n{title}\n")
         print("\n".join(table(settings)), flush=True)
     return 0

@@ -134,7 +134,16 @@ def module_table(results: dict[str, Any]) -> str:
         native = _native_cells(case["implementations"][NATIVE])
         if module["status"] != "ok":
             rows.append(
-                [case["name"], case["profile"], f"n/a ({module['short_reason']})", "", "", "", "", *native]
+                [
+                    case["name"],
+                    case["profile"],
+                    f"n/a ({module['short_reason']})",
+                    "",
+                    "",
+                    "",
+                    "",
+                    *native,
+                ]
             )
             continue
         imports = module["import"]
@@ -150,8 +159,10 @@ def module_table(results: dict[str, Any]) -> str:
                 *native,
             ]
         )
-    title = ("straightline: compile time, size and import time (fresh subprocess) of the generated module; "
-             "the native build (mypyc and the C compiler) and the size of the extension it makes")
+    title = (
+        "straightline: compile time, size and import time (fresh subprocess) of the generated module; "
+        "the native build (mypyc and the C compiler) and the size of the extension it makes"
+    )
     return title + "\n" + _render(header, rows, left_columns=2)
 
 
@@ -164,11 +175,22 @@ def targets_table(results: dict[str, Any]) -> str:
         for instance in case["instances"]:
             native = instance.get("ratios_native", {})
             rs, fjs = native.get("jsonschema-rs"), instance["ratios"].get("fastjsonschema")
-            rows.append([
-                case["name"], instance["name"], "yes" if instance["expected_valid"] else "no",
-                _ratio(native.get("straightline")), _ratio(rs), _met(rs, 1.0), _ratio(fjs), _met(fjs, 5.0)])
-    title = ("Targets: rs/native = jsonschema-rs time / native module time (target >= 1); fjs/pure = "
-             "fastjsonschema time / pure module time (target >= 5); pure/native = the native speed-up")
+            rows.append(
+                [
+                    case["name"],
+                    instance["name"],
+                    "yes" if instance["expected_valid"] else "no",
+                    _ratio(native.get("straightline")),
+                    _ratio(rs),
+                    _met(rs, 1.0),
+                    _ratio(fjs),
+                    _met(fjs, 5.0),
+                ]
+            )
+    title = (
+        "Targets: rs/native = jsonschema-rs time / native module time (target >= 1); fjs/pure = "
+        "fastjsonschema time / pure module time (target >= 5); pure/native = the native speed-up"
+    )
     return title + "\n" + _render(header, rows, left_columns=3)
 
 

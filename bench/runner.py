@@ -96,7 +96,9 @@ def _implementation_entry(
     }
 
 
-def _evaluate(case: Case, log: Log, native: bool, mode: str) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
+def _evaluate(
+    case: Case, log: Log, native: bool, mode: str
+) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
     """Build every implementation and check its answers: the ones that built, and an entry for
     each (its status says whether it may be timed, and if not, why)."""
     built_by_name: dict[str, Built] = {}
@@ -128,7 +130,9 @@ def _time_instances(
     for instance in case.instances:
         timings: dict[str, dict[str, Any] | None] = {name: None for name in IMPLEMENTATIONS}
         log(f"  timing {', '.join(timed) or 'nothing'} on {instance.name}")
-        calls = {name: built.is_valid for name, built in timed.items() if built.is_valid is not None}
+        calls = {
+            name: built.is_valid for name, built in timed.items() if built.is_valid is not None
+        }
         # A fresh parse, after a collection: what earlier cases left in the heap does not scatter
         # this instance's objects (a traversal's cache misses are most of a fast validator's time).
         gc.collect()
@@ -148,8 +152,11 @@ def _time_instances(
     return rows
 
 
-def _ratios(timings: dict[str, dict[str, Any] | None], over: str = STRAIGHTLINE,
-            names: tuple[str, ...] = COMPARED) -> dict[str, float | None]:
+def _ratios(
+    timings: dict[str, dict[str, Any] | None],
+    over: str = STRAIGHTLINE,
+    names: tuple[str, ...] = COMPARED,
+) -> dict[str, float | None]:
     """Each implementation's time over straightline's (or the native module's, `over`): above 1
     means straightline is faster. The median of the ratios of samples taken in the same round
     (side by side in time), which a slow spell of the machine changes far less than it changes
@@ -159,7 +166,11 @@ def _ratios(timings: dict[str, dict[str, Any] | None], over: str = STRAIGHTLINE,
     for name in names:
         other = timings.get(name)
         pairs = list(zip(other["samples_ns"], base["samples_ns"])) if base and other else []
-        ratios[name] = statistics.median(o / b for o, b in pairs) if pairs and all(b > 0 for _, b in pairs) else None
+        ratios[name] = (
+            statistics.median(o / b for o, b in pairs)
+            if pairs and all(b > 0 for _, b in pairs)
+            else None
+        )
     return ratios
 
 
@@ -247,7 +258,9 @@ def _runs(quick: bool) -> dict[str, int]:
     return {"compile": 5, "import": 5, "budget_ns": 20 * 10**9}
 
 
-def run_one(name: str, *, quick: bool = False, log: Log | None = None, native: bool | None = None) -> dict[str, Any]:
+def run_one(
+    name: str, *, quick: bool = False, log: Log | None = None, native: bool | None = None
+) -> dict[str, Any]:
     """One case by its exact name, in this process: its result, or {"note": why it was skipped}.
     `native` (default: not `quick`): build and time the native module too."""
     log = log or _stderr
@@ -266,8 +279,14 @@ def _run_isolated(name: str, quick: bool, log: Log, native: bool | None = None) 
     """run_one in a fresh interpreter (bench/worker.py), so that no case's figures depend on the
     cases that ran before it: earlier cases' garbage and fragmented heap slowed straightline's
     traversal of the CITM instance by a fifth, and the other implementations less."""
-    command = [sys.executable, "-m", "bench.worker", name, *(["--quick"] if quick else []),
-               *([] if native is None else ["--native" if native else "--no-native"])]
+    command = [
+        sys.executable,
+        "-m",
+        "bench.worker",
+        name,
+        *(["--quick"] if quick else []),
+        *([] if native is None else ["--native" if native else "--no-native"]),
+    ]
     if log is silent:
         command.append("--quiet")
     finished = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=False)
@@ -295,8 +314,11 @@ def run(
         log(f"note: {note}")
     case_results = []
     for name, _ in loaders:
-        result = (_run_isolated(name, quick, log, native) if isolate
-                  else run_one(name, quick=quick, log=log, native=native))
+        result = (
+            _run_isolated(name, quick, log, native)
+            if isolate
+            else run_one(name, quick=quick, log=log, native=native)
+        )
         if "note" in result and "name" not in result:
             notes.append(result["note"])
             log(f"note: {notes[-1]}")

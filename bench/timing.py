@@ -91,7 +91,9 @@ def measure_side_by_side(
             if round_ < wanted[name]:
                 samples[name].append(_time_loops(call, argument, loops[name]) / loops[name])
     return {
-        name: Timing(median_ns=statistics.median(samples[name]), samples_ns=samples[name], loops=loops[name])
+        name: Timing(
+            median_ns=statistics.median(samples[name]), samples_ns=samples[name], loops=loops[name]
+        )
         for name in calls
     }
 

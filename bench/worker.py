@@ -17,7 +17,10 @@ from . import runner
 def main(argv: list[str]) -> int:
     names = [a for a in argv if not a.startswith("--")]
     if len(names) != 1:
-        print("usage: python -m bench.worker NAME [--quick] [--quiet] [--native | --no-native]", file=sys.stderr)
+        print(
+            "usage: python -m bench.worker NAME [--quick] [--quiet] [--native | --no-native]",
+            file=sys.stderr,
+        )
         return 2
     out, sys.stdout = sys.stdout, sys.stderr  # stdout carries the result alone
     try:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generated.tools import math_add as contract  # `make generate` writes it
-from generator.runtime.adapters import register_typed
 from generator.runtime import ToolDenied, ToolRuntime
+from generator.runtime.adapters import register_typed
 
 
 def add(request: contract.Input) -> contract.Output:

@@ -21,8 +21,10 @@ FORECAST = {
     "description": "The forecast for a city, in degrees Celsius.",
     "input": {
         "type": "object",
-        "properties": {"city": {"type": "string", "minLength": 1, "maxLength": 40},
-                       "days": {"type": "integer", "minimum": 1, "maximum": 7}},
+        "properties": {
+            "city": {"type": "string", "minLength": 1, "maxLength": 40},
+            "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        },
         "required": ["city", "days"],
         "additionalProperties": False,
     },
@@ -30,10 +32,17 @@ FORECAST = {
         "type": "object",
         "properties": {
             "city": {"type": "string"},
-            "forecast": {"type": "array", "minItems": 1, "maxItems": 7, "items": {
-                "type": "object",
-                "properties": {"day": {"type": "integer"}, "celsius": {"type": "number"}},
-                "required": ["day", "celsius"], "additionalProperties": False}},
+            "forecast": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 7,
+                "items": {
+                    "type": "object",
+                    "properties": {"day": {"type": "integer"}, "celsius": {"type": "number"}},
+                    "required": ["day", "celsius"],
+                    "additionalProperties": False,
+                },
+            },
         },
         "required": ["city", "forecast"],
         "additionalProperties": False,
@@ -47,8 +56,13 @@ def build(budget: int | None = 10) -> ToolRuntime:
     wrote from the contract file, instead of compiling here)."""
     contract: Any = generator.compile_contract_module(FORECAST)
     runtime = ToolRuntime()
-    runtime.register_protocol(contract, StdioServer([sys.executable, str(SERVER)]), tool="forecast",
-                              budget=budget, timeout=30)
+    runtime.register_protocol(
+        contract,
+        StdioServer([sys.executable, str(SERVER)]),
+        tool="forecast",
+        budget=budget,
+        timeout=30,
+    )
     return runtime
 
 
@@ -56,7 +70,11 @@ if __name__ == "__main__":
     with build() as runtime:  # the server process starts on the first call, ends here
         print(runtime.call("weather.forecast", {"city": "Lyon", "days": 2}))
         try:
-            runtime.call("weather.forecast", {"city": "Lyon", "days": 0})  # the server would answer []
+            runtime.call(
+                "weather.forecast", {"city": "Lyon", "days": 0}
+            )  # the server would answer []
         except ToolDenied as denied:
-            print(denied)  # weather.forecast: input rejected: 0 is less than the minimum of 1 at /days
+            print(
+                denied
+            )  # weather.forecast: input rejected: 0 is less than the minimum of 1 at /days
         print(runtime.remaining_budget("weather.forecast"), [r.outcome for r in runtime.records()])

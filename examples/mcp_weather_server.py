@@ -16,7 +16,10 @@ from mcp.server.stdio import stdio_server
 FORECAST = types.Tool(
     name="forecast",
     description="The forecast for a city, in degrees Celsius.",
-    input_schema={"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}},
+    input_schema={
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+    },
 )
 
 
@@ -29,8 +32,10 @@ async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.Call
     days = arguments.get("days", 1)
     # a careless server: whatever days it is given, it answers for that many (minus ones too)
     forecast = [{"day": day, "celsius": 20 + day} for day in range(days)]
-    return types.CallToolResult(content=[types.TextContent(text=str(forecast))],
-                                structured_content={"city": arguments.get("city"), "forecast": forecast})
+    return types.CallToolResult(
+        content=[types.TextContent(text=str(forecast))],
+        structured_content={"city": arguments.get("city"), "forecast": forecast},
+    )
 
 
 server = Server("weather", on_list_tools=list_tools, on_call_tool=call_tool)

@@ -21,17 +21,24 @@ from .collector import paused
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
+from .fan_out import reject_fan_out
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions, format_options
 from .hygiene import review, review_documents
 from .load import load_schema
-from .fan_out import reject_fan_out
 from .lower import Lowering, reject_ref_cycles
+from .names import module_name_for
 from .plan import Plan
 from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size, warnings_once
-from .names import module_name_for
-from .profiles import DRAFT_PROFILES, Profile, choose_profile, get_profile, with_formats, with_options
+from .profiles import (
+    DRAFT_PROFILES,
+    Profile,
+    choose_profile,
+    get_profile,
+    with_formats,
+    with_options,
+)
 from .render.header import seal
 from .render.module import render, root_of
 from .render.types import TypedRoot, module_types
@@ -41,24 +48,37 @@ from .resolve import Document, ReadLog, Registry, check_base_uri, registry_mappi
 _SEED_DRAFT = "draft2020-12"
 
 
-def prepare(schema: Any, *, profile: str | None = None, registry: Any = None,
-            formats: FormatOptions = DEFAULT_FORMATS, walked: set[str] | None = None,
-            **options: Any) -> tuple[Any, Profile, bytes]:
+def prepare(
+    schema: Any,
+    *,
+    profile: str | None = None,
+    registry: Any = None,
+    formats: FormatOptions = DEFAULT_FORMATS,
+    walked: set[str] | None = None,
+    **options: Any,
+) -> tuple[Any, Profile, bytes]:
     """Load and preflight: the schema value, the effective profile (limits from `options`, format
     and content assertion from `formats`) and the source bytes. `walked`, where given, receives
     the pointer of every subschema preflight checked."""
     named = get_profile(profile) if profile is not None else None
     given = with_options(named or DRAFT_PROFILES["draft2020-12"], options)  # bad options first
-    text_limit = given.limits.max_source_bytes if named is not None else options.get(
-        "max_source_bytes", get_profile("strict").limits.max_source_bytes)
+    text_limit = (
+        given.limits.max_source_bytes
+        if named is not None
+        else options.get("max_source_bytes", get_profile("strict").limits.max_source_bytes)
+    )
     value, raw = load_schema(schema, text_limit, lambda v: check_json_value(v, given))
-    chosen = with_formats(with_options(choose_profile(value, profile, registry_mapping(registry)), options), formats)
+    chosen = with_formats(
+        with_options(choose_profile(value, profile, registry_mapping(registry)), options), formats
+    )
     limit = chosen.limits.max_source_bytes
     if limit is not None and not isinstance(schema, (str, bytes, bytearray, memoryview)):
         size = source_size(value)
         if size > limit:
-            raise SchemaError(f"the schema is {size} bytes as JSON, over the limit of {limit} bytes",
-                              code="limit-exceeded")
+            raise SchemaError(
+                f"the schema is {size} bytes as JSON, over the limit of {limit} bytes",
+                code="limit-exceeded",
+            )
     preflight(value, chosen, walked=walked)
     return value, chosen, raw
 
@@ -78,15 +98,27 @@ class Built:
     reached: tuple[Document, ...] = ()
 
 
-def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = "",
-          fragment: str = "", prefix: str = "", preflighted: set[str] | None = None) -> Built:
+def build(
+    value: Any,
+    chosen: Profile,
+    *,
+    registry: Any = None,
+    base_uri: str = "",
+    fragment: str = "",
+    prefix: str = "",
+    preflighted: set[str] | None = None,
+) -> Built:
     """Resolve, lower, plan and emit a preflighted schema. `preflighted`: the pointers prepare()
     walked in it (reference targets among them are not checked again)."""
     known = Registry(draft=chosen.draft or _SEED_DRAFT, supplied=registry_mapping(registry))
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
     indexed = known.copy(known.supplied)  # (before lowering adds the documents references reach)
     lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
-    start = _fragment_start(known, document.uri, fragment) if fragment else known.location(document.uri, "")
+    start = (
+        _fragment_start(known, document.uri, fragment)
+        if fragment
+        else known.location(document.uri, "")
+    )
     root_key = lowering.target(start, "")
     lowering.lower_pending()
     ordering = Ordering()
@@ -98,8 +130,9 @@ def build(value: Any, chosen: Profile, *, registry: Any = None, base_uri: str = 
     plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
     # the absolute location of each node a dynamic reference may reach (for its errors)
     absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}
-    emitter = ModuleEmitter(graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix,
-                            absolutes=absolutes)
+    emitter = ModuleEmitter(
+        graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix, absolutes=absolutes
+    )
     fast, error = emitter.run(root)
     reached = tuple(d for d in known.from_supplied if d.value is not value)
     return Built(emitter, fast, error, root, indexed, reached)
@@ -119,16 +152,28 @@ def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:
         return known.lookup(ref, uri, "")
     except SchemaError as error:
         found = "no anchor of that name" if not ref.startswith("#/") else f"nothing at {ref[1:]!r}"
-        raise SchemaError(f"the fragment {ref!r} names no subschema: {found} in this document",
-                          code=error.code) from None
+        raise SchemaError(
+            f"the fragment {ref!r} names no subschema: {found} in this document", code=error.code
+        ) from None
 
 
 @paused()  # (the collector would walk the compile's live objects for nothing: collector.py)
-def compile_source(schema: Any, *, profile: str | None = None, name: str | None = None,
-                   format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                   unknown_keywords: str = "ignore", format_assertion: bool | None = None,
-                   formats: dict[str, str] | None = None, unknown_formats: str = "ignore",
-                   content_assertion: bool | None = None, **options: Any) -> str:
+def compile_source(
+    schema: Any,
+    *,
+    profile: str | None = None,
+    name: str | None = None,
+    format: bool = True,
+    registry: Any = None,
+    base_uri: str = "",
+    fragment: str = "",
+    unknown_keywords: str = "ignore",
+    format_assertion: bool | None = None,
+    formats: dict[str, str] | None = None,
+    unknown_formats: str = "ignore",
+    content_assertion: bool | None = None,
+    **options: Any,
+) -> str:
     """The source text of a standalone validator module for `schema`.
 
     `format=False` skips black (the code is the same, only laid out less neatly): for dynamic
@@ -148,54 +193,131 @@ def compile_source(schema: Any, *, profile: str | None = None, name: str | None 
     where `format` asserts). `content_assertion`: contentEncoding/contentMediaType checks in
     draft 7 (None: annotations). See generator/format_options.py.
     """
-    return compile_built(schema, profile=profile, name=name, format=format, registry=registry, base_uri=base_uri,
-                         fragment=fragment, unknown_keywords=unknown_keywords, format_assertion=format_assertion,
-                         formats=formats, unknown_formats=unknown_formats, content_assertion=content_assertion,
-                         **options)[0]
+    return compile_built(
+        schema,
+        profile=profile,
+        name=name,
+        format=format,
+        registry=registry,
+        base_uri=base_uri,
+        fragment=fragment,
+        unknown_keywords=unknown_keywords,
+        format_assertion=format_assertion,
+        formats=formats,
+        unknown_formats=unknown_formats,
+        content_assertion=content_assertion,
+        **options,
+    )[0]
 
 
 @paused()
-def compile_built(schema: Any, *, profile: str | None = None, name: str | None = None,
-                  format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                  unknown_keywords: str = "ignore", format_assertion: bool | None = None,
-                  formats: dict[str, str] | None = None, unknown_formats: str = "ignore",
-                  content_assertion: bool | None = None, **options: Any) -> tuple[str, Built]:
+def compile_built(
+    schema: Any,
+    *,
+    profile: str | None = None,
+    name: str | None = None,
+    format: bool = True,
+    registry: Any = None,
+    base_uri: str = "",
+    fragment: str = "",
+    unknown_keywords: str = "ignore",
+    format_assertion: bool | None = None,
+    formats: dict[str, str] | None = None,
+    unknown_formats: str = "ignore",
+    content_assertion: bool | None = None,
+    **options: Any,
+) -> tuple[str, Built]:
     """compile_source()'s text and the Built it was rendered from: its functions as code trees,
     which the C backend (generator/native/c_module.py) renders again."""
     check_name(name)
     check_base_uri(base_uri)
     if not isinstance(fragment, str):
-        raise OptionError(f"fragment must be a string (a JSON pointer or an anchor), not {type(fragment).__name__}")
+        raise OptionError(
+            f"fragment must be a string (a JSON pointer or an anchor), not {type(fragment).__name__}"
+        )
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
     # a directory is read once; what is read is recorded (a ReadLog given, remote_registry's, is
     # used as it is: it fills itself as the compile asks)
     registry = registry if isinstance(registry, ReadLog) else ReadLog(registry_mapping(registry))
     walked: set[str] = set()
     with warnings_once():
-        value, chosen, raw = prepare(schema, profile=profile, registry=registry, formats=fmt, walked=walked,
-                                     **options)
+        value, chosen, raw = prepare(
+            schema, profile=profile, registry=registry, formats=fmt, walked=walked, **options
+        )
         review(value, chosen, policy=unknown_keywords, requested_profile=profile)
-        built = build(value, chosen, registry=registry, base_uri=base_uri, fragment=fragment, preflighted=walked)
+        built = build(
+            value,
+            chosen,
+            registry=registry,
+            base_uri=base_uri,
+            fragment=fragment,
+            preflighted=walked,
+        )
         review_documents(built.reached, chosen, policy=unknown_keywords)
-    typed = module_types([TypedRoot("Instance", value, chosen, registry, base_uri, fragment, built.indexed)],
-                         format=format)
+    typed = module_types(
+        [TypedRoot("Instance", value, chosen, registry, base_uri, fragment, built.indexed)],
+        format=format,
+    )
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])
-    text = render("module.py.j2", [built.emitter], [root], profile=chosen.name, options={**options, **fmt.recorded()},
-                  fragment=fragment, raw=raw, name=name, format=format, types=typed)
-    return seal(text, requested_profile=profile, base_uri=base_uri, registry=registry, asked=registry.asked), built
+    text = render(
+        "module.py.j2",
+        [built.emitter],
+        [root],
+        profile=chosen.name,
+        options={**options, **fmt.recorded()},
+        fragment=fragment,
+        raw=raw,
+        name=name,
+        format=format,
+        types=typed,
+    )
+    return (
+        seal(
+            text,
+            requested_profile=profile,
+            base_uri=base_uri,
+            registry=registry,
+            asked=registry.asked,
+        ),
+        built,
+    )
 
 
-def compile_module(schema: Any, *, profile: str | None = None, name: str | None = None,
-                   format: bool = True, registry: Any = None, base_uri: str = "", fragment: str = "",
-                   **options: Any) -> types.ModuleType:
+def compile_module(
+    schema: Any,
+    *,
+    profile: str | None = None,
+    name: str | None = None,
+    format: bool = True,
+    registry: Any = None,
+    base_uri: str = "",
+    fragment: str = "",
+    **options: Any,
+) -> types.ModuleType:
     """compile_source(), executed as a fresh module (options as compile_source takes them, the
     format options included)."""
-    source = compile_source(schema, profile=profile, name=name, format=format, registry=registry,
-                            base_uri=base_uri, fragment=fragment, **options)
+    source = compile_source(
+        schema,
+        profile=profile,
+        name=name,
+        format=format,
+        registry=registry,
+        base_uri=base_uri,
+        fragment=fragment,
+        **options,
+    )
     module = types.ModuleType(module_name_for(name) if name else "straightline_compiled")
     module.__dict__["__source__"] = source
     exec(compile(source, f"<straightline {module.__name__}>", "exec"), module.__dict__)
     return module
 
 
-__all__ = ["Built", "OptionError", "SchemaError", "build", "compile_module", "compile_source", "prepare"]
+__all__ = [
+    "Built",
+    "OptionError",
+    "SchemaError",
+    "build",
+    "compile_module",
+    "compile_source",
+    "prepare",
+]

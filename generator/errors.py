@@ -7,7 +7,8 @@ from typing import Callable
 
 def shown_pointer(pointer: str) -> str:
     """A JSON pointer as a message shows it: the whole document (pointer "") as `(root)`, since
-    `/` is the pointer of the member named "" (the command line and `straightline validate` alike)."""
+    `/` is the pointer of the member named "" (the command line and `straightline validate` alike).
+    """
     return pointer or "(root)"
 
 
@@ -41,8 +42,15 @@ class SchemaError(StraightlineError):
     alone, or each of several found together (every unresolvable reference of a schema, say);
     then `.code` and `.pointer` are the first one's and `.message` names them all."""
 
-    def __init__(self, message: str, *, code: str | None = None, pointer: str = "",
-                 errors: tuple[SchemaError, ...] = (), what: str = "problems") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        pointer: str = "",
+        errors: tuple[SchemaError, ...] = (),
+        what: str = "problems",
+    ) -> None:
         super().__init__(message, code=code, pointer=pointer)
         self.errors: tuple[SchemaError, ...] = errors or (self,)
         self.what = what  # what the listed errors are, for the message of a combined one
@@ -56,8 +64,13 @@ class SchemaError(StraightlineError):
             return unique[0]
         first = unique[0]
         listed = "; ".join(f"{shown_pointer(e.pointer)}: {e.message}" for e in unique)
-        return cls(f"{len(unique)} {what}: {listed}", code=first.code, pointer=first.pointer, errors=tuple(unique),
-                   what=what)
+        return cls(
+            f"{len(unique)} {what}: {listed}",
+            code=first.code,
+            pointer=first.pointer,
+            errors=tuple(unique),
+            what=what,
+        )
 
     def under(self, prefix: str) -> SchemaError:
         """The same error with `prefix` before every pointer into this document (a tool
@@ -94,7 +107,9 @@ class SchemaWarning(UserWarning):
     given, says the same of a number of them, after that number (`unknown keywords 'deprecated'
     (...): draft7 ignores them`): the command line says warnings with one message once, counted."""
 
-    def __init__(self, message: str, *, code: str, pointer: str = "", several: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, code: str, pointer: str = "", several: str | None = None
+    ) -> None:
         self.code = code
         self.pointer = pointer
         self.message = message
@@ -113,13 +128,13 @@ class ConfigError(StraightlineError):
 CODES = {
     "bad-json": "the schema source is not valid JSON (syntax, encoding, duplicate keys, NaN/Infinity)",
     "unreadable": "the schema source cannot be read: missing, no permission, a directory or special "
-                  "file, or YAML without PyYAML installed",
+    "file, or YAML without PyYAML installed",
     "not-a-schema": "a value where a schema is expected is neither an object nor a boolean",
     "keyword-not-in-profile": "a keyword outside the chosen profile (fail-closed profiles only)",
     "bad-keyword-value": "a keyword's value has the wrong type or an impossible value",
     "limit-exceeded": "a profile limit (source size, nesting, properties, enum values) was hit, or a "
-                      "schema would take exponential time: over 100,000 subschemas applied to one value, or a subschema "
-                      "applying itself twice to one member (generator/fan_out.py)",
+    "schema would take exponential time: over 100,000 subschemas applied to one value, or a subschema "
+    "applying itself twice to one member (generator/fan_out.py)",
     "bad-regex": "a pattern is not valid ECMA-262 or cannot be translated exactly to Python re",
     "unresolvable-ref": "a $ref that does not resolve in the registry",
     "ref-cycle": "references that loop back without consuming input (validation would never end)",
@@ -127,8 +142,8 @@ CODES = {
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
     "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",
     "unsafe-regex": "a pattern whose backtracking can take super-linear time and that no linear-time "
-                    "engine runs (a risky look-around or back-reference, or an automaton too large): "
-                    "strict refuses it, the drafts with unsafe_patterns='error'",
+    "engine runs (a risky look-around or back-reference, or an automaton too large): "
+    "strict refuses it, the drafts with unsafe_patterns='error'",
     "unknown-format": "a format asserted but not known in the draft in force (with unknown_formats='error')",
 }
 

@@ -35,7 +35,9 @@ MAX_APPLICATIONS = 100_000
 _MEMBER_CHECKS = (Properties, PatternProperties, AdditionalProperties, PrefixItems, Items, Contains)
 
 
-def reject_fan_out(graph: dict[str, ir.Node], tables: DynamicTables, root: str, live: set[str]) -> None:
+def reject_fan_out(
+    graph: dict[str, ir.Node], tables: DynamicTables, root: str, live: set[str]
+) -> None:
     """Refuse (`limit-exceeded`) a schema that applies more than MAX_APPLICATIONS subschemas to
     one value (every validation would pay it), or whose subschema applies itself twice or more to
     one member of a value, or to one member of that member, whatever the value (through allOf and
@@ -45,17 +47,24 @@ def reject_fan_out(graph: dict[str, ir.Node], tables: DynamicTables, root: str, 
     walk = _Walk(graph, tables, live, root.partition("#")[0])
     walk.reject_in_place()
     steps = {key: walk.members_of(walk.closure(key)) for key in sorted(walk.shapes)}
-    next_keys = {key: {other for member in members for other in member} for key, members in steps.items()}
+    next_keys = {
+        key: {other for member in members for other in member} for key, members in steps.items()
+    }
     for key in sorted(walk.shapes):
         if _doubles(key, steps, next_keys, walk):
             raise SchemaError(
                 "this subschema applies itself twice or more to one member of a value, or to one member of that "
                 "member, whatever the value (through allOf and references, or two keywords such as items and "
                 "contains on one member), so each level of an instance nested that way doubles the work: 40 "
-                "levels would take 2**40 steps", code="limit-exceeded", pointer=walk.where(key))
+                "levels would take 2**40 steps",
+                code="limit-exceeded",
+                pointer=walk.where(key),
+            )
 
 
-def _doubles(key: str, steps: dict[str, list[Counter[str]]], next_keys: dict[str, set[str]], walk: "_Walk") -> bool:
+def _doubles(
+    key: str, steps: dict[str, list[Counter[str]]], next_keys: dict[str, set[str]], walk: "_Walk"
+) -> bool:
     for member in steps[key]:
         if member.get(key, 0) >= 2:
             return True
@@ -80,12 +89,16 @@ class _Level:
 
 
 class _Walk:
-    def __init__(self, graph: dict[str, ir.Node], tables: DynamicTables, live: set[str], document: str) -> None:
+    def __init__(
+        self, graph: dict[str, ir.Node], tables: DynamicTables, live: set[str], document: str
+    ) -> None:
         self.tables = tables
         self.document = document
         self.shapes = {key: self._level(graph[key]) for key in live}
         self.closures: dict[str, Counter[str]] = {}
-        self.members: dict[frozenset[tuple[str, int]], list[Counter[str]]] = {}  # members_of's answers
+        self.members: dict[frozenset[tuple[str, int]], list[Counter[str]]] = (
+            {}
+        )  # members_of's answers
         self.doubled: dict[frozenset[tuple[str, int]], frozenset[str]] = {}  # doubled_below's
         self.in_place: dict[int, list[list[str]]] = {}  # id(member node) -> its references' targets
 
@@ -127,17 +140,26 @@ class _Walk:
                 level = self.shapes[key]
                 if not ready:
                     stack.append((key, True))
-                    stack.extend((t, False) for targets in level.references for t in targets
-                                 if t in self.shapes and t not in counts)
+                    stack.extend(
+                        (t, False)
+                        for targets in level.references
+                        for t in targets
+                        if t in self.shapes and t not in counts
+                    )
                     continue
                 # (a reference that may end at several targets, $dynamicRef, counts its largest)
-                total = level.own + sum(max(counts.get(t, 1) for t in targets) for targets in level.references)
+                total = level.own + sum(
+                    max(counts.get(t, 1) for t in targets) for targets in level.references
+                )
                 if total > MAX_APPLICATIONS:
                     raise SchemaError(
                         f"checking one value against this subschema applies {_at_least(total)} subschemas to "
                         "it (its allOf, anyOf, oneOf, not, if/then/else and references reach the same ones again "
                         f"and again), over the limit of {MAX_APPLICATIONS:,}: validation would take exponential "
-                        "time", code="limit-exceeded", pointer=self.where(key))
+                        "time",
+                        code="limit-exceeded",
+                        pointer=self.where(key),
+                    )
                 counts[key] = total
 
     def closure(self, key: str) -> Counter[str]:
@@ -152,8 +174,12 @@ class _Walk:
             level = self.shapes[current]
             if not ready:
                 stack.append((current, True))
-                stack.extend((t, False) for targets in level.certain for t in targets
-                             if t in self.shapes and t not in self.closures)
+                stack.extend(
+                    (t, False)
+                    for targets in level.certain
+                    for t in targets
+                    if t in self.shapes and t not in self.closures
+                )
                 continue
             found: Counter[str] = Counter({current: 1})
             for targets in level.certain:
@@ -187,7 +213,12 @@ class _Walk:
         memo = frozenset((key, min(times, 2)) for key, times in applied.items())
         found = self.doubled.get(memo)
         if found is None:
-            found = frozenset(k for member in self.members_of(applied) for k, times in member.items() if times >= 2)
+            found = frozenset(
+                k
+                for member in self.members_of(applied)
+                for k, times in member.items()
+                if times >= 2
+            )
             self.doubled[memo] = found
         return found
 
@@ -254,13 +285,18 @@ def _kinds(checks: list[ir.Check]) -> list[list[ir.Node]]:
             every.append((0, c.schema))
     kinds: list[list[ir.Node]] = []
     for name, nodes in by_name.items():
-        kinds.append(nodes + [n for source, more in by_pattern.items() if _matches(source, name) for n in more])
+        kinds.append(
+            nodes
+            + [n for source, more in by_pattern.items() if _matches(source, name) for n in more]
+        )
     kinds.extend(by_pattern.values())
     kinds.append(others)
     prefix = max((len(c.schemas) for c in prefixes), default=0)
     for index in range(prefix + 1):  # each index prefixItems names, and the first one after them
-        kinds.append([c.schemas[index] for c in prefixes if index < len(c.schemas)]
-                     + [node for start, node in every if index >= start])
+        kinds.append(
+            [c.schemas[index] for c in prefixes if index < len(c.schemas)]
+            + [node for start, node in every if index >= start]
+        )
     return [kind for kind in kinds if kind]
 
 

@@ -89,7 +89,9 @@ def write_atomic(target: Path, data: str | bytes, *, executable: bool = False) -
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):  # a file in the directory's place, or on its way
-        raise NotADirectoryError(errno.ENOTDIR, f"{file_on_the_way(target.parent)} is a file, not a directory") from None
+        raise NotADirectoryError(
+            errno.ENOTDIR, f"{file_on_the_way(target.parent)} is a file, not a directory"
+        ) from None
     remove_stale_temporaries(target)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix="." + target.name + ".", suffix=".tmp")
     try:

@@ -87,16 +87,27 @@ class FormatOptions:
 DEFAULT = FormatOptions()
 
 
-def format_options(format_assertion: Any = None, formats: Any = None, unknown_formats: Any = "ignore",
-                   content_assertion: Any = None) -> FormatOptions:
+def format_options(
+    format_assertion: Any = None,
+    formats: Any = None,
+    unknown_formats: Any = "ignore",
+    content_assertion: Any = None,
+) -> FormatOptions:
     """A checked FormatOptions from the API's keyword arguments; OptionError for a bad value."""
-    for option, value in (("format_assertion", format_assertion), ("content_assertion", content_assertion)):
+    for option, value in (
+        ("format_assertion", format_assertion),
+        ("content_assertion", content_assertion),
+    ):
         if value is not None and not isinstance(value, bool):
             raise OptionError(f"option {option} must be True, False or None, not {value!r}")
     if unknown_formats not in UNKNOWN_FORMAT_POLICIES:
-        raise OptionError(f"option unknown_formats must be one of {', '.join(UNKNOWN_FORMAT_POLICIES)}, "
-                          f"not {unknown_formats!r}")
-    return FormatOptions(format_assertion, custom_formats(formats), unknown_formats, content_assertion)
+        raise OptionError(
+            f"option unknown_formats must be one of {', '.join(UNKNOWN_FORMAT_POLICIES)}, "
+            f"not {unknown_formats!r}"
+        )
+    return FormatOptions(
+        format_assertion, custom_formats(formats), unknown_formats, content_assertion
+    )
 
 
 def custom_formats(formats: Any) -> tuple[CustomFormat, ...]:
@@ -105,8 +116,10 @@ def custom_formats(formats: Any) -> tuple[CustomFormat, ...]:
     if formats is None:
         return ()
     if not isinstance(formats, Mapping):
-        raise OptionError(f"option formats must be a mapping of format name to 'module:function', "
-                          f"not {type(formats).__name__}")
+        raise OptionError(
+            f"option formats must be a mapping of format name to 'module:function', "
+            f"not {type(formats).__name__}"
+        )
     found: list[CustomFormat] = []
     taken: set[str] = set()
     for name in sorted(formats, key=_sort_key):
@@ -131,11 +144,15 @@ def parse_spec(name: str, spec: Any) -> tuple[str, str]:
         raise OptionError(f"{shown}: must be 'module:function', not {spec!r}")
     module, colon, function = spec.partition(":")
     if not colon or not module or not function:
-        raise OptionError(f"{shown}: {spec!r} is not 'module:function' (e.g. 'mypkg.formats:is_sku')")
+        raise OptionError(
+            f"{shown}: {spec!r} is not 'module:function' (e.g. 'mypkg.formats:is_sku')"
+        )
     for part in (*module.split("."), function):
         if not _IDENTIFIER.fullmatch(part) or keyword.iskeyword(part):
-            raise OptionError(f"{shown}: {spec!r}: {part!r} is not a Python identifier "
-                              "(ASCII letters, digits and _, not a keyword)")
+            raise OptionError(
+                f"{shown}: {spec!r}: {part!r} is not a Python identifier "
+                "(ASCII letters, digits and _, not a keyword)"
+            )
     return module, function
 
 
@@ -155,5 +172,7 @@ def parse_format_flag(text: str) -> tuple[str, str]:
     is not of that form (the spec itself is checked by custom_formats)."""
     name, equals, spec = text.partition("=")
     if not equals or not name:
-        raise OptionError(f"--format {text!r}: expected NAME=module:function (e.g. sku=mypkg.formats:is_sku)")
+        raise OptionError(
+            f"--format {text!r}: expected NAME=module:function (e.g. sku=mypkg.formats:is_sku)"
+        )
     return name, spec

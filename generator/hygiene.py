@@ -29,22 +29,46 @@ _CORE = {
     "draft4": {"id", "$schema", "$ref"},
     "draft6": {"$id", "$schema", "$ref"},
     "draft7": {"$id", "$schema", "$ref"},
-    "draft2019-09": {"$id", "$schema", "$ref", "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary"},
-    "draft2020-12": {"$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary"},
+    "draft2019-09": {
+        "$id",
+        "$schema",
+        "$ref",
+        "$anchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+    },
+    "draft2020-12": {
+        "$id",
+        "$schema",
+        "$ref",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$vocabulary",
+    },
 }
 # Annotations (meta-data, format and content vocabularies) of each draft.
 _ANNOTATIONS4 = {"title", "description", "default", "format"}
 _ANNOTATIONS6 = _ANNOTATIONS4 | {"examples"}
 _ANNOTATIONS7 = _ANNOTATIONS6 | {"readOnly", "writeOnly", "contentMediaType", "contentEncoding"}
 _ANNOTATIONS2019 = _ANNOTATIONS7 | {"deprecated", "contentSchema"}
-_ANNOTATIONS = {"draft4": _ANNOTATIONS4, "draft6": _ANNOTATIONS6, "draft7": _ANNOTATIONS7,
-                "draft2019-09": _ANNOTATIONS2019, "draft2020-12": _ANNOTATIONS2019}
+_ANNOTATIONS = {
+    "draft4": _ANNOTATIONS4,
+    "draft6": _ANNOTATIONS6,
+    "draft7": _ANNOTATIONS7,
+    "draft2019-09": _ANNOTATIONS2019,
+    "draft2020-12": _ANNOTATIONS2019,
+}
 _EVERY_DRAFT = {"$defs", "definitions", "$comment"}
+
 
 @functools.cache
 def known_keywords(draft: str) -> frozenset[str]:
     """Every keyword that means something in `draft` (assertions, applicators, core, annotations)."""
-    return frozenset(DRAFT_PROFILES[draft].enforced | _CORE[draft] | _ANNOTATIONS[draft] | _EVERY_DRAFT)
+    return frozenset(
+        DRAFT_PROFILES[draft].enforced | _CORE[draft] | _ANNOTATIONS[draft] | _EVERY_DRAFT
+    )
 
 
 @dataclass(frozen=True)
@@ -89,10 +113,16 @@ def _other_draft(keyword: str, draft: str) -> str | None:
     return None
 
 
-def _subschemas(schema: dict[str, Any], known: frozenset[str]) -> list[tuple[tuple[str | int, ...], Any]]:
+def _subschemas(
+    schema: dict[str, Any], known: frozenset[str]
+) -> list[tuple[tuple[str | int, ...], Any]]:
     """(path, subschema) for the subschemas under the keywords `known` holds (where a keyword holds
     schemas is its unit's declaration: resolve.subschema_positions)."""
-    return [(path, sub) for path, sub in subschema_positions(schema) if path[0] in known and isinstance(sub, dict)]
+    return [
+        (path, sub)
+        for path, sub in subschema_positions(schema)
+        if path[0] in known and isinstance(sub, dict)
+    ]
 
 
 def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
@@ -107,10 +137,19 @@ def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
         known = known_keywords(in_force)
         for keyword in node:
             if keyword not in known and not keyword.startswith("x-"):
-                found.append(UnknownKeyword(join_pointer(pointer, keyword), keyword, in_force,
-                                            _suggestion(keyword, known), _other_draft(keyword, in_force)))
+                found.append(
+                    UnknownKeyword(
+                        join_pointer(pointer, keyword),
+                        keyword,
+                        in_force,
+                        _suggestion(keyword, known),
+                        _other_draft(keyword, in_force),
+                    )
+                )
         children = _subschemas(node, known)
-        stack.extend((join_pointer(pointer, *path), sub, in_force) for path, sub in reversed(children))
+        stack.extend(
+            (join_pointer(pointer, *path), sub, in_force) for path, sub in reversed(children)
+        )
     return found
 
 
@@ -120,8 +159,14 @@ def check_policy(policy: Any) -> str:
     return str(policy)
 
 
-def review(schema: Any, chosen: Profile, *, policy: str = "ignore", requested_profile: str | None = None,
-           pointer: str = "") -> None:
+def review(
+    schema: Any,
+    chosen: Profile,
+    *,
+    policy: str = "ignore",
+    requested_profile: str | None = None,
+    pointer: str = "",
+) -> None:
     """Apply the unknown-keyword policy to a preflighted schema of a draft profile: ignore, warn
     (one SchemaWarning per keyword) or error (one SchemaError listing them all); under warn and
     error, a `requested_profile` that overrides a different `$schema` is warned about.
@@ -130,11 +175,18 @@ def review(schema: Any, chosen: Profile, *, policy: str = "ignore", requested_pr
     if policy == "ignore" or chosen.draft is None:
         return
     _warn_profile_override(schema, chosen.draft, requested_profile, pointer)
-    _report([(pointer + item.pointer, item) for item in unknown_keywords(schema, chosen.draft)], policy)
+    _report(
+        [(pointer + item.pointer, item) for item in unknown_keywords(schema, chosen.draft)], policy
+    )
 
 
-def review_documents(documents: tuple[Document, ...], chosen: Profile, *, policy: str = "ignore",
-                     reviewed: set[int] | None = None) -> None:
+def review_documents(
+    documents: tuple[Document, ...],
+    chosen: Profile,
+    *,
+    policy: str = "ignore",
+    reviewed: set[int] | None = None,
+) -> None:
     """review() for the registry's documents a schema's references reached, each read as its own
     draft and located by its URI (`https://example.com/item.json#/properties/n/minimun`): a typo in
     a file a $ref names is as easy to miss as one in the contract. A document is reviewed once,
@@ -147,7 +199,10 @@ def review_documents(documents: tuple[Document, ...], chosen: Profile, *, policy
     for document in documents:
         if id(document.value) not in reviewed:
             reviewed.add(id(document.value))
-            found += [(f"{document.uri}#{item.pointer}", item) for item in unknown_keywords(document.value, document.draft)]
+            found += [
+                (f"{document.uri}#{item.pointer}", item)
+                for item in unknown_keywords(document.value, document.draft)
+            ]
     _report(found, policy)
 
 
@@ -158,10 +213,18 @@ def _report(found: list[tuple[str, UnknownKeyword]], policy: str) -> None:
         return
     if policy == "error":
         listed = "; ".join(f"{where}: {item.message}" for where, item in found)
-        raise SchemaError(f"{len(found)} unknown keyword(s): {listed}", code="unknown-keyword", pointer=found[0][0])
+        raise SchemaError(
+            f"{len(found)} unknown keyword(s): {listed}",
+            code="unknown-keyword",
+            pointer=found[0][0],
+        )
     for where, item in found:
-        warnings.warn(SchemaWarning(item.message, code="unknown-keyword", pointer=where, several=item.several),
-                      stacklevel=4)
+        warnings.warn(
+            SchemaWarning(
+                item.message, code="unknown-keyword", pointer=where, several=item.several
+            ),
+            stacklevel=4,
+        )
 
 
 def _warn_profile_override(schema: Any, draft: str, requested: str | None, pointer: str) -> None:
@@ -170,6 +233,11 @@ def _warn_profile_override(schema: Any, draft: str, requested: str | None, point
         return
     named = META_SCHEMAS.get(normalize_meta_uri(meta))
     if named is not None and named != draft:
-        warnings.warn(SchemaWarning(f"profile {requested} overrides $schema, which names {named}",
-                                    code="profile-overrides-schema", pointer=pointer + "/$schema"),
-                      stacklevel=4)
+        warnings.warn(
+            SchemaWarning(
+                f"profile {requested} overrides $schema, which names {named}",
+                code="profile-overrides-schema",
+                pointer=pointer + "/$schema",
+            ),
+            stacklevel=4,
+        )

@@ -29,7 +29,9 @@ class Node:
     types: tuple[str, ...] | None = None  # allowed JSON types, None: any
     checks: tuple["Check", ...] = ()
     float_integers: bool = True  # a float like 1.0 counts as "integer" (not in draft 4)
-    resource: int | None = None  # id of the schema resource this node is the root of (dynamic scope)
+    resource: int | None = (
+        None  # id of the schema resource this node is the root of (dynamic scope)
+    )
 
     # (not a field: the class's None until the instance's own hash is stored)
     _hash = None
@@ -39,7 +41,9 @@ class Node:
         nodes are deep (the generated hash would walk the whole subtree at every lookup)."""
         cached: int | None = self._hash
         if cached is None:
-            cached = hash((self.boolean, self.types, self.checks, self.float_integers, self.resource))
+            cached = hash(
+                (self.boolean, self.types, self.checks, self.float_integers, self.resource)
+            )
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -95,7 +99,9 @@ def always_true(node: Node) -> bool:
 
 def rejects_kinds(node: Node, kinds: tuple[str, ...]) -> bool:
     """No value of these JSON types passes `node` (its `type` excludes them all)."""
-    return node.boolean is False or (node.types is not None and not any(k in node.types for k in kinds))
+    return node.boolean is False or (
+        node.types is not None and not any(k in node.types for k in kinds)
+    )
 
 
 def in_place(check: Check) -> list[Node]:

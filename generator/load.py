@@ -132,8 +132,13 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
     return value
 
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def _not_regular(mode: int) -> OSError:
@@ -150,7 +155,12 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise _not_regular(mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOCTTY", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+    )
     descriptor = os.open(path, flags)
     with os.fdopen(descriptor, "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
@@ -186,11 +196,15 @@ def read_source(path: str, *, max_bytes: int | None = None) -> bytes:
     except OSError as exc:
         raise SchemaError(f"cannot read {path}: {exc.strerror or exc}", code="unreadable") from None
     if max_bytes is not None and len(raw) > max_bytes:
-        raise SchemaError(f"the file is over the source limit of {max_bytes} bytes", code="limit-exceeded")
+        raise SchemaError(
+            f"the file is over the source limit of {max_bytes} bytes", code="limit-exceeded"
+        )
     return raw
 
 
-def load_schema(schema: Any, limit: int | None, check_value: Callable[[Any], None]) -> tuple[Any, bytes]:
+def load_schema(
+    schema: Any, limit: int | None, check_value: Callable[[Any], None]
+) -> tuple[Any, bytes]:
     """A schema given as JSON text or bytes (read exactly, within `limit` bytes), or as Python
     objects (checked by `check_value`, then copied into exact built-in types): the value and the
     bytes its hash is taken over."""

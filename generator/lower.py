@@ -9,15 +9,14 @@ drafts, every schema a reference reaches is lowered too, into one graph keyed by
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
-
 from dataclasses import dataclass
+from typing import Any, Iterator
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
-from .preflight import preflight
 from .keywords.registry import KEYWORDS
+from .preflight import preflight
 from .profiles import Profile, profile_below
 from .resolve import Location, Registry, embedded_draft, join_id
 
@@ -34,8 +33,12 @@ class Context:
 class Lowering:
     """Lowers one schema, and (for the drafts) every schema its references reach, into `graph`."""
 
-    def __init__(self, profile: Profile, registry: Registry | None = None,
-                 preflighted: tuple[str, set[str]] = ("", set())) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        registry: Registry | None = None,
+        preflighted: tuple[str, set[str]] = ("", set()),
+    ) -> None:
         self.root_profile = profile
         # the profile of the schema being lowered: a document or embedded resource of another
         # draft is lowered by that draft's rules (see in_draft)
@@ -56,7 +59,9 @@ class Lowering:
         # a location that starts a cycle of plain {"$ref"} schemas -> the error of the first
         # reference that reached it (raised by reject_ref_cycles if an instance can get there)
         self.chain_cycles: dict[str, SchemaError] = {}
-        self._referred_from: dict[str, str] = {}  # target key -> pointer of the first reference to it
+        self._referred_from: dict[str, str] = (
+            {}
+        )  # target key -> pointer of the first reference to it
 
     # -- nodes --------------------------------------------------------------------------------
     def node(self, schema: Any, pointer: str, ctx: Context | None = None) -> ir.Node:
@@ -84,9 +89,13 @@ class Lowering:
         ident = schema.get(word)
         if not isinstance(ident, str) or ident.startswith("#"):
             return outer
-        return join_id(outer, ident, word, join_pointer(pointer, word))  # (preflight says a bad one first)
+        return join_id(
+            outer, ident, word, join_pointer(pointer, word)
+        )  # (preflight says a bad one first)
 
-    def _node(self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None) -> ir.Node:
+    def _node(
+        self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None
+    ) -> ir.Node:
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
         entries = schema.items()
@@ -103,8 +112,13 @@ class Lowering:
                     types = check.names
                 else:
                     checks.append(check)
-        return ir.Node(pointer=pointer, types=types, checks=tuple(checks),
-                       float_integers=self.profile.float_integers, resource=resource)
+        return ir.Node(
+            pointer=pointer,
+            types=types,
+            checks=tuple(checks),
+            float_integers=self.profile.float_integers,
+            resource=resource,
+        )
 
     def enforced(self, keyword: str, schema: dict[str, Any]) -> bool:
         """Whether a sibling keyword is in the schema and enforced by the profile in force."""
@@ -144,7 +158,11 @@ class Lowering:
         document, _, pointer = key.partition("#")
         best, best_length = document, 0
         for uri, (doc, root) in self.registry.resources.items():
-            if doc == document and (pointer == root or pointer.startswith(root + "/")) and len(root) >= best_length:
+            if (
+                doc == document
+                and (pointer == root or pointer.startswith(root + "/"))
+                and len(root) >= best_length
+            ):
                 if len(root) > best_length or best == document:
                     best, best_length = uri, len(root)
         return best + "#" + pointer[best_length:]
@@ -165,7 +183,9 @@ class Lowering:
             self._referred_from[location.key] = where
         return location.key
 
-    def resolve_reference(self, reference: str, base: str, where: str) -> tuple[Location, str, tuple[int, ...], int] | None:
+    def resolve_reference(
+        self, reference: str, base: str, where: str
+    ) -> tuple[Location, str, tuple[int, ...], int] | None:
         """A reference's target location, and `follow`'s answer for it; None (the reference
         recorded in `unresolved`, reported when lowering ends) when it does not resolve."""
         assert self.registry is not None
@@ -188,17 +208,28 @@ class Lowering:
         enters = [self.enters(location)]
         while True:
             schema = location.schema
-            if not (isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)):
+            if not (
+                isinstance(schema, dict)
+                and set(schema) == {"$ref"}
+                and isinstance(schema["$ref"], str)
+            ):
                 break
             if location.key in seen:
                 # an error only if an instance can reach it (reject_ref_cycles decides), so the
                 # chain stops here: its members are lowered as the references they are
-                self.chain_cycles.setdefault(location.key, SchemaError(
-                    "this $ref starts a cycle of references that never reaches a schema", code="ref-cycle",
-                    pointer=where))
+                self.chain_cycles.setdefault(
+                    location.key,
+                    SchemaError(
+                        "this $ref starts a cycle of references that never reaches a schema",
+                        code="ref-cycle",
+                        pointer=where,
+                    ),
+                )
                 break
             seen.add(location.key)
-            location = self.registry.lookup(schema["$ref"], location.base, location.pointer + "/$ref")
+            location = self.registry.lookup(
+                schema["$ref"], location.base, location.pointer + "/$ref"
+            )
             enters.append(self.enters(location))
         return self.target(location, where), tuple(dict.fromkeys(enters)), len(seen)
 
@@ -241,7 +272,9 @@ class Lowering:
         except SchemaError as error:
             raise error.in_document(uri) from None
         finally:
-            self.unresolved[unresolved:] = [error.in_document(uri) for error in self.unresolved[unresolved:]]
+            self.unresolved[unresolved:] = [
+                error.in_document(uri) for error in self.unresolved[unresolved:]
+            ]
             for key in set(self.chain_cycles) - cycles:
                 self.chain_cycles[key] = self.chain_cycles[key].in_document(uri)
 
@@ -251,17 +284,26 @@ class Lowering:
             return
         self._preflighted.add(location.key)
         document, checked = self._root_checked
-        if self.profile is self.root_profile and location.document.uri == document and location.pointer in checked:
+        if (
+            self.profile is self.root_profile
+            and location.document.uri == document
+            and location.pointer in checked
+        ):
             return  # preflight checked it already, by the same rules
         try:
-            preflight(location.schema, self.profile, pointer=location.pointer)  # the rules it is lowered by
+            preflight(
+                location.schema, self.profile, pointer=location.pointer
+            )  # the rules it is lowered by
         except SchemaError as error:
             referrer = self._referred_from.get(location.key)
             if error.code != "not-a-schema" or error.pointer != location.pointer or not referrer:
                 raise
             # a non-schema that only a reference makes a schema (an entry of $defs, say)
-            raise SchemaError(f"{error.message}, and the reference at {referrer} names it as one",
-                              code=error.code, pointer=error.pointer) from None
+            raise SchemaError(
+                f"{error.message}, and the reference at {referrer} names it as one",
+                code=error.code,
+                pointer=error.pointer,
+            ) from None
 
     def dynamic_candidates(self, mode: str, anchor: str) -> list[tuple[str, Location]]:
         """Every (resource, location) a dynamic reference could end at: each resource's anchor of
@@ -282,17 +324,25 @@ class Lowering:
     def dynamic_tables(self) -> DynamicTables:
         """For each dynamic reference (mode, anchor): (resource id, graph key) of every target it
         may pick at run time."""
-        return {(mode, anchor): [(self.resource_id(resource), location.key)
-                                 for resource, location in self.dynamic_candidates(mode, anchor)]
-                for mode, anchor in sorted(self.dynamic_names)}
+        return {
+            (mode, anchor): [
+                (self.resource_id(resource), location.key)
+                for resource, location in self.dynamic_candidates(mode, anchor)
+            ]
+            for mode, anchor in sorted(self.dynamic_names)
+        }
 
 
 # (mode, anchor) of a dynamic reference -> [(resource id, graph key of a possible target)]
 DynamicTables = dict[tuple[str, str], list[tuple[int, str]]]
 
 
-def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: str | None = None,
-                      chain_cycles: dict[str, SchemaError] | None = None) -> set[str]:
+def reject_ref_cycles(
+    graph: dict[str, ir.Node],
+    tables: DynamicTables,
+    root: str | None = None,
+    chain_cycles: dict[str, SchemaError] | None = None,
+) -> set[str]:
     """A reference that leads back to its own schema without descending into the instance would
     make validation run forever: refuse it (`ref-cycle`), naming the reference. Only a cycle that
     some instance can reach counts: with `root`, the search starts from what the root reaches
@@ -320,8 +370,12 @@ def reject_ref_cycles(graph: dict[str, ir.Node], tables: DynamicTables, root: st
             stack.append((key, index + 1))
             target, where = edges[key][index]
             if state.get(target) == 1:
-                raise SchemaError("this reference loops back to itself without consuming any of the instance, "
-                                  "so validation could never finish", code="ref-cycle", pointer=where)
+                raise SchemaError(
+                    "this reference loops back to itself without consuming any of the instance, "
+                    "so validation could never finish",
+                    code="ref-cycle",
+                    pointer=where,
+                )
             if target not in state and target in edges:
                 state[target] = 1
                 stack.append((target, 0))

@@ -8,7 +8,16 @@ from __future__ import annotations
 import keyword
 import re
 
-PROFILE_NAMES = ("draft2019-09", "draft2020-12", "draft4", "draft6", "draft7", "lenient", "octoscript", "strict")
+PROFILE_NAMES = (
+    "draft2019-09",
+    "draft2020-12",
+    "draft4",
+    "draft6",
+    "draft7",
+    "lenient",
+    "octoscript",
+    "strict",
+)
 
 # Options that set a profile's limits.
 LIMIT_OPTIONS = ("max_source_bytes", "max_depth", "max_properties", "max_enum_values")

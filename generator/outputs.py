@@ -47,8 +47,19 @@ _FORMATS = ("flag", "basic", "detailed", "verbose")
 # their subschema to a member of the instance (one more token of the instance location).
 _NAMED = frozenset({"properties", "patternProperties", "dependentSchemas", "dependencies"})
 _INDEXED = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
-_MEMBERS = frozenset({"properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
-                      "items", "prefixItems", "additionalItems", "unevaluatedItems", "contains"})
+_MEMBERS = frozenset(
+    {
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "items",
+        "prefixItems",
+        "additionalItems",
+        "unevaluatedItems",
+        "contains",
+    }
+)
 _REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 
 
@@ -90,9 +101,14 @@ def _best_match(errors: Any) -> Any:
         candidates = _intended(best)
         ranked = sorted(candidates, key=_ranked)
         first = _relevance(ranked[0])
-        if len(ranked) > 1 and first == _relevance(ranked[1]) and not (
-                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)) and not (
-                _one_branch(ranked, first)):
+        if (
+            len(ranked) > 1
+            and first == _relevance(ranked[1])
+            and not (
+                first[0] < _relevance(best)[0] and _shared(candidates, ranked[0].instance_location)
+            )
+            and not (_one_branch(ranked, first))
+        ):
             break  # equally relevant; no cause every alternative shares, nor one alternative's
         best = ranked[0]
     return best
@@ -140,7 +156,7 @@ def _intended(error: Any) -> list[Any]:
     failed: dict[Any, list[str]] = {}  # an alternative -> the members whose const/enum it fails
     for inner in error.context:
         branches.add(inner.branch)
-        token = inner.instance_location[len(prefix):]
+        token = inner.instance_location[len(prefix) :]
         if inner.instance_location == error.instance_location and inner.keyword == "type":
             mistyped.add(inner.branch)
         elif inner.instance_location.startswith(prefix) and "/" not in token:
@@ -208,13 +224,13 @@ def _derived_absolute(error: Any, kp: str) -> str | None:
     """The absolute location of the evaluation at keyword location `kp` above `error`, when no
     reference lies between them."""
     absolute: str | None = error.absolute_keyword_location
-    suffix: str = error.keyword_location[len(kp):]
+    suffix: str = error.keyword_location[len(kp) :]
     if absolute is None or not absolute.endswith(suffix):
         return None
     for token in suffix.split("/"):
         if token in _REFERENCES:
             return None
-    return absolute[:len(absolute) - len(suffix)]
+    return absolute[: len(absolute) - len(suffix)]
 
 
 def _node(kp: str, ip: str) -> dict[str, Any]:
@@ -299,7 +315,9 @@ def _unplaced(node: dict[str, Any]) -> bool:
 def _output(valid: bool, errors: Any, format: str) -> dict[str, Any]:
     """The result in one of the specification's output formats."""
     if format not in _FORMATS:
-        raise ValueError("the output format is flag, basic, detailed or verbose, not " + repr(format)[:80])
+        raise ValueError(
+            "the output format is flag, basic, detailed or verbose, not " + repr(format)[:80]
+        )
     if valid or format == "flag":
         return {"valid": valid}
     if format == "basic":
@@ -321,7 +339,15 @@ DEPENDS = {
     "_place": (),
     "_ranked": ("_relevance", "_place"),
     "_one_branch": ("_relevance",),
-    "_best_match": ("_relevance", "_place", "_ranked", "_intended", "_shared", "_one_branch", "_WEAK"),
+    "_best_match": (
+        "_relevance",
+        "_place",
+        "_ranked",
+        "_intended",
+        "_shared",
+        "_one_branch",
+        "_WEAK",
+    ),
     "_absolute": (),
     "_unit": ("_absolute",),
     "_flatten": (),
@@ -342,9 +368,11 @@ CONSTANTS = {
     "_FORMATS": '_FORMATS = ("flag", "basic", "detailed", "verbose")',
     "_NAMED": '_NAMED = frozenset({"properties", "patternProperties", "dependentSchemas", "dependencies"})',
     "_INDEXED": '_INDEXED = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})',
-    "_MEMBERS": ('_MEMBERS = frozenset({"properties", "patternProperties", "additionalProperties", '
-                 '"unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", '
-                 '"contains"})'),
+    "_MEMBERS": (
+        '_MEMBERS = frozenset({"properties", "patternProperties", "additionalProperties", '
+        '"unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", '
+        '"contains"})'
+    ),
     "_REFERENCES": '_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})',
 }
 

@@ -31,7 +31,9 @@ MAX_VALUE_DEPTH = 100
 # The unsafe patterns warned about in the compile under way, and the pointer prefix of its
 # warnings (a tool contract's `/input`): a compile preflights each reference target again (the
 # root included), and a pattern is warned about once. Outside a compile every walk warns.
-_WARNINGS: ContextVar[tuple[str, set[tuple[str, str]]] | None] = ContextVar("_WARNINGS", default=None)
+_WARNINGS: ContextVar[tuple[str, set[tuple[str, str]]] | None] = ContextVar(
+    "_WARNINGS", default=None
+)
 
 
 @contextmanager
@@ -50,7 +52,9 @@ class Walk:
 
     def __init__(self, profile: Profile, walked: set[str] | None = None) -> None:
         self.profile = profile
-        self.root = profile  # (an embedded resource of another draft is checked by that draft's rules)
+        self.root = (
+            profile  # (an embedded resource of another draft is checked by that draft's rules)
+        )
         self.walked = walked  # where given: the pointer of every schema walked is added to it
 
     # -- values -----------------------------------------------------------------------------------
@@ -62,8 +66,17 @@ class Walk:
         about (a SchemaWarning of that code), or let through, as the profile's policy says."""
         policy = self.profile.unsafe_patterns
         if policy == "error":
-            raise self.fail("unsafe-regex", pointer, message + "; it is refused " + (
-                f"by the {self.profile.name} profile" if self.profile.fail_closed else "(unsafe_patterns='error')"))
+            raise self.fail(
+                "unsafe-regex",
+                pointer,
+                message
+                + "; it is refused "
+                + (
+                    f"by the {self.profile.name} profile"
+                    if self.profile.fail_closed
+                    else "(unsafe_patterns='error')"
+                ),
+            )
         if policy == "warn":
             session = _WARNINGS.get()
             prefix = session[0] if session is not None else ""
@@ -71,8 +84,14 @@ class Walk:
                 if (pointer, message) in session[1]:
                     return
                 session[1].add((pointer, message))
-            warnings.warn(SchemaWarning(message + "; it runs in Python's re (unsafe_patterns='error' refuses it)",
-                                        code="unsafe-regex", pointer=prefix + pointer), stacklevel=2)
+            warnings.warn(
+                SchemaWarning(
+                    message + "; it runs in Python's re (unsafe_patterns='error' refuses it)",
+                    code="unsafe-regex",
+                    pointer=prefix + pointer,
+                ),
+                stacklevel=2,
+            )
 
     @staticmethod
     def describe(value: Any) -> str:
@@ -97,7 +116,9 @@ class Walk:
         while stack:
             node, where, depth = stack.pop()
             if max_depth is not None and depth > max_depth:
-                raise self.fail("limit-exceeded", where, f"value nested deeper than {MAX_VALUE_DEPTH} levels")
+                raise self.fail(
+                    "limit-exceeded", where, f"value nested deeper than {MAX_VALUE_DEPTH} levels"
+                )
             if node is None or isinstance(node, (bool, str, int)):
                 continue
             if isinstance(node, float):
@@ -114,10 +135,14 @@ class Walk:
             if isinstance(node, dict):
                 for k, v in node.items():
                     if not isinstance(k, str):
-                        raise self.fail("bad-keyword-value", where, f"object key {k!r} is not a string")
+                        raise self.fail(
+                            "bad-keyword-value", where, f"object key {k!r} is not a string"
+                        )
                     stack.append((v, join_pointer(where, k), depth + 1))
                 continue
-            raise self.fail("bad-keyword-value", where, f"a {type(node).__name__} is not a JSON value")
+            raise self.fail(
+                "bad-keyword-value", where, f"a {type(node).__name__} is not a JSON value"
+            )
 
     def number(self, value: Any, pointer: str, keyword: str) -> None:
         ok = not isinstance(value, bool) and (
@@ -126,43 +151,67 @@ class Walk:
             or (isinstance(value, Decimal) and value.is_finite())
         )
         if not ok:
-            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a number, not {self.describe(value)}")
+            raise self.fail(
+                "bad-keyword-value",
+                pointer,
+                f"{keyword} must be a number, not {self.describe(value)}",
+            )
 
     def count(self, value: Any, pointer: str, keyword: str) -> None:
         """A non-negative integer (2.0 counts as 2, as JSON Schema allows; 1e999999999 is a count
         too, tested by its exponent, never materialised)."""
         self.number(value, pointer, keyword)
         if value < 0 or not is_integral(value):
-            raise self.fail("bad-keyword-value", pointer,
-                            f"{keyword} must be a non-negative integer, not {number_text(value)}")
+            raise self.fail(
+                "bad-keyword-value",
+                pointer,
+                f"{keyword} must be a non-negative integer, not {number_text(value)}",
+            )
 
     # -- schemas ----------------------------------------------------------------------------------
     def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None:
         if not isinstance(value, list) or not value:
-            raise self.fail("bad-keyword-value", pointer, f"{keyword} must be a non-empty array of schemas")
+            raise self.fail(
+                "bad-keyword-value", pointer, f"{keyword} must be a non-empty array of schemas"
+            )
         for i, sub in enumerate(value):
             self.schema(sub, join_pointer(pointer, i), depth + 1)
 
     def schema_map(self, value: Any, pointer: str, depth: int) -> None:
         if not isinstance(value, dict):
-            raise self.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be an object of schemas")
+            raise self.fail(
+                "bad-keyword-value",
+                pointer,
+                f"{pointer.rsplit('/', 1)[-1]} must be an object of schemas",
+            )
         for name, sub in value.items():
             self.schema(sub, join_pointer(pointer, name), depth + 1)
 
     def schema(self, schema: Any, pointer: str, depth: int) -> None:
         limits = self.profile.limits
         if depth > limits.max_depth:
-            raise self.fail("limit-exceeded", pointer, f"schemas nested deeper than the limit of {limits.max_depth} "
-                                                           f"level{'s' if limits.max_depth != 1 else ''}")
+            raise self.fail(
+                "limit-exceeded",
+                pointer,
+                f"schemas nested deeper than the limit of {limits.max_depth} "
+                f"level{'s' if limits.max_depth != 1 else ''}",
+            )
         if self.walked is not None:
             self.walked.add(pointer)
         if isinstance(schema, bool):
             if not self.profile.boolean_subschemas:
-                raise self.fail("not-a-schema", pointer,
-                                f"the {self.profile.name} profile needs an object schema here, not {json.dumps(schema)}")
+                raise self.fail(
+                    "not-a-schema",
+                    pointer,
+                    f"the {self.profile.name} profile needs an object schema here, not {json.dumps(schema)}",
+                )
             return
         if not isinstance(schema, dict):
-            raise self.fail("not-a-schema", pointer, f"a schema must be an object or a boolean, not {self.describe(schema)}")
+            raise self.fail(
+                "not-a-schema",
+                pointer,
+                f"a schema must be an object or a boolean, not {self.describe(schema)}",
+            )
         below = profile_below(embedded_draft(schema, pointer), self.profile, self.root)
         if below is not self.profile:  # checked by its own draft's rules, as lowering lowers it
             outer, self.profile = self.profile, below
@@ -176,13 +225,18 @@ class Walk:
             items = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in items:
             if not isinstance(keyword, str):
-                raise self.fail("bad-keyword-value", pointer, f"schema key {keyword!r} is not a string")
+                raise self.fail(
+                    "bad-keyword-value", pointer, f"schema key {keyword!r} is not a string"
+                )
             status = self.profile.keyword_status(keyword)
             if status != "unknown":
                 KEYWORDS[keyword].check(self, value, join_pointer(pointer, keyword), depth)
             elif self.profile.fail_closed:
-                raise self.fail("keyword-not-in-profile", join_pointer(pointer, keyword),
-                                f"keyword {keyword!r} is not in the {self.profile.name} profile")
+                raise self.fail(
+                    "keyword-not-in-profile",
+                    join_pointer(pointer, keyword),
+                    f"keyword {keyword!r} is not in the {self.profile.name} profile",
+                )
             # fail-open: an unknown keyword is ignored, its value is not looked at
 
 
@@ -222,16 +276,23 @@ def check_json_value(value: Any, profile: Profile, *, max_nodes: int | None = No
             children = dict.values(node) if isinstance(node, dict) else list.__iter__(node)
             size = 1 + sum(expanded.get(id(child), 1) for child in children)
             if size > ceiling:
-                raise walk.fail("limit-exceeded", _path_pointer(path), f"the value would be {size} or more "
-                                f"JSON values written out (a shared object counts each time), over the limit of {ceiling}")
+                raise walk.fail(
+                    "limit-exceeded",
+                    _path_pointer(path),
+                    f"the value would be {size} or more "
+                    f"JSON values written out (a shared object counts each time), over the limit of {ceiling}",
+                )
             expanded[id(node)] = size
             continue
         if not isinstance(node, (dict, list)):
             walk.json_value(node, _path_pointer(path), max_depth=None)  # a scalar: type, finiteness
             continue
         if id(node) in on_path:
-            raise walk.fail("bad-json", _path_pointer(path), "the value contains itself here (a cycle: no "
-                            "JSON text can hold one)")
+            raise walk.fail(
+                "bad-json",
+                _path_pointer(path),
+                "the value contains itself here (a cycle: no " "JSON text can hold one)",
+            )
         if id(node) in expanded:
             continue  # shared, walked already
         on_path.add(id(node))
@@ -240,11 +301,17 @@ def check_json_value(value: Any, profile: Profile, *, max_nodes: int | None = No
             pairs = list(dict.items(node))
             for key, _ in pairs:
                 if not isinstance(key, str):
-                    raise walk.fail("bad-keyword-value", _path_pointer(path),
-                                    f"object key {_bounded_repr(key)} is not a string")
+                    raise walk.fail(
+                        "bad-keyword-value",
+                        _path_pointer(path),
+                        f"object key {_bounded_repr(key)} is not a string",
+                    )
             stack.extend((child, (path, key), False) for key, child in reversed(pairs))
         else:
-            stack.extend((child, (path, i), False) for i, child in reversed(list(enumerate(list.__iter__(node)))))
+            stack.extend(
+                (child, (path, i), False)
+                for i, child in reversed(list(enumerate(list.__iter__(node))))
+            )
 
 
 def _path_pointer(path: Any) -> str:
@@ -261,7 +328,9 @@ def _bounded_repr(value: Any) -> str:
     return short_repr(value)
 
 
-def preflight(schema: Any, profile: Profile, *, pointer: str = "", walked: set[str] | None = None) -> None:
+def preflight(
+    schema: Any, profile: Profile, *, pointer: str = "", walked: set[str] | None = None
+) -> None:
     """Raise SchemaError if `schema` is not a valid schema of `profile`. `walked`, where given,
     receives the pointer of every subschema checked (lowering need not check those again)."""
     Walk(profile, walked).schema(schema, pointer, 1)

@@ -17,8 +17,10 @@ Semantics (docs/ARCHITECTURE.md, "Semantics"):
 
 from __future__ import annotations
 
-from _thread import allocate_lock as _allocate_lock, start_new_thread as _start_new_thread
-from decimal import MAX_PREC as _MAX_PREC, Context as _Context
+from _thread import allocate_lock as _allocate_lock
+from _thread import start_new_thread as _start_new_thread
+from decimal import MAX_PREC as _MAX_PREC
+from decimal import Context as _Context
 from decimal import Decimal as _Decimal
 from typing import Any, Final
 
@@ -427,12 +429,40 @@ def _on_fresh_stack(function: Any, *args: Any) -> Any:
 # What a JSON string may not hold raw, as str.translate's table: the quote, the backslash and the
 # control characters (named where JSON names them).
 _ESCAPES = {
-    0: '\\u0000', 1: '\\u0001', 2: '\\u0002', 3: '\\u0003', 4: '\\u0004', 5: '\\u0005',
-    6: '\\u0006', 7: '\\u0007', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\u000b', 12: '\\f', 13: '\\r',
-    14: '\\u000e', 15: '\\u000f', 16: '\\u0010', 17: '\\u0011', 18: '\\u0012', 19: '\\u0013',
-    20: '\\u0014', 21: '\\u0015', 22: '\\u0016', 23: '\\u0017', 24: '\\u0018', 25: '\\u0019',
-    26: '\\u001a', 27: '\\u001b', 28: '\\u001c', 29: '\\u001d', 30: '\\u001e', 31: '\\u001f',
-    34: '\\"', 92: '\\\\',
+    0: "\\u0000",
+    1: "\\u0001",
+    2: "\\u0002",
+    3: "\\u0003",
+    4: "\\u0004",
+    5: "\\u0005",
+    6: "\\u0006",
+    7: "\\u0007",
+    8: "\\b",
+    9: "\\t",
+    10: "\\n",
+    11: "\\u000b",
+    12: "\\f",
+    13: "\\r",
+    14: "\\u000e",
+    15: "\\u000f",
+    16: "\\u0010",
+    17: "\\u0011",
+    18: "\\u0012",
+    19: "\\u0013",
+    20: "\\u0014",
+    21: "\\u0015",
+    22: "\\u0016",
+    23: "\\u0017",
+    24: "\\u0018",
+    25: "\\u0019",
+    26: "\\u001a",
+    27: "\\u001b",
+    28: "\\u001c",
+    29: "\\u001d",
+    30: "\\u001e",
+    31: "\\u001f",
+    34: '\\"',
+    92: "\\\\",
 }
 # Numbers are rounded to 16 significant digits past 40 digits (any exponent): `1.000000000000000E+5000`.
 _ROUND = _Context(prec=16, Emax=_MAX_PREC, Emin=-_MAX_PREC)
@@ -515,7 +545,7 @@ def _show(x: Any, limit: int = 80) -> str:
     except Exception:  # (a RecursionError, or a container changed by another thread)
         parts = ["<" + type(x).__name__ + " object>"]
     text = "".join(parts)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _show_list(values: list[Any]) -> str:
@@ -549,10 +579,17 @@ def _fill(template: str, params: Any, x: Any) -> str:
 # Each generated module defines ValidationError (the template); this stand-in, never copied, only
 # lets this file be checked and imported on its own.
 class ValidationError(ValueError):
-    def __init__(self, message: str, instance_location: str, keyword_location: str,
-                 absolute_keyword_location: str | None = None, keyword: str | None = None,
-                 params: dict[str, Any] | None = None, instance: Any = None,
-                 context: list[Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        instance_location: str,
+        keyword_location: str,
+        absolute_keyword_location: str | None = None,
+        keyword: str | None = None,
+        params: dict[str, Any] | None = None,
+        instance: Any = None,
+        context: list[Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.branch: int | None = None
         self._matches = False
@@ -584,12 +621,31 @@ def _matches_type(x: Any, types: Any) -> bool:
     return False
 
 
-def _add(out: list[Any], x: Any, value: Any, template: str, params: Any, types: Any, at: str, kp: str,
-         ak: str | None, where: str, context: list[Any] | None) -> None:
+def _add(
+    out: list[Any],
+    x: Any,
+    value: Any,
+    template: str,
+    params: Any,
+    types: Any,
+    at: str,
+    kp: str,
+    ak: str | None,
+    where: str,
+    context: list[Any] | None,
+) -> None:
     """Record the error of the keyword at kp + where (where's one token names it; empty for a
     false schema) on `x`; `value` is the instance at `at` (x itself, or one of its members)."""
-    error = ValidationError(_fill(template, params, value), at, kp + where, ak and ak + where,
-                            where[1:] or "false", params, value, context)
+    error = ValidationError(
+        _fill(template, params, value),
+        at,
+        kp + where,
+        ak and ak + where,
+        where[1:] or "false",
+        params,
+        value,
+        context,
+    )
     error._matches = _matches_type(x, types)
     out.append(error)
 
@@ -600,41 +656,94 @@ def _fail(out: list[Any], x: Any, spec: Any, at: str, kp: str, ak: str | None, w
     _add(out, x, x, spec[0], _thaw(spec[1]), spec[2], at, kp, ak, where, None)
 
 
-def _required_errors(x: Any, names: tuple[str, ...], spec: Any, ip: str, kp: str, ak: str | None,
-                     out: list[Any]) -> None:
+def _required_errors(
+    x: Any, names: tuple[str, ...], spec: Any, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
     for name in names:
         if name not in x:
-            _add(out, x, x, spec[0], {"missingProperty": name}, spec[2], ip, kp, ak, "/required", None)
+            _add(
+                out,
+                x,
+                x,
+                spec[0],
+                {"missingProperty": name},
+                spec[2],
+                ip,
+                kp,
+                ak,
+                "/required",
+                None,
+            )
 
 
-def _member_error(out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None,
-                  where: str) -> None:
+def _member_error(
+    out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None, where: str
+) -> None:
     """A member no schema allows (additionalProperties, unevaluated*: false), at its own location;
     spec[1] names the parameter that holds its name or index."""
-    _add(out, x, x[key], spec[0], {spec[1]: key}, spec[2], ip + "/" + _esc(key), kp, ak, where, None)
+    _add(
+        out, x, x[key], spec[0], {spec[1]: key}, spec[2], ip + "/" + _esc(key), kp, ak, where, None
+    )
 
 
-def _unmatched_error(out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None) -> None:
+def _unmatched_error(
+    out: list[Any], x: Any, key: Any, spec: Any, ip: str, kp: str, ak: str | None
+) -> None:
     """additionalProperties: false beside patternProperties: the member `key`, which no property
     names and no pattern matches, at its own location; spec[1] lists the patterns, which the
     message names."""
     params = {"additionalProperty": key, "patterns": _thaw(spec[1])}
-    _add(out, x, x[key], spec[0], params, spec[2], ip + "/" + _esc(key), kp, ak, "/additionalProperties", None)
+    _add(
+        out,
+        x,
+        x[key],
+        spec[0],
+        params,
+        spec[2],
+        ip + "/" + _esc(key),
+        kp,
+        ak,
+        "/additionalProperties",
+        None,
+    )
 
 
-def _extra_errors(x: Any, known: Any, spec: Any, ip: str, kp: str, ak: str | None, out: list[Any]) -> None:
+def _extra_errors(
+    x: Any, known: Any, spec: Any, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
     """additionalProperties: false, every name not in `known` (a set or a property table)."""
     for key in x:
         if key not in known:
             _member_error(out, x, key, spec, ip, kp, ak, "/additionalProperties")
 
 
-def _dependent_errors(out: list[Any], x: Any, name: str, needs: tuple[str, ...], spec: Any, ip: str, kp: str,
-                      ak: str | None, where: str) -> None:
+def _dependent_errors(
+    out: list[Any],
+    x: Any,
+    name: str,
+    needs: tuple[str, ...],
+    spec: Any,
+    ip: str,
+    kp: str,
+    ak: str | None,
+    where: str,
+) -> None:
     """dependentRequired (and draft 4-7 dependencies): the names `name`'s presence requires."""
     for need in needs:
         if need not in x:
-            _add(out, x, x, spec[0], {"missingProperty": need, "property": name}, spec[2], ip, kp, ak, where, None)
+            _add(
+                out,
+                x,
+                x,
+                spec[0],
+                {"missingProperty": need, "property": name},
+                spec[2],
+                ip,
+                kp,
+                ak,
+                where,
+                None,
+            )
 
 
 def _duplicates(x: Any) -> list[int]:
@@ -656,7 +765,19 @@ def _duplicates(x: Any) -> list[int]:
 
 
 def _unique_error(out: list[Any], x: Any, spec: Any, ip: str, kp: str, ak: str | None) -> None:
-    _add(out, x, x, spec[0], {"duplicates": _duplicates(x)}, spec[2], ip, kp, ak, "/uniqueItems", None)
+    _add(
+        out,
+        x,
+        x,
+        spec[0],
+        {"duplicates": _duplicates(x)},
+        spec[2],
+        ip,
+        kp,
+        ak,
+        "/uniqueItems",
+        None,
+    )
 
 
 def _branch_errors(x: Any, row: Any, at: str, kp: str, ak: str | None, s: Any) -> list[Any]:
@@ -668,8 +789,17 @@ def _branch_errors(x: Any, row: Any, at: str, kp: str, ak: str | None, s: Any) -
     return found
 
 
-def _alternatives(out: list[Any], x: Any, table: Any, spec: Any, ip: str, kp: str, ak: str | None, where: str,
-                  *s: Any) -> None:
+def _alternatives(
+    out: list[Any],
+    x: Any,
+    table: Any,
+    spec: Any,
+    ip: str,
+    kp: str,
+    ak: str | None,
+    where: str,
+    *s: Any,
+) -> None:
     """oneOf (where is "/oneOf") or anyOf over the rows of `table` (see _branch_errors). When none
     holds, the error's context is every alternative's errors, each with its `branch`; when more
     than one holds, oneOf names them. spec[0] holds the templates for none and for several."""
@@ -690,8 +820,19 @@ def _alternatives(out: list[Any], x: Any, table: Any, spec: Any, ip: str, kp: st
     _add(out, x, x, spec[0][1 if passing else 0], params, spec[2], ip, kp, ak, where, context)
 
 
-def _contains_errors(out: list[Any], x: Any, row: Any, low: int, high: int | None, spec: Any, ip: str, kp: str,
-                     ak: str | None, where: str, *s: Any) -> None:
+def _contains_errors(
+    out: list[Any],
+    x: Any,
+    row: Any,
+    low: int,
+    high: int | None,
+    spec: Any,
+    ip: str,
+    kp: str,
+    ak: str | None,
+    where: str,
+    *s: Any,
+) -> None:
     """contains with its bounds (minContains at `where`): too few matches carry the errors of the
     other items as context (each with its index as `branch`). spec[0] holds the templates for no
     match, too few and too many."""
@@ -707,24 +848,51 @@ def _contains_errors(out: list[Any], x: Any, row: Any, low: int, high: int | Non
                 error.branch = i
                 context.append(error)
         template = spec[0][0 if matches == 0 and low == 1 else 1]
-        _add(out, x, x, template, {"minContains": low, "matches": matches}, spec[2], ip, kp, ak, where, context)
+        _add(
+            out,
+            x,
+            x,
+            template,
+            {"minContains": low, "matches": matches},
+            spec[2],
+            ip,
+            kp,
+            ak,
+            where,
+            context,
+        )
     if high is not None and matches > high:
-        _add(out, x, x, spec[0][2], {"maxContains": high, "matches": matches}, spec[2], ip, kp, ak, "/maxContains",
-             None)
+        _add(
+            out,
+            x,
+            x,
+            spec[0][2],
+            {"maxContains": high, "matches": matches},
+            spec[2],
+            ip,
+            kp,
+            ak,
+            "/maxContains",
+            None,
+        )
 
 
-def _property_errors(x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None,
-                     out: list[Any]) -> None:
+def _property_errors(
+    x: Any, table: dict[str, Any], pairs: bool, ip: str, kp: str, ak: str | None, out: list[Any]
+) -> None:
     """properties, through a table name -> error function (or -> (fast, error) when `pairs`),
     in schema order."""
     for name, check in table.items():
         if name in x:
             where = "/properties/" + _esc(name)
-            (check[1] if pairs else check)(x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where)
+            (check[1] if pairs else check)(
+                x[name], ip + "/" + _esc(name), kp + where, out, ak and ak + where
+            )
 
 
-def _items_errors(x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None,
-                  out: list[Any]) -> None:
+def _items_errors(
+    x: Any, start: int, check: Any, ip: str, where: str, absolute: str | None, out: list[Any]
+) -> None:
     """items from index `start`: each one's errors through `check`, at keyword location `where`."""
     for i in range(start, len(x)):
         check(x[i], ip + "/" + str(i), where, out, absolute)
@@ -742,8 +910,16 @@ DEPENDS = {
     "_cmp": ("_is_nan", "_exact"),
     "_is_multiple": ("_is_nan", "_exact", "_Decimal", "_EXACT", "_Context"),
     "_plain": ("_JSON_TYPES", "_Decimal"),
-    "_freeze": ("_FREEZE_DEPTH", "_TOO_DEEP", "_NO_MATCH", "_plain", "_Decimal", "_BIG", "_BIG_DIGITS",
-                "_big_decimal"),
+    "_freeze": (
+        "_FREEZE_DEPTH",
+        "_TOO_DEEP",
+        "_NO_MATCH",
+        "_plain",
+        "_Decimal",
+        "_BIG",
+        "_BIG_DIGITS",
+        "_big_decimal",
+    ),
     "_json_equal": ("_kind", "_cmp", "_JSON_TYPES", "_plain"),
     "_table": ("_freeze", "_TOO_DEEP", "_NO_MATCH"),
     "_in_table": ("_freeze", "_TOO_DEEP", "_json_equal"),

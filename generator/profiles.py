@@ -17,8 +17,21 @@ from .keywords.registry import annotations_of, enforced_by, optional_assertions,
 from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES, limit_problem
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
-__all__ = ["DIALECTS", "DRAFT_PROFILES", "Dialect", "Limits", "PROFILES", "PROFILE_OPTIONS", "Profile", "TYPE_NAMES",
-           "asserts_formats_by_vocabulary", "get_profile", "related_profile", "with_formats", "with_options"]
+__all__ = [
+    "DIALECTS",
+    "DRAFT_PROFILES",
+    "Dialect",
+    "Limits",
+    "PROFILES",
+    "PROFILE_OPTIONS",
+    "Profile",
+    "TYPE_NAMES",
+    "asserts_formats_by_vocabulary",
+    "get_profile",
+    "related_profile",
+    "with_formats",
+    "with_options",
+]
 
 
 @dataclass(frozen=True)
@@ -40,11 +53,19 @@ class Dialect:
 
 
 def _dialect(name: str, since: int) -> Dialect:
-    return Dialect(name, ref_alone=since <= 7, tuple_items=since < 2020, exclusive_flags=since == 4,
-                   float_integers=since != 4, annotations=since >= 2019, contains_evaluates=since >= 2020,
-                   vocabularies=since >= 2019, id_keyword="id" if since == 4 else "$id",
-                   id_fragment="any" if since == 4 else "plain-name" if since <= 7 else "none",
-                   anchor_name=ANCHOR_2019 if since == 2019 else ANCHOR_2020)
+    return Dialect(
+        name,
+        ref_alone=since <= 7,
+        tuple_items=since < 2020,
+        exclusive_flags=since == 4,
+        float_integers=since != 4,
+        annotations=since >= 2019,
+        contains_evaluates=since >= 2020,
+        vocabularies=since >= 2019,
+        id_keyword="id" if since == 4 else "$id",
+        id_fragment="any" if since == 4 else "plain-name" if since <= 7 else "none",
+        anchor_name=ANCHOR_2019 if since == 2019 else ANCHOR_2020,
+    )
 
 
 DIALECTS = {
@@ -55,7 +76,9 @@ DIALECTS = {
     "draft2020-12": _dialect("draft2020-12", 2020),
     # The seed profiles read their keywords as 2020-12 does, with no annotations to collect (they
     # have no unevaluated*) and no references.
-    "seed": replace(_dialect("seed", 2020), annotations=False, contains_evaluates=False, vocabularies=False),
+    "seed": replace(
+        _dialect("seed", 2020), annotations=False, contains_evaluates=False, vocabularies=False
+    ),
 }
 
 
@@ -106,7 +129,9 @@ OCTOSCRIPT = Profile(
     enforced=enforced_by("octoscript"),
     annotations=annotations_of("octoscript"),
     fail_closed=True,
-    limits=Limits(max_source_bytes=32 * 1024, max_depth=32, max_properties=128, max_enum_values=128),
+    limits=Limits(
+        max_source_bytes=32 * 1024, max_depth=32, max_properties=128, max_enum_values=128
+    ),
     type_arrays=False,
     schema_additional_properties=False,
     boolean_subschemas=False,
@@ -118,7 +143,9 @@ STRICT = Profile(
     enforced=enforced_by("strict"),
     annotations=annotations_of("strict"),
     fail_closed=True,
-    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
+    limits=Limits(
+        max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None
+    ),
     integer_multiple_of_only=True,
     unsafe_patterns="error",
 )
@@ -128,7 +155,9 @@ LENIENT = Profile(
     enforced=enforced_by("lenient"),
     annotations=annotations_of("lenient"),
     fail_closed=False,
-    limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None),
+    limits=Limits(
+        max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None
+    ),
 )
 
 # The keywords each vocabulary of a custom meta-schema ($vocabulary) can switch off.
@@ -143,17 +172,23 @@ def _draft(name: str) -> Profile:
         enforced=enforced_by(name),
         annotations=annotations_of(name),
         fail_closed=False,
-        limits=Limits(max_source_bytes=16 * 1024 * 1024, max_depth=128, max_properties=None, max_enum_values=None),
+        limits=Limits(
+            max_source_bytes=16 * 1024 * 1024,
+            max_depth=128,
+            max_properties=None,
+            max_enum_values=None,
+        ),
         dialect=DIALECTS[name],
         draft=name,
     )
 
 
-DRAFT_PROFILES = {name: _draft(name) for name in ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")}
+DRAFT_PROFILES = {
+    name: _draft(name) for name in ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
+}
 
 PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT, *DRAFT_PROFILES.values())}
 assert sorted(PROFILES) == list(PROFILE_NAMES), "names.PROFILE_NAMES lists every profile"
-
 
 
 def get_profile(name: Any) -> Profile:
@@ -174,7 +209,9 @@ def with_options(profile: Profile, options: dict[str, Any]) -> Profile:
     options are an OptionError. A fail-closed profile keeps refusing unsafe patterns."""
     unknown = sorted(set(options) - set(PROFILE_OPTIONS))
     if unknown:
-        raise OptionError(f"unknown option(s): {', '.join(unknown)}; known: {', '.join(PROFILE_OPTIONS)}")
+        raise OptionError(
+            f"unknown option(s): {', '.join(unknown)}; known: {', '.join(PROFILE_OPTIONS)}"
+        )
     profile = _with_unsafe_patterns(profile, options.get("unsafe_patterns"))
     changes: dict[str, Any] = {}
     for key, value in options.items():
@@ -196,8 +233,12 @@ def _with_unsafe_patterns(profile: Profile, policy: Any) -> Profile:
     if policy is None:
         return profile
     if policy not in UNSAFE_PATTERN_POLICIES:
-        raise OptionError(f"unsafe_patterns must be one of {', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}")
+        raise OptionError(
+            f"unsafe_patterns must be one of {', '.join(UNSAFE_PATTERN_POLICIES)}, not {policy!r}"
+        )
     return profile if profile.fail_closed else replace(profile, unsafe_patterns=policy)
+
+
 def with_formats(profile: Profile, options: FormatOptions) -> Profile:
     """The profile with each optional assertion (`format`; contentEncoding and contentMediaType in
     draft 7) a check or an annotation as `options` say. Their default is the registry's (`known_by`:
@@ -207,13 +248,19 @@ def with_formats(profile: Profile, options: FormatOptions) -> Profile:
     enforced, annotations = set(profile.enforced), set(profile.annotations)
     for keyword in optional_assertions(profile.name):
         if keyword.vocabulary == "format":
-            on = options.asserts_format(profile.name in keyword.known_by or profile.format_vocabulary)
+            on = options.asserts_format(
+                profile.name in keyword.known_by or profile.format_vocabulary
+            )
         else:
             on = options.asserts_content(profile.name in keyword.known_by)
         (enforced if on else annotations).add(keyword.name)
         (annotations if on else enforced).discard(keyword.name)
-    return replace(profile, enforced=frozenset(enforced), annotations=frozenset(annotations),
-                   format_options=options)
+    return replace(
+        profile,
+        enforced=frozenset(enforced),
+        annotations=frozenset(annotations),
+        format_options=options,
+    )
 
 
 def profile_below(draft: str | None, outer: Profile, root: Profile) -> Profile:
@@ -231,7 +278,9 @@ def related_profile(draft: str, root: Profile) -> Profile:
     format options."""
     if draft == root.draft:
         return root
-    profile = replace(DRAFT_PROFILES[draft], limits=root.limits, unsafe_patterns=root.unsafe_patterns)
+    profile = replace(
+        DRAFT_PROFILES[draft], limits=root.limits, unsafe_patterns=root.unsafe_patterns
+    )
     return with_formats(profile, root.format_options)
 
 
@@ -268,18 +317,32 @@ def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) ->
     if not isinstance(custom, dict):
         if named is not None:
             return named
-        raise SchemaError(f"$schema {meta!r} names no known draft and no meta-schema in the registry",
-                          code="unknown-profile", pointer="/$schema")
+        raise SchemaError(
+            f"$schema {meta!r} names no known draft and no meta-schema in the registry",
+            code="unknown-profile",
+            pointer="/$schema",
+        )
     parent = custom.get("$schema")
-    base = named or (DRAFT_PROFILES[META_SCHEMAS.get(normalize_meta_uri(parent), "draft2020-12")]
-                     if isinstance(parent, str) else DRAFT_PROFILES["draft2020-12"])
+    base = named or (
+        DRAFT_PROFILES[META_SCHEMAS.get(normalize_meta_uri(parent), "draft2020-12")]
+        if isinstance(parent, str)
+        else DRAFT_PROFILES["draft2020-12"]
+    )
     vocabulary = custom.get("$vocabulary")
     if not isinstance(vocabulary, dict):
         return base
     dropped: set[str] = set()
-    for name, keywords in (('validation', VALIDATION_VOCABULARY), ('applicator', APPLICATOR_VOCABULARY),
-                           ('unevaluated', UNEVALUATED_VOCABULARY)):
-        if not any(isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary):
+    for name, keywords in (
+        ("validation", VALIDATION_VOCABULARY),
+        ("applicator", APPLICATOR_VOCABULARY),
+        ("unevaluated", UNEVALUATED_VOCABULARY),
+    ):
+        if not any(
+            isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary
+        ):
             dropped |= keywords
-    return replace(base, enforced=base.enforced - dropped,
-                   format_vocabulary=asserts_formats_by_vocabulary(vocabulary))
+    return replace(
+        base,
+        enforced=base.enforced - dropped,
+        format_vocabulary=asserts_formats_by_vocabulary(vocabulary),
+    )

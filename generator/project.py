@@ -49,14 +49,31 @@ from .profiles import PROFILES
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
-_LIMIT_KEYS = {"max-source-bytes": "max_source_bytes", "max-depth": "max_depth",
-               "max-properties": "max_properties", "max-enum-values": "max_enum_values"}
-_SETTING_KEYS = ("profile", "registry", "unknown-keywords", "unsafe-patterns", "native", *_LIMIT_KEYS, "formats",
-                 "unknown-formats", "content", "fetch-remote", "cache-dir")
+_LIMIT_KEYS = {
+    "max-source-bytes": "max_source_bytes",
+    "max-depth": "max_depth",
+    "max-properties": "max_properties",
+    "max-enum-values": "max_enum_values",
+}
+_SETTING_KEYS = (
+    "profile",
+    "registry",
+    "unknown-keywords",
+    "unsafe-patterns",
+    "native",
+    *_LIMIT_KEYS,
+    "formats",
+    "unknown-formats",
+    "content",
+    "fetch-remote",
+    "cache-dir",
+)
 _TOP_KEYS = ("out", "contracts", "groups", *_SETTING_KEYS)
 _GROUP_KEYS = ("contracts", *_SETTING_KEYS)
-INIT_TEXT = ('"""Contract validators compiled by straightline (see [tool.straightline] in '
-             'pyproject.toml)."""\n')
+INIT_TEXT = (
+    '"""Contract validators compiled by straightline (see [tool.straightline] in '
+    'pyproject.toml)."""\n'
+)
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,9 @@ class Settings:
     # a module then records `file:///schemas/order.json`, never where the checkout is; None (the
     # API): absolute file URIs
     uri_root: Path | None = None
-    fetch_remote: bool = False  # retrieve http(s) $refs the registry does not hold (generator/remote.py)
+    fetch_remote: bool = (
+        False  # retrieve http(s) $refs the registry does not hold (generator/remote.py)
+    )
     cache_dir: Path | None = None  # where they are cached; None: remote.default_cache_dir()
 
     def limit_options(self) -> dict[str, int]:
@@ -86,7 +105,9 @@ class Settings:
     def compile_options(self) -> dict[str, int | str]:
         """The options of the compile that its module's header records: the limits, and the
         unsafe-pattern policy where one is set."""
-        policy: dict[str, str] = {"unsafe_patterns": self.unsafe_patterns} if self.unsafe_patterns else {}
+        policy: dict[str, str] = (
+            {"unsafe_patterns": self.unsafe_patterns} if self.unsafe_patterns else {}
+        )
         return {**self.limit_options(), **policy}
 
     def format_kwargs(self) -> dict[str, Any]:
@@ -143,9 +164,11 @@ def find_config(start: Path) -> Path:
         candidate = directory / CONFIG_FILE
         if candidate.is_file() and _straightline_table(_read_toml(candidate)) is not None:
             return candidate
-    raise ConfigError(f"no {CONFIG_FILE} with a [{TABLE}] table in {here} or any directory above it: "
-                      "add one (see docs/build-integration.md, 'Project configuration'), or name the contracts: SRC... "
-                      "(and --out DIR to compile or check)")
+    raise ConfigError(
+        f"no {CONFIG_FILE} with a [{TABLE}] table in {here} or any directory above it: "
+        "add one (see docs/build-integration.md, 'Project configuration'), or name the contracts: SRC... "
+        "(and --out DIR to compile or check)"
+    )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -183,15 +206,20 @@ def load_project(config: Path) -> Project:
     out = root / written
     _stays_inside(reader, TABLE, f"out: {written!r}", out)
     if not out.name.isidentifier() or keyword.iskeyword(out.name):
-        raise reader.error(TABLE, f"out: {out.name!r} is not an importable package name "
-                                  f"(try {identifier(out.name)!r})")
+        raise reader.error(
+            TABLE,
+            f"out: {out.name!r} is not an importable package name "
+            f"(try {identifier(out.name)!r})",
+        )
     base = reader.settings(TABLE, table, Settings(uri_root=root))
     project = Project(config=config, root=root, out=out, packages=[out])
     if "contracts" in table:
         project.jobs += reader.jobs(TABLE, table["contracts"], out, base)
     groups = table.get("groups", {})
     if not isinstance(groups, dict):
-        raise reader.error(TABLE, "groups: must be a table of tables ([tool.straightline.groups.NAME])")
+        raise reader.error(
+            TABLE, "groups: must be a table of tables ([tool.straightline.groups.NAME])"
+        )
     seen: dict[str, str] = {}
     group_of: dict[Path, str] = {}  # each group's package directory, and its table
     for name, group in groups.items():
@@ -205,12 +233,21 @@ def load_project(config: Path) -> Project:
         seen[package] = name
         if "contracts" not in group:
             raise reader.error(where, "needs `contracts`, a list of files, globs or FILE#/pointer")
-        _stays_inside(reader, where, f"its package {(out / package).relative_to(root).as_posix()!r}", out / package)
+        _stays_inside(
+            reader,
+            where,
+            f"its package {(out / package).relative_to(root).as_posix()!r}",
+            out / package,
+        )
         project.packages.append(out / package)
         group_of[out / package] = where
-        project.jobs += reader.jobs(where, group["contracts"], out / package, reader.settings(where, group, base))
+        project.jobs += reader.jobs(
+            where, group["contracts"], out / package, reader.settings(where, group, base)
+        )
     if not project.jobs:
-        raise reader.error(TABLE, "lists no contracts (give `contracts`, or groups with `contracts`)")
+        raise reader.error(
+            TABLE, "lists no contracts (give `contracts`, or groups with `contracts`)"
+        )
     _no_shared_targets(reader, project.jobs)
     _no_module_shadows_a_package(reader, project.jobs, group_of)
     return project
@@ -222,30 +259,41 @@ def _stays_inside(reader: _Reader, where: str, what: str, directory: Path) -> No
     no contract writes, so it would do both wherever the link points."""
     resolved = directory.resolve()
     if not resolved.is_relative_to(reader.root.resolve()):
-        raise reader.error(where, f"{what} leads outside the project, to {resolved}, through a symbolic "
-                                  "link: the output package must be inside it")
+        raise reader.error(
+            where,
+            f"{what} leads outside the project, to {resolved}, through a symbolic "
+            "link: the output package must be inside it",
+        )
 
 
 def _no_shared_targets(reader: _Reader, jobs: list[Job]) -> None:
     seen: dict[Path, Job] = {}
     for job in jobs:
         if job.target in seen and seen[job.target].source != job.source:
-            raise reader.error(TABLE, f"contracts {seen[job.target].shown} and {job.shown} would both "
-                                      f"be written to {job.target.relative_to(reader.root)}")
+            raise reader.error(
+                TABLE,
+                f"contracts {seen[job.target].shown} and {job.shown} would both "
+                f"be written to {job.target.relative_to(reader.root)}",
+            )
         seen[job.target] = job
 
 
-def _no_module_shadows_a_package(reader: _Reader, jobs: list[Job], group_of: dict[Path, str]) -> None:
+def _no_module_shadows_a_package(
+    reader: _Reader, jobs: list[Job], group_of: dict[Path, str]
+) -> None:
     """Refuse a module whose path is a group's package (out/a.py beside out/a/): both would be
     written, and `import out.a` would silently load the package, never the module."""
     for job in jobs:
         where = group_of.get(job.target.with_suffix(""))
         if where is not None:
             package = job.target.with_suffix("").relative_to(reader.root).as_posix()
-            raise reader.error(where, f"its package {package}/ has the name of the module "
-                                      f"{job.target.relative_to(reader.root).as_posix()} of contract "
-                                      f"{job.shown}: `import` would find the package only; rename the "
-                                      "group or the contract")
+            raise reader.error(
+                where,
+                f"its package {package}/ has the name of the module "
+                f"{job.target.relative_to(reader.root).as_posix()} of contract "
+                f"{job.shown}: `import` would find the package only; rename the "
+                "group or the contract",
+            )
 
 
 class _Reader:
@@ -262,7 +310,11 @@ class _Reader:
         for key in table:
             if key not in allowed:
                 close = difflib.get_close_matches(key.replace("_", "-"), allowed, n=1, cutoff=0.6)
-                hint = f" (did you mean {close[0]!r}?)" if close else f"; known keys: {', '.join(allowed)}"
+                hint = (
+                    f" (did you mean {close[0]!r}?)"
+                    if close
+                    else f"; known keys: {', '.join(allowed)}"
+                )
                 raise self.error(where, f"unknown key {key!r}{hint}")
 
     def choice(self, where: str, table: dict[str, Any], key: str, choices: Sequence[str]) -> str:
@@ -289,8 +341,11 @@ class _Reader:
         if "profile" in table:
             profile = self.string(where, "profile", table["profile"])
             if profile not in PROFILES:
-                raise self.error(where, f"profile: unknown profile {profile!r}; choose one of: "
-                                        f"{', '.join(sorted(PROFILES))}")
+                raise self.error(
+                    where,
+                    f"profile: unknown profile {profile!r}; choose one of: "
+                    f"{', '.join(sorted(PROFILES))}",
+                )
             settings = replace(settings, profile=profile)
         if "registry" in table:
             registry = self.root / self.string(where, "registry", table["registry"])
@@ -298,17 +353,27 @@ class _Reader:
                 raise self.error(where, f"registry: {table['registry']!r} is not a directory")
             settings = replace(settings, registry=registry)
         if "unknown-keywords" in table:
-            settings = replace(settings, unknown_keywords=self.choice(where, table, "unknown-keywords",
-                                                                      UNKNOWN_KEYWORD_POLICIES))
+            settings = replace(
+                settings,
+                unknown_keywords=self.choice(
+                    where, table, "unknown-keywords", UNKNOWN_KEYWORD_POLICIES
+                ),
+            )
         if "native" in table:
             settings = replace(settings, native=self.flag(where, table, "native"))
         if "unsafe-patterns" in table:
-            settings = replace(settings, unsafe_patterns=self.choice(where, table, "unsafe-patterns",
-                                                                     UNSAFE_PATTERN_POLICIES))
+            settings = replace(
+                settings,
+                unsafe_patterns=self.choice(
+                    where, table, "unsafe-patterns", UNSAFE_PATTERN_POLICIES
+                ),
+            )
         if "fetch-remote" in table:
             settings = replace(settings, fetch_remote=self.flag(where, table, "fetch-remote"))
         if "cache-dir" in table:
-            settings = replace(settings, cache_dir=self.root / self.string(where, "cache-dir", table["cache-dir"]))
+            settings = replace(
+                settings, cache_dir=self.root / self.string(where, "cache-dir", table["cache-dir"])
+            )
         settings = self.format_settings(where, table, settings)
         limits = dict(settings.limits)
         for key, option in _LIMIT_KEYS.items():
@@ -333,24 +398,35 @@ class _Reader:
                     raise self.error(where, f"formats: {error.message}") from None
                 settings = replace(settings, formats=tuple((c.name, c.spec) for c in found))
             else:
-                raise self.error(where, "formats: must be true, false, or a table of custom formats "
-                                        f"(name = \"module:function\"), not {value!r}")
+                raise self.error(
+                    where,
+                    "formats: must be true, false, or a table of custom formats "
+                    f'(name = "module:function"), not {value!r}',
+                )
         if "unknown-formats" in table:
-            settings = replace(settings, unknown_formats=self.choice(where, table, "unknown-formats",
-                                                                     UNKNOWN_FORMAT_POLICIES))
+            settings = replace(
+                settings,
+                unknown_formats=self.choice(
+                    where, table, "unknown-formats", UNKNOWN_FORMAT_POLICIES
+                ),
+            )
         if "content" in table:
             settings = replace(settings, content_assertion=self.flag(where, table, "content"))
         return settings
 
     def jobs(self, where: str, entries: Any, out: Path, settings: Settings) -> list[Job]:
         if not isinstance(entries, list) or not entries:
-            raise self.error(where, "contracts: must be a non-empty list of files, globs or FILE#/pointer")
+            raise self.error(
+                where, "contracts: must be a non-empty list of files, globs or FILE#/pointer"
+            )
         jobs: list[Job] = []
         for entry in entries:
             entry = self.string(where, "contracts", entry)
             for path, fragment in self._expand(where, entry):
                 source = str(path) + ("#" + fragment if fragment else "")
-                shown = path.relative_to(self.root).as_posix() + ("#" + fragment if fragment else "")
+                shown = path.relative_to(self.root).as_posix() + (
+                    "#" + fragment if fragment else ""
+                )
                 try:
                     target = module_path(out, source)
                 except OptionError as error:
@@ -365,8 +441,11 @@ class _Reader:
         if "#" in entry and not (self.root / entry).exists():
             pattern, _, fragment = entry.partition("#")
             if fragment and not fragment.startswith("/"):
-                raise self.error(where, f"contracts: {entry!r}: the part after '#' must be a JSON "
-                                        "pointer (#/$defs/name)")
+                raise self.error(
+                    where,
+                    f"contracts: {entry!r}: the part after '#' must be a JSON "
+                    "pointer (#/$defs/name)",
+                )
         if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise self.error(where, f"contracts: {entry!r} must be a path inside the project")
         if glob.has_magic(pattern):

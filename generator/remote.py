@@ -104,8 +104,14 @@ Opener = Callable[..., Any]
 class RemoteCache:
     """Documents retrieved over http(s), kept in `directory` (documents/<sha256 of the URL>)."""
 
-    def __init__(self, directory: Path | str | None = None, *, opener: Opener | None = None,
-                 clock: Callable[[], float] = time.time, timeout: float = TIMEOUT) -> None:
+    def __init__(
+        self,
+        directory: Path | str | None = None,
+        *,
+        opener: Opener | None = None,
+        clock: Callable[[], float] = time.time,
+        timeout: float = TIMEOUT,
+    ) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_dir()
         self.opener = opener or urllib.request.build_opener().open
         self.clock = clock
@@ -124,8 +130,14 @@ class RemoteCache:
             body = body_path.read_bytes()
             if meta.get("url") != url or meta.get("sha256") != _digest(body):
                 return None
-            return CachedDocument(url, body, meta.get("etag"), meta.get("last_modified"),
-                                  float(meta["fetched_at"]), int(meta["max_age"]))
+            return CachedDocument(
+                url,
+                body,
+                meta.get("etag"),
+                meta.get("last_modified"),
+                float(meta["fetched_at"]),
+                int(meta["max_age"]),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -133,9 +145,14 @@ class RemoteCache:
         meta_path, body_path = self._paths(document.url)
         try:
             _write_atomically(body_path, document.body)
-            meta = {"url": document.url, "sha256": _digest(document.body), "etag": document.etag,
-                    "last_modified": document.last_modified, "fetched_at": document.fetched_at,
-                    "max_age": document.max_age}
+            meta = {
+                "url": document.url,
+                "sha256": _digest(document.body),
+                "etag": document.etag,
+                "last_modified": document.last_modified,
+                "fetched_at": document.fetched_at,
+                "max_age": document.max_age,
+            }
             _write_atomically(meta_path, json.dumps(meta, indent=1).encode("utf-8"))
         except OSError as exc:
             self.notes.append(f"cannot write the cache {self.directory}: {exc.strerror or exc}")
@@ -150,14 +167,18 @@ class RemoteCache:
         now = self.clock()
         if entry is not None and entry.fresh(now):
             return entry.body
-        headers = {"User-Agent": "straightline (JSON Schema compiler)",
-                   "Accept": "application/schema+json, application/json;q=0.9, */*;q=0.5"}
+        headers = {
+            "User-Agent": "straightline (JSON Schema compiler)",
+            "Accept": "application/schema+json, application/json;q=0.9, */*;q=0.5",
+        }
         if entry is not None and entry.etag:
             headers["If-None-Match"] = entry.etag
         if entry is not None and entry.last_modified:
             headers["If-Modified-Since"] = entry.last_modified
         try:
-            response = self.opener(urllib.request.Request(url, headers=headers), timeout=self.timeout)
+            response = self.opener(
+                urllib.request.Request(url, headers=headers), timeout=self.timeout
+            )
             with response:
                 final = response.geturl() or url
                 if not final.startswith(SCHEMES):
@@ -165,16 +186,25 @@ class RemoteCache:
                 body = response.read(MAX_BYTES + 1)
                 if len(body) > MAX_BYTES:
                     raise FetchError(url, f"larger than {MAX_BYTES} bytes")
-                document = CachedDocument(url, body, response.headers.get("ETag"),
-                                          response.headers.get("Last-Modified"), now,
-                                          _max_age(response.headers.get("Cache-Control")))
+                document = CachedDocument(
+                    url,
+                    body,
+                    response.headers.get("ETag"),
+                    response.headers.get("Last-Modified"),
+                    now,
+                    _max_age(response.headers.get("Cache-Control")),
+                )
         except urllib.error.HTTPError as exc:
             if exc.code == 304 and entry is not None:  # not modified: the cached copy, fresh again
                 entry.fetched_at, entry.max_age = now, _max_age(exc.headers.get("Cache-Control"))
                 self._store(entry)
                 return entry.body
             return self._offline(url, entry, f"HTTP {exc.code} {exc.reason}")
-        except (urllib.error.URLError, OSError, ValueError) as exc:  # unreachable, timed out, a bad URL
+        except (
+            urllib.error.URLError,
+            OSError,
+            ValueError,
+        ) as exc:  # unreachable, timed out, a bad URL
             reason = getattr(exc, "reason", None) or exc
             return self._offline(url, entry, f"cannot be reached ({reason})")
         self._store(document)
@@ -202,13 +232,18 @@ def make_fetch_problem(url: str, reason: str) -> Any:
 
     class FetchProblem(RegistryProblem):
         def error(self, ref: str, where: str) -> SchemaError:
-            return SchemaError(f"{ref} names {url}, which cannot be retrieved: {reason}",
-                               code="unresolvable-ref", pointer=where)
+            return SchemaError(
+                f"{ref} names {url}, which cannot be retrieved: {reason}",
+                code="unresolvable-ref",
+                pointer=where,
+            )
 
     return FetchProblem((url,), reason)
 
 
-def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: int | None = None) -> Any:
+def remote_registry(
+    mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: int | None = None
+) -> Any:
     """A registry (a resolve.ReadLog, which compile_source uses as it is) holding `mapping` and,
     on demand, every http(s) document asked for that it does not hold, retrieved through
     `cache` (`.cache`). `.retrieved` maps each retrieved URI to its document's sha256."""
@@ -222,8 +257,13 @@ def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: i
         cache: RemoteCache
 
         def _retrieve(self, uri: object) -> None:
-            if (not isinstance(uri, str) or dict.__contains__(self, uri) or not uri.startswith(SCHEMES)
-                    or "#" in uri or _bundled(uri)):
+            if (
+                not isinstance(uri, str)
+                or dict.__contains__(self, uri)
+                or not uri.startswith(SCHEMES)
+                or "#" in uri
+                or _bundled(uri)
+            ):
                 return
             try:
                 body = cache.get(uri)
@@ -232,8 +272,11 @@ def remote_registry(mapping: dict[str, Any], cache: RemoteCache, *, max_bytes: i
                 return
             try:
                 path = uri.split("?", 1)[0]
-                value = load_yaml(body, max_bytes=max_bytes, what="retrieved document") if is_yaml_path(path) \
+                value = (
+                    load_yaml(body, max_bytes=max_bytes, what="retrieved document")
+                    if is_yaml_path(path)
                     else load_json(body, max_bytes=max_bytes, what="retrieved document")
+                )
             except SchemaError as error:
                 dict.__setitem__(self, uri, make_fetch_problem(uri, error.message))
                 return
@@ -269,8 +312,11 @@ class CompiledCache:
     def key(source: bytes, options: dict[str, Any]) -> str:
         from . import __version__
 
-        recorded = json.dumps({"version": __version__, "source": _digest(source), "options": options},
-                              sort_keys=True, default=str)
+        recorded = json.dumps(
+            {"version": __version__, "source": _digest(source), "options": options},
+            sort_keys=True,
+            default=str,
+        )
         return _digest(recorded.encode("utf-8"))
 
     def _path(self, key: str) -> Path:
@@ -296,9 +342,14 @@ class CompiledCache:
 
     def save(self, key: str, module: str, retrieved: dict[str, str]) -> None:
         try:
-            _write_atomically(self._path(key), json.dumps({"module": module, "retrieved": retrieved}).encode("utf-8"))
+            _write_atomically(
+                self._path(key),
+                json.dumps({"module": module, "retrieved": retrieved}).encode("utf-8"),
+            )
         except OSError as exc:
-            self.cache.notes.append(f"cannot write the cache {self.cache.directory}: {exc.strerror or exc}")
+            self.cache.notes.append(
+                f"cannot write the cache {self.cache.directory}: {exc.strerror or exc}"
+            )
 
 
 def cache_for(directory: str | Path | None) -> RemoteCache:
@@ -308,4 +359,11 @@ def cache_for(directory: str | Path | None) -> RemoteCache:
     return RemoteCache(directory)
 
 
-__all__ = ["CompiledCache", "FetchError", "RemoteCache", "cache_for", "default_cache_dir", "remote_registry"]
+__all__ = [
+    "CompiledCache",
+    "FetchError",
+    "RemoteCache",
+    "cache_for",
+    "default_cache_dir",
+    "remote_registry",
+]

@@ -39,11 +39,20 @@ _BUNDLED = {
     "http://json-schema.org/draft-06/schema": "draft6.json",
     "http://json-schema.org/draft-04/schema": "draft4.json",
 }
-for _vocab in ("applicator", "content", "core", "format-annotation", "format-assertion", "meta-data",
-               "unevaluated", "validation"):
+for _vocab in (
+    "applicator",
+    "content",
+    "core",
+    "format-annotation",
+    "format-assertion",
+    "meta-data",
+    "unevaluated",
+    "validation",
+):
     _BUNDLED[f"https://json-schema.org/draft/2020-12/meta/{_vocab}"] = f"vocab2020/{_vocab}.json"
 for _vocab in ("applicator", "content", "core", "format", "meta-data", "validation"):
     _BUNDLED[f"https://json-schema.org/draft/2019-09/meta/{_vocab}"] = f"vocab2019/{_vocab}.json"
+
 
 def normalize_meta_uri(uri: str) -> str:
     return uri[:-1] if uri.endswith("#") else uri
@@ -83,8 +92,11 @@ def check_base_uri(base_uri: Any) -> None:
 
 def not_a_uri(word: str, ident: str, problem: str, pointer: str) -> SchemaError:
     """The error of an identifier (`$id`, draft 4's `id`) urllib cannot split, at `pointer`."""
-    return SchemaError(f"{word} {short_repr(ident)} is not a URI: {problem}", code="bad-keyword-value",
-                       pointer=pointer)
+    return SchemaError(
+        f"{word} {short_repr(ident)} is not a URI: {problem}",
+        code="bad-keyword-value",
+        pointer=pointer,
+    )
 
 
 def join_id(base: str, ident: str, word: str, pointer: str) -> str:
@@ -178,10 +190,16 @@ class Registry:
     documents: dict[str, Document] = field(default_factory=dict)
     resources: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri -> (doc, pointer)
     anchors: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri#name -> (doc, pointer)
-    dynamic_anchors: dict[str, dict[str, str]] = field(default_factory=dict)  # resource -> name -> pointer uri
-    recursive_anchors: set[str] = field(default_factory=set)  # resources with $recursiveAnchor: true
+    dynamic_anchors: dict[str, dict[str, str]] = field(
+        default_factory=dict
+    )  # resource -> name -> pointer uri
+    recursive_anchors: set[str] = field(
+        default_factory=set
+    )  # resources with $recursiveAnchor: true
     bases: dict[str, str] = field(default_factory=dict)  # location key -> base URI
-    resource_of: dict[str, str] = field(default_factory=dict)  # location key -> its resource URI, if a root
+    resource_of: dict[str, str] = field(
+        default_factory=dict
+    )  # location key -> its resource URI, if a root
     # location key -> draft, where an embedded `$schema` changes the draft below a document's root
     dialects: dict[str, str] = field(default_factory=dict)
     supplied: Mapping[str, Any] = field(default_factory=dict)
@@ -202,11 +220,18 @@ class Registry:
     def copy(self, supplied: Mapping[str, Any]) -> Registry:
         """A registry holding what this one has indexed so far (its own tables: adding to one
         leaves the other as it was), that reads further documents from `supplied`."""
-        return Registry(draft=self.draft, documents=dict(self.documents), resources=dict(self.resources),
-                        anchors=dict(self.anchors),
-                        dynamic_anchors={uri: dict(names) for uri, names in self.dynamic_anchors.items()},
-                        recursive_anchors=set(self.recursive_anchors), bases=dict(self.bases),
-                        resource_of=dict(self.resource_of), dialects=dict(self.dialects), supplied=supplied)
+        return Registry(
+            draft=self.draft,
+            documents=dict(self.documents),
+            resources=dict(self.resources),
+            anchors=dict(self.anchors),
+            dynamic_anchors={uri: dict(names) for uri, names in self.dynamic_anchors.items()},
+            recursive_anchors=set(self.recursive_anchors),
+            bases=dict(self.bases),
+            resource_of=dict(self.resource_of),
+            dialects=dict(self.dialects),
+            supplied=supplied,
+        )
 
     def draft_of(self, value: Any) -> str | None:
         if isinstance(value, dict) and isinstance(value.get("$schema"), str):
@@ -219,7 +244,9 @@ class Registry:
         if not isinstance(document.value, dict):  # a boolean document is a resource all the same
             self.resources.setdefault(document.uri, (document.uri, ""))
             self.resource_of.setdefault(document.uri + "#", urldefrag(document.uri)[0])
-        stack: list[tuple[str, Any, str, str]] = [("", document.value, document.uri, document.draft)]
+        stack: list[tuple[str, Any, str, str]] = [
+            ("", document.value, document.uri, document.draft)
+        ]
         while stack:
             pointer, schema, base, draft = stack.pop()
             key = document.uri + "#" + pointer
@@ -238,7 +265,12 @@ class Registry:
                         self.anchors[join_uri(base, ident)] = (document.uri, pointer)
                     else:
                         # (preflight says a bad one first where it walks; this is every place indexed)
-                        base = join_id(base, ident, dialect.id_keyword, join_pointer(pointer, dialect.id_keyword))
+                        base = join_id(
+                            base,
+                            ident,
+                            dialect.id_keyword,
+                            join_pointer(pointer, dialect.id_keyword),
+                        )
                         resource = urldefrag(base)[0]
                         self.resources.setdefault(resource, (document.uri, pointer))
                         self.resource_of[key] = resource
@@ -278,7 +310,12 @@ class Registry:
             return document
         meta = _BUNDLED.get(uri)
         if meta is not None:
-            text = _resources.files("generator").joinpath("metaschemas").joinpath(meta).read_text("utf-8")
+            text = (
+                _resources.files("generator")
+                .joinpath("metaschemas")
+                .joinpath(meta)
+                .read_text("utf-8")
+            )
             return self.add(uri, json.loads(text))
         return None
 
@@ -296,7 +333,11 @@ class Registry:
         best, best_len = document.uri, -1
         for key, base in self.bases.items():
             doc, _, at = key.partition("#")
-            if doc == document.uri and (pointer == at or pointer.startswith(at + "/")) and len(at) > best_len:
+            if (
+                doc == document.uri
+                and (pointer == at or pointer.startswith(at + "/"))
+                and len(at) > best_len
+            ):
                 best, best_len = base, len(at)
         return best
 
@@ -307,30 +348,42 @@ class Registry:
         except MalformedURI as exc:
             word = where.rpartition("/")[2]
             word = word if word in ("$dynamicRef", "$recursiveRef") else "$ref"
-            raise SchemaError(f"{word} {ref!r} does not resolve: it is not a URI reference: {exc}",
-                              code="unresolvable-ref", pointer=where) from None
+            raise SchemaError(
+                f"{word} {ref!r} does not resolve: it is not a URI reference: {exc}",
+                code="unresolvable-ref",
+                pointer=where,
+            ) from None
         if fragment and not fragment.startswith("/"):
             found = self.anchors.get(uri + "#" + fragment)
             if found is None:
                 self._document_for(uri, ref, where)
                 found = self.anchors.get(uri + "#" + fragment)
             if found is None:
-                raise SchemaError(f"$ref {ref!r} names no anchor {fragment!r} in {uri or 'this document'}",
-                                  code="unresolvable-ref", pointer=where)
+                raise SchemaError(
+                    f"$ref {ref!r} names no anchor {fragment!r} in {uri or 'this document'}",
+                    code="unresolvable-ref",
+                    pointer=where,
+                )
             return self.location(*found)
         if uri not in self.resources:
             self._document_for(uri, ref, where)
         if uri not in self.resources:
-            raise SchemaError(f"$ref {ref!r} does not resolve: no schema is known as {uri or '(empty URI)'}"
-                              " (remote references are served only from the registry, never the network)",
-                              code="unresolvable-ref", pointer=where)
+            raise SchemaError(
+                f"$ref {ref!r} does not resolve: no schema is known as {uri or '(empty URI)'}"
+                " (remote references are served only from the registry, never the network)",
+                code="unresolvable-ref",
+                pointer=where,
+            )
         document_uri, at = self.resources[uri]
         pointer = at + fragment
         try:
             resolve_pointer(self.documents[document_uri].value, pointer)
         except KeyError:
-            raise SchemaError(f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
-                              code="unresolvable-ref", pointer=where) from None
+            raise SchemaError(
+                f"$ref {ref!r} does not resolve: nothing at {fragment!r} in {uri or 'this document'}",
+                code="unresolvable-ref",
+                pointer=where,
+            ) from None
         return self.location(document_uri, pointer)
 
 
@@ -366,8 +419,12 @@ def resolve_pointer(document: Any, fragment: str) -> Any:
         if isinstance(node, list):
             # an array index is ASCII digits (RFC 6901), and one longer than any index is absent
             # (never int() of thousands of digits, past Python's limit)
-            if (not (token.isascii() and token.isdigit()) or len(token) > 19 or int(token) >= len(node)
-                    or (token != "0" and token.startswith("0"))):
+            if (
+                not (token.isascii() and token.isdigit())
+                or len(token) > 19
+                or int(token) >= len(node)
+                or (token != "0" and token.startswith("0"))
+            ):
                 raise KeyError(token)
             node = node[int(token)]
         elif isinstance(node, dict) and token in node:
@@ -393,9 +450,14 @@ class RegistryProblem:
 
     def error(self, ref: str, where: str) -> SchemaError:
         if len(self.files) > 1:
-            return SchemaError(f"{ref} is ambiguous: {self.reason}", code="unresolvable-ref", pointer=where)
-        return SchemaError(f"{ref} names registry file {self.files[0]}, which cannot be used: {self.reason}",
-                           code="unresolvable-ref", pointer=where)
+            return SchemaError(
+                f"{ref} is ambiguous: {self.reason}", code="unresolvable-ref", pointer=where
+            )
+        return SchemaError(
+            f"{ref} names registry file {self.files[0]}, which cannot be used: {self.reason}",
+            code="unresolvable-ref",
+            pointer=where,
+        )
 
 
 # A registry file is held to the drafts' source limit.
@@ -405,9 +467,13 @@ REGISTRY_FILE_BYTES = 16 * 1024 * 1024
 def _registry_files(root: Path) -> Iterator[Path]:
     """Every entry named *.json under root, files and directories alike, in a fixed order;
     symbolic links to directories are not followed (a link loop cannot make the walk endless)."""
+
     def unreadable(error: OSError) -> None:
-        warnings.warn(f"{error.filename}: cannot list the directory: {error.strerror or error}; skipped",
-                      RegistryWarning, stacklevel=4)
+        warnings.warn(
+            f"{error.filename}: cannot list the directory: {error.strerror or error}; skipped",
+            RegistryWarning,
+            stacklevel=4,
+        )
 
     for directory, subdirectories, files in os.walk(root, onerror=unreadable):
         subdirectories.sort()
@@ -442,8 +508,13 @@ def file_uri(path: Path, root: Path | None = None) -> str:
     return resolved.as_uri()
 
 
-def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
-                            max_bytes: int = REGISTRY_FILE_BYTES, uri_root: Path | None = None) -> dict[str, Any]:
+def load_registry_directory(
+    path: str | Path,
+    *,
+    base_uri: str | None = None,
+    max_bytes: int = REGISTRY_FILE_BYTES,
+    uri_root: Path | None = None,
+) -> dict[str, Any]:
     """A directory of *.json schema files as a registry mapping: each file under its `$id` if it
     has one, under its file URI (relative to `uri_root` when it lies under it: file_uri), and
     under `base_uri` + its relative path when a base is given.
@@ -465,8 +536,11 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
         except SchemaError as error:
             where = f" at {error.pointer}" if error.pointer else ""
             problem = RegistryProblem((str(file),), f"{error.message}{where}")
-            warnings.warn(f"{file}: {problem.reason}; skipped (a $ref to it is an error)",
-                          RegistryWarning, stacklevel=2)
+            warnings.warn(
+                f"{file}: {problem.reason}; skipped (a $ref to it is an error)",
+                RegistryWarning,
+                stacklevel=2,
+            )
             for key in keys:
                 mapping.setdefault(key, problem)
             continue
@@ -474,14 +548,22 @@ def load_registry_directory(path: str | Path, *, base_uri: str | None = None,
             mapping.setdefault(key, value)
         # (an $id urllib cannot split claims nothing: a $ref by the file's path reaches it and
         # is refused there, `bad-keyword-value` at that $id)
-        if isinstance(value, dict) and isinstance(value.get("$id"), str) and uri_problem(value["$id"]) is None:
+        if (
+            isinstance(value, dict)
+            and isinstance(value.get("$id"), str)
+            and uri_problem(value["$id"]) is None
+        ):
             claims.setdefault(urldefrag(value["$id"])[0], []).append((file, value))
     for ident, claimants in claims.items():
         files = tuple(dict.fromkeys(str(file) for file, _ in claimants))
         if len(files) > 1:
-            problem = RegistryProblem(files, f"$id {ident!r} is declared by {len(files)} registry files: "
-                                             f"{', '.join(files)}")
-            warnings.warn(f"{problem.reason}; a $ref to it is an error", RegistryWarning, stacklevel=2)
+            problem = RegistryProblem(
+                files,
+                f"$id {ident!r} is declared by {len(files)} registry files: " f"{', '.join(files)}",
+            )
+            warnings.warn(
+                f"{problem.reason}; a $ref to it is an error", RegistryWarning, stacklevel=2
+            )
             mapping[ident] = problem
         else:
             mapping.setdefault(ident, claimants[0][1])
@@ -502,9 +584,13 @@ def registry_mapping(registry: Any) -> dict[str, Any]:
     if isinstance(registry, Mapping):
         odd = [key for key in registry if not isinstance(key, str)]
         if odd:  # (a $ref names a document by a string: no other key is ever looked up)
-            raise OptionError(f"registry keys must be URIs (strings), not {type(odd[0]).__name__} ({odd[0]!r})")
+            raise OptionError(
+                f"registry keys must be URIs (strings), not {type(odd[0]).__name__} ({odd[0]!r})"
+            )
         return dict(registry)
-    raise OptionError(f"registry must be a mapping of URI to schema, or a directory, not {type(registry).__name__}")
+    raise OptionError(
+        f"registry must be a mapping of URI to schema, or a directory, not {type(registry).__name__}"
+    )
 
 
 class ReadLog(dict):  # type: ignore[type-arg]

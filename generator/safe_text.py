@@ -22,8 +22,9 @@ _HAS_SELECTOR = re.compile(_VARIATION_SELECTORS).search
 
 def must_escape(char: str) -> bool:
     """The rule, on one character."""
-    return ((unicodedata.category(char) in _ESCAPED_CATEGORIES and char != " ")
-            or re.fullmatch(_VARIATION_SELECTORS, char) is not None)
+    return (unicodedata.category(char) in _ESCAPED_CATEGORIES and char != " ") or re.fullmatch(
+        _VARIATION_SELECTORS, char
+    ) is not None
 
 
 class _Table(dict[int, str]):

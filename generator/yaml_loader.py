@@ -27,18 +27,29 @@ YAML_SUFFIXES = (".yaml", ".yml")
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
 _INT = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-                    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+_FLOAT = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
 _CORE = "tag:yaml.org,2002:"
 # An explicitly tagged scalar (`!!bool yes`) holds only what the core schema resolves to its tag:
 # else a tag would silently coerce (bool(...) of anything not "true" is False, `!!null x` None).
-CORE_FORMS = {_CORE + "null": _NULL, _CORE + "bool": _BOOL, _CORE + "int": _INT, _CORE + "float": _FLOAT}
+CORE_FORMS = {
+    _CORE + "null": _NULL,
+    _CORE + "bool": _BOOL,
+    _CORE + "int": _INT,
+    _CORE + "float": _FLOAT,
+}
 
 
 # Each core tag's pattern with the characters a plain scalar of it can start with (PyYAML looks a
 # resolver up by the first character): the one resolver of schemas and of data.
-CORE_RESOLVERS = ((_CORE + "null", _NULL, list("~nN") + [""]), (_CORE + "bool", _BOOL, list("tTfF")),
-                  (_CORE + "int", _INT, list("-+0123456789")), (_CORE + "float", _FLOAT, list("-+0123456789.")))
+CORE_RESOLVERS = (
+    (_CORE + "null", _NULL, list("~nN") + [""]),
+    (_CORE + "bool", _BOOL, list("tTfF")),
+    (_CORE + "int", _INT, list("-+0123456789")),
+    (_CORE + "float", _FLOAT, list("-+0123456789.")),
+)
 
 
 def core_integer(text: str) -> int | Decimal:
@@ -64,8 +75,11 @@ def _yaml() -> Any:
     try:
         import yaml  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        raise SchemaError("reading a YAML schema needs PyYAML: install straightline[yaml] "
-                          "(pip install 'straightline[yaml]')", code="unreadable") from None
+        raise SchemaError(
+            "reading a YAML schema needs PyYAML: install straightline[yaml] "
+            "(pip install 'straightline[yaml]')",
+            code="unreadable",
+        ) from None
     return yaml
 
 
@@ -117,8 +131,10 @@ def _loader_class() -> Any:
 
     def collection(node: Any, kind: Any) -> None:
         if not isinstance(node, kind):  # `!!seq abc`: a tag on the wrong kind of node
-            raise SchemaError(f"the YAML tag {node.tag}{_where(node)} is on a {node.id}, not a {kind.id}",
-                              code="bad-json")
+            raise SchemaError(
+                f"the YAML tag {node.tag}{_where(node)} is on a {node.id}, not a {kind.id}",
+                code="bad-json",
+            )
 
     def sequence(loader: Any, node: Any) -> list[Any]:
         collection(node, yaml.SequenceNode)
@@ -130,23 +146,41 @@ def _loader_class() -> Any:
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, str):
-                raise SchemaError(f"the key {key!r}{_where(key_node)} is not a string (JSON keys are): "
-                                  f"quote it", code="bad-json")
+                raise SchemaError(
+                    f"the key {key!r}{_where(key_node)} is not a string (JSON keys are): "
+                    f"quote it",
+                    code="bad-json",
+                )
             if key in result:
                 raise SchemaError(f"duplicate key {key!r}{_where(key_node)}", code="bad-json")
             result[key] = loader.construct_object(value_node, deep=True)
         return result
 
     def refuse(loader: Any, node: Any) -> None:
-        raise SchemaError(f"the YAML tag {node.tag}{_where(node)} is not a JSON value", code="bad-json")
+        raise SchemaError(
+            f"the YAML tag {node.tag}{_where(node)} is not a JSON value", code="bad-json"
+        )
 
     Constructor.add_constructor(None, refuse)
-    for tag, function in (("str", scalar), ("int", integer), ("float", number), ("bool", boolean),
-                          ("null", null), ("seq", sequence), ("map", mapping)):
+    for tag, function in (
+        ("str", scalar),
+        ("int", integer),
+        ("float", number),
+        ("bool", boolean),
+        ("null", null),
+        ("seq", sequence),
+        ("map", mapping),
+    ):
         Constructor.add_constructor(_CORE + tag, function)
 
-    bases = (yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
-             Constructor, Resolver)
+    bases = (
+        yaml.reader.Reader,
+        yaml.scanner.Scanner,
+        yaml.parser.Parser,
+        yaml.composer.Composer,
+        Constructor,
+        Resolver,
+    )
 
     class Loader(*bases):  # type: ignore[misc]
         def __init__(self, stream: Any) -> None:
@@ -160,8 +194,11 @@ def _loader_class() -> Any:
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.events.AliasEvent):
                 event = self.peek_event()
-                raise SchemaError(f"YAML aliases (*{event.anchor}){_where(event)} are not supported: "
-                                  "use $ref to share a subschema", code="bad-json")
+                raise SchemaError(
+                    f"YAML aliases (*{event.anchor}){_where(event)} are not supported: "
+                    "use $ref to share a subschema",
+                    code="bad-json",
+                )
             return super().compose_node(parent, index)
 
     return Loader
@@ -170,18 +207,23 @@ def _loader_class() -> Any:
 def load_yaml(source: str | bytes, *, max_bytes: int | None = None, what: str = "schema") -> Any:
     """Parse one YAML document into a JSON value, exactly (see the module docstring)."""
     if not isinstance(source, (str, bytes, bytearray, memoryview)):  # (as load_schema refuses it)
-        raise SchemaError(f"a YAML {what} source must be text or bytes, not {type(source).__name__}",
-                          code="not-a-schema")
+        raise SchemaError(
+            f"a YAML {what} source must be text or bytes, not {type(source).__name__}",
+            code="not-a-schema",
+        )
     yaml = _yaml()
     raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else bytes(source)
     if max_bytes is not None and len(raw) > max_bytes:
-        raise SchemaError(f"the {what} source is {len(raw)} bytes, over the limit of {max_bytes} bytes",
-                          code="limit-exceeded")
+        raise SchemaError(
+            f"the {what} source is {len(raw)} bytes, over the limit of {max_bytes} bytes",
+            code="limit-exceeded",
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise SchemaError(f"the {what} source is not UTF-8 (invalid byte at offset {exc.start})",
-                          code="bad-json") from None
+        raise SchemaError(
+            f"the {what} source is not UTF-8 (invalid byte at offset {exc.start})", code="bad-json"
+        ) from None
     loader = _loader_class()(text)
     try:
         node = loader.get_single_node()
@@ -189,9 +231,13 @@ def load_yaml(source: str | bytes, *, max_bytes: int | None = None, what: str = 
             raise SchemaError(f"the {what} YAML holds no document", code="bad-json")
         value = loader.construct_document(node)
     except yaml.YAMLError as exc:
-        raise SchemaError(f"the {what} is not valid YAML: {_one_line(exc)}", code="bad-json") from None
+        raise SchemaError(
+            f"the {what} is not valid YAML: {_one_line(exc)}", code="bad-json"
+        ) from None
     except RecursionError:
-        raise SchemaError(f"the {what} is nested too deeply to parse", code="limit-exceeded") from None
+        raise SchemaError(
+            f"the {what} is nested too deeply to parse", code="limit-exceeded"
+        ) from None
     finally:
         loader.dispose()
     return value
@@ -250,5 +296,14 @@ def yaml_as_json(raw: bytes, *, max_bytes: int | None = None) -> bytes:
     return exact_json(load_yaml(raw, max_bytes=max_bytes)).encode("utf-8", "surrogatepass")
 
 
-__all__ = ["CORE_FORMS", "CORE_RESOLVERS", "YAML_SUFFIXES", "core_integer", "exact_json", "is_core_form",
-           "is_yaml_path", "load_yaml", "yaml_as_json"]
+__all__ = [
+    "CORE_FORMS",
+    "CORE_RESOLVERS",
+    "YAML_SUFFIXES",
+    "core_integer",
+    "exact_json",
+    "is_core_form",
+    "is_yaml_path",
+    "load_yaml",
+    "yaml_as_json",
+]

@@ -36,14 +36,21 @@ def _mapped_bytes() -> int:
         return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _child(connection: Any, function: Callable[..., Any], args: tuple[Any, ...], extra: int) -> None:
+def _child(
+    connection: Any, function: Callable[..., Any], args: tuple[Any, ...], extra: int
+) -> None:
     limit = _mapped_bytes() + extra
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
         outcome = Outcome(value=function(*args))
     except BaseException as exc:  # reported to the parent, which decides
-        outcome = Outcome(kind=type(exc).__name__, message=str(exc), code=getattr(exc, "code", None),
-                          pointer=getattr(exc, "pointer", None), trace=traceback.format_exc())
+        outcome = Outcome(
+            kind=type(exc).__name__,
+            message=str(exc),
+            code=getattr(exc, "code", None),
+            pointer=getattr(exc, "pointer", None),
+            trace=traceback.format_exc(),
+        )
     try:
         connection.send(outcome)
     except Exception as exc:  # an unpicklable value
@@ -51,8 +58,12 @@ def _child(connection: Any, function: Callable[..., Any], args: tuple[Any, ...],
     connection.close()
 
 
-def bounded(function: Callable[..., Any], *args: Any, seconds: float = SECONDS,
-            extra_bytes: int = EXTRA_BYTES) -> Outcome:
+def bounded(
+    function: Callable[..., Any],
+    *args: Any,
+    seconds: float = SECONDS,
+    extra_bytes: int = EXTRA_BYTES,
+) -> Outcome:
     """function(*args) in a forked child: its Outcome; AssertionError if it hangs or dies."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
@@ -61,13 +72,17 @@ def bounded(function: Callable[..., Any], *args: Any, seconds: float = SECONDS,
     sender.close()
     try:
         if not receiver.poll(seconds):
-            raise AssertionError(f"{getattr(function, '__name__', function)}{args!r:.200}: no answer "
-                                 f"within {seconds} s (a hang)")
+            raise AssertionError(
+                f"{getattr(function, '__name__', function)}{args!r:.200}: no answer "
+                f"within {seconds} s (a hang)"
+            )
         try:
             return receiver.recv()  # type: ignore[no-any-return]
         except EOFError:
-            raise AssertionError(f"{getattr(function, '__name__', function)}{args!r:.200}: the child "
-                                 f"died (exit code {process.exitcode}): out of memory?") from None
+            raise AssertionError(
+                f"{getattr(function, '__name__', function)}{args!r:.200}: the child "
+                f"died (exit code {process.exitcode}): out of memory?"
+            ) from None
     finally:
         if process.is_alive():
             process.kill()

@@ -20,7 +20,10 @@ def errors_of(module: Any, instance: Any) -> tuple[Any, ...]:
     found = outcome(module.errors, instance)
     if found[0] != "answer":
         return found
-    return ("answer", [(e.instance_location, e.keyword_location, e.message, e.keyword) for e in found[1]])
+    return (
+        "answer",
+        [(e.instance_location, e.keyword_location, e.message, e.keyword) for e in found[1]],
+    )
 
 
 def assert_same(native: Any, pure: Any, instance: Any) -> None:
@@ -70,11 +73,42 @@ class Raising(dict):  # type: ignore[type-arg]
 # Values from tests/test_hostile_*: subclasses whose methods lie or raise, numbers past every
 # bound and not finite, Decimals, lone surrogates, non-BMP text, and those inside containers.
 HOSTILE_VALUES: list[Any] = [
-    LyingStr("zzz"), LyingList([1, 1]), LyingDict(a=1), Int(99), Float(1.5), Raising(a=1),
-    2**1000, -(2**70), 2**63, -(2**63) - 1, 1e308, -1e308, float("inf"), float("-inf"), float("nan"), -0.0,
-    Decimal("1E+400"), Decimal("-0.1"), Decimal("NaN"), Decimal("Infinity"), True, False, None,
-    "\ud83d", "a\udc00b", "\U0001f600" * 3, "ab", "AB", "x-" + "\U0001f600", "", "\x00", [], {}, (1, 2),
-    {"\ud83d": "\udc00"}, ["\U0001f600", 1.0, None],
+    LyingStr("zzz"),
+    LyingList([1, 1]),
+    LyingDict(a=1),
+    Int(99),
+    Float(1.5),
+    Raising(a=1),
+    2**1000,
+    -(2**70),
+    2**63,
+    -(2**63) - 1,
+    1e308,
+    -1e308,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+    -0.0,
+    Decimal("1E+400"),
+    Decimal("-0.1"),
+    Decimal("NaN"),
+    Decimal("Infinity"),
+    True,
+    False,
+    None,
+    "\ud83d",
+    "a\udc00b",
+    "\U0001f600" * 3,
+    "ab",
+    "AB",
+    "x-" + "\U0001f600",
+    "",
+    "\x00",
+    [],
+    {},
+    (1, 2),
+    {"\ud83d": "\udc00"},
+    ["\U0001f600", 1.0, None],
 ]
 
 
@@ -84,8 +118,19 @@ def hostile_instances() -> list[Any]:
     found = list(HOSTILE_VALUES)
     for value in HOSTILE_VALUES:
         found.append([value, value])
-        found.append({"i": value, "s": value, "r": {"i": value}, "u": value, "a": value, "x-y": value,
-                      "foo": value, "bar": value, "date": value})
+        found.append(
+            {
+                "i": value,
+                "s": value,
+                "r": {"i": value},
+                "u": value,
+                "a": value,
+                "x-y": value,
+                "foo": value,
+                "bar": value,
+                "date": value,
+            }
+        )
         if isinstance(value, str):
             found.append({value: 1, "i": 1})
     return found

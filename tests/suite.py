@@ -34,7 +34,9 @@ def remotes() -> dict[str, Any]:
     root = suite_dir()
     mapping = {}
     for file in sorted((root / "remotes").rglob("*.json")):
-        mapping[REMOTE_BASE + file.relative_to(root / "remotes").as_posix()] = load_json(file.read_bytes())
+        mapping[REMOTE_BASE + file.relative_to(root / "remotes").as_posix()] = load_json(
+            file.read_bytes()
+        )
     return mapping
 
 

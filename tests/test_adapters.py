@@ -16,8 +16,8 @@ from typing import Any, Literal, Optional
 import pytest
 
 import generator
-from generator.runtime.adapters import AdapterError, check_type, from_json, register_typed, to_json
 from generator.runtime import HandlerFailed, OutputRejected, ToolDenied, ToolRuntime
+from generator.runtime.adapters import AdapterError, check_type, from_json, register_typed, to_json
 
 
 def contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:

@@ -154,14 +154,23 @@ def test_each_case_runs_in_a_process_of_its_own() -> None:
     """Run in a worker, a case gives the document run_one gives in this process (timings aside)."""
     isolated = runner.run(["math.add.output"], quick=True, log=runner.silent)
     here = runner.run(["math.add.output"], quick=True, log=runner.silent, isolate=False)
-    assert [c["name"] for c in isolated["cases"]] == [c["name"] for c in here["cases"]] == ["math.add.output"]
+    assert (
+        [c["name"] for c in isolated["cases"]]
+        == [c["name"] for c in here["cases"]]
+        == ["math.add.output"]
+    )
     case, local = isolated["cases"][0], here["cases"][0]
+
     def answers(entries: dict[str, Any]) -> dict[str, Any]:  # build times aside
-        return {name: {k: v for k, v in e.items() if k != "build_ms"} for name, e in entries.items()}
+        return {
+            name: {k: v for k, v in e.items() if k != "build_ms"} for name, e in entries.items()
+        }
 
     assert answers(case["implementations"]) == answers(local["implementations"])
     assert [i["name"] for i in case["instances"]] == [i["name"] for i in local["instances"]]
-    assert case["straightline_module"]["module_bytes"] == local["straightline_module"]["module_bytes"]
+    assert (
+        case["straightline_module"]["module_bytes"] == local["straightline_module"]["module_bytes"]
+    )
 
 
 # --- the hand-written validators and the harness's guards, without timing ---------------------
@@ -256,15 +265,25 @@ def test_the_mcp_report_runs_and_straightline_agrees_with_every_expected_answer(
     assert cli.main(["--quick", "--quiet", "--mcp", "--json", str(path)]) == 0
     section = json.loads(path.read_text(encoding="utf-8"))["mcp"]
     assert section["status"] == "ok" and section["tool"] == "math.add"
-    names = {"straightline contract", "straightline runtime path", "SDK jsonschema", "SDK pydantic (MCPServer)"}
+    names = {
+        "straightline contract",
+        "straightline runtime path",
+        "SDK jsonschema",
+        "SDK pydantic (MCPServer)",
+    }
     for instance in section["validation"]:
         assert set(instance["median_ns"]) | set(instance["disagrees"]) == names
         assert not any(name.startswith("straightline") for name in instance["disagrees"])
         assert all(value > 0 for value in instance["median_ns"].values())
     # pydantic's lax mode takes "2" for an int: the one answer that differs, found before timing
     assert [(i["name"], i["disagrees"]) for i in section["validation"] if i["disagrees"]] == [
-        ("denied: string for int", ["SDK pydantic (MCPServer)"])]
+        ("denied: string for int", ["SDK pydantic (MCPServer)"])
+    ]
     assert section["tools_call"]["problems"] == [
-        "SDK pydantic (MCPServer): denied: string for int: answered a result"]
-    assert set(section["tools_call"]["seconds_per_call"]) == {"straightline", "SDK jsonschema",
-                                                             "SDK pydantic (MCPServer)"}
+        "SDK pydantic (MCPServer): denied: string for int: answered a result"
+    ]
+    assert set(section["tools_call"]["seconds_per_call"]) == {
+        "straightline",
+        "SDK jsonschema",
+        "SDK pydantic (MCPServer)",
+    }

@@ -13,24 +13,46 @@ from bench import chart
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RESULTS: dict[str, Any] = {"cases": [
-    {"name": "math.add.input", "instances": [
-        {"name": "invalid", "expected_valid": False, "ratios": {"jsonschema": 50.0}},
-        {"name": "valid", "expected_valid": True, "ratios": {"jsonschema": 85.9, "native": 0.4,
-                                                             "fastjsonschema": None}}]},
-    {"name": "fast", "label": "Fast", "instances": [
-        {"name": "valid", "expected_valid": True, "ratios": {"jsonschema-rs": 0.34}}]},
-    {"name": "nothing valid", "instances": [{"name": "x", "expected_valid": False, "ratios": {}}]},
-]}
+RESULTS: dict[str, Any] = {
+    "cases": [
+        {
+            "name": "math.add.input",
+            "instances": [
+                {"name": "invalid", "expected_valid": False, "ratios": {"jsonschema": 50.0}},
+                {
+                    "name": "valid",
+                    "expected_valid": True,
+                    "ratios": {"jsonschema": 85.9, "native": 0.4, "fastjsonschema": None},
+                },
+            ],
+        },
+        {
+            "name": "fast",
+            "label": "Fast",
+            "instances": [
+                {"name": "valid", "expected_valid": True, "ratios": {"jsonschema-rs": 0.34}}
+            ],
+        },
+        {
+            "name": "nothing valid",
+            "instances": [{"name": "x", "expected_valid": False, "ratios": {}}],
+        },
+    ]
+}
 
 
 def _texts(svg: str) -> list[str]:
-    return [re.sub(r"<[^>]+>", "", text).strip() for text in re.findall(r"<text[^>]*>.*?</text>", svg, re.S)]
+    return [
+        re.sub(r"<[^>]+>", "", text).strip()
+        for text in re.findall(r"<text[^>]*>.*?</text>", svg, re.S)
+    ]
 
 
 def test_figures_are_each_cases_valid_instance_and_its_timed_peers() -> None:
-    assert chart.figures(RESULTS) == [("math.add.input", {"jsonschema": 85.9, "native": 0.4}),
-                                      ("Fast", {"jsonschema-rs": 0.34})]
+    assert chart.figures(RESULTS) == [
+        ("math.add.input", {"jsonschema": 85.9, "native": 0.4}),
+        ("Fast", {"jsonschema-rs": 0.34}),
+    ]
 
 
 def test_the_chart_is_an_svg_naming_every_case_and_the_same_each_time(tmp_path: Path) -> None:
@@ -58,8 +80,9 @@ def test_the_committed_chart_is_drawn_from_the_published_figures(tmp_path: Path)
     assert chart.main([str(ROOT / "bench" / "published.json"), "-o", str(drawn)]) == 0
     committed = _texts((ROOT / "docs" / "images" / "bench.svg").read_text(encoding="utf-8"))
     assert committed == _texts(drawn.read_text(encoding="utf-8"))
-    assert [case["label"] for case in published["cases"]] == [t for t in committed if t in
-                                                              {c["label"] for c in published["cases"]}]
+    assert [case["label"] for case in published["cases"]] == [
+        t for t in committed if t in {c["label"] for c in published["cases"]}
+    ]
 
 
 def _written(tmp_path: Path) -> Path:

@@ -31,7 +31,10 @@ pytestmark = pytest.mark.skipif(
 
 GOOD_A = {
     "type": "object",
-    "properties": {"name": {"type": "string", "minLength": 1}, "n": {"type": "integer", "minimum": 0}},
+    "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "n": {"type": "integer", "minimum": 0},
+    },
     "required": ["name"],
     "additionalProperties": False,
 }
@@ -49,7 +52,9 @@ def run(*args: str, cwd: Path, env: dict[str, str] | None = None, python_m: bool
     full_env["PYTHONDONTWRITEBYTECODE"] = "1"
     if env:
         full_env.update(env)
-    proc = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=full_env, timeout=300)
+    proc = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, env=full_env, timeout=300
+    )
     assert "Traceback" not in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stdout, proc.stdout
     return proc
@@ -113,6 +118,7 @@ def assert_reported(stderr: str, source: str, pointer: str, code: str | None = N
 
 # -- compile --------------------------------------------------------------------------------------
 
+
 def test_compile_writes_importable_modules(tmp_path):
     write(tmp_path / "a.json", GOOD_A)
     write(tmp_path / "b.json", GOOD_B)
@@ -138,9 +144,14 @@ def test_compile_writes_importable_modules(tmp_path):
 
     a = load(out / "a.py")
     assert a.is_valid({"name": "x", "n": 3}) and a.validate({"name": "x"}) is None
-    assert not a.is_valid({"name": ""}) and not a.is_valid({"n": 1}) and not a.is_valid({"name": "x", "z": 1})
-    assert [(e.instance_location, e.keyword_location) for e in a.errors({"name": "x", "n": -1})] == [
-        ("/n", "/properties/n/minimum")]
+    assert (
+        not a.is_valid({"name": ""})
+        and not a.is_valid({"n": 1})
+        and not a.is_valid({"name": "x", "z": 1})
+    )
+    assert [
+        (e.instance_location, e.keyword_location) for e in a.errors({"name": "x", "n": -1})
+    ] == [("/n", "/properties/n/minimum")]
     with pytest.raises(a.ValidationError):
         a.validate({"name": 5})
     assert issubclass(a.ValidationError, ValueError)
@@ -152,8 +163,10 @@ def test_compile_writes_importable_modules(tmp_path):
     c = load(out / "c.py")
     assert c.is_valid({'"); import os; #': "\ud800", "a/b": 1})
     assert not c.is_valid({'"); import os; #': "\udfff"}) and not c.is_valid({})
-    assert [(e.instance_location, e.keyword_location) for e in c.errors({'"); import os; #': "\ud800", "a/b": "1"})] \
-        == [("/a~1b", "/properties/a~1b/type")]
+    assert [
+        (e.instance_location, e.keyword_location)
+        for e in c.errors({'"); import os; #': "\ud800", "a/b": "1"})
+    ] == [("/a~1b", "/properties/a~1b/type")]
 
 
 def test_failing_contracts_are_reported_and_not_written(tmp_path):
@@ -166,8 +179,19 @@ def test_failing_contracts_are_reported_and_not_written(tmp_path):
     write(tmp_path / "regex2.json", {"prefixItems": [{}, {"pattern": "("}]})
     (tmp_path / "adir.json").mkdir()
     write(tmp_path / "good2.json", GOOD_B)
-    sources = ["syntax.json", "good.json", "keyword.json", "value.json", "dup.json", "latin1.json",
-               "regex2.json", "missing.json", "adir.json", "good.json/under.json", "good2.json"]
+    sources = [
+        "syntax.json",
+        "good.json",
+        "keyword.json",
+        "value.json",
+        "dup.json",
+        "latin1.json",
+        "regex2.json",
+        "missing.json",
+        "adir.json",
+        "good.json/under.json",
+        "good2.json",
+    ]
     proc = run("compile", *sources, "--out", "out", "--profile", "strict", cwd=tmp_path)
     assert proc.returncode != 0
     assert_reported(proc.stderr, "syntax.json", "(root)", "bad-json")
@@ -200,7 +224,12 @@ def test_nested_bad_regex_is_reported_with_pointer(tmp_path):
 def test_failing_contract_leaves_existing_module_untouched(tmp_path):
     write(tmp_path / "a.json", GOOD_A)
     write(tmp_path / "b.json", GOOD_B)
-    assert run("compile", "a.json", "b.json", "--out", "out", "--profile", "strict", cwd=tmp_path).returncode == 0
+    assert (
+        run(
+            "compile", "a.json", "b.json", "--out", "out", "--profile", "strict", cwd=tmp_path
+        ).returncode
+        == 0
+    )
     before = (tmp_path / "out" / "a.py").read_bytes()
     write(tmp_path / "a.json", {"type": "object", "properties": {"x": {"$ref": "#"}}})
     write(tmp_path / "b.json", {"type": "array", "maxItems": 1})
@@ -216,13 +245,16 @@ def test_failing_contract_leaves_existing_module_untouched(tmp_path):
 def test_colliding_module_names_are_refused(tmp_path):
     write(tmp_path / "a-b.json", GOOD_A)
     write(tmp_path / "a_b.json", GOOD_B)
-    proc = run("compile", "a-b.json", "a_b.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
+    proc = run(
+        "compile", "a-b.json", "a_b.json", "--out", "out", "--profile", "strict", cwd=tmp_path
+    )
     assert proc.returncode != 0
     assert "a-b.json" in proc.stderr and "a_b.json" in proc.stderr
     assert not (tmp_path / "out" / "a_b.py").exists()
 
 
 # -- check ------------------------------------------------------------------------------------------
+
 
 def test_check_up_to_date_missing_and_stale(tmp_path):
     write(tmp_path / "a.json", GOOD_A)
@@ -258,15 +290,31 @@ def test_check_up_to_date_missing_and_stale(tmp_path):
 
 def test_check_options_must_match(tmp_path):
     write(tmp_path / "a.json", GOOD_A)
-    assert run("compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "10",
-               cwd=tmp_path).returncode == 0
+    assert (
+        run(
+            "compile",
+            "a.json",
+            "--out",
+            "out",
+            "--profile",
+            "strict",
+            "--max-depth",
+            "10",
+            cwd=tmp_path,
+        ).returncode
+        == 0
+    )
     assert header(tmp_path / "out" / "a.py")["options"] == '{"max_depth":10}'
     without = run("check", "a.json", "--out", "out", "--profile", "strict", cwd=tmp_path)
     assert without.returncode != 0
     assert "a.py" in without.stderr or "a.json" in without.stderr
-    other = run("check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "11", cwd=tmp_path)
+    other = run(
+        "check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "11", cwd=tmp_path
+    )
     assert other.returncode != 0
-    same = run("check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "10", cwd=tmp_path)
+    same = run(
+        "check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "10", cwd=tmp_path
+    )
     assert same.returncode == 0, same.stderr
 
 
@@ -278,10 +326,13 @@ def test_check_missing_source(tmp_path):
 
 # -- preflight --------------------------------------------------------------------------------------
 
+
 def test_preflight(tmp_path):
     write(tmp_path / "a.json", GOOD_A)
-    write(tmp_path / "octo.json", {"type": "object", "properties": {"x": {"type": "string"}},
-                                   "additionalProperties": False})
+    write(
+        tmp_path / "octo.json",
+        {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": False},
+    )
     ok = run("preflight", "a.json", "octo.json", "--profile", "octoscript", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     assert "ok" in ok.stdout and "a.json" in ok.stdout and "octo.json" in ok.stdout
@@ -296,7 +347,6 @@ def test_preflight(tmp_path):
     limit = run("preflight", "a.json", "--profile", "strict", "--max-depth", "1", cwd=tmp_path)
     assert limit.returncode != 0
     assert_reported(limit.stderr, "a.json", "/properties/name", "limit-exceeded")
-
 
 
 def test_check_with_a_profile_does_not_apply_it_to_a_tool_contract(tmp_path):
@@ -329,17 +379,56 @@ USAGE_ERRORS = {
     "missing-out": ["compile", "a.json", "--profile", "strict"],
     "no-sources": ["compile", "--out", "out", "--profile", "strict"],
     "unknown-flag": ["compile", "a.json", "--out", "out", "--profile", "strict", "--bogus"],
-    "max-depth-abc": ["compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "abc"],
-    "compile-max-depth-0": ["compile", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
-    "check-max-depth-0": ["check", "a.json", "--out", "out", "--profile", "strict", "--max-depth", "0"],
+    "max-depth-abc": [
+        "compile",
+        "a.json",
+        "--out",
+        "out",
+        "--profile",
+        "strict",
+        "--max-depth",
+        "abc",
+    ],
+    "compile-max-depth-0": [
+        "compile",
+        "a.json",
+        "--out",
+        "out",
+        "--profile",
+        "strict",
+        "--max-depth",
+        "0",
+    ],
+    "check-max-depth-0": [
+        "check",
+        "a.json",
+        "--out",
+        "out",
+        "--profile",
+        "strict",
+        "--max-depth",
+        "0",
+    ],
     "preflight-max-depth-0": ["preflight", "a.json", "--profile", "strict", "--max-depth", "0"],
     "max-depth-over-the-hard-limit": ["compile", "a.json", "--out", "out", "--max-depth", "201"],
-    "validate-max-properties-0": ["validate", "--schema", "a.json", "--max-properties", "0", "a.json"],
+    "validate-max-properties-0": [
+        "validate",
+        "--schema",
+        "a.json",
+        "--max-properties",
+        "0",
+        "a.json",
+    ],
 }
 # the flag each limit case names, as the user wrote it (never the Python name max_depth)
-LIMIT_FLAG = {"max-depth-abc": "--max-depth", "compile-max-depth-0": "--max-depth", "check-max-depth-0": "--max-depth",
-              "preflight-max-depth-0": "--max-depth", "max-depth-over-the-hard-limit": "--max-depth",
-              "validate-max-properties-0": "--max-properties"}
+LIMIT_FLAG = {
+    "max-depth-abc": "--max-depth",
+    "compile-max-depth-0": "--max-depth",
+    "check-max-depth-0": "--max-depth",
+    "preflight-max-depth-0": "--max-depth",
+    "max-depth-over-the-hard-limit": "--max-depth",
+    "validate-max-properties-0": "--max-properties",
+}
 
 
 @pytest.fixture(scope="module")
@@ -350,7 +439,9 @@ def usage_runs(tmp_path_factory):
         dirs[name] = tmp_path_factory.mktemp(name)
         write(dirs[name] / "a.json", GOOD_A)
     with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {name: pool.submit(run, *args, cwd=dirs[name]) for name, args in USAGE_ERRORS.items()}
+        futures = {
+            name: pool.submit(run, *args, cwd=dirs[name]) for name, args in USAGE_ERRORS.items()
+        }
         return {name: (f.result(), dirs[name]) for name, f in futures.items()}
 
 
@@ -361,12 +452,17 @@ def test_usage_errors(usage_runs, case):
     assert re.search(r"usage|error", proc.stderr, re.I), proc.stderr
     assert listing(directory) == {"a.json"}, "a usage error must write nothing"
     if case in LIMIT_FLAG:
-        problem = "may be at most 200" if case == "max-depth-over-the-hard-limit" else "must be a positive integer"
+        problem = (
+            "may be at most 200"
+            if case == "max-depth-over-the-hard-limit"
+            else "must be a positive integer"
+        )
         assert f"argument {LIMIT_FLAG[case]}: {problem}" in proc.stderr, proc.stderr
         assert "max_" not in proc.stderr
 
 
 # -- help and version -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("command", [None, "compile", "check", "preflight"])
 def test_help(tmp_path, command):
@@ -397,44 +493,98 @@ def test_python_m_generator_help(tmp_path):
 
 # -- reproducibility and the header ----------------------------------------------------------------
 
+
 def _big_contract() -> dict:
     words = [f"field_{i:03d}" for i in range(16)]
-    colours = ["red", "green", "blue", "cyan", "magenta", "yellow", "black", "white", "orange",
-               "purple", "pink", "brown", "grey", "olive", "navy", "teal", "lime", "maroon"]
+    colours = [
+        "red",
+        "green",
+        "blue",
+        "cyan",
+        "magenta",
+        "yellow",
+        "black",
+        "white",
+        "orange",
+        "purple",
+        "pink",
+        "brown",
+        "grey",
+        "olive",
+        "navy",
+        "teal",
+        "lime",
+        "maroon",
+    ]
     properties = {}
     for i, w in enumerate(words):
         if i % 4 == 0:
-            properties[w] = {"enum": colours[i % 7:] + colours[: i % 7]}
+            properties[w] = {"enum": colours[i % 7 :] + colours[: i % 7]}
         elif i % 4 == 1:
-            properties[w] = {"type": "object", "properties": {c: {"type": "string"} for c in colours},
-                             "required": colours[: 3 + i % 9], "additionalProperties": False}
+            properties[w] = {
+                "type": "object",
+                "properties": {c: {"type": "string"} for c in colours},
+                "required": colours[: 3 + i % 9],
+                "additionalProperties": False,
+            }
         elif i % 4 == 2:
             properties[w] = {"type": ["integer", "null"], "minimum": -i, "maximum": 10 ** (i % 25)}
         else:
-            properties[w] = {"type": "array", "items": {"enum": colours + [1, 2.5, None, True]}, "uniqueItems": True}
-    return {"type": "object", "properties": properties, "required": words[::3],
-            "additionalProperties": {"enum": colours[::-1]}}
+            properties[w] = {
+                "type": "array",
+                "items": {"enum": colours + [1, 2.5, None, True]},
+                "uniqueItems": True,
+            }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": words[::3],
+        "additionalProperties": {"enum": colours[::-1]},
+    }
 
 
 def test_output_is_byte_identical_across_runs_and_hash_seeds(tmp_path):
     write(tmp_path / "big.json", _big_contract())
     seeds = ("0", "12345")
-    procs = run_many([(("compile", "big.json", "--out", f"out{seed}", "--profile", "strict"),
-                       {"PYTHONHASHSEED": seed}) for seed in seeds], cwd=tmp_path)
+    procs = run_many(
+        [
+            (
+                ("compile", "big.json", "--out", f"out{seed}", "--profile", "strict"),
+                {"PYTHONHASHSEED": seed},
+            )
+            for seed in seeds
+        ],
+        cwd=tmp_path,
+    )
     outputs = []
     for seed, proc in zip(seeds, procs):
         assert proc.returncode == 0, proc.stderr
         outputs.append((tmp_path / f"out{seed}" / "big.py").read_bytes())
     assert outputs[0] == outputs[1]
-    in_process = generator.compile_source((tmp_path / "big.json").read_bytes(), profile="strict", name="big")
+    in_process = generator.compile_source(
+        (tmp_path / "big.json").read_bytes(), profile="strict", name="big"
+    )
     assert in_process.encode("utf-8") == outputs[0]
 
 
 def test_header_records_version_profile_options_and_source_hash(tmp_path):
-    raw = ('\ufeff{\r\n  "type": "object",\r\n  "properties": {"a": {"type": "string"}}\r\n}\r\n').encode("utf-8")
+    raw = (
+        '\ufeff{\r\n  "type": "object",\r\n  "properties": {"a": {"type": "string"}}\r\n}\r\n'
+    ).encode("utf-8")
     write(tmp_path / "h.json", raw)
-    proc = run("compile", "h.json", "--out", "out", "--profile", "lenient", "--max-depth", "7",
-               "--max-properties", "50", cwd=tmp_path)
+    proc = run(
+        "compile",
+        "h.json",
+        "--out",
+        "out",
+        "--profile",
+        "lenient",
+        "--max-depth",
+        "7",
+        "--max-properties",
+        "50",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     found = header(tmp_path / "out" / "h.py")
     assert found["straightline-version"] == generator.__version__
@@ -446,31 +596,78 @@ def test_header_records_version_profile_options_and_source_hash(tmp_path):
     assert module.STRAIGHTLINE["profile"] == "lenient"
     assert module.STRAIGHTLINE["version"] == generator.__version__
     assert module.is_valid({"a": "x"}) and not module.is_valid({"a": 1})
-    ok = run("check", "h.json", "--out", "out", "--profile", "lenient", "--max-depth", "7",
-             "--max-properties", "50", cwd=tmp_path)
+    ok = run(
+        "check",
+        "h.json",
+        "--out",
+        "out",
+        "--profile",
+        "lenient",
+        "--max-depth",
+        "7",
+        "--max-properties",
+        "50",
+        cwd=tmp_path,
+    )
     assert ok.returncode == 0, ok.stderr
 
 
 # -- the drafts: profile from $schema, FILE#pointer, --registry ------------------------------------
 
+
 def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
-    write(tmp_path / "defs" / "common.json", {"$id": "https://example.com/common.json",
-                                               "$defs": {"id": {"type": "string", "pattern": "^[a-z]+$"}}})
-    write(tmp_path / "api.json", {
-        "$schema": "http://json-schema.org/draft-04/schema#",
-        "definitions": {"item": {"type": "object", "properties": {"id": {"$ref": "https://example.com/common.json#/$defs/id"}},
-                                 "required": ["id"]}},
-        "type": "array", "items": {"$ref": "#/definitions/item"},
-    })
-    proc = run("compile", "api.json", "api.json#/definitions/item", "--out", "out", "--registry", "defs", cwd=tmp_path)
+    write(
+        tmp_path / "defs" / "common.json",
+        {
+            "$id": "https://example.com/common.json",
+            "$defs": {"id": {"type": "string", "pattern": "^[a-z]+$"}},
+        },
+    )
+    write(
+        tmp_path / "api.json",
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "definitions": {
+                "item": {
+                    "type": "object",
+                    "properties": {"id": {"$ref": "https://example.com/common.json#/$defs/id"}},
+                    "required": ["id"],
+                }
+            },
+            "type": "array",
+            "items": {"$ref": "#/definitions/item"},
+        },
+    )
+    proc = run(
+        "compile",
+        "api.json",
+        "api.json#/definitions/item",
+        "--out",
+        "out",
+        "--registry",
+        "defs",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     api, item = load(tmp_path / "out" / "api.py"), load(tmp_path / "out" / "api_item.py")
     assert api.STRAIGHTLINE["profile"] == "draft4"
-    assert api.is_valid([{"id": "abc"}]) and not api.is_valid([{"id": "ABC"}]) and not api.is_valid([{}])
+    assert (
+        api.is_valid([{"id": "abc"}])
+        and not api.is_valid([{"id": "ABC"}])
+        and not api.is_valid([{}])
+    )
     assert item.is_valid({"id": "abc"}) and not item.is_valid({"id": 1})
     assert item.STRAIGHTLINE["options"] == {"fragment": "/definitions/item"}
-    check = run("check", "api.json", "api.json#/definitions/item", "--out", "out", "--registry", "defs",
-                cwd=tmp_path)
+    check = run(
+        "check",
+        "api.json",
+        "api.json#/definitions/item",
+        "--out",
+        "out",
+        "--registry",
+        "defs",
+        cwd=tmp_path,
+    )
     assert check.returncode == 0, check.stderr
     # without the registry the compile would differ (the reference would not resolve): stale
     without = run("check", "api.json", "api.json#/definitions/item", "--out", "out", cwd=tmp_path)
@@ -479,28 +676,47 @@ def test_profile_comes_from_schema_and_fragments_and_registry_work(tmp_path):
     # without the registry the remote reference cannot resolve: reported with its pointer, no file
     proc = run("compile", "api.json", "--out", "out2", cwd=tmp_path)
     assert proc.returncode != 0
-    assert_reported(proc.stderr, "api.json", "/definitions/item/properties/id/$ref", "unresolvable-ref")
+    assert_reported(
+        proc.stderr, "api.json", "/definitions/item/properties/id/$ref", "unresolvable-ref"
+    )
     assert not (tmp_path / "out2" / "api.py").exists()
-    missing = run("compile", "api.json#/definitions/nothing", "api.json#nowhere", "--out", "out3", cwd=tmp_path)
+    missing = run(
+        "compile",
+        "api.json#/definitions/nothing",
+        "api.json#nowhere",
+        "--out",
+        "out3",
+        cwd=tmp_path,
+    )
     assert missing.returncode != 0 and "Traceback" not in missing.stderr
     # the fragment is the user's own, not a $ref of the schema: said so
-    assert ("api.json#/definitions/nothing:(root): the fragment '#/definitions/nothing' names no subschema: "
-            "nothing at '/definitions/nothing' in this document [unresolvable-ref]") in missing.stderr
-    assert ("api.json#nowhere:(root): the fragment '#nowhere' names no subschema: no anchor of that name in "
-            "this document [unresolvable-ref]") in missing.stderr
-    bad_registry = run("compile", "api.json", "--out", "out4", "--registry", "nowhere", cwd=tmp_path)
+    assert (
+        "api.json#/definitions/nothing:(root): the fragment '#/definitions/nothing' names no subschema: "
+        "nothing at '/definitions/nothing' in this document [unresolvable-ref]"
+    ) in missing.stderr
+    assert (
+        "api.json#nowhere:(root): the fragment '#nowhere' names no subschema: no anchor of that name in "
+        "this document [unresolvable-ref]"
+    ) in missing.stderr
+    bad_registry = run(
+        "compile", "api.json", "--out", "out4", "--registry", "nowhere", cwd=tmp_path
+    )
     assert bad_registry.returncode == 2 and "Traceback" not in bad_registry.stderr
 
 
 def test_a_problem_in_a_registry_file_is_named_by_that_file(tmp_path):
     """`FILE:POINTER` named the compiled file at a pointer that is in the registry's document: the
     location is that document's URI (its `$id`, else its file's) with the pointer."""
-    write(tmp_path / "defs" / "item.json", {"$id": "https://example.com/item.json",
-                                            "properties": {"n": {"pattern": "(a"}}})
+    write(
+        tmp_path / "defs" / "item.json",
+        {"$id": "https://example.com/item.json", "properties": {"n": {"pattern": "(a"}}},
+    )
     write(tmp_path / "defs" / "plain.json", {"properties": {"m": {"maxLength": -1}}})
     write(tmp_path / "a.json", {"properties": {"item": {"$ref": "https://example.com/item.json"}}})
     write(tmp_path / "b.json", {"properties": {"plain": {"$ref": "defs/plain.json"}}})
-    compiled = run("compile", "a.json", "b.json", "--out", "out", "--registry", "defs", cwd=tmp_path)
+    compiled = run(
+        "compile", "a.json", "b.json", "--out", "out", "--registry", "defs", cwd=tmp_path
+    )
     assert compiled.returncode == 1
     assert compiled.stderr.splitlines() == [
         "a.json:https://example.com/item.json#/properties/n/pattern: pattern '(a': unterminated group (at 0) "
@@ -514,40 +730,75 @@ def test_a_problem_in_a_registry_file_is_named_by_that_file(tmp_path):
 def test_a_uri_that_is_no_uri_is_a_schema_error_in_every_command(tmp_path):
     """urllib cannot split `http://[::1/x` (its ValueError was a traceback): in a reference it does
     not resolve, in an identifier it is a bad value, at the keyword (in its registry document)."""
-    draft = {"2020": "https://json-schema.org/draft/2020-12/schema",
-             "2019": "https://json-schema.org/draft/2019-09/schema",
-             "7": "http://json-schema.org/draft-07/schema#", "4": "http://json-schema.org/draft-04/schema#"}
+    draft = {
+        "2020": "https://json-schema.org/draft/2020-12/schema",
+        "2019": "https://json-schema.org/draft/2019-09/schema",
+        "7": "http://json-schema.org/draft-07/schema#",
+        "4": "http://json-schema.org/draft-04/schema#",
+    }
     cases = {  # file -> (schema, pointer, code)
         "ref.json": ({"$ref": "http://[::1/x"}, "/$ref", "unresolvable-ref"),
-        "dynamic.json": ({"$schema": draft["2020"], "items": {"$dynamicRef": "http://[foo]/x"}},
-                         "/items/$dynamicRef", "unresolvable-ref"),
-        "recursive.json": ({"$schema": draft["2019"], "items": {"$recursiveRef": "http://[::1/x"}},
-                           "/items/$recursiveRef", "unresolvable-ref"),
-        "id7.json": ({"$schema": draft["7"], "properties": {"a": {"$id": "http://[::1/x"}}},
-                     "/properties/a/$id", "bad-keyword-value"),
+        "dynamic.json": (
+            {"$schema": draft["2020"], "items": {"$dynamicRef": "http://[foo]/x"}},
+            "/items/$dynamicRef",
+            "unresolvable-ref",
+        ),
+        "recursive.json": (
+            {"$schema": draft["2019"], "items": {"$recursiveRef": "http://[::1/x"}},
+            "/items/$recursiveRef",
+            "unresolvable-ref",
+        ),
+        "id7.json": (
+            {"$schema": draft["7"], "properties": {"a": {"$id": "http://[::1/x"}}},
+            "/properties/a/$id",
+            "bad-keyword-value",
+        ),
         "id4.json": ({"$schema": draft["4"], "id": "http://[foo]/x"}, "/id", "bad-keyword-value"),
-        "via_id.json": ({"$ref": "https://example.com/item.json"},
-                        "https://example.com/item.json#/properties/a/$ref", "unresolvable-ref"),
-        "via_path.json": ({"$ref": "defs/bad_id.json"}, "file:///defs/bad_id.json#/$id", "bad-keyword-value"),
+        "via_id.json": (
+            {"$ref": "https://example.com/item.json"},
+            "https://example.com/item.json#/properties/a/$ref",
+            "unresolvable-ref",
+        ),
+        "via_path.json": (
+            {"$ref": "defs/bad_id.json"},
+            "file:///defs/bad_id.json#/$id",
+            "bad-keyword-value",
+        ),
     }
     for file, (schema, _, _) in cases.items():
         write(tmp_path / file, schema)
-    write(tmp_path / "defs" / "item.json", {"$id": "https://example.com/item.json",
-                                            "properties": {"a": {"$ref": "http://[::1/x"}}})
+    write(
+        tmp_path / "defs" / "item.json",
+        {"$id": "https://example.com/item.json", "properties": {"a": {"$ref": "http://[::1/x"}}},
+    )
     write(tmp_path / "defs" / "bad_id.json", {"$id": "http://[::1/y", "type": "string"})
-    write(tmp_path / "contract.json", {"name": "t", "profile": "draft2020-12", "output": {"type": "object"},
-                                       "input": {"properties": {"a": {"$ref": "http://[foo]/x"}}}})
+    write(
+        tmp_path / "contract.json",
+        {
+            "name": "t",
+            "profile": "draft2020-12",
+            "output": {"type": "object"},
+            "input": {"properties": {"a": {"$ref": "http://[foo]/x"}}},
+        },
+    )
     write(tmp_path / "data.json", {"a": 1})
     files = [*cases, "contract.json"]
     common = ("--registry", "defs")
     compiled, preflighted, *validated = run_many(
-        [(("compile", *files, "--out", "out", *common), None), (("preflight", *files, *common), None)]
-        + [(("validate", "--schema", file, *common, "data.json"), None) for file in cases], cwd=tmp_path)
+        [
+            (("compile", *files, "--out", "out", *common), None),
+            (("preflight", *files, *common), None),
+        ]
+        + [(("validate", "--schema", file, *common, "data.json"), None) for file in cases],
+        cwd=tmp_path,
+    )
     for proc in (compiled, preflighted):
         assert proc.returncode == 1, proc.stderr
         for file, (_, pointer, code) in cases.items():
             assert_reported(proc.stderr, file, pointer, code)
-        assert_reported(proc.stderr, "contract.json", "/input/properties/a/$ref", "unresolvable-ref")
+        assert_reported(
+            proc.stderr, "contract.json", "/input/properties/a/$ref", "unresolvable-ref"
+        )
     assert not (tmp_path / "out").exists()
     for proc, (file, (_, pointer, code)) in zip(validated, cases.items()):
         assert proc.returncode == 2, proc.stderr
@@ -555,12 +806,26 @@ def test_a_uri_that_is_no_uri_is_a_schema_error_in_every_command(tmp_path):
 
     # check reads the registry directory (the file whose $id is no URI among them) and the edited
     # contract: stale, never a traceback
-    write(tmp_path / "good.json", {"name": "t", "profile": "draft2020-12", "input": {"$ref": "file:///defs/plain.json"},
-                                   "output": {"type": "object"}})
+    write(
+        tmp_path / "good.json",
+        {
+            "name": "t",
+            "profile": "draft2020-12",
+            "input": {"$ref": "file:///defs/plain.json"},
+            "output": {"type": "object"},
+        },
+    )
     write(tmp_path / "defs" / "plain.json", {"type": "object"})
     assert run("compile", "good.json", "--out", "out", *common, cwd=tmp_path).returncode == 0
-    write(tmp_path / "good.json", {"name": "t", "profile": "draft2020-12", "input": {"$ref": "http://[::1/x"},
-                                   "output": {"type": "object"}})
+    write(
+        tmp_path / "good.json",
+        {
+            "name": "t",
+            "profile": "draft2020-12",
+            "input": {"$ref": "http://[::1/x"},
+            "output": {"type": "object"},
+        },
+    )
     checked = run("check", "good.json", "ref.json", "--out", "out", *common, cwd=tmp_path)
     assert checked.returncode == 1
     assert "good.py: stale" in checked.stderr and "ref.py: missing" in checked.stderr
@@ -573,16 +838,38 @@ def test_a_huge_source_size_limit_reads_the_file_as_it_is(tmp_path, limit):
     OverflowError traceback."""
     write(tmp_path / "a.json", GOOD_A)
     write(tmp_path / "registry" / "b.json", {"$id": "urn:b", "type": "integer"})
-    compiled = run("compile", "a.json", "--out", "out", "--max-source-bytes", limit, "--registry", "registry",
-                   cwd=tmp_path)
+    compiled = run(
+        "compile",
+        "a.json",
+        "--out",
+        "out",
+        "--max-source-bytes",
+        limit,
+        "--registry",
+        "registry",
+        cwd=tmp_path,
+    )
     assert compiled.returncode == 0, compiled.stderr
     assert (tmp_path / "out" / "a.py").is_file()
-    checked = run("check", "a.json", "--out", "out", "--max-source-bytes", limit, "--registry", "registry",
-                  cwd=tmp_path)
+    checked = run(
+        "check",
+        "a.json",
+        "--out",
+        "out",
+        "--max-source-bytes",
+        limit,
+        "--registry",
+        "registry",
+        cwd=tmp_path,
+    )
     assert checked.returncode == 0, checked.stderr
     write(tmp_path / "data.json", {"left": 1})
-    validated = run("validate", "--schema", "a.json", "--max-source-bytes", limit, "data.json", cwd=tmp_path)
-    assert validated.returncode == 1 and "1 record in 1 file: 0 valid, 1 invalid" in validated.stdout, validated.stdout
+    validated = run(
+        "validate", "--schema", "a.json", "--max-source-bytes", limit, "data.json", cwd=tmp_path
+    )
+    assert (
+        validated.returncode == 1 and "1 record in 1 file: 0 valid, 1 invalid" in validated.stdout
+    ), validated.stdout
 
 
 @pytest.mark.parametrize("out", ["taken", "taken/deeper/still"])
@@ -592,19 +879,28 @@ def test_a_file_in_the_output_directory_s_place_is_named(tmp_path, out):
     (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
     result = run("compile", "a.json", "--out", out, cwd=tmp_path)
     assert result.returncode == 1
-    assert f"{out}/a.py: cannot write: taken is a file, not a directory" in result.stderr, result.stderr
+    assert (
+        f"{out}/a.py: cannot write: taken is a file, not a directory" in result.stderr
+    ), result.stderr
     assert (tmp_path / "taken").read_text(encoding="utf-8") == "mine\n"
 
 
 def test_catalog_output_in_a_missing_directory_is_a_usage_error(tmp_path):
     """`catalog -o` with a typo in its directory created the directories and exited 0."""
-    tool = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {"type": "object"}}
+    tool = {
+        "name": "t",
+        "description": "d",
+        "input": {"type": "object"},
+        "output": {"type": "object"},
+    }
     write(tmp_path / "tool.json", tool)
     (tmp_path / "taken").write_text("mine\n", encoding="utf-8")
-    cases = {"missing/dir/x.json": "-o missing/dir/x.json: no such directory missing/dir",
-             f"{tmp_path}/missing/x.json": f"-o {tmp_path}/missing/x.json: no such directory {tmp_path}/missing",
-             "taken/x.json": "-o taken/x.json: taken is a file, not a directory",
-             "taken/deeper/x.json": "-o taken/deeper/x.json: taken is a file, not a directory"}
+    cases = {
+        "missing/dir/x.json": "-o missing/dir/x.json: no such directory missing/dir",
+        f"{tmp_path}/missing/x.json": f"-o {tmp_path}/missing/x.json: no such directory {tmp_path}/missing",
+        "taken/x.json": "-o taken/x.json: taken is a file, not a directory",
+        "taken/deeper/x.json": "-o taken/deeper/x.json: taken is a file, not a directory",
+    }
     for output, message in cases.items():
         result = run("catalog", "tool.json", "-o", output, cwd=tmp_path)
         assert result.returncode == 2, (output, result.stderr)

@@ -35,17 +35,29 @@ OPTIONS = [
 
 def _alone(options: dict[str, object], schema: object) -> str:
     """The module text a fresh process compiles (nothing cached before)."""
-    program = ("import json, sys, generator\n"
-               "options, schema = json.loads(sys.stdin.read())\n"
-               "sys.stdout.write(generator.compile_source(schema, **options))\n")
-    done = subprocess.run([sys.executable, "-c", program], input=json.dumps([options, schema]), capture_output=True,
-                          text=True, check=True, cwd=ROOT, timeout=300)
+    program = (
+        "import json, sys, generator\n"
+        "options, schema = json.loads(sys.stdin.read())\n"
+        "sys.stdout.write(generator.compile_source(schema, **options))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        input=json.dumps([options, schema]),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     return done.stdout
 
 
 def test_a_compile_gives_what_it_gives_alone_after_compiles_with_other_options() -> None:
     lenient_schema = {k: v for k, v in SCHEMA.items() if k != "$schema"}
-    cases = [(options, lenient_schema if options["profile"] == "lenient" else SCHEMA) for options in OPTIONS]
+    cases = [
+        (options, lenient_schema if options["profile"] == "lenient" else SCHEMA)
+        for options in OPTIONS
+    ]
     alone = [_alone(options, schema) for options, schema in cases]
     assert len(set(alone)) == len(alone)  # the options do change the module
     for _ in range(2):  # every order of neighbours: forwards, then backwards
@@ -65,7 +77,9 @@ def test_the_collector_is_left_as_the_caller_had_it(enabled: bool) -> None:
         with pytest.raises(generator.SchemaError):
             generator.compile_source({"$ref": "#/definitions/missing"})
         assert gc.isenabled() is enabled
-        generator.compile_contract_source({"name": "t", "input": {"type": "object"}, "output": {"type": "string"}})
+        generator.compile_contract_source(
+            {"name": "t", "input": {"type": "object"}, "output": {"type": "string"}}
+        )
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()

@@ -15,14 +15,22 @@ from generator.render import module as render_module
 
 CASES = {
     "enum of 4000 strings": lambda tag: {"enum": [f"{tag}-{i:05d}" for i in range(4000)]},
-    "required with 8000 names": lambda tag: {"type": "object", "required": [f"{tag}{i}" for i in range(8000)]},
-    "properties with 3000 names": lambda tag: {"type": "object", "additionalProperties": False,
-                                               "properties": {f"{tag}{i}": {"type": "integer"} for i in range(3000)}},
+    "required with 8000 names": lambda tag: {
+        "type": "object",
+        "required": [f"{tag}{i}" for i in range(8000)],
+    },
+    "properties with 3000 names": lambda tag: {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {f"{tag}{i}": {"type": "integer"} for i in range(3000)},
+    },
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_large_keyword_values_are_laid_out_without_black(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_keyword_values_are_laid_out_without_black(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls: list[int] = []
     original = render_module.black.format_str
 
@@ -30,7 +38,9 @@ def test_large_keyword_values_are_laid_out_without_black(name: str, monkeypatch:
         calls.append(len(text))
         return original(text, mode=mode)
 
-    generator.compile_source(CASES[name]("warm"), profile="draft2020-12")  # (the copied primitives, once)
+    generator.compile_source(
+        CASES[name]("warm"), profile="draft2020-12"
+    )  # (the copied primitives, once)
     monkeypatch.setattr(render_module.black, "format_str", counting)
     started = time.perf_counter()
     source = generator.compile_source(CASES[name]("name"), profile="draft2020-12")

@@ -11,7 +11,7 @@ import inspect
 import generator
 from generator.api import build, prepare
 from generator.emit.simplify import names_read
-from generator.emit.tree import Assign, Call, Compare, If, Name, Return, TRUE, FALSE, call
+from generator.emit.tree import FALSE, TRUE, Assign, Call, Compare, If, Name, Return, call
 from generator.formats import _segment, _source_lines, checkers
 from generator.plan.cost import Costs
 from generator.render.types import TypedRoot, module_types
@@ -20,13 +20,24 @@ from generator.resolve import ReadLog
 # A document that references another (with an $id and an anchor of its own) and a definition
 # of its own: lowering adds the second document to the compile's registry, the types reader
 # reaches it too.
-OTHER = {"$id": "https://example.com/other.json", "$defs": {"name": {"$anchor": "nm", "type": "string"}},
-         "type": "object", "properties": {"label": {"$ref": "#nm"}}}
-ROOT_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/root.json",
-               "type": "object",
-               "properties": {"other": {"$ref": "other.json"}, "self": {"$ref": "#/$defs/node"}},
-               "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"},
-                                                                  "tag": {"enum": ["a", "b"]}}}}}
+OTHER = {
+    "$id": "https://example.com/other.json",
+    "$defs": {"name": {"$anchor": "nm", "type": "string"}},
+    "type": "object",
+    "properties": {"label": {"$ref": "#nm"}},
+}
+ROOT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://example.com/root.json",
+    "type": "object",
+    "properties": {"other": {"$ref": "other.json"}, "self": {"$ref": "#/$defs/node"}},
+    "$defs": {
+        "node": {
+            "type": "object",
+            "properties": {"next": {"$ref": "#/$defs/node"}, "tag": {"enum": ["a", "b"]}},
+        }
+    },
+}
 REGISTRY = {"https://example.com/other.json": OTHER}
 
 
@@ -49,7 +60,11 @@ def test_source_lines_split_where_ast_splits() -> None:
 def _built() -> tuple[object, object, object]:
     registry = ReadLog(REGISTRY)
     value, chosen, _ = prepare(ROOT_SCHEMA, registry=registry)
-    return build(value, chosen, registry=registry, base_uri="https://example.com/root.json"), value, chosen
+    return (
+        build(value, chosen, registry=registry, base_uri="https://example.com/root.json"),
+        value,
+        chosen,
+    )
 
 
 def test_types_read_from_the_compiles_index_are_those_of_a_fresh_index() -> None:
@@ -57,16 +72,33 @@ def test_types_read_from_the_compiles_index_are_those_of_a_fresh_index() -> None
     assert built.indexed is not None
     held = dict(built.indexed.documents)
     assert list(held) == ["https://example.com/root.json"]  # taken before lowering added other.json
-    fresh = module_types([TypedRoot("Instance", value, chosen, REGISTRY, "https://example.com/root.json")])
-    reused = module_types([TypedRoot("Instance", value, chosen, REGISTRY, "https://example.com/root.json", "",
-                                     built.indexed)])
+    fresh = module_types(
+        [TypedRoot("Instance", value, chosen, REGISTRY, "https://example.com/root.json")]
+    )
+    reused = module_types(
+        [
+            TypedRoot(
+                "Instance",
+                value,
+                chosen,
+                REGISTRY,
+                "https://example.com/root.json",
+                "",
+                built.indexed,
+            )
+        ]
+    )
     assert [d.text for d in reused.definitions] == [d.text for d in fresh.definitions]
-    assert any("Other" in d.text or "Label" in d.text for d in fresh.definitions)  # the other document was read
+    assert any(
+        "Other" in d.text or "Label" in d.text for d in fresh.definitions
+    )  # the other document was read
     assert built.indexed.documents == held  # the reader read into a copy
 
 
 def test_a_compile_with_references_to_another_document_is_what_it_was() -> None:
-    text = generator.compile_source(ROOT_SCHEMA, registry=REGISTRY, base_uri="https://example.com/root.json")
+    text = generator.compile_source(
+        ROOT_SCHEMA, registry=REGISTRY, base_uri="https://example.com/root.json"
+    )
     module: dict[str, object] = {}
     exec(compile(text, "<test>", "exec"), module)
     is_valid = module["is_valid"]
@@ -88,8 +120,12 @@ def test_a_kept_cost_estimate_is_the_estimate_made_again() -> None:
 
 def test_the_walk_over_names_read_stops_only_when_every_wanted_name_is_read() -> None:
     t, x, u = Name("t"), Name("x"), Name("u")
-    body = [Assign(t, call("type", x)), If(((Compare(t, "is", Name("dict")), (Return(TRUE),)),)),
-            Assign(u, call("type", x)), Return(Call(Name("f"), (Name("late"),)))]
+    body = [
+        Assign(t, call("type", x)),
+        If(((Compare(t, "is", Name("dict")), (Return(TRUE),)),)),
+        Assign(u, call("type", x)),
+        Return(Call(Name("f"), (Name("late"),))),
+    ]
     everything = names_read(body)
     assert {"t", "x", "late", "f", "dict", "type"} <= everything and "u" not in everything
     assert names_read(body, until={"t"}) >= {"t"}

@@ -41,19 +41,30 @@ def _locations(errors: list[Any]) -> list[tuple[str, str]]:
     return sorted((e.instance_location, e.keyword_location) for e in errors)
 
 
-def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool = False,
-             options: dict[str, Any] | None = None) -> list[str]:
+def run_file(
+    draft: str,
+    path: Path,
+    compile_: Any,
+    compare_with_reference: bool = False,
+    options: dict[str, Any] | None = None,
+) -> list[str]:
     """Failures (`id: what happened`) of one suite file, minus the known ones. With
     `compare_with_reference`, the generated module's errors must also be exactly the reference
     interpreter's: locations, keyword, params, message and context (a differential test over every
-    case of the suite). `options` are format options, given to the compiler and the reference alike."""
+    case of the suite). `options` are format options, given to the compiler and the reference alike.
+    """
     known = known_failures()
     failures = []
     options = options or {}
     for description, schema, tests in groups(path):
         group_id = f"{draft}/{_file_id(path)}::{description}"
-        reference = (DraftReference(schema, draft, registry=_remotes(), format_options=format_options(**options))
-                     if compare_with_reference else None)
+        reference = (
+            DraftReference(
+                schema, draft, registry=_remotes(), format_options=format_options(**options)
+            )
+            if compare_with_reference
+            else None
+        )
         try:
             module = compile_(schema, draft, **options)
         except Exception as exc:  # noqa: BLE001 - every failure is reported below
@@ -74,9 +85,13 @@ def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool
                     outcome = f"is_valid gave {valid}, expected {test['valid']}"
                 elif valid != (not found):
                     outcome = f"is_valid gave {valid} but errors() gave {len(found)} errors"
-                elif reference is not None and structure(found) != structure(reference.errors(test["data"])):
-                    outcome = (f"errors {structure(found)} differ from the reference's "
-                               f"{structure(reference.errors(test['data']))}")
+                elif reference is not None and structure(found) != structure(
+                    reference.errors(test["data"])
+                ):
+                    outcome = (
+                        f"errors {structure(found)} differ from the reference's "
+                        f"{structure(reference.errors(test['data']))}"
+                    )
                 else:
                     continue
             if test_id not in known:
@@ -87,11 +102,13 @@ def run_file(draft: str, path: Path, compile_: Any, compare_with_reference: bool
 def _file_id(path: Path) -> str:
     """A suite file as test ids name it: `ref.json`, `optional/bignum.json`, `optional/format/email.json`."""
     parts = path.parts
-    return "/".join(parts[parts.index("optional"):]) if "optional" in parts else path.name
+    return "/".join(parts[parts.index("optional") :]) if "optional" in parts else path.name
 
 
 def compile_in_memory(schema: Any, draft: str, **options: Any) -> Any:
-    return generator.compile_module(schema, profile=draft, registry=_remotes(), format=False, **options)
+    return generator.compile_module(
+        schema, profile=draft, registry=_remotes(), format=False, **options
+    )
 
 
 @pytest.mark.parametrize("draft,path", CASES, ids=[f"{d}/{p.name}" for d, p in CASES])
@@ -124,16 +141,25 @@ def test_the_optional_suite_is_present_for_every_draft() -> None:
     """The optional files the README reports on are all there (an empty list would pass silently)."""
     for draft in DRAFTS:
         names = {_file_id(p) for p in optional_files(draft)}
-        assert {"optional/bignum.json", "optional/ecmascript-regex.json", "optional/float-overflow.json",
-                "optional/id.json", "optional/non-bmp-regex.json", "optional/format/email.json",
-                "optional/format/unknown.json"} <= names, draft
+        assert {
+            "optional/bignum.json",
+            "optional/ecmascript-regex.json",
+            "optional/float-overflow.json",
+            "optional/id.json",
+            "optional/non-bmp-regex.json",
+            "optional/format/email.json",
+            "optional/format/unknown.json",
+        } <= names, draft
     assert len(OPTIONAL_CASES) >= 120
 
 
-@pytest.mark.parametrize("draft,path", OPTIONAL_CASES, ids=[f"{d}/{_file_id(p)}" for d, p in OPTIONAL_CASES])
+@pytest.mark.parametrize(
+    "draft,path", OPTIONAL_CASES, ids=[f"{d}/{_file_id(p)}" for d, p in OPTIONAL_CASES]
+)
 def test_optional_suite_file(draft: str, path: Path) -> None:
-    failures = run_file(draft, path, compile_in_memory, compare_with_reference=True,
-                        options=optional_options(path))
+    failures = run_file(
+        draft, path, compile_in_memory, compare_with_reference=True, options=optional_options(path)
+    )
     assert not failures, "\n".join(failures)
 
 
@@ -151,8 +177,10 @@ def _disk_compiler(tmp_path: Path) -> Any:
         nonlocal counter
         counter += 1
         target = tmp_path / f"suite_module_{counter}.py"
-        target.write_text(generator.compile_source(schema, profile=draft_, registry=_remotes(), **options),
-                          encoding="utf-8")
+        target.write_text(
+            generator.compile_source(schema, profile=draft_, registry=_remotes(), **options),
+            encoding="utf-8",
+        )
         spec = importlib.util.spec_from_file_location(target.stem, target)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
@@ -166,7 +194,11 @@ def _disk_compiler(tmp_path: Path) -> Any:
 def test_modules_written_to_disk_and_imported(draft: str, tmp_path: Path) -> None:
     """As users do: formatted source written to a file and imported (a sample of each draft)."""
     compile_to_disk = _disk_compiler(tmp_path)
-    sample = [p for p in suite_files(draft) if p.name in ("ref.json", "properties.json", "items.json", "anyOf.json")]
+    sample = [
+        p
+        for p in suite_files(draft)
+        if p.name in ("ref.json", "properties.json", "items.json", "anyOf.json")
+    ]
     failures = [f for path in sample for f in run_file(draft, path, compile_to_disk)]
     assert not failures, "\n".join(failures)
 
@@ -175,17 +207,34 @@ def test_modules_written_to_disk_and_imported(draft: str, tmp_path: Path) -> Non
 def test_format_modules_written_to_disk_and_imported(draft: str, tmp_path: Path) -> None:
     """The checkers copied into a formatted module (laid out by black) behave as in memory."""
     compile_to_disk = _disk_compiler(tmp_path)
-    names = ("email.json", "hostname.json", "date-time.json", "ipv6.json", "uri.json", "content.json")
+    names = (
+        "email.json",
+        "hostname.json",
+        "date-time.json",
+        "ipv6.json",
+        "uri.json",
+        "content.json",
+    )
     sample = [p for p in optional_files(draft) if p.name in names]
     assert len(sample) >= 5
-    failures = [f for path in sample for f in run_file(draft, path, compile_to_disk, options=optional_options(path))]
+    failures = [
+        f
+        for path in sample
+        for f in run_file(draft, path, compile_to_disk, options=optional_options(path))
+    ]
     assert not failures, "\n".join(failures)
 
 
 # -- the output tests: the output formats (output-tests/<draft>/content, `basic`) ----------------
-OUTPUT_DRAFTS = ("draft2020-12", "draft2019-09")  # (v1/: the next release's formats, not these drafts')
-OUTPUT_CASES = [(draft, path) for draft in OUTPUT_DRAFTS
-                for path in sorted((suite_dir() / "output-tests" / draft / "content").glob("*.json"))]
+OUTPUT_DRAFTS = (
+    "draft2020-12",
+    "draft2019-09",
+)  # (v1/: the next release's formats, not these drafts')
+OUTPUT_CASES = [
+    (draft, path)
+    for draft in OUTPUT_DRAFTS
+    for path in sorted((suite_dir() / "output-tests" / draft / "content").glob("*.json"))
+]
 
 
 def test_the_output_tests_are_present() -> None:
@@ -196,7 +245,9 @@ def test_the_output_tests_are_present() -> None:
 def output_failures(draft: str, path: Path) -> list[str]:
     """Failures of one output-test file: each test's `basic` output (module.output) must be valid
     under the test's schema for it, which refers to the draft's output schema (served locally)."""
-    output_schema = load_json((suite_dir() / "output-tests" / draft / "output-schema.json").read_bytes())
+    output_schema = load_json(
+        (suite_dir() / "output-tests" / draft / "output-schema.json").read_bytes()
+    )
     registry = {output_schema["$id"]: output_schema}
     known = known_failures()
     failures = []
@@ -204,7 +255,9 @@ def output_failures(draft: str, path: Path) -> list[str]:
         module = generator.compile_module(schema, profile=draft, format=False)
         for test in tests:
             test_id = f"output:{draft}/content/{path.name}::{description}::{test['description']}"
-            checker = generator.compile_module(test["output"]["basic"], profile=draft, registry=registry, format=False)
+            checker = generator.compile_module(
+                test["output"]["basic"], profile=draft, registry=registry, format=False
+            )
             produced = module.output(test["data"], "basic")
             problems = [f"{e.instance_location}: {e.message}" for e in checker.errors(produced)]
             if problems and test_id not in known:

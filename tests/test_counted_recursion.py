@@ -31,10 +31,23 @@ VALIDATION_FUNCTION = re.compile(r"_[a-z0-9]*[veau][0-9]+")  # fast, error, anno
 def direct_cycle(text: str) -> list[str] | None:
     """A cycle of direct calls between the module's validation functions, if there is one."""
     tree = ast.parse(text)
-    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef) and VALIDATION_FUNCTION.fullmatch(n.name)}
-    calls = {name: sorted({c.func.id for c in ast.walk(f) if isinstance(c, ast.Call)
-                           and isinstance(c.func, ast.Name) and c.func.id in functions})
-             for name, f in functions.items()}
+    functions = {
+        n.name: n
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and VALIDATION_FUNCTION.fullmatch(n.name)
+    }
+    calls = {
+        name: sorted(
+            {
+                c.func.id
+                for c in ast.walk(f)
+                if isinstance(c, ast.Call)
+                and isinstance(c.func, ast.Name)
+                and c.func.id in functions
+            }
+        )
+        for name, f in functions.items()
+    }
     state: dict[str, int] = {}  # 1: on the path, 2: done
     for start in functions:
         if start in state:
@@ -59,7 +72,9 @@ def _suite_schemas(draft: str) -> list[tuple[str, Any]]:
     found: dict[str, tuple[str, Any]] = {}
     for path in suite_files(draft):
         for description, schema, _ in groups(path):
-            found.setdefault(json.dumps(schema, sort_keys=True), (f"{path.name}: {description}", schema))
+            found.setdefault(
+                json.dumps(schema, sort_keys=True), (f"{path.name}: {description}", schema)
+            )
     return list(found.values())
 
 
@@ -90,14 +105,37 @@ def test_generated_modules_recurse_only_through_counted_calls(path: Path) -> Non
 # Recursive shapes: a head reached through a plain-reference chain, mutual recursion through
 # oneOf alternatives, a cycle through items and properties at once, a head beside siblings.
 SHAPES: list[Any] = [
-    {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/c"},
-               "c": {"type": "object", "properties": {"next": {"$ref": "#/$defs/a"}}}}, "$ref": "#/$defs/a"},
-    {"$defs": {"t": {"oneOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/u"}}]},
-               "u": {"oneOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"$ref": "#/$defs/t"}}]}},
-     "$ref": "#/$defs/t"},
-    {"type": ["array", "object"], "items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}, "b": {"items": {"$ref": "#"}}}},
-    {"properties": {"x": {"$ref": "#", "minProperties": 1}},
-     "anyOf": [{"required": ["x"]}, {"properties": {"y": {"$ref": "#/properties/x"}}}]},
+    {
+        "$defs": {
+            "a": {"$ref": "#/$defs/b"},
+            "b": {"$ref": "#/$defs/c"},
+            "c": {"type": "object", "properties": {"next": {"$ref": "#/$defs/a"}}},
+        },
+        "$ref": "#/$defs/a",
+    },
+    {
+        "$defs": {
+            "t": {
+                "oneOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#/$defs/u"}}]
+            },
+            "u": {
+                "oneOf": [
+                    {"type": "string"},
+                    {"type": "object", "additionalProperties": {"$ref": "#/$defs/t"}},
+                ]
+            },
+        },
+        "$ref": "#/$defs/t",
+    },
+    {
+        "type": ["array", "object"],
+        "items": {"$ref": "#"},
+        "properties": {"a": {"$ref": "#"}, "b": {"items": {"$ref": "#"}}},
+    },
+    {
+        "properties": {"x": {"$ref": "#", "minProperties": 1}},
+        "anyOf": [{"required": ["x"]}, {"properties": {"y": {"$ref": "#/properties/x"}}}],
+    },
 ]
 
 
@@ -106,7 +144,9 @@ def test_recursive_shapes_recurse_only_through_counted_calls(index: int) -> None
     assert direct_cycle(generator.compile_source(SHAPES[index], format=False)) is None
 
 
-def test_without_recursion_heads_the_check_finds_direct_cycles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_recursion_heads_the_check_finds_direct_cycles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The control: the same shapes, planned with no heads, recurse through direct calls (the
     second through the loop over its items)."""
     monkeypatch.setattr(plan_module, "recursion_heads", lambda graph, roots: frozenset())

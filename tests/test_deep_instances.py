@@ -5,17 +5,20 @@ was valid for is_valid and "nested too deeply" for errors(); from a caller 900 f
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import sys
+from typing import Any, Callable
 
 import pytest
 
 import generator
 
 DYNAMIC = {"$dynamicAnchor": "n", "type": "array", "items": {"$dynamicRef": "#n"}}
-RECURSIVE = {"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": True,
-             "type": "array", "items": {"$recursiveRef": "#"}}
+RECURSIVE = {
+    "$schema": "https://json-schema.org/draft/2019-09/schema",
+    "$recursiveAnchor": True,
+    "type": "array",
+    "items": {"$recursiveRef": "#"},
+}
 PLAIN = {"type": "array", "items": {"$ref": "#"}}
 SCHEMAS = {"dynamicRef": DYNAMIC, "recursiveRef": RECURSIVE, "ref": PLAIN}
 # Whether a 600-deep list is within Python's recursion limit on a fresh stack: a call per level
@@ -34,11 +37,13 @@ def _nested(depth: int, leaf: Any = None) -> Any:
 def _headroom() -> int:
     """How many more plain Python calls fit on the stack from here (C calls count against the
     recursion limit too, so counting frames is not enough: it is probed)."""
+
     def probe(n: int) -> int:
         try:
             return probe(n + 1)
         except RecursionError:
             return n
+
     return probe(0)
 
 
@@ -93,7 +98,13 @@ def test_the_answer_does_not_depend_on_the_callers_stack(module: Any) -> None:
         instance = _nested(depth)
         expected = (module.is_valid(instance), [e.message for e in module.errors(instance)])
         for left in (sys.getrecursionlimit() // 2, 200, 60, 20):
-            got = _with_headroom(left, lambda: (module.is_valid(instance), [e.message for e in module.errors(instance)]))
+            got = _with_headroom(
+                left,
+                lambda instance=instance: (
+                    module.is_valid(instance),
+                    [e.message for e in module.errors(instance)],
+                ),
+            )
             assert got == expected, (depth, left)
         assert expected[0] is (depth == 100 or SIX_HUNDRED_FITS[module.case])
 
@@ -106,14 +117,22 @@ def test_too_deep_is_the_same_answer_everywhere(module: Any) -> None:
 
 
 def test_errors_of_a_tool_contract_side_are_caller_independent_too() -> None:
-    contract = {"name": "deep", "profile": "draft2020-12",
-                "input": {"type": "object", "properties": {"tree": {"$ref": "#/$defs/t"}},
-                          "$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}}},
-                "output": {"type": "object"}}
+    contract = {
+        "name": "deep",
+        "profile": "draft2020-12",
+        "input": {
+            "type": "object",
+            "properties": {"tree": {"$ref": "#/$defs/t"}},
+            "$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}},
+        },
+        "output": {"type": "object"},
+    }
     module = generator.compile_contract_module(contract, format=False)
     instance = {"tree": _nested(300)}
     assert module.is_valid_input(instance) and module.input_errors(instance) == []
-    assert _with_headroom(30, lambda: (module.is_valid_input(instance), module.input_errors(instance))) == (True, [])
+    assert _with_headroom(
+        30, lambda: (module.is_valid_input(instance), module.input_errors(instance))
+    ) == (True, [])
 
 
 def test_output_of_a_deep_error_tree_does_not_depend_on_the_callers_stack() -> None:
@@ -121,14 +140,24 @@ def test_output_of_a_deep_error_tree_does_not_depend_on_the_callers_stack() -> N
     as the instance, and the output formats' trees deeper still: they are walked iteratively, so a
     caller with little stack left gets what a shallow one gets (once a RecursionError)."""
     module = generator.compile_module(
-        {"$defs": {"n": {"oneOf": [{"type": "array", "items": {"$ref": "#/$defs/n"}}, {"type": "null"}]}},
-         "$ref": "#/$defs/n"}, format=False)
+        {
+            "$defs": {
+                "n": {
+                    "oneOf": [{"type": "array", "items": {"$ref": "#/$defs/n"}}, {"type": "null"}]
+                }
+            },
+            "$ref": "#/$defs/n",
+        },
+        format=False,
+    )
     instance = _nested(120, leaf=1)
     depth, errors = 0, module.errors(instance)
     while errors and errors[0].context:  # the tree really is deep
         depth, errors = depth + 1, list(errors[0].context)
     assert depth > 100
     expected = [module.output(instance, kind) for kind in ("basic", "detailed", "verbose")]
-    got = _with_headroom(40, lambda: [module.output(instance, kind) for kind in ("basic", "detailed", "verbose")])
+    got = _with_headroom(
+        40, lambda: [module.output(instance, kind) for kind in ("basic", "detailed", "verbose")]
+    )
     assert got == expected
     assert len(expected[0]["errors"]) > 200

@@ -66,7 +66,9 @@ def assert_agree(module: Any, reference: Reference, instance: Any) -> None:
     else:
         with pytest.raises(module.ValidationError) as raised:
             module.validate(instance)
-        assert (raised.value.instance_location, raised.value.keyword_location) in locations(expected)
+        assert (raised.value.instance_location, raised.value.keyword_location) in locations(
+            expected
+        )
 
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
@@ -76,7 +78,9 @@ def test_generated_module_agrees_with_reference(profile: str, data: st.DataObjec
     module = compiled(schema, profile)
     reference = Reference(schema, profile)
     for _ in range(INSTANCES_PER_SCHEMA):
-        assert_agree(module, reference, data.draw(st.one_of(instances(schema), JSON), label="instance"))
+        assert_agree(
+            module, reference, data.draw(st.one_of(instances(schema), JSON), label="instance")
+        )
 
 
 @given(data=st.data())

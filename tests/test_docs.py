@@ -32,7 +32,9 @@ HANG_LIMIT = 300  # seconds: catches a hang, times nothing
 def _blocks(page: Path) -> list[tuple[str, str, int]]:
     """(language, text, line) of each fenced block of a page."""
     text = page.read_text(encoding="utf-8")
-    return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1) for m in FENCE.finditer(text)]
+    return [
+        (m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1) for m in FENCE.finditer(text)
+    ]
 
 
 def _session(text: str) -> list[tuple[str, str]]:
@@ -56,16 +58,29 @@ def _session(text: str) -> list[tuple[str, str]]:
         elif steps:
             steps[-1][1].append(line)
         elif line.strip():
-            raise AssertionError(f"a console block starts with output, not a `$ ` command: {line!r}")
+            raise AssertionError(
+                f"a console block starts with output, not a `$ ` command: {line!r}"
+            )
     return [(command, "\n".join(output).rstrip("\n")) for command, output in steps]
 
 
 def _environment() -> dict[str, str]:
-    return {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
-            "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "100", "NO_COLOR": "1", "NO_MKDOCS_2_WARNING": "1"}
+    return {
+        **os.environ,
+        "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+        "NO_MKDOCS_2_WARNING": "1",
+    }
 
 
-RUNNABLE = [(page, line) for page in PAGES for language, _, line in _blocks(page) if language in ("console", "pycon")]
+RUNNABLE = [
+    (page, line)
+    for page in PAGES
+    for language, _, line in _blocks(page)
+    if language in ("console", "pycon")
+]
 
 
 def test_the_readme_and_the_pages_have_examples_that_run() -> None:
@@ -81,16 +96,39 @@ def test_examples(page: Path, tmp_path: Path) -> None:
         where = f"{page.name}:{line}"
         if language == "console":
             for command, expected in _session(text):
-                done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=environment, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True, timeout=HANG_LIMIT)
+                done = subprocess.run(
+                    ["bash", "-c", command],
+                    cwd=tmp_path,
+                    env=environment,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    timeout=HANG_LIMIT,
+                )
                 printed = done.stdout.rstrip("\n")
-                assert printed == expected, f"{where}: `{command.splitlines()[0]}` printed:\n{printed}"
+                assert (
+                    printed == expected
+                ), f"{where}: `{command.splitlines()[0]}` printed:\n{printed}"
         elif language == "pycon":
             script = tmp_path / f".doctest-{line}.txt"
             script.write_text(text, encoding="utf-8")
-            done = subprocess.run([sys.executable, "-m", "doctest", "-o", "ELLIPSIS", "-o", "NORMALIZE_WHITESPACE",
-                                   script.name], cwd=tmp_path, env={**environment, "PYTHONPATH": str(tmp_path)},
-                                  capture_output=True, text=True, timeout=HANG_LIMIT)
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "doctest",
+                    "-o",
+                    "ELLIPSIS",
+                    "-o",
+                    "NORMALIZE_WHITESPACE",
+                    script.name,
+                ],
+                cwd=tmp_path,
+                env={**environment, "PYTHONPATH": str(tmp_path)},
+                capture_output=True,
+                text=True,
+                timeout=HANG_LIMIT,
+            )
             assert done.returncode == 0, f"{where}: the doctest failed:\n{done.stdout}{done.stderr}"
 
 
@@ -100,17 +138,27 @@ def test_the_readme_is_the_short_front_door() -> None:
     first_block = FENCE.search(text)
     assert first_block is not None and first_block.group(2).split("\n")[:2] == [
         "make generate   # a .venv with straightline and its test extra; compiles contracts/ into generated/",
-        "make test       # the whole test suite"]
+        "make test       # the whole test suite",
+    ]
     assert "docs/images/bench.svg" in text
 
 
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     """mkdocs-material is in the test extra: the build is never skipped."""
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                          cwd=ROOT, env=_environment(), capture_output=True, text=True, timeout=HANG_LIMIT)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        env=_environment(),
+        capture_output=True,
+        text=True,
+        timeout=HANG_LIMIT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "site" / "index.html").exists()
-    built = {path.relative_to(tmp_path / "site").as_posix() for path in (tmp_path / "site").rglob("index.html")}
+    built = {
+        path.relative_to(tmp_path / "site").as_posix()
+        for path in (tmp_path / "site").rglob("index.html")
+    }
     for page in (ROOT / "docs").glob("*.md"):
         name = "index.html" if page.stem == "index" else f"{page.stem}/index.html"
         assert name in built, f"docs/{page.name} is not in the built site"

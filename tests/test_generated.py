@@ -12,11 +12,11 @@ import black
 import pytest
 
 import generator
-from generator.render.module import _BLACK_MODE
-from generator.files import split_source
 from generator.contracts import is_contract
-from generator.project import Job, load_project
+from generator.files import split_source
 from generator.names import module_name_for
+from generator.project import Job, load_project
+from generator.render.module import _BLACK_MODE
 
 from .conftest import ROOT
 
@@ -50,9 +50,12 @@ def test_generated_module_is_what_make_generate_emits(job: Job) -> None:
     if is_contract(json.loads(raw)):
         emitted = generator.compile_contract_source(raw, name=job.target.stem)
     else:
-        emitted = generator.compile_source(raw, profile=job.settings.profile, name=job.target.stem,
-                                           fragment=fragment)
-    assert job.target.read_text(encoding="utf-8") == emitted, f"{job.target} is stale: run `make generate`"
+        emitted = generator.compile_source(
+            raw, profile=job.settings.profile, name=job.target.stem, fragment=fragment
+        )
+    assert (
+        job.target.read_text(encoding="utf-8") == emitted
+    ), f"{job.target} is stale: run `make generate`"
 
 
 @pytest.mark.parametrize("contract", CONTRACTS, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -96,7 +99,10 @@ def test_math_add_modules_behave_as_the_seed_says() -> None:
     assert add_out.is_valid({"total": 5})
     with pytest.raises(add_out.ValidationError) as raised:
         add_out.validate({"total": 5.5})
-    assert (raised.value.instance_location, raised.value.keyword_location) == ("/total", "/properties/total/type")
+    assert (raised.value.instance_location, raised.value.keyword_location) == (
+        "/total",
+        "/properties/total/type",
+    )
     header = json.loads(json.dumps(add_in.STRAIGHTLINE))
     assert header["profile"] == "octoscript" and header["version"] == generator.__version__
 
@@ -113,13 +119,24 @@ def test_literals_are_written_as_black_writes_them(value: object) -> None:
     from generator.codegen import literal
 
     text = literal(value).text
-    assert ast.literal_eval(text) == value if not text.startswith("-") else ast.literal_eval(text[1:]) == -value
+    assert (
+        ast.literal_eval(text) == value
+        if not text.startswith("-")
+        else ast.literal_eval(text[1:]) == -value
+    )
     line = f"x = {text}\n"
     assert black.format_str(line, mode=_BLACK_MODE) == line
 
 
 @settings(max_examples=25)
-@given(st.one_of(schemas("strict"), schemas("octoscript"), draft_document("draft2020-12"), draft_document("draft7")))
+@given(
+    st.one_of(
+        schemas("strict"),
+        schemas("octoscript"),
+        draft_document("draft2020-12"),
+        draft_document("draft7"),
+    )
+)
 def test_formatted_output_of_any_schema_is_black_stable(schema: object) -> None:
     profile = None
     if isinstance(schema, dict) and not ("$defs" in schema or "definitions" in schema):
@@ -135,13 +152,33 @@ LONG = st.text(alphabet="abcdefghij_/~\"'\\é", min_size=30, max_size=70)
 
 
 @settings(max_examples=25)
-@given(st.dictionaries(LONG, st.sampled_from([{"type": "string"}, {"enum": ["a" * 60, 'b"' * 30]}, {"minimum": 10**40},
-                                                {"items": {"type": "integer"}}, {"pattern": "^" + "a" * 90}]),
-                       min_size=1, max_size=4),
-       st.lists(LONG, max_size=3, unique=True))
-def test_long_names_and_values_are_laid_out_as_black_would(properties: dict[str, object], required: list[str]) -> None:
+@given(
+    st.dictionaries(
+        LONG,
+        st.sampled_from(
+            [
+                {"type": "string"},
+                {"enum": ["a" * 60, 'b"' * 30]},
+                {"minimum": 10**40},
+                {"items": {"type": "integer"}},
+                {"pattern": "^" + "a" * 90},
+            ]
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.lists(LONG, max_size=3, unique=True),
+)
+def test_long_names_and_values_are_laid_out_as_black_would(
+    properties: dict[str, object], required: list[str]
+) -> None:
     """Long lines are laid out by generator/layout.py, not black: the result must be black's."""
-    schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False,
-              "enum": [{"x" * 80: 1}]}
+    schema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+        "enum": [{"x" * 80: 1}],
+    }
     text = generator.compile_source(schema, profile="strict")
     assert black.format_str(text, mode=_BLACK_MODE) == text

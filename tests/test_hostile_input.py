@@ -34,7 +34,9 @@ def _verdict(schema: Any, profile: str, values: list[Any]) -> list[str]:
         problems = []
         if error.code not in CODES:
             problems.append(f"unknown code {error.code!r}")
-        if not isinstance(error.pointer, str) or (error.pointer and not error.pointer.startswith("/")):
+        if not isinstance(error.pointer, str) or (
+            error.pointer and not error.pointer.startswith("/")
+        ):
             problems.append(f"not a JSON pointer: {error.pointer!r}")
         if not error.message:
             problems.append("no message")
@@ -54,10 +56,14 @@ def _verdict(schema: Any, profile: str, values: list[Any]) -> list[str]:
         except RecursionError:  # the reference is plainly recursive; the module is not
             expected = valid
         if valid != expected or valid == bool(errors) or raised == valid:
-            problems.append(f"{generator.primitives.short_repr(value)}: module {valid}, reference {expected}, "
-                            f"{len(errors)} errors, validate raised {raised}")
+            problems.append(
+                f"{generator.primitives.short_repr(value)}: module {valid}, reference {expected}, "
+                f"{len(errors)} errors, validate raised {raised}"
+            )
         for error in errors:
-            if not isinstance(error.instance_location, str) or not isinstance(error.keyword_location, str):
+            if not isinstance(error.instance_location, str) or not isinstance(
+                error.keyword_location, str
+            ):
                 problems.append("an error without locations")
     return problems
 
@@ -67,7 +73,9 @@ def _verdict(schema: Any, profile: str, values: list[Any]) -> list[str]:
 @given(data=st.data())
 def test_hostile_schemas_and_instances(profile: str, data: st.DataObject) -> None:
     schema, base = data.draw(hostile_schemas(profile), label="schema")
-    values = data.draw(st.lists(st.one_of(instances(base), HOSTILE_INSTANCES, JSON), max_size=4), label="instances")
+    values = data.draw(
+        st.lists(st.one_of(instances(base), HOSTILE_INSTANCES, JSON), max_size=4), label="instances"
+    )
     outcome = bounded(_verdict, schema, profile, values)
     assert outcome.kind is None, f"{outcome.kind}: {outcome.message}\n{outcome.trace}"
     assert outcome.value == []

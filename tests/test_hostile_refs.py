@@ -41,16 +41,40 @@ def test_a_long_ref_chain_is_followed_at_compile_time_and_answers() -> None:
     assert module.__source__.count("def _v") < 10
 
 
-@pytest.mark.parametrize("schema,pointer", [
-    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, "/$ref"),
-    ({"$ref": "#"}, "/$ref"),
-    ({"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "properties": {"p": {"$ref": "#/$defs/a"}}},
-     "/$defs/a/allOf/0/$ref"),
-    ({"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]}, "/anyOf/1/not/$ref"),
-    ({"$defs": {"a": {"if": {"$ref": "#/$defs/b"}}, "b": {"oneOf": [{"$ref": "#/$defs/a"}]}},
-      "$ref": "#/$defs/a"}, None),
-])
-def test_a_ref_cycle_that_consumes_no_input_is_a_schema_error(schema: Any, pointer: str | None) -> None:
+@pytest.mark.parametrize(
+    "schema,pointer",
+    [
+        (
+            {
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+                "$ref": "#/$defs/a",
+            },
+            "/$ref",
+        ),
+        ({"$ref": "#"}, "/$ref"),
+        (
+            {
+                "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
+                "properties": {"p": {"$ref": "#/$defs/a"}},
+            },
+            "/$defs/a/allOf/0/$ref",
+        ),
+        ({"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]}, "/anyOf/1/not/$ref"),
+        (
+            {
+                "$defs": {
+                    "a": {"if": {"$ref": "#/$defs/b"}},
+                    "b": {"oneOf": [{"$ref": "#/$defs/a"}]},
+                },
+                "$ref": "#/$defs/a",
+            },
+            None,
+        ),
+    ],
+)
+def test_a_ref_cycle_that_consumes_no_input_is_a_schema_error(
+    schema: Any, pointer: str | None
+) -> None:
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source(schema)
     assert raised.value.code == "ref-cycle"
@@ -59,13 +83,20 @@ def test_a_ref_cycle_that_consumes_no_input_is_a_schema_error(schema: Any, point
 
 
 def test_recursion_through_the_instance_is_fine() -> None:
-    tree = {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#"}},
-                                             "value": {"type": "integer"}}}
+    tree = {
+        "type": "object",
+        "properties": {
+            "children": {"type": "array", "items": {"$ref": "#"}},
+            "value": {"type": "integer"},
+        },
+    }
     module = generator.compile_module(tree)
     assert module.is_valid({"value": 1, "children": [{"value": 2, "children": []}]})
     assert not module.is_valid({"value": 1, "children": [{"value": "2"}]})
-    assert [(e.instance_location, e.keyword_location) for e in module.errors({"children": [{"value": "2"}]})] == [
-        ("/children/0/value", "/properties/children/items/$ref/properties/value/type")]
+    assert [
+        (e.instance_location, e.keyword_location)
+        for e in module.errors({"children": [{"value": "2"}]})
+    ] == [("/children/0/value", "/properties/children/items/$ref/properties/value/type")]
 
 
 def nested(depth: int) -> Any:
@@ -86,8 +117,16 @@ def test_an_instance_10000_deep_against_a_recursive_schema_gets_a_clear_error() 
         module.validate(deep)
 
 
-@pytest.mark.parametrize("ref", ["#/$defs/missing", "other.json", "http://example.com/schema.json",
-                                 "#unknown-anchor", "#/properties/x/0"])
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "#/$defs/missing",
+        "other.json",
+        "http://example.com/schema.json",
+        "#unknown-anchor",
+        "#/properties/x/0",
+    ],
+)
 def test_unresolvable_references_are_schema_errors_with_the_ref_pointer(ref: str) -> None:
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source({"properties": {"x": {"$ref": ref}}})
@@ -95,7 +134,10 @@ def test_unresolvable_references_are_schema_errors_with_the_ref_pointer(ref: str
 
 
 def test_remote_references_come_from_the_registry_mapping_or_directory(tmp_path: Any) -> None:
-    remote = {"$id": "https://example.com/defs.json", "$defs": {"positive": {"type": "integer", "minimum": 1}}}
+    remote = {
+        "$id": "https://example.com/defs.json",
+        "$defs": {"positive": {"type": "integer", "minimum": 1}},
+    }
     schema = {"properties": {"n": {"$ref": "https://example.com/defs.json#/$defs/positive"}}}
     for registry in ({"https://example.com/defs.json": remote}, str(tmp_path)):
         (tmp_path / "defs.json").write_text(json.dumps(remote))
@@ -105,14 +147,25 @@ def test_remote_references_come_from_the_registry_mapping_or_directory(tmp_path:
         generator.compile_source(schema)  # no registry: never the network
 
 
-@pytest.mark.parametrize("item, code, pointer", [
-    ({"properties": {"n": {"pattern": "(a"}}}, "bad-regex", "/properties/n/pattern"),
-    ({"properties": {"n": {"maxLength": -1}}}, "bad-keyword-value", "/properties/n/maxLength"),
-    ({"properties": {"n": {"$ref": "#/$defs/nope"}}}, "unresolvable-ref", "/properties/n/$ref"),
-    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "properties": {"n": {"$ref": "#/$defs/a"}}},
-     "ref-cycle", "/properties/n/$ref"),
-])
-def test_a_problem_in_a_registry_document_is_located_in_that_document(item: Any, code: str, pointer: str) -> None:
+@pytest.mark.parametrize(
+    "item, code, pointer",
+    [
+        ({"properties": {"n": {"pattern": "(a"}}}, "bad-regex", "/properties/n/pattern"),
+        ({"properties": {"n": {"maxLength": -1}}}, "bad-keyword-value", "/properties/n/maxLength"),
+        ({"properties": {"n": {"$ref": "#/$defs/nope"}}}, "unresolvable-ref", "/properties/n/$ref"),
+        (
+            {
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+                "properties": {"n": {"$ref": "#/$defs/a"}},
+            },
+            "ref-cycle",
+            "/properties/n/$ref",
+        ),
+    ],
+)
+def test_a_problem_in_a_registry_document_is_located_in_that_document(
+    item: Any, code: str, pointer: str
+) -> None:
     """Not at the same pointer in the compiled schema, where it is not (nor, in a tool contract,
     under its side)."""
     registry = {"https://example.com/item.json": item}
@@ -121,24 +174,37 @@ def test_a_problem_in_a_registry_document_is_located_in_that_document(item: Any,
         generator.compile_source(schema, registry=registry, format=False)
     assert raised.value.code == code
     assert raised.value.pointer == "https://example.com/item.json#" + pointer
-    contract = {"name": "t", "profile": "draft2020-12", "input": schema, "output": {"type": "object"}}
+    contract = {
+        "name": "t",
+        "profile": "draft2020-12",
+        "input": schema,
+        "output": {"type": "object"},
+    }
     with pytest.raises(generator.SchemaError) as in_contract:
         generator.compile_contract_source(contract, registry=registry, format=False)
     assert in_contract.value.pointer == "https://example.com/item.json#" + pointer
     # the compiled document's own problems keep their pointers, under the contract's side
     with pytest.raises(generator.SchemaError) as own:
-        generator.compile_contract_source({**contract, "input": {**schema, "maxLength": -1}}, registry=registry)
+        generator.compile_contract_source(
+            {**contract, "input": {**schema, "maxLength": -1}}, registry=registry
+        )
     assert own.value.pointer == "/input/maxLength"
 
 
 # URIs urllib cannot split (it raised ValueError through the compiler): an unclosed IPv6 host, a
 # bracketed host that is no IP address, a host NFKC normalization changes
 MALFORMED_URIS = ["http://[::1/x", "http://[foo]/x", "//[::1/x", "http://a\uff03b/x"]
-META = {"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
-        "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
-        "draft7": "http://json-schema.org/draft-07/schema#", "draft6": "http://json-schema.org/draft-06/schema#",
-        "draft4": "http://json-schema.org/draft-04/schema#"}
-REFERENCES = [(draft, "$ref") for draft in META] + [("draft2020-12", "$dynamicRef"), ("draft2019-09", "$recursiveRef")]
+META = {
+    "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
+    "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "draft7": "http://json-schema.org/draft-07/schema#",
+    "draft6": "http://json-schema.org/draft-06/schema#",
+    "draft4": "http://json-schema.org/draft-04/schema#",
+}
+REFERENCES = [(draft, "$ref") for draft in META] + [
+    ("draft2020-12", "$dynamicRef"),
+    ("draft2019-09", "$recursiveRef"),
+]
 IDENTIFIERS = [(draft, "id" if draft == "draft4" else "$id") for draft in META]
 
 
@@ -148,23 +214,34 @@ def test_a_reference_that_is_no_uri_does_not_resolve(draft: str, keyword: str, u
     schema = {"$schema": META[draft], "properties": {"x": {keyword: uri}}}
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source(schema, format=False)
-    assert (raised.value.code, raised.value.pointer) == ("unresolvable-ref", "/properties/x/" + keyword)
+    assert (raised.value.code, raised.value.pointer) == (
+        "unresolvable-ref",
+        "/properties/x/" + keyword,
+    )
     assert "not a URI reference" in raised.value.message
     # reported with every other unresolvable reference
     both = {**schema, "properties": {**schema["properties"], "y": {"$ref": "#/nope"}}}
     with pytest.raises(generator.SchemaError) as together:
         generator.compile_source(both, format=False)
-    assert {e.pointer for e in together.value.errors} == {"/properties/x/" + keyword, "/properties/y/$ref"}
+    assert {e.pointer for e in together.value.errors} == {
+        "/properties/x/" + keyword,
+        "/properties/y/$ref",
+    }
     # the reference interpreter, when evaluation reaches it
     with pytest.raises(generator.SchemaError) as interpreted:
         DraftReference(schema, draft).is_valid({"x": 1})
-    assert (interpreted.value.code, interpreted.value.pointer) == ("unresolvable-ref", "/properties/x/" + keyword)
+    assert (interpreted.value.code, interpreted.value.pointer) == (
+        "unresolvable-ref",
+        "/properties/x/" + keyword,
+    )
 
 
 @pytest.mark.parametrize("uri", MALFORMED_URIS)
 @pytest.mark.parametrize("draft, keyword", IDENTIFIERS)
 @pytest.mark.parametrize("where", ["", "/properties/x", "/$defs/d"])
-def test_an_identifier_that_is_no_uri_is_a_bad_keyword_value(draft: str, keyword: str, uri: str, where: str) -> None:
+def test_an_identifier_that_is_no_uri_is_a_bad_keyword_value(
+    draft: str, keyword: str, uri: str, where: str
+) -> None:
     schema: dict[str, Any] = {"$schema": META[draft], "$defs": {"d": {}}, "properties": {"x": {}}}
     resolve_pointer(schema, where)[keyword] = uri
     with pytest.raises(generator.SchemaError) as raised:
@@ -172,42 +249,82 @@ def test_an_identifier_that_is_no_uri_is_a_bad_keyword_value(draft: str, keyword
     assert (raised.value.code, raised.value.pointer) == ("bad-keyword-value", f"{where}/{keyword}")
     with pytest.raises(generator.SchemaError) as interpreted:
         DraftReference(schema, draft)
-    assert (interpreted.value.code, interpreted.value.pointer) == ("bad-keyword-value", f"{where}/{keyword}")
+    assert (interpreted.value.code, interpreted.value.pointer) == (
+        "bad-keyword-value",
+        f"{where}/{keyword}",
+    )
 
 
-@pytest.mark.parametrize("schema, pointer", [
-    # where preflight does not walk: under a keyword the draft does not know, reached by a $ref or not
-    ({"$schema": META["draft7"], "dependentSchemas": {"a": {"$id": "http://[::1/x"}}}, "/dependentSchemas/a/$id"),
-    ({"$ref": "#/unknown", "unknown": {"$id": "http://[::1/x"}}, "/unknown/$id"),
-    ({"$ref": "#/unknown", "unknown": {"$ref": "http://[::1/x"}}, "/unknown/$ref"),
-])
-def test_a_uri_that_is_no_uri_is_refused_where_preflight_does_not_walk(schema: Any, pointer: str) -> None:
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        # where preflight does not walk: under a keyword the draft does not know, reached by a $ref or not
+        (
+            {"$schema": META["draft7"], "dependentSchemas": {"a": {"$id": "http://[::1/x"}}},
+            "/dependentSchemas/a/$id",
+        ),
+        ({"$ref": "#/unknown", "unknown": {"$id": "http://[::1/x"}}, "/unknown/$id"),
+        ({"$ref": "#/unknown", "unknown": {"$ref": "http://[::1/x"}}, "/unknown/$ref"),
+    ],
+)
+def test_a_uri_that_is_no_uri_is_refused_where_preflight_does_not_walk(
+    schema: Any, pointer: str
+) -> None:
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source(schema, format=False)
     assert raised.value.pointer == pointer
 
 
 def test_a_draft4_dollar_id_identifies_nothing_and_is_not_read_as_a_uri() -> None:
-    module = generator.compile_module({"$schema": META["draft4"], "$id": "http://[::1/x", "type": "integer"})
+    module = generator.compile_module(
+        {"$schema": META["draft4"], "$id": "http://[::1/x", "type": "integer"}
+    )
     assert module.is_valid(1) and not module.is_valid("1")
 
 
-@pytest.mark.parametrize("item, code, pointer", [
-    ({"properties": {"n": {"$ref": "http://[::1/x"}}}, "unresolvable-ref", "/properties/n/$ref"),
-    ({"properties": {"n": {"$dynamicRef": "http://[foo]/x"}}}, "unresolvable-ref", "/properties/n/$dynamicRef"),
-    ({"properties": {"n": {"$id": "http://[::1/x"}}}, "bad-keyword-value", "/properties/n/$id"),
-    ({"$id": "http://[foo]/x"}, "bad-keyword-value", "/$id"),
-])
-def test_a_uri_that_is_no_uri_in_a_registry_document_is_located_in_it(tmp_path: Any, item: Any, code: str,
-                                                                      pointer: str) -> None:
+@pytest.mark.parametrize(
+    "item, code, pointer",
+    [
+        (
+            {"properties": {"n": {"$ref": "http://[::1/x"}}},
+            "unresolvable-ref",
+            "/properties/n/$ref",
+        ),
+        (
+            {"properties": {"n": {"$dynamicRef": "http://[foo]/x"}}},
+            "unresolvable-ref",
+            "/properties/n/$dynamicRef",
+        ),
+        ({"properties": {"n": {"$id": "http://[::1/x"}}}, "bad-keyword-value", "/properties/n/$id"),
+        ({"$id": "http://[foo]/x"}, "bad-keyword-value", "/$id"),
+    ],
+)
+def test_a_uri_that_is_no_uri_in_a_registry_document_is_located_in_it(
+    tmp_path: Any, item: Any, code: str, pointer: str
+) -> None:
     schema = {"properties": {"item": {"$ref": "https://example.com/item.json"}}}
     with pytest.raises(generator.SchemaError) as raised:
-        generator.compile_source(schema, registry={"https://example.com/item.json": item}, format=False)
-    assert (raised.value.code, raised.value.pointer) == (code, "https://example.com/item.json#" + pointer)
-    contract = {"name": "t", "profile": "draft2020-12", "input": schema, "output": {"type": "object"}}
+        generator.compile_source(
+            schema, registry={"https://example.com/item.json": item}, format=False
+        )
+    assert (raised.value.code, raised.value.pointer) == (
+        code,
+        "https://example.com/item.json#" + pointer,
+    )
+    contract = {
+        "name": "t",
+        "profile": "draft2020-12",
+        "input": schema,
+        "output": {"type": "object"},
+    }
     with pytest.raises(generator.SchemaError) as in_contract:
-        generator.compile_contract_source(contract, registry={"https://example.com/item.json": item}, format=False)
-    assert (in_contract.value.code, in_contract.value.pointer) == (code, "https://example.com/item.json#" + pointer)
+        generator.compile_contract_source(
+            contract, registry={"https://example.com/item.json": item}, format=False
+        )
+    assert (in_contract.value.code, in_contract.value.pointer) == (
+        code,
+        "https://example.com/item.json#" + pointer,
+    )
     # a directory: the file is reached by its path (an $id that is no URI claims nothing), and
     # loading the directory goes on (its other files still serve)
     (tmp_path / "item.json").write_text(json.dumps(item))
@@ -215,8 +332,13 @@ def test_a_uri_that_is_no_uri_in_a_registry_document_is_located_in_it(tmp_path: 
     by_path = {"properties": {"item": {"$ref": (tmp_path / "item.json").as_uri()}}}
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source(by_path, registry=str(tmp_path), format=False)
-    assert (raised.value.code, raised.value.pointer) == (code, (tmp_path / "item.json").as_uri() + "#" + pointer)
-    module = generator.compile_module({"$ref": (tmp_path / "good.json").as_uri()}, registry=str(tmp_path))
+    assert (raised.value.code, raised.value.pointer) == (
+        code,
+        (tmp_path / "item.json").as_uri() + "#" + pointer,
+    )
+    module = generator.compile_module(
+        {"$ref": (tmp_path / "good.json").as_uri()}, registry=str(tmp_path)
+    )
     assert module.is_valid(1) and not module.is_valid("1")
 
 
@@ -224,23 +346,34 @@ def test_meta_schema_references_resolve_offline() -> None:
     module = generator.compile_module({"$ref": "https://json-schema.org/draft/2020-12/schema"})
     assert module.is_valid({"type": "string", "minLength": 1})
     assert not module.is_valid({"type": 12})
-    reference = DraftReference({"$ref": "https://json-schema.org/draft/2020-12/schema"}, "draft2020-12")
+    reference = DraftReference(
+        {"$ref": "https://json-schema.org/draft/2020-12/schema"}, "draft2020-12"
+    )
     bad = {"properties": {"a": {"minLength": -1}}}
     assert not module.is_valid(bad) and not reference.is_valid(bad)
     assert sorted((e.instance_location, e.keyword_location) for e in module.errors(bad)) == sorted(
-        (e.instance_location, e.keyword_location) for e in reference.errors(bad))
+        (e.instance_location, e.keyword_location) for e in reference.errors(bad)
+    )
 
 
 def test_errors_give_the_absolute_keyword_location_where_a_reference_was_crossed() -> None:
     schema = {
         "$id": "https://example.com/root.json",
-        "$defs": {"positive": {"$id": "positive.json", "type": "integer", "minimum": 1},
-                  "text": {"type": "string"}},
-        "properties": {"n": {"$ref": "positive.json"}, "m": {"$ref": "#/$defs/text"}, "k": {"minimum": 3}},
+        "$defs": {
+            "positive": {"$id": "positive.json", "type": "integer", "minimum": 1},
+            "text": {"type": "string"},
+        },
+        "properties": {
+            "n": {"$ref": "positive.json"},
+            "m": {"$ref": "#/$defs/text"},
+            "k": {"minimum": 3},
+        },
     }
     module = generator.compile_module(schema)
-    found = {(e.instance_location, e.keyword_location, e.absolute_keyword_location)
-             for e in module.errors({"n": 0, "m": 1, "k": 1})}
+    found = {
+        (e.instance_location, e.keyword_location, e.absolute_keyword_location)
+        for e in module.errors({"n": 0, "m": 1, "k": 1})
+    }
     assert found == {
         ("/n", "/properties/n/$ref/minimum", "https://example.com/positive.json#/minimum"),
         ("/m", "/properties/m/$ref/type", "https://example.com/root.json#/$defs/text/type"),
@@ -248,13 +381,21 @@ def test_errors_give_the_absolute_keyword_location_where_a_reference_was_crossed
     }
 
 
-@pytest.mark.parametrize("schema, wrap", [
-    ({"properties": {"a": {"$ref": "#"}}}, lambda v: {"a": v}),
-    ({"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#"}}]}, lambda v: [v]),
-    ({"anyOf": [{"type": "null"}, {"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]}, lambda v: {"a": v}),
-    ({"type": "array", "prefixItems": [{"$ref": "#"}]}, lambda v: [v]),
-])
-def test_references_called_at_their_target_still_catch_deep_instances(schema: Any, wrap: Any) -> None:
+@pytest.mark.parametrize(
+    "schema, wrap",
+    [
+        ({"properties": {"a": {"$ref": "#"}}}, lambda v: {"a": v}),
+        ({"oneOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#"}}]}, lambda v: [v]),
+        (
+            {"anyOf": [{"type": "null"}, {"properties": {"a": {"$ref": "#"}}, "required": ["a"]}]},
+            lambda v: {"a": v},
+        ),
+        ({"type": "array", "prefixItems": [{"$ref": "#"}]}, lambda v: [v]),
+    ],
+)
+def test_references_called_at_their_target_still_catch_deep_instances(
+    schema: Any, wrap: Any
+) -> None:
     # a reference alone is called at its target, skipping its own function: the recursion guard
     # must still be there
     module = generator.compile_module(schema)
@@ -267,19 +408,24 @@ def test_references_called_at_their_target_still_catch_deep_instances(schema: An
 
 # -- schemas whose validation would take exponential time (generator/fan_out.py) ---------------
 
+
 def _doubling_chain(levels: int, applicator: str, end: Any) -> dict[str, Any]:
     """`d0` applies `d1` twice in place, `d1` applies `d2` twice, ...: 2**levels applications."""
+
     def twice(i: int) -> Any:
         if applicator == "if":
             return {"if": {"$ref": f"#/$defs/d{i + 1}"}, "then": {"$ref": f"#/$defs/d{i + 1}"}}
         return {applicator: [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]}
+
     defs = {f"d{i}": twice(i) for i in range(levels)}
     defs[f"d{levels}"] = end
     return {"$defs": defs, "$ref": "#/$defs/d0"}
 
 
 @pytest.mark.parametrize("applicator", ["allOf", "anyOf", "oneOf", "if"])
-def test_a_schema_applying_a_subschema_exponentially_often_in_place_is_refused(applicator: str) -> None:
+def test_a_schema_applying_a_subschema_exponentially_often_in_place_is_refused(
+    applicator: str,
+) -> None:
     """A few bytes that apply their last link 2**40 times to any value, {} included: refused
     quickly, naming the first link (from the end) over the bound, never compiled into a hang."""
     schema = _doubling_chain(40, applicator, {"type": "object"})
@@ -299,13 +445,19 @@ def test_a_schema_applying_a_subschema_exponentially_often_in_place_is_refused(a
         assert module.is_valid(instance) is reference.is_valid(instance)
 
 
-@pytest.mark.parametrize("schema", [
-    {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]},
-    {"items": {"$ref": "#"}, "contains": {"$ref": "#"}},
-    {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^a": {"$ref": "#"}}},
-    {"items": {"allOf": [{"$ref": "#"}, {"$ref": "#"}]}},
-    {"$defs": {"t": {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]}}, "items": {"$ref": "#/$defs/t"}},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]},
+        {"items": {"$ref": "#"}, "contains": {"$ref": "#"}},
+        {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^a": {"$ref": "#"}}},
+        {"items": {"allOf": [{"$ref": "#"}, {"$ref": "#"}]}},
+        {
+            "$defs": {"t": {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]}},
+            "items": {"$ref": "#/$defs/t"},
+        },
+    ],
+)
 def test_a_subschema_applying_itself_twice_to_a_member_is_refused(schema: Any) -> None:
     """Each level of an instance nested that way doubles the work (an array 40 deep, 80 bytes,
     would never finish): refused, naming the subschema."""
@@ -316,12 +468,18 @@ def test_a_subschema_applying_itself_twice_to_a_member_is_refused(schema: Any) -
     assert "applies itself twice or more to one member" in refused.value.message
 
 
-@pytest.mark.parametrize("schema", [
-    {"properties": {"left": {"$ref": "#"}, "right": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}},
-    {"prefixItems": [{"$ref": "#"}], "items": {"$ref": "#"}},
-    {"anyOf": [{"items": {"$ref": "#"}}, {"type": "string"}]},
-    {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^b": {"$ref": "#"}}},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {
+            "properties": {"left": {"$ref": "#"}, "right": {"$ref": "#"}},
+            "additionalProperties": {"$ref": "#"},
+        },
+        {"prefixItems": [{"$ref": "#"}], "items": {"$ref": "#"}},
+        {"anyOf": [{"items": {"$ref": "#"}}, {"type": "string"}]},
+        {"properties": {"a": {"$ref": "#"}}, "patternProperties": {"^b": {"$ref": "#"}}},
+    ],
+)
 def test_a_subschema_applying_itself_once_to_each_member_compiles(schema: Any) -> None:
     """Recursion that applies a subschema once to each member (a tree's left and right, a prefix
     item and the items after it, an anyOf alternative, a pattern that is another name's)."""
@@ -339,7 +497,10 @@ def test_the_doubling_check_never_runs_a_backtracking_pattern_on_the_schema_s_ow
     `re` can run (a look-ahead around a nested repetition) is not run at all, so a schema's own
     name cannot make its compile backtrack for ever."""
     name = "a" * 40 + "!"
-    schema = {"properties": {name: {"$ref": "#"}}, "patternProperties": {"^(?=(a+)+$)": {"$ref": "#"}}}
+    schema = {
+        "properties": {name: {"$ref": "#"}},
+        "patternProperties": {"^(?=(a+)+$)": {"$ref": "#"}},
+    }
     started = time.perf_counter()
     with pytest.warns(generator.SchemaWarning, match="unsafe"):
         generator.compile_source(schema, format=False)
@@ -354,17 +515,30 @@ DOUBLING_BEHIND_ALTERNATIVES = [
     {"anyOf": [{"items": R}, {"items": R}]},
     {"if": {"items": R}, "then": {"items": R}},
     {"oneOf": [{"items": R}, {"items": R}]},
-    {"type": ["array", "integer"], "anyOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 2}]},
-    {"type": ["array", "integer"], "if": {"items": R, "minItems": 2}, "then": {"items": R, "maxItems": 2}},
-    {"type": ["array", "integer"], "oneOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 1}]},
-    {"type": ["array", "integer"], "anyOf": [{"type": "integer"}, {"items": R, "minItems": 2},
-                                             {"items": R, "maxItems": 0}]},
+    {
+        "type": ["array", "integer"],
+        "anyOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 2}],
+    },
+    {
+        "type": ["array", "integer"],
+        "if": {"items": R, "minItems": 2},
+        "then": {"items": R, "maxItems": 2},
+    },
+    {
+        "type": ["array", "integer"],
+        "oneOf": [{"items": R, "maxItems": 1}, {"items": R, "minItems": 1}],
+    },
+    {
+        "type": ["array", "integer"],
+        "anyOf": [{"type": "integer"}, {"items": R, "minItems": 2}, {"items": R, "maxItems": 0}],
+    },
 ]
 
 
 def _nested_arrays() -> list[Any]:
     """Every array of up to two members nested up to two deep over 1 and "s", and chains of
-    one-member arrays up to eight deep (small: python-jsonschema doubles its work per level here)."""
+    one-member arrays up to eight deep (small: python-jsonschema doubles its work per level here).
+    """
     leaves: list[Any] = [1, "s"]
     level = list(leaves)
     for _ in range(2):
@@ -378,8 +552,12 @@ def _nested_arrays() -> list[Any]:
     return level + chains
 
 
-@pytest.mark.parametrize("schema", DOUBLING_BEHIND_ALTERNATIVES, ids=range(len(DOUBLING_BEHIND_ALTERNATIVES)))
-def test_a_doubling_behind_anyof_oneof_or_if_compiles_and_answers_as_python_jsonschema(schema: Any) -> None:
+@pytest.mark.parametrize(
+    "schema", DOUBLING_BEHIND_ALTERNATIVES, ids=range(len(DOUBLING_BEHIND_ALTERNATIVES))
+)
+def test_a_doubling_behind_anyof_oneof_or_if_compiles_and_answers_as_python_jsonschema(
+    schema: Any,
+) -> None:
     """Alternatives are not applied to every value the way allOf's members are: a schema applying
     itself twice to one member only through anyOf, oneOf or if/then is accepted, and its answers
     and errors agree with python-jsonschema's at a depth it can still answer."""

@@ -33,13 +33,20 @@ def both(text: str) -> list[Any]:
 # ---------------------------------------------------------------------------------------------
 # exact numbers
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, value", [
-    ("0", 0), ("-0", 0), ("1", 1), ("-17", -17), ("9007199254740993", 2**53 + 1),
-    ("18446744073709551616", 2**64),
-    ("1234567890123456789012345678901234567890", 1234567890123456789012345678901234567890),
-    ("-1234567890123456789012345678901234567890", -1234567890123456789012345678901234567890),
-    ("1" + "0" * 100, 10**100),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("0", 0),
+        ("-0", 0),
+        ("1", 1),
+        ("-17", -17),
+        ("9007199254740993", 2**53 + 1),
+        ("18446744073709551616", 2**64),
+        ("1234567890123456789012345678901234567890", 1234567890123456789012345678901234567890),
+        ("-1234567890123456789012345678901234567890", -1234567890123456789012345678901234567890),
+        ("1" + "0" * 100, 10**100),
+    ],
+)
 def test_integers_stay_int(text: str, value: int) -> None:
     for got in both(text):
         assert type(got) is int and got == value
@@ -62,21 +69,41 @@ def test_a_megabyte_integer_literal_loads_in_linear_time() -> None:
         assert type(got) is Decimal and got.as_tuple() == (0, (9,) * 1_000_000, 0)
 
 
-@pytest.mark.parametrize("text, value", [
-    ("0.1", 0.1), ("2.5", 2.5), ("-2.5e-3", -0.0025), ("1e21", 1e21), ("1E2", 100.0), ("0.30000000000000004", 0.30000000000000004),
-    ("1.7976931348623157e308", 1.7976931348623157e308), ("5e-324", 5e-324), ("123.456", 123.456),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("0.1", 0.1),
+        ("2.5", 2.5),
+        ("-2.5e-3", -0.0025),
+        ("1e21", 1e21),
+        ("1E2", 100.0),
+        ("0.30000000000000004", 0.30000000000000004),
+        ("1.7976931348623157e308", 1.7976931348623157e308),
+        ("5e-324", 5e-324),
+        ("123.456", 123.456),
+    ],
+)
 def test_decimals_a_float_keeps_are_floats(text: str, value: float) -> None:
     for got in both(text):
         assert type(got) is float and got == value
         assert Decimal(repr(got)) == Decimal(text)  # the float is the very number written
 
 
-@pytest.mark.parametrize("text", [
-    "0.30000000000000000001", "0.1000000000000000000000001", "1e400", "-1e400", "1e-400",
-    "9007199254740993.0", "123456789012345678901234567890.5", "2.00000000000000000001",
-    "1.0000000000000000000000000000000000000000000000001e-5", "1.7976931348623159e308",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0.30000000000000000001",
+        "0.1000000000000000000000001",
+        "1e400",
+        "-1e400",
+        "1e-400",
+        "9007199254740993.0",
+        "123456789012345678901234567890.5",
+        "2.00000000000000000001",
+        "1.0000000000000000000000000000000000000000000000001e-5",
+        "1.7976931348623159e308",
+    ],
+)
 def test_decimals_a_float_would_round_are_exact(text: str) -> None:
     for got in both(text):
         assert isinstance(got, Decimal), f"{text} loaded as {type(got).__name__} {got!r}"
@@ -92,7 +119,9 @@ def test_floats_and_decimals_tell_apart_what_they_should() -> None:
 
 
 def test_numbers_in_structures() -> None:
-    value = load_json('{"a": [0.1, 0.30000000000000000001, 10000000000000000000000000000001, 1e400, -0.0], "b": {"c": 2}}')
+    value = load_json(
+        '{"a": [0.1, 0.30000000000000000001, 10000000000000000000000000000001, 1e400, -0.0], "b": {"c": 2}}'
+    )
     a = value["a"]
     assert type(a[0]) is float and a[0] == 0.1
     assert isinstance(a[1], Decimal) and a[1] == Decimal("0.30000000000000000001")
@@ -103,9 +132,13 @@ def test_numbers_in_structures() -> None:
 
 
 def test_json_values() -> None:
-    assert load_json('{"a": [true, false, null, "s", {}, []]}') == {"a": [True, False, None, "s", {}, []]}
+    assert load_json('{"a": [true, false, null, "s", {}, []]}') == {
+        "a": [True, False, None, "s", {}, []]
+    }
     assert load_json(" \n\t[1] \r\n") == [1]
-    assert load_json('"\\ud83d\\ude00"') == "\U0001F600"  # an escaped surrogate pair is one code point
+    assert (
+        load_json('"\\ud83d\\ude00"') == "\U0001f600"
+    )  # an escaped surrogate pair is one code point
     assert load_json('"\\u00e9"') == "é" == load_json('"é"'.encode())
     assert load_json('{"a/b": {"~": 1}}') == {"a/b": {"~": 1}}
 
@@ -113,17 +146,20 @@ def test_json_values() -> None:
 # ---------------------------------------------------------------------------------------------
 # duplicate keys: rejected, with the pointer of the object that has them
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text, pointer", [
-    ('{"a": 1, "a": 2}', ""),
-    ('{"a": 1, "a": 1}', ""),
-    ('{"a": 1, "\\u0061": 2}', ""),  # the same key after unescaping
-    ('{"x": {"y": {"k": 1, "k": 2}}}', "/x/y"),
-    ('[0, {"k": 1, "k": 1}]', "/1"),
-    ('{"a/b": {"~": {"k": 1, "b": 0, "k": 2}}}', "/a~1b/~0"),
-    ('{"properties": {"x": {"type": "string", "type": "integer"}}}', "/properties/x"),
-    ('{"items": [{}, {}, {"enum": [{"z": 1, "z": 1}]}]}', "/items/2/enum/0"),
-    ('{"": {"": 1, "": 2}}', "/"),
-])
+@pytest.mark.parametrize(
+    "text, pointer",
+    [
+        ('{"a": 1, "a": 2}', ""),
+        ('{"a": 1, "a": 1}', ""),
+        ('{"a": 1, "\\u0061": 2}', ""),  # the same key after unescaping
+        ('{"x": {"y": {"k": 1, "k": 2}}}', "/x/y"),
+        ('[0, {"k": 1, "k": 1}]', "/1"),
+        ('{"a/b": {"~": {"k": 1, "b": 0, "k": 2}}}', "/a~1b/~0"),
+        ('{"properties": {"x": {"type": "string", "type": "integer"}}}', "/properties/x"),
+        ('{"items": [{}, {}, {"enum": [{"z": 1, "z": 1}]}]}', "/items/2/enum/0"),
+        ('{"": {"": 1, "": 2}}', "/"),
+    ],
+)
 def test_duplicate_keys_rejected_with_pointer(text: str, pointer: str) -> None:
     for source in (text, text.encode()):
         err = bad(source)
@@ -136,21 +172,42 @@ def test_duplicate_key_first_in_document_order() -> None:
 
 
 def test_same_key_in_different_objects_is_fine() -> None:
-    assert load_json('{"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}, {"k": 4}]}')["k"][1] == {"k": 4}
+    assert load_json('{"a": {"k": 1}, "b": {"k": 2}, "k": [{"k": 3}, {"k": 4}]}')["k"][1] == {
+        "k": 4
+    }
 
 
 # ---------------------------------------------------------------------------------------------
 # NaN / Infinity, bad encodings, syntax errors
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["NaN", "Infinity", "-Infinity", "[1, NaN]", '{"minimum": Infinity}',
-                                  '{"a": [-Infinity]}', "nan", "inf"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "[1, NaN]",
+        '{"minimum": Infinity}',
+        '{"a": [-Infinity]}',
+        "nan",
+        "inf",
+    ],
+)
 def test_nan_and_infinity_rejected(text: str) -> None:
     bad(text)
     bad(text.encode())
 
 
-@pytest.mark.parametrize("source", [b'"\xff"', b'{"a": "\xc3\x28"}', b"\x80", b'["\xed\xa0\x80"]',
-                                    b'{"a": 1, "b": "\xf8\x88\x80\x80\x80"}'])
+@pytest.mark.parametrize(
+    "source",
+    [
+        b'"\xff"',
+        b'{"a": "\xc3\x28"}',
+        b"\x80",
+        b'["\xed\xa0\x80"]',
+        b'{"a": 1, "b": "\xf8\x88\x80\x80\x80"}',
+    ],
+)
 def test_invalid_utf8_rejected(source: bytes) -> None:
     bad(source)
 
@@ -167,24 +224,27 @@ def test_invalid_utf8_message_names_line_and_column() -> None:
     assert _line_and_column(err.message) == (2, 9)
 
 
-@pytest.mark.parametrize("text, where", [
-    ('{"a": 1}\n  x', (2, 3)),
-    ('{\n"a": tru}', (2, 6)),
-    ("[1, 2,\n\n   @]", (3, 4)),
-    ('{"a" 1}', (1, 6)),
-    ("[1 2]", (1, 4)),
-    ("{'a': 1}", (1, 2)),
-    ("[1,]", (1, 4)),
-    ('{"a": 1,}', (1, 9)),
-    ("01", (1, 2)),
-    ("+1", (1, 1)),
-    (".5", (1, 1)),
-    ("", (1, 1)),
-    ("   ", (1, 4)),
-    ('["a\tb"]', (1, 4)),
-    ("[1] // comment", (1, 5)),
-    ("0x10", (1, 2)),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('{"a": 1}\n  x', (2, 3)),
+        ('{\n"a": tru}', (2, 6)),
+        ("[1, 2,\n\n   @]", (3, 4)),
+        ('{"a" 1}', (1, 6)),
+        ("[1 2]", (1, 4)),
+        ("{'a': 1}", (1, 2)),
+        ("[1,]", (1, 4)),
+        ('{"a": 1,}', (1, 9)),
+        ("01", (1, 2)),
+        ("+1", (1, 1)),
+        (".5", (1, 1)),
+        ("", (1, 1)),
+        ("   ", (1, 4)),
+        ('["a\tb"]', (1, 4)),
+        ("[1] // comment", (1, 5)),
+        ("0x10", (1, 2)),
+    ],
+)
 def test_syntax_errors_name_line_and_column(text: str, where: tuple[int, int]) -> None:
     for source in (text, text.encode()):
         err = bad(source)
@@ -221,19 +281,24 @@ def test_size_limit_checked_before_parsing() -> None:
 
 def test_size_limit_via_compile_module() -> None:
     with pytest.raises(generator.SchemaError) as info:
-        generator.compile_module('{"type": "string"}', profile="strict", max_source_bytes=10, format=False)
+        generator.compile_module(
+            '{"type": "string"}', profile="strict", max_source_bytes=10, format=False
+        )
     assert info.value.code == "limit-exceeded"
 
 
 # ---------------------------------------------------------------------------------------------
 # deep nesting: a SchemaError, never a RecursionError
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", [
-    "[" * 100_000,
-    "[" * 100_000 + "]" * 100_000,
-    '{"a":' * 100_000 + "1" + "}" * 100_000,
-    "[{" * 50_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 100_000 + "1" + "}" * 100_000,
+        "[{" * 50_000,
+    ],
+)
 def test_very_deep_nesting_is_a_schema_error(text: str) -> None:
     with pytest.raises(generator.SchemaError):
         load_json(text)

@@ -34,29 +34,41 @@ def call_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_import_writes_a_contract_per_tool_that_compile_compiles(
-        tmp_path: Path, call_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, call_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "contracts" / "remote"
     assert main(["mcp", "import", "-o", str(out), "--", *THIRD_PARTY]) == 0
     written = sorted(path.name for path in out.iterdir())
     assert written == sorted(f"{name}.json" for name in LISTED)
     add = json.loads((out / "add.json").read_text(encoding="utf-8"))
-    assert add == {"name": "add", "description": "Adds left and right.", "profile": "draft2020-12",
-                   "input": {"type": "object"},
-                   "output": {"type": "object", "properties": {"total": {"type": "integer"}}}}
+    assert add == {
+        "name": "add",
+        "description": "Adds left and right.",
+        "profile": "draft2020-12",
+        "input": {"type": "object"},
+        "output": {"type": "object", "properties": {"total": {"type": "integer"}}},
+    }
     # no outputSchema declared: an open output schema that says so (a contract needs one)
     fail = json.loads((out / "fail.json").read_text(encoding="utf-8"))
-    assert fail["output"] == {"description": "The server declares no outputSchema: any JSON object or array."}
+    assert fail["output"] == {
+        "description": "The server declares no outputSchema: any JSON object or array."
+    }
     assert f"{len(LISTED)} of {len(LISTED)} tools written" in capsys.readouterr().err
     assert not call_log.exists()  # listing calls no tool
     modules = tmp_path / "modules"
-    assert main(["compile", *sorted(str(path) for path in out.iterdir()), "--out", str(modules)]) == 0
+    assert (
+        main(["compile", *sorted(str(path) for path in out.iterdir()), "--out", str(modules)]) == 0
+    )
     assert (modules / "lookup.py").is_file() and (modules / "add_wrong.py").is_file()
 
 
 def test_import_reports_a_schema_outside_the_profile_at_its_pointer_and_does_not_write_it(
-        tmp_path: Path, call_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, call_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "octoscript"
-    assert main(["mcp", "import", "-o", str(out), "--profile", "octoscript", "--", *THIRD_PARTY]) == 1
+    assert (
+        main(["mcp", "import", "-o", str(out), "--profile", "octoscript", "--", *THIRD_PARTY]) == 1
+    )
     err = capsys.readouterr().err
     lookup = out / "lookup.json"
     assert f"{lookup}:/input/properties/code/pattern: " in err
@@ -65,31 +77,64 @@ def test_import_reports_a_schema_outside_the_profile_at_its_pointer_and_does_not
     written = sorted(path.name for path in out.iterdir())
     assert written == sorted(f"{name}.json" for name in LISTED if name != "lookup")
     assert f"{len(LISTED) - 1} of {len(LISTED)} tools written" in err
-    assert main(["compile", *sorted(str(path) for path in out.iterdir()), "--out", str(tmp_path / "m")]) == 0
+    assert (
+        main(
+            ["compile", *sorted(str(path) for path in out.iterdir()), "--out", str(tmp_path / "m")]
+        )
+        == 0
+    )
 
 
-def test_import_from_a_server_that_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["mcp", "import", "-o", str(tmp_path / "out"), "--", str(tmp_path / "no-such-server")]) == 1
+def test_import_from_a_server_that_cannot_start_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["mcp", "import", "-o", str(tmp_path / "out"), "--", str(tmp_path / "no-such-server")])
+        == 1
+    )
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("straightline mcp import: the server ") and "cannot connect" in err[0]
+    assert (
+        len(err) == 1
+        and err[0].startswith("straightline mcp import: the server ")
+        and "cannot connect" in err[0]
+    )
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("arguments, message", [
-    (["mcp", "import", "-o", "OUT"], "give the server as -- COMMAND ARGS... or as --url URL"),
-    (["mcp", "import", "-o", "OUT", "--url", "http://127.0.0.1:9/mcp", "--", "server"], "one of them"),
-    (["mcp", "import", "-o", "OUT", "--url", "ftp://x"], "--url"),
-    (["mcp", "import", "-o", "OUT", "--timeout", "inf", "--", "server"], "--timeout must be a positive number"),
-    (["mcp", "import", "-o", "OUT", "--timeout", "0", "--", "server"], "--timeout must be a positive number"),
-    (["mcp", "serve", "tests.mcp_fixtures.served"], "expected MODULE:ATTR"),
-    (["mcp", "serve", "tests.mcp_fixtures.nowhere:runtime"], "no module named 'tests.mcp_fixtures.nowhere'"),
-    (["mcp", "serve", "tests.mcp_fixtures.served:nothing"], "has no attribute 'nothing'"),
-    (["mcp", "serve", "tests.mcp_fixtures.served:ECHO_IN"], "is a dict, not a ToolRuntime"),
-    (["mcp", "serve", "tests.mcp_fixtures.served:_boom"], "calling _boom() failed: TypeError"),
-    (["mcp", "serve", "tests.mcp_fixtures.served:runtime", "--http", "127.0.0.1"], "--http: expected HOST:PORT"),
-])
-def test_usage_errors_are_one_line_and_status_2(arguments: list[str], message: str,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["mcp", "import", "-o", "OUT"], "give the server as -- COMMAND ARGS... or as --url URL"),
+        (
+            ["mcp", "import", "-o", "OUT", "--url", "http://127.0.0.1:9/mcp", "--", "server"],
+            "one of them",
+        ),
+        (["mcp", "import", "-o", "OUT", "--url", "ftp://x"], "--url"),
+        (
+            ["mcp", "import", "-o", "OUT", "--timeout", "inf", "--", "server"],
+            "--timeout must be a positive number",
+        ),
+        (
+            ["mcp", "import", "-o", "OUT", "--timeout", "0", "--", "server"],
+            "--timeout must be a positive number",
+        ),
+        (["mcp", "serve", "tests.mcp_fixtures.served"], "expected MODULE:ATTR"),
+        (
+            ["mcp", "serve", "tests.mcp_fixtures.nowhere:runtime"],
+            "no module named 'tests.mcp_fixtures.nowhere'",
+        ),
+        (["mcp", "serve", "tests.mcp_fixtures.served:nothing"], "has no attribute 'nothing'"),
+        (["mcp", "serve", "tests.mcp_fixtures.served:ECHO_IN"], "is a dict, not a ToolRuntime"),
+        (["mcp", "serve", "tests.mcp_fixtures.served:_boom"], "calling _boom() failed: TypeError"),
+        (
+            ["mcp", "serve", "tests.mcp_fixtures.served:runtime", "--http", "127.0.0.1"],
+            "--http: expected HOST:PORT",
+        ),
+    ],
+)
+def test_usage_errors_are_one_line_and_status_2(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exited:
         main(arguments)
     assert exited.value.code == 2
@@ -97,7 +142,9 @@ def test_usage_errors_are_one_line_and_status_2(arguments: list[str], message: s
     assert message in err and "Traceback" not in err
 
 
-def test_import_refuses_an_output_path_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_refuses_an_output_path_that_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     blocking = tmp_path / "file"
     blocking.write_text("", encoding="utf-8")
     with pytest.raises(SystemExit) as exited:
@@ -121,8 +168,13 @@ sys.meta_path.insert(0, Block())
 
 
 def _run(program: str, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", program, *arguments], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", program, *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_without_the_sdk_protocol_tools_are_a_typed_error_naming_the_extra() -> None:
@@ -145,16 +197,31 @@ sys.exit(main(["mcp", "serve", "tests.mcp_fixtures.served:runtime"]))
 """
     result = _run(program)
     assert result.returncode == 2, result.stderr
-    expected = ("protocol tools need the Model Context Protocol SDK, which is not installed: "
-                "pip install 'straightline[mcp]'")
+    expected = (
+        "protocol tools need the Model Context Protocol SDK, which is not installed: "
+        "pip install 'straightline[mcp]'"
+    )
     assert result.stdout.splitlines() == [expected, expected]
     assert result.stderr.strip() == f"straightline mcp: {expected}"
 
 
 def test_the_protocol_runtime_imports_nothing_of_the_compiler_nor_the_sdk_until_used() -> None:
-    blocked = ["black", "jinja2", "generator.api", "generator.emit", "generator.lower", "generator.render",
-               "generator.preflight", "generator.resolve", "generator.contracts", "generator.regex",
-               "generator.plan", "generator.keywords", "generator.codegen", "generator.profiles"]
+    blocked = [
+        "black",
+        "jinja2",
+        "generator.api",
+        "generator.emit",
+        "generator.lower",
+        "generator.render",
+        "generator.preflight",
+        "generator.resolve",
+        "generator.contracts",
+        "generator.regex",
+        "generator.plan",
+        "generator.keywords",
+        "generator.codegen",
+        "generator.profiles",
+    ]
     program = BLOCKER.format(blocked=blocked) + r"""
 import generator.runtime.mcp as protocol
 from generated.tools import math_add

@@ -28,10 +28,23 @@ import pytest
 pytest.importorskip("mcp")
 
 from generated.tools import math_add  # noqa: E402
-from generator.runtime import (BudgetExhausted, HandlerFailed, OutputRejected, ToolDenied,  # noqa: E402
-                               ToolRuntime)
-from generator.runtime.mcp import (HttpServer, MalformedResponse, ProtocolTimeout, RemoteError,  # noqa: E402
-                                   RemoteToolError, ServerGone, ServerUnavailable, StdioServer)
+from generator.runtime import (
+    BudgetExhausted,
+    HandlerFailed,
+    OutputRejected,
+    ToolDenied,  # noqa: E402
+    ToolRuntime,
+)
+from generator.runtime.mcp import (
+    HttpServer,
+    MalformedResponse,
+    ProtocolTimeout,
+    RemoteError,  # noqa: E402
+    RemoteToolError,
+    ServerGone,
+    ServerUnavailable,
+    StdioServer,
+)
 
 from .conftest import ROOT  # noqa: E402
 
@@ -57,12 +70,17 @@ def log(tmp_path: Path) -> CallLog:
 
 
 def third_party(log: CallLog, **options: Any) -> StdioServer:
-    return StdioServer([sys.executable, str(FIXTURES / "third_party_server.py")],
-                       env={"CALL_LOG": str(log.path)}, **options)
+    return StdioServer(
+        [sys.executable, str(FIXTURES / "third_party_server.py")],
+        env={"CALL_LOG": str(log.path)},
+        **options,
+    )
 
 
 def _mcp_threads() -> list[threading.Thread]:
-    return [thread for thread in threading.enumerate() if thread.name.startswith("straightline-mcp")]
+    return [
+        thread for thread in threading.enumerate() if thread.name.startswith("straightline-mcp")
+    ]
 
 
 @pytest.fixture(autouse=True)
@@ -95,10 +113,15 @@ def test_a_guarded_remote_tool_denied_input_never_reaches_the_server(log: CallLo
         assert runtime.call("math.add", {"left": 1, "right": 2}) == {"total": 3}
         with pytest.raises(BudgetExhausted):
             runtime.call("math.add", {"left": 1, "right": 2})
-    assert log.calls() == [{"tool": "add", "arguments": {"left": 40, "right": 2}},
-                           {"tool": "add", "arguments": {"left": 1, "right": 2}}]
+    assert log.calls() == [
+        {"tool": "add", "arguments": {"left": 40, "right": 2}},
+        {"tool": "add", "arguments": {"left": 1, "right": 2}},
+    ]
     assert _outcomes(runtime) == ["denied", "accepted", "denied", "accepted", "budget_exhausted"]
-    assert [r.errors[0][0] for r in runtime.records() if r.outcome == "denied"] == ["/right", "/carry"]
+    assert [r.errors[0][0] for r in runtime.records() if r.outcome == "denied"] == [
+        "/right",
+        "/carry",
+    ]
 
 
 def test_bad_output_from_the_remote_tool_is_rejected_with_one_record(log: CallLog) -> None:
@@ -108,7 +131,8 @@ def test_bad_output_from_the_remote_tool_is_rejected_with_one_record(log: CallLo
         runtime.call("math.add", {"left": 1, "right": 2})
     expected = math_add.output_errors({"sum": 3})  # total missing, sum not allowed
     assert [(e.instance_location, e.message) for e in rejected.value.errors] == [
-        (e.instance_location, e.message) for e in expected]
+        (e.instance_location, e.message) for e in expected
+    ]
     assert log.calls() == [{"tool": "add.wrong", "arguments": {"left": 1, "right": 2}}]
     assert _outcomes(runtime) == ["output_rejected"]
     assert runtime.remaining_budget("math.add") == 4  # the call was made: it is consumed
@@ -127,8 +151,13 @@ def test_remote_failures_are_typed_errors_each_recorded(log: CallLog) -> None:
     to its typed error, one handler_error record each; the connection stays usable."""
     runtime = ToolRuntime()
     server = third_party(log)
-    for name, tool, timeout in [("fail", "fail", 30.0), ("nosuch", "nosuch", 30.0), ("words", "words", 30.0),
-                                ("slow", "slow", 1.0), ("add", "add", 30.0)]:
+    for name, tool, timeout in [
+        ("fail", "fail", 30.0),
+        ("nosuch", "nosuch", 30.0),
+        ("words", "words", 30.0),
+        ("slow", "slow", 1.0),
+        ("add", "add", 30.0),
+    ]:
         contract = _renamed(name)
         runtime.register_protocol(contract, server, tool=tool, timeout=timeout)
     causes: dict[str, BaseException | None] = {}
@@ -144,8 +173,12 @@ def test_remote_failures_are_typed_errors_each_recorded(log: CallLog) -> None:
     assert isinstance(causes["slow"], ProtocolTimeout)
     records = runtime.records()
     assert [(r.tool, r.outcome) for r in records] == [
-        ("fail", "handler_error"), ("nosuch", "handler_error"), ("words", "handler_error"),
-        ("slow", "handler_error"), ("add", "accepted")]
+        ("fail", "handler_error"),
+        ("nosuch", "handler_error"),
+        ("words", "handler_error"),
+        ("slow", "handler_error"),
+        ("add", "accepted"),
+    ]
     assert records[0].detail == "RemoteToolError: fail: the remote tool failed: the disk is full"
     assert records[3].detail.startswith("ProtocolTimeout: slow: no response from the server")
     assert [call["tool"] for call in log.calls()] == ["fail", "nosuch", "words", "slow", "add"]
@@ -155,11 +188,14 @@ def _renamed(name: str) -> Any:
     """math.add's contract under another name (a compiled contract module)."""
     import generator
 
-    return generator.compile_contract_module({"name": name, "input": math_add.INPUT_SCHEMA,
-                                              "output": math_add.OUTPUT_SCHEMA})
+    return generator.compile_contract_module(
+        {"name": name, "input": math_add.INPUT_SCHEMA, "output": math_add.OUTPUT_SCHEMA}
+    )
 
 
-def test_a_server_that_dies_is_a_typed_error_and_the_next_call_starts_it_again(log: CallLog) -> None:
+def test_a_server_that_dies_is_a_typed_error_and_the_next_call_starts_it_again(
+    log: CallLog,
+) -> None:
     runtime = ToolRuntime()
     server = third_party(log)
     runtime.register_protocol(_renamed("die"), server, tool="die")
@@ -169,14 +205,18 @@ def test_a_server_that_dies_is_a_typed_error_and_the_next_call_starts_it_again(l
             runtime.call("die", {"left": 1, "right": 2})
         assert isinstance(failed.value.__cause__, ServerGone)
         assert runtime.call("math.add", {"left": 1, "right": 2}) == {"total": 3}
-    assert [(r.tool, r.outcome) for r in runtime.records()] == [("die", "handler_error"), ("math.add", "accepted")]
+    assert [(r.tool, r.outcome) for r in runtime.records()] == [
+        ("die", "handler_error"),
+        ("math.add", "accepted"),
+    ]
     assert [call["tool"] for call in log.calls()] == ["die", "add"]
 
 
 def test_a_malformed_response_is_a_typed_error() -> None:
     runtime = ToolRuntime()
-    runtime.register_protocol(math_add, StdioServer([sys.executable, str(FIXTURES / "malformed_server.py")]),
-                              tool="add")
+    runtime.register_protocol(
+        math_add, StdioServer([sys.executable, str(FIXTURES / "malformed_server.py")]), tool="add"
+    )
     with runtime, pytest.raises(HandlerFailed) as failed:
         runtime.call("math.add", {"left": 1, "right": 2})
     assert isinstance(failed.value.__cause__, MalformedResponse)
@@ -186,7 +226,9 @@ def test_a_malformed_response_is_a_typed_error() -> None:
 
 def test_a_server_that_cannot_start_is_a_typed_error(tmp_path: Path) -> None:
     runtime = ToolRuntime()
-    runtime.register_protocol(math_add, StdioServer([str(tmp_path / "no-such-server")]), tool="add", budget=3)
+    runtime.register_protocol(
+        math_add, StdioServer([str(tmp_path / "no-such-server")]), tool="add", budget=3
+    )
     with runtime, pytest.raises(HandlerFailed) as failed:
         runtime.call("math.add", {"left": 1, "right": 2})
     assert isinstance(failed.value.__cause__, ServerUnavailable)
@@ -195,11 +237,15 @@ def test_a_server_that_cannot_start_is_a_typed_error(tmp_path: Path) -> None:
     assert runtime.remaining_budget("math.add") == 2
 
 
-def test_a_handshake_that_never_comes_is_a_typed_error_within_the_connect_timeout(tmp_path: Path) -> None:
+def test_a_handshake_that_never_comes_is_a_typed_error_within_the_connect_timeout(
+    tmp_path: Path,
+) -> None:
     silent = tmp_path / "silent.py"
     silent.write_text("import time\ntime.sleep(600)\n", encoding="utf-8")
     runtime = ToolRuntime()
-    runtime.register_protocol(math_add, StdioServer([sys.executable, str(silent)], connect_timeout=1), tool="add")
+    runtime.register_protocol(
+        math_add, StdioServer([sys.executable, str(silent)], connect_timeout=1), tool="add"
+    )
     with runtime, pytest.raises(HandlerFailed) as failed:
         runtime.call("math.add", {"left": 1, "right": 2})
     assert isinstance(failed.value.__cause__, ServerUnavailable)
@@ -215,13 +261,21 @@ def test_call_async_and_threads_share_one_connection(log: CallLog) -> None:
         denied = runtime.call_async("math.add", {"left": "x", "right": 1})
         with pytest.raises(ToolDenied):
             await denied
-        return list(await asyncio.gather(*(runtime.call_async("math.add", {"left": n, "right": 1}) for n in range(4))))
+        return list(
+            await asyncio.gather(
+                *(runtime.call_async("math.add", {"left": n, "right": 1}) for n in range(4))
+            )
+        )
 
     results: list[Any] = []
     with runtime:
         assert asyncio.run(asyncio.wait_for(calls(), BOUND)) == [{"total": n + 1} for n in range(4)]
-        threads = [threading.Thread(target=lambda n=n: results.append(runtime.call("math.add", {"left": n, "right": 0})))
-                   for n in range(3)]
+        threads = [
+            threading.Thread(
+                target=lambda n=n: results.append(runtime.call("math.add", {"left": n, "right": 0}))
+            )
+            for n in range(3)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -271,9 +325,12 @@ def _free_port() -> int:
 @pytest.fixture()
 def http_third_party(log: CallLog) -> Iterator[str]:
     port = _free_port()
-    process = subprocess.Popen([sys.executable, str(FIXTURES / "third_party_server.py"), "--http", str(port)],
-                               env={**os.environ, "CALL_LOG": str(log.path)}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, str(FIXTURES / "third_party_server.py"), "--http", str(port)],
+        env={**os.environ, "CALL_LOG": str(log.path)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + BOUND
         while True:  # bounded wait for it to listen
@@ -281,7 +338,9 @@ def http_third_party(log: CallLog) -> Iterator[str]:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, "the server did not start"
+                assert (
+                    process.poll() is None and time.monotonic() < deadline
+                ), "the server did not start"
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -301,16 +360,22 @@ def test_a_guarded_remote_tool_over_streamable_http(http_third_party: str, log: 
             runtime.call("wrong", {"left": 1, "right": 2})
     assert runtime.remaining_budget("math.add") == 2
     assert _outcomes(runtime) == ["denied", "accepted", "output_rejected"]
-    assert log.calls() == [{"tool": "add", "arguments": {"left": 1, "right": 2}},
-                           {"tool": "add.wrong", "arguments": {"left": 1, "right": 2}}]
+    assert log.calls() == [
+        {"tool": "add", "arguments": {"left": 1, "right": 2}},
+        {"tool": "add.wrong", "arguments": {"left": 1, "right": 2}},
+    ]
 
 
-def test_import_reads_a_server_over_streamable_http(http_third_party: str, log: CallLog, tmp_path: Path) -> None:
+def test_import_reads_a_server_over_streamable_http(
+    http_third_party: str, log: CallLog, tmp_path: Path
+) -> None:
     from generator.cli import main
 
     out = tmp_path / "remote"
     assert main(["mcp", "import", "-o", str(out), "--url", http_third_party]) == 0
     assert json.loads((out / "add.json").read_text(encoding="utf-8"))["output"] == {
-        "type": "object", "properties": {"total": {"type": "integer"}}}
+        "type": "object",
+        "properties": {"total": {"type": "integer"}},
+    }
     assert len(list(out.iterdir())) == 8
     assert log.calls() == []

@@ -57,7 +57,9 @@ def in_process(runtime: ToolRuntime, body: Callable[[Client], Awaitable[Any]]) -
 
 
 def _texts(result: mcp_types.CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content if isinstance(block, mcp_types.TextContent))
+    return "\n".join(
+        block.text for block in result.content if isinstance(block, mcp_types.TextContent)
+    )
 
 
 def _counting(runtime: ToolRuntime) -> list[Any]:
@@ -82,10 +84,18 @@ def test_tools_list_publishes_each_contract_schemas_unchanged() -> None:
         return await client.list_tools()
 
     listed = in_process(runtime, body)
-    published = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools]
-    assert published == [{"name": entry["name"], "description": entry["description"],
-                          "inputSchema": entry["input_schema"], "outputSchema": entry["output_schema"]}
-                         for entry in runtime.catalog()]
+    published = [
+        tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in listed.tools
+    ]
+    assert published == [
+        {
+            "name": entry["name"],
+            "description": entry["description"],
+            "inputSchema": entry["input_schema"],
+            "outputSchema": entry["output_schema"],
+        }
+        for entry in runtime.catalog()
+    ]
     assert published[0]["inputSchema"] == math_add.INPUT_SCHEMA
 
 
@@ -116,15 +126,26 @@ def test_denied_input_is_an_is_error_result_naming_the_field_and_costs_no_budget
     [error] = math_add.input_errors({"left": 1, "right": "2"})
     assert (error.instance_location, error.keyword_location) == ("/right", "/properties/right/type")
     assert result.is_error
-    assert _texts(result).splitlines() == ["math.add: input rejected:", f"- at /right: {error.message}"]
+    assert _texts(result).splitlines() == [
+        "math.add: input rejected:",
+        f"- at /right: {error.message}",
+    ]
     assert result.structured_content == {
-        "outcome": "denied", "message": "math.add: input rejected",
-        "errors": [{"instanceLocation": "/right", "keywordLocation": "/properties/right/type",
-                    "message": error.message}]}
+        "outcome": "denied",
+        "message": "math.add: input rejected",
+        "errors": [
+            {
+                "instanceLocation": "/right",
+                "keywordLocation": "/properties/right/type",
+                "message": error.message,
+            }
+        ],
+    }
     assert seen == []
     assert runtime.remaining_budget("math.add") == 2
     assert [(r.outcome, r.errors) for r in runtime.records()] == [
-        ("denied", (("/right", "/properties/right/type", error.message),))]
+        ("denied", (("/right", "/properties/right/type", error.message),))
+    ]
 
 
 def test_denied_input_lists_every_error_the_best_match_first() -> None:
@@ -141,9 +162,15 @@ def test_denied_input_lists_every_error_the_best_match_first() -> None:
     assert best is not None and len(errors) == 3
     listed = result.structured_content["errors"]
     assert len(listed) == 3
-    assert (listed[0]["instanceLocation"], listed[0]["message"]) == (best.instance_location, best.message)
+    assert (listed[0]["instanceLocation"], listed[0]["message"]) == (
+        best.instance_location,
+        best.message,
+    )
     assert sorted(e["message"] for e in listed) == sorted(e.message for e in errors)
-    assert _texts(result).splitlines()[1] == f"- at {best.instance_location or 'the root'}: {best.message}"
+    assert (
+        _texts(result).splitlines()[1]
+        == f"- at {best.instance_location or 'the root'}: {best.message}"
+    )
 
 
 def test_missing_arguments_are_an_empty_object_to_the_contract() -> None:
@@ -156,7 +183,9 @@ def test_missing_arguments_are_an_empty_object_to_the_contract() -> None:
     result = in_process(runtime, body)
     assert result.is_error and result.structured_content["outcome"] == "denied"
     assert {e["message"] for e in result.structured_content["errors"]} == {
-        '"left" is a required property', '"right" is a required property'}
+        '"left" is a required property',
+        '"right" is a required property',
+    }
     assert seen == [] and runtime.remaining_budget("math.add") == 2
 
 
@@ -164,41 +193,62 @@ def test_rejected_output_a_failing_handler_and_an_exhausted_budget_are_is_error_
     runtime = served.build()
 
     async def body(client: Client) -> list[Any]:
-        calls = [("echo.wrong", {"text": "a"}), ("echo.boom", {"text": "a"}),
-                 ("math.add", {"left": 1, "right": 1}), ("math.add", {"left": 1, "right": 1}),
-                 ("math.add", {"left": 1, "right": 1})]
+        calls = [
+            ("echo.wrong", {"text": "a"}),
+            ("echo.boom", {"text": "a"}),
+            ("math.add", {"left": 1, "right": 1}),
+            ("math.add", {"left": 1, "right": 1}),
+            ("math.add", {"left": 1, "right": 1}),
+        ]
         return [await client.call_tool(name, arguments) for name, arguments in calls]
 
     wrong, boom, first, second, third = in_process(runtime, body)
     assert wrong.is_error and wrong.structured_content["outcome"] == "output_rejected"
     [error] = runtime.contract("echo.wrong").output_errors({"text": 5})
-    assert wrong.structured_content["errors"] == [{"instanceLocation": "/text", "keywordLocation": "/properties/text/type",
-                                                   "message": error.message}]
-    assert _texts(wrong).splitlines() == ["echo.wrong: the tool's output was rejected:", f"- at /text: {error.message}"]
+    assert wrong.structured_content["errors"] == [
+        {
+            "instanceLocation": "/text",
+            "keywordLocation": "/properties/text/type",
+            "message": error.message,
+        }
+    ]
+    assert _texts(wrong).splitlines() == [
+        "echo.wrong: the tool's output was rejected:",
+        f"- at /text: {error.message}",
+    ]
     assert boom.is_error and boom.structured_content["outcome"] == "handler_error"
     assert _texts(boom) == "echo.boom: the handler failed: RuntimeError: the handler broke"
     assert not first.is_error and not second.is_error
     assert third.is_error and third.structured_content["outcome"] == "budget_exhausted"
     assert _texts(third) == "math.add: the call budget is exhausted"
     assert [(r.tool, r.outcome) for r in runtime.records()] == [
-        ("echo.wrong", "output_rejected"), ("echo.boom", "handler_error"), ("math.add", "accepted"),
-        ("math.add", "accepted"), ("math.add", "budget_exhausted")]
+        ("echo.wrong", "output_rejected"),
+        ("echo.boom", "handler_error"),
+        ("math.add", "accepted"),
+        ("math.add", "accepted"),
+        ("math.add", "budget_exhausted"),
+    ]
 
 
 def test_async_and_externally_completed_handlers_take_the_same_path() -> None:
     runtime = served.build()
 
     async def body(client: Client) -> list[Any]:
-        return [await client.call_tool("echo.async", {"text": "hi"}),
-                await client.call_tool("echo.deferred", {"text": "there"}),
-                await client.call_tool("echo.deferred", {"text": "far too long"})]
+        return [
+            await client.call_tool("echo.async", {"text": "hi"}),
+            await client.call_tool("echo.deferred", {"text": "there"}),
+            await client.call_tool("echo.deferred", {"text": "far too long"}),
+        ]
 
     async_result, deferred, denied = in_process(runtime, body)
     assert async_result.structured_content == {"text": "hi"}
     assert deferred.structured_content == {"text": "there"}
     assert denied.is_error and denied.structured_content["errors"][0]["instanceLocation"] == "/text"
     assert [(r.tool, r.outcome) for r in runtime.records()] == [
-        ("echo.async", "accepted"), ("echo.deferred", "accepted"), ("echo.deferred", "denied")]
+        ("echo.async", "accepted"),
+        ("echo.deferred", "accepted"),
+        ("echo.deferred", "denied"),
+    ]
     assert runtime.pending() == []
 
 
@@ -213,7 +263,9 @@ def test_an_unknown_tool_is_a_protocol_error_and_a_denied_record() -> None:
 
     error = in_process(runtime, body)
     assert error.code == mcp_types.INVALID_PARAMS and "math.subtract" in error.message
-    assert [(r.tool, r.outcome, r.detail) for r in runtime.records()] == [("math.subtract", "denied", "unknown tool")]
+    assert [(r.tool, r.outcome, r.detail) for r in runtime.records()] == [
+        ("math.subtract", "denied", "unknown tool")
+    ]
 
 
 def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_float() -> None:
@@ -221,10 +273,14 @@ def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_floa
 
     contract = generator.compile_contract_module(
         '{"name": "exact", "profile": "draft2020-12", "input": {"type": "object", "properties": '
-        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}')
+        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}'
+    )
     assert contract.INPUT_SCHEMA["properties"]["x"]["maximum"] == Decimal("0.30000000000000000001")
     runtime = ToolRuntime()
-    runtime.register(contract, lambda request: {"exact": Decimal("0.30000000000000000001"), "whole": Decimal("2")})
+    runtime.register(
+        contract,
+        lambda request: {"exact": Decimal("0.30000000000000000001"), "whole": Decimal("2")},
+    )
 
     async def body(client: Client) -> Any:
         return await client.list_tools(), await client.call_tool("exact", {"x": 0.3})
@@ -241,8 +297,10 @@ def test_serve_takes_a_tool_runtime() -> None:
         build_server(math_add)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.1:", ":80", "localhost:http", "127.0.0.1:70000",
-                                     "127.0.0.1:٨٠"])
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "127.0.0.1:", ":80", "localhost:http", "127.0.0.1:70000", "127.0.0.1:٨٠"],
+)
 def test_a_bad_http_address_is_refused(address: str) -> None:
     with pytest.raises(ValueError, match="HOST:PORT"):
         parse_address(address)
@@ -263,7 +321,10 @@ async def _served_scenario(client: Client) -> None:
     listed = await client.list_tools()
     math = next(tool for tool in listed.tools if tool.name == "math.add")
     assert (math.input_schema, math.output_schema, math.description) == (
-        math_add.INPUT_SCHEMA, math_add.OUTPUT_SCHEMA, math_add.DESCRIPTION)
+        math_add.INPUT_SCHEMA,
+        math_add.OUTPUT_SCHEMA,
+        math_add.DESCRIPTION,
+    )
     denied = await client.call_tool("math.add", {"left": 1})
     assert denied.is_error
     assert '- at the root: "right" is a required property' in _texts(denied)
@@ -290,7 +351,9 @@ def test_served_over_stdio_by_the_command(caplog: pytest.LogCaptureFixture) -> N
         run(session)
     # the SDK's client logs each line of the server's standard output that is not a message:
     # echo.print's print went to standard error instead
-    assert [record.getMessage() for record in caplog.records if record.name == "mcp.client.stdio"] == []
+    assert [
+        record.getMessage() for record in caplog.records if record.name == "mcp.client.stdio"
+    ] == []
 
 
 def test_served_over_stdio_in_the_handshake_era() -> None:
@@ -307,8 +370,14 @@ def test_served_over_stdio_in_the_handshake_era() -> None:
 def http_server() -> Iterator[str]:
     """`straightline mcp serve --http 127.0.0.1:0` in a subprocess; its URL, read from the line it
     prints once it listens."""
-    process = subprocess.Popen([*SERVE, "--http", "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        [*SERVE, "--http", "127.0.0.1:0"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     lines: queue.Queue[str] = queue.Queue()
     assert process.stderr is not None
     stderr = process.stderr

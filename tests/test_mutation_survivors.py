@@ -35,7 +35,11 @@ def _compile(*args: Any) -> int:
 # -- write_atomic: mutant `open(target, "w")` -----------------------------------------------
 @pytest.mark.parametrize("failing", ["replace", "fsync"])
 def test_a_failing_write_leaves_the_old_module_and_no_temporary_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], failing: str) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failing: str,
+) -> None:
     a, _, out = _sources(tmp_path)
     assert _compile(a, "--out", out) == 0
     old = (out / "a.py").read_bytes()
@@ -68,12 +72,15 @@ def test_a_recompile_replaces_the_module_file_never_rewrites_it(tmp_path: Path) 
 
 # -- compile_command: mutant without `failed += 1` after a write OSError -----------------------
 def test_a_write_error_fails_the_run_but_the_other_modules_are_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a, b, out = _sources(tmp_path)
     (out / "a.py").mkdir(parents=True)  # a directory where a.py must go
     assert _compile(a, b, "--out", out) == 1
     err = capsys.readouterr().err
-    assert re.search(re.escape(str(out / "a.py")) + r": cannot write: (Is a directory|.+)$", err, re.M), err
+    assert re.search(
+        re.escape(str(out / "a.py")) + r": cannot write: (Is a directory|.+)$", err, re.M
+    ), err
     assert (out / "a.py").is_dir() and (out / "b.py").is_file()
     assert "def errors(instance: Any)" in (out / "b.py").read_text(encoding="utf-8")
 
@@ -85,7 +92,11 @@ def test_the_too_deep_error_is_located_at_the_root() -> None:
     for _ in range(10_000):
         deep = [deep]
     (error,) = module.errors(deep)
-    assert (error.instance_location, error.keyword_location, error.absolute_keyword_location) == ("", "", None)
+    assert (error.instance_location, error.keyword_location, error.absolute_keyword_location) == (
+        "",
+        "",
+        None,
+    )
     with pytest.raises(module.ValidationError) as raised:
         module.validate(deep)
     assert (raised.value.instance_location, raised.value.keyword_location) == ("", "")
@@ -93,8 +104,11 @@ def test_the_too_deep_error_is_located_at_the_root() -> None:
 
 # -- fast_AdditionalProperties: mutant without the closed-table skip ------------------------------
 def _closed_table_schema() -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False,
-            "properties": {f"p{i}": {"type": "integer"} for i in range(tuning.PROPERTY_TABLE)}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {f"p{i}": {"type": "integer"} for i in range(tuning.PROPERTY_TABLE)},
+    }
 
 
 def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() -> None:
@@ -103,8 +117,8 @@ def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() 
     # makes no second pass over the names (`x.keys() <= K`) for additionalProperties
     schema = _closed_table_schema()
     source = generator.compile_source(schema, format=False)
-    root = source[source.index('"Fast path of the subschema at the root."'):]
-    root = root[:root.index("\ndef ")]
+    root = source[source.index('"Fast path of the subschema at the root."') :]
+    root = root[: root.index("\ndef ")]
     assert ".get(k)" in root and "for k, v in x.items():" in root
     assert ".keys()" not in source  # (nor a key-set constant to compare with)
     assert not [line for line in source.splitlines() if "frozenset" in line and '"p0"' in line]
@@ -113,5 +127,6 @@ def test_a_closed_property_table_checks_additional_properties_in_its_one_loop() 
     last, beyond = f"p{tuning.PROPERTY_TABLE - 1}", f"p{tuning.PROPERTY_TABLE}"
     for instance in ({"p0": 1}, {"p0": 1, beyond: 1}, {last: "x"}, {1: 2}, {}, {"p0": 1, "": 0}):
         assert module.is_valid(instance) is reference.is_valid(instance)
-        assert sorted((e.instance_location, e.keyword_location) for e in module.errors(instance)) == sorted(
-            (e.instance_location, e.keyword_location) for e in reference.errors(instance))
+        assert sorted(
+            (e.instance_location, e.keyword_location) for e in module.errors(instance)
+        ) == sorted((e.instance_location, e.keyword_location) for e in reference.errors(instance))

@@ -34,72 +34,136 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator
-from generator.native import (EXTENSION_SUFFIX, CompilerNotFound, NativeBuildError, build_native, extension_path,
-                              native_modules, record_path, remove_native)
+from generator.native import (
+    EXTENSION_SUFFIX,
+    CompilerNotFound,
+    NativeBuildError,
+    build_native,
+    extension_path,
+    native_modules,
+    record_path,
+    remove_native,
+)
 from generator.native import source as native_source
 from generator.reference import DraftReference
 
 from .conftest import ROOT
 from .errors.structure import structure
 from .strategies import JSON, instances
+from .test_subclass_values import lying
 from .test_tool_package import SCHEMA as PACKAGE_SCHEMA
 from .test_tool_package import valid_package
-from .test_subclass_values import lying
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                                reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler on this machine",
+)
 
 PACKAGE = "straightline_native_sample"  # the package the sample modules are imported from
 TREE_BASE = "https://example.com/tree"
-TREE = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": TREE_BASE, "$dynamicAnchor": "node",
-        "type": "object",
-        "properties": {"data": True, "children": {"type": "array", "items": {"$dynamicRef": "#node"}}}}
+TREE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": TREE_BASE,
+    "$dynamicAnchor": "node",
+    "type": "object",
+    "properties": {"data": True, "children": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+}
 # A strict tree (no unknown properties anywhere, through $dynamicRef), whose nodes may carry a
 # chain of `meta` objects (a static recursion through $ref).
 STRICT_TREE = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/strict-tree",
-    "$dynamicAnchor": "node", "$ref": "tree", "unevaluatedProperties": False,
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://example.com/strict-tree",
+    "$dynamicAnchor": "node",
+    "$ref": "tree",
+    "unevaluatedProperties": False,
     "properties": {"meta": {"$ref": "#/$defs/meta"}},
-    "$defs": {"meta": {"type": "object", "required": ["name"],
-                       "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}, "parent": {"$ref": "#/$defs/meta"}},
-                       "additionalProperties": False}},
+    "$defs": {
+        "meta": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {"type": "string", "pattern": "^[a-z]+$"},
+                "parent": {"$ref": "#/$defs/meta"},
+            },
+            "additionalProperties": False,
+        }
+    },
 }
 REGISTRY = {TREE_BASE: TREE}
 # Every code the module copies in beside the primitives: each format checker (format asserted), a
 # pattern run by the linear-time matcher, a pattern run as str tests, and the applicators whose
 # errors carry context; CONTENT: draft 7's content checkers.
-FORMATS = ["date", "time", "date-time", "duration", "uuid", "json-pointer", "relative-json-pointer", "ipv4", "ipv6",
-           "hostname", "idn-hostname", "email", "idn-email", "uri", "uri-reference", "iri", "iri-reference",
-           "uri-template", "regex"]
+FORMATS = [
+    "date",
+    "time",
+    "date-time",
+    "duration",
+    "uuid",
+    "json-pointer",
+    "relative-json-pointer",
+    "ipv4",
+    "ipv6",
+    "hostname",
+    "idn-hostname",
+    "email",
+    "idn-email",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
+    "regex",
+]
 CHECKS = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["date"],
-    "properties": {**{name: {"type": "string", "format": name} for name in FORMATS},
-                   "risky": {"type": "string", "pattern": "^(a+)+b$"}, "hex": {"type": "string", "pattern": "^[a-f0-9]{8}$"},
-                   "unique": {"type": "array", "uniqueItems": True}, "enum": {"enum": [{"a": 1}, [1, 2], 1.5, "x"]},
-                   "cents": {"multipleOf": 0.01},
-                   "any": {"anyOf": [{"type": "integer", "minimum": 3}, {"type": "string", "minLength": 2}]},
-                   "one": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
-                   "contains": {"type": "array", "contains": {"type": "integer"}, "minContains": 2},
-                   "closed": {"type": "object", "properties": {"a": True}, "unevaluatedProperties": False}},
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["date"],
+    "properties": {
+        **{name: {"type": "string", "format": name} for name in FORMATS},
+        "risky": {"type": "string", "pattern": "^(a+)+b$"},
+        "hex": {"type": "string", "pattern": "^[a-f0-9]{8}$"},
+        "unique": {"type": "array", "uniqueItems": True},
+        "enum": {"enum": [{"a": 1}, [1, 2], 1.5, "x"]},
+        "cents": {"multipleOf": 0.01},
+        "any": {"anyOf": [{"type": "integer", "minimum": 3}, {"type": "string", "minLength": 2}]},
+        "one": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}]},
+        "contains": {"type": "array", "contains": {"type": "integer"}, "minContains": 2},
+        "closed": {"type": "object", "properties": {"a": True}, "unevaluatedProperties": False},
+    },
 }
 # (with strings holding lone surrogates, which JSON allows and mypyc takes only from chr():
 # generator/native/source.py)
-CONTENT = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-           "properties": {"json64": {"contentEncoding": "base64", "contentMediaType": "application/json"},
-                          "json": {"contentMediaType": "application/json"},
-                          "\ud83dkey": {"const": "a\udc00"}, "lone": {"enum": ["\ud83d", 1]},
-                          "escaped": {"type": "string", "pattern": "^\\ud83d"}}}
+CONTENT = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "json64": {"contentEncoding": "base64", "contentMediaType": "application/json"},
+        "json": {"contentMediaType": "application/json"},
+        "\ud83dkey": {"const": "a\udc00"},
+        "lone": {"enum": ["\ud83d", 1]},
+        "escaped": {"type": "string", "pattern": "^\\ud83d"},
+    },
+}
 
 
 def _write_package(directory: Path) -> Path:
     package = directory / PACKAGE
     package.mkdir()
     (package / "__init__.py").write_text("")
-    shutil.copy(ROOT / "generated" / "draft2020_12" / "tool_package_schema.py", package / "tool_package.py")
-    (package / "tree.py").write_text(generator.compile_source(STRICT_TREE, registry=REGISTRY, name="tree"))
-    (package / "checks.py").write_text(generator.compile_source(CHECKS, name="checks", format_assertion=True,
-                                                                unsafe_patterns="allow"))
-    (package / "content.py").write_text(generator.compile_source(CONTENT, name="content", content_assertion=True))
+    shutil.copy(
+        ROOT / "generated" / "draft2020_12" / "tool_package_schema.py", package / "tool_package.py"
+    )
+    (package / "tree.py").write_text(
+        generator.compile_source(STRICT_TREE, registry=REGISTRY, name="tree")
+    )
+    (package / "checks.py").write_text(
+        generator.compile_source(
+            CHECKS, name="checks", format_assertion=True, unsafe_patterns="allow"
+        )
+    )
+    (package / "content.py").write_text(
+        generator.compile_source(CONTENT, name="content", content_assertion=True)
+    )
     return package
 
 
@@ -118,12 +182,16 @@ class Sample:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.package = _write_package(directory)
-        modules = [self.package / f"{name}.py" for name in ("tool_package", "tree", "checks", "content")]
+        modules = [
+            self.package / f"{name}.py" for name in ("tool_package", "tree", "checks", "content")
+        ]
         # checks.py is built as a module too large for mypyc's top level (its constants run at
         # import, read from the module's namespace: generator/native/source.py) and for one C
         # file (its C compiled in parts of 100 KB: worker.py); the others as usual
-        with mock.patch.object(native_source, "_MAX_COMPILED_TOP_LEVEL", 0), \
-                mock.patch.object(generator.native, "C_PART_BYTES", 100_000):
+        with (
+            mock.patch.object(native_source, "_MAX_COMPILED_TOP_LEVEL", 0),
+            mock.patch.object(generator.native, "C_PART_BYTES", 100_000),
+        ):
             checks = build_native(modules[2])
         with ThreadPoolExecutor(max_workers=2) as pool:
             others = list(pool.map(build_native, modules[:2] + modules[3:]))
@@ -145,9 +213,20 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
 def _described(found: list[Any]) -> list[tuple[Any, ...]]:
     """Errors as comparable values: locations, message, keyword, params, the instance's JSON
     text, branch, and their context, recursively."""
-    return [(e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message, e.keyword,
-             json.dumps(e.params, sort_keys=True, default=repr), json.dumps(e.instance, sort_keys=True, default=repr),
-             e.branch, _described(e.context)) for e in found]
+    return [
+        (
+            e.instance_location,
+            e.keyword_location,
+            e.absolute_keyword_location,
+            e.message,
+            e.keyword,
+            json.dumps(e.params, sort_keys=True, default=repr),
+            json.dumps(e.instance, sort_keys=True, default=repr),
+            e.branch,
+            _described(e.context),
+        )
+        for e in found
+    ]
 
 
 def _errors(module: Any, instance: Any) -> list[tuple[Any, ...]]:
@@ -165,13 +244,15 @@ def assert_same(native: Any, pure: Any, instance: Any) -> None:
         with pytest.raises(native.ValidationError) as raised:
             native.validate(instance)
         assert raised.value.keyword_location == pure.errors(instance)[0].keyword_location
-        assert _described([native.best_match(native.errors(instance))]) == \
-            _described([pure.best_match(pure.errors(instance))])
+        assert _described([native.best_match(native.errors(instance))]) == _described(
+            [pure.best_match(pure.errors(instance))]
+        )
     for format in ("flag", "basic", "detailed", "verbose"):
         assert native.output(instance, format) == pure.output(instance, format), (format, instance)
 
 
 # -- the native module is the one imported ----------------------------------------------------------
+
 
 def test_the_extension_is_built_beside_the_module_with_its_record(sample: Sample) -> None:
     for extension in sample.extensions:
@@ -185,7 +266,10 @@ def test_the_extension_is_built_beside_the_module_with_its_record(sample: Sample
 def test_python_imports_the_extension_in_place_of_the_module(sample: Sample) -> None:
     native = sample.package_native
     assert native.__file__ == str(sample.package / ("tool_package" + EXTENSION_SUFFIX))
-    assert native.__name__ == f"{PACKAGE}.tool_package" and native.ValidationError.__module__ == native.__name__
+    assert (
+        native.__name__ == f"{PACKAGE}.tool_package"
+        and native.ValidationError.__module__ == native.__name__
+    )
     assert not isinstance(native.is_valid, types.FunctionType)  # compiled: a builtin function
     assert isinstance(sample.package_pure.is_valid, types.FunctionType)
 
@@ -199,8 +283,13 @@ def _public(module: Any) -> dict[str, str]:
             continue
         if typing.is_typeddict(value):
             assert value.__module__ == module.__name__, name
-            value = (value.__name__, value.__total__, sorted(value.__required_keys__),
-                     sorted(value.__optional_keys__), value.__annotations__)
+            value = (
+                value.__name__,
+                value.__total__,
+                sorted(value.__required_keys__),
+                sorted(value.__optional_keys__),
+                value.__annotations__,
+            )
         else:
             value = _plain(value)
         text = re.sub(r" at 0x[0-9a-f]+", "", repr(value))
@@ -222,34 +311,52 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def test_the_native_modules_define_the_same_names_and_types_as_the_pure_ones(sample: Sample) -> None:
+def test_the_native_modules_define_the_same_names_and_types_as_the_pure_ones(
+    sample: Sample,
+) -> None:
     """The static types, tables and constants run at import in the extension (native/source.py)
     are there under the same names with the same values: TypedDicts with the same keys, each of
     the same type, made in the module (their __module__), the aliases the same unions."""
-    pairs = [(sample.package_native, sample.package_pure), (sample.tree_native, sample.tree_pure),
-             (sample.checks_native, sample.checks_pure), (sample.content_native, sample.content_pure)]
+    pairs = [
+        (sample.package_native, sample.package_pure),
+        (sample.tree_native, sample.tree_pure),
+        (sample.checks_native, sample.checks_pure),
+        (sample.content_native, sample.content_pure),
+    ]
     for native, pure in pairs:
         assert _public(native) == _public(pure), native.__name__
     assert typing.is_typeddict(sample.package_native.Instance)
 
 
-def test_removing_the_extension_falls_back_to_the_pure_module(tmp_path: Path, sample: Sample) -> None:
+def test_removing_the_extension_falls_back_to_the_pure_module(
+    tmp_path: Path, sample: Sample
+) -> None:
     """In a fresh interpreter: the extension is what imports; once removed, the module file."""
     copy_dir = tmp_path / "copy"
     shutil.copytree(sample.package, copy_dir / PACKAGE)
-    probe = (f"import sys, types; sys.path.insert(0, {str(copy_dir)!r}); import {PACKAGE}.tool_package as m; "
-             "print(m.__file__, isinstance(m.is_valid, types.FunctionType), m.is_valid({}))")
+    probe = (
+        f"import sys, types; sys.path.insert(0, {str(copy_dir)!r}); import {PACKAGE}.tool_package as m; "
+        "print(m.__file__, isinstance(m.is_valid, types.FunctionType), m.is_valid({}))"
+    )
 
     def imported() -> list[str]:
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout.split()
 
-    assert imported() == [str(copy_dir / PACKAGE / ("tool_package" + EXTENSION_SUFFIX)), "False", "False"]
+    assert imported() == [
+        str(copy_dir / PACKAGE / ("tool_package" + EXTENSION_SUFFIX)),
+        "False",
+        "False",
+    ]
     module = copy_dir / PACKAGE / "tool_package.py"
     removed = remove_native(module)
     assert removed == [extension_path(module)] and native_modules(module) == []
-    assert not list((copy_dir / PACKAGE).glob("tool_package*.so*"))  # the library and the record too
+    assert not list(
+        (copy_dir / PACKAGE).glob("tool_package*.so*")
+    )  # the library and the record too
     assert list((copy_dir / PACKAGE).glob("tree*.so*"))  # another module's are kept
     assert imported() == [str(module), "True", "False"]
 
@@ -265,12 +372,24 @@ def _package_changes() -> list[Any]:
     base = valid_package()
     out: list[Any] = [base, [], "package", None]
     for path, value in [
-        (["entry", "path"], "../etc/passwd"), (["entry", "path"], "src/./x"), (["entry", "runtime_version"], "latest"),
-        (["entry", "runtime_version"], "latest\n"), (["artifacts", "source", "sha256"], "A" * 64),
-        (["dependencies", 0, "sha256"], SHA + "\n"), (["entry", "artifact"], "binary"), (["effect"], "connector"),
-        (["uses_model"], True), (["connector_operations"], ["a", "a"]), (["repeatability", "kind"], "declared_variation"),
-        (["limits", "timeout_ms"], 0), (["limits", "timeout_ms"], 2.0), (["version"], True), (["extra"], 1),
-        (["artifacts"], {}), (["artifacts", "binary"], {"uri": "u", "sha256": SHA}), (["provenance_refs"], []),
+        (["entry", "path"], "../etc/passwd"),
+        (["entry", "path"], "src/./x"),
+        (["entry", "runtime_version"], "latest"),
+        (["entry", "runtime_version"], "latest\n"),
+        (["artifacts", "source", "sha256"], "A" * 64),
+        (["dependencies", 0, "sha256"], SHA + "\n"),
+        (["entry", "artifact"], "binary"),
+        (["effect"], "connector"),
+        (["uses_model"], True),
+        (["connector_operations"], ["a", "a"]),
+        (["repeatability", "kind"], "declared_variation"),
+        (["limits", "timeout_ms"], 0),
+        (["limits", "timeout_ms"], 2.0),
+        (["version"], True),
+        (["extra"], 1),
+        (["artifacts"], {}),
+        (["artifacts", "binary"], {"uri": "u", "sha256": SHA}),
+        (["provenance_refs"], []),
     ]:
         changed = copy.deepcopy(base)
         target = changed
@@ -283,12 +402,18 @@ def _package_changes() -> list[Any]:
 
 
 @pytest.mark.parametrize("index", range(len(_package_changes())))
-def test_the_seed_contract_natively_as_the_pure_module_and_the_reference(sample: Sample, index: int) -> None:
+def test_the_seed_contract_natively_as_the_pure_module_and_the_reference(
+    sample: Sample, index: int
+) -> None:
     instance = _package_changes()[index]
     assert_same(sample.package_native, sample.package_pure, instance)
     assert sample.package_native.is_valid(instance) is PACKAGE_REFERENCE.is_valid(instance)
-    found = sorted((e.instance_location, e.keyword_location) for e in sample.package_native.errors(instance))
-    assert found == sorted((e.instance_location, e.keyword_location) for e in PACKAGE_REFERENCE.errors(instance))
+    found = sorted(
+        (e.instance_location, e.keyword_location) for e in sample.package_native.errors(instance)
+    )
+    assert found == sorted(
+        (e.instance_location, e.keyword_location) for e in PACKAGE_REFERENCE.errors(instance)
+    )
 
 
 def _mutated(draw: st.DrawFn) -> Any:
@@ -297,7 +422,11 @@ def _mutated(draw: st.DrawFn) -> Any:
     for _ in range(draw(st.integers(0, 3))):
         target, key = package, None
         while True:
-            keys = list(target) if isinstance(target, dict) else list(range(len(target))) if isinstance(target, list) else []
+            keys = (
+                list(target)
+                if isinstance(target, dict)
+                else list(range(len(target))) if isinstance(target, list) else []
+            )
             if not keys or (key is not None and draw(st.booleans())):
                 break
             key = draw(st.sampled_from(keys))
@@ -322,12 +451,16 @@ def test_differential_seed_contract_native_and_pure(sample: Sample, instance: An
 
 @settings(max_examples=100)
 @given(instance=st.composite(_mutated)())
-def test_native_modules_read_subclasses_as_the_values_they_hold(sample: Sample, instance: Any) -> None:
+def test_native_modules_read_subclasses_as_the_values_they_hold(
+    sample: Sample, instance: Any
+) -> None:
     """A subclass whose methods lie (tests/test_subclass_values.py) gets from the native module
     exactly what its plain value gets from the pure one."""
     disguised = lying(instance)
     assert sample.package_native.is_valid(disguised) is sample.package_pure.is_valid(instance)
-    assert structure(sample.package_native.errors(disguised)) == structure(sample.package_pure.errors(instance))
+    assert structure(sample.package_native.errors(disguised)) == structure(
+        sample.package_pure.errors(instance)
+    )
 
 
 TREE_REFERENCE = DraftReference(STRICT_TREE, "draft2020-12", registry=REGISTRY)
@@ -337,51 +470,126 @@ TREE_REFERENCE = DraftReference(STRICT_TREE, "draft2020-12", registry=REGISTRY)
 @given(instance=st.one_of(instances(STRICT_TREE), instances(TREE), JSON))
 def test_differential_dynamic_tree_native_pure_and_reference(sample: Sample, instance: Any) -> None:
     assert_same(sample.tree_native, sample.tree_pure, instance)
-    found = sorted((e.instance_location, e.keyword_location) for e in sample.tree_native.errors(instance))
-    assert found == sorted((e.instance_location, e.keyword_location) for e in TREE_REFERENCE.errors(instance))
+    found = sorted(
+        (e.instance_location, e.keyword_location) for e in sample.tree_native.errors(instance)
+    )
+    assert found == sorted(
+        (e.instance_location, e.keyword_location) for e in TREE_REFERENCE.errors(instance)
+    )
 
 
 def test_dynamic_tree_examples(sample: Sample) -> None:
-    good = {"data": 1, "children": [{"children": []}, {"meta": {"name": "a", "parent": {"name": "b"}}}]}
-    bad = {"children": [{"children": [{"oops": 1}]}], "meta": {"name": "a", "parent": {"name": "B"}}}
+    good = {
+        "data": 1,
+        "children": [{"children": []}, {"meta": {"name": "a", "parent": {"name": "b"}}}],
+    }
+    bad = {
+        "children": [{"children": [{"oops": 1}]}],
+        "meta": {"name": "a", "parent": {"name": "B"}},
+    }
     for instance in (good, bad):
         assert_same(sample.tree_native, sample.tree_pure, instance)
     assert sample.tree_native.is_valid(good) and not sample.tree_native.is_valid(bad)
-    assert sorted(e.instance_location for e in sample.tree_native.errors(bad)) == \
-        sorted(e.instance_location for e in TREE_REFERENCE.errors(bad)) == \
-        ["/children", "/children/0/children", "/children/0/children/0/oops", "/meta/parent/name"]
+    assert (
+        sorted(e.instance_location for e in sample.tree_native.errors(bad))
+        == sorted(e.instance_location for e in TREE_REFERENCE.errors(bad))
+        == ["/children", "/children/0/children", "/children/0/children/0/oops", "/meta/parent/name"]
+    )
 
 
-CHECK_STRINGS = ["", "x", "2020-01-01", "2020-02-30", "12:00:00Z", "2020-01-01T12:00:00+01:00", "P1D", "PT",
-                 "123e4567-e89b-12d3-a456-426614174000", "/a~1b", "0/a", "1#", "192.168.0.1", "256.1.1.1", "::1",
-                 "1::2::3", "example.com", "-bad-.com", "b\u00fccher.de", "xn--bcher-kva.de", "a@b.c", "a@[1.2.3.4]",
-                 "\u00fc@b.de", "http://example.com/a?b#c", "http://\u00fc.de/", "//a/b", "{a}", "{a", "(?<n>a)\\p{L}", "[",
-                 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac", "deadbeef", "DEADBEEF"]
+CHECK_STRINGS = [
+    "",
+    "x",
+    "2020-01-01",
+    "2020-02-30",
+    "12:00:00Z",
+    "2020-01-01T12:00:00+01:00",
+    "P1D",
+    "PT",
+    "123e4567-e89b-12d3-a456-426614174000",
+    "/a~1b",
+    "0/a",
+    "1#",
+    "192.168.0.1",
+    "256.1.1.1",
+    "::1",
+    "1::2::3",
+    "example.com",
+    "-bad-.com",
+    "b\u00fccher.de",
+    "xn--bcher-kva.de",
+    "a@b.c",
+    "a@[1.2.3.4]",
+    "\u00fc@b.de",
+    "http://example.com/a?b#c",
+    "http://\u00fc.de/",
+    "//a/b",
+    "{a}",
+    "{a",
+    "(?<n>a)\\p{L}",
+    "[",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac",
+    "deadbeef",
+    "DEADBEEF",
+]
 
 
 @pytest.mark.parametrize("text", CHECK_STRINGS)
-def test_format_checkers_and_matchers_natively_as_the_pure_module(sample: Sample, text: str) -> None:
+def test_format_checkers_and_matchers_natively_as_the_pure_module(
+    sample: Sample, text: str
+) -> None:
     """Every copied format checker and both pattern engines, on each string (one instance holds
     it in every formatted property), and the applicators' errors with their context."""
     instance: dict[str, Any] = {name: text for name in FORMATS}
     instance |= {"risky": text, "hex": text}
     assert_same(sample.checks_native, sample.checks_pure, instance)
-    assert_same(sample.checks_native, sample.checks_pure, {"date": text, "any": 1, "one": {"a": 1, "b": 2},
-                                                           "contains": [1, "a"], "closed": {"b": text}})
-    assert_same(sample.checks_native, sample.checks_pure, {"date": text, "unique": [1, 1.0, text, {"a": text}],
-                                                           "enum": {"a": 1.0}, "cents": 0.3})
+    assert_same(
+        sample.checks_native,
+        sample.checks_pure,
+        {
+            "date": text,
+            "any": 1,
+            "one": {"a": 1, "b": 2},
+            "contains": [1, "a"],
+            "closed": {"b": text},
+        },
+    )
+    assert_same(
+        sample.checks_native,
+        sample.checks_pure,
+        {"date": text, "unique": [1, 1.0, text, {"a": text}], "enum": {"a": 1.0}, "cents": 0.3},
+    )
 
 
-@pytest.mark.parametrize("instance", [{"json64": "eyJhIjogMX0=", "json": "{}"}, {"json64": "!!", "json": "{"},
-                                      {"json64": "e30", "json": "[1]"}, {"json64": "bm9wZQ==", "json": 1}, []])
+@pytest.mark.parametrize(
+    "instance",
+    [
+        {"json64": "eyJhIjogMX0=", "json": "{}"},
+        {"json64": "!!", "json": "{"},
+        {"json64": "e30", "json": "[1]"},
+        {"json64": "bm9wZQ==", "json": 1},
+        [],
+    ],
+)
 def test_content_checkers_natively_as_the_pure_module(sample: Sample, instance: Any) -> None:
     assert_same(sample.content_native, sample.content_pure, instance)
 
 
-@pytest.mark.parametrize("instance", [{"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\U0001f600"},
-                                      {"\ud83dkey": "a"}, {"lone": "\ud83e"}, {"escaped": "\ud83dx"},
-                                      {"escaped": "x\ud83d"}, {"lone": 1}])
-def test_lone_surrogates_in_the_schema_natively_as_the_pure_module(sample: Sample, instance: Any) -> None:
+@pytest.mark.parametrize(
+    "instance",
+    [
+        {"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\U0001f600"},
+        {"\ud83dkey": "a"},
+        {"lone": "\ud83e"},
+        {"escaped": "\ud83dx"},
+        {"escaped": "x\ud83d"},
+        {"lone": 1},
+    ],
+)
+def test_lone_surrogates_in_the_schema_natively_as_the_pure_module(
+    sample: Sample, instance: Any
+) -> None:
     """A module whose literals hold lone surrogates is built (mypyc refused it) and answers alike."""
     assert sample.content_native.__file__.endswith(EXTENSION_SUFFIX)
     assert_same(sample.content_native, sample.content_pure, instance)
@@ -413,18 +621,25 @@ def test_deep_instances_are_refused_never_a_crash(sample: Sample, depth: int) ->
     through an alias (plan/recursion.py), which does. Without it, 100,000 levels of `meta` end the
     process (a C stack overflow). Run in a child process, so a crash would be seen, not suffered."""
     script = _DEEP.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
-    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), str(depth)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(sample.directory), str(depth)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     lines = done.stdout.splitlines()
     if depth == 10:
         assert lines == ["True 0 ", "True 0 "]
     else:
-        too_deep = "False 1 the instance is nested too deeply to validate (over Python's recursion limit)"
+        too_deep = (
+            "False 1 the instance is nested too deeply to validate (over Python's recursion limit)"
+        )
         assert lines == [too_deep, too_deep]
 
 
 # -- failures: typed, and nothing left behind --------------------------------------------------------
+
 
 def _contents(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir())
@@ -432,7 +647,9 @@ def _contents(directory: Path) -> list[str]:
 
 def _module(tmp_path: Path, text: str = "") -> Path:
     module = tmp_path / "contract.py"
-    module.write_text(generator.compile_source({"type": "object", "required": ["a"]}, name="contract") + text)
+    module.write_text(
+        generator.compile_source({"type": "object", "required": ["a"]}, name="contract") + text
+    )
     return module
 
 
@@ -442,11 +659,16 @@ def test_a_module_mypy_refuses_is_a_typed_error_and_leaves_nothing(tmp_path: Pat
         build_native(module)
     assert raised.value.code == "native-build-failed"
     assert "mypyc refused module contract" in raised.value.message
-    assert 'contract.py:' in raised.value.message and "Incompatible types in assignment" in raised.value.message
+    assert (
+        "contract.py:" in raised.value.message
+        and "Incompatible types in assignment" in raised.value.message
+    )
     assert _contents(tmp_path) == ["contract.py"]
 
 
-def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake = tmp_path / "bin" / "fakecc"
     fake.parent.mkdir()
     fake.write_text("#!/bin/sh\necho 'fakecc: internal error' >&2\nexit 1\n")
@@ -462,7 +684,9 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(tmp_path: Path
     assert _contents(work) == ["contract.py"]
 
 
-def test_a_split_that_does_not_compile_is_built_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_split_that_does_not_compile_is_built_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """mypyc's C file is split into parts compiled in parallel (native/worker.py); when a part does
     not compile (a C file shaped otherwise than the split expects), the file is built whole, as
     mypyc wrote it, and the extension works. Here a compiler that refuses every part, on a module
@@ -473,12 +697,12 @@ def test_a_split_that_does_not_compile_is_built_whole(tmp_path: Path, monkeypatc
     fake = tmp_path / "bin" / "partcc"
     fake.parent.mkdir()
     real = sysconfig.get_config_var("CC") or "cc"
-    fake.write_text(f'''#!/bin/sh
+    fake.write_text(f"""#!/bin/sh
 for a in "$@"; do
   case "$a" in *__part*.c) echo "$a" >> "{log}"; echo "partcc: part refused" >&2; exit 1;; esac
 done
 exec {real} "$@"
-''')
+""")
     fake.chmod(0o755)
     monkeypatch.setenv("CC", str(fake))
     monkeypatch.setattr(generator.native, "C_PART_BYTES", 20_000)
@@ -487,9 +711,20 @@ exec {real} "$@"
     module = _module(work)
     extension = build_native(module)
     assert log.is_file() and "__part" in log.read_text()  # the parts were tried, and refused
-    assert sorted(_contents(work)) == sorted(["contract.py", extension.name, record_path(extension).name])
-    done = subprocess.run([sys.executable, "-c", "import contract; print(contract.__file__, contract.is_valid({'a': 1}), "
-                           "contract.is_valid({}))"], cwd=work, capture_output=True, text=True)
+    assert sorted(_contents(work)) == sorted(
+        ["contract.py", extension.name, record_path(extension).name]
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import contract; print(contract.__file__, contract.is_valid({'a': 1}), "
+            "contract.is_valid({}))",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
     assert done.stdout.split() == [str(extension), "True", "False"], done.stderr
 
 
@@ -506,7 +741,10 @@ def test_no_c_compiler_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(CompilerNotFound) as raised:
         build_native(module)
     assert raised.value.code == "no-c-compiler"
-    assert "'/nonexistent/cc'" in raised.value.message and "CC environment variable" in raised.value.message
+    assert (
+        "'/nonexistent/cc'" in raised.value.message
+        and "CC environment variable" in raised.value.message
+    )
     assert _contents(tmp_path) == ["contract.py"]
 
 
@@ -520,10 +758,19 @@ def test_only_a_module_file_is_built(tmp_path: Path) -> None:
 
 # -- the command line --------------------------------------------------------------------------------
 
-def straightline(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+
+def straightline(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     command = [str(Path(sys.executable).with_name("straightline")), *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_compile_and_check_native_from_the_command_line(tmp_path: Path) -> None:
@@ -536,22 +783,35 @@ def test_compile_and_check_native_from_the_command_line(tmp_path: Path) -> None:
     extension = extension_path(module)
     assert f"-> {extension.name} (native," in done.stdout and extension.is_file()
     assert straightline("check", *common, "--native", cwd=tmp_path).returncode == 0
-    again = straightline("compile", *common, "--native", cwd=tmp_path)  # the same text: not built again
-    assert again.returncode == 0 and f"{extension.name}: up to date (native)" in again.stdout.replace(str(out) + "/", "")
-    probe = (f"import sys; sys.path.insert(0, {str(out)!r}); import math_add_input as m; "
-             "print(m.__file__, m.is_valid({'left': 1, 'right': 2}), m.is_valid({'left': 1}))")
-    imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    again = straightline(
+        "compile", *common, "--native", cwd=tmp_path
+    )  # the same text: not built again
+    assert (
+        again.returncode == 0
+        and f"{extension.name}: up to date (native)" in again.stdout.replace(str(out) + "/", "")
+    )
+    probe = (
+        f"import sys; sys.path.insert(0, {str(out)!r}); import math_add_input as m; "
+        "print(m.__file__, m.is_valid({'left': 1, 'right': 2}), m.is_valid({'left': 1}))"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
     assert imported.stdout.split() == [str(extension), "True", "False"], imported.stderr
 
     # an edited module: the extension no longer matches it, and check says so
     module.write_text(module.read_text() + "\n")
     stale = straightline("check", *common, cwd=tmp_path)
-    assert stale.returncode == 1 and "it was built from another version of the module" in stale.stderr
+    assert (
+        stale.returncode == 1 and "it was built from another version of the module" in stale.stderr
+    )
     # compiled without --native: the extension straightline built goes, the module imports again
     plain = straightline("compile", *common, cwd=tmp_path)
     assert plain.returncode == 0 and "removed (not native)" in plain.stdout
     assert sorted(p.name for p in out.iterdir() if p.name != "__pycache__") == ["math_add_input.py"]
-    imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    imported = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
     assert imported.stdout.split() == [str(module), "True", "False"], imported.stderr
     missing = straightline("check", *common, "--native", cwd=tmp_path)
     assert missing.returncode == 1 and "its native module math_add_input" in missing.stderr
@@ -559,10 +819,19 @@ def test_compile_and_check_native_from_the_command_line(tmp_path: Path) -> None:
 
 def test_no_c_compiler_is_a_usage_error_and_nothing_is_written(tmp_path: Path) -> None:
     source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
-    done = straightline("compile", source, "--out", str(tmp_path / "out"), "--native", cwd=tmp_path,
-                        env={"CC": "no-such-compiler-here"})
+    done = straightline(
+        "compile",
+        source,
+        "--out",
+        str(tmp_path / "out"),
+        "--native",
+        cwd=tmp_path,
+        env={"CC": "no-such-compiler-here"},
+    )
     assert done.returncode == 2
-    assert "no C compiler found: 'no-such-compiler-here' (the CC environment variable)" in done.stderr
+    assert (
+        "no C compiler found: 'no-such-compiler-here' (the CC environment variable)" in done.stderr
+    )
     assert "Traceback" not in done.stderr and not (tmp_path / "out").exists()
 
 
@@ -585,8 +854,10 @@ def test_native_is_a_project_setting(tmp_path: Path) -> None:
 
     (tmp_path / "a.json").write_text("{}")
     config = tmp_path / "pyproject.toml"
-    config.write_text('[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = true\n'
-                      '[tool.straightline.groups.g]\ncontracts = ["a.json"]\nnative = false\n')
+    config.write_text(
+        '[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = true\n'
+        '[tool.straightline.groups.g]\ncontracts = ["a.json"]\nnative = false\n'
+    )
     project = load_project(config)
     assert [job.settings.native for job in project.jobs] == [True, False]
     config.write_text('[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "yes"\n')

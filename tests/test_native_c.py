@@ -29,36 +29,70 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator
-from generator.native import EXTENSION_SUFFIX, CompilerNotFound, NativeBuildError, is_current, record_path
+from generator.native import (
+    EXTENSION_SUFFIX,
+    CompilerNotFound,
+    NativeBuildError,
+    is_current,
+    record_path,
+)
 from generator.native.c_build import build_c_native, build_c_natives, render_c
 
 from .conftest import ROOT
+from .native_hostile import assert_same, hostile_instances
 from .strategies import JSON
 from .suite import DRAFTS, groups, remotes, suite_files
 from .test_native import CHECKS, CONTENT
-from .native_hostile import assert_same, hostile_instances
 from .test_native_deep import SCHEMA as REPRO
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                                reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler on this machine",
+)
 
 PACKAGE = "straightline_c_sample"
 BENCH = ("fast_schema.json", "citm_catalog_schema.json", "recursive_schema.json")
 # A contains count: a generator expression, which the C backend renders no C for (its function is
 # the pure module's).
-COUNTED = {"$schema": "https://json-schema.org/draft/2020-12/schema", "contains": {"const": 1}, "minContains": 2}
+COUNTED = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "contains": {"const": 1},
+    "minContains": 2,
+}
 # Recursive schemas of several shapes, each with the instance of a given depth it nests (a Python
 # expression of `depth` and `leaf`): the deepest instance each accepts is compared.
 DEEP = {
-    "d_items": ({"type": "array", "items": {"$ref": "#"}}, "nest(depth, lambda x: [x, [], []], [])"),
-    "d_any": ({"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]},
-              "nest(depth, lambda x: [leaf, x], leaf)"),
-    "d_pattern": ({"type": "object", "patternProperties": {"^x": {"$ref": "#"}}, "additionalProperties": {"type": "integer"}},
-                  "nest(depth, lambda x: {'xa': x, 'n': leaf}, {})"),
-    "d_float": ({"type": "object", "properties": {"n": {"type": "integer", "maximum": 5}, "r": {"$ref": "#"}}},
-                "nest(depth, lambda x: {'n': leaf, 'r': x}, {})"),
-    "d_values": ({"type": "object", "additionalProperties": {"$ref": "#"}, "propertyNames": {"maxLength": 3}},
-                 "nest(depth, lambda x: {'a': x, 'b': {}}, {})"),
+    "d_items": (
+        {"type": "array", "items": {"$ref": "#"}},
+        "nest(depth, lambda x: [x, [], []], [])",
+    ),
+    "d_any": (
+        {"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]},
+        "nest(depth, lambda x: [leaf, x], leaf)",
+    ),
+    "d_pattern": (
+        {
+            "type": "object",
+            "patternProperties": {"^x": {"$ref": "#"}},
+            "additionalProperties": {"type": "integer"},
+        },
+        "nest(depth, lambda x: {'xa': x, 'n': leaf}, {})",
+    ),
+    "d_float": (
+        {
+            "type": "object",
+            "properties": {"n": {"type": "integer", "maximum": 5}, "r": {"$ref": "#"}},
+        },
+        "nest(depth, lambda x: {'n': leaf, 'r': x}, {})",
+    ),
+    "d_values": (
+        {
+            "type": "object",
+            "additionalProperties": {"$ref": "#"},
+            "propertyNames": {"maxLength": 3},
+        },
+        "nest(depth, lambda x: {'a': x, 'b': {}}, {})",
+    ),
 }
 FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
 
@@ -71,13 +105,19 @@ class Case:
 
 
 def _cases() -> list[Case]:
-    cases = [Case("repro", REPRO, {}, []),
-             Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
-             Case("content", CONTENT, {"content_assertion": True}, []),
-             Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]])]
+    cases = [
+        Case("repro", REPRO, {}, []),
+        Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
+        Case("content", CONTENT, {"content_assertion": True}, []),
+        Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]]),
+    ]
     cases += [Case(name, schema, {}, []) for name, (schema, _) in DEEP.items()]
     for file in BENCH:
-        cases.append(Case(file.split("_")[0], json.loads((ROOT / "bench" / "data" / file).read_text()), {}, []))
+        cases.append(
+            Case(
+                file.split("_")[0], json.loads((ROOT / "bench" / "data" / file).read_text()), {}, []
+            )
+        )
     registry = remotes()
     for draft in DRAFTS if FULL_SUITE else ("draft2020-12", "draft4"):
         for path in suite_files(draft):
@@ -85,8 +125,14 @@ def _cases() -> list[Case]:
                 if index and not FULL_SUITE:
                     break
                 name = f"s{len(cases)}"
-                cases.append(Case(name, schema, {"profile": draft, "registry": registry},
-                                  [test["data"] for test in tests]))
+                cases.append(
+                    Case(
+                        name,
+                        schema,
+                        {"profile": draft, "registry": registry},
+                        [test["data"] for test in tests],
+                    )
+                )
     return cases
 
 
@@ -100,8 +146,14 @@ class Sample:
         package.mkdir()
         (package / "__init__.py").write_text("")
         self.cases = [case for case in cases if self._write(package, case)]
-        self.extensions = build_c_natives([(package / f"{case.name}.py", case.schema, {**case.options, "name": case.name})
-                                           for case in self.cases], sanitize=sanitize, timeout=3000)
+        self.extensions = build_c_natives(
+            [
+                (package / f"{case.name}.py", case.schema, {**case.options, "name": case.name})
+                for case in self.cases
+            ],
+            sanitize=sanitize,
+            timeout=3000,
+        )
         self.native: dict[str, Any] = {}
         self.pure: dict[str, Any] = {}
         if sanitize:
@@ -140,6 +192,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
 
 # -- the sample answers as the pure modules ------------------------------------------------------------
 
+
 def test_the_extensions_are_the_c_backends_and_replace_the_fast_functions(sample: Sample) -> None:
     for case, extension in zip(sample.cases, sample.extensions):
         native = sample.native[case.name]
@@ -170,7 +223,9 @@ def test_hostile_instances_answer_as_the_pure_modules(sample: Sample) -> None:
 
 @settings(max_examples=100)
 @given(st.data())
-def test_generated_instances_answer_as_the_pure_modules(sample: Sample, data: st.DataObject) -> None:
+def test_generated_instances_answer_as_the_pure_modules(
+    sample: Sample, data: st.DataObject
+) -> None:
     case = data.draw(st.sampled_from(sample.cases))
     instance = data.draw(JSON)
     assert_same(sample.native[case.name], sample.pure[case.name], instance)
@@ -178,8 +233,11 @@ def test_generated_instances_answer_as_the_pure_modules(sample: Sample, data: st
 
 def test_bench_instances_answer_as_the_pure_modules(sample: Sample) -> None:
     data = ROOT / "bench" / "data"
-    for name, files in (("fast", ["fast_valid.json", "fast_invalid.json"]), ("citm", ["citm_catalog.json"]),
-                        ("recursive", ["recursive_instance.json"])):
+    for name, files in (
+        ("fast", ["fast_valid.json", "fast_invalid.json"]),
+        ("citm", ["citm_catalog.json"]),
+        ("recursive", ["recursive_instance.json"]),
+    ):
         for file in files:
             instance = json.loads((data / file).read_text())
             for one in instance if name == "fast" else [instance]:
@@ -191,12 +249,18 @@ def test_functions_without_a_c_form_are_the_pure_modules(sample: Sample) -> None
     expression: a contains count) calls the pure module's, and answers as it does."""
     text = (sample.directory / PACKAGE / "counted.py").read_text()
     rendered = render_c(COUNTED, text, "counted", "counted.py", name="counted")
-    assert list(rendered.fallbacks) == ["_v0"] and "generator expression" in rendered.fallbacks["_v0"]
+    assert (
+        list(rendered.fallbacks) == ["_v0"] and "generator expression" in rendered.fallbacks["_v0"]
+    )
     native, pure = sample.native["counted"], sample.pure["counted"]
     assert type(native._v0).__name__ == "function"  # (not replaced)
     tests = next(case for case in sample.cases if case.name == "counted").tests
     answers = [native.is_valid(instance) for instance in tests]
-    assert answers == [pure.is_valid(instance) for instance in tests] == [True, False, True, False, True, True]
+    assert (
+        answers
+        == [pure.is_valid(instance) for instance in tests]
+        == [True, False, True, False, True, True]
+    )
 
 
 # -- depth --------------------------------------------------------------------------------------------
@@ -246,14 +310,22 @@ def test_deep_instances_are_refused_where_the_pure_module_refuses_them(sample: S
     refused as too deep) is the pure module's, for recursion through properties, items, anyOf,
     patternProperties, additionalProperties, with ints, floats and ints outside 63 bits at the
     leaves (in a child process: fresh, default limit)."""
-    shapes = [("repro", "nest(depth, lambda x: {'i': leaf, 'r': x}, {'i': leaf})", [1, 1.0, -2**70, 11])]
+    shapes = [
+        ("repro", "nest(depth, lambda x: {'i': leaf, 'r': x}, {'i': leaf})", [1, 1.0, -(2**70), 11])
+    ]
     shapes += [(name, shape, [1, 1.0, 2**70]) for name, (_, shape) in DEEP.items()]
     script = _BOUNDARY.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
-    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), json.dumps(shapes)],
-                          capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(sample.directory), json.dumps(shapes)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout)
-    for key, (pure, native, pure_again, native_again) in ((k, v) for k, v in found.items() if len(v) == 4):
+    for key, (pure, native, pure_again, native_again) in (
+        (k, v) for k, v in found.items() if len(v) == 4
+    ):
         assert native == pure == pure_again == native_again, (key, found[key])
     refused = {key: found[key] for key in found if key.endswith("errors")}
     assert refused and all(len(set(values)) == 1 for values in refused.values()), refused
@@ -280,12 +352,19 @@ print(json.dumps(found[0]))
 """
 
 
-@pytest.mark.parametrize(("depth", "kib", "limit"), [(300, 64, 1000), (5000, 256, 1_000_000), (200, 8192, 1000)])
-def test_small_stacks_and_a_raised_limit_are_refused_never_a_crash(sample: Sample, depth: int, kib: int,
-                                                                    limit: int) -> None:
+@pytest.mark.parametrize(
+    ("depth", "kib", "limit"), [(300, 64, 1000), (5000, 256, 1_000_000), (200, 8192, 1000)]
+)
+def test_small_stacks_and_a_raised_limit_are_refused_never_a_crash(
+    sample: Sample, depth: int, kib: int, limit: int
+) -> None:
     script = _STACKS.format(package=PACKAGE)
-    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), str(depth), str(kib), str(limit)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(sample.directory), str(depth), str(kib), str(limit)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     valid, messages = json.loads(done.stdout)
     if kib >= 8192:
@@ -339,19 +418,32 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
     """The same call repeated 100,000 times, valid and invalid: traced memory and RSS do not grow,
     and the instance's, True's, False's and None's reference counts are unchanged (a reference
     leaked or freed twice in a call would show as many times over)."""
-    calls = [("repro", {"i": 1, "s": "AB", "r": {"i": 2, "u": [1, 2], "e": [1], "x-a": "s"}}),
-             ("repro", {"i": 1, "s": "ab", "r": {"i": 12}}), ("repro", {"i": 2**70}),
-             ("fast", json.loads((ROOT / "bench" / "data" / "fast_valid.json").read_text())[0]),
-             ("fast", json.loads((ROOT / "bench" / "data" / "fast_invalid.json").read_text())[0]),
-             ("checks", {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"}),
-             ("checks", {"date": "2020-13-01", "unique": [1, 1], "one": {"a": 1, "b": 1}})]
+    calls = [
+        ("repro", {"i": 1, "s": "AB", "r": {"i": 2, "u": [1, 2], "e": [1], "x-a": "s"}}),
+        ("repro", {"i": 1, "s": "ab", "r": {"i": 12}}),
+        ("repro", {"i": 2**70}),
+        ("fast", json.loads((ROOT / "bench" / "data" / "fast_valid.json").read_text())[0]),
+        ("fast", json.loads((ROOT / "bench" / "data" / "fast_invalid.json").read_text())[0]),
+        (
+            "checks",
+            {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"},
+        ),
+        ("checks", {"date": "2020-13-01", "unique": [1, 1], "one": {"a": 1, "b": 1}}),
+    ]
     script = _FLAT.format(package=PACKAGE)
-    done = subprocess.run([sys.executable, "-c", script, str(sample.directory), json.dumps(calls)],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(sample.directory), json.dumps(calls)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     results = json.loads(done.stdout)
     assert len(results) == len(calls)
-    assert {valid for valid, *_ in results.values()} == {0, 100_000}  # (valid and invalid instances both ran)
+    assert {valid for valid, *_ in results.values()} == {
+        0,
+        100_000,
+    }  # (valid and invalid instances both ran)
     for key, (_, grown, rss_grown, counts, counts_after) in results.items():
         assert grown < 64 * 1024, (key, grown)
         assert rss_grown < 4 * 1024 * 1024, (key, rss_grown)
@@ -360,11 +452,14 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
 
 # -- sanitizers -----------------------------------------------------------------------------------------
 
+
 def _asan_runtime() -> str | None:
     compiler = shutil.which("gcc")
     if compiler is None:
         return None
-    found = subprocess.run([compiler, "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    found = subprocess.run(
+        [compiler, "-print-file-name=libasan.so"], capture_output=True, text=True
+    ).stdout.strip()
     return found if os.path.isabs(found) and os.path.exists(found) else None
 
 
@@ -389,7 +484,9 @@ print(checked)
 """
 
 
-@pytest.mark.skipif(_asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed")
+@pytest.mark.skipif(
+    _asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed"
+)
 def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Path) -> None:
     """A sample built with -fsanitize=address,undefined (and no recovery from undefined
     behaviour), run in a child process with the sanitizers' runtime preloaded: its suite and
@@ -397,19 +494,29 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     cases = [case for case in _cases() if case.name in ("repro", "checks", "fast", "recursive")]
     cases += [case for case in _cases() if case.name.startswith("s")][:: 1 if FULL_SUITE else 6]
     built = Sample(tmp_path, cases, sanitize=True)
-    environment = {**os.environ, "LD_PRELOAD": _asan_runtime() or "", "PYTHONMALLOC": "malloc",
-                   "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
-                   "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98"}
+    environment = {
+        **os.environ,
+        "LD_PRELOAD": _asan_runtime() or "",
+        "PYTHONMALLOC": "malloc",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    }
     script = _SANITIZED.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
     payload = json.dumps([(case.name, case.tests) for case in built.cases])
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path), str(ROOT), payload], capture_output=True,
-                          text=True, timeout=1800, env=environment)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=environment,
+    )
     assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
     assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
     assert int(done.stdout.split()[-1]) > 500
 
 
 # -- the build ------------------------------------------------------------------------------------------
+
 
 def test_a_module_that_is_not_the_schemas_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
@@ -428,8 +535,9 @@ def test_no_c_compiler_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
 
 
-def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     module = tmp_path / "m.py"
     module.write_text(generator.compile_source({"type": "object"}, name="m"))
     monkeypatch.setenv("CC", "false")

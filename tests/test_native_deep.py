@@ -24,16 +24,26 @@ import pytest
 import generator
 from generator.native import EXTENSION_SUFFIX, build_native
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
-                                reason="no C compiler on this machine")
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler on this machine",
+)
 
 SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["i"],
-    "properties": {"i": {"type": "integer", "maximum": 10},
-                   "s": {"type": "string", "pattern": "^[A-Z]{2}$", "maxLength": 2},
-                   "s2": {"type": "string", "pattern": "^\\S*$"}, "s3": {"type": "string", "pattern": "(a+)+$"},
-                   "s4": {"type": "string", "minLength": 1}, "e": {"enum": [1, "a", None, True, [1], {"a": 1}]},
-                   "c": {"const": 1}, "u": {"type": "array", "uniqueItems": True}, "r": {"$ref": "#"}},
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "required": ["i"],
+    "properties": {
+        "i": {"type": "integer", "maximum": 10},
+        "s": {"type": "string", "pattern": "^[A-Z]{2}$", "maxLength": 2},
+        "s2": {"type": "string", "pattern": "^\\S*$"},
+        "s3": {"type": "string", "pattern": "(a+)+$"},
+        "s4": {"type": "string", "minLength": 1},
+        "e": {"enum": [1, "a", None, True, [1], {"a": 1}]},
+        "c": {"const": 1},
+        "u": {"type": "array", "uniqueItems": True},
+        "r": {"$ref": "#"},
+    },
     "patternProperties": {"^x-": {"type": "string"}},
 }
 NAME = "deep_repro"
@@ -182,8 +192,9 @@ def _run(script: str, directory: Path) -> list[list[object]]:
     """Run a check in a child process; its cases, each ["ok" or "wrong", case, answer]. A child
     that ends other than by exiting 0 fails here, naming the case it was in."""
     source = script.format(name=NAME, suffix=EXTENSION_SUFFIX)
-    done = subprocess.run([sys.executable, "-c", source, str(directory)], capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", source, str(directory)], capture_output=True, text=True, timeout=600
+    )
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     started = [line[0] for line in lines if line[1] == "start"]
     assert done.returncode == 0, (done.returncode, "during", started[-1:], done.stderr[-2000:])

@@ -44,13 +44,22 @@ def _described(value: Any) -> Any:
     """A value as what it says: a TypedDict by its name, module, keys and their types; anything
     else by its repr without addresses."""
     if typing.is_typeddict(value):
-        return ("TypedDict", value.__name__, value.__module__, value.__total__, sorted(value.__required_keys__),
-                sorted(value.__optional_keys__), {k: repr(v) for k, v in value.__annotations__.items()})
+        return (
+            "TypedDict",
+            value.__name__,
+            value.__module__,
+            value.__total__,
+            sorted(value.__required_keys__),
+            sorted(value.__optional_keys__),
+            {k: repr(v) for k, v in value.__annotations__.items()},
+        )
     return re.sub(r" at 0x[0-9a-f]+", "", repr(value))  # functions, sentinels: by name and kind
 
 
 SOURCES = {
-    "tool-package": lambda: (ROOT / "generated" / "draft2020_12" / "tool_package_schema.py").read_text(),
+    "tool-package": lambda: (
+        ROOT / "generated" / "draft2020_12" / "tool_package_schema.py"
+    ).read_text(),
     "math.add": lambda: (ROOT / "generated" / "tools" / "math_add.py").read_text(),
     "swagger": lambda: _bench_text("swagger"),
 }
@@ -64,8 +73,12 @@ def test_the_same_names_and_values_with_the_same_line_numbers(which: str) -> Non
     assert compiled.count("\n") == text.count("\n")
     original_tree, compiled_tree = ast.parse(text), ast.parse(compiled)
     # every function and class but the static types is where it was, unchanged
-    original_defs = {s.lineno: ast.dump(s) for s in original_tree.body if isinstance(s, ast.FunctionDef)}
-    compiled_defs = {s.lineno: ast.dump(s) for s in compiled_tree.body if isinstance(s, ast.FunctionDef)}
+    original_defs = {
+        s.lineno: ast.dump(s) for s in original_tree.body if isinstance(s, ast.FunctionDef)
+    }
+    compiled_defs = {
+        s.lineno: ast.dump(s) for s in compiled_tree.body if isinstance(s, ast.FunctionDef)
+    }
     assert original_defs == compiled_defs
     pure, variant = _run(text, "sample"), _run(compiled, "sample")
     assert sorted(vars(pure)) == sorted(vars(variant))
@@ -80,13 +93,29 @@ def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
     """A module of ordinary size: its Final constants are still top-level statements mypyc
     compiles; its table updates and the pairs they hold are not; the root type is declared."""
     compiled = ast.parse(mypyc_source(_bench_text("swagger"), "swagger"))
-    finals = [s for s in compiled.body if isinstance(s, ast.AnnAssign) and "Final" in ast.unparse(s.annotation)]
+    finals = [
+        s
+        for s in compiled.body
+        if isinstance(s, ast.AnnAssign) and "Final" in ast.unparse(s.annotation)
+    ]
     assert len(finals) > 100
-    calls = [s.value for s in compiled.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]
+    calls = [
+        s.value for s in compiled.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+    ]
     assert not [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "update"]
-    assert not [s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("_Q")]
-    assert not [s for s in compiled.body if isinstance(s, ast.AnnAssign) and ast.unparse(s.annotation) == "TypeAlias"]
-    declared = [s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s) == "Instance = Any"]
+    assert not [
+        s
+        for s in compiled.body
+        if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("_Q")
+    ]
+    assert not [
+        s
+        for s in compiled.body
+        if isinstance(s, ast.AnnAssign) and ast.unparse(s.annotation) == "TypeAlias"
+    ]
+    declared = [
+        s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s) == "Instance = Any"
+    ]
     assert len(declared) == 1
 
 
@@ -95,24 +124,39 @@ def _large_module(constants: int) -> str:
     that reads a constant and the table."""
     lines = ["from typing import Any, Final, TypeAlias, TypedDict", ""]
     lines += [f"_C{i}: Final = frozenset({{'a{i}', 'b{i}'}})" for i in range(constants)]
-    lines += ["_F: Final[dict[str, Any]] = {}", "_Q1 = (1, 2)", "_F.update({'x': _Q1})", "",
-              "def check(x: Any) -> bool:", "    return x in _C3 and 'x' in _F", "",
-              "Point = TypedDict('Point', {'x': int, 'next': 'Point | None'}, total=False)",
-              "Instance: TypeAlias = Point | list[Any]", "",
-              "def is_valid(x: Any) -> 'bool':", "    y: Instance = x", "    return check(y)", ""]
+    lines += [
+        "_F: Final[dict[str, Any]] = {}",
+        "_Q1 = (1, 2)",
+        "_F.update({'x': _Q1})",
+        "",
+        "def check(x: Any) -> bool:",
+        "    return x in _C3 and 'x' in _F",
+        "",
+        "Point = TypedDict('Point', {'x': int, 'next': 'Point | None'}, total=False)",
+        "Instance: TypeAlias = Point | list[Any]",
+        "",
+        "def is_valid(x: Any) -> 'bool':",
+        "    y: Instance = x",
+        "    return check(y)",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def test_a_module_too_large_for_mypycs_top_level_runs_its_constants_at_import() -> None:
     small, large = _large_module(10), _large_module(source._MAX_COMPILED_TOP_LEVEL + 10)
     small_tree = ast.parse(mypyc_source(small, "small"))
-    assert sum(isinstance(s, ast.AnnAssign) and s.value is not None for s in small_tree.body) == 11  # constants compiled
+    assert (
+        sum(isinstance(s, ast.AnnAssign) and s.value is not None for s in small_tree.body) == 11
+    )  # constants compiled
     large_text = mypyc_source(large, "large")
     large_tree = ast.parse(large_text)
     assert not [s for s in large_tree.body if isinstance(s, ast.AnnAssign) and s.value is not None]
     # the names the compiled functions use are declared for mypy: values with the type their Final
     # or their value says, the type as a type
-    declared = {ast.unparse(s) for s in large_tree.body if isinstance(s, (ast.AnnAssign, ast.Assign))}
+    declared = {
+        ast.unparse(s) for s in large_tree.body if isinstance(s, (ast.AnnAssign, ast.Assign))
+    }
     assert {"_C3: frozenset[Any]", "_F: dict[str, Any]", "Instance = Any"} <= declared
     assert not [d for d in declared if d.startswith("_C4")]  # no function uses it
     for text in (small, large):
@@ -138,10 +182,12 @@ def test_text_that_is_not_python_is_given_to_mypy_as_it_stands(tmp_path: Path) -
 
 def test_a_type_named_only_in_a_string_is_declared() -> None:
     """A module whose is_valid is its root function names the root type only in a cast's string."""
-    text = ("from typing import Any, Callable, TypeGuard, TypedDict, cast\n\n\ndef _v0(x: Any) -> bool:\n"
-            "    return True\n\n\nInstance = TypedDict('Instance', {'a': int})\n\n\n"
-            "is_valid = cast(\"Callable[[Any], TypeGuard[Instance]]\", _v0)\n\n\n"
-            "def validate(x: Any) -> None:\n    assert is_valid(x)\n")
+    text = (
+        "from typing import Any, Callable, TypeGuard, TypedDict, cast\n\n\ndef _v0(x: Any) -> bool:\n"
+        "    return True\n\n\nInstance = TypedDict('Instance', {'a': int})\n\n\n"
+        'is_valid = cast("Callable[[Any], TypeGuard[Instance]]", _v0)\n\n\n'
+        "def validate(x: Any) -> None:\n    assert is_valid(x)\n"
+    )
     assert "Instance = Any; exec(" in mypyc_source(text, "m")
 
 
@@ -156,14 +202,29 @@ def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: 
         sys.path.remove(str(ROOT / "generator" / "native"))
     (tmp_path / "__native.h").write_text("#include <Python.h>\n")
     (tmp_path / "__native_internal.h").write_text(
-        "".join(f"extern char CPyDef_f{i}(PyObject *x);\n" for i in range(40)) + "extern char CPyDef_g(PyObject *x);\n")
-    moved = [f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    if (x) {{ return '}}'; }} /* }} */\n"
-             f"    return CPyDef_f{(i + 1) % 40}(cpy_r_x) + \"{{\";\n}}\n" for i in range(40)]
-    kept = ["static PyObject *CPyStatic_table;\n", "PyObject *CPyDef_local(void);\n",
-            "char CPyDef_g(PyObject *cpy_r_x) {\n    return CPyStatic_table != NULL;\n}\n",
-            "char CPyDef_h(PyObject *cpy_r_x) {\n    return CPyDef_local() != NULL;\n}\n"]
-    text = ("#include <init.c>\n#include <str_extra_ops.c>\n#include \"__native.h\"\n#include \"__native_internal.h\"\n"
-            + kept[0] + kept[1] + "".join(moved[:20]) + kept[2] + kept[3] + "".join(moved[20:]))
+        "".join(f"extern char CPyDef_f{i}(PyObject *x);\n" for i in range(40))
+        + "extern char CPyDef_g(PyObject *x);\n"
+    )
+    moved = [
+        f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    if (x) {{ return '}}'; }} /* }} */\n"
+        f'    return CPyDef_f{(i + 1) % 40}(cpy_r_x) + "{{";\n}}\n'
+        for i in range(40)
+    ]
+    kept = [
+        "static PyObject *CPyStatic_table;\n",
+        "PyObject *CPyDef_local(void);\n",
+        "char CPyDef_g(PyObject *cpy_r_x) {\n    return CPyStatic_table != NULL;\n}\n",
+        "char CPyDef_h(PyObject *cpy_r_x) {\n    return CPyDef_local() != NULL;\n}\n",
+    ]
+    text = (
+        '#include <init.c>\n#include <str_extra_ops.c>\n#include "__native.h"\n#include "__native_internal.h"\n'
+        + kept[0]
+        + kept[1]
+        + "".join(moved[:20])
+        + kept[2]
+        + kept[3]
+        + "".join(moved[20:])
+    )
     path = tmp_path / "__native.c"
     path.write_text(text)
     parts = split_c_file(str(path), part_bytes=len(text) // 5)
@@ -171,11 +232,15 @@ def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: 
     rest = path.read_text()
     assert all(unit in rest for unit in kept) and not any(function in rest for function in moved)
     bodies = "".join(Path(part).read_text() for part in parts)
-    assert all(function in bodies for function in moved) and not any(unit in bodies for unit in kept)
+    assert all(function in bodies for function in moved) and not any(
+        unit in bodies for unit in kept
+    )
     for part in parts:
-        head = Path(part).read_text().split("char ", 1)[0]  # the includes (a runtime .c's header where there is one)
+        head = (
+            Path(part).read_text().split("char ", 1)[0]
+        )  # the includes (a runtime .c's header where there is one)
         assert "#include <str_extra_ops.h>\n" in head and "<init.c>" not in head
-        assert head.endswith("#include \"__native.h\"\n#include \"__native_internal.h\"\n")
+        assert head.endswith('#include "__native.h"\n#include "__native_internal.h"\n')
     # a file too small for two parts is left whole
     path.write_text(text)
     assert split_c_file(str(path), part_bytes=len(text)) == [] and path.read_text() == text
@@ -190,31 +255,49 @@ def test_the_guard_is_included_first_by_the_c_file_and_each_of_its_parts(tmp_pat
     finally:
         sys.path.remove(str(ROOT / "generator" / "native"))
     (tmp_path / "__native.h").write_text("#include <Python.h>\n")
-    functions = "".join(f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    return {i};\n}}\n" for i in range(40))
-    text = "#include <init.c>\n#include <str_extra_ops.c>\n#include \"__native.h\"\n" + functions
+    functions = "".join(
+        f"char CPyDef_f{i}(PyObject *cpy_r_x) {{\n    return {i};\n}}\n" for i in range(40)
+    )
+    text = '#include <init.c>\n#include <str_extra_ops.c>\n#include "__native.h"\n' + functions
     path = tmp_path / "__native.c"
     path.write_text(text)
     include_guard(str(path))
     include_guard(str(path))  # (once only)
     assert path.read_text() == f'#include "{GUARD}"\n' + text
     assert (tmp_path / GUARD).read_text() == (ROOT / "generator" / "native" / "guard.h").read_text()
-    assert (tmp_path / "straightline_stack.h").read_text() == (ROOT / "generator" / "native" / "stack.h").read_text()
+    assert (tmp_path / "straightline_stack.h").read_text() == (
+        ROOT / "generator" / "native" / "stack.h"
+    ).read_text()
     parts = split_c_file(str(path), part_bytes=len(text) // 4)
     assert len(parts) >= 2
     for part in parts:
         part_text = Path(part).read_text()
-        assert part_text.startswith(f'#include "{GUARD}"\n#include <str_extra_ops.h>\n') and part_text.count(GUARD) == 1
+        assert (
+            part_text.startswith(f'#include "{GUARD}"\n#include <str_extra_ops.h>\n')
+            and part_text.count(GUARD) == 1
+        )
 
 
 # A schema whose strings hold lone surrogates (JSON allows "\ud83d"): a property name, a const, an
 # enum value and a pattern with one; the module writes each as a \u escape in a literal.
-SURROGATES = {"type": "object", "properties": {"\ud83dkey": {"const": "a\udc00"}, "lone": {"enum": ["\ud83d", 1]},
-                                                "escaped": {"type": "string", "pattern": "^\\ud83d"}}}
+SURROGATES = {
+    "type": "object",
+    "properties": {
+        "\ud83dkey": {"const": "a\udc00"},
+        "lone": {"enum": ["\ud83d", 1]},
+        "escaped": {"type": "string", "pattern": "^\\ud83d"},
+    },
+}
 
 
 def _surrogate_literals(text: str) -> list[str]:
-    return [node.value for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Constant)
-            and isinstance(node.value, str) and any("\ud800" <= c <= "\udfff" for c in node.value)]
+    return [
+        node.value
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and any("\ud800" <= c <= "\udfff" for c in node.value)
+    ]
 
 
 def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
@@ -223,21 +306,36 @@ def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
     text = generator.compile_source(SURROGATES, name="surrogates")
     assert _surrogate_literals(text)  # the control: the module has such literals
     # and an implicit concatenation over three lines, a docstring and a dict key
-    text += ('\n\nLONG = (\n    "a\\ud83d"\n    "b"\n    "\\udc00c"\n)\n\n\ndef f() -> None:\n'
-             '    "At /properties/\\ud83dkey."\n\n\nKEYED = {"\\ud83d": 1, "plain": 2}\n')
+    text += (
+        '\n\nLONG = (\n    "a\\ud83d"\n    "b"\n    "\\udc00c"\n)\n\n\ndef f() -> None:\n'
+        '    "At /properties/\\ud83dkey."\n\n\nKEYED = {"\\ud83d": 1, "plain": 2}\n'
+    )
     compiled = mypyc_source(text, "surrogates")
     assert _surrogate_literals(compiled) == []
     assert "chr(55357)" in compiled and "chr(56320)" in compiled
     assert compiled.count("\n") == text.count("\n")
-    original_defs = {s.lineno: s.name for s in ast.parse(text).body if isinstance(s, ast.FunctionDef)}
-    assert {s.lineno: s.name for s in ast.parse(compiled).body if isinstance(s, ast.FunctionDef)} == original_defs
+    original_defs = {
+        s.lineno: s.name for s in ast.parse(text).body if isinstance(s, ast.FunctionDef)
+    }
+    assert {
+        s.lineno: s.name for s in ast.parse(compiled).body if isinstance(s, ast.FunctionDef)
+    } == original_defs
     pure, variant = _run(text, "surrogates"), _run(compiled, "surrogates")
     assert variant.LONG == pure.LONG == "a\ud83db\udc00c" and variant.KEYED == pure.KEYED
-    for instance in ({"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\ud83dx"}, {"\ud83dkey": "a"},
-                     {"lone": "\ud83e"}, {"escaped": "x\ud83d"}, {"lone": 1}):
+    for instance in (
+        {"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\ud83dx"},
+        {"\ud83dkey": "a"},
+        {"lone": "\ud83e"},
+        {"escaped": "x\ud83d"},
+        {"lone": 1},
+    ):
         assert variant.is_valid(instance) == pure.is_valid(instance)
-        assert [e.message for e in variant.errors(instance)] == [e.message for e in pure.errors(instance)]
-    plain = 'def g() -> str:\n    return "\\\\ud83d is six characters"\n'  # a backslash, not an escape
+        assert [e.message for e in variant.errors(instance)] == [
+            e.message for e in pure.errors(instance)
+        ]
+    plain = (
+        'def g() -> str:\n    return "\\\\ud83d is six characters"\n'  # a backslash, not an escape
+    )
     assert source._without_surrogate_literals(plain) == plain
 
 
@@ -245,6 +343,7 @@ def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> N
     """A string holding thousands of lone surrogates: its expression compiles, keeps the value and
     is no larger than for a few more than _MOST_CHR (a chain of `+ chr(55357)` took mypyc's build
     of 1,000 of them past 22 GB, and past about 1,500 is deeper than CPython compiles)."""
+
     def rebuilt(value: str) -> ast.expr:
         text = source._without_surrogate_literals(f"X = {value!r}\n")
         statement = ast.parse(text).body[0]

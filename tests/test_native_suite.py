@@ -29,7 +29,9 @@ from .suite import DRAFTS, groups, suite_files
 from .test_conformance import _remotes, run_file
 
 WANTED = os.environ.get("STRAIGHTLINE_NATIVE_SUITE", "")
-pytestmark = pytest.mark.skipif(not WANTED, reason="STRAIGHTLINE_NATIVE_SUITE is not set (long: see the docstring)")
+pytestmark = pytest.mark.skipif(
+    not WANTED, reason="STRAIGHTLINE_NATIVE_SUITE is not set (long: see the docstring)"
+)
 SELECTED = [d for d in DRAFTS if WANTED in ("1", "all") or d in WANTED.split(",")]
 BATCH = 120  # modules per mypyc run
 KNOWN_REFUSAL = "has inferred type None"
@@ -49,7 +51,9 @@ def _key(schema: Any, draft: str) -> str:
     return draft + json.dumps(schema, sort_keys=True)
 
 
-def _build_batch(root: Path, package: str, sources: dict[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+def _build_batch(
+    root: Path, package: str, sources: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, str]]:
     """Compile `sources` (module name -> text) in one mypyc run as modules of `package` under
     `root`; the imported modules, and the ones mypyc refused (name -> its first error)."""
     directory = root / package
@@ -62,8 +66,13 @@ def _build_batch(root: Path, package: str, sources: dict[str, str]) -> tuple[dic
         (directory / f"{name}.py").write_text(sources[name])
     while True:
         left = [n for n in names if n not in refused]
-        done = subprocess.run([sys.executable, "-c", _BATCH_BUILD, *(f"{package}/{n}.py" for n in left)],
-                              cwd=root, capture_output=True, text=True, timeout=6 * 3600)
+        done = subprocess.run(
+            [sys.executable, "-c", _BATCH_BUILD, *(f"{package}/{n}.py" for n in left)],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=6 * 3600,
+        )
         if done.returncode == 0:
             break
         errors = [line for line in done.stdout.splitlines() if ": error:" in line]
@@ -89,35 +98,49 @@ def test_the_suite_through_native_modules(draft: str, tmp_path: Path) -> None:
             if key in keys:
                 continue
             try:
-                text = generator.compile_source(schema, profile=draft, registry=_remotes(), format=False)
+                text = generator.compile_source(
+                    schema, profile=draft, registry=_remotes(), format=False
+                )
             except generator.SchemaError:
                 continue  # refused by the compiler: run_file reports what the suite expects
             keys[key] = name = f"m{len(keys)}"
             sources[name] = text
-            pure[key] = generator.compile_module(schema, profile=draft, registry=_remotes(), format=False)
+            pure[key] = generator.compile_module(
+                schema, profile=draft, registry=_remotes(), format=False
+            )
     native: dict[str, Any] = {}
     refused: dict[str, str] = {}
     names = sorted(sources, key=lambda n: int(n[1:]))
     for start in range(0, len(names), BATCH):
-        chunk = {n: sources[n] for n in names[start:start + BATCH]}
-        built, no = _build_batch(tmp_path / f"b{start}", f"suite_{draft.replace('-', '_')}_{start}", chunk)
+        chunk = {n: sources[n] for n in names[start : start + BATCH]}
+        built, no = _build_batch(
+            tmp_path / f"b{start}", f"suite_{draft.replace('-', '_')}_{start}", chunk
+        )
         native.update(built)
         refused.update(no)
     unexpected = {n: e for n, e in refused.items() if KNOWN_REFUSAL not in e}
     assert not unexpected, "\n".join(unexpected.values())
-    print(f"{draft}: {len(native)} modules built natively; {len(refused)} refused ({KNOWN_REFUSAL})")
+    print(
+        f"{draft}: {len(native)} modules built natively; {len(refused)} refused ({KNOWN_REFUSAL})"
+    )
 
     def compile_native(schema: Any, draft_: str) -> Any:
         key = _key(schema, draft_)
         if key not in keys:  # the compiler refused it: let run_file see the same refusal
-            return generator.compile_module(schema, profile=draft_, registry=_remotes(), format=False)
+            return generator.compile_module(
+                schema, profile=draft_, registry=_remotes(), format=False
+            )
         if keys[key] in refused:  # listed above: the pure module stands in
             return pure[key]
         module = native[keys[key]]
         assert module.__file__.endswith(".so")
         return _Both(module, pure[key])
 
-    failures = [f for path in suite_files(draft) for f in run_file(draft, path, compile_native, compare_with_reference=True)]
+    failures = [
+        f
+        for path in suite_files(draft)
+        for f in run_file(draft, path, compile_native, compare_with_reference=True)
+    ]
     assert not failures, "\n".join(failures[:50])
 
 
@@ -139,10 +162,23 @@ class _Both:
 
 
 def _errors(found: list[Any]) -> list[tuple[Any, ...]]:
-    return [(e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message) for e in found]
+    return [
+        (e.instance_location, e.keyword_location, e.absolute_keyword_location, e.message)
+        for e in found
+    ]
 
 
-BENCH = ["fast", "citm", "recursive", "geojson", "swagger", "fhir", "tool-package", "math.add", "strict.structured_completion"]
+BENCH = [
+    "fast",
+    "citm",
+    "recursive",
+    "geojson",
+    "swagger",
+    "fhir",
+    "tool-package",
+    "math.add",
+    "strict.structured_completion",
+]
 
 
 @pytest.mark.parametrize("case_name", BENCH)
@@ -171,5 +207,11 @@ def test_bench_schemas_natively(case_name: str, tmp_path: Path) -> None:
         assert native.__file__.endswith(".so")
         pure = generator.compile_module(case.schema_text, profile=case.profile, format=False)
         for instance in case.instances:
-            assert native.is_valid(instance.value) is pure.is_valid(instance.value) is instance.expected_valid
-            assert _errors(native.errors(instance.value)) == _errors(pure.errors(instance.value)), instance.name
+            assert (
+                native.is_valid(instance.value)
+                is pure.is_valid(instance.value)
+                is instance.expected_valid
+            )
+            assert _errors(native.errors(instance.value)) == _errors(
+                pure.errors(instance.value)
+            ), instance.name

@@ -26,7 +26,9 @@ def _offline_env() -> dict[str, str]:
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=cwd, env=_offline_env())
+    result = subprocess.run(
+        args, capture_output=True, text=True, timeout=600, cwd=cwd, env=_offline_env()
+    )
     if result.returncode != 0:
         pytest.fail(f"{' '.join(args)} failed:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}")
     return result
@@ -35,8 +37,22 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
-          "-w", str(out), str(ROOT)], cwd=out)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--quiet",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
+        cwd=out,
+    )
     (built,) = out.glob("straightline-*.whl")
     return built
 
@@ -45,8 +61,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sdist")
     # the PEP 517 hook itself, as `python -m build --sdist --no-isolation` would call it
-    _run([sys.executable, "-c", "import sys, hatchling.build as b; print(b.build_sdist(sys.argv[1]))", str(out)],
-         cwd=ROOT)
+    _run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, hatchling.build as b; print(b.build_sdist(sys.argv[1]))",
+            str(out),
+        ],
+        cwd=ROOT,
+    )
     (built,) = out.glob("straightline-*.tar.gz")
     return built
 
@@ -79,21 +102,32 @@ def test_wheel_metadata_license_and_readme(wheel: Path) -> None:
     names = archive.namelist()
     license_file = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
     assert "Copyright (c) 2026 the straightline authors" in archive.read(license_file).decode()
-    metadata = email.message_from_bytes(archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))))
+    metadata = email.message_from_bytes(
+        archive.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
+    )
     assert metadata["License-Expression"] == "MIT"
     assert metadata["Requires-Python"] == ">=3.11"
     assert metadata["Description-Content-Type"] == "text/markdown"
     assert metadata.get_payload().startswith("# straightline")
     classifiers = metadata.get_all("Classifier")
-    assert "Programming Language :: Python :: 3.11" in classifiers and "Framework :: Hatch" in classifiers
+    assert (
+        "Programming Language :: Python :: 3.11" in classifiers
+        and "Framework :: Hatch" in classifiers
+    )
     assert metadata.get_all("Project-URL") is None  # no URL is known yet: none is invented
     assert "yaml" in metadata.get_all("Provides-Extra")
 
 
 def test_sdist_has_the_license_hooks_manifest_and_sources(sdist: Path) -> None:
     names = {name.split("/", 1)[1] for name in tarfile.open(sdist).getnames() if "/" in name}
-    assert {"LICENSE", "README.md", "pyproject.toml", ".pre-commit-hooks.yaml", "generator/api.py",
-            "templates/module.py.j2"} <= names
+    assert {
+        "LICENSE",
+        "README.md",
+        "pyproject.toml",
+        ".pre-commit-hooks.yaml",
+        "generator/api.py",
+        "templates/module.py.j2",
+    } <= names
 
 
 def _works_installed(site: Path, tmp_path: Path) -> None:
@@ -107,7 +141,10 @@ def _works_installed(site: Path, tmp_path: Path) -> None:
     deps = [p for p in sys.path if p.endswith("site-packages")]
     result = subprocess.run(
         [sys.executable, "-S", "-c", script, str(site)],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
         env={"PYTHONPATH": os.pathsep.join([str(site), *deps]), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr
@@ -116,14 +153,39 @@ def _works_installed(site: Path, tmp_path: Path) -> None:
 
 def test_installed_wheel_finds_templates_through_the_package(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
-    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
-         cwd=tmp_path)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--target",
+            str(site),
+            str(wheel),
+        ],
+        cwd=tmp_path,
+    )
     _works_installed(site, tmp_path)
 
 
 def test_sdist_builds_and_installs_offline(sdist: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
-    _run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--no-build-isolation",
-          "--target", str(site), str(sdist)], cwd=tmp_path)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--target",
+            str(site),
+            str(sdist),
+        ],
+        cwd=tmp_path,
+    )
     assert (site / "generator" / "templates" / "module.py.j2").is_file()
     _works_installed(site, tmp_path)

@@ -14,9 +14,9 @@ import generator
 from generator import ir
 from generator.api import build, prepare
 from generator.plan import tuning
+from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs, registered_checks
 from generator.plan.order import order
 from generator.plan.recursion import recursion_heads
-from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs, registered_checks
 from generator.reference import DraftReference
 
 
@@ -25,13 +25,21 @@ def _root_keywords(schema: Any) -> list[str]:
     return [check.keyword for check in build(value, chosen).root.checks]
 
 
-@pytest.mark.parametrize(("schema", "instances", "location"), [
-    ({"allOf": [True, {"type": "string"}]}, [(1, False), ("a", True), (None, False)], "/allOf/1/type"),
-    ({"allOf": [{}, {"minimum": 3}]}, [(1, False), (3, True), ("x", True)], "/allOf/1/minimum"),
-    ({"allOf": [{"minimum": 3}, True, {}]}, [(1, False), (4, True)], "/allOf/0/minimum"),
-])
-def test_an_allof_with_one_member_that_checks_something_is_kept(schema: Any, instances: list[Any],
-                                                                location: str) -> None:
+@pytest.mark.parametrize(
+    ("schema", "instances", "location"),
+    [
+        (
+            {"allOf": [True, {"type": "string"}]},
+            [(1, False), ("a", True), (None, False)],
+            "/allOf/1/type",
+        ),
+        ({"allOf": [{}, {"minimum": 3}]}, [(1, False), (3, True), ("x", True)], "/allOf/1/minimum"),
+        ({"allOf": [{"minimum": 3}, True, {}]}, [(1, False), (4, True)], "/allOf/0/minimum"),
+    ],
+)
+def test_an_allof_with_one_member_that_checks_something_is_kept(
+    schema: Any, instances: list[Any], location: str
+) -> None:
     """A member that always holds beside one that does not: the allOf still rejects, at the
     failing member's own index."""
     assert "allOf" in _root_keywords(schema)
@@ -53,8 +61,13 @@ def test_an_allof_whose_members_all_always_hold_is_dropped(schema: Any) -> None:
 
 def test_checks_are_ordered_by_cost_and_the_answers_are_the_schemas() -> None:
     """Sizes before loops and patterns; the order of equal costs is the keyword order."""
-    schema = {"type": "array", "contains": {"type": "string"}, "items": {"pattern": "^a"}, "maxItems": 3,
-              "minItems": 1}
+    schema = {
+        "type": "array",
+        "contains": {"type": "string"},
+        "items": {"pattern": "^a"},
+        "maxItems": 3,
+        "minItems": 1,
+    }
     keywords = _root_keywords(schema)
     assert keywords.index("maxItems") < keywords.index("contains")
     assert keywords.index("minItems") < keywords.index("items")
@@ -88,8 +101,14 @@ def test_a_leaf_costs_one_test_and_its_checks_work_and_a_boolean_schema_nothing(
 def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() -> None:
     """Only one type's checks run on a value: the estimate is the costliest type's, plus the
     checks every type's branch runs (enum, const), plus the in-place rules."""
-    schema = {"minLength": 1, "maxLength": 9, "pattern": "^a", "minimum": 1, "enum": ["ab", 2],
-              "allOf": [{"maxLength": 5}]}
+    schema = {
+        "minLength": 1,
+        "maxLength": 9,
+        "pattern": "^a",
+        "minimum": 1,
+        "enum": ["ab", 2],
+        "allOf": [{"maxLength": 5}],
+    }
     root, _, graph = _planned(schema)
     costs = Costs(graph)
     by_type: dict[Any, float] = {}
@@ -100,7 +119,11 @@ def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() 
         else:
             by_type[check.applies_to] = by_type.get(check.applies_to, 0.0) + costs.check(check)
     every = by_type.pop(None)
-    assert set(by_type) == {"string", "number"} and by_type["string"] != by_type["number"] and every > 0
+    assert (
+        set(by_type) == {"string", "number"}
+        and by_type["string"] != by_type["number"]
+        and every > 0
+    )
     assert costs.typed(root) == every + max(by_type.values())
     assert costs.node(root) == 1.0 + costs.typed(root) + general
     # no typed check: nothing typed to pay but the enum; an in-place rule alone is no typed check
@@ -111,8 +134,14 @@ def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() 
 
 
 def test_a_walk_costs_its_work_and_its_members_per_assumed_member() -> None:
-    root, _, graph = _planned({"type": "array", "items": {"type": "string", "minLength": 1},
-                               "contains": {"maxLength": 3}, "maxItems": 4})
+    root, _, graph = _planned(
+        {
+            "type": "array",
+            "items": {"type": "string", "minLength": 1},
+            "contains": {"maxLength": 3},
+            "maxItems": 4,
+        }
+    )
     costs = Costs(graph)
     for check in root.checks:
         work, walks = _work(check)
@@ -122,8 +151,12 @@ def test_a_walk_costs_its_work_and_its_members_per_assumed_member() -> None:
 
 
 def test_an_in_place_rule_costs_what_it_applies_and_a_reference_a_call_more() -> None:
-    schema = {"$defs": {"s": {"type": "string", "minLength": 2}}, "minLength": 1,
-              "allOf": [{"maxLength": 5}, {"pattern": "^a"}], "not": {"$ref": "#/$defs/s"}}
+    schema = {
+        "$defs": {"s": {"type": "string", "minLength": 2}},
+        "minLength": 1,
+        "allOf": [{"maxLength": 5}, {"pattern": "^a"}],
+        "not": {"$ref": "#/$defs/s"},
+    }
     root, _, graph = _planned(schema)
     costs = Costs(graph)
     all_of = next(c for c in root.checks if c.keyword == "allOf")
@@ -137,8 +170,13 @@ def test_an_in_place_rule_costs_what_it_applies_and_a_reference_a_call_more() ->
 
 
 def test_a_rule_that_recurses_is_estimated_as_costly_as_it_gets() -> None:
-    root, _, graph = _planned({"type": "object", "properties": {"a": {"type": "string"}},
-                               "anyOf": [{"properties": {"next": {"$ref": "#"}}}, {"required": ["a"]}]})
+    root, _, graph = _planned(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "anyOf": [{"properties": {"next": {"$ref": "#"}}}, {"required": ["a"]}],
+        }
+    )
     costs = Costs(graph)
     any_of = next(c for c in root.checks if c.keyword == "anyOf")
     assert costs.check(any_of) >= RECURSIVE
@@ -148,27 +186,55 @@ def test_a_rule_that_recurses_is_estimated_as_costly_as_it_gets() -> None:
 def test_in_place_rules_cheaper_than_the_typed_checks_run_first_in_their_order() -> None:
     """split(): each in-place rule estimated below the node's typed checks runs before them, the
     others after; each list keeps the order it was given."""
-    schema = {"type": "object", "properties": {f"p{i}": {"type": "string", "pattern": f"^{i}"} for i in range(6)},
-              "allOf": [{"required": ["p1"]}], "not": {"required": ["p2"]},
-              "anyOf": [{"properties": {f"q{i}": {"pattern": f"^{i}"} for i in range(30)}}, {"required": ["p0"]}]}
+    schema = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "pattern": f"^{i}"} for i in range(6)},
+        "allOf": [{"required": ["p1"]}],
+        "not": {"required": ["p2"]},
+        "anyOf": [
+            {"properties": {f"q{i}": {"pattern": f"^{i}"} for i in range(30)}},
+            {"required": ["p0"]},
+        ],
+    }
     root, plan, graph = _planned(schema)
     costs = Costs(graph)
     general = [c for c in root.checks if c.applies_to is None and not c.on_every_type]
     early, late = costs.split(root, general)
     typed = costs.typed(root)
-    assert [c.keyword for c in early] == [c.keyword for c in general if costs.check(c) < typed] == ["allOf", "not"]
+    assert (
+        [c.keyword for c in early]
+        == [c.keyword for c in general if costs.check(c) < typed]
+        == ["allOf", "not"]
+    )
     assert [c.keyword for c in late] == ["anyOf"]
     assert costs.split(root, list(reversed(general)))[0] == list(reversed(early))
     # a rule estimated at exactly what the typed checks cost is not cheaper: it stays after them
-    tie, _, tie_graph = _planned({"type": "string", "minLength": 1, "maxLength": 9, "const": "x",
-                                  "allOf": [{"maxLength": 3}]})
+    tie, _, tie_graph = _planned(
+        {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 9,
+            "const": "x",
+            "allOf": [{"maxLength": 3}],
+        }
+    )
     tie_costs = Costs(tie_graph)
     (rule,) = [c for c in tie.checks if c.keyword == "allOf"]
-    assert tie_costs.check(rule) == tie_costs.typed(tie) and tie_costs.split(tie, [rule]) == ([], [rule])
+    assert tie_costs.check(rule) == tie_costs.typed(tie) and tie_costs.split(tie, [rule]) == (
+        [],
+        [rule],
+    )
     # the answers do not depend on the order
     module = generator.compile_module(schema, format=False)
     reference = DraftReference(schema, "draft2020-12")
-    for instance in ({}, {"p1": "1"}, {"p1": "1", "p2": "2"}, {"p1": "1", "p0": "0"}, {"p1": "x", "p0": "0"}, []):
+    for instance in (
+        {},
+        {"p1": "1"},
+        {"p1": "1", "p2": "2"},
+        {"p1": "1", "p0": "0"},
+        {"p1": "x", "p0": "0"},
+        [],
+    ):
         assert module.is_valid(instance) is reference.is_valid(instance), instance
 
 
@@ -212,10 +278,15 @@ def test_copies_of_a_shared_subschema_are_allowed_up_to_the_copy_budget() -> Non
     # weight: the node, its allOf, and each member's node and check: 2 + 2 * members
     members = (tuning.COPY_BUDGET // 4 - 2) // 2
     node, plan = _shared(4, members)
-    assert plan.inlining.weight(node) == 2 + 2 * members and 4 * (2 + 2 * members) == tuning.COPY_BUDGET
+    assert (
+        plan.inlining.weight(node) == 2 + 2 * members
+        and 4 * (2 + 2 * members) == tuning.COPY_BUDGET
+    )
     assert plan.inlining.copies_allowed(node)  # exactly the budget
     node, plan = _shared(4, members + 1)
-    assert 4 * plan.inlining.weight(node) > tuning.COPY_BUDGET and not plan.inlining.copies_allowed(node)
+    assert 4 * plan.inlining.weight(node) > tuning.COPY_BUDGET and not plan.inlining.copies_allowed(
+        node
+    )
     big, plan = _shared(2, 200)
     assert plan.inlining.copies_allowed(big)  # twice: copied, however large
     big, plan = _shared(3, 200)
@@ -230,11 +301,29 @@ def test_what_is_inlined_at_which_depth() -> None:
     walk, plan = _member({"items": {"minLength": 1}})
     assert plan.inlining.inlinable(walk, tuning.INLINE_DEPTH - 1)
     assert not plan.inlining.inlinable(walk, tuning.INLINE_DEPTH)
-    most, plan = _member({"minLength": 1, "maxLength": 9, "pattern": "^a", "minimum": 1, "maximum": 9,
-                          "multipleOf": 2})
+    most, plan = _member(
+        {
+            "minLength": 1,
+            "maxLength": 9,
+            "pattern": "^a",
+            "minimum": 1,
+            "maximum": 9,
+            "multipleOf": 2,
+        }
+    )
     assert len(most.checks) == tuning.INLINE_CHECKS and plan.inlining.inlinable(most, 0)
-    many, plan = _member({"minLength": 1, "maxLength": 9, "pattern": "^a", "minimum": 1, "maximum": 9,
-                          "multipleOf": 2, "minItems": 1, "maxItems": 3})
+    many, plan = _member(
+        {
+            "minLength": 1,
+            "maxLength": 9,
+            "pattern": "^a",
+            "minimum": 1,
+            "maximum": 9,
+            "multipleOf": 2,
+            "minItems": 1,
+            "maxItems": 3,
+        }
+    )
     assert len(many.checks) > tuning.INLINE_CHECKS and not plan.inlining.inlinable(many, 0)
     resource, plan = _member({"$id": "https://example.com/a", "minLength": 1})
     assert not plan.inlining.inlinable(resource, 0)
@@ -243,7 +332,9 @@ def test_what_is_inlined_at_which_depth() -> None:
     big, plan = _shared(3, 200)
     assert not plan.inlining.inlinable(big, 0)
     # a type test alone is in place however often it is used
-    root, plan, _ = _planned({"properties": {f"p{i}": {"type": "string"} for i in range(tuning.COPY_BUDGET + 1)}})
+    root, plan, _ = _planned(
+        {"properties": {f"p{i}": {"type": "string"} for i in range(tuning.COPY_BUDGET + 1)}}
+    )
     type_only = root.checks[0].entries[0][1]
     assert not plan.inlining.copies_allowed(type_only) and plan.inlining.inlinable(type_only, 0)
 
@@ -255,9 +346,19 @@ def test_a_recursion_head_is_never_inlined() -> None:
 
 
 def test_plain_references_are_followed_to_their_end_and_nothing_else_is() -> None:
-    schema = {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/c"}, "c": {"type": "string", "minLength": 2},
-                        "typed": {"type": "string", "$ref": "#/$defs/c"}},
-              "properties": {"p": {"$ref": "#/$defs/a"}, "q": {"$ref": "#/$defs/typed"}, "r": {"minLength": 3}}}
+    schema = {
+        "$defs": {
+            "a": {"$ref": "#/$defs/b"},
+            "b": {"$ref": "#/$defs/c"},
+            "c": {"type": "string", "minLength": 2},
+            "typed": {"type": "string", "$ref": "#/$defs/c"},
+        },
+        "properties": {
+            "p": {"$ref": "#/$defs/a"},
+            "q": {"$ref": "#/$defs/typed"},
+            "r": {"minLength": 3},
+        },
+    }
     root, plan, graph = _planned(schema)
     entries = dict(root.checks[0].entries)
     end, followed = plan.inlining.through_refs(entries["p"])
@@ -271,9 +372,12 @@ def test_plain_references_are_followed_to_their_end_and_nothing_else_is() -> Non
 
 
 def test_in_dynamic_scope_no_reference_is_followed_at_compile_time() -> None:
-    schema = {"$id": "https://example.com/d", "$dynamicAnchor": "n", "$defs": {"a": {"$ref": "#/$defs/b"},
-                                                                                "b": {"minLength": 2}},
-              "properties": {"p": {"$ref": "#/$defs/a"}, "q": {"$dynamicRef": "#n"}}}
+    schema = {
+        "$id": "https://example.com/d",
+        "$dynamicAnchor": "n",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"minLength": 2}},
+        "properties": {"p": {"$ref": "#/$defs/a"}, "q": {"$dynamicRef": "#n"}},
+    }
     root, plan, _ = _planned(schema)
     assert plan.dynamic
     p = dict(root.checks[0].entries)["p"]
@@ -288,8 +392,13 @@ def test_every_subschema_at_any_depth_has_its_checks_in_order_of_cost() -> None:
     root, _, _ = _planned(schema)
     top, _, _ = _planned(inner)
     ordered = [c.keyword for c in top.checks]
-    assert ordered == ["minLength", "pattern"]  # a size before a pattern, whatever the keyword order
-    assert [c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks)))).checks] == ordered
+    assert ordered == [
+        "minLength",
+        "pattern",
+    ]  # a size before a pattern, whatever the keyword order
+    assert [
+        c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks)))).checks
+    ] == ordered
     properties = next(c for c in root.checks if c.keyword == "properties")
     items = next(c for c in root.checks if c.keyword == "items")
     all_of = next(c for c in root.checks if c.keyword == "allOf")
@@ -311,16 +420,28 @@ def test_uses_are_counted_at_any_depth_and_once_per_holding_subschema() -> None:
     assert plan.inlining.weight(inner) == 100 and plan.inlining.copies_allowed(inner)
     assert not plan.inlining.copies_allowed(holder)  # 4 x 102 over the budget
     # the same four places one level deeper: still counted
-    root, plan, _ = _planned({"properties": {"x": {"properties": {f"p{i}": big for i in range(4)}}}})
+    root, plan, _ = _planned(
+        {"properties": {"x": {"properties": {f"p{i}": big for i in range(4)}}}}
+    )
     deep = root.checks[0].entries[0][1].checks[0].entries[0][1]
     assert not plan.inlining.copies_allowed(deep)
 
 
-@pytest.mark.parametrize("schema", [
-    {"items": {"$ref": "#"}, "contains": {"type": "string"}, "maxItems": 3},
-    {"properties": {"a": {"$ref": "#"}}, "additionalProperties": {"type": "string"}, "maxProperties": 3},
-    {"allOf": [{"properties": {"a": {"$ref": "#/$defs/b"}}}], "$defs": {"b": {"items": {"$ref": "#"}}}},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"items": {"$ref": "#"}, "contains": {"type": "string"}, "maxItems": 3},
+        {
+            "properties": {"a": {"$ref": "#"}},
+            "additionalProperties": {"type": "string"},
+            "maxProperties": 3,
+        },
+        {
+            "allOf": [{"properties": {"a": {"$ref": "#/$defs/b"}}}],
+            "$defs": {"b": {"items": {"$ref": "#"}}},
+        },
+    ],
+)
 def test_a_cycle_through_any_check_of_a_node_has_a_head(schema: Any) -> None:
     """Every cycle passes through a recursion head, whichever of a node's checks it leaves by
     (plan/recursion.py); the head is never inlined."""

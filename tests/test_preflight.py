@@ -30,7 +30,9 @@ def compile_(schema: Any, profile: str, **options: Any) -> Any:
     return generator.compile_module(schema, profile=profile, format=False, **options)
 
 
-def refused(schema: Any, profile: str, code: str, pointer: str | set[str] | None, **options: Any) -> Any:
+def refused(
+    schema: Any, profile: str, code: str, pointer: str | set[str] | None, **options: Any
+) -> Any:
     with pytest.raises(generator.SchemaError) as info:
         compile_(schema, profile, **options)
     err = info.value
@@ -54,87 +56,185 @@ def accepted(schema: Any, profile: str, **options: Any) -> Any:
 # keywords outside the profile
 # ---------------------------------------------------------------------------------------------
 OCTOSCRIPT_REFUSED = {
-    "$ref": "#", "$defs": {"a": {}}, "definitions": {"a": {}}, "$anchor": "a", "$dynamicRef": "#a",
-    "$dynamicAnchor": "a", "$vocabulary": {}, "$comment": "a comment", "format": "email",
-    "allOf": [{}], "anyOf": [{}], "oneOf": [{}], "not": {}, "if": {}, "then": {}, "else": {},
-    "pattern": "a", "const": 1, "prefixItems": [{}], "contains": {}, "minContains": 1, "maxContains": 1,
-    "uniqueItems": True, "exclusiveMinimum": 0, "exclusiveMaximum": 0, "multipleOf": 2,
-    "patternProperties": {"a": {}}, "minProperties": 1, "maxProperties": 1, "propertyNames": {},
-    "dependentRequired": {}, "dependentSchemas": {}, "dependencies": {}, "unevaluatedProperties": False,
-    "unevaluatedItems": False, "additionalItems": False, "contentMediaType": "text/plain",
-    "deprecated": True, "readOnly": True, "writeOnly": True, "nullable": True, "foo": 1,
+    "$ref": "#",
+    "$defs": {"a": {}},
+    "definitions": {"a": {}},
+    "$anchor": "a",
+    "$dynamicRef": "#a",
+    "$dynamicAnchor": "a",
+    "$vocabulary": {},
+    "$comment": "a comment",
+    "format": "email",
+    "allOf": [{}],
+    "anyOf": [{}],
+    "oneOf": [{}],
+    "not": {},
+    "if": {},
+    "then": {},
+    "else": {},
+    "pattern": "a",
+    "const": 1,
+    "prefixItems": [{}],
+    "contains": {},
+    "minContains": 1,
+    "maxContains": 1,
+    "uniqueItems": True,
+    "exclusiveMinimum": 0,
+    "exclusiveMaximum": 0,
+    "multipleOf": 2,
+    "patternProperties": {"a": {}},
+    "minProperties": 1,
+    "maxProperties": 1,
+    "propertyNames": {},
+    "dependentRequired": {},
+    "dependentSchemas": {},
+    "dependencies": {},
+    "unevaluatedProperties": False,
+    "unevaluatedItems": False,
+    "additionalItems": False,
+    "contentMediaType": "text/plain",
+    "deprecated": True,
+    "readOnly": True,
+    "writeOnly": True,
+    "nullable": True,
+    "foo": 1,
 }
 
 STRICT_REFUSED = {
-    "$ref": "#", "$defs": {"a": {}}, "definitions": {"a": {}}, "$anchor": "a", "$dynamicRef": "#a",
-    "$dynamicAnchor": "a", "$vocabulary": {}, "if": {}, "then": {}, "else": {},
-    "patternProperties": {"a": {}}, "contains": {}, "minContains": 1, "maxContains": 1,
-    "minProperties": 1, "maxProperties": 1, "propertyNames": {}, "dependentRequired": {},
-    "dependentSchemas": {}, "dependencies": {}, "unevaluatedProperties": False, "unevaluatedItems": False,
-    "additionalItems": False, "contentEncoding": "base64", "foo": 1,
+    "$ref": "#",
+    "$defs": {"a": {}},
+    "definitions": {"a": {}},
+    "$anchor": "a",
+    "$dynamicRef": "#a",
+    "$dynamicAnchor": "a",
+    "$vocabulary": {},
+    "if": {},
+    "then": {},
+    "else": {},
+    "patternProperties": {"a": {}},
+    "contains": {},
+    "minContains": 1,
+    "maxContains": 1,
+    "minProperties": 1,
+    "maxProperties": 1,
+    "propertyNames": {},
+    "dependentRequired": {},
+    "dependentSchemas": {},
+    "dependencies": {},
+    "unevaluatedProperties": False,
+    "unevaluatedItems": False,
+    "additionalItems": False,
+    "contentEncoding": "base64",
+    "foo": 1,
 }
 
 
 @pytest.mark.parametrize("keyword", sorted(OCTOSCRIPT_REFUSED))
 def test_octoscript_refuses_keyword(keyword: str) -> None:
-    refused({"type": "object", keyword: OCTOSCRIPT_REFUSED[keyword]}, "octoscript",
-            "keyword-not-in-profile", "/" + keyword)
+    refused(
+        {"type": "object", keyword: OCTOSCRIPT_REFUSED[keyword]},
+        "octoscript",
+        "keyword-not-in-profile",
+        "/" + keyword,
+    )
 
 
 @pytest.mark.parametrize("keyword", sorted(STRICT_REFUSED))
 def test_strict_refuses_keyword(keyword: str) -> None:
-    refused({"type": "object", keyword: STRICT_REFUSED[keyword]}, "strict", "keyword-not-in-profile", "/" + keyword)
+    refused(
+        {"type": "object", keyword: STRICT_REFUSED[keyword]},
+        "strict",
+        "keyword-not-in-profile",
+        "/" + keyword,
+    )
 
 
-@pytest.mark.parametrize("schema, pointer", [
-    ({"properties": {"a/b": {"items": {"pattern": "x"}}}}, "/properties/a~1b/items/pattern"),
-    ({"properties": {"~": {"$ref": "#"}}}, "/properties/~0/$ref"),
-    ({"items": {"properties": {"x": {"const": 1}}}}, "/items/properties/x/const"),
-    ({"properties": {"p": {"properties": {"q": {"format": "date"}}}}}, "/properties/p/properties/q/format"),
-    ({"properties": {"": {"allOf": [{}]}}}, "/properties//allOf"),
-    ({"properties": {"a": {}, "b": {"if": {}}}}, "/properties/b/if"),
-    ({"items": {"items": {"items": {"$defs": {}}}}}, "/items/items/items/$defs"),
-    ({"x/y~z": 1}, "/x~1y~0z"),
-])
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        ({"properties": {"a/b": {"items": {"pattern": "x"}}}}, "/properties/a~1b/items/pattern"),
+        ({"properties": {"~": {"$ref": "#"}}}, "/properties/~0/$ref"),
+        ({"items": {"properties": {"x": {"const": 1}}}}, "/items/properties/x/const"),
+        (
+            {"properties": {"p": {"properties": {"q": {"format": "date"}}}}},
+            "/properties/p/properties/q/format",
+        ),
+        ({"properties": {"": {"allOf": [{}]}}}, "/properties//allOf"),
+        ({"properties": {"a": {}, "b": {"if": {}}}}, "/properties/b/if"),
+        ({"items": {"items": {"items": {"$defs": {}}}}}, "/items/items/items/$defs"),
+        ({"x/y~z": 1}, "/x~1y~0z"),
+    ],
+)
 def test_octoscript_refusal_pointer_is_nested(schema: dict[str, Any], pointer: str) -> None:
     refused(schema, "octoscript", "keyword-not-in-profile", pointer)
 
 
-@pytest.mark.parametrize("schema, pointer", [
-    ({"properties": {"a/b": {"items": {"contains": {}}}}}, "/properties/a~1b/items/contains"),
-    ({"allOf": [{}, {"if": {}}]}, "/allOf/1/if"),
-    ({"not": {"$ref": "#"}}, "/not/$ref"),
-    ({"anyOf": [{"properties": {"a": {"patternProperties": {}}}}]}, "/anyOf/0/properties/a/patternProperties"),
-    ({"prefixItems": [{}, {"minProperties": 1}]}, "/prefixItems/1/minProperties"),
-    ({"additionalProperties": {"$defs": {}}}, "/additionalProperties/$defs"),
-    ({"oneOf": [{"items": {"not": {"propertyNames": {}}}}]}, "/oneOf/0/items/not/propertyNames"),
-    ({"properties": {"m~1": {"unevaluatedProperties": False}}}, "/properties/m~01/unevaluatedProperties"),
-    ({"x~y": 1}, "/x~0y"),
-    ({"a/b": 1}, "/a~1b"),
-])
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        ({"properties": {"a/b": {"items": {"contains": {}}}}}, "/properties/a~1b/items/contains"),
+        ({"allOf": [{}, {"if": {}}]}, "/allOf/1/if"),
+        ({"not": {"$ref": "#"}}, "/not/$ref"),
+        (
+            {"anyOf": [{"properties": {"a": {"patternProperties": {}}}}]},
+            "/anyOf/0/properties/a/patternProperties",
+        ),
+        ({"prefixItems": [{}, {"minProperties": 1}]}, "/prefixItems/1/minProperties"),
+        ({"additionalProperties": {"$defs": {}}}, "/additionalProperties/$defs"),
+        (
+            {"oneOf": [{"items": {"not": {"propertyNames": {}}}}]},
+            "/oneOf/0/items/not/propertyNames",
+        ),
+        (
+            {"properties": {"m~1": {"unevaluatedProperties": False}}},
+            "/properties/m~01/unevaluatedProperties",
+        ),
+        ({"x~y": 1}, "/x~0y"),
+        ({"a/b": 1}, "/a~1b"),
+    ],
+)
 def test_strict_refusal_pointer_is_nested(schema: dict[str, Any], pointer: str) -> None:
     refused(schema, "strict", "keyword-not-in-profile", pointer)
 
 
-@pytest.mark.parametrize("schema, pointer", [
-    ({"additionalProperties": {}}, "/additionalProperties"),
-    ({"additionalProperties": {"type": "string"}}, "/additionalProperties"),
-    ({"properties": {"a": {"additionalProperties": {"type": "integer"}}}}, "/properties/a/additionalProperties"),
-    ({"type": ["string", "null"]}, "/type"),
-    ({"type": ["integer"]}, "/type"),
-    ({"items": {"type": ["string", "number"]}}, "/items/type"),
-])
-def test_octoscript_refuses_schema_additional_properties_and_type_arrays(schema: dict[str, Any], pointer: str) -> None:
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        ({"additionalProperties": {}}, "/additionalProperties"),
+        ({"additionalProperties": {"type": "string"}}, "/additionalProperties"),
+        (
+            {"properties": {"a": {"additionalProperties": {"type": "integer"}}}},
+            "/properties/a/additionalProperties",
+        ),
+        ({"type": ["string", "null"]}, "/type"),
+        ({"type": ["integer"]}, "/type"),
+        ({"items": {"type": ["string", "number"]}}, "/items/type"),
+    ],
+)
+def test_octoscript_refuses_schema_additional_properties_and_type_arrays(
+    schema: dict[str, Any], pointer: str
+) -> None:
     refused(schema, "octoscript", "bad-keyword-value", pointer)
 
 
 def test_octoscript_accepts_its_annotations() -> None:
     schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/tool",
-        "title": "t", "description": "d", "default": {"x": [1]}, "examples": [{"a": 1}],
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.com/tool",
+        "title": "t",
+        "description": "d",
+        "default": {"x": [1]},
+        "examples": [{"a": 1}],
         "type": "object",
-        "properties": {"a": {"type": "integer", "title": "a", "description": "an a", "default": 1,
-                             "examples": [1, 2]}},
+        "properties": {
+            "a": {
+                "type": "integer",
+                "title": "a",
+                "description": "an a",
+                "default": 1,
+                "examples": [1, 2],
+            }
+        },
     }
     module = accepted(schema, "octoscript")
     assert module.is_valid({"a": 1}) and not module.is_valid({"a": "x"})
@@ -142,27 +242,72 @@ def test_octoscript_accepts_its_annotations() -> None:
 
 def test_strict_accepts_its_keywords_and_annotations() -> None:
     schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/s",
-        "title": "t", "description": "d", "default": 1, "examples": [1], "format": "uri",
-        "type": ["object", "null"], "properties": {"a": {"const": 1}, "b": {"pattern": "^x"}},
-        "required": ["a"], "additionalProperties": {"type": "string"},
-        "allOf": [{}], "anyOf": [{}, True], "oneOf": [{}], "not": False,
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.com/s",
+        "title": "t",
+        "description": "d",
+        "default": 1,
+        "examples": [1],
+        "format": "uri",
+        "type": ["object", "null"],
+        "properties": {"a": {"const": 1}, "b": {"pattern": "^x"}},
+        "required": ["a"],
+        "additionalProperties": {"type": "string"},
+        "allOf": [{}],
+        "anyOf": [{}, True],
+        "oneOf": [{}],
+        "not": False,
     }
     module = accepted(schema, "strict")
     assert module.is_valid({"a": 1, "b": "xy", "c": "s"}) and not module.is_valid({"a": 2})
-    accepted({"enum": [1], "minLength": 1, "maxLength": 2, "minimum": 0, "maximum": 1, "exclusiveMinimum": 0,
-              "exclusiveMaximum": 1, "multipleOf": 1, "prefixItems": [{}], "items": {}, "minItems": 0,
-              "maxItems": 1, "uniqueItems": True}, "strict")
+    accepted(
+        {
+            "enum": [1],
+            "minLength": 1,
+            "maxLength": 2,
+            "minimum": 0,
+            "maximum": 1,
+            "exclusiveMinimum": 0,
+            "exclusiveMaximum": 1,
+            "multipleOf": 1,
+            "prefixItems": [{}],
+            "items": {},
+            "minItems": 0,
+            "maxItems": 1,
+            "uniqueItems": True,
+        },
+        "strict",
+    )
 
 
-@pytest.mark.parametrize("schema", [
-    {"$ref": "#/definitions/missing"},
-    {"$ref": "https://example.com/elsewhere.json"},
-    {"$ref": "#"},
-    {"foo": 1, "if": 5, "$defs": 7, "patternProperties": {"(": 5}, "minimum": "3", "pattern": "(",
-     "enum": 5, "items": [1], "not": 5, "allOf": [], "minLength": -1, "format": 3, "$comment": 4},
-    {"type": "object", "properties": {"a": {"$ref": "#/nope", "contains": {"x": 1}, "multipleOf": 0.5}}},
-], ids=_pid)
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$ref": "#/definitions/missing"},
+        {"$ref": "https://example.com/elsewhere.json"},
+        {"$ref": "#"},
+        {
+            "foo": 1,
+            "if": 5,
+            "$defs": 7,
+            "patternProperties": {"(": 5},
+            "minimum": "3",
+            "pattern": "(",
+            "enum": 5,
+            "items": [1],
+            "not": 5,
+            "allOf": [],
+            "minLength": -1,
+            "format": 3,
+            "$comment": 4,
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/nope", "contains": {"x": 1}, "multipleOf": 0.5}},
+        },
+    ],
+    ids=_pid,
+)
 def test_lenient_ignores_unknown_keywords(schema: dict[str, Any]) -> None:
     module = accepted(schema, "lenient")
     for instance in (1, "x", None, [1, 1], {"a": "anything"}):
@@ -262,17 +407,19 @@ STRICT_NON_INTEGER_MULTIPLE_OF: list[tuple[Any, Any]] = [
     ({"anyOf": [{"multipleOf": Decimal("2.5")}]}, "/anyOf/0/multipleOf"),
 ]
 
-NOT_A_SUBSCHEMA: list[tuple[Any, Any]] = [  # where a schema is expected, a value that is neither object nor boolean
-    ({"not": 5}, "/not"),
-    ({"allOf": [5]}, "/allOf/0"),
-    ({"anyOf": [{}, "x"]}, "/anyOf/1"),
-    ({"oneOf": [None]}, "/oneOf/0"),
-    ({"items": "x"}, "/items"),
-    ({"prefixItems": [{}, []]}, "/prefixItems/1"),
-    ({"properties": {"a": 5}}, "/properties/a"),
-    ({"properties": {"a": {"properties": {"b/c": []}}}}, "/properties/a/properties/b~1c"),
-    ({"additionalProperties": 5}, "/additionalProperties"),
-]
+NOT_A_SUBSCHEMA: list[tuple[Any, Any]] = (
+    [  # where a schema is expected, a value that is neither object nor boolean
+        ({"not": 5}, "/not"),
+        ({"allOf": [5]}, "/allOf/0"),
+        ({"anyOf": [{}, "x"]}, "/anyOf/1"),
+        ({"oneOf": [None]}, "/oneOf/0"),
+        ({"items": "x"}, "/items"),
+        ({"prefixItems": [{}, []]}, "/prefixItems/1"),
+        ({"properties": {"a": 5}}, "/properties/a"),
+        ({"properties": {"a": {"properties": {"b/c": []}}}}, "/properties/a/properties/b~1c"),
+        ({"additionalProperties": 5}, "/additionalProperties"),
+    ]
+)
 
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
@@ -288,13 +435,19 @@ def test_bad_keyword_value(profile: str, schema: dict[str, Any], pointer: Any) -
 
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict"])
-@pytest.mark.parametrize("schema, pointer", [
-    ({"minimum": Decimal("NaN")}, "/minimum"),
-    ({"maximum": Decimal("Infinity")}, "/maximum"),
-    ({"properties": {"a": {"maximum": Decimal("-Infinity")}}}, "/properties/a/maximum"),
-    ({"enum": [{"a": Decimal("-Infinity")}]}, {"/enum", "/enum/0", "/enum/0/a"}),
-], ids=_pid)
-def test_non_finite_decimal_in_dict_schema(profile: str, schema: dict[str, Any], pointer: Any) -> None:
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        ({"minimum": Decimal("NaN")}, "/minimum"),
+        ({"maximum": Decimal("Infinity")}, "/maximum"),
+        ({"properties": {"a": {"maximum": Decimal("-Infinity")}}}, "/properties/a/maximum"),
+        ({"enum": [{"a": Decimal("-Infinity")}]}, {"/enum", "/enum/0", "/enum/0/a"}),
+    ],
+    ids=_pid,
+)
+def test_non_finite_decimal_in_dict_schema(
+    profile: str, schema: dict[str, Any], pointer: Any
+) -> None:
     # Decimal is how the loader represents exact numbers, so a non-finite Decimal in a schema given
     # as a value is the same mistake as a float NaN/Infinity: the keyword's value is bad, and the
     # pointer says where
@@ -306,8 +459,10 @@ def test_bad_strict_keyword_value(schema: Any, pointer: Any) -> None:
     refused(schema, "strict", "bad-keyword-value", pointer)
 
 
-@pytest.mark.parametrize("schema", [{"multipleOf": 2}, {"multipleOf": 2.0}, '{"multipleOf": 7.0}',
-                                    {"multipleOf": 10**30}])
+@pytest.mark.parametrize(
+    "schema",
+    [{"multipleOf": 2}, {"multipleOf": 2.0}, '{"multipleOf": 7.0}', {"multipleOf": 10**30}],
+)
 def test_strict_accepts_integer_multiple_of(schema: Any) -> None:
     module = accepted(schema, "strict")
     assert module.is_valid(0) and not module.is_valid(1)
@@ -324,8 +479,26 @@ def test_octoscript_additional_properties_takes_only_booleans() -> None:
     refused({"items": "x"}, "octoscript", "not-a-schema", "/items")
 
 
-@pytest.mark.parametrize("schema", [[], [{}], 5, 1.5, 0, None, Decimal("1"), "[]", "5", '"x"', "null", b"[{}]",
-                                    b"3.5", '["type"]'], ids=repr)
+@pytest.mark.parametrize(
+    "schema",
+    [
+        [],
+        [{}],
+        5,
+        1.5,
+        0,
+        None,
+        Decimal("1"),
+        "[]",
+        "5",
+        '"x"',
+        "null",
+        b"[{}]",
+        b"3.5",
+        '["type"]',
+    ],
+    ids=repr,
+)
 def test_not_a_schema_at_the_root(schema: Any) -> None:
     for profile in ("octoscript", "strict", "lenient"):
         refused(schema, profile, "not-a-schema", "")
@@ -334,24 +507,56 @@ def test_not_a_schema_at_the_root(schema: Any) -> None:
 # ---------------------------------------------------------------------------------------------
 # bad regexes (strict)
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("pattern", ["(", ")", "[", "*", "+a", "a**", "\\", "[z-a]", "a{2,1}", "(?P<n>a)",
-                                     "(?<n>a)(?<n>b)", "x(?", "(?<=a"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "(",
+        ")",
+        "[",
+        "*",
+        "+a",
+        "a**",
+        "\\",
+        "[z-a]",
+        "a{2,1}",
+        "(?P<n>a)",
+        "(?<n>a)(?<n>b)",
+        "x(?",
+        "(?<=a",
+    ],
+)
 def test_bad_regex(pattern: str) -> None:
     refused({"pattern": pattern}, "strict", "bad-regex", "/pattern")
 
 
-@pytest.mark.parametrize("schema, pointer", [
-    ({"properties": {"a/b": {"pattern": "("}}}, "/properties/a~1b/pattern"),
-    ({"allOf": [{}, {"pattern": "["}]}, "/allOf/1/pattern"),
-    ({"items": {"not": {"pattern": "a{2,1}"}}}, "/items/not/pattern"),
-    ({"additionalProperties": {"pattern": "*"}}, "/additionalProperties/pattern"),
-])
+@pytest.mark.parametrize(
+    "schema, pointer",
+    [
+        ({"properties": {"a/b": {"pattern": "("}}}, "/properties/a~1b/pattern"),
+        ({"allOf": [{}, {"pattern": "["}]}, "/allOf/1/pattern"),
+        ({"items": {"not": {"pattern": "a{2,1}"}}}, "/items/not/pattern"),
+        ({"additionalProperties": {"pattern": "*"}}, "/additionalProperties/pattern"),
+    ],
+)
 def test_bad_regex_pointer_is_nested(schema: dict[str, Any], pointer: str) -> None:
     refused(schema, "strict", "bad-regex", pointer)
 
 
-@pytest.mark.parametrize("pattern", ["^[a-z]{2,3}$", "^(?:a|b)+$", "(?=a)a", "(?<!x)y", "(?<name>a)\\k<name>",
-                                     "\\d\\w\\s\\b", "^\\u00e9$", "[\\]]", "a{2}", "\\/"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[a-z]{2,3}$",
+        "^(?:a|b)+$",
+        "(?=a)a",
+        "(?<!x)y",
+        "(?<name>a)\\k<name>",
+        "\\d\\w\\s\\b",
+        "^\\u00e9$",
+        "[\\]]",
+        "a{2}",
+        "\\/",
+    ],
+)
 def test_good_regex_accepted(pattern: str) -> None:
     accepted({"pattern": pattern}, "strict")
 
@@ -396,8 +601,10 @@ def test_octoscript_source_limit_dict() -> None:
     # as a value the schema is measured as JSON: comfortably under, and plainly over, 32 KiB
     accepted({"description": "x" * (KIB32 - 100)}, "octoscript")
     refused({"description": "x" * KIB32}, "octoscript", "limit-exceeded", "")
-    many = {"type": "object", "properties": {f"p{i}": {"type": "string", "description": "d" * 300}
-                                             for i in range(120)}}
+    many = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "description": "d" * 300} for i in range(120)},
+    }
     refused(many, "octoscript", "limit-exceeded", "")
 
 
@@ -425,9 +632,16 @@ def chain(keyword: str, levels: int, leaf: Any = None) -> Any:
     return schema
 
 
-STEP = {"items": "/items", "properties": "/properties/a", "additionalProperties": "/additionalProperties",
-        "not": "/not", "allOf": "/allOf/0", "anyOf": "/anyOf/0", "oneOf": "/oneOf/0",
-        "prefixItems": "/prefixItems/0"}
+STEP = {
+    "items": "/items",
+    "properties": "/properties/a",
+    "additionalProperties": "/additionalProperties",
+    "not": "/not",
+    "allOf": "/allOf/0",
+    "anyOf": "/anyOf/0",
+    "oneOf": "/oneOf/0",
+    "prefixItems": "/prefixItems/0",
+}
 
 
 @pytest.mark.parametrize("keyword", ["items", "properties"])
@@ -443,7 +657,9 @@ def test_octoscript_depth_limit_mixed() -> None:
         schema = {"items": schema} if i % 2 else {"properties": {"k": schema}}
     accepted(schema, "octoscript")
     steps = "".join("/properties/k" if i % 2 == 0 else "/items" for i in range(30, -1, -1))
-    refused({"properties": {"top": schema}}, "octoscript", "limit-exceeded", "/properties/top" + steps)
+    refused(
+        {"properties": {"top": schema}}, "octoscript", "limit-exceeded", "/properties/top" + steps
+    )
     refused({"items": schema}, "octoscript", "limit-exceeded", "/items" + steps)
 
 
@@ -456,7 +672,8 @@ def test_octoscript_thirty_two_levels_validate() -> None:
     assert module.is_valid(good) and module.errors(good) == []
     assert not module.is_valid(bad)
     assert [(e.instance_location, e.keyword_location) for e in module.errors(bad)] == [
-        ("/0" * 31, "/items" * 31 + "/type")]
+        ("/0" * 31, "/items" * 31 + "/type")
+    ]
 
 
 def test_depth_limit_option() -> None:
@@ -468,8 +685,19 @@ def test_depth_limit_option() -> None:
     refused(chain("properties", 2), "octoscript", "limit-exceeded", "/properties/a", max_depth=1)
 
 
-@pytest.mark.parametrize("keyword", ["items", "properties", "additionalProperties", "not", "allOf", "anyOf",
-                                     "oneOf", "prefixItems"])
+@pytest.mark.parametrize(
+    "keyword",
+    [
+        "items",
+        "properties",
+        "additionalProperties",
+        "not",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "prefixItems",
+    ],
+)
 def test_strict_depth_limit_option(keyword: str) -> None:
     accepted(chain(keyword, 5), "strict", max_depth=5)
     refused(chain(keyword, 6), "strict", "limit-exceeded", STEP[keyword] * 5, max_depth=5)
@@ -477,7 +705,9 @@ def test_strict_depth_limit_option(keyword: str) -> None:
 
 def test_lenient_depth_limit_option() -> None:
     accepted(chain("properties", 5), "lenient", max_depth=5)
-    refused(chain("properties", 6), "lenient", "limit-exceeded", STEP["properties"] * 5, max_depth=5)
+    refused(
+        chain("properties", 6), "lenient", "limit-exceeded", STEP["properties"] * 5, max_depth=5
+    )
 
 
 def test_lenient_depth_ignores_unknown_keywords() -> None:
@@ -490,61 +720,123 @@ def _props(n: int) -> dict[str, Any]:
 
 
 def test_octoscript_properties_limit() -> None:
-    module = accepted({"properties": _props(128), "required": [f"p{i}" for i in range(128)]}, "octoscript")
-    assert module.is_valid({f"p{i}": str(i) for i in range(128)}) and not module.is_valid({"p0": "0"})
+    module = accepted(
+        {"properties": _props(128), "required": [f"p{i}" for i in range(128)]}, "octoscript"
+    )
+    assert module.is_valid({f"p{i}": str(i) for i in range(128)}) and not module.is_valid(
+        {"p0": "0"}
+    )
     refused({"properties": _props(129)}, "octoscript", "limit-exceeded", "/properties")
-    refused({"properties": {"a": {"properties": _props(129)}}}, "octoscript", "limit-exceeded",
-            "/properties/a/properties")
-    refused({"items": {"properties": _props(200)}}, "octoscript", "limit-exceeded", "/items/properties")
+    refused(
+        {"properties": {"a": {"properties": _props(129)}}},
+        "octoscript",
+        "limit-exceeded",
+        "/properties/a/properties",
+    )
+    refused(
+        {"items": {"properties": _props(200)}}, "octoscript", "limit-exceeded", "/items/properties"
+    )
     # the limit is per object, not per schema
-    accepted({"properties": {"a": {"properties": _props(100)}, "b": {"properties": _props(100)}}}, "octoscript")
+    accepted(
+        {"properties": {"a": {"properties": _props(100)}, "b": {"properties": _props(100)}}},
+        "octoscript",
+    )
 
 
 def test_properties_limit_option() -> None:
     accepted({"properties": _props(129)}, "octoscript", max_properties=129)
-    refused({"properties": _props(130)}, "octoscript", "limit-exceeded", "/properties", max_properties=129)
+    refused(
+        {"properties": _props(130)},
+        "octoscript",
+        "limit-exceeded",
+        "/properties",
+        max_properties=129,
+    )
     refused({"properties": _props(3)}, "strict", "limit-exceeded", "/properties", max_properties=2)
     accepted({"properties": _props(2)}, "strict", max_properties=2)
-    refused({"properties": {"x": {"properties": _props(3)}}}, "lenient", "limit-exceeded", "/properties/x/properties",
-            max_properties=2)
+    refused(
+        {"properties": {"x": {"properties": _props(3)}}},
+        "lenient",
+        "limit-exceeded",
+        "/properties/x/properties",
+        max_properties=2,
+    )
 
 
 def test_octoscript_enum_limit() -> None:
     module = accepted({"enum": list(range(128))}, "octoscript")
     assert module.is_valid(127) and not module.is_valid(128)
     refused({"enum": list(range(129))}, "octoscript", "limit-exceeded", "/enum")
-    refused({"properties": {"e": {"enum": [str(i) for i in range(129)]}}}, "octoscript", "limit-exceeded",
-            "/properties/e/enum")
+    refused(
+        {"properties": {"e": {"enum": [str(i) for i in range(129)]}}},
+        "octoscript",
+        "limit-exceeded",
+        "/properties/e/enum",
+    )
     refused({"items": {"enum": list(range(1000))}}, "octoscript", "limit-exceeded", "/items/enum")
 
 
 def test_enum_limit_option() -> None:
     accepted({"enum": list(range(129))}, "octoscript", max_enum_values=129)
-    refused({"enum": list(range(130))}, "octoscript", "limit-exceeded", "/enum", max_enum_values=129)
+    refused(
+        {"enum": list(range(130))}, "octoscript", "limit-exceeded", "/enum", max_enum_values=129
+    )
     refused({"enum": [1, 2, 3, 4]}, "strict", "limit-exceeded", "/enum", max_enum_values=3)
-    refused({"not": {"enum": [1, 2, 3, 4]}}, "strict", "limit-exceeded", "/not/enum", max_enum_values=3)
+    refused(
+        {"not": {"enum": [1, 2, 3, 4]}}, "strict", "limit-exceeded", "/not/enum", max_enum_values=3
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # options
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("options", [
-    {"max_dept": 3}, {"foo": 1}, {"maxDepth": 3}, {"max_depth": 3, "bogus": True},
-    {"max_depth": 0}, {"max_depth": -1}, {"max_depth": "3"}, {"max_depth": 2.5}, {"max_depth": True},
-    {"max_depth": None}, {"max_properties": 0}, {"max_properties": "x"}, {"max_enum_values": -5},
-    {"max_source_bytes": 1.5}, {"max_source_bytes": False}, {"max_enum_values": [3]},
-], ids=repr)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_dept": 3},
+        {"foo": 1},
+        {"maxDepth": 3},
+        {"max_depth": 3, "bogus": True},
+        {"max_depth": 0},
+        {"max_depth": -1},
+        {"max_depth": "3"},
+        {"max_depth": 2.5},
+        {"max_depth": True},
+        {"max_depth": None},
+        {"max_properties": 0},
+        {"max_properties": "x"},
+        {"max_enum_values": -5},
+        {"max_source_bytes": 1.5},
+        {"max_source_bytes": False},
+        {"max_enum_values": [3]},
+    ],
+    ids=repr,
+)
 def test_bad_option(options: dict[str, Any]) -> None:
     for profile in ("octoscript", "strict", "lenient"):
         with pytest.raises(generator.OptionError):
             compile_({"type": "integer"}, profile, **options)
 
 
-@pytest.mark.parametrize("arguments", [
-    {"base_uri": 1}, {"base_uri": None}, {"base_uri": b"https://example.com/"}, {"base_uri": "http://[::1/x"},
-    {"base_uri": "http://[foo]/"}, {"fragment": 1}, {"fragment": None}, {"name": 1}, {"name": b"m"},
-    {"registry": 1}, {"registry": [{}]}, {"registry": {1: {}}}, {"registry": {None: {}}},
-], ids=repr)
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"base_uri": 1},
+        {"base_uri": None},
+        {"base_uri": b"https://example.com/"},
+        {"base_uri": "http://[::1/x"},
+        {"base_uri": "http://[foo]/"},
+        {"fragment": 1},
+        {"fragment": None},
+        {"name": 1},
+        {"name": b"m"},
+        {"registry": 1},
+        {"registry": [{}]},
+        {"registry": {1: {}}},
+        {"registry": {None: {}}},
+    ],
+    ids=repr,
+)
 def test_an_argument_of_the_wrong_type_is_an_option_error(arguments: dict[str, Any]) -> None:
     """Never an AttributeError or TypeError from deep inside (`base_uri=1` was one)."""
     with pytest.raises(generator.OptionError):
@@ -590,7 +882,9 @@ def test_text_schema_bad_json() -> None:
 
 
 def test_text_schema_compiles() -> None:
-    module = accepted('{"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}}', "octoscript")
+    module = accepted(
+        '{"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}}', "octoscript"
+    )
     assert module.is_valid({"n": 3}) and not module.is_valid({"n": 4})
     module = accepted(b'{"enum": [0.30000000000000000001]}', "strict")
     assert not module.is_valid(0.3) and module.is_valid(Decimal("0.30000000000000000001"))
@@ -612,8 +906,11 @@ def test_very_deep_schema_value_is_a_schema_error(profile: str) -> None:
 
 @pytest.mark.parametrize("profile", ["octoscript", "strict", "lenient"])
 def test_very_deep_schema_text_is_a_schema_error(profile: str) -> None:
-    for text in ("[" * 100_000, '{"items":' * 100_000 + "{}" + "}" * 100_000,
-                 '{"enum": [' + "[" * 100_000 + "]" * 100_000 + "]}"):
+    for text in (
+        "[" * 100_000,
+        '{"items":' * 100_000 + "{}" + "}" * 100_000,
+        '{"enum": [' + "[" * 100_000 + "]" * 100_000 + "]}",
+    ):
         with pytest.raises(generator.SchemaError):
             compile_(text, profile, max_source_bytes=10**7)
 
@@ -649,8 +946,12 @@ def test_schema_error_is_not_option_error() -> None:
 @pytest.mark.parametrize("name", ["(", "[z-a]", "a{2,1}"])
 def test_bad_regex_as_a_pattern_properties_name(draft: str, name: str) -> None:
     """patternProperties names are patterns too: refused with their pointer, never a raw error."""
-    refused({"properties": {"p": {"patternProperties": {"ok": {}, name: {}}}}}, draft, "bad-regex",
-            "/properties/p/patternProperties/" + name)
+    refused(
+        {"properties": {"p": {"patternProperties": {"ok": {}, name: {}}}}},
+        draft,
+        "bad-regex",
+        "/properties/p/patternProperties/" + name,
+    )
 
 
 def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_own_draft() -> None:
@@ -658,36 +959,68 @@ def test_a_referenced_document_of_another_draft_is_checked_and_lowered_by_its_ow
     are ignored (a bad one included), where 2020-12 would check them."""
     from generator.reference import DraftReference
 
-    registry = {"http://example.com/d7.json": {
-        "$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/x",
-        "minLength": "abc", "maxLength": 1, "definitions": {"x": {"type": "string"}}}}
+    registry = {
+        "http://example.com/d7.json": {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "$ref": "#/definitions/x",
+            "minLength": "abc",
+            "maxLength": 1,
+            "definitions": {"x": {"type": "string"}},
+        }
+    }
     schema = {"$ref": "http://example.com/d7.json"}
-    module = generator.compile_module(schema, profile="draft2020-12", registry=registry, format=False)
+    module = generator.compile_module(
+        schema, profile="draft2020-12", registry=registry, format=False
+    )
     reference = DraftReference(schema, "draft2020-12", registry=registry)
     for instance, valid in [("long string", True), (1, False)]:
         assert module.is_valid(instance) is reference.is_valid(instance) is valid
     # the same sibling in a 2020-12 document is checked, and refused
-    registry["http://example.com/d7.json"]["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    registry["http://example.com/d7.json"][
+        "$schema"
+    ] = "https://json-schema.org/draft/2020-12/schema"
     registry["http://example.com/d7.json"]["$defs"] = {"x": {"type": "string"}}
     with pytest.raises(generator.SchemaError) as info:
         generator.compile_source(schema, profile="draft2020-12", registry=registry, format=False)
     # located in the document it is in, by its URI: "/minLength" alone would name the schema's own
-    assert info.value.code == "bad-keyword-value" and info.value.pointer == "http://example.com/d7.json#/minLength"
+    assert (
+        info.value.code == "bad-keyword-value"
+        and info.value.pointer == "http://example.com/d7.json#/minLength"
+    )
 
 
-@pytest.mark.parametrize("root_draft, meta, embedded, answers", [
-    # draft 7's array form of items and additionalItems, bundled in a 2020-12 document
-    ("draft2020-12", "http://json-schema.org/draft-07/schema#",
-     {"$id": "http://ex.com/legacy", "items": [{"type": "integer"}], "additionalItems": False},
-     [([1], True), ([1, 2], False), (["a"], False), ([], True)]),
-    # draft 4's boolean exclusiveMaximum (its identifier is `id`), in 2020-12 and in draft 7
-    ("draft2020-12", "http://json-schema.org/draft-04/schema#",
-     {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True}, [(4, True), (5, False), (6, False)]),
-    ("draft7", "http://json-schema.org/draft-04/schema#",
-     {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True}, [(4, True), (5, False)]),
-])
+@pytest.mark.parametrize(
+    "root_draft, meta, embedded, answers",
+    [
+        # draft 7's array form of items and additionalItems, bundled in a 2020-12 document
+        (
+            "draft2020-12",
+            "http://json-schema.org/draft-07/schema#",
+            {
+                "$id": "http://ex.com/legacy",
+                "items": [{"type": "integer"}],
+                "additionalItems": False,
+            },
+            [([1], True), ([1, 2], False), (["a"], False), ([], True)],
+        ),
+        # draft 4's boolean exclusiveMaximum (its identifier is `id`), in 2020-12 and in draft 7
+        (
+            "draft2020-12",
+            "http://json-schema.org/draft-04/schema#",
+            {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True},
+            [(4, True), (5, False), (6, False)],
+        ),
+        (
+            "draft7",
+            "http://json-schema.org/draft-04/schema#",
+            {"id": "http://ex.com/legacy", "maximum": 5, "exclusiveMaximum": True},
+            [(4, True), (5, False)],
+        ),
+    ],
+)
 def test_an_embedded_resource_of_another_draft_is_checked_by_its_own_draft(
-        root_draft: str, meta: str, embedded: dict[str, Any], answers: list[tuple[Any, bool]]) -> None:
+    root_draft: str, meta: str, embedded: dict[str, Any], answers: list[tuple[Any, bool]]
+) -> None:
     """A bundled resource's `$schema` switches the draft below it (2020-12 core 9.3.3): preflight
     refused its keywords by the root's draft (`items must be one schema`), where lowering and the
     reference already read them by its own."""
@@ -701,9 +1034,17 @@ def test_an_embedded_resource_of_another_draft_is_checked_by_its_own_draft(
         assert module.is_valid(instance) is reference.is_valid(instance) is valid
     # a bad value by the embedded draft's own rules is still refused, at its place
     with pytest.raises(generator.SchemaError) as refused:
-        generator.compile_source({defs: {"legacy": {**embedded, "$schema": meta, "minItems": -1}},
-                                  "$ref": "http://ex.com/legacy"}, profile=root_draft)
-    assert (refused.value.code, refused.value.pointer) == ("bad-keyword-value", f"/{defs}/legacy/minItems")
+        generator.compile_source(
+            {
+                defs: {"legacy": {**embedded, "$schema": meta, "minItems": -1}},
+                "$ref": "http://ex.com/legacy",
+            },
+            profile=root_draft,
+        )
+    assert (refused.value.code, refused.value.pointer) == (
+        "bad-keyword-value",
+        f"/{defs}/legacy/minItems",
+    )
 
 
 @pytest.mark.parametrize("depth, said", [(1, "the limit of 1 level"), (2, "the limit of 2 levels")])
@@ -711,4 +1052,6 @@ def test_the_depth_limit_is_said_in_words(depth: int, said: str) -> None:
     schema = {"properties": {"a": {"properties": {"b": {"properties": {"c": {"type": "string"}}}}}}}
     with pytest.raises(generator.SchemaError) as raised:
         generator.compile_source(schema, profile="draft2020-12", max_depth=depth)
-    assert raised.value.code == "limit-exceeded" and raised.value.message.endswith(said), raised.value.message
+    assert raised.value.code == "limit-exceeded" and raised.value.message.endswith(
+        said
+    ), raised.value.message

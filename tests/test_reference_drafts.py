@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+import generator
 from generator.errors import SchemaError
 from generator.load import load_json
-import generator
 from generator.reference import DraftReference
 
 from .suite import MISSING, suite_dir
@@ -26,9 +26,7 @@ KNOWN_FAILURES: dict[str, str] = {}
 
 def _suite_files() -> list[Any]:
     if not (SUITE / "tests").is_dir():
-        return [
-            pytest.param(None, None, id="suite-missing")  # fails: a missing suite is no skip
-        ]
+        return [pytest.param(None, None, id="suite-missing")]  # fails: a missing suite is no skip
     return [
         pytest.param(draft, path, id=f"{draft}/{path.name}")
         for draft in DRAFTS
@@ -235,7 +233,9 @@ def test_unresolvable_ref() -> None:
 
 @pytest.mark.parametrize("draft", ["draft2020-12", "draft7"])
 @pytest.mark.parametrize("document", [True, False])
-def test_a_boolean_registry_document_resolves_in_both_interpreters(draft: str, document: bool) -> None:
+def test_a_boolean_registry_document_resolves_in_both_interpreters(
+    draft: str, document: bool
+) -> None:
     """A registry document that is `true` or `false` is a resource under its URI: the compiler
     resolved only object documents, the reference worked around it."""
     schema = {"properties": {"a": {"$ref": "http://example.com/b.json"}}}
@@ -243,17 +243,24 @@ def test_a_boolean_registry_document_resolves_in_both_interpreters(draft: str, d
     module = generator.compile_module(schema, profile=draft, registry=registry, format=False)
     reference = DraftReference(schema, draft, registry=registry)
     for instance in ({"a": 1}, {"b": 1}, {"a": None}):
-        assert module.is_valid(instance) is reference.is_valid(instance) is (document or "a" not in instance)
+        assert (
+            module.is_valid(instance)
+            is reference.is_valid(instance)
+            is (document or "a" not in instance)
+        )
         assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
-            e.keyword_location for e in reference.errors(instance))
+            e.keyword_location for e in reference.errors(instance)
+        )
 
 
 def test_an_embedded_resource_of_another_draft_is_lowered_by_its_draft() -> None:
     """A 2020-12 schema embedding a draft-7 resource: there `$ref` siblings are ignored, whether the
     resource is reached by reference or in place (the compiler used the root's draft throughout)."""
-    old = {"$schema": "http://json-schema.org/draft-07/schema#",
-           "properties": {"v": {"$ref": "#/definitions/n", "minimum": 5}},
-           "definitions": {"n": {"type": "integer"}}}
+    old = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "properties": {"v": {"$ref": "#/definitions/n", "minimum": 5}},
+        "definitions": {"n": {"type": "integer"}},
+    }
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": {
@@ -269,15 +276,31 @@ def test_an_embedded_resource_of_another_draft_is_lowered_by_its_draft() -> None
     }
     module = generator.compile_module(schema, format=False)
     reference = DraftReference(schema, "draft2020-12")
-    for instance, valid in [({"a": {"v": 1}}, True), ({"b": {"v": 1}}, True), ({"a": {"v": "x"}}, False),
-                            ({"b": {"v": 1.5}}, False), ({"c": {"v": 1}}, False), ({"c": {"v": 7}}, True)]:
+    for instance, valid in [
+        ({"a": {"v": 1}}, True),
+        ({"b": {"v": 1}}, True),
+        ({"a": {"v": "x"}}, False),
+        ({"b": {"v": 1.5}}, False),
+        ({"c": {"v": 1}}, False),
+        ({"c": {"v": 7}}, True),
+    ]:
         assert module.is_valid(instance) is reference.is_valid(instance) is valid, instance
         assert sorted(e.keyword_location for e in module.errors(instance)) == sorted(
-            e.keyword_location for e in reference.errors(instance))
+            e.keyword_location for e in reference.errors(instance)
+        )
 
 
-@pytest.mark.parametrize("schema", [{"if": {"$ref": "#"}}, {"if": {"oneOf": [{"$ref": "#"}]}, "properties": {"a": {}}},
-                                    {"definitions": {"d": {"if": {"$ref": "#/definitions/d"}}}, "items": {"$ref": "#/definitions/d"}}])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"if": {"$ref": "#"}},
+        {"if": {"oneOf": [{"$ref": "#"}]}, "properties": {"a": {}}},
+        {
+            "definitions": {"d": {"if": {"$ref": "#/definitions/d"}}},
+            "items": {"$ref": "#/definitions/d"},
+        },
+    ],
+)
 def test_an_if_alone_is_not_evaluated_before_2019(schema: Any) -> None:
     # draft 7's `if` without then/else decides nothing: the compiler leaves it out, and the
     # reference ran its condition, which here refers back to it without consuming input

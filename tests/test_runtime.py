@@ -349,7 +349,9 @@ def test_values_the_contract_leaves_open_must_still_be_plain_json(
         runtime.call("open", value)
     assert [(e.instance_location, e.message) for e in denied.value.errors] == [(where, message)]
     assert isinstance(denied.value.errors[0], RuntimeValidationError)
-    assert str(denied.value.errors[0]) == f"{where}: {message}"  # as a contract module's error reads
+    assert (
+        str(denied.value.errors[0]) == f"{where}: {message}"
+    )  # as a contract module's error reads
     assert handler.calls == [] and runtime.remaining_budget("open") == 5
     handler.result = value
     with pytest.raises(OutputRejected) as rejected:
@@ -914,11 +916,17 @@ assert runtime.call("math.add", {"left": 1, "right": 2}) == {"total": 3}
 loaded = sorted(m for m in sys.modules if m == "generator" or m.startswith("generator."))
 print(" ".join(loaded))
 """
-    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["generator", "generator.errors", "generator.runtime",
-                                     "generator.runtime.adapters", "generator.runtime.tools"]
+    assert result.stdout.split() == [
+        "generator",
+        "generator.errors",
+        "generator.runtime",
+        "generator.runtime.adapters",
+        "generator.runtime.tools",
+    ]
 
 
 def test_import_generator_is_cheap_and_compiles_on_first_use() -> None:
@@ -929,6 +937,7 @@ assert "black" not in sys.modules and "jinja2" not in sys.modules and "generator
 assert generator.compile_module({"type": "integer"}).is_valid(3)
 assert "generator.api" in sys.modules
 """
-    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr

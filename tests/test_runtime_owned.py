@@ -14,11 +14,21 @@ import generator
 from generator.runtime import HandlerFailed, OutputRejected, ToolDenied, ToolRuntime, UnknownTool
 
 MATH_ADD = {
-    "name": "math.add", "description": "Adds two integer fields.", "profile": "octoscript",
-    "input": {"type": "object", "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}},
-              "required": ["left", "right"], "additionalProperties": False},
-    "output": {"type": "object", "properties": {"total": {"type": "integer"}},
-               "required": ["total"], "additionalProperties": False},
+    "name": "math.add",
+    "description": "Adds two integer fields.",
+    "profile": "octoscript",
+    "input": {
+        "type": "object",
+        "properties": {"left": {"type": "integer"}, "right": {"type": "integer"}},
+        "required": ["left", "right"],
+        "additionalProperties": False,
+    },
+    "output": {
+        "type": "object",
+        "properties": {"total": {"type": "integer"}},
+        "required": ["total"],
+        "additionalProperties": False,
+    },
 }
 
 
@@ -74,7 +84,9 @@ def test_a_dict_that_answers_differently_each_time_is_copied_as_stored(math_add:
     assert shifty.looked_up == set()
 
 
-def test_a_handler_mutating_its_input_touches_neither_the_caller_nor_other_calls(math_add: Any) -> None:
+def test_a_handler_mutating_its_input_touches_neither_the_caller_nor_other_calls(
+    math_add: Any,
+) -> None:
     seen: list[Any] = []
 
     def vandal(request: Any) -> Any:
@@ -131,11 +143,14 @@ def test_non_json_and_self_containing_values_are_still_denied(math_add: Any) -> 
     with pytest.raises(ToolDenied) as denied:
         runtime.call("math.add", cyclic)
     assert [(e.instance_location, e.message) for e in denied.value.errors] == [
-        ("/self", "the value contains itself (a cycle)")]
+        ("/self", "the value contains itself (a cycle)")
+    ]
     with pytest.raises(ToolDenied):
         runtime.call("math.add", {"left": Decimal("NaN"), "right": 2})
     assert runtime.remaining_budget("math.add") == 3
-    runtime.register(generator.compile_contract_module({**MATH_ADD, "name": "echo"}), lambda r: {"total": (1, 2)})
+    runtime.register(
+        generator.compile_contract_module({**MATH_ADD, "name": "echo"}), lambda r: {"total": (1, 2)}
+    )
     with pytest.raises(OutputRejected):
         runtime.call("echo", {"left": 1, "right": 2})
 
@@ -154,8 +169,13 @@ def test_catalog_entries_are_deep_copies(math_add: Any) -> None:
 
 # -- foreign objects: formatted defensively, and every call still leaves exactly one record ----------
 
-OPEN = {"name": "open.tool", "description": "Takes and gives any object.", "profile": "octoscript",
-        "input": {"type": "object"}, "output": {"type": "object"}}
+OPEN = {
+    "name": "open.tool",
+    "description": "Takes and gives any object.",
+    "profile": "octoscript",
+    "input": {"type": "object"},
+    "output": {"type": "object"},
+}
 
 
 class Unprintable(Exception):
@@ -215,11 +235,22 @@ def open_tool() -> Any:
 
 
 FOREIGN_VALUES = {
-    "a key whose repr raises": ({UnshownKey(): 1}, "object key <UnshownKey object> is not a string"),
-    "a NaN Decimal whose repr raises": ({"a": UnshownDecimal("NaN")}, "Decimal('NaN') is not a JSON number"),
-    "an object that raises when looked at": (Unreadable(), "the value cannot be read: RuntimeError: __class__ raises"),
-    "a member that raises when looked at": ({"a": Unreadable()},
-                                            "the value cannot be read: RuntimeError: __class__ raises"),
+    "a key whose repr raises": (
+        {UnshownKey(): 1},
+        "object key <UnshownKey object> is not a string",
+    ),
+    "a NaN Decimal whose repr raises": (
+        {"a": UnshownDecimal("NaN")},
+        "Decimal('NaN') is not a JSON number",
+    ),
+    "an object that raises when looked at": (
+        Unreadable(),
+        "the value cannot be read: RuntimeError: __class__ raises",
+    ),
+    "a member that raises when looked at": (
+        {"a": Unreadable()},
+        "the value cannot be read: RuntimeError: __class__ raises",
+    ),
 }
 
 
@@ -238,7 +269,9 @@ def test_foreign_input_is_denied_with_one_record(open_tool: Any, name: str) -> N
 
 
 @pytest.mark.parametrize("name", FOREIGN_VALUES)
-def test_foreign_output_is_rejected_with_one_record_and_the_call_consumed(open_tool: Any, name: str) -> None:
+def test_foreign_output_is_rejected_with_one_record_and_the_call_consumed(
+    open_tool: Any, name: str
+) -> None:
     """The raw exception escaped after the ticket was closed: the budget was spent and no record
     said why."""
     value, message = FOREIGN_VALUES[name]
@@ -267,13 +300,26 @@ def test_a_handler_exception_whose_str_raises_is_recorded_once(open_tool: Any) -
     with pytest.raises(HandlerFailed) as failed:
         runtime.call("open.tool", {})
     assert isinstance(failed.value.__cause__, Unprintable)
-    assert str(failed.value) == "open.tool: the handler failed: Unprintable: <str() raised RuntimeError>"
+    assert (
+        str(failed.value)
+        == "open.tool: the handler failed: Unprintable: <str() raised RuntimeError>"
+    )
     (record,) = runtime.records()
-    assert (record.outcome, record.detail) == ("handler_error", "Unprintable: <str() raised RuntimeError>")
+    assert (record.outcome, record.detail) == (
+        "handler_error",
+        "Unprintable: <str() raised RuntimeError>",
+    )
     assert runtime.remaining_budget("open.tool") == 1 and runtime.pending() == []
-    ticket = runtime.begin("open.tool", {})  # failed externally, with the same exception or a str subclass
-    assert runtime.fail(ticket, UnusableName("gone")).message == "open.tool: the handler failed: gone"
-    assert [record.detail for record in runtime.records()] == ["Unprintable: <str() raised RuntimeError>", "gone"]
+    ticket = runtime.begin(
+        "open.tool", {}
+    )  # failed externally, with the same exception or a str subclass
+    assert (
+        runtime.fail(ticket, UnusableName("gone")).message == "open.tool: the handler failed: gone"
+    )
+    assert [record.detail for record in runtime.records()] == [
+        "Unprintable: <str() raised RuntimeError>",
+        "gone",
+    ]
 
 
 def test_async_calls_record_foreign_failures_once(open_tool: Any) -> None:
@@ -298,13 +344,19 @@ def test_a_tool_name_is_read_as_plain_text_and_any_other_type_is_unknown(open_to
     runtime = ToolRuntime()
     runtime.register(open_tool, lambda request: {"ok": True}, budget=5)
     assert runtime.call(UnusableName("open.tool"), {}) == {"ok": True}  # the text it holds
-    for name, shown in ((UnusableName("no.such"), "'no.such'"), (["open.tool"], "['open.tool'] (not a str)"),
-                        (Unreadable(), "<Unreadable object> (not a str)")):
+    for name, shown in (
+        (UnusableName("no.such"), "'no.such'"),
+        (["open.tool"], "['open.tool'] (not a str)"),
+        (Unreadable(), "<Unreadable object> (not a str)"),
+    ):
         with pytest.raises(UnknownTool) as unknown:
             runtime.call(name, {})  # type: ignore[arg-type]
         assert str(unknown.value) == f"no tool named {shown}"
     assert [(record.tool, record.outcome) for record in runtime.records()] == [
-        ("open.tool", "accepted"), ("no.such", "denied"), ("['open.tool']", "denied"),
-        ("<Unreadable object>", "denied")]
+        ("open.tool", "accepted"),
+        ("no.such", "denied"),
+        ("['open.tool']", "denied"),
+        ("<Unreadable object>", "denied"),
+    ]
     assert all(type(record.tool) is str for record in runtime.records())
     assert runtime.remaining_budget("open.tool") == 4

@@ -134,15 +134,26 @@ class LyingDict(dict):  # type: ignore[type-arg]
 def _within_bounds(cls: type) -> type:
     """A number subclass whose every comparison and conversion says it is 1 (or within bounds)."""
     methods: dict[str, Any] = {
-        "__lt__": lambda self, other: True, "__le__": lambda self, other: True,
-        "__gt__": lambda self, other: False, "__ge__": lambda self, other: False,
-        "__eq__": lambda self, other: True, "__ne__": lambda self, other: False,
-        "__hash__": lambda self: 1, "__repr__": lambda self: "1", "__str__": lambda self: "1",
-        "__int__": lambda self: 1, "__float__": lambda self: 1.0, "__index__": lambda self: 1,
-        "__mod__": lambda self, other: 0, "__rmod__": lambda self, other: 0,
-        "__truediv__": lambda self, other: 1, "__sub__": lambda self, other: 0,
-        "is_integer": lambda self: True, "as_tuple": lambda self: Decimal(1).as_tuple(),
-        "is_finite": lambda self: True, "is_nan": lambda self: False,
+        "__lt__": lambda self, other: True,
+        "__le__": lambda self, other: True,
+        "__gt__": lambda self, other: False,
+        "__ge__": lambda self, other: False,
+        "__eq__": lambda self, other: True,
+        "__ne__": lambda self, other: False,
+        "__hash__": lambda self: 1,
+        "__repr__": lambda self: "1",
+        "__str__": lambda self: "1",
+        "__int__": lambda self: 1,
+        "__float__": lambda self: 1.0,
+        "__index__": lambda self: 1,
+        "__mod__": lambda self, other: 0,
+        "__rmod__": lambda self, other: 0,
+        "__truediv__": lambda self, other: 1,
+        "__sub__": lambda self, other: 0,
+        "is_integer": lambda self: True,
+        "as_tuple": lambda self: Decimal(1).as_tuple(),
+        "is_finite": lambda self: True,
+        "is_nan": lambda self: False,
     }
     return type("Lying" + cls.__name__.capitalize(), (cls,), methods)
 
@@ -172,9 +183,16 @@ def lying(value: Any) -> Any:
 def test_the_lying_subclasses_do_lie() -> None:
     """(Else the tests below would prove nothing.)"""
     assert len(LyingStr("zzz")) == 2 and str(LyingStr("zzz")) == "AB" and LyingStr("zzz") == "AB"
-    assert list(LyingList([1, 1])) == [] and len(LyingList([1])) == 0 and LyingList([1]).copy() == []
+    assert (
+        list(LyingList([1, 1])) == [] and len(LyingList([1])) == 0 and LyingList([1]).copy() == []
+    )
     held = LyingDict({"b": 1, "c": 2})
-    assert list(held) == ["a"] and len(held) == 1 and dict(held) == {"a": 1} and dict.copy(held) == {"a": 1}
+    assert (
+        list(held) == ["a"]
+        and len(held) == 1
+        and dict(held) == {"a": 1}
+        and dict.copy(held) == {"a": 1}
+    )
     assert LyingInt(50) < 10 and not LyingInt(50) > 10 and int(LyingInt(50)) == 1
     assert LyingFloat(50.5) < 1.5 and repr(LyingFloat(50.5)) == "1" and LyingFloat(0.5).is_integer()
     assert LyingDecimal("50") < 10 and LyingDecimal("0.5").is_finite()
@@ -196,10 +214,22 @@ ISSUE = {
 }
 
 
-@pytest.mark.parametrize("name, held", [
-    ("s", "zzz"), ("u", [1, 1]), ("n", [1]), ("o", {"b": 1, "c": 2}), ("i", 50), ("f", 50.25), ("d", 7),
-    ("e", "zzz"), ("e", [1]), ("e", {"b": 2}),
-], ids=repr)
+@pytest.mark.parametrize(
+    "name, held",
+    [
+        ("s", "zzz"),
+        ("u", [1, 1]),
+        ("n", [1]),
+        ("o", {"b": 1, "c": 2}),
+        ("i", 50),
+        ("f", 50.25),
+        ("d", 7),
+        ("e", "zzz"),
+        ("e", [1]),
+        ("e", {"b": 2}),
+    ],
+    ids=repr,
+)
 def test_a_lying_subclass_fails_as_the_value_it_holds_fails(name: str, held: Any) -> None:
     """The issue's reproducers (a str subclass holding "zzz" passed maxLength 2 and ^[A-Z]{2}$, a
     list subclass iterating as empty passed uniqueItems and items: false) and their kin."""
@@ -220,7 +250,16 @@ def test_a_lying_subclass_fails_as_the_value_it_holds_fails(name: str, held: Any
 
 def test_a_lying_subclass_holding_a_valid_value_is_valid() -> None:
     module = generator.compile_module(ISSUE, format=False)
-    plain = {"s": "AB", "u": [1, 2], "n": [], "o": {"a": 1}, "i": 3, "f": 1.5, "d": Decimal(2), "e": {"a": 1}}
+    plain = {
+        "s": "AB",
+        "u": [1, 2],
+        "n": [],
+        "o": {"a": 1},
+        "i": 3,
+        "f": 1.5,
+        "d": Decimal(2),
+        "e": {"a": 1},
+    }
     assert module.is_valid(plain)
     assert module.is_valid(lying(plain)) and module.errors(lying(plain)) == []
     assert DraftReference(ISSUE, "draft2020-12").is_valid(lying(plain))
@@ -249,7 +288,9 @@ def test_every_keyword_reads_a_subclass_as_its_value(draft: str, data: st.DataOb
         expected = structure(module.errors(plain))
         assert module.is_valid(disguised) == module.is_valid(plain) == (not expected), plain
         assert structure(module.errors(disguised)) == expected, plain
-        assert structure(reference.errors(disguised)) == structure(reference.errors(plain)) == expected, plain
+        assert (
+            structure(reference.errors(disguised)) == structure(reference.errors(plain)) == expected
+        ), plain
 
 
 def test_exact_types_never_take_the_subclass_reading() -> None:
@@ -265,8 +306,10 @@ def test_exact_types_never_take_the_subclass_reading() -> None:
         return real(x)
 
     module._plain = counting
-    for instance in ({"s": "AB", "u": [1, 2], "n": [], "o": {"a": 1}, "i": 3, "f": 1.5, "e": {"a": 1}},
-                     {"s": "zzz", "u": [1, 1], "n": [1], "o": {}, "i": 50, "f": 0.25, "e": [1]}):
+    for instance in (
+        {"s": "AB", "u": [1, 2], "n": [], "o": {"a": 1}, "i": 3, "f": 1.5, "e": {"a": 1}},
+        {"s": "zzz", "u": [1, 1], "n": [1], "o": {}, "i": 50, "f": 0.25, "e": [1]},
+    ):
         module.is_valid(instance)
         module.errors(instance)
     assert calls == 0

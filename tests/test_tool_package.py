@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from generator.reference import DraftReference
 from generator.load import load_json
+from generator.reference import DraftReference
 
 from .conftest import ROOT
 
@@ -92,28 +92,64 @@ def test_a_complete_source_package_is_valid() -> None:
     assert_outcome(valid_package(), True)
 
 
-@pytest.mark.parametrize("path", [
-    "../etc/passwd", "src/../../etc", "a/..", "..", "/abs/path", "/", "src/tool main.py", "",
-    "src/..\\x", "src/\u00e9.py",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../etc/passwd",
+        "src/../../etc",
+        "a/..",
+        "..",
+        "/abs/path",
+        "/",
+        "src/tool main.py",
+        "",
+        "src/..\\x",
+        "src/\u00e9.py",
+    ],
+)
 def test_entry_path_refuses_dot_dot_segments_absolute_paths_and_odd_characters(path: str) -> None:
-    assert_outcome(changed(["entry", "path"], path), False, ("/entry/path", "/properties/entry/properties/path/pattern"))
+    assert_outcome(
+        changed(["entry", "path"], path),
+        False,
+        ("/entry/path", "/properties/entry/properties/path/pattern"),
+    )
 
 
-@pytest.mark.parametrize("path", ["src/main.py", "a..b/c", "..a/b", "x/.../y", "a/.b", "./src/x", "tools/v1.2/run"])
+@pytest.mark.parametrize(
+    "path", ["src/main.py", "a..b/c", "..a/b", "x/.../y", "a/.b", "./src/x", "tools/v1.2/run"]
+)
 def test_entry_path_accepts_relative_paths_without_dot_dot_segments(path: str) -> None:
     assert_outcome(changed(["entry", "path"], path), True)
 
 
-@pytest.mark.parametrize("version,valid", [("latest", False), ("3.11", True), ("latest-1", True),
-                                           ("Latest", True), ("", False), ("latest\n", True)])
+@pytest.mark.parametrize(
+    "version,valid",
+    [
+        ("latest", False),
+        ("3.11", True),
+        ("latest-1", True),
+        ("Latest", True),
+        ("", False),
+        ("latest\n", True),
+    ],
+)
 def test_runtime_version_refuses_latest(version: str, valid: bool) -> None:
     # ECMA-262: `$` is the end of input only and `.` stops at "\n", so "latest\n" is not "latest"
     assert_outcome(changed(["entry", "runtime_version"], version), valid)
 
 
-@pytest.mark.parametrize("sha,valid", [(SHA, True), ("A" * 64, False), ("a" * 63, False), ("a" * 65, False),
-                                       ("g" * 64, False), ("0123456789abcdef" * 4, True), (SHA + "\n", False)])
+@pytest.mark.parametrize(
+    "sha,valid",
+    [
+        (SHA, True),
+        ("A" * 64, False),
+        ("a" * 63, False),
+        ("a" * 65, False),
+        ("g" * 64, False),
+        ("0123456789abcdef" * 4, True),
+        (SHA + "\n", False),
+    ],
+)
 def test_sha256_shape(sha: str, valid: bool) -> None:
     assert_outcome(changed(["artifacts", "source", "sha256"], sha), valid)
     assert_outcome(changed(["dependencies", 0, "sha256"], sha), valid)
@@ -124,13 +160,19 @@ def test_binary_entry_needs_a_binary_artifact_with_a_platform() -> None:
     package = changed(["entry", "artifact"], "binary")
     assert_outcome(package, False, ("/artifacts", "/allOf/1/then/properties/artifacts/required"))
     package["artifacts"]["binary"] = dict(binary)
-    assert_outcome(package, False, ("/artifacts/binary", "/allOf/1/then/properties/artifacts/properties/binary/required"))
+    assert_outcome(
+        package,
+        False,
+        ("/artifacts/binary", "/allOf/1/then/properties/artifacts/properties/binary/required"),
+    )
     package["artifacts"]["binary"]["platform"] = "linux-x86_64"
     assert_outcome(package, True)
 
 
 def test_source_entry_needs_a_source_artifact() -> None:
-    package = changed(["artifacts"], {"binary": {"uri": "s3://x", "sha256": SHA, "platform": "linux"}})
+    package = changed(
+        ["artifacts"], {"binary": {"uri": "s3://x", "sha256": SHA, "platform": "linux"}}
+    )
     assert_outcome(package, False, ("/artifacts", "/allOf/0/then/properties/artifacts/required"))
 
 
@@ -139,18 +181,31 @@ def test_artifacts_need_source_or_binary() -> None:
 
 
 def test_compute_effect_means_no_connector_operations_and_no_model() -> None:
-    assert_outcome(changed(["connector_operations"], ["crm.read"]), False,
-                   ("/connector_operations", "/allOf/2/then/properties/connector_operations/maxItems"))
-    assert_outcome(changed(["uses_model"], True), False, ("/uses_model", "/allOf/2/then/properties/uses_model/const"))
+    assert_outcome(
+        changed(["connector_operations"], ["crm.read"]),
+        False,
+        ("/connector_operations", "/allOf/2/then/properties/connector_operations/maxItems"),
+    )
+    assert_outcome(
+        changed(["uses_model"], True),
+        False,
+        ("/uses_model", "/allOf/2/then/properties/uses_model/const"),
+    )
 
 
 def test_connector_effect_needs_connector_operations() -> None:
     package = changed(["effect"], "connector")
-    assert_outcome(package, False, ("/connector_operations", "/allOf/3/then/properties/connector_operations/minItems"))
+    assert_outcome(
+        package,
+        False,
+        ("/connector_operations", "/allOf/3/then/properties/connector_operations/minItems"),
+    )
     package["connector_operations"] = ["crm.read", "crm.write"]
     assert_outcome(package, True)
     package["connector_operations"] = ["crm.read", "crm.read"]
-    assert_outcome(package, False, ("/connector_operations", "/properties/connector_operations/uniqueItems"))
+    assert_outcome(
+        package, False, ("/connector_operations", "/properties/connector_operations/uniqueItems")
+    )
 
 
 def test_deterministic_repeatability_forbids_a_model() -> None:
@@ -158,7 +213,9 @@ def test_deterministic_repeatability_forbids_a_model() -> None:
     package["uses_model"] = True
     assert_outcome(package, False, ("/uses_model", "/allOf/4/then/properties/uses_model/const"))
     package["repeatability"] = {"kind": "declared_variation", "comparison": "semantic"}
-    assert_outcome(package, False, ("/repeatability", "/allOf/5/then/properties/repeatability/required"))
+    assert_outcome(
+        package, False, ("/repeatability", "/allOf/5/then/properties/repeatability/required")
+    )
     package["repeatability"]["tolerance_ref"] = "tolerances/semantic"
     assert_outcome(package, True)
 
@@ -170,19 +227,36 @@ def test_every_required_field_is_required(key: str) -> None:
 
 def test_unknown_fields_are_refused_at_every_level() -> None:
     assert_outcome(changed(["extra"], 1), False, ("/extra", "/additionalProperties"))
-    assert_outcome(changed(["entry", "extra"], 1), False, ("/entry/extra", "/properties/entry/additionalProperties"))
-    assert_outcome(changed(["limits", "timeout_ms"], 0), False, ("/limits/timeout_ms", "/properties/limits/properties/timeout_ms/minimum"))
-    assert_outcome(changed(["tool_key"], "Pdf"), False, ("/tool_key", "/properties/tool_key/pattern"))
+    assert_outcome(
+        changed(["entry", "extra"], 1),
+        False,
+        ("/entry/extra", "/properties/entry/additionalProperties"),
+    )
+    assert_outcome(
+        changed(["limits", "timeout_ms"], 0),
+        False,
+        ("/limits/timeout_ms", "/properties/limits/properties/timeout_ms/minimum"),
+    )
+    assert_outcome(
+        changed(["tool_key"], "Pdf"), False, ("/tool_key", "/properties/tool_key/pattern")
+    )
     assert_outcome(changed(["version"], 1.0), True)
     assert_outcome(changed(["version"], True), False, ("/version", "/properties/version/type"))
 
 
 def test_invocation_compiled_on_its_own_by_fragment() -> None:
-    call = {"skill_key": "tables", "skill_version": 1, "tool_key": "pdf.extract_tables", "tool_version": 3,
-            "input": {"file": "a.pdf"}}
+    call = {
+        "skill_key": "tables",
+        "skill_version": 1,
+        "tool_key": "pdf.extract_tables",
+        "tool_version": 3,
+        "input": {"file": "a.pdf"},
+    }
     assert INVOCATION.is_valid(call)
     assert not INVOCATION.is_valid({**call, "input": []})
     assert not INVOCATION.is_valid({**call, "skill_version": 0})
     bad = {k: v for k, v in call.items() if k != "tool_key"}
-    assert {(e.instance_location, e.keyword_location) for e in INVOCATION.errors(bad)} == {("", "/required")}
+    assert {(e.instance_location, e.keyword_location) for e in INVOCATION.errors(bad)} == {
+        ("", "/required")
+    }
     assert INVOCATION.STRAIGHTLINE["options"] == {"fragment": "/$defs/invocation"}

@@ -36,8 +36,14 @@ NUMBER = int | float | Decimal
 BENCH = ROOT / "bench" / "data"  # the vendored copy (bench/data/ORIGIN.md)
 # The bench schemas checked by mypy (fhir.schema.json, 3.3 MB, is left out: it alone would take
 # longer than the rest of this file) and the instances that are small enough to type-check.
-BENCH_SCHEMAS = {"fast_schema.json": ["fast_valid.json"], "citm_catalog_schema.json": [], "geojson.json": [],
-                 "swagger.json": [], "recursive_schema.json": ["recursive_instance.json"], "openapi.json": []}
+BENCH_SCHEMAS = {
+    "fast_schema.json": ["fast_valid.json"],
+    "citm_catalog_schema.json": [],
+    "geojson.json": [],
+    "swagger.json": [],
+    "recursive_schema.json": ["recursive_instance.json"],
+    "openapi.json": [],
+}
 
 
 def compiled(schema: Any, **kwargs: Any) -> Any:
@@ -57,14 +63,20 @@ def type_statements(source: str) -> str:
     out = []
     for node in tree.body:
         is_alias = isinstance(node, ast.AnnAssign) and ast.unparse(node.annotation) == "TypeAlias"
-        is_typed_dict = (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                         and ast.unparse(node.value.func) == "TypedDict")
-        is_class = isinstance(node, ast.ClassDef) and node.name not in ("ValidationError", "EnvelopeError")
+        is_typed_dict = (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and ast.unparse(node.value.func) == "TypedDict"
+        )
+        is_class = isinstance(node, ast.ClassDef) and node.name not in (
+            "ValidationError",
+            "EnvelopeError",
+        )
         if is_alias or is_typed_dict or is_class:
             start = node.lineno - 1
             while start > 0 and lines[start - 1].startswith("#"):
                 start -= 1
-            out.extend(lines[start:node.end_lineno])
+            out.extend(lines[start : node.end_lineno])
     return "\n".join(out)
 
 
@@ -72,9 +84,16 @@ def type_statements(source: str) -> str:
 
 
 def test_required_properties_are_required_keys_and_the_others_optional() -> None:
-    module = compiled({"type": "object", "required": ["id", "extra"],
-                       "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "when": {}}})
-    assert module.Instance.__required_keys__ == frozenset({"id", "extra"})  # `extra`: required, not declared
+    module = compiled(
+        {
+            "type": "object",
+            "required": ["id", "extra"],
+            "properties": {"id": {"type": "string"}, "note": {"type": "string"}, "when": {}},
+        }
+    )
+    assert module.Instance.__required_keys__ == frozenset(
+        {"id", "extra"}
+    )  # `extra`: required, not declared
     assert module.Instance.__optional_keys__ == frozenset({"note", "when"})
     assert hints_of(module, module.Instance) == {"id": str, "extra": Any, "note": str, "when": Any}
     assert "Instance" in module.__all__
@@ -86,11 +105,13 @@ def test_kinds_literals_and_numbers() -> None:
 
     assert root({"type": ["string", "null"]}) == str | None
     assert root({"type": "integer"}) == INTEGER
-    assert root({"type": "integer"}, profile="draft4") == int  # draft 4: 1.0 is not an integer
+    assert root({"type": "integer"}, profile="draft4") is int  # draft 4: 1.0 is not an integer
     assert root({"type": "number"}) == NUMBER
     assert root({"type": "boolean"}) is bool
     assert root({"enum": ["a", "b"]}) == Literal["a", "b"]
-    assert root({"enum": ["a", 1, True, None]}) == Literal["a", 1, True] | float | Decimal | None  # 1.0 == 1
+    assert (
+        root({"enum": ["a", 1, True, None]}) == Literal["a", 1, True] | float | Decimal | None
+    )  # 1.0 == 1
     assert root({"const": 1.5}) == float | Decimal
     assert root({"enum": [{"a": 1}, [1]]}) == dict[str, Any] | list[Any]
     assert root({"type": "string", "enum": ["a", 2]}) == Literal["a"]  # type and enum intersected
@@ -104,15 +125,41 @@ def test_arrays_objects_without_properties_and_boolean_subschemas() -> None:
         return compiled(schema, **kwargs).Instance
 
     assert root({"type": "array", "items": {"type": "string"}}) == list[str]
-    assert root({"type": "array", "prefixItems": [{"type": "string"}, {"type": "null"}], "items": False}) == list[str | None]
-    assert root({"type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "boolean"}},
-                profile="draft7") == list[str | bool]
+    assert (
+        root(
+            {"type": "array", "prefixItems": [{"type": "string"}, {"type": "null"}], "items": False}
+        )
+        == list[str | None]
+    )
+    assert (
+        root(
+            {
+                "type": "array",
+                "items": [{"type": "string"}],
+                "additionalItems": {"type": "boolean"},
+            },
+            profile="draft7",
+        )
+        == list[str | bool]
+    )
     assert root({"type": "object", "additionalProperties": {"type": "string"}}) == dict[str, str]
     assert root({"type": "object", "additionalProperties": False}) == dict[str, NoReturn]
-    assert root({"type": "object", "patternProperties": {"^a": {"type": "string"}},
-                 "additionalProperties": {"type": "null"}}) == dict[str, None | str]
-    assert root({"type": "object", "patternProperties": {"^a": {"type": "string"}}}) == dict[str, Any]
-    assert root({"type": "object", "required": ["a"]}) == dict[str, Any]  # no properties: no TypedDict
+    assert (
+        root(
+            {
+                "type": "object",
+                "patternProperties": {"^a": {"type": "string"}},
+                "additionalProperties": {"type": "null"},
+            }
+        )
+        == dict[str, None | str]
+    )
+    assert (
+        root({"type": "object", "patternProperties": {"^a": {"type": "string"}}}) == dict[str, Any]
+    )
+    assert (
+        root({"type": "object", "required": ["a"]}) == dict[str, Any]
+    )  # no properties: no TypedDict
     module = compiled({"type": "object", "properties": {"gone": False}})
     assert module.Instance.__annotations__ == {"gone": NoReturn}  # the key can only be absent
 
@@ -125,7 +172,9 @@ def test_a_schema_without_type_admits_every_kind() -> None:
 
 
 def test_combinators() -> None:
-    module = compiled({"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "integer"}}]})
+    module = compiled(
+        {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "integer"}}]}
+    )
     assert module.Instance == list[INTEGER] | str
     module = compiled({"oneOf": [{"const": "a"}, {"const": "b"}]})
     assert module.Instance == Literal["a", "b"]
@@ -133,10 +182,21 @@ def test_combinators() -> None:
     assert module.Instance == Literal["x"] | None
     module = compiled({"type": "string", "not": {"const": "x"}})
     assert module.Instance is str  # `not` narrows nothing
-    module = compiled({"allOf": [
-        {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "number"}}, "required": ["a"]},
-        {"properties": {"b": {"type": "boolean"}, "n": {"type": "integer"}}, "required": ["b"]},
-    ]})
+    module = compiled(
+        {
+            "allOf": [
+                {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}, "n": {"type": "number"}},
+                    "required": ["a"],
+                },
+                {
+                    "properties": {"b": {"type": "boolean"}, "n": {"type": "integer"}},
+                    "required": ["b"],
+                },
+            ]
+        }
+    )
     assert module.Instance.__required_keys__ == frozenset({"a", "b"})
     assert hints_of(module, module.Instance) == {"a": str, "n": INTEGER, "b": bool}
 
@@ -144,19 +204,33 @@ def test_combinators() -> None:
 def test_all_of_with_closed_objects_keeps_what_both_allow() -> None:
     """additionalProperties: false in one branch refuses the other branch's names (a JSON Schema
     classic): the merged type says so rather than allowing them."""
-    module = compiled({"allOf": [
-        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
-        {"type": "object", "properties": {"b": {"type": "string"}}},
-    ]})
+    module = compiled(
+        {
+            "allOf": [
+                {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}},
+                    "additionalProperties": False,
+                },
+                {"type": "object", "properties": {"b": {"type": "string"}}},
+            ]
+        }
+    )
     assert hints_of(module, module.Instance) == {"a": str, "b": NoReturn}
 
 
 def test_references_become_named_types_and_recursion_works() -> None:
     schema = {
         "$defs": {
-            "node": {"type": "object", "required": ["value"],
-                     "properties": {"value": {"type": "string"}, "next": {"$ref": "#/$defs/node"},
-                                    "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}},
+            "node": {
+                "type": "object",
+                "required": ["value"],
+                "properties": {
+                    "value": {"type": "string"},
+                    "next": {"$ref": "#/$defs/node"},
+                    "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                },
+            },
             "unused-but-named": {"type": "integer"},
         },
         "$ref": "#/$defs/node",
@@ -174,13 +248,18 @@ def test_draft_rules_decide_what_a_reference_means() -> None:
     schema = {"$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s", "enum": ["a", 1]}
     assert compiled(schema).Instance == Literal["a"]  # 2020-12: $ref and enum both apply
     legacy = {"definitions": {"s": {"type": "string"}}, "$ref": "#/definitions/s", "enum": ["a", 1]}
-    assert compiled(legacy, profile="draft7").Instance is str  # draft 7: the $ref's siblings are ignored
+    assert (
+        compiled(legacy, profile="draft7").Instance is str
+    )  # draft 7: the $ref's siblings are ignored
 
 
 def test_remote_documents_and_base_uri_changes_resolve_as_the_compiler_resolves_them() -> None:
     registry = {
-        "http://example.com/geo/point.json": {"type": "object", "required": ["x"],
-                                              "properties": {"x": {"type": "number"}}},
+        "http://example.com/geo/point.json": {
+            "type": "object",
+            "required": ["x"],
+            "properties": {"x": {"type": "number"}},
+        },
         "http://example.com/other/point.json": {"type": "string"},
     }
     schema = {
@@ -188,7 +267,11 @@ def test_remote_documents_and_base_uri_changes_resolve_as_the_compiler_resolves_
         "type": "object",
         "properties": {
             "at": {"$ref": "geo/point.json"},
-            "nested": {"$id": "other/", "properties": {"p": {"$ref": "point.json"}}, "type": "object"},
+            "nested": {
+                "$id": "other/",
+                "properties": {"p": {"$ref": "point.json"}},
+                "type": "object",
+            },
         },
     }
     module = compiled(schema, registry=registry)
@@ -200,34 +283,75 @@ def test_remote_documents_and_base_uri_changes_resolve_as_the_compiler_resolves_
 
 
 def test_dynamic_references_are_any_with_the_reason_in_a_comment() -> None:
-    schema = {"$dynamicAnchor": "node", "type": "object",
-              "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}}}
+    schema = {
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+    }
     source = generator.compile_source(schema)
     types = type_statements(source)
     assert "# Any stands for what a $dynamicRef reaches: its target is chosen at run time" in types
     assert 'Instance = TypedDict("Instance", {"kids": list[Any]}, total=False)' in types
-    source = generator.compile_source({"$recursiveAnchor": True, "type": "array", "items": {"$recursiveRef": "#"}},
-                                      profile="draft2019-09")
-    assert "$recursiveRef reaches" in type_statements(source) and "Instance: TypeAlias = list[Any]" in source
+    source = generator.compile_source(
+        {"$recursiveAnchor": True, "type": "array", "items": {"$recursiveRef": "#"}},
+        profile="draft2019-09",
+    )
+    assert (
+        "$recursiveRef reaches" in type_statements(source)
+        and "Instance: TypeAlias = list[Any]" in source
+    )
 
 
 def test_names_are_safe_identifiers_without_collisions_and_never_schema_text() -> None:
     hostile = 'x"]); import os; os.system("echo")  # '
-    keys = ["Instance", "instance", "ValidationError", "RecursionError", "None", "class", "1st", "é", "a b", "",
-            "TypedDict", "Any", "_Decimal", hostile]
-    schema = {"$defs": {k: {"type": "object", "properties": {hostile: {"const": hostile}}} for k in keys},
-              "type": "object", "properties": {k: {"$ref": "#/$defs/" + k.replace("~", "~0").replace("/", "~1")}
-                                               for k in keys if k}}
+    keys = [
+        "Instance",
+        "instance",
+        "ValidationError",
+        "RecursionError",
+        "None",
+        "class",
+        "1st",
+        "é",
+        "a b",
+        "",
+        "TypedDict",
+        "Any",
+        "_Decimal",
+        hostile,
+    ]
+    schema = {
+        "$defs": {k: {"type": "object", "properties": {hostile: {"const": hostile}}} for k in keys},
+        "type": "object",
+        "properties": {
+            k: {"$ref": "#/$defs/" + k.replace("~", "~0").replace("/", "~1")} for k in keys if k
+        },
+    }
     source = generator.compile_source(schema)
     module = compiled(schema)
-    names = [n for n in module.__dict__ if not n.startswith("_") and isinstance(module.__dict__[n], type)
-             and hasattr(module.__dict__[n], "__required_keys__")]
+    names = [
+        n
+        for n in module.__dict__
+        if not n.startswith("_")
+        and isinstance(module.__dict__[n], type)
+        and hasattr(module.__dict__[n], "__required_keys__")
+    ]
     assert len(names) == len(keys) + 1  # a TypedDict per definition, and the root's
     assert all(n.isidentifier() and n.isascii() for n in names)
-    assert issubclass(module.ValidationError, ValueError) and "RecursionError" not in vars(module)  # not shadowed
-    tokens = {t.string for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.NAME}
-    assert "os" not in tokens and "system" not in tokens  # the hostile text is only ever inside strings
-    assert module.is_valid({"class": {hostile: hostile}}) and not module.is_valid({"class": {hostile: "y"}})
+    assert issubclass(module.ValidationError, ValueError) and "RecursionError" not in vars(
+        module
+    )  # not shadowed
+    tokens = {
+        t.string
+        for t in tokenize.generate_tokens(io.StringIO(source).readline)
+        if t.type == tokenize.NAME
+    }
+    assert (
+        "os" not in tokens and "system" not in tokens
+    )  # the hostile text is only ever inside strings
+    assert module.is_valid({"class": {hostile: hostile}}) and not module.is_valid(
+        {"class": {hostile: "y"}}
+    )
 
 
 def test_every_capitalised_builtin_of_this_python_is_reserved() -> None:
@@ -241,16 +365,30 @@ def test_every_capitalised_builtin_of_this_python_is_reserved() -> None:
 
 
 def test_contract_sides_share_one_set_of_names() -> None:
-    contract = {"name": "search", "profile": "draft2020-12",
-                "input": {"$defs": {"q": {"type": "string"}}, "type": "object",
-                          "properties": {"query": {"$ref": "#/$defs/q"}}, "required": ["query"]},
-                "output": {"$defs": {"q": {"type": "integer"}}, "type": "array", "items": {"$ref": "#/$defs/q"}}}
+    contract = {
+        "name": "search",
+        "profile": "draft2020-12",
+        "input": {
+            "$defs": {"q": {"type": "string"}},
+            "type": "object",
+            "properties": {"query": {"$ref": "#/$defs/q"}},
+            "required": ["query"],
+        },
+        "output": {
+            "$defs": {"q": {"type": "integer"}},
+            "type": "array",
+            "items": {"$ref": "#/$defs/q"},
+        },
+    }
     module = generator.compile_contract_module(contract)
     assert hints_of(module, module.Input) == {"query": module.Q}
     assert module.Q is str and module.Output == list[module.Q2] and module.Q2 == INTEGER
     source = generator.compile_contract_source(contract)
     assert "def is_valid_input(instance: Any) -> TypeGuard[Input]:" in source
-    clash = {**contract, "input": {"$defs": {"output": {"type": "string"}}, "$ref": "#/$defs/output"}}
+    clash = {
+        **contract,
+        "input": {"$defs": {"output": {"type": "string"}}, "$ref": "#/$defs/output"},
+    }
     module = generator.compile_contract_module(clash)  # a definition named like the other root
     assert module.Output == list[module.Q] and module.Input is module.Output2 is str
     assert "def is_valid_output(instance: Any) -> TypeGuard[Output]:" in source
@@ -263,9 +401,13 @@ def test_is_valid_is_a_type_guard_and_stays_the_root_function_where_it_was() -> 
     # a cast, not a TYPE_CHECKING branch: mypyc compiles it (generator/native)
     assert '\nis_valid = cast("Callable[[Any], TypeGuard[Instance]]", _v0)\n' in source
     assert "TYPE_CHECKING" not in source
-    referring = compiled({"$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s"})  # not direct: a wrapper
+    referring = compiled(
+        {"$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s"}
+    )  # not direct: a wrapper
     assert typing.get_type_hints(referring.is_valid)["return"] == typing.TypeGuard[str]
-    recursive = compiled({"$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}}, "$ref": "#/$defs/t"})
+    recursive = compiled(
+        {"$defs": {"t": {"type": "array", "items": {"$ref": "#/$defs/t"}}}, "$ref": "#/$defs/t"}
+    )
     assert recursive.Instance == "T" and recursive.T == "list[T]"  # recursive: forward references
     assert recursive.is_valid([[], [[]]]) and not recursive.is_valid([1])
 
@@ -274,7 +416,11 @@ def test_deep_schemas_compile_and_the_reader_stays_within_the_stack() -> None:
     def nested(levels: int) -> Any:
         schema: Any = {"type": "string"}
         for level in range(levels):
-            schema = {"type": "object", "properties": {"p": schema}} if level % 2 else {"type": "array", "items": schema}
+            schema = (
+                {"type": "object", "properties": {"p": schema}}
+                if level % 2
+                else {"type": "array", "items": schema}
+            )
         return schema
 
     module = compiled(nested(120), profile="draft2020-12")
@@ -296,24 +442,40 @@ def test_reference_chains_and_wide_enums_are_read_in_one_pass() -> None:
     defs["d20000"] = {"type": "string"}
     chain = {"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}, "type": "object"}
     types = module_types([TypedRoot("Instance", chain, DRAFT_PROFILES["draft2020-12"])])
-    assert [d.text for d in types.definitions] == ["D20000: TypeAlias = str",
-                                                   'Instance = TypedDict("Instance", {"x": D20000}, total=False)']
+    assert [d.text for d in types.definitions] == [
+        "D20000: TypeAlias = str",
+        'Instance = TypedDict("Instance", {"x": D20000}, total=False)',
+    ]
     wide = {"enum": [f"v{i}" for i in range(100_000)]}
-    (only,) = module_types([TypedRoot("Instance", wide, DRAFT_PROFILES["draft2020-12"])]).definitions
+    (only,) = module_types(
+        [TypedRoot("Instance", wide, DRAFT_PROFILES["draft2020-12"])]
+    ).definitions
     assert only.text.count('"v') == 100_000
 
 
 def _typing_names_unused(source: str) -> list[str]:
     tree = ast.parse(source)
-    imported = [a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "typing"
-                for a in n.names]
-    body = "\n".join(line for line in source.splitlines() if not line.startswith("from typing import"))
+    imported = [
+        a.asname or a.name
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom) and n.module == "typing"
+        for a in n.names
+    ]
+    body = "\n".join(
+        line for line in source.splitlines() if not line.startswith("from typing import")
+    )
     return [name for name in imported if not re.search(rf"\b{name}\b", body)]
 
 
 def test_the_typing_import_names_only_what_the_module_uses() -> None:
-    sources = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "generated").glob("*/*.py")) if p.name != "__init__.py"]
-    sources += [generator.compile_source(s) for s in (True, False, {"enum": ["a"]}, {"type": "integer"})]
+    sources = [
+        p.read_text(encoding="utf-8")
+        for p in sorted((ROOT / "generated").glob("*/*.py"))
+        if p.name != "__init__.py"
+    ]
+    sources += [
+        generator.compile_source(s) for s in (True, False, {"enum": ["a"]}, {"type": "integer"})
+    ]
     for source in sources:
         assert len(re.findall(r"^from typing import", source, flags=re.M)) == 1
         assert _typing_names_unused(source) == []
@@ -348,7 +510,7 @@ print(operations({}), add({"left": 1, "right": 2.0}))
 '''
 
 # Each line marked `# E` must be an error, and no other line.
-MISUSE = '''
+MISUSE = """
 from typing import Any, Literal
 
 import math_add
@@ -365,16 +527,33 @@ def wrong(document: Any) -> None:
 
 bad: math_add.Input = {"left": 1, "right": "2"}  # E: a str for an integer
 missing: math_add.Input = {"left": 1}  # E: a required key missing
-'''
+"""
 
 
 def _mypy(*arguments: str, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
-                           "--python-version", "3.10", *arguments],
-                          cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            "--python-version",
+            "3.10",
+            *arguments,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
-def test_mypy_strict_accepts_a_program_using_the_types_and_flags_one_misusing_them(tmp_path: Path) -> None:
+def test_mypy_strict_accepts_a_program_using_the_types_and_flags_one_misusing_them(
+    tmp_path: Path,
+) -> None:
     pytest.importorskip("mypy")
     schema = (ROOT / "contracts" / "draft2020-12" / "tool-package.schema.json").read_bytes()
     (tmp_path / "tool_package.py").write_text(generator.compile_source(schema))
@@ -384,11 +563,18 @@ def test_mypy_strict_accepts_a_program_using_the_types_and_flags_one_misusing_th
     (tmp_path / "misuse.py").write_text(MISUSE)
     done = _mypy("tool_package.py", "math_add.py", "usage.py", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert subprocess.run([sys.executable, "usage.py"], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60).stdout == "-1 {'total': 3}\n"
+    assert (
+        subprocess.run(
+            [sys.executable, "usage.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        ).stdout
+        == "-1 {'total': 3}\n"
+    )
     done = _mypy("misuse.py", cwd=tmp_path)
-    flagged = {int(line.split(":")[1]) for line in done.stdout.splitlines() if line.startswith("misuse.py:")
-               and ": error:" in line}
+    flagged = {
+        int(line.split(":")[1])
+        for line in done.stdout.splitlines()
+        if line.startswith("misuse.py:") and ": error:" in line
+    }
     marked = {number for number, line in enumerate(MISUSE.splitlines(), 1) if "# E" in line}
     assert flagged == marked and len(marked) == 5, done.stdout
 
@@ -396,7 +582,9 @@ def test_mypy_strict_accepts_a_program_using_the_types_and_flags_one_misusing_th
 def test_mypy_strict_accepts_enums_and_consts_of_empty_arrays_and_objects(tmp_path: Path) -> None:
     # their values' list is a module constant whose type mypy cannot infer (`[[]]`) unless annotated
     pytest.importorskip("mypy")
-    for index, schema in enumerate([{"const": []}, {"const": {}}, {"enum": [[], {}]}, {"enum": [1, {"a": [[]]}]}]):
+    for index, schema in enumerate(
+        [{"const": []}, {"const": {}}, {"enum": [[], {}]}, {"enum": [1, {"a": [[]]}]}]
+    ):
         source = generator.compile_source(schema, format=False)
         assert re.search(r"^_L\d+: Final\[list\[Any\]\] = ", source, re.M), schema
         (tmp_path / f"empty_{index}.py").write_text(source)
@@ -405,8 +593,16 @@ def test_mypy_strict_accepts_enums_and_consts_of_empty_arrays_and_objects(tmp_pa
 
 
 # Keywords whose subschemas narrow no type (render/types.py): names declared there are no keys.
-_UNTYPED = {"not", "if", "dependencies", "dependentSchemas", "contains", "propertyNames", "unevaluatedProperties",
-            "unevaluatedItems"}
+_UNTYPED = {
+    "not",
+    "if",
+    "dependencies",
+    "dependentSchemas",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+}
 
 
 def _declared_key_sets(value: Any) -> list[set[str]]:
@@ -451,7 +647,15 @@ def _suite_sample() -> list[tuple[str, str, Any, list[dict[str, Any]]]]:
     chosen = []
     for draft in DRAFTS:
         for path in suite_files(draft):
-            about_refs = path.stem in ("ref", "refRemote", "dynamicRef", "recursiveRef", "defs", "anchor", "id")
+            about_refs = path.stem in (
+                "ref",
+                "refRemote",
+                "dynamicRef",
+                "recursiveRef",
+                "defs",
+                "anchor",
+                "id",
+            )
             for index, (_, schema, tests) in enumerate(groups(path)):
                 if about_refs or index % 2 == 0:
                     name = re.sub(r"\W", "_", f"s_{draft}_{path.stem}_{index}")
@@ -466,7 +670,9 @@ def _check_program(module: str, instances: list[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_mypy_strict_passes_on_suite_and_bench_modules_and_their_valid_instances(tmp_path: Path) -> None:
+def test_mypy_strict_passes_on_suite_and_bench_modules_and_their_valid_instances(
+    tmp_path: Path,
+) -> None:
     """One mypy run (as for Python 3.10) over ~750 modules compiled from the official suite, the
     bench schemas, and programs that assign every valid instance of them to the root type: mypy
     accepting those proves the types are no narrower than the schemas (objects with names no
@@ -476,8 +682,9 @@ def test_mypy_strict_passes_on_suite_and_bench_modules_and_their_valid_instances
     declared_remotely = _declared_key_sets(list(registry.values()))
     checked = skipped = 0
     for name, profile, schema, tests in _suite_sample():
-        (tmp_path / f"{name}.py").write_text(generator.compile_source(schema, profile=profile, registry=registry,
-                                                                      format=False))
+        (tmp_path / f"{name}.py").write_text(
+            generator.compile_source(schema, profile=profile, registry=registry, format=False)
+        )
         remote = "localhost:1234" in json.dumps(schema)
         declared = _declared_key_sets(schema) + (declared_remotely if remote else [])
         valid = [t["data"] for t in tests if t["valid"]]
@@ -486,13 +693,24 @@ def test_mypy_strict_passes_on_suite_and_bench_modules_and_their_valid_instances
         (tmp_path / f"check_{name}.py").write_text(_check_program(name, fitting))
     for file, instances in BENCH_SCHEMAS.items():
         name = "bench_" + file.split(".")[0]
-        (tmp_path / f"{name}.py").write_text(generator.compile_source((BENCH / file).read_bytes(), format=False))
-        values = [json.loads((BENCH / i).read_text(encoding="utf-8"), parse_float=Decimal) for i in instances]
+        (tmp_path / f"{name}.py").write_text(
+            generator.compile_source((BENCH / file).read_bytes(), format=False)
+        )
+        values = [
+            json.loads((BENCH / i).read_text(encoding="utf-8"), parse_float=Decimal)
+            for i in instances
+        ]
         (tmp_path / f"check_{name}.py").write_text(_check_program(name, values))
         checked += len(values)
     assert len(list(tmp_path.glob("s_*.py"))) > 700 and checked > 1400 and skipped < checked / 5
-    done = _mypy("--disable-error-code", "typeddict-unknown-key", "--explicit-package-bases", ".", cwd=tmp_path,
-                 timeout=600)
+    done = _mypy(
+        "--disable-error-code",
+        "typeddict-unknown-key",
+        "--explicit-package-bases",
+        ".",
+        cwd=tmp_path,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-20000:] + done.stderr
 
 
@@ -501,13 +719,21 @@ def test_mypy_strict_passes_on_suite_and_bench_modules_and_their_valid_instances
 
 def _python_310() -> str | None:
     """A Python 3.10 interpreter on this machine, if there is one (pyenv's, or on PATH)."""
-    candidates = [os.environ.get("STRAIGHTLINE_PYTHON310", ""), shutil.which("python3.10") or "",
-                  *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.10*/bin/python3.10"))),
-                  *sorted(glob.glob("/usr/local/bin/python3.10")), "/usr/bin/python3.10"]
+    candidates = [
+        os.environ.get("STRAIGHTLINE_PYTHON310", ""),
+        shutil.which("python3.10") or "",
+        *sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.10*/bin/python3.10"))),
+        *sorted(glob.glob("/usr/local/bin/python3.10")),
+        "/usr/bin/python3.10",
+    ]
     for candidate in filter(None, candidates):
         try:
-            done = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2] == (3, 10))"],
-                                  capture_output=True, text=True, timeout=30)
+            done = subprocess.run(
+                [candidate, "-c", "import sys; print(sys.version_info[:2] == (3, 10))"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
         except OSError:
             continue
         if done.stdout.strip() == "True":
@@ -515,7 +741,7 @@ def _python_310() -> str | None:
     return None
 
 
-RUN_ON_310 = '''
+RUN_ON_310 = """
 import importlib, json, sys, typing
 sys.path.insert(0, ".")
 out = {}
@@ -528,7 +754,7 @@ for name, instances in json.load(open("cases.json")).items():
             if isinstance(value, type) and hasattr(value, "__required_keys__"):
                 typing.get_type_hints(value)  # every TypedDict's fields evaluate on 3.10
 json.dump(out, sys.stdout)
-'''
+"""
 
 
 def test_generated_modules_run_on_python_3_10(tmp_path: Path) -> None:
@@ -543,7 +769,9 @@ def test_generated_modules_run_on_python_3_10(tmp_path: Path) -> None:
     expected: dict[str, list[bool]] = {}
     for name, profile, schema, tests in _suite_sample()[::2]:
         source = generator.compile_source(schema, profile=profile, registry=registry, format=False)
-        strings = 'TypeAlias = "' in source or 'TypeAlias = (\n    "' in source  # recursive: strings at run time
+        strings = (
+            'TypeAlias = "' in source or 'TypeAlias = (\n    "' in source
+        )  # recursive: strings at run time
         (tmp_path / f"{name}.py").write_text(source + ("# strings\n" if strings else ""))
         instances = [json.loads(json.dumps(t["data"], default=float)) for t in tests]
         module = compiled(schema, profile=profile, registry=registry)
@@ -556,8 +784,13 @@ def test_generated_modules_run_on_python_3_10(tmp_path: Path) -> None:
         cases[name] = [{}, [], "x", 1, {"left": 1, "right": 2}]
         expected[name] = [bool(is_valid(i)) for i in cases[name]]
     (tmp_path / "cases.json").write_text(json.dumps(cases))
-    done = subprocess.run([python, "-c", textwrap.dedent(RUN_ON_310)], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [python, "-c", textwrap.dedent(RUN_ON_310)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-5000:]
     verdicts = json.loads(done.stdout)
     assert len(verdicts) == len(cases) > 350

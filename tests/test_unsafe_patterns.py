@@ -38,7 +38,11 @@ def test_the_code_is_listed() -> None:
 @pytest.mark.parametrize("pattern", [BACKREF, LOOKAHEAD])
 def test_strict_refuses_an_unsafe_pattern_naming_the_risk(pattern: str) -> None:
     schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
-    for options in ({}, {"unsafe_patterns": "allow"}, {"unsafe_patterns": "warn"}):  # fail-closed, always
+    for options in (
+        {},
+        {"unsafe_patterns": "allow"},
+        {"unsafe_patterns": "warn"},
+    ):  # fail-closed, always
         with pytest.raises(SchemaError) as refused:
             generator.compile_source(schema, profile="strict", **options)
         assert refused.value.code == "unsafe-regex"
@@ -53,22 +57,30 @@ def test_strict_refuses_an_unsafe_pattern_naming_the_risk(pattern: str) -> None:
 def test_strict_keeps_what_the_linear_engines_run() -> None:
     module = generator.compile_module({"pattern": r"^(a+)+$"}, profile="strict")  # automaton
     assert module.is_valid("aaa") and not module.is_valid("a" * 10_000 + "!")
-    module = generator.compile_module({"pattern": r"^(a|b)\1$"}, profile="strict")  # safe back-reference
+    module = generator.compile_module(
+        {"pattern": r"^(a|b)\1$"}, profile="strict"
+    )  # safe back-reference
     assert module.is_valid("aa") and not module.is_valid("ab")
 
 
 def test_drafts_warn_once_per_pattern_and_run_it_in_re() -> None:
-    schema = {"$defs": {"word": {"type": "string", "pattern": BACKREF}},
-              "properties": {"a": {"$ref": "#/$defs/word"}, "b": {"$ref": "#/$defs/word"}},
-              "patternProperties": {LOOKAHEAD: {"type": "integer"}}}
+    schema = {
+        "$defs": {"word": {"type": "string", "pattern": BACKREF}},
+        "properties": {"a": {"$ref": "#/$defs/word"}, "b": {"$ref": "#/$defs/word"}},
+        "patternProperties": {LOOKAHEAD: {"type": "integer"}},
+    }
     module, found = caught(lambda: generator.compile_module(schema))
     assert [(w.pointer, w.code) for w in found] == [
-        ("/$defs/word/pattern", "unsafe-regex"), ("/patternProperties/(?=.*x)\\w+y", "unsafe-regex")]
+        ("/$defs/word/pattern", "unsafe-regex"),
+        ("/patternProperties/(?=.*x)\\w+y", "unsafe-regex"),
+    ]
     assert "it runs in Python's re" in found[0].message and "back-reference" in found[0].message
     assert "_re.compile" in module.__source__ and "_dfa_search" not in module.__source__
     assert module.is_valid({"a": "ab ab", "b": "c c"})
     assert [e.keyword_location for e in module.errors({"a": "ab ac", "xy": "s"})] == [
-        "/properties/a/$ref/pattern", "/patternProperties/(?=.*x)\\w+y/type"]
+        "/properties/a/$ref/pattern",
+        "/patternProperties/(?=.*x)\\w+y/type",
+    ]
 
 
 def test_allow_is_silent_and_error_refuses() -> None:
@@ -80,21 +92,31 @@ def test_allow_is_silent_and_error_refuses() -> None:
     assert (refused.value.code, refused.value.pointer) == ("unsafe-regex", "/properties/a/pattern")
     assert "unsafe_patterns='error'" in refused.value.message
     with pytest.raises(SchemaError):  # another draft's registry document: the same policy
-        generator.compile_source({"$ref": "urn:other"}, unsafe_patterns="error",
-                                 registry={"urn:other": {"$schema": "http://json-schema.org/draft-07/schema#",
-                                                         "pattern": LOOKAHEAD}})
+        generator.compile_source(
+            {"$ref": "urn:other"},
+            unsafe_patterns="error",
+            registry={
+                "urn:other": {
+                    "$schema": "http://json-schema.org/draft-07/schema#",
+                    "pattern": LOOKAHEAD,
+                }
+            },
+        )
 
 
 def test_a_bad_policy_is_an_option_error() -> None:
-    with pytest.raises(OptionError, match="unsafe_patterns must be one of allow, warn, error, not 'loud'"):
+    with pytest.raises(
+        OptionError, match="unsafe_patterns must be one of allow, warn, error, not 'loud'"
+    ):
         generator.compile_source({"pattern": "a"}, unsafe_patterns="loud")
 
 
 def test_the_policy_is_recorded_in_the_header() -> None:
     source = generator.compile_source({"pattern": "^a"}, unsafe_patterns="error")
     assert '# options: {"unsafe_patterns":"error"}' in source
-    assert generator.compile_module({"pattern": "^a"}, unsafe_patterns="error").STRAIGHTLINE["options"] == {
-        "unsafe_patterns": "error"}
+    assert generator.compile_module({"pattern": "^a"}, unsafe_patterns="error").STRAIGHTLINE[
+        "options"
+    ] == {"unsafe_patterns": "error"}
     assert "# options: {}" in generator.compile_source({"pattern": "^a"})
 
 
@@ -114,30 +136,44 @@ def test_the_command_line_warns_refuses_and_checks(tmp_path: Path) -> None:
     warned = run("compile", "a.json", "--out", "out", cwd=tmp_path)
     assert warned.returncode == 0, warned.stderr
     assert warned.stderr.startswith("a.json:/properties/w/pattern: warning: pattern ")
-    assert warned.stderr.rstrip().endswith("[unsafe-regex]") and len(warned.stderr.splitlines()) == 1
-    refused = run("compile", "a.json", "--out", "refused", "--unsafe-patterns", "error", cwd=tmp_path)
+    assert (
+        warned.stderr.rstrip().endswith("[unsafe-regex]") and len(warned.stderr.splitlines()) == 1
+    )
+    refused = run(
+        "compile", "a.json", "--out", "refused", "--unsafe-patterns", "error", cwd=tmp_path
+    )
     assert refused.returncode == 1 and "[unsafe-regex]" in refused.stderr
     assert not (tmp_path / "refused").exists()
     quiet = run("compile", "a.json", "--out", "out", "--unsafe-patterns", "allow", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
-    stale = run("check", "a.json", "--out", "out", cwd=tmp_path)  # compiled with allow, checked without
-    assert stale.returncode == 1 and 'options {"unsafe_patterns":"allow"} are not {}' in stale.stderr
+    stale = run(
+        "check", "a.json", "--out", "out", cwd=tmp_path
+    )  # compiled with allow, checked without
+    assert (
+        stale.returncode == 1 and 'options {"unsafe_patterns":"allow"} are not {}' in stale.stderr
+    )
     current = run("check", "a.json", "--out", "out", "--unsafe-patterns", "allow", cwd=tmp_path)
     assert current.returncode == 0, current.stderr
-    write(tmp_path / "d.json", "\"ab ab\"")
-    validated = run("validate", "--schema", "a.json", "--unsafe-patterns", "error", "d.json", cwd=tmp_path)
+    write(tmp_path / "d.json", '"ab ab"')
+    validated = run(
+        "validate", "--schema", "a.json", "--unsafe-patterns", "error", "d.json", cwd=tmp_path
+    )
     assert validated.returncode == 2 and "[unsafe-regex]" in validated.stderr
 
 
 @needs_cli
 def test_the_project_configuration_sets_the_policy(tmp_path: Path) -> None:
     write(tmp_path / "a.json", {"properties": {"w": {"pattern": BACKREF}}})
-    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["a.json"]\n'
-                                       'unsafe-patterns = "error"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["a.json"]\n' 'unsafe-patterns = "error"\n',
+    )
     refused = run("compile", cwd=tmp_path)
     assert refused.returncode == 1 and "a.json:/properties/w/pattern: " in refused.stderr
-    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["a.json"]\n'
-                                       'unsafe-patterns = "allow"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["a.json"]\n' 'unsafe-patterns = "allow"\n',
+    )
     allowed = run("compile", cwd=tmp_path)
     assert allowed.returncode == 0 and "warning" not in allowed.stderr
     assert '# options: {"unsafe_patterns":"allow"}' in (tmp_path / "gen" / "a.py").read_text()

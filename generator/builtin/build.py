@@ -23,10 +23,16 @@ from typing import Any
 
 from . import BUILTINS, MODULES, VENDOR, Builtin
 
-HOSTS = ("https://json.schemastore.org/", "https://www.schemastore.org/",
-         "http://json.schemastore.org/", "http://www.schemastore.org/")
-INIT_TEXT = ('"""The built-in schemas, compiled by generator/builtin/build.py (do not edit: '
-             '`make builtin`)."""\n')
+HOSTS = (
+    "https://json.schemastore.org/",
+    "https://www.schemastore.org/",
+    "http://json.schemastore.org/",
+    "http://www.schemastore.org/",
+)
+INIT_TEXT = (
+    '"""The built-in schemas, compiled by generator/builtin/build.py (do not edit: '
+    '`make builtin`)."""\n'
+)
 
 
 def registry() -> dict[str, Any]:
@@ -46,10 +52,18 @@ def compile_builtin(builtin: Builtin, schemas: dict[str, Any] | None = None) -> 
 
     source = (VENDOR / builtin.source).read_bytes()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # (unsafe patterns run in `re`, as validate --schema runs them)
-        return compile_source(source, name=builtin.module, format=False, profile=builtin.profile,
-                              registry=registry() if schemas is None else schemas, base_uri=builtin.origin,
-                              unknown_keywords="ignore")
+        warnings.simplefilter(
+            "ignore"
+        )  # (unsafe patterns run in `re`, as validate --schema runs them)
+        return compile_source(
+            source,
+            name=builtin.module,
+            format=False,
+            profile=builtin.profile,
+            registry=registry() if schemas is None else schemas,
+            base_uri=builtin.origin,
+            unknown_keywords="ignore",
+        )
 
 
 def stale() -> list[str]:
@@ -67,8 +81,11 @@ def stale() -> list[str]:
     if not init.is_file() or init.read_text(encoding="utf-8") != INIT_TEXT:
         problems.append("modules/__init__.py: missing or changed")
     listed = {builtin.module_path.name for builtin in BUILTINS} | {"__init__.py"}
-    problems += [f"modules/{path.name}: no built-in schema compiles to it" for path in sorted(MODULES.glob("*.py"))
-                 if path.name not in listed]
+    problems += [
+        f"modules/{path.name}: no built-in schema compiles to it"
+        for path in sorted(MODULES.glob("*.py"))
+        if path.name not in listed
+    ]
     return problems
 
 

@@ -19,14 +19,21 @@ from .. import __version__
 from ..api import compile_source
 from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
 from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError
+from ..files import (
+    dump_exact,
+    file_on_the_way,
+    shadowing_package,
+    split_source,
+    targets,
+    write_atomic,
+)
 from ..load import read_source
-from ..yaml_loader import is_yaml_path, yaml_as_json
 from ..names import LIMIT_OPTIONS
 from ..profiles import DRAFT_PROFILES, get_profile, with_options
 from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
 from ..resolve import RegistryWarning, file_uri, load_registry_directory
-from ..files import dump_exact, file_on_the_way, shadowing_package, split_source, targets, write_atomic
+from ..yaml_loader import is_yaml_path, yaml_as_json
 from .files import report, report_warnings, say
 from .format_flags import format_settings
 from .native import check_toolchain, native_problems, native_step, remove_native
@@ -52,17 +59,27 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
     """The jobs of a command: the project's, or one per SRC with the flags' settings."""
     if project is not None:
         return project.jobs
-    settings = format_settings(args, Settings(
-        profile=args.profile, registry=Path(args.registry) if args.registry else None,
-        limits=tuple(sorted(limit_options(args).items())),
-        unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
-        unsafe_patterns=getattr(args, "unsafe_patterns", None), native=bool(getattr(args, "native", None)),
-        uri_root=Path.cwd()))
+    settings = format_settings(
+        args,
+        Settings(
+            profile=args.profile,
+            registry=Path(args.registry) if args.registry else None,
+            limits=tuple(sorted(limit_options(args).items())),
+            unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
+            unsafe_patterns=getattr(args, "unsafe_patterns", None),
+            native=bool(getattr(args, "native", None)),
+            uri_root=Path.cwd(),
+        ),
+    )
     out = Path(getattr(args, "out", None) or ".")
-    return [Job(source, source, target, settings) for source, target in targets(args.sources, out).items()]
+    return [
+        Job(source, source, target, settings)
+        for source, target in targets(args.sources, out).items()
+    ]
 
 
 # -- reading and compiling one job -----------------------------------------------------------------
+
 
 class Registries:
     """Registry directories, each read once per command."""
@@ -76,16 +93,23 @@ class Registries:
             return {}
         if (directory, uri_root) not in self.loaded:
             try:
-                self.loaded[directory, uri_root] = load_registry_directory(directory, uri_root=uri_root)
+                self.loaded[directory, uri_root] = load_registry_directory(
+                    directory, uri_root=uri_root
+                )
             except StraightlineError as error:
-                raise type(error)(f"registry {directory}: {error.message}", code=error.code,
-                                  pointer=error.pointer) from None
+                raise type(error)(
+                    f"registry {directory}: {error.message}", code=error.code, pointer=error.pointer
+                ) from None
         return self.loaded[directory, uri_root]
 
 
 def read_job(job: Job) -> bytes:
     """The source as JSON bytes (a YAML file converted exactly), within the size limit."""
-    profile = get_profile(job.settings.profile) if job.settings.profile else DRAFT_PROFILES["draft2020-12"]
+    profile = (
+        get_profile(job.settings.profile)
+        if job.settings.profile
+        else DRAFT_PROFILES["draft2020-12"]
+    )
     limits = with_options(profile, job.settings.limit_options()).limits
     path = split_source(job.source)[0]
     raw = read_source(path, max_bytes=limits.max_source_bytes)
@@ -106,17 +130,31 @@ def is_contract_file(source: str, raw: bytes) -> bool:
 def _base_uri(job: Job) -> str:
     """The URI a schema is compiled as: its file's (relative to the settings' root, as the
     registry's files are), when a registry may refer back to it."""
-    return file_uri(Path(split_source(job.source)[0]), job.settings.uri_root) if job.settings.registry else ""
+    return (
+        file_uri(Path(split_source(job.source)[0]), job.settings.uri_root)
+        if job.settings.registry
+        else ""
+    )
 
 
-def build_job(job: Job, registries: Registries, *, name: str | None, format: bool = True,
-              raw: bytes | None = None, registry: Any = None) -> str:
+def build_job(
+    job: Job,
+    registries: Registries,
+    *,
+    name: str | None,
+    format: bool = True,
+    raw: bytes | None = None,
+    registry: Any = None,
+) -> str:
     """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
     read; `registry`: the registry to use, else the settings'); warnings printed."""
     raw = read_job(job) if raw is None else raw
     settings = job.settings
-    common: dict[str, Any] = {"unknown_keywords": settings.unknown_keywords, **settings.compile_options(),
-                              **settings.format_kwargs()}
+    common: dict[str, Any] = {
+        "unknown_keywords": settings.unknown_keywords,
+        **settings.compile_options(),
+        **settings.format_kwargs(),
+    }
     fetching = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
@@ -125,22 +163,31 @@ def build_job(job: Job, registries: Registries, *, name: str | None, format: boo
             if registry is not None:
                 common["registry"] = registry
             elif settings.fetch_remote:
-                fetching = common["registry"] = _fetching(registries.get(settings.registry, settings.uri_root),
-                                                          settings)
+                fetching = common["registry"] = _fetching(
+                    registries.get(settings.registry, settings.uri_root), settings
+                )
             elif settings.registry:
                 common["registry"] = registries.get(settings.registry, settings.uri_root)
             if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
             fragment = split_source(job.source)[1]
-            return compile_source(raw, name=name, format=format, profile=settings.profile,
-                                  base_uri=_base_uri(job), **({"fragment": fragment} if fragment else {}),
-                                  **common)
+            return compile_source(
+                raw,
+                name=name,
+                format=format,
+                profile=settings.profile,
+                base_uri=_base_uri(job),
+                **({"fragment": fragment} if fragment else {}),
+                **common,
+            )
         finally:
             # never as Python warnings (the compiler's file and line): the command's own lines
             for caught_warning in caught:
                 if isinstance(caught_warning.message, RegistryWarning):
                     say(f"straightline: warning: {caught_warning.message}", sys.stderr)
-            report_warnings(job.shown, [w.message for w in caught if isinstance(w.message, SchemaWarning)])
+            report_warnings(
+                job.shown, [w.message for w in caught if isinstance(w.message, SchemaWarning)]
+            )
             if fetching is not None:
                 _say_notes(fetching)
 
@@ -153,8 +200,14 @@ def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...
 
     fetching = remote_registry(dict(registry), cache_for(settings.cache_dir))
     for uri in uris:
-        if uri in fetching and uri not in registry and not isinstance(dict.__getitem__(fetching, uri), dict | bool):
-            dict.__delitem__(fetching, uri)  # not retrieved: recorded as missing, so the module is stale
+        if (
+            uri in fetching
+            and uri not in registry
+            and not isinstance(dict.__getitem__(fetching, uri), dict | bool)
+        ):
+            dict.__delitem__(
+                fetching, uri
+            )  # not retrieved: recorded as missing, so the module is stale
     if uris:
         _say_notes(fetching)
     return fetching
@@ -177,6 +230,7 @@ def _shown(path: Path) -> str:
 
 
 # -- compile -----------------------------------------------------------------------------------------
+
 
 def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
     """Compile every job (atomic writes), then build the native ones (generator/native); in a
@@ -220,8 +274,11 @@ def _write_module(job: Job, text: str) -> bool:
     """Write one module atomically; False (reported) if it cannot be written, or if a file that
     straightline did not write is in its place: that file is the user's, never overwritten."""
     if _is_foreign(job.target):
-        say(f"{_shown(job.target)}: not overwritten: it is not a module straightline wrote (move it "
-            f"away, or choose another --out, to compile {job.shown})", sys.stderr)
+        say(
+            f"{_shown(job.target)}: not overwritten: it is not a module straightline wrote (move it "
+            f"away, or choose another --out, to compile {job.shown})",
+            sys.stderr,
+        )
         return False
     try:
         write_atomic(job.target, text)
@@ -271,20 +328,24 @@ def compile_command(args: argparse.Namespace) -> int:
 
 # -- check ---------------------------------------------------------------------------------------------
 
+
 def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registries) -> Inputs:
     """What the header of an up-to-date module for `job` records, computed without compiling:
     the registry documents are the ones the module's own header names, hashed as they are now."""
     fragment = split_source(job.source)[1]
     contract = is_contract_file(job.source, raw)
     # a registry directory is read only when the module records documents it looked up
-    registry = registries.get(job.settings.registry, job.settings.uri_root) if recorded.registry else {}
+    registry = (
+        registries.get(job.settings.registry, job.settings.uri_root) if recorded.registry else {}
+    )
     if recorded.registry and job.settings.fetch_remote:
         registry = _fetching(registry, job.settings, tuple(recorded.registry))
     return Inputs(
         version=__version__,
         requested_profile=None if contract else job.settings.profile,
-        options=recorded_options({**job.settings.compile_options(), **job.settings.format_options().recorded()},
-                                 fragment),
+        options=recorded_options(
+            {**job.settings.compile_options(), **job.settings.format_options().recorded()}, fragment
+        ),
         source_sha256=hashlib.sha256(raw).hexdigest(),
         base_uri="" if contract else _base_uri(job),
         registry=registry_hashes(registry, recorded.registry),
@@ -303,8 +364,10 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
             header = read_header(job.target)
             if header is None:
                 if job.target.exists():
-                    say(f"{shown}: not a module straightline wrote (move it away, then compile {job.shown})",
-                        sys.stderr)
+                    say(
+                        f"{shown}: not a module straightline wrote (move it away, then compile {job.shown})",
+                        sys.stderr,
+                    )
                 else:
                     say(f"{shown}: missing (compile {job.shown})", sys.stderr)
                 stale += 1
@@ -317,23 +380,34 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
         reasons += native_problems(job)
         package = shadowing_package(job.target)
         if package is not None:
-            say(f"{shown}: shadowed by the package {_shown(package)}/ beside it (`import` loads the package, "
-                "never this module): rename or remove the package", sys.stderr)
+            say(
+                f"{shown}: shadowed by the package {_shown(package)}/ beside it (`import` loads the package, "
+                "never this module): rename or remove the package",
+                sys.stderr,
+            )
             stale += 1
         if reasons:
             say(f"{shown}: stale ({'; '.join(reasons)}; recompile {job.shown})", sys.stderr)
             stale += 1
         elif package is None:
-            say(f"{shown}: up to date" + (" (and its native module)" if job.settings.native else ""))
+            say(
+                f"{shown}: up to date" + (" (and its native module)" if job.settings.native else "")
+            )
     if project is not None:
         for package in project.packages:
             if not (package / "__init__.py").exists():
-                say(f"{_shown(package / '__init__.py')}: missing (the output package needs it: "
-                      "run straightline compile)", sys.stderr)
+                say(
+                    f"{_shown(package / '__init__.py')}: missing (the output package needs it: "
+                    "run straightline compile)",
+                    sys.stderr,
+                )
                 stale += 1
         for orphan in _orphans(project):
-            say(f"{_shown(orphan)}: stale (no contract compiles to it any more: "
-                  "straightline compile removes it)", sys.stderr)
+            say(
+                f"{_shown(orphan)}: stale (no contract compiles to it any more: "
+                "straightline compile removes it)",
+                sys.stderr,
+            )
             stale += 1
     return 1 if stale else 0
 
@@ -344,6 +418,7 @@ def check_command(args: argparse.Namespace) -> int:
 
 
 # -- preflight and catalog ----------------------------------------------------------------------------
+
 
 def preflight_command(args: argparse.Namespace) -> int:
     failed = 0
@@ -393,9 +468,23 @@ def _check_output_directory(output: str) -> None:
     parent = Path(output).parent
     if not parent.is_dir():
         blocking = file_on_the_way(parent)
-        reason = f"{blocking} is a file, not a directory" if blocking.exists() else f"no such directory {parent}"
+        reason = (
+            f"{blocking} is a file, not a directory"
+            if blocking.exists()
+            else f"no such directory {parent}"
+        )
         raise OptionError(f"-o {output}: {reason}")
 
 
-__all__ = ["ConfigError", "check_command", "check_jobs", "compile_command", "compile_jobs",
-           "preflight_command", "catalog_command", "limit_options", "jobs_for", "project_for"]
+__all__ = [
+    "ConfigError",
+    "check_command",
+    "check_jobs",
+    "compile_command",
+    "compile_jobs",
+    "preflight_command",
+    "catalog_command",
+    "limit_options",
+    "jobs_for",
+    "project_for",
+]

@@ -45,8 +45,15 @@ def report_warnings(path: str, found: list[SchemaWarning]) -> None:
         if len(same) == 1:
             say(f"{path}:{shown_pointer(first.pointer)}: warning: {message} [{code}]", sys.stderr)
         else:
-            text = f"{len(same)} {first.several}" if first.several else f"{message} ({len(same)} times)"
-            say(f"{path}: warning: {text} [{code}], the first at {shown_pointer(first.pointer)}", sys.stderr)
+            text = (
+                f"{len(same)} {first.several}"
+                if first.several
+                else f"{message} ({len(same)} times)"
+            )
+            say(
+                f"{path}: warning: {text} [{code}], the first at {shown_pointer(first.pointer)}",
+                sys.stderr,
+            )
 
 
 @contextlib.contextmanager
@@ -57,8 +64,14 @@ def warnings_reported() -> Iterator[None]:
 
     said: set[str] = set()
 
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: TextIO | None = None, line: str | None = None) -> None:
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
         text = str(message)
         if text not in said:
             said.add(text)

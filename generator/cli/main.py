@@ -15,7 +15,13 @@ from .. import __version__
 from ..errors import OptionError, StraightlineError, Terminated
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
 from .files import printable, say, warnings_reported
-from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
+from .format_flags import (
+    FORMAT_FLAGS,
+    add_format_flags,
+    add_limit_flags,
+    add_unsafe_patterns,
+    format_settings,
+)
 from .mcp import add_mcp_parser, mcp_command
 from .validate import add_validate_parser, validate_command
 
@@ -28,26 +34,41 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", metavar="SRC", nargs="*",
-                        help="contract files (JSON or YAML); FILE#/json/pointer names one subschema of "
-                             "FILE; none: every contract of the project ([tool.straightline] in the "
-                             "nearest pyproject.toml)")
-    parser.add_argument("--config", metavar="FILE",
-                        help="the pyproject.toml to read [tool.straightline] from (with no SRC)")
-    parser.add_argument("--profile", choices=PROFILE_NAMES,
-                        help="the schema profile the contracts are written in (default: the draft "
-                             "their $schema names, else draft2020-12)")
-    parser.add_argument("--registry", metavar="DIR",
-                        help="a directory of schema files that $ref may name (never the network)")
+    parser.add_argument(
+        "sources",
+        metavar="SRC",
+        nargs="*",
+        help="contract files (JSON or YAML); FILE#/json/pointer names one subschema of "
+        "FILE; none: every contract of the project ([tool.straightline] in the "
+        "nearest pyproject.toml)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the pyproject.toml to read [tool.straightline] from (with no SRC)",
+    )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        help="the schema profile the contracts are written in (default: the draft "
+        "their $schema names, else draft2020-12)",
+    )
+    parser.add_argument(
+        "--registry",
+        metavar="DIR",
+        help="a directory of schema files that $ref may name (never the network)",
+    )
     add_limit_flags(parser)
     add_unsafe_patterns(parser)
     add_format_flags(parser)
 
 
 def _add_unknown_keywords(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
-                        help="keywords the draft in force does not know, in the draft profiles "
-                             "(default: warn)")
+    parser.add_argument(
+        "--unknown-keywords",
+        choices=("ignore", "warn", "error"),
+        help="keywords the draft in force does not know, in the draft profiles " "(default: warn)",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,32 +79,56 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"straightline {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    compile_ = commands.add_parser("compile", help="compile contracts into modules",
-                                   description="Compile each contract into DIR/<name>.py (atomic writes).")
+    compile_ = commands.add_parser(
+        "compile",
+        help="compile contracts into modules",
+        description="Compile each contract into DIR/<name>.py (atomic writes).",
+    )
     _add_common(compile_)
     _add_unknown_keywords(compile_)
-    compile_.add_argument("--out", metavar="DIR", help="directory for the generated modules (with SRC)")
-    compile_.add_argument("--native", action="store_true", default=None,
-                          help="also compile each module with mypyc into a C extension beside it, which "
-                               "Python imports in its place (needs a C compiler; with SRC)")
+    compile_.add_argument(
+        "--out", metavar="DIR", help="directory for the generated modules (with SRC)"
+    )
+    compile_.add_argument(
+        "--native",
+        action="store_true",
+        default=None,
+        help="also compile each module with mypyc into a C extension beside it, which "
+        "Python imports in its place (needs a C compiler; with SRC)",
+    )
 
-    check = commands.add_parser("check", help="fail if a generated module is missing or stale",
-                                description="Exit non-zero, naming the files and the reasons, if any "
-                                            "module is missing, was edited, or was made from other inputs "
-                                            "(source, registry documents, options, version).")
+    check = commands.add_parser(
+        "check",
+        help="fail if a generated module is missing or stale",
+        description="Exit non-zero, naming the files and the reasons, if any "
+        "module is missing, was edited, or was made from other inputs "
+        "(source, registry documents, options, version).",
+    )
     _add_common(check)
     check.add_argument("--out", metavar="DIR", help="directory of the generated modules (with SRC)")
-    check.add_argument("--native", action="store_true", default=None,
-                       help="also require each module's native extension, built from its current text")
+    check.add_argument(
+        "--native",
+        action="store_true",
+        default=None,
+        help="also require each module's native extension, built from its current text",
+    )
 
-    catalog = commands.add_parser("catalog", help="the tool catalog of contract files, as JSON",
-                                  description="Write the catalog entries (name, description, input "
-                                              "and output schema) of tool contract files as a JSON array.")
+    catalog = commands.add_parser(
+        "catalog",
+        help="the tool catalog of contract files, as JSON",
+        description="Write the catalog entries (name, description, input "
+        "and output schema) of tool contract files as a JSON array.",
+    )
     catalog.add_argument("sources", metavar="SRC", nargs="+", help="tool contract files (JSON)")
-    catalog.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    catalog.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout"
+    )
 
-    preflight = commands.add_parser("preflight", help="validate contracts against their profile only",
-                                    description="Check each contract against the profile; write nothing.")
+    preflight = commands.add_parser(
+        "preflight",
+        help="validate contracts against their profile only",
+        description="Check each contract against the profile; write nothing.",
+    )
     _add_common(preflight)
     _add_unknown_keywords(preflight)
 
@@ -100,17 +145,25 @@ def _check_project_flags(args: argparse.Namespace) -> None:
         if args.command in ("compile", "check") and not args.out:
             raise OptionError("--out DIR is required with SRC")
         return
-    given = [flag for flag, value in (("--out", getattr(args, "out", None)), ("--profile", args.profile),
-                                      ("--registry", args.registry),
-                                      ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
-                                      ("--unsafe-patterns", getattr(args, "unsafe_patterns", None)),
-                                      ("--native", getattr(args, "native", None)),
-                                      *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
-                                      *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS))
-             if value is not None]
+    given = [
+        flag
+        for flag, value in (
+            ("--out", getattr(args, "out", None)),
+            ("--profile", args.profile),
+            ("--registry", args.registry),
+            ("--unknown-keywords", getattr(args, "unknown_keywords", None)),
+            ("--unsafe-patterns", getattr(args, "unsafe_patterns", None)),
+            ("--native", getattr(args, "native", None)),
+            *(("--" + k.replace("_", "-"), getattr(args, k)) for k in LIMIT_OPTIONS),
+            *((flag, getattr(args, dest)) for flag, dest in FORMAT_FLAGS),
+        )
+        if value is not None
+    ]
     if given:
-        raise OptionError(f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
-                          "in pyproject.toml; give SRC... to use flags")
+        raise OptionError(
+            f"{', '.join(given)}: with no SRC the settings come from [tool.straightline] "
+            "in pyproject.toml; give SRC... to use flags"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,13 +206,22 @@ def _main(argv: Sequence[str] | None) -> int:
         # the compile commands (imported here: they load the compiler, which takes a moment that
         # Ctrl-C may fall in)
         from ..profiles import DRAFT_PROFILES, get_profile, with_options
-        from .commands import catalog_command, check_command, compile_command, limit_options, preflight_command
+        from .commands import (
+            catalog_command,
+            check_command,
+            compile_command,
+            limit_options,
+            preflight_command,
+        )
     except KeyboardInterrupt:
         return 130
     try:
         if args.command == "catalog":
             return catalog_command(args)
-        with_options(get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"], limit_options(args))
+        with_options(
+            get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"],
+            limit_options(args),
+        )
         format_settings(args)  # a bad --format is a usage error
         if args.registry and not Path(args.registry).is_dir():
             raise OptionError(f"--registry {args.registry}: not a directory")
@@ -168,7 +230,11 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.error(error.message)  # a usage error: exit status 2
     try:
         with warnings_reported():
-            return {"compile": compile_command, "check": check_command, "preflight": preflight_command}[args.command](args)
+            return {
+                "compile": compile_command,
+                "check": check_command,
+                "preflight": preflight_command,
+            }[args.command](args)
     except StraightlineError as error:
         say(f"straightline: {error.message}", sys.stderr)
         return 2

@@ -38,33 +38,62 @@ class _UsageError(Exception):
 
 def add_mcp_parser(commands: Any) -> None:
     """The `mcp` subcommand and its own subcommands (registered by main's parser)."""
-    mcp = commands.add_parser("mcp", help="serve or import tools over the Model Context Protocol",
-                              description="Serve a ToolRuntime's contract-guarded tools over the Model "
-                                          "Context Protocol, or import a server's tools as contract files. "
-                                          "Needs the SDK: pip install 'straightline[mcp]'.")
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve or import tools over the Model Context Protocol",
+        description="Serve a ToolRuntime's contract-guarded tools over the Model "
+        "Context Protocol, or import a server's tools as contract files. "
+        "Needs the SDK: pip install 'straightline[mcp]'.",
+    )
     actions = mcp.add_subparsers(dest="mcp_command", metavar="ACTION", required=True)
-    serve = actions.add_parser("serve", help="serve a ToolRuntime's tools",
-                               description="Serve the ToolRuntime at MODULE:ATTR (or the one ATTR returns, "
-                                           "when it is a function) over stdio, or over streamable HTTP "
-                                           "with --http. MODULE is imported from the current directory.")
+    serve = actions.add_parser(
+        "serve",
+        help="serve a ToolRuntime's tools",
+        description="Serve the ToolRuntime at MODULE:ATTR (or the one ATTR returns, "
+        "when it is a function) over stdio, or over streamable HTTP "
+        "with --http. MODULE is imported from the current directory.",
+    )
     serve.add_argument("target", metavar="MODULE:ATTR", help="e.g. app.tools:runtime")
-    serve.add_argument("--http", metavar="HOST:PORT",
-                       help="serve over streamable HTTP at http://HOST:PORT/mcp (port 0: a free one; "
-                            "the URL is printed on standard error once it listens)")
+    serve.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve over streamable HTTP at http://HOST:PORT/mcp (port 0: a free one; "
+        "the URL is printed on standard error once it listens)",
+    )
     serve.add_argument("--name", default="straightline", help="the server's name in the handshake")
-    import_ = actions.add_parser("import", help="write a server's tools as contract files",
-                                 description="Connect to an MCP server, read tools/list and write "
-                                             "DIR/<tool>.json for each tool (input and output from its "
-                                             "schemas), each checked against the profile.")
-    import_.add_argument("-o", "--output", metavar="DIR", required=True,
-                         help="directory for the contract files (created if missing)")
-    import_.add_argument("--profile", choices=PROFILE_NAMES,
-                         help=f"the profile the contracts are written in (default: {DEFAULT_PROFILE})")
+    import_ = actions.add_parser(
+        "import",
+        help="write a server's tools as contract files",
+        description="Connect to an MCP server, read tools/list and write "
+        "DIR/<tool>.json for each tool (input and output from its "
+        "schemas), each checked against the profile.",
+    )
+    import_.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        required=True,
+        help="directory for the contract files (created if missing)",
+    )
+    import_.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        help=f"the profile the contracts are written in (default: {DEFAULT_PROFILE})",
+    )
     import_.add_argument("--url", help="a streamable HTTP server's URL instead of a command")
-    import_.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                         help="how long to wait for the server (default: 30)")
-    import_.add_argument("server_command", metavar="COMMAND", nargs="*",
-                         help="after --: the command that runs a stdio server, and its arguments")
+    import_.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the server (default: 30)",
+    )
+    import_.add_argument(
+        "server_command",
+        metavar="COMMAND",
+        nargs="*",
+        help="after --: the command that runs a stdio server, and its arguments",
+    )
 
 
 def mcp_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -97,9 +126,14 @@ def _serve(args: argparse.Namespace) -> int:
             raise _UsageError(f"--http: {error}") from None
     runtime = load_runtime(args.target)
     with runtime:  # the connections of its protocol tools end with the server
-        serve(runtime, http=args.http, name=args.name,
-              announce=lambda url: say(f"straightline mcp: serving {len(runtime.tools())} tools at {url}",
-                                       sys.stderr))
+        serve(
+            runtime,
+            http=args.http,
+            name=args.name,
+            announce=lambda url: say(
+                f"straightline mcp: serving {len(runtime.tools())} tools at {url}", sys.stderr
+            ),
+        )
     return 0
 
 
@@ -115,11 +149,19 @@ def load_runtime(target: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        if error.name is not None and (module_name == error.name or module_name.startswith(error.name + ".")):
-            raise _UsageError(f"{target}: no module named {error.name!r} (from {os.getcwd()})") from None
-        raise _UsageError(f"{target}: importing {module_name} failed: {type(error).__name__}: {error}") from None
+        if error.name is not None and (
+            module_name == error.name or module_name.startswith(error.name + ".")
+        ):
+            raise _UsageError(
+                f"{target}: no module named {error.name!r} (from {os.getcwd()})"
+            ) from None
+        raise _UsageError(
+            f"{target}: importing {module_name} failed: {type(error).__name__}: {error}"
+        ) from None
     except Exception as error:  # the user's module raised: one line, not its traceback
-        raise _UsageError(f"{target}: importing {module_name} failed: {type(error).__name__}: {error}") from None
+        raise _UsageError(
+            f"{target}: importing {module_name} failed: {type(error).__name__}: {error}"
+        ) from None
     value: Any = module
     for part in attribute.split("."):
         if not hasattr(value, part):
@@ -129,10 +171,14 @@ def load_runtime(target: str) -> Any:
         try:
             value = value()
         except Exception as error:
-            raise _UsageError(f"{target}: calling {attribute}() failed: {type(error).__name__}: {error}") from None
+            raise _UsageError(
+                f"{target}: calling {attribute}() failed: {type(error).__name__}: {error}"
+            ) from None
     if not isinstance(value, ToolRuntime):
-        raise _UsageError(f"{target}: is a {type(value).__name__}, not a ToolRuntime (or a function "
-                          "that returns one)")
+        raise _UsageError(
+            f"{target}: is a {type(value).__name__}, not a ToolRuntime (or a function "
+            "that returns one)"
+        )
     return value
 
 
@@ -147,8 +193,11 @@ def _import(args: argparse.Namespace) -> int:
     if not (args.timeout > 0 and math.isfinite(args.timeout)):
         raise _UsageError(f"--timeout must be a positive number of seconds, not {args.timeout}")
     try:
-        server = (HttpServer(args.url, connect_timeout=args.timeout) if args.url
-                  else StdioServer(args.server_command, errlog=sys.stderr, connect_timeout=args.timeout))
+        server = (
+            HttpServer(args.url, connect_timeout=args.timeout)
+            if args.url
+            else StdioServer(args.server_command, errlog=sys.stderr, connect_timeout=args.timeout)
+        )
     except ValueError as error:
         raise _UsageError(f"--url: {error}") from None
     out = Path(args.output)
@@ -166,8 +215,11 @@ def _import(args: argparse.Namespace) -> int:
         name = tool.get("name")
         shown = f"tool {name!r}"
         if not isinstance(name, str) or not _FILE_SAFE_NAME.fullmatch(name):
-            say(f"straightline mcp import: {shown}: the name is not a file-safe tool name "
-                "(letters, digits, _ . -; up to 128): not written", sys.stderr)
+            say(
+                f"straightline mcp import: {shown}: the name is not a file-safe tool name "
+                "(letters, digits, _ . -; up to 128): not written",
+                sys.stderr,
+            )
             failed += 1
             continue
         if name in seen:
@@ -221,5 +273,8 @@ def _compiles(contract: dict[str, Any], shown: str) -> bool:
     for caught_warning in caught:
         found = caught_warning.message
         if isinstance(found, SchemaWarning):
-            say(f"{shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]", sys.stderr)
+            say(
+                f"{shown}:{shown_pointer(found.pointer)}: warning: {found.message} [{found.code}]",
+                sys.stderr,
+            )
     return ok

@@ -12,8 +12,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from ..native import (NativeBuildError, build_native, check_toolchain, extension_path, is_current,
-                      native_modules, remove_native)
+from ..native import (
+    NativeBuildError,
+    build_native,
+    check_toolchain,
+    extension_path,
+    is_current,
+    native_modules,
+    remove_native,
+)
 from ..project import Job
 from .files import say
 
@@ -28,15 +35,25 @@ def native_step(jobs: list[Job], shown: Callable[[Path], str]) -> int:
     for job in jobs:
         try:
             for removed in remove_native(job.target, keep_current=job.settings.native):
-                why = "built from another version of the module" if job.settings.native else "not native"
+                why = (
+                    "built from another version of the module"
+                    if job.settings.native
+                    else "not native"
+                )
                 say(f"{shown(removed)}: removed ({why})")
         except OSError as error:
-            say(f"{shown(job.target)}: cannot remove its native module: {error.strerror or error}", sys.stderr)
+            say(
+                f"{shown(job.target)}: cannot remove its native module: {error.strerror or error}",
+                sys.stderr,
+            )
             failed += 1
             continue
         foreign = [f for f in native_modules(job.target) if not f.recorded]
         for found in foreign:
-            say(f"{shown(found.path)}: {found.problem}: it shadows {shown(job.target)}; remove it", sys.stderr)
+            say(
+                f"{shown(found.path)}: {found.problem}: it shadows {shown(job.target)}; remove it",
+                sys.stderr,
+            )
         failed += bool(foreign)
         if job.settings.native and not foreign:
             if is_current(job.target):
@@ -77,7 +94,11 @@ def _build_one(job: Job) -> tuple[str, bool]:
 def native_problems(job: Job) -> list[str]:
     """Why the extensions beside a job's module make it stale (`check`): one that does not match
     the module, or, for a native job, none for this interpreter."""
-    reasons = [f"{found.path.name}: {found.problem}" for found in native_modules(job.target) if found.problem]
+    reasons = [
+        f"{found.path.name}: {found.problem}"
+        for found in native_modules(job.target)
+        if found.problem
+    ]
     if job.settings.native and not reasons and not is_current(job.target):
         reasons.append(f"its native module {extension_path(job.target).name} is missing")
     return reasons

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
-from .format_flags import FORMAT_FLAGS, add_format_flags, add_limit_flags, add_unsafe_patterns, format_settings
 from ..validate.discover import STDIN, DataFile, Skipped, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
@@ -31,6 +30,13 @@ from ..validate.readers import FORMATS, require_json5, require_yaml
 from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
+from .format_flags import (
+    FORMAT_FLAGS,
+    add_format_flags,
+    add_limit_flags,
+    add_unsafe_patterns,
+    format_settings,
+)
 
 OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 
@@ -62,60 +68,114 @@ def _positive(text: str) -> int:
 def add_validate_parser(commands: Any) -> None:
     """The `validate` subcommand and its options (registered by main's parser)."""
     parser = commands.add_parser(
-        "validate", help="validate data files against a schema or a compiled module",
+        "validate",
+        help="validate data files against a schema or a compiled module",
         description="Validate JSON, JSON Lines, YAML, TOML and JSON5 data against a schema (compiled "
-                    "once), an already compiled module or a built-in schema.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "once), an already compiled module or a built-in schema.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     chosen = parser.add_mutually_exclusive_group()
-    chosen.add_argument("--schema", metavar="SCHEMA",
-                        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here; "
-                             "- reads it (JSON or YAML) from standard input")
-    chosen.add_argument("--module", metavar="FILE",
-                        help="an already compiled module (straightline compile's output)")
-    chosen.add_argument("--builtin-schema", metavar="NAME",
-                        help="a built-in schema, precompiled: vendor.github-workflows, vendor.dependabot, "
-                             "vendor.pyproject, ... (check-jsonschema's names; see --list-builtin)")
-    chosen.add_argument("--list-builtin", action="store_true",
-                        help="list the built-in schemas and exit")
-    parser.add_argument("data", metavar="DATA", nargs="*", help="files, directories, or - (standard input)")
-    parser.add_argument("--profile", choices=PROFILE_NAMES,
-                        help="the schema's profile (default: the draft its $schema names, else draft2020-12)")
-    parser.add_argument("--registry", metavar="DIR",
-                        help="a directory of schema files that $ref may name")
-    parser.add_argument("--fetch-remote", action="store_true", default=None,
-                        help="retrieve the http(s) documents $ref names that the registry does not hold, "
-                             "at compile time, cached with the compiled module (without it nothing is fetched)")
-    parser.add_argument("--cache-dir", metavar="DIR",
-                        help="where --fetch-remote caches (default: $XDG_CACHE_HOME/straightline, "
-                             "else ~/.cache/straightline)")
+    chosen.add_argument(
+        "--schema",
+        metavar="SCHEMA",
+        help="the schema file (FILE#/json/pointer: one subschema of it), compiled here; "
+        "- reads it (JSON or YAML) from standard input",
+    )
+    chosen.add_argument(
+        "--module",
+        metavar="FILE",
+        help="an already compiled module (straightline compile's output)",
+    )
+    chosen.add_argument(
+        "--builtin-schema",
+        metavar="NAME",
+        help="a built-in schema, precompiled: vendor.github-workflows, vendor.dependabot, "
+        "vendor.pyproject, ... (check-jsonschema's names; see --list-builtin)",
+    )
+    chosen.add_argument(
+        "--list-builtin", action="store_true", help="list the built-in schemas and exit"
+    )
+    parser.add_argument(
+        "data", metavar="DATA", nargs="*", help="files, directories, or - (standard input)"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        help="the schema's profile (default: the draft its $schema names, else draft2020-12)",
+    )
+    parser.add_argument(
+        "--registry", metavar="DIR", help="a directory of schema files that $ref may name"
+    )
+    parser.add_argument(
+        "--fetch-remote",
+        action="store_true",
+        default=None,
+        help="retrieve the http(s) documents $ref names that the registry does not hold, "
+        "at compile time, cached with the compiled module (without it nothing is fetched)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where --fetch-remote caches (default: $XDG_CACHE_HOME/straightline, "
+        "else ~/.cache/straightline)",
+    )
     add_limit_flags(parser)
 
     add_unsafe_patterns(parser)
-    parser.add_argument("--unknown-keywords", choices=("ignore", "warn", "error"),
-                        help="keywords the draft in force does not know, a typo such as minLenght "
-                             "(default: warn; --schema only)")
+    parser.add_argument(
+        "--unknown-keywords",
+        choices=("ignore", "warn", "error"),
+        help="keywords the draft in force does not know, a typo such as minLenght "
+        "(default: warn; --schema only)",
+    )
     add_format_flags(parser)  # compile options: --schema only
-    parser.add_argument("--glob", action="append", default=[], metavar="PATTERN",
-                        help="in directories, read the files matching PATTERN (repeatable; default: "
-                             "*.json *.jsonl *.ndjson *.yaml *.yml *.toml *.json5, any case)")
+    parser.add_argument(
+        "--glob",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="in directories, read the files matching PATTERN (repeatable; default: "
+        "*.json *.jsonl *.ndjson *.yaml *.yml *.toml *.json5, any case)",
+    )
     parser.add_argument("--data-format", choices=FORMATS, help="read every DATA in this format")
-    parser.add_argument("--output", choices=OUTPUTS, default="text",
-                        help="text (default): one line per error, each shown as its deepest cause, each "
-                             "record's best match first; json: "
-                             "one JSON document (errors with keyword, params and context, and best_match); "
-                             "basic, detailed, verbose: the JSON Schema output formats, from the module's "
-                             "output()")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="text output: every error, and beneath each anyOf/oneOf its alternatives' "
-                             "errors (the tree of causes)")
-    parser.add_argument("--jobs", type=_positive, default=1, metavar="N",
-                        help="validate in N worker processes (large JSON Lines files are split)")
-    parser.add_argument("--chunk-size", type=_positive, metavar="BYTES",
-                        help=f"bytes of a JSON Lines file per task (default: {CHUNK_BYTES} bytes, "
-                             f"{DASK_CHUNK_BYTES} on Dask)")
-    parser.add_argument("--dask", metavar="ADDRESS",
-                        help="validate on the Dask cluster whose scheduler is at ADDRESS "
-                             "(pip install 'straightline[dask]'; the workers must see the data paths)")
+    parser.add_argument(
+        "--output",
+        choices=OUTPUTS,
+        default="text",
+        help="text (default): one line per error, each shown as its deepest cause, each "
+        "record's best match first; json: "
+        "one JSON document (errors with keyword, params and context, and best_match); "
+        "basic, detailed, verbose: the JSON Schema output formats, from the module's "
+        "output()",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text output: every error, and beneath each anyOf/oneOf its alternatives' "
+        "errors (the tree of causes)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="validate in N worker processes (large JSON Lines files are split)",
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=_positive,
+        metavar="BYTES",
+        help=f"bytes of a JSON Lines file per task (default: {CHUNK_BYTES} bytes, "
+        f"{DASK_CHUNK_BYTES} on Dask)",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="validate on the Dask cluster whose scheduler is at ADDRESS "
+        "(pip install 'straightline[dask]'; the workers must see the data paths)",
+    )
 
 
 def validate_command(args: argparse.Namespace) -> int:
@@ -157,6 +217,7 @@ class _ReportLost(Exception):
 
 def _written(function: Callable[..., object]) -> Callable[..., object]:
     """`function` (standard output's write or flush), its OSError a _ReportLost."""
+
     def guarded(*args: Any) -> object:
         try:
             return function(*args)
@@ -193,8 +254,10 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
     for entry in skipped:  # named before any result, so a file passed over is never a surprise
         print(escape(f"{entry.display}: skipped: {entry.reason}"), file=sys.stderr)
     if not files:
-        raise OptionError(f"no data files found in {' '.join(args.data)}"
-                          + (f" matching {' '.join(args.glob)}" if args.glob else ""))
+        raise OptionError(
+            f"no data files found in {' '.join(args.data)}"
+            + (f" matching {' '.join(args.glob)}" if args.glob else "")
+        )
     if sys.stdin is None and any(data.path == STDIN for data in files):
         raise OptionError("standard input (-) is closed")
     for format, require in (("yaml", require_yaml), ("json5", require_json5)):
@@ -212,7 +275,10 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
         from ..builtin import find
 
         builtin = find(args.builtin_schema)
-        source, where = ModuleSource.from_path(builtin.module_path), f"--builtin-schema {builtin.full_name}"
+        source, where = (
+            ModuleSource.from_path(builtin.module_path),
+            f"--builtin-schema {builtin.full_name}",
+        )
     else:
         source, where = _compiled_source(args), f"--schema {args.schema}"
     check_module(source.load(), args.output, where)
@@ -221,20 +287,36 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
 
 def _check_options(args: argparse.Namespace) -> None:
     if not (args.schema or args.module or args.builtin_schema):
-        raise OptionError("say what to validate against: --schema FILE, --module FILE or --builtin-schema NAME")
+        raise OptionError(
+            "say what to validate against: --schema FILE, --module FILE or --builtin-schema NAME"
+        )
     if not args.data:
-        raise OptionError("no DATA: name the files or directories to validate, or - for standard input")
+        raise OptionError(
+            "no DATA: name the files or directories to validate, or - for standard input"
+        )
     if args.schema == STDIN and STDIN in args.data:
         raise OptionError("--schema - and DATA -: standard input can be read once")
     if args.module or args.builtin_schema:
-        given = ["--" + name.replace("_", "-") for name in ("profile", "registry", "unsafe_patterns", "unknown_keywords",
-                                                            "fetch_remote", "cache_dir", *LIMIT_OPTIONS)
-                 if getattr(args, name) is not None]
+        given = [
+            "--" + name.replace("_", "-")
+            for name in (
+                "profile",
+                "registry",
+                "unsafe_patterns",
+                "unknown_keywords",
+                "fetch_remote",
+                "cache_dir",
+                *LIMIT_OPTIONS,
+            )
+            if getattr(args, name) is not None
+        ]
         given += [flag for flag, dest in FORMAT_FLAGS if getattr(args, dest) is not None]
         if given:
             options = ", ".join(given)
             compiled = "a --module" if args.module else "a built-in schema"
-            raise OptionError(f"{options}: compile options, for --schema only ({compiled} is already compiled)")
+            raise OptionError(
+                f"{options}: compile options, for --schema only ({compiled} is already compiled)"
+            )
     if args.cache_dir and not args.fetch_remote and args.schema:
         raise OptionError("--cache-dir: the cache of --fetch-remote, which was not given")
     if args.registry and not os.path.isdir(args.registry):
@@ -261,8 +343,9 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
         from ..remote import remote_registry
         from .commands import Registries
 
-        registry = remote_registry(Registries().get(Path(args.registry) if args.registry else None, Path.cwd()),
-                                   cache)
+        registry = remote_registry(
+            Registries().get(Path(args.registry) if args.registry else None, Path.cwd()), cache
+        )
         text = _compile(args, stdin, registry)
         if key is not None:
             compiled.save(key, text, registry.retrieved)
@@ -277,16 +360,25 @@ def _compile(args: argparse.Namespace, stdin: bytes | None, registry: Any = None
     from ..project import Job, Settings
     from .commands import Registries, build_job, is_contract_file, limit_options, read_job
 
-    settings = format_settings(args, Settings(
-        profile=args.profile, registry=Path(args.registry) if args.registry else None,
-        limits=tuple(sorted(limit_options(args).items())), unknown_keywords=args.unknown_keywords or "warn",
-        unsafe_patterns=args.unsafe_patterns, uri_root=Path.cwd()))
+    settings = format_settings(
+        args,
+        Settings(
+            profile=args.profile,
+            registry=Path(args.registry) if args.registry else None,
+            limits=tuple(sorted(limit_options(args).items())),
+            unknown_keywords=args.unknown_keywords or "warn",
+            unsafe_patterns=args.unsafe_patterns,
+            uri_root=Path.cwd(),
+        ),
+    )
     job = Job(args.schema, "<stdin>" if args.schema == STDIN else args.schema, Path("."), settings)
     raw = _stdin_schema(stdin) if stdin is not None else read_job(job)
     if is_contract_file(args.schema, raw):
         profile = json.loads(raw).get("profile", "octoscript")
-        raise OptionError(f"--schema {args.schema}: a tool contract, not a schema; validate against one "
-                          f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}")
+        raise OptionError(
+            f"--schema {args.schema}: a tool contract, not a schema; validate against one "
+            f"of its schemas: --schema '{args.schema}#/input' (or #/output) --profile {profile}"
+        )
     return build_job(job, Registries(), name=None, format=False, raw=raw, registry=registry)
 
 
@@ -296,11 +388,20 @@ def _cache_key(args: argparse.Namespace, stdin: bytes | None) -> str | None:
     files; None when a file cannot be read (the compile then says why)."""
     import hashlib
 
-    from ..remote import CompiledCache
     from ..files import split_source
+    from ..remote import CompiledCache
 
-    options = {name: getattr(args, name) for name in ("schema", "profile", "registry", "unsafe_patterns",
-                                                      *LIMIT_OPTIONS, *(dest for _, dest in FORMAT_FLAGS))}
+    options = {
+        name: getattr(args, name)
+        for name in (
+            "schema",
+            "profile",
+            "registry",
+            "unsafe_patterns",
+            *LIMIT_OPTIONS,
+            *(dest for _, dest in FORMAT_FLAGS),
+        )
+    }
     try:
         source = stdin if stdin is not None else Path(split_source(args.schema)[0]).read_bytes()
         registry = hashlib.sha256()
@@ -308,11 +409,15 @@ def _cache_key(args: argparse.Namespace, stdin: bytes | None) -> str | None:
             root = Path(args.registry)
             for path in sorted(root.rglob("*")):
                 if path.is_file():
-                    registry.update(f"{path.relative_to(root).as_posix()}\0".encode("utf-8", "replace"))
+                    registry.update(
+                        f"{path.relative_to(root).as_posix()}\0".encode("utf-8", "replace")
+                    )
                     registry.update(hashlib.sha256(path.read_bytes()).digest())
     except OSError:
         return None
-    return CompiledCache.key(source, {**options, "cwd": os.getcwd(), "registry_files": registry.hexdigest()})
+    return CompiledCache.key(
+        source, {**options, "cwd": os.getcwd(), "registry_files": registry.hexdigest()}
+    )
 
 
 def _stdin_schema(raw: bytes) -> bytes:
@@ -340,7 +445,9 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     progress = Progress(total, enabled=terminal(sys.stderr))
     flush = _written(out.flush)
     write = progress.writer(_written(out.write), flush)
-    reporter: Reporter = TextReporter(write, args.verbose) if args.output == "text" else JsonReporter(write)
+    reporter: Reporter = (
+        TextReporter(write, args.verbose) if args.output == "text" else JsonReporter(write)
+    )
     merger = Merger(files, reporter)
     try:
         for task, result in _results(args, files, source):
@@ -353,13 +460,19 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     return 0 if totals.ok else 1
 
 
-def _results(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> Iterator[tuple[Task, TaskResult]]:
+def _results(
+    args: argparse.Namespace, files: list[DataFile], source: ModuleSource
+) -> Iterator[tuple[Task, TaskResult]]:
     if args.dask is not None:
         from ..validate.dask import run_on_dask
 
-        return run_on_dask(plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask)
+        return run_on_dask(
+            plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask
+        )
     if args.jobs > 1:
         from ..validate.parallel import run_parallel
 
-        return run_parallel(plan(files, args.chunk_size or CHUNK_BYTES), source, args.output, args.jobs)
+        return run_parallel(
+            plan(files, args.chunk_size or CHUNK_BYTES), source, args.output, args.jobs
+        )
     return run_serial(plan(files, args.chunk_size or CHUNK_BYTES), source, args.output)

@@ -24,9 +24,35 @@ from ..keywords.objects import ObjectPlan, Properties
 from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
-from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, BoolOp, Call, Compare, Display, Expr, If, Name, Not,
-                   Paren, Pass, Stmt, Subscript, Sum, and_, call, fail_if, if_, is_fail, lit, method, or_,
-                   without_comments)
+from .tree import (
+    FALSE,
+    NONE,
+    RETURN_FALSE,
+    TRUE,
+    Assign,
+    BoolOp,
+    Call,
+    Compare,
+    Display,
+    Expr,
+    If,
+    Name,
+    Not,
+    Paren,
+    Pass,
+    Stmt,
+    Subscript,
+    Sum,
+    and_,
+    call,
+    fail_if,
+    if_,
+    is_fail,
+    lit,
+    method,
+    or_,
+    without_comments,
+)
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -36,21 +62,29 @@ Dispatch = tuple[list[Stmt], list[tuple[Expr, tuple[Stmt, ...]]]]
 Alternatives = tuple[ir.Node, ...]
 
 
-def alternatives(m: ModuleEmitter, schemas: Alternatives, one: bool, x: Name, scope: Scope) -> list[Stmt]:
+def alternatives(
+    m: ModuleEmitter, schemas: Alternatives, one: bool, x: Name, scope: Scope
+) -> list[Stmt]:
     """The fast check of oneOf (`one`) or anyOf."""
     if not one and any(ir.always_true(s) for s in schemas):
         return []
     calls = [m.call(s, x) for s in schemas]
     dispatched = None
     if not m.dynamic and len(schemas) >= 2:  # in dynamic mode a call also needs its scope
-        dispatched = (_by_type(m, schemas, x, scope) or _by_const(m, schemas, x, scope)
-                      or _by_key(m, schemas, x) or _counted(m, schemas, x, scope, one))
+        dispatched = (
+            _by_type(m, schemas, x, scope)
+            or _by_const(m, schemas, x, scope)
+            or _by_key(m, schemas, x)
+            or _counted(m, schemas, x, scope, one)
+        )
     final = Compare(Paren(Sum(tuple(calls))), "!=", lit(1)) if one else Not(Paren(or_(*calls)))
     prelude, arms = dispatched or ([], [])
     return prelude + [If(tuple(arms) + ((final, (RETURN_FALSE,)),))]
 
 
-def passes_as_expression(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope) -> Expr | None:
+def passes_as_expression(
+    m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope
+) -> Expr | None:
     """An expression on `x` that is true when a value of this exact type passes `node`, when its
     fast checks for that type are only `if C: return False` tests (then it is `not C and ...`,
     negated on the tree); else None."""
@@ -67,8 +101,12 @@ def passes_as_expression(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, s
         return None
     tests: list[Expr] = []
     for stmt in block:
-        if not (isinstance(stmt, If) and len(stmt.branches) == 1 and not stmt.orelse
-                and stmt.branches[0][1] == (RETURN_FALSE,)):
+        if not (
+            isinstance(stmt, If)
+            and len(stmt.branches) == 1
+            and not stmt.orelse
+            and stmt.branches[0][1] == (RETURN_FALSE,)
+        ):
             return None
         tests.append(stmt.branches[0][0].negate())
     return and_(*tests)
@@ -125,18 +163,26 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     if len(schemas) < 3:
         return None
     # alternatives that no object passes (`{"type": "null"}`) take no part
-    candidates = [n for n in (m.through_refs(s) for s in schemas) if not ir.rejects_kinds(n, ("object",))]
+    candidates = [
+        n for n in (m.through_refs(s) for s in schemas) if not ir.rejects_kinds(n, ("object",))
+    ]
     if len(candidates) < 2:
         return None
     values = [_property_enums(m, node) for node in candidates]
     for prop in sorted(set.intersection(*(set(v) for v in values))):
-        entries = [(s, m.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop][0])]
+        entries = [
+            (s, m.fast_fn(node)) for node, v in zip(candidates, values) for s in sorted(v[prop][0])
+        ]
         if len({s for s, _ in entries}) == len(entries):  # each string names one alternative
             break
     else:
         return None
-    table = m.constant("D", Display("dict", ()), key="D" + repr((prop, [(s, f.id) for s, f in entries])),
-                       annotation="dict[str, Any]")
+    table = m.constant(
+        "D",
+        Display("dict", ()),
+        key="D" + repr((prop, [(s, f.id) for s, f in entries])),
+        annotation="dict[str, Any]",
+    )
     if table not in m.consts.filled:
         m.consts.filled.add(table)
         m.consts.late.extend(Assign(Subscript(table, lit(value)), fn) for value, fn in entries)
@@ -145,9 +191,16 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
     # a local that already holds it (the alternatives' own checks of the property, in place)
     f, d, missing = scope("f"), scope("d"), m.prim("_MISSING")
     looked_up = Assign(d, method(x, "get", lit(prop), missing))
-    prelude: list[Stmt] = [if_(type_test(m, ["dict"], call("type", x), x), [looked_up], [Assign(d, missing)])]
-    body = (Assign(f, method(table, "get", d)), fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))))
-    arms: list[tuple[Expr, tuple[Stmt, ...]]] = [(Compare(call("type", d), "is", Name("str")), body)]
+    prelude: list[Stmt] = [
+        if_(type_test(m, ["dict"], call("type", x), x), [looked_up], [Assign(d, missing)])
+    ]
+    body = (
+        Assign(f, method(table, "get", d)),
+        fail_if(or_(Compare(f, "is", NONE), Not(Call(f, (x,))))),
+    )
+    arms: list[tuple[Expr, tuple[Stmt, ...]]] = [
+        (Compare(call("type", d), "is", Name("str")), body)
+    ]
     if all(v[prop][1] for v in values):
         # the property there as another JSON type (`"resourceType": 0`) is no string of any
         # alternative's enum: every alternative fails, without trying them (_MISSING is of no
@@ -177,24 +230,41 @@ def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None
     keys: list[str] = []
     for position, (_, required) in enumerate(names):
         others = [allowed for other, (allowed, _) in enumerate(names) if other != position]
-        key = next((k for k in required if all(allowed is not None and k not in allowed for allowed in others)), None)
+        key = next(
+            (
+                k
+                for k in required
+                if all(allowed is not None and k not in allowed for allowed in others)
+            ),
+            None,
+        )
         if key is None:
             return None
         keys.append(key)
     arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
     for i, key in zip(candidates, keys):
         node = nodes[i]
-        block = check_in_place(m, node, None, var=x) if m.inlinable(node) else [fail_if(Not(m.call(node, x)))]
+        block = (
+            check_in_place(m, node, None, var=x)
+            if m.inlinable(node)
+            else [fail_if(Not(m.call(node, x)))]
+        )
         arms.append((Compare(lit(key), "in", x), tuple(block) or (Pass(),)))
     return [], [(type_test(m, ["dict"], call("type", x), x), (If(tuple(arms), (RETURN_FALSE,)),))]
 
 
-def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool) -> Dispatch | None:
+def _counted(
+    m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one: bool
+) -> Dispatch | None:
     """For the types where every alternative is a few tests, count them in place: `t = type(x)` /
     `if t is int: if (not (x % 3)) + (not (x % 5)) != 1: return False`."""
     nodes = [m.through_refs(n) for n in schemas]
-    if any(n.resource is not None or any(c.applies_to is None and not c.on_every_type for c in n.checks)
-           for n in nodes if n.boolean is None):
+    if any(
+        n.resource is not None
+        or any(c.applies_to is None and not c.on_every_type for c in n.checks)
+        for n in nodes
+        if n.boolean is None
+    ):
         return None  # an alternative with in-place applicators (allOf, $ref...) is called
     if any(n in m.plan.recursive for n in nodes):
         return None  # a recursion head is always called (plan/recursion.py)
@@ -202,13 +272,17 @@ def _counted(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope, one
     for exact in types.JSON_KIND:
         tests = [passes_as_expression(m, n, exact, x, scope) for n in nodes]
         if all(t is not None for t in tests):  # (else the calls decide for this type)
-            groups.setdefault(_count_outcome([t for t in tests if t is not None], one), []).append(exact)
+            groups.setdefault(_count_outcome([t for t in tests if t is not None], one), []).append(
+                exact
+            )
     if not any(kind == "test" for kind, _ in groups):
         return None
     t = scope("t")
     arms: list[tuple[Expr, tuple[Stmt, ...]]] = []
     # the types with something to test first, the ones that fail outright last
-    for (kind, condition), exacts in sorted(groups.items(), key=lambda group: group[0][0] == "fail"):
+    for (kind, condition), exacts in sorted(
+        groups.items(), key=lambda group: group[0][0] == "fail"
+    ):
         body: Stmt = Pass() if kind == "pass" else RETURN_FALSE if kind == "fail" else fail_if(condition)  # type: ignore[arg-type]
         arms.append((type_test(m, exacts, t, x), (body,)))
     return [Assign(t, call("type", x))], arms

@@ -9,7 +9,21 @@ from typing import TYPE_CHECKING
 from .. import ir
 from ..codegen import literal
 from .context import EV, Evaluation, X
-from .tree import NONE, Assign, Compare, Expr, ExprStmt, Name, Not, Return, Stmt, call, if_, lit, method
+from .tree import (
+    NONE,
+    Assign,
+    Compare,
+    Expr,
+    ExprStmt,
+    Name,
+    Not,
+    Return,
+    Stmt,
+    call,
+    if_,
+    lit,
+    method,
+)
 
 if TYPE_CHECKING:
     from .module import Function, ModuleEmitter
@@ -22,9 +36,15 @@ def annot_function(m: ModuleEmitter, node: ir.Node) -> Function:
     from .module import Function
 
     name, params = m.function_name("annot", node), m.params("fast")
-    doc = literal("Evaluated keys or indices of the subschema at " + (node.pointer or "the root") + ", or None.")
+    doc = literal(
+        "Evaluated keys or indices of the subschema at "
+        + (node.pointer or "the root")
+        + ", or None."
+    )
     if node.boolean is not None:
-        return Function(name, params, doc, [Return(call("set") if node.boolean else NONE)], "set[Any] | None")
+        return Function(
+            name, params, doc, [Return(call("set") if node.boolean else NONE)], "set[Any] | None"
+        )
     body: list[Stmt] = [if_(Not(m.call(node, X)), [Return(NONE)])]
     # a node with unevaluated* evaluates every member of that kind when it holds
     everything = {c.evaluates_all for c in node.checks} - {None}
@@ -33,7 +53,12 @@ def annot_function(m: ModuleEmitter, node: ir.Node) -> Function:
         if "object" in everything:
             body.append(if_(Compare(K, "==", lit("object")), [Return(call("set", X))]))
         if "array" in everything:
-            body.append(if_(Compare(K, "==", lit("array")), [Return(call("set", call("range", call("len", X))))]))
+            body.append(
+                if_(
+                    Compare(K, "==", lit("array")),
+                    [Return(call("set", call("range", call("len", X))))],
+                )
+            )
     body.append(Return(m.fcall(m.eval_fn(node), X)))
     return Function(name, params, doc, body, "set[Any] | None")
 
@@ -44,7 +69,9 @@ def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     from ..keywords.registry import CHECKS
     from .module import Function
 
-    doc = literal("Keys or indices evaluated at " + (node.pointer or "the root") + " (before unevaluated*).")
+    doc = literal(
+        "Keys or indices evaluated at " + (node.pointer or "the root") + " (before unevaluated*)."
+    )
     body = m.prologue(node)
     body.append(Assign(EV, call("set"), "set[Any]"))
     body.append(Assign(K, call(m.prim("_kind"), X)))

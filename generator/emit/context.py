@@ -86,20 +86,32 @@ def pointer(*tokens: str | int) -> str:
 # `{name}` (params[name]) placeholders, filled with JSON text when the error is made; the keyword
 # is the last token of the keyword location the call passes. A keyword unit declares its templates
 # in its MESSAGES (the reference interpreter fills the same ones).
-def error_spec(m: ModuleEmitter, node: ir.Node, template: str | tuple[str, ...], params: Any = None) -> Name:
+def error_spec(
+    m: ModuleEmitter, node: ir.Node, template: str | tuple[str, ...], params: Any = None
+) -> Name:
     """The spec constant of an error site of `node`. params: a dict of JSON values (or an
     expression of one, naming module constants), or what the primitive that makes the error reads
     there (_member_error: the parameter's name)."""
     types = tuple(node.types) if node.types is not None else None
-    value = Tuple((lit(template), params, lit(types))) if isinstance(params, Expr) else m.value((template, params, types))
+    value = (
+        Tuple((lit(template), params, lit(types)))
+        if isinstance(params, Expr)
+        else m.value((template, params, types))
+    )
     return m.constant("A", value)
 
 
-def fail(e: ErrorContext, keyword: str, template: str, params: dict[str, Any] | Expr | None = None) -> ExprStmt:
+def fail(
+    e: ErrorContext, keyword: str, template: str, params: dict[str, Any] | Expr | None = None
+) -> ExprStmt:
     """An error of `keyword` (at kp + /keyword; "false": the false schema, at kp) on the value x."""
     m = e.m
     spec = error_spec(m, e.node, template, params if params is not None else {})
-    return ExprStmt(call(m.prim("_fail"), OUT, X, spec, IP, KP, AK, ptr() if keyword == "false" else ptr(keyword)))
+    return ExprStmt(
+        call(
+            m.prim("_fail"), OUT, X, spec, IP, KP, AK, ptr() if keyword == "false" else ptr(keyword)
+        )
+    )
 
 
 def at_key(m: ModuleEmitter) -> Expr:
@@ -113,7 +125,9 @@ def through_ref(ref: ir.Check, *tokens: str | int) -> Expr:
     return BinOp(KP, "+", ptr(*tokens, ref.keyword, *["$ref"] * ref.hops))  # type: ignore[attr-defined]
 
 
-def branch_parts(m: ModuleEmitter, node: ir.Node, *tokens: str | int) -> tuple[Name, str, str | None]:
+def branch_parts(
+    m: ModuleEmitter, node: ir.Node, *tokens: str | int
+) -> tuple[Name, str, str | None]:
     """The error function of a call of `node`'s errors at kp + the pointer `tokens`, the keyword
     location suffix it is called with, and its absolute location (None: ak + the suffix). A plain
     reference calls its target directly, with the location its own error function would pass."""

@@ -30,8 +30,12 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
     k = Name("k")
     if node.types is not None:
         body += _read_plain(m, k)
-        body.append(if_(Not(Paren(or_(*_type_tests(m, node, k)))),
-                        [fail(context, "type", messages["type"], {"type": type_param(node.types)})]))
+        body.append(
+            if_(
+                Not(Paren(or_(*_type_tests(m, node, k)))),
+                [fail(context, "type", messages["type"], {"type": type_param(node.types)})],
+            )
+        )
     elif any(c.applies_to is not None for c in node.checks):
         body += _read_plain(m, k)
     by_kind: dict[str, list[Stmt]] = {}
@@ -48,8 +52,13 @@ def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
 def _read_plain(m: ModuleEmitter, k: Name) -> list[Stmt]:
     """`k = _kind(x)`, x first made the JSON value it holds where it is a subclass (of str, list,
     dict, int, float, Decimal): its checks read that value, never what its own methods say."""
-    return [if_(Compare(call("type", X), "not in", m.prim("_JSON_TYPES")), [Assign(X, call(m.prim("_plain"), X))]),
-            Assign(k, call(m.prim("_kind"), X))]
+    return [
+        if_(
+            Compare(call("type", X), "not in", m.prim("_JSON_TYPES")),
+            [Assign(X, call(m.prim("_plain"), X))],
+        ),
+        Assign(k, call(m.prim("_kind"), X)),
+    ]
 
 
 _LATE: list[Any] = []

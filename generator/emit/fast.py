@@ -20,8 +20,33 @@ from .context import Branch, General
 from .fuse import fuse
 from .names import Scope
 from .simplify import names_read, simplify
-from .tree import (FALSE, NONE, RETURN_FALSE, TRUE, Assign, Call, Compare, Display, Expr, For, If, Name, Not,
-                   Pass, Paren, Return, Stmt, and_, call, fail_if, if_, is_fail, lit, method, or_)
+from .tree import (
+    FALSE,
+    NONE,
+    RETURN_FALSE,
+    TRUE,
+    Assign,
+    Call,
+    Compare,
+    Display,
+    Expr,
+    For,
+    If,
+    Name,
+    Not,
+    Paren,
+    Pass,
+    Return,
+    Stmt,
+    and_,
+    call,
+    fail_if,
+    if_,
+    is_fail,
+    lit,
+    method,
+    or_,
+)
 
 if TYPE_CHECKING:
     from .module import Function, ModuleEmitter
@@ -66,7 +91,11 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
     if node.types is not None or typed:
         placed, left = dispatch(m, node, x, scope, inline, general)
         early, late = m.plan.costs.split(node, left)
-        body += _general_checks(m, node, x, scope, early) + placed + _general_checks(m, node, x, scope, late)
+        body += (
+            _general_checks(m, node, x, scope, early)
+            + placed
+            + _general_checks(m, node, x, scope, late)
+        )
     else:
         body += _general_checks(m, node, x, scope, general)
     if not inline:
@@ -74,7 +103,9 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
     return body
 
 
-def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]) -> list[Stmt]:
+def _general_checks(
+    m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]
+) -> list[Stmt]:
     kinds = registered_checks()
     out: list[Stmt] = []
     for check in checks:
@@ -94,8 +125,15 @@ def _general_checks(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, chec
 _TYPED = {"int": ("xi", "int"), "float": ("xf", "float"), "str": ("xs", "str")}
 
 
-def fast_branch(m: ModuleEmitter, node: ir.Node, exact: str, x: Name, scope: Scope,
-                general: list[ir.Check] | None = None, typed: bool = False) -> list[Stmt]:
+def fast_branch(
+    m: ModuleEmitter,
+    node: ir.Node,
+    exact: str,
+    x: Name,
+    scope: Scope,
+    general: list[ir.Check] | None = None,
+    typed: bool = False,
+) -> list[Stmt]:
     """The fast checks of `node` for a value of one exact type; with `general`, its in-place
     checks too, each before the first typed check estimated costlier; with `typed`, a scalar's
     checks read a local declared with its type (_TYPED)."""
@@ -135,8 +173,13 @@ def next_suffix(m: ModuleEmitter) -> str:
     return str(m.inline_count + 1)
 
 
-def check_in_place(m: ModuleEmitter, node: ir.Node, value: Expr | None, var: Name | None = None,
-                   scope: Scope | None = None) -> list[Stmt]:
+def check_in_place(
+    m: ModuleEmitter,
+    node: ir.Node,
+    value: Expr | None,
+    var: Name | None = None,
+    scope: Scope | None = None,
+) -> list[Stmt]:
     """Statements that check `node` on `value` (or on the name `var`) without a call: the node's
     fast body in a new scope (or in `scope`, one made for `var` and used by nothing else)."""
     if scope is None:
@@ -157,8 +200,14 @@ def check_in_place(m: ModuleEmitter, node: ir.Node, value: Expr | None, var: Nam
 Header = tuple[str, Expr, "Expr | None"]
 
 
-def check_under(m: ModuleEmitter, headers: list[Header], node: ir.Node, value: Expr | None = None,
-                var: Name | None = None, scope: Scope | None = None) -> list[Stmt]:
+def check_under(
+    m: ModuleEmitter,
+    headers: list[Header],
+    node: ir.Node,
+    value: Expr | None = None,
+    var: Name | None = None,
+    scope: Scope | None = None,
+) -> list[Stmt]:
     """check_in_place under `headers` (each nested in the one before), emitted only when the node
     has something to check."""
     block = check_in_place(m, node, value, var=var, scope=scope)
@@ -181,8 +230,14 @@ def type_test(m: ModuleEmitter, exacts: list[str], t: Expr, x: Expr, negate: boo
         table = m.constant("Y", call("frozenset", members), key="Y" + " ".join(exacts))
         m.memo.setdefault("type_sets", {})[table.id] = frozenset(exacts)  # (for simplify.py)
         return Compare(t, "not in" if negate else "in", table)
-    tests = [Compare(x, "is not" if negate else "is", NONE) if e == "None"
-             else Compare(t, "is not" if negate else "is", Name(types.TYPE_NAMES[e])) for e in exacts]
+    tests = [
+        (
+            Compare(x, "is not" if negate else "is", NONE)
+            if e == "None"
+            else Compare(t, "is not" if negate else "is", Name(types.TYPE_NAMES[e]))
+        )
+        for e in exacts
+    ]
     return and_(*tests) if negate else or_(*tests)
 
 
@@ -191,8 +246,9 @@ def ok_call(m: ModuleEmitter, node: ir.Node, x: Expr) -> Call:
     return Call(m.prim("_ok"), (m.error_fn(node), x, *m.scope_args()))
 
 
-def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool,
-             general: list[ir.Check]) -> tuple[list[Stmt], list[ir.Check]]:
+def dispatch(
+    m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bool, general: list[ir.Check]
+) -> tuple[list[Stmt], list[ir.Check]]:
     """One branch per group of exact types with the same checks, the common type first; and the
     in-place checks it did not place (it places them in the branch of the one type checked, when
     every other type fails outright)."""
@@ -205,7 +261,9 @@ def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: boo
     single = node.types is not None and len({e for t in node.types for e in types.EXACT_OF[t]}) == 1
     branches: Branches = []
     for exact in order:
-        block = fast_branch(m, node, exact, x, scope, general if single and exact == order[0] else None, not inline)
+        block = fast_branch(
+            m, node, exact, x, scope, general if single and exact == order[0] else None, not inline
+        )
         if branches and branches[-1][1] == block:
             branches[-1][0].append(exact)
         else:
@@ -220,8 +278,9 @@ def dispatch(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: boo
     return _dispatch_all(m, node, branches, x, scope, inline), left
 
 
-def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, scope: Scope,
-                  inline: bool) -> list[Stmt]:
+def _dispatch_all(
+    m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, scope: Scope, inline: bool
+) -> list[Stmt]:
     """The general dispatch: `t = type(x)`, then a branch per group of types."""
     outer: Expr | None = None
     if not branches[0][1]:
@@ -241,10 +300,22 @@ def _dispatch_all(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, 
         (exacts, block), branches = branches[0], branches[1:]
         first = [(type_test(m, exacts, call("type", x), x), tuple(block) or (Pass(),))]
     if first and len(branches) == 1:  # one test past it: on type(x) too, no local
-        chain: list[Stmt] = [If((*first, (type_test(m, branches[0][0], call("type", x), x),
-                                          tuple(branches[0][1]) or (Pass(),))), (last,))]
+        chain: list[Stmt] = [
+            If(
+                (
+                    *first,
+                    (
+                        type_test(m, branches[0][0], call("type", x), x),
+                        tuple(branches[0][1]) or (Pass(),),
+                    ),
+                ),
+                (last,),
+            )
+        ]
     else:
-        arms = tuple((type_test(m, exacts, t, x), tuple(block) or (Pass(),)) for exacts, block in branches)
+        arms = tuple(
+            (type_test(m, exacts, t, x), tuple(block) or (Pass(),)) for exacts, block in branches
+        )
         chain = [Assign(t, call("type", x)), If(arms, (last,))]
         if first:
             chain = [If(tuple(first), tuple(chain))]
@@ -259,12 +330,14 @@ def _one_checked_type(branches: Branches) -> int | None:
     return checked[0]
 
 
-def _dispatch_one_type(m: ModuleEmitter, node: ir.Node, branches: Branches, one: int, x: Name) -> list[Stmt]:
+def _dispatch_one_type(
+    m: ModuleEmitter, node: ir.Node, branches: Branches, one: int, x: Name
+) -> list[Stmt]:
     """A node with checks for one type and every other type failing outright (an object with
     properties, an array with items) is two tests, with no local: `if type(x) is list: ...`
     then `elif type(x) in _Y or not _ok(_eN, x): return False` (the error path answers for a
     value of no exact JSON type, every check of the node included)."""
-    (first, block), rest = branches[one], branches[:one] + branches[one + 1:]
+    (first, block), rest = branches[one], branches[:one] + branches[one + 1 :]
     tx = call("type", x)
     test = type_test(m, first, tx, x)
     other = Not(ok_call(m, node, x))
@@ -273,8 +346,9 @@ def _dispatch_one_type(m: ModuleEmitter, node: ir.Node, branches: Branches, one:
     return [If(((test, tuple(block)), (otherwise, (RETURN_FALSE,))))]
 
 
-def _dispatch_type_only(m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name,
-                        inline: bool) -> list[Stmt] | None:
+def _dispatch_type_only(
+    m: ModuleEmitter, node: ir.Node, branches: Branches, x: Name, inline: bool
+) -> list[Stmt] | None:
     """A node whose only fast check is its type (every exact type passes or fails outright) is one
     test, with no local: `if type(x) is not float and type(x) is not int: ...`."""
     accepted = [e for exacts, block in branches if not block for e in exacts]
@@ -288,7 +362,9 @@ def _dispatch_type_only(m: ModuleEmitter, node: ir.Node, branches: Branches, x: 
     if inline:
         inner = fail_if(or_(type_test(m, rejected, tx, x), Not(other)) if rejected else Not(other))
     else:
-        inner = Return(and_(type_test(m, rejected, tx, x, negate=True), other) if rejected else other)
+        inner = Return(
+            and_(type_test(m, rejected, tx, x, negate=True), other) if rejected else other
+        )
     return [if_(test, [inner])]
 
 
@@ -304,6 +380,10 @@ def passes_by_type(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope) -> Ex
     if not accepted or any(passes not in (TRUE, FALSE) for passes in outcomes.values()):
         return None
     tx = call("type", x)
-    other = Paren(and_(type_test(m, list(types.JSON_KIND), tx, x, negate=True),
-                       Call(m.prim("_ok"), (m.error_fn(node), x))))
+    other = Paren(
+        and_(
+            type_test(m, list(types.JSON_KIND), tx, x, negate=True),
+            Call(m.prim("_ok"), (m.error_fn(node), x)),
+        )
+    )
     return or_(type_test(m, accepted, tx, x), other)

@@ -34,8 +34,24 @@ from dataclasses import is_dataclass
 from typing import Any
 
 from .simplify import children, targets
-from .tree import (Assign, BoolOp, Break, Call, Comment, Compare, Expr, For, GenExp, If, Lit, Name, Not, Pass,
-                   Return, Stmt)
+from .tree import (
+    Assign,
+    BoolOp,
+    Break,
+    Call,
+    Comment,
+    Compare,
+    Expr,
+    For,
+    GenExp,
+    If,
+    Lit,
+    Name,
+    Not,
+    Pass,
+    Return,
+    Stmt,
+)
 
 # How many statements (flag tests and flag settings) a condition may be moved up past.
 MOST_PASSED = 4
@@ -145,9 +161,11 @@ class _Copies:
             if self.copy(stmt):
                 if counts is None:
                     counts = [_counted(s) for s in out]
-                if self.propagates(stmt, counts[index + 1:]):  # type: ignore[arg-type]
+                if self.propagates(stmt, counts[index + 1 :]):  # type: ignore[arg-type]
                     old, new = stmt.target.id, stmt.value.id  # type: ignore[attr-defined]
-                    self.renamed[old] = self.renamed.get(new, new)  # (`z = y` after `y = x`: z is x)
+                    self.renamed[old] = self.renamed.get(
+                        new, new
+                    )  # (`z = y` after `y = x`: z is x)
                     del out[index], counts[index]
                     changed = True
                     continue
@@ -159,8 +177,14 @@ class _Copies:
 
     def copy(self, stmt: Stmt) -> bool:
         """`a = b`, a bound there alone."""
-        return (type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Name
-                and not stmt.annotation and stmt.target.id != stmt.value.id and self.bound[stmt.target.id] == 1)
+        return (
+            type(stmt) is Assign
+            and type(stmt.target) is Name
+            and type(stmt.value) is Name
+            and not stmt.annotation
+            and stmt.target.id != stmt.value.id
+            and self.bound[stmt.target.id] == 1
+        )
 
     def propagates(self, copy: Assign, rest: list[tuple[Counter[str], Counter[str]]]) -> bool:
         """a read only after `a = b` in this block, and b not bound again there: a holds b's value
@@ -168,8 +192,9 @@ class _Copies:
         read as c must not be bound again either.)"""
         target, source = copy.target.id, copy.value.id  # type: ignore[attr-defined]
         final = self.renamed.get(source, source)
-        return (sum(read[target] for _, read in rest) == self.read[target]
-                and not any(bound[source] or bound[final] for bound, _ in rest))
+        return sum(read[target] for _, read in rest) == self.read[target] and not any(
+            bound[source] or bound[final] for bound, _ in rest
+        )
 
     def statement(self, stmt: Stmt) -> Stmt | None:
         return _within(stmt, self.block)
@@ -183,15 +208,23 @@ def _within(stmt: Stmt, rewrite: Callable[[Sequence[Stmt]], list[Stmt] | None]) 
         orelse = rewrite(stmt.orelse)
         if orelse is None and all(body is None for _, body in arms):
             return None
-        return If(tuple((test, tuple(body) if body is not None else old)
-                        for (test, body), (_, old) in zip(arms, stmt.branches)),
-                  tuple(orelse) if orelse is not None else stmt.orelse)
+        return If(
+            tuple(
+                (test, tuple(body) if body is not None else old)
+                for (test, body), (_, old) in zip(arms, stmt.branches)
+            ),
+            tuple(orelse) if orelse is not None else stmt.orelse,
+        )
     if type(stmt) is For:
         body, orelse = rewrite(stmt.body), rewrite(stmt.orelse)
         if body is None and orelse is None:
             return None
-        return For(stmt.target, stmt.source, tuple(body) if body is not None else stmt.body,
-                   tuple(orelse) if orelse is not None else stmt.orelse)
+        return For(
+            stmt.target,
+            stmt.source,
+            tuple(body) if body is not None else stmt.body,
+            tuple(orelse) if orelse is not None else stmt.orelse,
+        )
     return None
 
 
@@ -235,16 +268,18 @@ def _place(out: list[Stmt], second: If) -> list[Stmt] | None:
         start -= 1
     moved = out[start:]
     moved_bound = second_bound | _names(moved)[0]
-    for passed in out[index + 1:start]:
+    for passed in out[index + 1 : start]:
         passed_bound, passed_read = _names(passed)
         if moved_bound & (passed_bound | passed_read) or second_read & passed_bound:
             return None
     first_bound, first_read = _names(first)
     if first_bound & _names(test)[1]:
-        return None  # an arm of it binds what the test reads (`second` made the test again after it)
+        return (
+            None  # an arm of it binds what the test reads (`second` made the test again after it)
+        )
     if moved_bound & (first_bound | first_read):
         return None
-    return out[:index] + moved + [_fused(first, second)] + out[index + 1:start]
+    return out[:index] + moved + [_fused(first, second)] + out[index + 1 : start]
 
 
 def _passable(stmt: Stmt) -> bool:
@@ -286,21 +321,30 @@ def _fusable_test(test: Expr) -> bool:
     if kind is Not:
         return _fusable_test(test.operand)  # type: ignore[attr-defined]
     if kind is Call:
-        return (type(test.func) is Name and test.func.id in _PURE_CALLS  # type: ignore[attr-defined]
-                and all(_fusable_test(a) for a in test.args))  # type: ignore[attr-defined]
+        return (
+            type(test.func) is Name
+            and test.func.id in _PURE_CALLS  # type: ignore[attr-defined]
+            and all(_fusable_test(a) for a in test.args)
+        )  # type: ignore[attr-defined]
     return False
 
 
 def _sets_flag(stmt: Stmt) -> bool:
     """`c = True` (a name set to a literal)."""
-    return type(stmt) is Assign and type(stmt.target) is Name and type(stmt.value) is Lit and not stmt.annotation
+    return (
+        type(stmt) is Assign
+        and type(stmt.target) is Name
+        and type(stmt.value) is Lit
+        and not stmt.annotation
+    )
 
 
 def _tests_flags(stmt: Stmt) -> bool:
     """An `if` whose tests are each a name or its `not` (`if c1: ...`): simplify learns nothing
     from it about types or keys, so nothing after it relies on it."""
-    return type(stmt) is If and all(type(t) is Name or (type(t) is Not and type(t.operand) is Name)
-                                    for t, _ in stmt.branches)
+    return type(stmt) is If and all(
+        type(t) is Name or (type(t) is Not and type(t.operand) is Name) for t, _ in stmt.branches
+    )
 
 
 def _may_leave(block: Sequence[Stmt], in_loop: bool = False) -> bool:
@@ -310,7 +354,10 @@ def _may_leave(block: Sequence[Stmt], in_loop: bool = False) -> bool:
         kind = type(stmt)
         if kind is Return or (kind is Break and not in_loop):
             return True
-        if kind is If and (_may_leave(stmt.orelse, in_loop) or any(_may_leave(b, in_loop) for _, b in stmt.branches)):
+        if kind is If and (
+            _may_leave(stmt.orelse, in_loop)
+            or any(_may_leave(b, in_loop) for _, b in stmt.branches)
+        ):
             return True
         if kind is For and (_may_leave(stmt.body, True) or _may_leave(stmt.orelse, in_loop)):
             return True

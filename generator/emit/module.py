@@ -23,7 +23,21 @@ from .. import ir
 from ..codegen import Code, uses_decimal
 from ..plan import Plan
 from .names import Constants
-from .tree import Attr, BinOp, Call, Display, Expr, Name, Stmt, Subscript, Tuple, Assign, call, lit, literal_expr
+from .tree import (
+    Assign,
+    Attr,
+    BinOp,
+    Call,
+    Display,
+    Expr,
+    Name,
+    Stmt,
+    Subscript,
+    Tuple,
+    call,
+    lit,
+    literal_expr,
+)
 
 S = Name("s")
 
@@ -40,9 +54,16 @@ class Function:
 
 
 class ModuleEmitter:
-    def __init__(self, graph: dict[str, ir.Node], plan: Plan, *, dynamic: bool = False,
-                 dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
-                 prefix: str = "", absolutes: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        graph: dict[str, ir.Node],
+        plan: Plan,
+        *,
+        dynamic: bool = False,
+        dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
+        prefix: str = "",
+        absolutes: dict[str, str] | None = None,
+    ) -> None:
         # Names are _<prefix>v0, _<prefix>K1...: two emitters (a contract's input and output)
         # can share one module.
         self.prefix = Name("p" + prefix).id[1:] if prefix else ""
@@ -50,7 +71,9 @@ class ModuleEmitter:
         self.plan = plan
         self.dynamic = dynamic
         self.dynamic_tables = dynamic_tables or {}
-        self.absolutes = absolutes or {}  # graph key -> absolute URI, for what dynamic references reach
+        self.absolutes = (
+            absolutes or {}
+        )  # graph key -> absolute URI, for what dynamic references reach
         self.consts = Constants(self.prefix)
         self.primitives: set[str] = set()
         self.format_functions: set[str] = set()  # formats/checkers.py functions it copies
@@ -60,9 +83,19 @@ class ModuleEmitter:
         self.uses_decimal = False
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self.functions: list[Function] = []
-        self._names: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
+        self._names: dict[str, dict[ir.Node, Name]] = {
+            "fast": {},
+            "error": {},
+            "annot": {},
+            "eval": {},
+        }
         # how the functions of recursive nodes are called (plan/recursion.py), and their definitions
-        self._aliases: dict[str, dict[ir.Node, Name]] = {"fast": {}, "error": {}, "annot": {}, "eval": {}}
+        self._aliases: dict[str, dict[ir.Node, Name]] = {
+            "fast": {},
+            "error": {},
+            "annot": {},
+            "eval": {},
+        }
         self.aliases: list[Stmt] = []
         self._pending: deque[tuple[str, ir.Node]] = deque()
         self.memo: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
@@ -84,7 +117,9 @@ class ModuleEmitter:
             self.format_functions.add(function)
         return Name(function)
 
-    def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
+    def constant(
+        self, kind: str, value: Expr, key: str | None = None, annotation: str = ""
+    ) -> Name:
         return self.consts.constant(kind, value, key, annotation)
 
     def value(self, value: Any) -> Expr:
@@ -120,7 +155,9 @@ class ModuleEmitter:
         """The name a function of `node` is called by: its own, or for a node that can recurse
         its alias `_v3r` (plan/recursion.py: a native module counts such calls)."""
         names, aliases = self._names[which], self._aliases[which]
-        name = names.get(node)  # (one lookup: a node equal to a key but not the same object is compared deeply)
+        name = names.get(
+            node
+        )  # (one lookup: a node equal to a key but not the same object is compared deeply)
         if name is None:
             name = names[node] = Name(f"_{self.prefix}{self._LETTERS[which]}{len(names)}")
             self._pending.append((which, node))
@@ -156,15 +193,21 @@ class ModuleEmitter:
         from .fast import fast_function
 
         makers: dict[str, Callable[[ModuleEmitter, ir.Node], Function]] = {
-            "fast": fast_function, "error": error_function, "annot": annot_function, "eval": eval_function}
+            "fast": fast_function,
+            "error": error_function,
+            "annot": annot_function,
+            "eval": eval_function,
+        }
         fast, error = self.fast_fn(root), self.error_fn(root)
         while self._pending:
             which, node = self._pending.popleft()
             self.functions.append(makers[which](self, node))
         return fast, error
 
-    _PARAMS = {"fast": ("x: Any",),
-               "error": ("x: Any", "ip: str", "kp: str", "out: list[ValidationError]", "ak: str | None")}
+    _PARAMS = {
+        "fast": ("x: Any",),
+        "error": ("x: Any", "ip: str", "kp: str", "out: list[ValidationError]", "ak: str | None"),
+    }
 
     def params(self, which: str) -> tuple[str, ...]:
         """The parameters of a function (compiler-written text, one a string)."""
@@ -216,13 +259,22 @@ class ModuleEmitter:
         """What a dynamic reference reaching the node at graph `key` calls: its fast, error and
         annotation functions, and its absolute location (for its errors' absolute locations)."""
         node = self.graph[key]
-        return Tuple((self.fast_fn(node), self.error_fn(node), self.annot_fn(node), lit(self.absolutes.get(key))))
+        return Tuple(
+            (
+                self.fast_fn(node),
+                self.error_fn(node),
+                self.annot_fn(node),
+                lit(self.absolutes.get(key)),
+            )
+        )
 
     def dynamic_pick(self, check: ir.Check) -> Expr:
         """The (fast, error, annotations, absolute location) a dynamic reference reaches, chosen at
         run time from a table of the resources that have its anchor."""
         mode, anchor = check.mode or "", check.anchor  # type: ignore[attr-defined]
-        table = self.constant("D", Display("dict", ()), key="D" + repr((mode, anchor)), annotation="dict[int, Any]")
+        table = self.constant(
+            "D", Display("dict", ()), key="D" + repr((mode, anchor)), annotation="dict[int, Any]"
+        )
         default = self.functions_tuple(check.target)  # type: ignore[attr-defined]
         picker = "_pick_dynamic" if mode == "dynamic" else "_pick_recursive"
         if table not in self.consts.filled:

@@ -32,7 +32,9 @@ class Constants:
         self.filled: set[Name] = set()  # tables whose late statements are written
         self._pairs: dict[tuple[str, str], Name] = {}
 
-    def constant(self, kind: str, value: Expr, key: str | None = None, annotation: str = "") -> Name:
+    def constant(
+        self, kind: str, value: Expr, key: str | None = None, annotation: str = ""
+    ) -> Name:
         """The constant `_<prefix><kind>N: Final = value`, shared by every definition with the same
         key (the value's text unless a key is given). Final: a module compiled with mypyc reads it
         from a C variable instead of looking it up in the module's dict at each use (a table
@@ -44,7 +46,9 @@ class Constants:
             if not annotation and _holds_empty(value):
                 # mypy infers no type for `[[]]` or `("...", {}, None)` (--strict asks for one)
                 annotation = _container_type(value)
-            self.definitions.append(Assign(name, value, f"Final[{annotation}]" if annotation else "Final"))
+            self.definitions.append(
+                Assign(name, value, f"Final[{annotation}]" if annotation else "Final")
+            )
         return self._names[ident]
 
     def late_constant(self, kind: str, value: Expr) -> Name:

@@ -20,10 +20,35 @@ from typing import TYPE_CHECKING, Iterable
 
 from ..regex import plan_pattern
 from ..regex.guard import literal_guard
-from ..regex.simple import (AsciiAccept, CaselessTest, LiteralTest, RunTest, SimpleTest, always_matches, ascii_accept,
-                            simple_tests)
-from .tree import (NONE, TRUE, BoolOp, Call, Comment, Compare, Expr, Name, Paren, Stmt, Tuple, and_, call, lit,
-                   literal_expr, method, or_)
+from ..regex.simple import (
+    AsciiAccept,
+    CaselessTest,
+    LiteralTest,
+    RunTest,
+    SimpleTest,
+    always_matches,
+    ascii_accept,
+    simple_tests,
+)
+from .tree import (
+    NONE,
+    TRUE,
+    BoolOp,
+    Call,
+    Comment,
+    Compare,
+    Expr,
+    Name,
+    Paren,
+    Stmt,
+    Tuple,
+    and_,
+    call,
+    lit,
+    literal_expr,
+    method,
+    or_,
+)
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -63,7 +88,11 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
 def pattern_notes(m: ModuleEmitter, sources: Iterable[str]) -> list[Stmt]:
     """The comments that say how the code runs these patterns, where it is not with `re`."""
     kinds = {_how(source) for source in sources}
-    return [Comment(note) for note in ("automaton", "guarded", "str-tests", "ascii-first") if note in kinds]
+    return [
+        Comment(note)
+        for note in ("automaton", "guarded", "str-tests", "ascii-first")
+        if note in kinds
+    ]
 
 
 def _how(source: str) -> str:
@@ -95,14 +124,23 @@ def str_tests(m: ModuleEmitter, tests: tuple[SimpleTest, ...], s: Expr) -> Expr:
         found.append(Compare(s, "in", m.constant("K", literal_expr(frozenset(equal)))))
     for name, texts in (("startswith", prefixes), ("endswith", suffixes)):
         if texts:
-            found.append(method(s, name, lit(texts[0]) if len(texts) == 1 else Tuple(tuple(lit(t) for t in texts))))
+            found.append(
+                method(
+                    s,
+                    name,
+                    lit(texts[0]) if len(texts) == 1 else Tuple(tuple(lit(t) for t in texts)),
+                )
+            )
     found += [Compare(lit(text), "in", s) for text in inside]
     found += [_run(t, s) for t in tests if isinstance(t, RunTest)]
     caseless = sorted({t.text for t in tests if isinstance(t, CaselessTest)})
     if caseless:  # (isascii first: lower() maps the Kelvin sign to k)
         lowered = method(s, "lower")
-        one = Compare(lowered, "==", lit(caseless[0])) if len(caseless) == 1 else \
-            Compare(lowered, "in", m.constant("K", literal_expr(frozenset(caseless))))
+        one = (
+            Compare(lowered, "==", lit(caseless[0]))
+            if len(caseless) == 1
+            else Compare(lowered, "in", m.constant("K", literal_expr(frozenset(caseless))))
+        )
         found.append(and_(method(s, "isascii"), one))
     return found[0] if len(found) == 1 else or_(*(Paren(f) if _is_and(f) else f for f in found))
 
@@ -146,4 +184,3 @@ def _run(test: RunTest, s: Expr) -> Expr:
     tests += [method(s, "isascii")] + [method(s, name) for name in test.methods]
     whole = and_(*tests)
     return or_(Compare(s, "==", lit("")), Paren(whole)) if test.least == 0 else whole
-

@@ -23,8 +23,28 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from .tree import (NONE, Assign, Attr, BoolOp, Break, Call, Compare, Expr, For, If, Lit, Name, Not, Paren, Pass,
-                   Return, Stmt, Subscript, Tuple, truth)
+from .tree import (
+    NONE,
+    Assign,
+    Attr,
+    BoolOp,
+    Break,
+    Call,
+    Compare,
+    Expr,
+    For,
+    If,
+    Lit,
+    Name,
+    Not,
+    Paren,
+    Pass,
+    Return,
+    Stmt,
+    Subscript,
+    Tuple,
+    truth,
+)
 
 # The exact types the fast path tells apart, and "other" for every other type (Decimal, subclasses).
 EXACTS = frozenset({"dict", "list", "str", "int", "float", "bool", "None", "other"})
@@ -50,7 +70,11 @@ class Facts:
 
     def copy(self) -> Facts:
         copied = Facts.__new__(Facts)  # (the dataclass's __init__ would build default dicts first)
-        copied.possible, copied.type_of, copied.present = dict(self.possible), dict(self.type_of), dict(self.present)
+        copied.possible, copied.type_of, copied.present = (
+            dict(self.possible),
+            dict(self.type_of),
+            dict(self.present),
+        )
         copied.fetched, copied.held = dict(self.fetched), dict(self.held)
         return copied
 
@@ -76,7 +100,9 @@ class Facts:
 
 
 class Simplifier:
-    def __init__(self, type_sets: dict[str, frozenset[str]], key_sets: dict[str, frozenset[str]]) -> None:
+    def __init__(
+        self, type_sets: dict[str, frozenset[str]], key_sets: dict[str, frozenset[str]]
+    ) -> None:
         self.type_sets = type_sets  # module constant name -> the exact types its set holds
         self.key_sets = key_sets  # module constant name -> the keys (literal text) its set holds
         # id(statement) -> (the statement, the names it binds): a nested chain's names are asked
@@ -90,8 +116,13 @@ class Simplifier:
         test of keys: `"a" in x`, `x.keys() != _K0`, `x.keys() >= _R1`, `x1 is _MISSING` (after
         `x1 = x.get("a", _MISSING)`, a fact). (The others are read once per test: an arm's test is
         asked whether it is decided, then narrowed both ways.)"""
-        if (isinstance(test, Compare) and test.op in ("is", "is not") and isinstance(test.left, Name)
-                and test.left.id in facts.fetched and test.right == MISSING):
+        if (
+            isinstance(test, Compare)
+            and test.op in ("is", "is not")
+            and isinstance(test.left, Name)
+            and test.left.id in facts.fetched
+            and test.right == MISSING
+        ):
             value, key = facts.fetched[test.left.id]
             return value, frozenset({key}), test.op == "is not"
         known = self._keys.get(id(test))
@@ -102,20 +133,36 @@ class Simplifier:
     def _keys_test(self, test: Expr) -> tuple[str, frozenset[str], bool] | None:
         if not isinstance(test, Compare):
             return None
-        if test.op in ("in", "not in") and isinstance(test.left, Lit) and isinstance(test.right, Name):
+        if (
+            test.op in ("in", "not in")
+            and isinstance(test.left, Lit)
+            and isinstance(test.right, Name)
+        ):
             return test.right.id, frozenset({test.left.code.text}), test.op == "in"
         left = test.left
-        if (isinstance(left, Call) and isinstance(left.func, Attr) and left.func.attr == "keys" and not left.args
-                and isinstance(left.func.value, Name) and isinstance(test.right, Name)
-                and test.right.id in self.key_sets and test.op in ("==", "!=", ">=")):
+        if (
+            isinstance(left, Call)
+            and isinstance(left.func, Attr)
+            and left.func.attr == "keys"
+            and not left.args
+            and isinstance(left.func.value, Name)
+            and isinstance(test.right, Name)
+            and test.right.id in self.key_sets
+            and test.op in ("==", "!=", ">=")
+        ):
             return left.func.value.id, self.key_sets[test.right.id], test.op != "!="
         return None
 
     # -- what a test says -------------------------------------------------------------------------
     def subject(self, expr: Expr, facts: Facts) -> str | None:
         """The value whose exact type `expr` is (`type(x)`, or a name bound to it)."""
-        if isinstance(expr, Call) and isinstance(expr.func, Name) and expr.func.id == "type" \
-                and len(expr.args) == 1 and isinstance(expr.args[0], Name):
+        if (
+            isinstance(expr, Call)
+            and isinstance(expr.func, Name)
+            and expr.func.id == "type"
+            and len(expr.args) == 1
+            and isinstance(expr.args[0], Name)
+        ):
             return expr.args[0].id
         if isinstance(expr, Name):
             return facts.type_of.get(expr.id)
@@ -131,10 +178,18 @@ class Simplifier:
         value = self.subject(test.left, facts)
         if value is None:
             return None
-        if test.op in ("is", "is not") and isinstance(test.right, Name) and test.right.id in _TYPE_NAMES:
+        if (
+            test.op in ("is", "is not")
+            and isinstance(test.right, Name)
+            and test.right.id in _TYPE_NAMES
+        ):
             held = frozenset({test.right.id})
             return value, held if test.op == "is" else EXACTS - held
-        if test.op in ("in", "not in") and isinstance(test.right, Name) and test.right.id in self.type_sets:
+        if (
+            test.op in ("in", "not in")
+            and isinstance(test.right, Name)
+            and test.right.id in self.type_sets
+        ):
             held = self.type_sets[test.right.id]
             return value, held if test.op == "in" else EXACTS - held
         return None
@@ -175,11 +230,19 @@ class Simplifier:
         is decided changes no other.)"""
         if type(test) is Paren:
             inner = self.reduce(test.inner, facts)
-            return test if inner is test.inner else inner if type(inner) is not BoolOp else Paren(inner)
+            return (
+                test
+                if inner is test.inner
+                else inner if type(inner) is not BoolOp else Paren(inner)
+            )
         if type(test) is not BoolOp:
             return test
         idle = test.op == "and"  # (what a member that adds nothing is decided to be)
-        kept = tuple(self.reduce(member, facts) for member in test.values if self.decide(member, facts) is not idle)
+        kept = tuple(
+            self.reduce(member, facts)
+            for member in test.values
+            if self.decide(member, facts) is not idle
+        )
         if kept == test.values:
             return test
         return kept[0] if len(kept) == 1 else BoolOp(test.op, kept)
@@ -212,7 +275,9 @@ class Simplifier:
         return narrowed
 
     # -- the tree ---------------------------------------------------------------------------------
-    def block(self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts, fresh: bool = False) -> list[Stmt]:
+    def block(
+        self, block: tuple[Stmt, ...] | list[Stmt], facts: Facts, fresh: bool = False
+    ) -> list[Stmt]:
         """`block` simplified where `facts` hold (`fresh`: facts made for it alone, which it may
         change; else it works on a copy)."""
         out: list[Stmt] = []
@@ -281,7 +346,9 @@ class Simplifier:
                 continue  # never runs
             if decided is None:
                 test = self.reduce(test, falling)
-            narrowed = self.narrow(test, falling, True)  # (a new Facts, unless the test told nothing)
+            narrowed = self.narrow(
+                test, falling, True
+            )  # (a new Facts, unless the test told nothing)
             if decided is True and not arms:
                 # the body runs whenever the chain does: it takes the chain's place, and what it
                 # binds is known after it (`falling` is `facts` while no arm is kept)
@@ -296,9 +363,14 @@ class Simplifier:
 
     def after(self, chain: list[Stmt], facts: Facts, falling: Facts) -> list[Stmt]:
         """`chain`, with `facts` updated to what holds after it: when every arm leaves the block
-        (`if t is not dict: return False`), only the way past them goes on, where `falling` holds."""
-        if len(chain) == 1 and isinstance(chain[0], If) and not chain[0].orelse \
-                and all(_leaves(body[-1]) for _, body in chain[0].branches):
+        (`if t is not dict: return False`), only the way past them goes on, where `falling` holds.
+        """
+        if (
+            len(chain) == 1
+            and isinstance(chain[0], If)
+            and not chain[0].orelse
+            and all(_leaves(body[-1]) for _, body in chain[0].branches)
+        ):
             facts.possible, facts.type_of = dict(falling.possible), dict(falling.type_of)
             facts.present = dict(falling.present)
         for name in self.assigned(chain):
@@ -321,7 +393,9 @@ class Simplifier:
         if isinstance(stmt, For):
             return set(targets(stmt.target)) | self.assigned(stmt.body) | self.assigned(stmt.orelse)
         if isinstance(stmt, If):
-            return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(stmt.orelse)
+            return self.assigned([s for _, body in stmt.branches for s in body]) | self.assigned(
+                stmt.orelse
+            )
         return set()
 
 
@@ -334,9 +408,15 @@ def _read_by_key(value: Expr) -> tuple[str, str] | None:
 
 def _fetched(value: Expr) -> tuple[str, str] | None:
     """(dict, key text) of `x.get("a", _MISSING)`."""
-    if (isinstance(value, Call) and isinstance(value.func, Attr) and value.func.attr == "get"
-            and isinstance(value.func.value, Name) and len(value.args) == 2 and isinstance(value.args[0], Lit)
-            and value.args[1] == MISSING):
+    if (
+        isinstance(value, Call)
+        and isinstance(value.func, Attr)
+        and value.func.attr == "get"
+        and isinstance(value.func.value, Name)
+        and len(value.args) == 2
+        and isinstance(value.args[0], Lit)
+        and value.args[1] == MISSING
+    ):
         return value.func.value.id, value.args[0].code.text
     return None
 
@@ -356,7 +436,9 @@ def _leaves(stmt: Stmt) -> bool:
         return True
     if type(stmt) is If:
         arms = [body for _, body in stmt.branches]
-        return bool(stmt.orelse) and all(body and _leaves(body[-1]) for body in [*arms, stmt.orelse])
+        return bool(stmt.orelse) and all(
+            body and _leaves(body[-1]) for body in [*arms, stmt.orelse]
+        )
     return False
 
 
@@ -369,8 +451,11 @@ def targets(target: Expr) -> list[str]:
     return []
 
 
-def simplify(body: list[Stmt], type_sets: dict[str, frozenset[str]],
-             key_sets: dict[str, frozenset[str]] | None = None) -> list[Stmt]:
+def simplify(
+    body: list[Stmt],
+    type_sets: dict[str, frozenset[str]],
+    key_sets: dict[str, frozenset[str]] | None = None,
+) -> list[Stmt]:
     """A function body without the branches its own type tests decide, nor the `t = type(x)`
     lines their removal left unread."""
     simplified = Simplifier(type_sets, key_sets or {}).block(body, Facts(), fresh=True) or [Pass()]
@@ -390,7 +475,9 @@ def _types_taken(block: Sequence[Stmt]) -> set[str]:
         if _is_type_of(stmt):
             names.add(stmt.target.id)  # type: ignore[attr-defined]
         elif isinstance(stmt, If):
-            names.update(*(_types_taken(body) for _, body in stmt.branches), _types_taken(stmt.orelse))
+            names.update(
+                *(_types_taken(body) for _, body in stmt.branches), _types_taken(stmt.orelse)
+            )
         elif isinstance(stmt, For):
             names.update(_types_taken(stmt.body), _types_taken(stmt.orelse))
     return names
@@ -398,9 +485,14 @@ def _types_taken(block: Sequence[Stmt]) -> set[str]:
 
 def _is_type_of(stmt: Stmt) -> bool:
     """`t = type(x)`: a binding with no effect but the name."""
-    return (isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Call)
-            and stmt.value.func == Name("type") and len(stmt.value.args) == 1
-            and isinstance(stmt.value.args[0], Name))
+    return (
+        isinstance(stmt, Assign)
+        and isinstance(stmt.target, Name)
+        and isinstance(stmt.value, Call)
+        and stmt.value.func == Name("type")
+        and len(stmt.value.args) == 1
+        and isinstance(stmt.value.args[0], Name)
+    )
 
 
 def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
@@ -409,11 +501,20 @@ def _without_unread_types(block: Sequence[Stmt], read: set[str]) -> list[Stmt]:
         if _is_type_of(stmt) and stmt.target.id not in read:  # type: ignore[attr-defined]
             continue
         if isinstance(stmt, If):
-            stmt = If(tuple((test, tuple(_without_unread_types(body, read)) or (Pass(),))
-                            for test, body in stmt.branches), tuple(_without_unread_types(stmt.orelse, read)))
+            stmt = If(
+                tuple(
+                    (test, tuple(_without_unread_types(body, read)) or (Pass(),))
+                    for test, body in stmt.branches
+                ),
+                tuple(_without_unread_types(stmt.orelse, read)),
+            )
         elif isinstance(stmt, For):
-            stmt = For(stmt.target, stmt.source, tuple(_without_unread_types(stmt.body, read)) or (Pass(),),
-                       tuple(_without_unread_types(stmt.orelse, read)))
+            stmt = For(
+                stmt.target,
+                stmt.source,
+                tuple(_without_unread_types(stmt.body, read)) or (Pass(),),
+                tuple(_without_unread_types(stmt.orelse, read)),
+            )
         out.append(stmt)
     return out
 

@@ -23,8 +23,9 @@ _CONSTANTS = {name: text for source in _SOURCES for name, text in source.CONSTAN
 API_PRIMITIVES = ("_best_match", "_output", "_show")
 
 
-def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
-                      matchers: Iterable[str] = ()) -> tuple[list[Code], list[Code], list[Code]]:
+def primitive_sources(
+    used: Iterable[str], uses_decimal: bool, uses_re: bool, matchers: Iterable[str] = ()
+) -> tuple[list[Code], list[Code], list[Code]]:
     """Imports, constants and function sources of the primitives `used` (and what they use), and
     of the linear-time pattern `matchers` (regex/matcher.py: their table types are constants)."""
     needed: set[str] = set()
@@ -38,14 +39,22 @@ def primitive_sources(used: Iterable[str], uses_decimal: bool, uses_re: bool,
         needed.add("_Decimal")
     matcher_imports, matcher_types, matcher_functions = matcher_sources(sorted(set(matchers)))
     imports = [Code(line) for line in matcher_imports]
-    imports += [Code(primitives.PRELUDE_IMPORTS[n]) for n in sorted(needed) if n in primitives.PRELUDE_IMPORTS]
+    imports += [
+        Code(primitives.PRELUDE_IMPORTS[n])
+        for n in sorted(needed)
+        if n in primitives.PRELUDE_IMPORTS
+    ]
     imports.append(Code("from typing import Any"))
     if uses_re:
         imports.insert(0, Code("import re as _re"))
     constants = [Code(_CONSTANTS[n]) for n in sorted(needed) if n in _CONSTANTS]
     constants += [Code(line) for line in matcher_types]
-    order = [(source, n) for source in _SOURCES for n in source.DEPENDS
-             if n in needed and callable(getattr(source, n))]
+    order = [
+        (source, n)
+        for source in _SOURCES
+        for n in source.DEPENDS
+        if n in needed and callable(getattr(source, n))
+    ]
     functions = [Code(function_source(getattr(source, n))) for source, n in order]
     return imports, constants, functions + [Code(source) for source in matcher_functions]
 
@@ -62,8 +71,14 @@ def checker_sources(functions: Iterable[str]) -> tuple[list[Code], list[Code], l
     (generator/formats/checkers.py, with what they use)."""
     from .. import formats
 
-    imports, constants, sources = formats.function_sources(sorted(functions)) if functions else ([], [], [])
-    return [Code(line) for line in imports], [Code(c) for c in constants], [Code(f) for f in sources]
+    imports, constants, sources = (
+        formats.function_sources(sorted(functions)) if functions else ([], [], [])
+    )
+    return (
+        [Code(line) for line in imports],
+        [Code(c) for c in constants],
+        [Code(f) for f in sources],
+    )
 
 
 def custom_format_imports(custom: Mapping[str, tuple[str, str]]) -> list[Code]:
@@ -76,9 +91,15 @@ def custom_format_imports(custom: Mapping[str, tuple[str, str]]) -> list[Code]:
     return lines
 
 
-def merged_imports(primitive_imports: list[Code], checker_imports: list[Code], custom: list[Code]) -> list[Code]:
+def merged_imports(
+    primitive_imports: list[Code], checker_imports: list[Code], custom: list[Code]
+) -> list[Code]:
     """One import list, each line once: `import re as _re` first (pattern and the checkers share
     it), then the checkers' standard-library imports, the primitives' and typing's, and last the
     custom format functions."""
-    shared = [line for line in [*primitive_imports, *checker_imports] if line.text.startswith("import re ")]
+    shared = [
+        line
+        for line in [*primitive_imports, *checker_imports]
+        if line.text.startswith("import re ")
+    ]
     return list(dict.fromkeys([*shared, *checker_imports, *primitive_imports, *custom]))

@@ -164,7 +164,13 @@ class Compare(Expr):
             raise ValueError(f"not a comparison: {self.op!r}")
 
     def render(self) -> str:
-        return _operand(self.left, _COMPARE + 1) + " " + self.op + " " + _operand(self.right, _COMPARE + 1)
+        return (
+            _operand(self.left, _COMPARE + 1)
+            + " "
+            + self.op
+            + " "
+            + _operand(self.right, _COMPARE + 1)
+        )
 
     def negate(self) -> Expr:
         if self.op in _FLIP:
@@ -254,7 +260,13 @@ class BinOp(Expr):
         return _ARITH_MUL if self.op == "%" else _ARITH_ADD
 
     def render(self) -> str:
-        return _operand(self.left, self.precedence) + " " + self.op + " " + _operand(self.right, self.precedence + 1)
+        return (
+            _operand(self.left, self.precedence)
+            + " "
+            + self.op
+            + " "
+            + _operand(self.right, self.precedence + 1)
+        )
 
 
 @dataclass(frozen=True)
@@ -341,7 +353,9 @@ def literal_expr(value: Any) -> Expr:
     if isinstance(value, frozenset):
         if not value:
             return lit(value)
-        members = sorted((literal_expr(v) for v in value), key=lambda e: (len(e.render()), e.render()))
+        members = sorted(
+            (literal_expr(v) for v in value), key=lambda e: (len(e.render()), e.render())
+        )
         return call("frozenset", Display("set", tuple(members)))
     if isinstance(value, list):
         return Display("list", tuple(literal_expr(v) for v in value))
@@ -565,7 +579,7 @@ def _flagged(block: Block, flag: Name, in_loop: bool) -> tuple[list[Stmt], bool]
         if isinstance(stmt, For) and in_loop:
             out.append(if_(Not(flag), [Break()]))  # its break left only the inner loop
         elif not in_loop:  # (in a loop, a failure has left it: what follows runs without one)
-            guarded = _flagged(block[index + 1:], flag, in_loop)
+            guarded = _flagged(block[index + 1 :], flag, in_loop)
             if guarded is None:
                 return None
             return out + ([if_(flag, guarded[0])] if guarded[0] else []), True
@@ -594,5 +608,8 @@ def _flagged_stmt(stmt: Stmt, flag: Name, in_loop: bool) -> tuple[Stmt, bool] | 
         orelse = _flagged(stmt.orelse, flag, in_loop)
         if body is None or orelse is None:
             return None
-        return For(stmt.target, stmt.source, tuple(body[0]) or (Pass(),), tuple(orelse[0])), body[1] or orelse[1]
+        return (
+            For(stmt.target, stmt.source, tuple(body[0]) or (Pass(),), tuple(orelse[0])),
+            body[1] or orelse[1],
+        )
     return stmt, False

@@ -71,65 +71,169 @@ class ContentSpec:
 FORMATS: dict[str, FormatSpec] = {
     spec.name: spec
     for spec in (
-        FormatSpec("date-time", "_format_date_time", ALL_DRAFTS, "RFC 3339 section 5.6 date-time",
-                   "A date and time with a required offset, as 1985-04-12T23:20:50.52Z."),
-        FormatSpec("date", "_format_date", _FROM_7, "RFC 3339 section 5.6 full-date",
-                   "A calendar date, as 1985-04-12."),
-        FormatSpec("time", "_format_time", _FROM_7, "RFC 3339 section 5.6 full-time",
-                   "A time of day with a required offset, as 23:20:50.52Z."),
-        FormatSpec("duration", "_format_duration", _FROM_2019, "RFC 3339 appendix A duration",
-                   "An ISO 8601 duration, as P3Y6M4DT12H30M5S or P2W."),
-        FormatSpec("email", "_format_email", ALL_DRAFTS, "RFC 5321 section 4.1.2 Mailbox",
-                   "An e-mail address: local part, @, host name or address literal."),
-        FormatSpec("idn-email", "_format_idn_email", _FROM_7, "RFC 6531 section 3.3 Mailbox",
-                   "An e-mail address whose local part and domain may be internationalized."),
-        FormatSpec("hostname", "_format_hostname", ALL_DRAFTS,
-                   "RFC 1123 section 2.1; A-labels per RFC 5890-5893 (drafts 4 and 6: RFC 1034)",
-                   "A DNS host name of letters, digits and hyphens (and valid A-labels).",
-                   {"draft4": "_format_hostname_rfc1034", "draft6": "_format_hostname_rfc1034"}),
-        FormatSpec("idn-hostname", "_format_idn_hostname", _FROM_7,
-                   "RFC 5890-5893 (IDNA 2008), after the RFC 5895 mapping",
-                   "An internationalized host name (U-labels, A-labels and LDH labels)."),
-        FormatSpec("ipv4", "_format_ipv4", ALL_DRAFTS, "RFC 2673 section 3.2 dotted-quad",
-                   "An IPv4 address in dotted-quad notation, as 192.0.2.1."),
-        FormatSpec("ipv6", "_format_ipv6", ALL_DRAFTS, "RFC 4291 section 2.2",
-                   "An IPv6 address in text form, as 2001:db8::1 or ::ffff:192.0.2.1."),
-        FormatSpec("uri", "_format_uri", ALL_DRAFTS, "RFC 3986 section 3 URI",
-                   "An absolute URI with a scheme (a fragment allowed)."),
-        FormatSpec("uri-reference", "_format_uri_reference", _FROM_6,
-                   "RFC 3986 section 4.1 URI-reference", "A URI or a relative reference."),
-        FormatSpec("iri", "_format_iri", _FROM_7, "RFC 3987 section 2.2 IRI",
-                   "An absolute IRI: a URI that may hold non-ASCII characters."),
-        FormatSpec("iri-reference", "_format_iri_reference", _FROM_7,
-                   "RFC 3987 section 2.2 IRI-reference", "An IRI or a relative IRI reference."),
-        FormatSpec("uri-template", "_format_uri_template", _FROM_6, "RFC 6570 section 2",
-                   "A URI Template (levels 1 to 4), as /users/{id}{?fields*}."),
-        FormatSpec("json-pointer", "_format_json_pointer", _FROM_6, "RFC 6901 section 3",
-                   "A JSON Pointer in its string form, as /a/b~1c."),
-        FormatSpec("relative-json-pointer", "_format_relative_json_pointer", _FROM_7,
-                   "draft-handrews-relative-json-pointer-01 section 3",
-                   "A Relative JSON Pointer, as 1/a or 0#."),
-        FormatSpec("regex", "_format_regex", _FROM_7, "ECMA-262 section 22.2.1 Pattern (u flag)",
-                   "An ECMA-262 regular expression."),
-        FormatSpec("uuid", "_format_uuid", _FROM_2019, "RFC 9562 section 4 (RFC 4122 section 3)",
-                   "A UUID in its hyphenated hex form."),
+        FormatSpec(
+            "date-time",
+            "_format_date_time",
+            ALL_DRAFTS,
+            "RFC 3339 section 5.6 date-time",
+            "A date and time with a required offset, as 1985-04-12T23:20:50.52Z.",
+        ),
+        FormatSpec(
+            "date",
+            "_format_date",
+            _FROM_7,
+            "RFC 3339 section 5.6 full-date",
+            "A calendar date, as 1985-04-12.",
+        ),
+        FormatSpec(
+            "time",
+            "_format_time",
+            _FROM_7,
+            "RFC 3339 section 5.6 full-time",
+            "A time of day with a required offset, as 23:20:50.52Z.",
+        ),
+        FormatSpec(
+            "duration",
+            "_format_duration",
+            _FROM_2019,
+            "RFC 3339 appendix A duration",
+            "An ISO 8601 duration, as P3Y6M4DT12H30M5S or P2W.",
+        ),
+        FormatSpec(
+            "email",
+            "_format_email",
+            ALL_DRAFTS,
+            "RFC 5321 section 4.1.2 Mailbox",
+            "An e-mail address: local part, @, host name or address literal.",
+        ),
+        FormatSpec(
+            "idn-email",
+            "_format_idn_email",
+            _FROM_7,
+            "RFC 6531 section 3.3 Mailbox",
+            "An e-mail address whose local part and domain may be internationalized.",
+        ),
+        FormatSpec(
+            "hostname",
+            "_format_hostname",
+            ALL_DRAFTS,
+            "RFC 1123 section 2.1; A-labels per RFC 5890-5893 (drafts 4 and 6: RFC 1034)",
+            "A DNS host name of letters, digits and hyphens (and valid A-labels).",
+            {"draft4": "_format_hostname_rfc1034", "draft6": "_format_hostname_rfc1034"},
+        ),
+        FormatSpec(
+            "idn-hostname",
+            "_format_idn_hostname",
+            _FROM_7,
+            "RFC 5890-5893 (IDNA 2008), after the RFC 5895 mapping",
+            "An internationalized host name (U-labels, A-labels and LDH labels).",
+        ),
+        FormatSpec(
+            "ipv4",
+            "_format_ipv4",
+            ALL_DRAFTS,
+            "RFC 2673 section 3.2 dotted-quad",
+            "An IPv4 address in dotted-quad notation, as 192.0.2.1.",
+        ),
+        FormatSpec(
+            "ipv6",
+            "_format_ipv6",
+            ALL_DRAFTS,
+            "RFC 4291 section 2.2",
+            "An IPv6 address in text form, as 2001:db8::1 or ::ffff:192.0.2.1.",
+        ),
+        FormatSpec(
+            "uri",
+            "_format_uri",
+            ALL_DRAFTS,
+            "RFC 3986 section 3 URI",
+            "An absolute URI with a scheme (a fragment allowed).",
+        ),
+        FormatSpec(
+            "uri-reference",
+            "_format_uri_reference",
+            _FROM_6,
+            "RFC 3986 section 4.1 URI-reference",
+            "A URI or a relative reference.",
+        ),
+        FormatSpec(
+            "iri",
+            "_format_iri",
+            _FROM_7,
+            "RFC 3987 section 2.2 IRI",
+            "An absolute IRI: a URI that may hold non-ASCII characters.",
+        ),
+        FormatSpec(
+            "iri-reference",
+            "_format_iri_reference",
+            _FROM_7,
+            "RFC 3987 section 2.2 IRI-reference",
+            "An IRI or a relative IRI reference.",
+        ),
+        FormatSpec(
+            "uri-template",
+            "_format_uri_template",
+            _FROM_6,
+            "RFC 6570 section 2",
+            "A URI Template (levels 1 to 4), as /users/{id}{?fields*}.",
+        ),
+        FormatSpec(
+            "json-pointer",
+            "_format_json_pointer",
+            _FROM_6,
+            "RFC 6901 section 3",
+            "A JSON Pointer in its string form, as /a/b~1c.",
+        ),
+        FormatSpec(
+            "relative-json-pointer",
+            "_format_relative_json_pointer",
+            _FROM_7,
+            "draft-handrews-relative-json-pointer-01 section 3",
+            "A Relative JSON Pointer, as 1/a or 0#.",
+        ),
+        FormatSpec(
+            "regex",
+            "_format_regex",
+            _FROM_7,
+            "ECMA-262 section 22.2.1 Pattern (u flag)",
+            "An ECMA-262 regular expression.",
+        ),
+        FormatSpec(
+            "uuid",
+            "_format_uuid",
+            _FROM_2019,
+            "RFC 9562 section 4 (RFC 4122 section 3)",
+            "A UUID in its hyphenated hex form.",
+        ),
     )
 }
 
 CONTENT_ENCODINGS: dict[str, ContentSpec] = {
-    "base64": ContentSpec("base64", "_content_base64", _FROM_7, ("draft7",),
-                          "RFC 4648 section 4", "Base64 with the standard alphabet and padding.",
-                          decoder="_content_base64_decode"),
+    "base64": ContentSpec(
+        "base64",
+        "_content_base64",
+        _FROM_7,
+        ("draft7",),
+        "RFC 4648 section 4",
+        "Base64 with the standard alphabet and padding.",
+        decoder="_content_base64_decode",
+    ),
 }
 
 CONTENT_MEDIA_TYPES: dict[str, ContentSpec] = {
-    "application/json": ContentSpec("application/json", "_content_application_json", _FROM_7,
-                                    ("draft7",), "RFC 8259",
-                                    "A JSON text (after decoding, when contentEncoding is set)."),
+    "application/json": ContentSpec(
+        "application/json",
+        "_content_application_json",
+        _FROM_7,
+        ("draft7",),
+        "RFC 8259",
+        "A JSON text (after decoding, when contentEncoding is set).",
+    ),
 }
 
 
 # -- the source of checkers.py, read once -------------------------------------------------------
+
 
 def _read_checkers() -> tuple[dict[str, str], dict[str, str], dict[str, str], list[str]]:
     """Imports (alias -> import line), constants and functions (name -> source) of checkers.py,
@@ -166,7 +270,7 @@ def _source_lines(source: str) -> list[str]:
     lines: list[str] = []
     start = 0
     for end in re.finditer(r"\r\n|\r|\n", source):
-        lines.append(source[start:end.end()])
+        lines.append(source[start : end.end()])
         start = end.end()
     if start < len(source):
         lines.append(source[start:])
@@ -182,7 +286,7 @@ def _segment(lines: list[str], node: ast.stmt) -> str:
         return lines[first].encode()[start:end].decode()
     head = lines[first].encode()[start:].decode()
     tail = lines[last].encode()[:end].decode()
-    return "".join([head, *lines[first + 1:last], tail])
+    return "".join([head, *lines[first + 1 : last], tail])
 
 
 def _read_depends(names: list[str]) -> dict[str, tuple[str, ...]]:
@@ -224,8 +328,13 @@ def _closure(roots: Iterable[str]) -> set[str]:
     return needed
 
 
-def checker_names(formats: Iterable[str] = (), *, draft: str | None = None,
-                  encodings: Iterable[str] = (), media_types: Iterable[str] = ()) -> list[str]:
+def checker_names(
+    formats: Iterable[str] = (),
+    *,
+    draft: str | None = None,
+    encodings: Iterable[str] = (),
+    media_types: Iterable[str] = (),
+) -> list[str]:
     """The checker (and decoder) function names for these formats and content values, in draft
     `draft` (None: the latest rules); formats that draft does not define are left out. An
     unknown name raises KeyError."""
@@ -244,15 +353,20 @@ def checker_names(formats: Iterable[str] = (), *, draft: str | None = None,
     return names
 
 
-def sources(formats: Iterable[str] = (), *, draft: str | None = None,
-            encodings: Iterable[str] = (), media_types: Iterable[str] = ()
-            ) -> tuple[list[str], list[str], list[str]]:
+def sources(
+    formats: Iterable[str] = (),
+    *,
+    draft: str | None = None,
+    encodings: Iterable[str] = (),
+    media_types: Iterable[str] = (),
+) -> tuple[list[str], list[str], list[str]]:
     """(imports, constants, functions): the source lines a module needs to define the checkers
     of these formats (see checker_names) and everything they use, each once, in the order of
     checkers.py. Imports are whole statements (`import re as _re`), constants whole assignments,
     functions whole definitions ending in a newline."""
-    return function_sources(checker_names(formats, draft=draft, encodings=encodings,
-                                          media_types=media_types))
+    return function_sources(
+        checker_names(formats, draft=draft, encodings=encodings, media_types=media_types)
+    )
 
 
 def function_sources(names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
@@ -283,8 +397,7 @@ def checker(format_name: str, draft: str | None = None) -> Callable[[str], bool]
     return getattr(checkers, name) if name is not None else None
 
 
-def content_checker(encoding: str | None, media_type: str | None
-                    ) -> Callable[[str], bool] | None:
+def content_checker(encoding: str | None, media_type: str | None) -> Callable[[str], bool] | None:
     """The test of a string against contentEncoding / contentMediaType (either may be None or
     unknown, and is then ignored), as one function, or None when there is nothing to check."""
     encoding_spec = CONTENT_ENCODINGS.get(encoding) if encoding is not None else None
@@ -304,7 +417,19 @@ def content_checker(encoding: str | None, media_type: str | None
 
 
 __all__ = [
-    "ALL_DRAFTS", "CONTENT_ENCODINGS", "CONTENT_MEDIA_TYPES", "CONSTANTS", "ContentSpec",
-    "DEPENDS", "FORMATS", "FUNCTIONS", "FormatSpec", "IMPORTS", "checker", "checker_names",
-    "content_checker", "function_sources", "sources",
+    "ALL_DRAFTS",
+    "CONTENT_ENCODINGS",
+    "CONTENT_MEDIA_TYPES",
+    "CONSTANTS",
+    "ContentSpec",
+    "DEPENDS",
+    "FORMATS",
+    "FUNCTIONS",
+    "FormatSpec",
+    "IMPORTS",
+    "checker",
+    "checker_names",
+    "content_checker",
+    "function_sources",
+    "sources",
 ]

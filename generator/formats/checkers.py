@@ -31,7 +31,9 @@ from bisect import bisect_right as _bisect_right
 # RFC 3339 dates, times and durations.
 
 _FMT_DATE_RE = _re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_FMT_TIME_RE = _re.compile(r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))")
+_FMT_TIME_RE = _re.compile(
+    r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
+)
 _FMT_DATE_TIME_RE = _re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]"
     r"([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|([+-])([0-9]{2}):([0-9]{2}))"
@@ -57,8 +59,9 @@ def _fmt_valid_date(year: int, month: int, day: int) -> bool:
     return day <= _FMT_MONTH_DAYS[month]
 
 
-def _fmt_valid_time(hour: int, minute: int, second: int, sign: str | None, off_hour: int,
-                    off_minute: int) -> bool:
+def _fmt_valid_time(
+    hour: int, minute: int, second: int, sign: str | None, off_hour: int, off_minute: int
+) -> bool:
     """RFC 3339 partial-time and time-offset ranges; a leap second (second 60) only where the
     time is 23:59 in UTC."""
     if hour > 23 or minute > 59 or second > 60 or off_hour > 23 or off_minute > 59:
@@ -85,8 +88,9 @@ def _format_time(s: str) -> bool:
     if m is None:
         return False
     sign = m[4]
-    return _fmt_valid_time(int(m[1]), int(m[2]), int(m[3]), sign,
-                           int(m[5]) if sign else 0, int(m[6]) if sign else 0)
+    return _fmt_valid_time(
+        int(m[1]), int(m[2]), int(m[3]), sign, int(m[5]) if sign else 0, int(m[6]) if sign else 0
+    )
 
 
 def _format_date_time(s: str) -> bool:
@@ -95,8 +99,9 @@ def _format_date_time(s: str) -> bool:
     if m is None or not _fmt_valid_date(int(m[1]), int(m[2]), int(m[3])):
         return False
     sign = m[7]
-    return _fmt_valid_time(int(m[4]), int(m[5]), int(m[6]), sign,
-                           int(m[8]) if sign else 0, int(m[9]) if sign else 0)
+    return _fmt_valid_time(
+        int(m[4]), int(m[5]), int(m[6]), sign, int(m[8]) if sign else 0, int(m[9]) if sign else 0
+    )
 
 
 def _format_duration(s: str) -> bool:
@@ -137,7 +142,7 @@ def _format_relative_json_pointer(s: str) -> bool:
     m = _FMT_RELATIVE_POINTER_RE.match(s)
     if m is None:
         return False
-    rest = s[m.end():]
+    rest = s[m.end() :]
     if m[1]:
         return not rest
     return not rest or (rest[0] == "/" and _FMT_BAD_TILDE_RE.search(rest) is None)
@@ -186,19 +191,50 @@ def _format_ipv6(s: str) -> bool:
 # internationalized names. Unicode data comes from unicodedata, computed per code point on first
 # use and cached; only the Joining_Type values (not in unicodedata) are a table.
 
-_FMT_LDH_NAME_RE = _re.compile(
-    r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*"
-)
+_FMT_LDH_NAME_RE = _re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 # RFC 5892 appendix B.1 exceptions (section 2.6): PVALID 1, CONTEXTO 3, DISALLOWED 0.
 _FMT_IDNA_EXCEPTIONS = {
-    0x00DF: 1, 0x03C2: 1, 0x06FD: 1, 0x06FE: 1, 0x0F0B: 1, 0x3007: 1,
-    0x00B7: 3, 0x0375: 3, 0x05F3: 3, 0x05F4: 3, 0x30FB: 3,
-    0x0660: 3, 0x0661: 3, 0x0662: 3, 0x0663: 3, 0x0664: 3,
-    0x0665: 3, 0x0666: 3, 0x0667: 3, 0x0668: 3, 0x0669: 3,
-    0x06F0: 3, 0x06F1: 3, 0x06F2: 3, 0x06F3: 3, 0x06F4: 3,
-    0x06F5: 3, 0x06F6: 3, 0x06F7: 3, 0x06F8: 3, 0x06F9: 3,
-    0x0640: 0, 0x07FA: 0, 0x302E: 0, 0x302F: 0, 0x3031: 0,
-    0x3032: 0, 0x3033: 0, 0x3034: 0, 0x3035: 0, 0x303B: 0,
+    0x00DF: 1,
+    0x03C2: 1,
+    0x06FD: 1,
+    0x06FE: 1,
+    0x0F0B: 1,
+    0x3007: 1,
+    0x00B7: 3,
+    0x0375: 3,
+    0x05F3: 3,
+    0x05F4: 3,
+    0x30FB: 3,
+    0x0660: 3,
+    0x0661: 3,
+    0x0662: 3,
+    0x0663: 3,
+    0x0664: 3,
+    0x0665: 3,
+    0x0666: 3,
+    0x0667: 3,
+    0x0668: 3,
+    0x0669: 3,
+    0x06F0: 3,
+    0x06F1: 3,
+    0x06F2: 3,
+    0x06F3: 3,
+    0x06F4: 3,
+    0x06F5: 3,
+    0x06F6: 3,
+    0x06F7: 3,
+    0x06F8: 3,
+    0x06F9: 3,
+    0x0640: 0,
+    0x07FA: 0,
+    0x302E: 0,
+    0x302F: 0,
+    0x3031: 0,
+    0x3032: 0,
+    0x3033: 0,
+    0x3034: 0,
+    0x3035: 0,
+    0x303B: 0,
 }
 # Default_Ignorable_Code_Point characters whose General_Category would otherwise make them PVALID
 # (RFC 5892 section 2.3, IgnorableProperties); the other ignorables are Cf, Zs or Cn anyway.
@@ -249,7 +285,12 @@ _FMT_SCRIPT_PREFIXES = {
     "Han": ("CJK UNIFIED IDEOGRAPH-", "CJK COMPATIBILITY IDEOGRAPH-"),
 }
 _FMT_SCRIPT_EXTRA = {
-    0x30FB: "", 0x3005: "Han", 0x3007: "Han", 0x16FE3: "Han", 0x16FF0: "Han", 0x16FF1: "Han",
+    0x30FB: "",
+    0x3005: "Han",
+    0x3007: "Han",
+    0x16FE3: "Han",
+    0x16FF0: "Han",
+    0x16FF1: "Han",
 }
 _FMT_SCRIPT_CACHE: dict[str, str] = {}
 # IDNA 2008 label separators (RFC 3490 section 3.1, which RFC 5891 section 5.2 leaves to
@@ -280,8 +321,14 @@ def _fmt_idna_class(c: str) -> int:
             value = 2
         elif _unicodedata.normalize("NFKC", _unicodedata.normalize("NFKC", c).casefold()) != c:
             value = 0  # Unstable
-        elif (cp in _FMT_IDNA_IGNORABLE or 0x20D0 <= cp <= 0x20FF or 0x1D100 <= cp <= 0x1D24F
-              or 0x1100 <= cp <= 0x11FF or 0xA960 <= cp <= 0xA97F or 0xD7B0 <= cp <= 0xD7FF):
+        elif (
+            cp in _FMT_IDNA_IGNORABLE
+            or 0x20D0 <= cp <= 0x20FF
+            or 0x1D100 <= cp <= 0x1D24F
+            or 0x1100 <= cp <= 0x11FF
+            or 0xA960 <= cp <= 0xA97F
+            or 0xD7B0 <= cp <= 0xD7FF
+        ):
             value = 0  # IgnorableProperties, IgnorableBlocks, OldHangulJamo
         elif category in ("Ll", "Lu", "Lo", "Nd", "Lm", "Mn", "Mc"):
             value = 1  # LetterDigits
@@ -471,8 +518,14 @@ def _fmt_idn_labels_ok(labels: list[str]) -> bool:
                     return False
                 ulabels.append(decoded)
                 continue
-            if (not label or len(label) > 63 or label[0] == "-" or label[-1] == "-"
-                    or label[2:4] == "--" or _FMT_LDH_NAME_RE.fullmatch(label) is None):
+            if (
+                not label
+                or len(label) > 63
+                or label[0] == "-"
+                or label[-1] == "-"
+                or label[2:4] == "--"
+                or _FMT_LDH_NAME_RE.fullmatch(label) is None
+            ):
                 return False
             ulabels.append(label)
         else:
@@ -603,8 +656,9 @@ def _format_idn_email(s: str) -> bool:
 # URIs (RFC 3986) and IRIs (RFC 3987).
 
 # RFC 3986 appendix B: scheme, authority, path, query, fragment (always matches).
-_FMT_URI_SPLIT_RE = _re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?",
-                                _re.DOTALL)
+_FMT_URI_SPLIT_RE = _re.compile(
+    r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", _re.DOTALL
+)
 _FMT_SCHEME_RE = _re.compile(r"[A-Za-z][A-Za-z0-9+.-]*")
 _FMT_PORT_RE = _re.compile(r"[0-9]*")
 _FMT_IPVFUTURE_RE = _re.compile(r"[vV][0-9A-Fa-f]+\.[A-Za-z0-9._~!$&'()*+,;=:-]+")
@@ -652,10 +706,20 @@ _FMT_URI_FAST_RE = _re.compile(
     r"(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?"
 )
 # userinfo, reg-name, path, query, fragment
-_FMT_URI_PARTS = (_FMT_URI_USERINFO_RE, _FMT_URI_REG_NAME_RE, _FMT_URI_PATH_RE, _FMT_URI_QUERY_RE,
-                  _FMT_URI_QUERY_RE)
-_FMT_IRI_PARTS = (_FMT_IRI_USERINFO_RE, _FMT_IRI_REG_NAME_RE, _FMT_IRI_PATH_RE, _FMT_IRI_QUERY_RE,
-                  _FMT_IRI_FRAGMENT_RE)
+_FMT_URI_PARTS = (
+    _FMT_URI_USERINFO_RE,
+    _FMT_URI_REG_NAME_RE,
+    _FMT_URI_PATH_RE,
+    _FMT_URI_QUERY_RE,
+    _FMT_URI_QUERY_RE,
+)
+_FMT_IRI_PARTS = (
+    _FMT_IRI_USERINFO_RE,
+    _FMT_IRI_REG_NAME_RE,
+    _FMT_IRI_PATH_RE,
+    _FMT_IRI_QUERY_RE,
+    _FMT_IRI_FRAGMENT_RE,
+)
 
 
 def _fmt_uri_parts_ok(s: str, absolute: bool, parts: tuple[_re.Pattern[str], ...]) -> bool:
@@ -691,7 +755,7 @@ def _fmt_uri_parts_ok(s: str, absolute: bool, parts: tuple[_re.Pattern[str], ...
         if close < 0:
             return False
         literal = hostport[1:close]
-        port = hostport[close + 1:]
+        port = hostport[close + 1 :]
         if port and port[0] != ":":
             return False
         if not _format_ipv6(literal) and _FMT_IPVFUTURE_RE.fullmatch(literal) is None:
@@ -836,9 +900,9 @@ def _fmt_regex_property_ok(body: str) -> bool:
 
 def _fmt_regex_unicode_escape(s: str, i: int) -> tuple[int, int]:
     """A RegExpUnicodeEscapeSequence after "\\u" at s[i]: (end, code point), or (-1, 0)."""
-    if s[i:i + 1] == "{":
+    if s[i : i + 1] == "{":
         close = s.find("}", i + 1)
-        digits = s[i + 1:close]
+        digits = s[i + 1 : close]
         if close < 0 or not digits or digits.strip("0123456789abcdefABCDEF"):
             return -1, 0
         digits = digits.lstrip("0") or "0"
@@ -847,9 +911,13 @@ def _fmt_regex_unicode_escape(s: str, i: int) -> tuple[int, int]:
         return close + 1, int(digits, 16)
     if _FMT_HEX4_RE.fullmatch(s, i, i + 4) is None:
         return -1, 0
-    value = int(s[i:i + 4], 16)
-    if 0xD800 <= value <= 0xDBFF and s[i + 4:i + 6] == "\\u" and _FMT_HEX4_RE.fullmatch(s, i + 6, i + 10):
-        low = int(s[i + 6:i + 10], 16)
+    value = int(s[i : i + 4], 16)
+    if (
+        0xD800 <= value <= 0xDBFF
+        and s[i + 4 : i + 6] == "\\u"
+        and _FMT_HEX4_RE.fullmatch(s, i + 6, i + 10)
+    ):
+        low = int(s[i + 6 : i + 10], 16)
         if 0xDC00 <= low <= 0xDFFF:
             return i + 10, 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
     return i + 4, value
@@ -865,7 +933,7 @@ def _fmt_regex_escape(s: str, i: int, in_class: bool) -> tuple[int, int]:
         return i + 1, -1
     if c == "p" or c == "P":
         close = s.find("}", i + 2)
-        if s[i + 1:i + 2] != "{" or close < 0 or not _fmt_regex_property_ok(s[i + 2:close]):
+        if s[i + 1 : i + 2] != "{" or close < 0 or not _fmt_regex_property_ok(s[i + 2 : close]):
             return -1, 0
         return close + 1, -1
     if c in "fnrtv":
@@ -881,7 +949,7 @@ def _fmt_regex_escape(s: str, i: int, in_class: bool) -> tuple[int, int]:
     if c == "x":
         if _FMT_HEX2_RE.fullmatch(s, i + 1, i + 3) is None:
             return -1, 0
-        return i + 3, int(s[i + 1:i + 3], 16)
+        return i + 3, int(s[i + 1 : i + 3], 16)
     if c == "u":
         return _fmt_regex_unicode_escape(s, i + 1)
     if c in _FMT_REGEX_SYNTAX or (in_class and c == "-"):
@@ -928,7 +996,7 @@ def _fmt_regex_group_name(s: str, i: int) -> tuple[int, str]:
     j = 0
     while j < len(raw):
         if raw[j] == "\\":
-            if raw[j + 1:j + 2] != "u":
+            if raw[j + 1 : j + 2] != "u":
                 return -1, ""
             end, value = _fmt_regex_unicode_escape(raw, j + 2)
             if end < 0 or 0xD800 <= value <= 0xDFFF:
@@ -965,17 +1033,17 @@ def _format_regex(s: str) -> bool:
                 j = i + 1
                 while j < n and s[j] in "0123456789":
                     j += 1
-                max_ref = max(max_ref, int(s[i + 1:j]) if j - i < 12 else 1 << 40)
+                max_ref = max(max_ref, int(s[i + 1 : j]) if j - i < 12 else 1 << 40)
                 i, atom = j, True
-            elif s[i + 1:i + 2] == "k":
-                if s[i + 2:i + 3] != "<":
+            elif s[i + 1 : i + 2] == "k":
+                if s[i + 2 : i + 3] != "<":
                     return False
                 i, name = _fmt_regex_group_name(s, i + 3)
                 if i < 0:
                     return False
                 named_refs.append(name)
                 atom = True
-            elif s[i + 1:i + 2] in ("b", "B"):
+            elif s[i + 1 : i + 2] in ("b", "B"):
                 i, atom = i + 2, False
             else:
                 i, _ = _fmt_regex_escape(s, i + 1, False)
@@ -989,13 +1057,13 @@ def _format_regex(s: str) -> bool:
             atom = True
         elif c == "(":
             lookaround = False
-            if s[i + 1:i + 2] == "?":
-                kind = s[i + 2:i + 3]
+            if s[i + 1 : i + 2] == "?":
+                kind = s[i + 2 : i + 3]
                 if kind == ":":
                     i += 3
                 elif kind == "=" or kind == "!":
                     i, lookaround = i + 3, True
-                elif kind == "<" and s[i + 3:i + 4] in ("=", "!"):
+                elif kind == "<" and s[i + 3 : i + 4] in ("=", "!"):
                     i, lookaround = i + 4, True
                 elif kind == "<":
                     i, name = _fmt_regex_group_name(s, i + 3)
@@ -1048,7 +1116,9 @@ def _format_regex(s: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Content: contentEncoding "base64" and contentMediaType "application/json" (draft 7).
 
-_FMT_BASE64_RE = _re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?")
+_FMT_BASE64_RE = _re.compile(
+    r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?"
+)
 
 
 def _content_base64(s: str) -> bool:

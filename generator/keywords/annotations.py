@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..primitives import short_repr
 from ..resolve import not_a_uri, uri_problem
-
 from .base import ALL_DRAFTS, Keyword
 
 # Names the drafts allow: $anchor and $dynamicAnchor in 2020-12 (the meta-schema's anchorString),
@@ -36,8 +35,11 @@ def check_anchor(w: Walk, value: Any, pointer: str, depth: int) -> None:
     rule = w.profile.dialect.anchor_name
     if not re.fullmatch(rule, value):
         keyword = pointer.rsplit("/", 1)[-1]
-        raise w.fail("bad-keyword-value", pointer,
-                     f"{keyword} {short_repr(value)} is not a name the draft allows (^{rule}$)")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"{keyword} {short_repr(value)} is not a name the draft allows (^{rule}$)",
+        )
 
 
 def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
@@ -52,16 +54,23 @@ def check_id(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not fragment or allowed == "any":
         return
     if allowed == "none":
-        raise w.fail("bad-keyword-value", pointer, f"$id {short_repr(value)} has a fragment: an $id is a URI "
-                     "without one (name a subschema with $anchor)")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"$id {short_repr(value)} has a fragment: an $id is a URI "
+            "without one (name a subschema with $anchor)",
+        )
     if fragment.startswith("/"):
         # a JSON pointer fragment (`"$id": "#/properties/name"`, as schema generators write it):
         # the drafts name subschemas with plain names only, so it names nothing; the rest of the
         # $id still applies. Peers accept it, and public schemas have it.
         return
     if not re.fullmatch(PLAIN_NAME, fragment):
-        raise w.fail("bad-keyword-value", pointer,
-                     f"$id {short_repr(value)}: a fragment in an $id must be a plain name (^{PLAIN_NAME}$)")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"$id {short_repr(value)}: a fragment in an $id must be a plain name (^{PLAIN_NAME}$)",
+        )
 
 
 def check_uri(w: Walk, value: str, pointer: str) -> None:
@@ -92,7 +101,8 @@ def check_definitions(w: Walk, value: Any, pointer: str, depth: int) -> None:
     """$defs and definitions: an object of schemas. A fail-open profile (every draft) passes over
     an entry that is no schema at all (public schemas hold `"$defs": {"description": "..."}`):
     nothing applies it unless a reference names it, and lowering preflights every reference
-    target, so a reference to it is still refused (`not-a-schema`). Fail-closed profiles refuse it."""
+    target, so a reference to it is still refused (`not-a-schema`). Fail-closed profiles refuse it.
+    """
     if w.profile.fail_closed or not isinstance(value, dict):
         w.schema_map(value, pointer, depth)
         return
@@ -110,7 +120,9 @@ KEYWORDS = [
     Keyword("$dynamicAnchor", "core", frozenset(), check_anchor, annotation=ALL_DRAFTS),
     Keyword("$recursiveAnchor", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
     Keyword("$defs", "core", frozenset(), check_definitions, annotation=ALL_DRAFTS, holds="map"),
-    Keyword("definitions", "core", frozenset(), check_definitions, annotation=ALL_DRAFTS, holds="map"),
+    Keyword(
+        "definitions", "core", frozenset(), check_definitions, annotation=ALL_DRAFTS, holds="map"
+    ),
     Keyword("$vocabulary", "core", frozenset(), check_json, annotation=ALL_DRAFTS),
     Keyword("$comment", "core", frozenset(), check_string, annotation=ALL_DRAFTS),
     Keyword("title", "meta-data", frozenset(), check_string, annotation=_SEED),

@@ -15,7 +15,19 @@ from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.exact import JSON_KIND
-from ..emit.tree import RETURN_FALSE, Compare, Display, Expr, Name, Not, Stmt, call, fail_if, if_, lit
+from ..emit.tree import (
+    RETURN_FALSE,
+    Compare,
+    Display,
+    Expr,
+    Name,
+    Not,
+    Stmt,
+    call,
+    fail_if,
+    if_,
+    lit,
+)
 from ..reference.results import Results, error, is_kind
 from ..values import canonical, dumps_exact, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
@@ -54,12 +66,24 @@ class Enum(ir.Check):
 def check_type(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if isinstance(value, str):
         if value not in ir.TYPE_NAMES:
-            raise w.fail("bad-keyword-value", pointer, f"unknown type {value!r}; types are {', '.join(ir.TYPE_NAMES)}")
+            raise w.fail(
+                "bad-keyword-value",
+                pointer,
+                f"unknown type {value!r}; types are {', '.join(ir.TYPE_NAMES)}",
+            )
         return
     if not isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, f"type must be a string or an array of strings, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"type must be a string or an array of strings, not {w.describe(value)}",
+        )
     if not w.profile.type_arrays:
-        raise w.fail("bad-keyword-value", pointer, f"the {w.profile.name} profile takes one type name, not an array")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"the {w.profile.name} profile takes one type name, not an array",
+        )
     if not value:
         raise w.fail("bad-keyword-value", pointer, "type must not be an empty array")
     for i, name in enumerate(value):
@@ -69,7 +93,9 @@ def check_type(w: Walk, value: Any, pointer: str, depth: int) -> None:
         raise w.fail("bad-keyword-value", pointer, "type names must be unique")
 
 
-def lower_type(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_type(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     names = {value} if isinstance(value, str) else set(value)
     if "number" in names:
         names.discard("integer")  # every integer is a number
@@ -82,21 +108,30 @@ def _has_type(instance: Any, name: str, at: Here) -> bool:
     return p.is_type(instance, name)
 
 
-def reference_type(r: DraftReference, types: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                   at: Here) -> Results:
+def reference_type(
+    r: DraftReference, types: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     names = [types] if isinstance(types, str) else types
     if not any(_has_type(instance, name, at) for name in names):
-        allowed = [n for n in ir.TYPE_NAMES if n in names and not (n == "integer" and "number" in names)]
-        yield error("type", "type", instance, ip, kp, {"type": allowed[0] if len(allowed) == 1 else allowed})
+        allowed = [
+            n for n in ir.TYPE_NAMES if n in names and not (n == "integer" and "number" in names)
+        ]
+        yield error(
+            "type", "type", instance, ip, kp, {"type": allowed[0] if len(allowed) == 1 else allowed}
+        )
 
 
 # -- enum and const -------------------------------------------------------------------------------
 def check_enum(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, f"enum must be an array, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value", pointer, f"enum must be an array, not {w.describe(value)}"
+        )
     limit = w.profile.limits.max_enum_values
     if limit is not None and len(value) > limit:
-        raise w.fail("limit-exceeded", pointer, f"{len(value)} enum values, over the limit of {limit}")
+        raise w.fail(
+            "limit-exceeded", pointer, f"{len(value)} enum values, over the limit of {limit}"
+        )
     w.json_value(value, pointer)
 
 
@@ -104,11 +139,15 @@ def check_const(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.json_value(value, pointer)
 
 
-def lower_enum(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_enum(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     return [Enum("enum", tuple(value), _identity(value))]
 
 
-def lower_const(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_const(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     return [Enum("const", (value,), _identity([value]))]
 
 
@@ -129,7 +168,11 @@ def _json_kind(value: Any) -> str:
 def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
     m, x, exact = b.m, b.x, b.exact
     kind = JSON_KIND[exact]
-    values = [normalize_number(v) if kind == "number" else v for v in check.values if _json_kind(v) == kind]
+    values = [
+        normalize_number(v) if kind == "number" else v
+        for v in check.values
+        if _json_kind(v) == kind
+    ]
     if not values:
         return [RETURN_FALSE]
     if exact == "None":
@@ -141,7 +184,8 @@ def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
     if exact == "float":
         values = [v for v in values if not isinstance(v, Decimal)]
     simple = exact in ("str", "int") or (
-        exact == "float" and all(not isinstance(v, int) or abs(v) <= SAFE_FLOAT_INT for v in values))
+        exact == "float" and all(not isinstance(v, int) or abs(v) <= SAFE_FLOAT_INT for v in values)
+    )
     if simple and not values:
         return [RETURN_FALSE]
     if simple and len(values) == 1:
@@ -172,24 +216,50 @@ def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:
     return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], params)])]
 
 
-def reference_enum(r: DraftReference, values: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                   at: Here) -> Results:
+def reference_enum(
+    r: DraftReference,
+    values: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if not any(p.json_equal(instance, v) for v in values):
         yield error("enum", "enum", instance, ip, kp, {"allowedValues": list(values)})
 
 
-def reference_const(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                    at: Here) -> Results:
+def reference_const(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not p.json_equal(instance, value):
         yield error("const", "const", instance, ip, kp, {"allowedValue": value})
 
 
 KEYWORDS = [
-    Keyword("type", "validation", ALL_DRAFTS | {"octoscript", "strict", "lenient"}, check_type, lower_type,
-            reference=reference_type),
-    Keyword("enum", "validation", ALL_DRAFTS | {"octoscript", "strict"}, check_enum, lower_enum,
-            reference=reference_enum),
-    Keyword("const", "validation", drafts("draft6") | {"strict"}, check_const, lower_const,
-            reference=reference_const),
+    Keyword(
+        "type",
+        "validation",
+        ALL_DRAFTS | {"octoscript", "strict", "lenient"},
+        check_type,
+        lower_type,
+        reference=reference_type,
+    ),
+    Keyword(
+        "enum",
+        "validation",
+        ALL_DRAFTS | {"octoscript", "strict"},
+        check_enum,
+        lower_enum,
+        reference=reference_enum,
+    ),
+    Keyword(
+        "const",
+        "validation",
+        drafts("draft6") | {"strict"},
+        check_const,
+        lower_const,
+        reference=reference_const,
+    ),
 ]
 CHECKS = [CheckKind(Enum, cost=1, fast=fast_enum, error=error_enum)]

@@ -10,10 +10,44 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.alternatives import alternatives
 from ..emit.annotations import acall, merge
-from ..emit.context import AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, error_spec, fail
+from ..emit.context import (
+    AK,
+    EV,
+    IP,
+    KP,
+    OUT,
+    ErrorContext,
+    Evaluation,
+    X,
+    branch_rows,
+    ecall,
+    error_spec,
+    fail,
+)
 from ..emit.fast import check_in_place, passes_by_type
-from ..emit.tree import (NONE, RETURN_FALSE, TRUE, Assign, Compare, ExprStmt, GenExp, If, ListComp, Name, Not, Pass,
-                         Stmt, Subscript, Tuple, as_flag, call, fail_if, if_, lit, method)
+from ..emit.tree import (
+    NONE,
+    RETURN_FALSE,
+    TRUE,
+    Assign,
+    Compare,
+    ExprStmt,
+    GenExp,
+    If,
+    ListComp,
+    Name,
+    Not,
+    Pass,
+    Stmt,
+    Subscript,
+    Tuple,
+    as_flag,
+    call,
+    fail_if,
+    if_,
+    lit,
+    method,
+)
 from ..errors import join_pointer
 from ..reference.results import Results, branches, error, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
@@ -89,26 +123,44 @@ def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
 C = Any  # Context | None
 
 
-def lower_all_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_all_of(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [AllOf("allOf", lw.nodes(value, where, ctx))]
 
 
-def lower_any_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_any_of(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [AnyOf("anyOf", lw.nodes(value, where, ctx))]
 
 
-def lower_one_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_one_of(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [OneOf("oneOf", lw.nodes(value, where, ctx))]
 
 
-def lower_not(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_not(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [Not_("not", lw.node(value, where, ctx))]
 
 
-def lower_if(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_if(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     parent = where.rsplit("/", 1)[0]
-    then = lw.node(schema["then"], join_pointer(parent, "then"), ctx) if lw.enforced("then", schema) else None
-    otherwise = lw.node(schema["else"], join_pointer(parent, "else"), ctx) if lw.enforced("else", schema) else None
+    then = (
+        lw.node(schema["then"], join_pointer(parent, "then"), ctx)
+        if lw.enforced("then", schema)
+        else None
+    )
+    otherwise = (
+        lw.node(schema["else"], join_pointer(parent, "else"), ctx)
+        if lw.enforced("else", schema)
+        else None
+    )
     if then is None and otherwise is None and not lw.profile.dialect.annotations:
         return []  # `if` alone decides nothing (but what it evaluates may count, from 2019-09)
     return [IfThenElse("if", lw.node(value, where, ctx), then, otherwise)]
@@ -146,8 +198,14 @@ def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
             return []
         return setup + [if_(flag, then, otherwise) if then else if_(Not(flag), otherwise)]
     if check.then is not None and check.otherwise is not None:
-        return [If(((m.call(check.condition, x), (fail_if(Not(m.call(check.then, x))),)),
-                    (Not(m.call(check.otherwise, x)), (RETURN_FALSE,))))]
+        return [
+            If(
+                (
+                    (m.call(check.condition, x), (fail_if(Not(m.call(check.then, x))),)),
+                    (Not(m.call(check.otherwise, x)), (RETURN_FALSE,)),
+                )
+            )
+        ]
     out: list[Stmt] = []
     for sub, negate in ((check.then, False), (check.otherwise, True)):
         if sub is not None:
@@ -185,7 +243,11 @@ def _checked(m: ModuleEmitter, sub: ir.Node | None, x: Name) -> list[Stmt]:
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_all_of(e: ErrorContext, check: AllOf) -> list[Stmt]:
-    return [ecall(e.m, sub, X, IP, "allOf", i) for i, sub in enumerate(check.schemas) if not ir.always_true(sub)]
+    return [
+        ecall(e.m, sub, X, IP, "allOf", i)
+        for i, sub in enumerate(check.schemas)
+        if not ir.always_true(sub)
+    ]
 
 
 def error_any_of(e: ErrorContext, check: AnyOf) -> list[Stmt]:
@@ -193,18 +255,35 @@ def error_any_of(e: ErrorContext, check: AnyOf) -> list[Stmt]:
 
 
 def error_one_of(e: ErrorContext, check: OneOf) -> list[Stmt]:
-    return _error_alternatives(e, "oneOf", check.schemas, (MESSAGES["oneOf"], MESSAGES["oneOf.several"]))
+    return _error_alternatives(
+        e, "oneOf", check.schemas, (MESSAGES["oneOf"], MESSAGES["oneOf.several"])
+    )
 
 
-def _error_alternatives(e: ErrorContext, keyword: str, schemas: tuple[ir.Node, ...],
-                        templates: tuple[str, ...]) -> list[Stmt]:
+def _error_alternatives(
+    e: ErrorContext, keyword: str, schemas: tuple[ir.Node, ...], templates: tuple[str, ...]
+) -> list[Stmt]:
     """anyOf/oneOf, decided again by _alternatives (which gathers each alternative's errors when
     none holds) from a table of the alternatives."""
     m = e.m
     rows = branch_rows(m, [(sub, (keyword, i)) for i, sub in enumerate(schemas)])
     spec = error_spec(m, e.node, templates)
-    return [ExprStmt(call(m.prim("_alternatives"), OUT, X, rows, spec, IP, KP, AK, lit("/" + keyword),
-                          *m.scope_args()))]
+    return [
+        ExprStmt(
+            call(
+                m.prim("_alternatives"),
+                OUT,
+                X,
+                rows,
+                spec,
+                IP,
+                KP,
+                AK,
+                lit("/" + keyword),
+                *m.scope_args(),
+            )
+        )
+    ]
 
 
 def error_not(e: ErrorContext, check: Not_) -> list[Stmt]:
@@ -233,8 +312,15 @@ def evaluates_one_of(found: Evaluation, check: OneOf) -> None:
     """oneOf annotates only when it holds: exactly one alternative is valid."""
     r, rs = Name("r"), Name("rs")
     calls = tuple(acall(found.m, sub) for sub in check.schemas)
-    found.in_place.append(Assign(rs, ListComp(GenExp(r, r, Tuple(calls), Compare(r, "is not", NONE)))))
-    found.in_place.append(if_(Compare(call("len", rs), "==", lit(1)), [ExprStmt(method(EV, "update", Subscript(rs, lit(0))))]))
+    found.in_place.append(
+        Assign(rs, ListComp(GenExp(r, r, Tuple(calls), Compare(r, "is not", NONE))))
+    )
+    found.in_place.append(
+        if_(
+            Compare(call("len", rs), "==", lit(1)),
+            [ExprStmt(method(EV, "update", Subscript(rs, lit(0))))],
+        )
+    )
 
 
 def evaluates_if(found: Evaluation, check: IfThenElse) -> None:
@@ -249,17 +335,33 @@ def evaluates_if(found: Evaluation, check: IfThenElse) -> None:
 
 
 # -- the reference ------------------------------------------------------------------------------------
-def reference_all_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                     at: Here) -> Results:
+def reference_all_of(
+    r: DraftReference,
+    schemas: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     for index, sub in enumerate(schemas):
         yield from r.in_place(sub, instance, ip, join_pointer(kp, index), at.down("allOf", index))
 
 
-def reference_any_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                     at: Here) -> Results:
+def reference_any_of(
+    r: DraftReference,
+    schemas: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     failed = []
     for index, sub in enumerate(schemas):
-        errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("anyOf", index))
+        errors, annotations = r.outcome(
+            sub, instance, ip, join_pointer(kp, index), at.down("anyOf", index)
+        )
         if errors:
             failed.append((index, errors))
         else:
@@ -268,11 +370,20 @@ def reference_any_of(r: DraftReference, schemas: Any, instance: Any, schema: dic
         yield error("anyOf", "anyOf", instance, ip, kp, {}, branches(failed))
 
 
-def reference_one_of(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                     at: Here) -> Results:
+def reference_one_of(
+    r: DraftReference,
+    schemas: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     passed, failed = [], []
     for index, sub in enumerate(schemas):
-        errors, annotations = r.outcome(sub, instance, ip, join_pointer(kp, index), at.down("oneOf", index))
+        errors, annotations = r.outcome(
+            sub, instance, ip, join_pointer(kp, index), at.down("oneOf", index)
+        )
         if errors:
             failed.append((index, errors))
         else:
@@ -280,19 +391,29 @@ def reference_one_of(r: DraftReference, schemas: Any, instance: Any, schema: dic
     if not passed:
         yield error("oneOf", "oneOf", instance, ip, kp, {"passingSchemas": []}, branches(failed))
     elif len(passed) > 1:
-        yield error("oneOf", "oneOf.several", instance, ip, kp, {"passingSchemas": [i for i, _ in passed]})
+        yield error(
+            "oneOf", "oneOf.several", instance, ip, kp, {"passingSchemas": [i for i, _ in passed]}
+        )
     else:
         yield from passed[0][1]
 
 
-def reference_not(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                  at: Here) -> Results:
+def reference_not(
+    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if r.valid(sub, instance, ip, kp, at.down("not")):
         yield error("not", "not", instance, ip, kp)
 
 
-def reference_if(r: DraftReference, condition: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                 at: Here) -> Results:
+def reference_if(
+    r: DraftReference,
+    condition: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if "then" not in schema and "else" not in schema and not at.dialect.annotations:
         return  # `if` alone decides nothing, and before 2019-09 evaluates nothing that counts (lower_if)
     errors, annotations = r.outcome(condition, instance, ip, kp, at.down("if"))
@@ -305,11 +426,51 @@ def reference_if(r: DraftReference, condition: Any, instance: Any, schema: dict[
 
 _COMBINATORS = ALL_DRAFTS | {"strict"}
 KEYWORDS = [
-    Keyword("allOf", "applicator", _COMBINATORS, check_schemas, lower_all_of, reference=reference_all_of, holds="schemas"),
-    Keyword("anyOf", "applicator", _COMBINATORS, check_schemas, lower_any_of, reference=reference_any_of, holds="schemas"),
-    Keyword("oneOf", "applicator", _COMBINATORS, check_schemas, lower_one_of, reference=reference_one_of, holds="schemas"),
-    Keyword("not", "applicator", _COMBINATORS, check_subschema, lower_not, reference=reference_not, holds="schema"),
-    Keyword("if", "applicator", drafts("draft7"), check_subschema, lower_if, reference=reference_if, holds="schema"),
+    Keyword(
+        "allOf",
+        "applicator",
+        _COMBINATORS,
+        check_schemas,
+        lower_all_of,
+        reference=reference_all_of,
+        holds="schemas",
+    ),
+    Keyword(
+        "anyOf",
+        "applicator",
+        _COMBINATORS,
+        check_schemas,
+        lower_any_of,
+        reference=reference_any_of,
+        holds="schemas",
+    ),
+    Keyword(
+        "oneOf",
+        "applicator",
+        _COMBINATORS,
+        check_schemas,
+        lower_one_of,
+        reference=reference_one_of,
+        holds="schemas",
+    ),
+    Keyword(
+        "not",
+        "applicator",
+        _COMBINATORS,
+        check_subschema,
+        lower_not,
+        reference=reference_not,
+        holds="schema",
+    ),
+    Keyword(
+        "if",
+        "applicator",
+        drafts("draft7"),
+        check_subschema,
+        lower_if,
+        reference=reference_if,
+        holds="schema",
+    ),
     Keyword("then", "applicator", drafts("draft7"), check_subschema, read_by="if", holds="schema"),
     Keyword("else", "applicator", drafts("draft7"), check_subschema, read_by="if", holds="schema"),
 ]

@@ -14,15 +14,50 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from .. import primitives as p
 from ..emit.annotations import merge  # noqa: F401 - (the in-place units use it)
-from ..emit.context import (AK, EV, IP, KP, OUT, X, ErrorContext, Evaluation, branch_rows, ecall, ecall_parts, error_spec,
-                            ptr)
+from ..emit.context import (
+    AK,
+    EV,
+    IP,
+    KP,
+    OUT,
+    ErrorContext,
+    Evaluation,
+    X,
+    branch_rows,
+    ecall,
+    ecall_parts,
+    error_spec,
+    ptr,
+)
 from ..emit.fast import check_in_place, check_under, next_suffix
-from ..emit.tree import (RETURN_FALSE, BinOp, Break, Compare, ExprStmt, For, GenExp, If, Name, Not, Stmt, Subscript,
-                         Tuple, and_, call, count_lines, fail_if, if_, lit, method, or_, Assign)
+from ..emit.tree import (
+    RETURN_FALSE,
+    Assign,
+    BinOp,
+    Break,
+    Compare,
+    ExprStmt,
+    For,
+    GenExp,
+    If,
+    Name,
+    Not,
+    Stmt,
+    Subscript,
+    Tuple,
+    and_,
+    call,
+    count_lines,
+    fail_if,
+    if_,
+    lit,
+    method,
+    or_,
+)
 from ..errors import join_pointer
 from ..plan import tuning
-from ..values import count_bound, normalize_number
 from ..reference.results import Evaluated, Results, branches, error, is_kind, sibling
+from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import check_count, error_length, fast_length
 
@@ -51,7 +86,9 @@ class Items(ir.Check):
 class ItemCount(ir.Check):
     bound: int = 0
     at_least: bool = True  # minItems (True) or maxItems (False)
-    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a length)
+    limit: Any = field(
+        default=None, compare=False
+    )  # the schema's number (bound: capped to a length)
     applies_to = "array"
 
 
@@ -93,8 +130,14 @@ def plan_arrays(node: ir.Node, plan: Plan) -> ArrayPlan:
     if len(bounds) != 1 or not 1 <= bounds[0] <= tuning.UNROLL_ITEMS or len(items) != 1:
         return ArrayPlan(None)
     schema = items[0].schema
-    if (items[0].start or schema is None or ir.always_true(schema) or schema.boolean is not None
-            or not plan.inlining.is_leaf(schema) or not plan.inlining.inlinable(schema, 0)):
+    if (
+        items[0].start
+        or schema is None
+        or ir.always_true(schema)
+        or schema.boolean is not None
+        or not plan.inlining.is_leaf(schema)
+        or not plan.inlining.inlinable(schema, 0)
+    ):
         return ArrayPlan(None)
     return ArrayPlan(bounds[0])
 
@@ -111,7 +154,9 @@ def check_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
             w.schema(sub, join_pointer(pointer, i), depth + 1)
         return
     if isinstance(value, list):
-        raise w.fail("bad-keyword-value", pointer, "items must be one schema (use prefixItems for tuples)")
+        raise w.fail(
+            "bad-keyword-value", pointer, "items must be one schema (use prefixItems for tuples)"
+        )
     w.schema(value, pointer, depth + 1)
 
 
@@ -125,18 +170,24 @@ def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 def check_unique_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, bool):
-        raise w.fail("bad-keyword-value", pointer, f"uniqueItems must be a boolean, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value", pointer, f"uniqueItems must be a boolean, not {w.describe(value)}"
+        )
 
 
 # -- lowering -----------------------------------------------------------------------------------------
 C = Any  # Context | None
 
 
-def lower_prefix_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_prefix_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [PrefixItems("prefixItems", lw.nodes(value, where, ctx))]
 
 
-def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     if isinstance(value, list):  # the array form, before 2020-12
         return [PrefixItems("items", lw.nodes(value, where, ctx))]
     if value is True and not lw.profile.dialect.annotations:
@@ -145,33 +196,52 @@ def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ct
     return [Items("items", start, lw.node(value, where, ctx))]
 
 
-def lower_additional_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_additional_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     items = schema.get("items")
-    if ((value is True and not lw.profile.dialect.annotations) or not isinstance(items, list)
-            or not lw.enforced("items", schema)):
+    if (
+        (value is True and not lw.profile.dialect.annotations)
+        or not isinstance(items, list)
+        or not lw.enforced("items", schema)
+    ):
         return []  # additionalItems means something only after an array of items
     return [Items("additionalItems", len(items), lw.node(value, where, ctx))]
 
 
-def lower_contains(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_contains(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     minimum, maximum, min_keyword = 1, None, "contains"
     if lw.enforced("minContains", schema):
         minimum, min_keyword = count_bound(schema["minContains"]), "minContains"
     if lw.enforced("maxContains", schema):
         maximum = count_bound(schema["maxContains"])
     annotates = lw.profile.dialect.contains_evaluates
-    return [Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)]
+    return [
+        Contains("contains", lw.node(value, where, ctx), minimum, maximum, min_keyword, annotates)
+    ]
 
 
-def lower_min_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [ItemCount("minItems", count_bound(value), True, normalize_number(value))] if value > 0 else []
+def lower_min_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
+    return (
+        [ItemCount("minItems", count_bound(value), True, normalize_number(value))]
+        if value > 0
+        else []
+    )
 
 
-def lower_max_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_max_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [ItemCount("maxItems", count_bound(value), False, normalize_number(value))]
 
 
-def lower_unique_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_unique_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [UniqueItems("uniqueItems")] if value else []
 
 
@@ -209,14 +279,24 @@ def fast_items(b: Branch, check: Items) -> list[Stmt]:
             return _unrolled_items(b, schema, length)
         if check.start:  # by index: a slice would copy the list on the valid path
             index = Name("index" + next_suffix(m))
-            return check_under(m, [("for", index, call("range", lit(check.start), call("len", x)))], schema,
-                               Subscript(x, index))
+            return check_under(
+                m,
+                [("for", index, call("range", lit(check.start), call("len", x)))],
+                schema,
+                Subscript(x, index),
+            )
         item = Name("item" + next_suffix(m))
         return check_under(m, [("for", item, x)], schema, var=item)
     fn = m.fast_fn(schema)
     if check.start:
         i = b.scope("i")
-        return [For(i, call("range", lit(check.start), call("len", x)), (fail_if(Not(m.fcall(fn, Subscript(x, i)))),))]
+        return [
+            For(
+                i,
+                call("range", lit(check.start), call("len", x)),
+                (fail_if(Not(m.fcall(fn, Subscript(x, i)))),),
+            )
+        ]
     return _each_item(b, fn)
 
 
@@ -241,8 +321,15 @@ def _unrolled_items(b: Branch, schema: ir.Node, length: int) -> list[Stmt]:
     unpacked: list[Stmt] = [Assign(Tuple(tuple(names), bare=True), x)]
     for name in names:
         unpacked += check_in_place(m, schema, None, var=name)
-    return [If(((Compare(call("len", x), "==", lit(length)), tuple(unpacked)), (too_short, (RETURN_FALSE,))),
-               tuple(loop))]
+    return [
+        If(
+            (
+                (Compare(call("len", x), "==", lit(length)), tuple(unpacked)),
+                (too_short, (RETURN_FALSE,)),
+            ),
+            tuple(loop),
+        )
+    ]
 
 
 def fast_item_count(b: Branch, check: ItemCount) -> list[Stmt]:
@@ -272,9 +359,14 @@ def fast_contains(b: Branch, check: Contains) -> list[Stmt]:
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_prefix_items(e: ErrorContext, check: PrefixItems) -> list[Stmt]:
-    return [if_(Compare(call("len", X), ">", lit(i)),
-                [ecall(e.m, sub, Subscript(X, lit(i)), BinOp(IP, "+", ptr(i)), check.keyword, i)])
-            for i, sub in enumerate(check.schemas) if not ir.always_true(sub)]
+    return [
+        if_(
+            Compare(call("len", X), ">", lit(i)),
+            [ecall(e.m, sub, Subscript(X, lit(i)), BinOp(IP, "+", ptr(i)), check.keyword, i)],
+        )
+        for i, sub in enumerate(check.schemas)
+        if not ir.always_true(sub)
+    ]
 
 
 def error_items(e: ErrorContext, check: Items) -> list[Stmt]:
@@ -284,16 +376,40 @@ def error_items(e: ErrorContext, check: Items) -> list[Stmt]:
         return []
     if not m.dynamic:  # (in dynamic mode each call also takes the scope)
         function, where, absolute = ecall_parts(m, check.schema, check.keyword)
-        return [ExprStmt(call(m.prim("_items_errors"), X, lit(check.start), function, IP, where, absolute, Name("out")))]
+        return [
+            ExprStmt(
+                call(
+                    m.prim("_items_errors"),
+                    X,
+                    lit(check.start),
+                    function,
+                    IP,
+                    where,
+                    absolute,
+                    Name("out"),
+                )
+            )
+        ]
     i = Name("i")
     at = BinOp(BinOp(IP, "+", lit("/")), "+", call("str", i))
-    return [For(i, call("range", lit(check.start), call("len", X)), (ecall(m, check.schema, Subscript(X, i), at, check.keyword),))]
+    return [
+        For(
+            i,
+            call("range", lit(check.start), call("len", X)),
+            (ecall(m, check.schema, Subscript(X, i), at, check.keyword),),
+        )
+    ]
 
 
 def error_unique_items(e: ErrorContext, check: UniqueItems) -> list[Stmt]:
     m = e.m
     spec = error_spec(m, e.node, MESSAGES["uniqueItems"])
-    return [if_(Not(call(m.prim("_unique"), X)), [ExprStmt(call(m.prim("_unique_error"), OUT, X, spec, IP, KP, AK))])]
+    return [
+        if_(
+            Not(call(m.prim("_unique"), X)),
+            [ExprStmt(call(m.prim("_unique_error"), OUT, X, spec, IP, KP, AK))],
+        )
+    ]
 
 
 def error_contains(e: ErrorContext, check: Contains) -> list[Stmt]:
@@ -303,8 +419,24 @@ def error_contains(e: ErrorContext, check: Contains) -> list[Stmt]:
     templates = (MESSAGES["contains.none"], MESSAGES["contains.few"], MESSAGES["maxContains"])
     spec = error_spec(m, e.node, templates)
     row = branch_rows(m, [(check.schema, ("contains",))])
-    return [ExprStmt(call(m.prim("_contains_errors"), OUT, X, Subscript(row, lit(0)), lit(check.minimum),
-                          lit(check.maximum), spec, IP, KP, AK, lit("/" + check.min_keyword), *m.scope_args()))]
+    return [
+        ExprStmt(
+            call(
+                m.prim("_contains_errors"),
+                OUT,
+                X,
+                Subscript(row, lit(0)),
+                lit(check.minimum),
+                lit(check.maximum),
+                spec,
+                IP,
+                KP,
+                AK,
+                lit("/" + check.min_keyword),
+                *m.scope_args(),
+            )
+        )
+    ]
 
 
 # -- what they evaluate (for unevaluatedItems) --------------------------------------------------------
@@ -314,90 +446,145 @@ def evaluates_prefix_items(found: Evaluation, check: PrefixItems) -> None:
 
 
 def evaluates_items(found: Evaluation, check: Items) -> None:
-    found.arrays.append(ExprStmt(method(EV, "update", call("range", lit(check.start), call("len", X)))))
+    found.arrays.append(
+        ExprStmt(method(EV, "update", call("range", lit(check.start), call("len", X))))
+    )
 
 
 def evaluates_contains(found: Evaluation, check: Contains) -> None:
     if check.annotates:
         assert check.schema is not None
         i, v = Name("i"), Name("v")
-        matches = GenExp(i, Tuple((i, v), bare=True), call("enumerate", X), found.m.fcall(found.m.fast_fn(check.schema), v))
+        matches = GenExp(
+            i,
+            Tuple((i, v), bare=True),
+            call("enumerate", X),
+            found.m.fcall(found.m.fast_fn(check.schema), v),
+        )
         found.arrays.append(ExprStmt(method(EV, "update", matches)))
 
 
 # -- the reference ------------------------------------------------------------------------------------
-def reference_prefix_items(r: DraftReference, schemas: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                           at: Here, keyword: str = "prefixItems") -> Results:
+def reference_prefix_items(
+    r: DraftReference,
+    schemas: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+    keyword: str = "prefixItems",
+) -> Results:
     if not is_kind(instance, "array"):
         return
     for index, (sub, item) in enumerate(zip(schemas, instance)):
-        yield from r.child(sub, item, join_pointer(ip, index), join_pointer(kp, index), at.down(keyword, index))
+        yield from r.child(
+            sub, item, join_pointer(ip, index), join_pointer(kp, index), at.down(keyword, index)
+        )
     yield Evaluated(items=frozenset(range(min(len(schemas), len(instance)))))
 
 
-def reference_items(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                    at: Here) -> Results:
+def reference_items(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not is_kind(instance, "array"):
         return
     if isinstance(value, list):  # a tuple, before 2020-12 (in 2020-12 that is prefixItems)
         if at.dialect.tuple_items:
             yield from reference_prefix_items(r, value, instance, schema, ip, kp, at, "items")
         return
-    start = len(schema["prefixItems"]) if r.enforces(at, "prefixItems") and isinstance(schema.get("prefixItems"), list) else 0
+    start = (
+        len(schema["prefixItems"])
+        if r.enforces(at, "prefixItems") and isinstance(schema.get("prefixItems"), list)
+        else 0
+    )
     for index in range(start, len(instance)):
         yield from r.child(value, instance[index], join_pointer(ip, index), kp, at.down("items"))
     yield Evaluated(items=frozenset(range(start, len(instance))))
 
 
-def reference_additional_items(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                               at: Here) -> Results:
+def reference_additional_items(
+    r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     prefix = schema.get("items")
     if not is_kind(instance, "array") or not isinstance(prefix, list):
         return  # without an array of items, additionalItems does nothing
     for index in range(len(prefix), len(instance)):
-        yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("additionalItems"))
+        yield from r.child(
+            extra, instance[index], join_pointer(ip, index), kp, at.down("additionalItems")
+        )
     yield Evaluated(items=frozenset(range(len(prefix), len(instance))))
 
 
-def reference_contains(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                       at: Here) -> Results:
+def reference_contains(
+    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not is_kind(instance, "array"):
         return
-    outcomes = [(i, list(r.child(sub, item, join_pointer(ip, i), kp, at.down("contains"))))
-                for i, item in enumerate(instance)]
+    outcomes = [
+        (i, list(r.child(sub, item, join_pointer(ip, i), kp, at.down("contains"))))
+        for i, item in enumerate(instance)
+    ]
     matched = [i for i, errors in outcomes if not errors]
     if at.dialect.contains_evaluates:
         yield Evaluated(items=frozenset(matched))
     low = schema.get("minContains", 1) if r.enforces(at, "minContains") else 1
     high = schema.get("maxContains") if r.enforces(at, "maxContains") else None
     if len(matched) < low:
-        where = "minContains" if r.enforces(at, "minContains") and "minContains" in schema else "contains"
+        where = (
+            "minContains"
+            if r.enforces(at, "minContains") and "minContains" in schema
+            else "contains"
+        )
         message = "contains.none" if not matched and low == 1 else "contains.few"
-        yield error(where, message, instance, ip, sibling(kp, where),
-                    {"minContains": normalize_number(low), "matches": len(matched)},
-                    branches((i, errors) for i, errors in outcomes if errors))
+        yield error(
+            where,
+            message,
+            instance,
+            ip,
+            sibling(kp, where),
+            {"minContains": normalize_number(low), "matches": len(matched)},
+            branches((i, errors) for i, errors in outcomes if errors),
+        )
     if high is not None and len(matched) > high:
-        yield error("maxContains", "maxContains", instance, ip, sibling(kp, "maxContains"),
-                    {"maxContains": normalize_number(high), "matches": len(matched)})
+        yield error(
+            "maxContains",
+            "maxContains",
+            instance,
+            ip,
+            sibling(kp, "maxContains"),
+            {"maxContains": normalize_number(high), "matches": len(matched)},
+        )
 
 
-def reference_min_items(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                        at: Here) -> Results:
+def reference_min_items(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "array") and len(instance) < bound:
         yield error("minItems", "minItems", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
-def reference_max_items(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                        at: Here) -> Results:
+def reference_max_items(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "array") and len(instance) > bound:
         yield error("maxItems", "maxItems", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
-def reference_unique_items(r: DraftReference, unique: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                           at: Here) -> Results:
+def reference_unique_items(
+    r: DraftReference,
+    unique: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if unique is not True or not is_kind(instance, "array"):
         return
-    for j in range(len(instance)):  # the first item equal to an earlier one, and the earliest of those
+    for j in range(
+        len(instance)
+    ):  # the first item equal to an earlier one, and the earliest of those
         for i in range(j):
             if p.json_equal(instance[i], instance[j]):
                 yield error("uniqueItems", "uniqueItems", instance, ip, kp, {"duplicates": [i, j]})
@@ -406,24 +593,89 @@ def reference_unique_items(r: DraftReference, unique: Any, instance: Any, schema
 
 _ARRAYS = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
-    Keyword("prefixItems", "applicator", drafts("draft2020-12") | {"strict"}, check_prefix_items, lower_prefix_items,
-            reference=reference_prefix_items, holds="schemas"),
-    Keyword("items", "applicator", _ARRAYS, check_items, lower_items, reference=reference_items, holds="schema or schemas"),
-    Keyword("additionalItems", "applicator", drafts("draft4", "draft2019-09"), check_subschema, lower_additional_items,
-            reference=reference_additional_items, holds="schema"),
-    Keyword("contains", "applicator", drafts("draft6"), check_subschema, lower_contains, reference=reference_contains, holds="schema"),
+    Keyword(
+        "prefixItems",
+        "applicator",
+        drafts("draft2020-12") | {"strict"},
+        check_prefix_items,
+        lower_prefix_items,
+        reference=reference_prefix_items,
+        holds="schemas",
+    ),
+    Keyword(
+        "items",
+        "applicator",
+        _ARRAYS,
+        check_items,
+        lower_items,
+        reference=reference_items,
+        holds="schema or schemas",
+    ),
+    Keyword(
+        "additionalItems",
+        "applicator",
+        drafts("draft4", "draft2019-09"),
+        check_subschema,
+        lower_additional_items,
+        reference=reference_additional_items,
+        holds="schema",
+    ),
+    Keyword(
+        "contains",
+        "applicator",
+        drafts("draft6"),
+        check_subschema,
+        lower_contains,
+        reference=reference_contains,
+        holds="schema",
+    ),
     Keyword("minContains", "validation", drafts("draft2019-09"), check_count, read_by="contains"),
     Keyword("maxContains", "validation", drafts("draft2019-09"), check_count, read_by="contains"),
-    Keyword("minItems", "validation", _ARRAYS, check_count, lower_min_items, reference=reference_min_items),
-    Keyword("maxItems", "validation", _ARRAYS, check_count, lower_max_items, reference=reference_max_items),
-    Keyword("uniqueItems", "validation", ALL_DRAFTS | {"strict"}, check_unique_items, lower_unique_items,
-            reference=reference_unique_items),
+    Keyword(
+        "minItems",
+        "validation",
+        _ARRAYS,
+        check_count,
+        lower_min_items,
+        reference=reference_min_items,
+    ),
+    Keyword(
+        "maxItems",
+        "validation",
+        _ARRAYS,
+        check_count,
+        lower_max_items,
+        reference=reference_max_items,
+    ),
+    Keyword(
+        "uniqueItems",
+        "validation",
+        ALL_DRAFTS | {"strict"},
+        check_unique_items,
+        lower_unique_items,
+        reference=reference_unique_items,
+    ),
 ]
 CHECKS = [
     CheckKind(ItemCount, cost=0, fast=fast_item_count, error=error_length),
-    CheckKind(PrefixItems, cost=3, fast=fast_prefix_items, error=error_prefix_items, evaluates=evaluates_prefix_items),
+    CheckKind(
+        PrefixItems,
+        cost=3,
+        fast=fast_prefix_items,
+        error=error_prefix_items,
+        evaluates=evaluates_prefix_items,
+    ),
     CheckKind(UniqueItems, cost=5, walks=True, fast=fast_unique_items, error=error_unique_items),
-    CheckKind(Items, cost=5, walks=True, fast=fast_items, error=error_items, evaluates=evaluates_items),
-    CheckKind(Contains, cost=5, walks=True, fast=fast_contains, error=error_contains, evaluates=evaluates_contains),
+    CheckKind(
+        Items, cost=5, walks=True, fast=fast_items, error=error_items, evaluates=evaluates_items
+    ),
+    CheckKind(
+        Contains,
+        cost=5,
+        walks=True,
+        fast=fast_contains,
+        error=error_contains,
+        evaluates=evaluates_contains,
+    ),
 ]
 PLANNER = plan_arrays

@@ -24,7 +24,7 @@ SEED_PROFILES = ("octoscript", "strict", "lenient")
 
 def drafts(first: str = "draft4", last: str = "draft2020-12") -> frozenset[str]:
     """The drafts from `first` to `last`, both included."""
-    return frozenset(DRAFTS[DRAFTS.index(first):DRAFTS.index(last) + 1])
+    return frozenset(DRAFTS[DRAFTS.index(first) : DRAFTS.index(last) + 1])
 
 
 ALL_DRAFTS = drafts()
@@ -33,7 +33,9 @@ ALL_DRAFTS = drafts()
 Checker = Callable[["Walk", Any, str, int], None]  # preflight: raise SchemaError on a bad value
 Lower = Callable[["Lowering", Any, dict[str, Any], str, "Context | None"], "list[Check]"]
 Reference = Callable[["DraftReference", Any, Any, dict[str, Any], str, str, "Here"], Iterator[Any]]
-FastEmit = Callable[["Branch", Any], "list[Stmt]"]  # checks of one exact type (`if ...: return False`)
+FastEmit = Callable[
+    ["Branch", Any], "list[Stmt]"
+]  # checks of one exact type (`if ...: return False`)
 GeneralEmit = Callable[["General", Any], "list[Stmt]"]  # in-place checks on any value
 ErrorEmit = Callable[["ErrorContext", Any], "list[Stmt]"]
 EvaluateEmit = Callable[["Evaluation", Any], None]

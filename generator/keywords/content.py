@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 class Content(ir.Check):
     value: str = ""  # the keyword's value (for the message)
     function: str = ""  # the checker, str -> bool
-    decoder: str = ""  # a media type beside a known encoding: the decoder (str -> str | None) run first
+    decoder: str = (
+        ""  # a media type beside a known encoding: the decoder (str -> str | None) run first
+    )
     applies_to = "string"
 
 
@@ -46,19 +48,26 @@ MESSAGES = {
 # -- preflight ------------------------------------------------------------------------------------
 def check_content(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer,
-                     f"{pointer.rsplit('/', 1)[-1]} must be a string, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"{pointer.rsplit('/', 1)[-1]} must be a string, not {w.describe(value)}",
+        )
 
 
 # -- lowering -------------------------------------------------------------------------------------
-def lower_encoding(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_encoding(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     from ..formats import CONTENT_ENCODINGS
 
     spec = CONTENT_ENCODINGS.get(value)
     return [Content("contentEncoding", value, spec.checker)] if spec is not None else []
 
 
-def lower_media_type(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_media_type(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     from ..formats import CONTENT_ENCODINGS, CONTENT_MEDIA_TYPES
 
     media = CONTENT_MEDIA_TYPES.get(value)
@@ -78,8 +87,15 @@ def fast_content(b: Branch, check: Content) -> list[Stmt]:
     if not check.decoder:
         return [fail_if(Not(Call(m.format_function(check.function), (b.x,))))]
     decoded = b.scope("decoded")
-    return [Assign(decoded, Call(m.format_function(check.decoder), (b.x,))),
-            fail_if(or_(Compare(decoded, "is", NONE), Not(Call(m.format_function(check.function), (decoded,)))))]
+    return [
+        Assign(decoded, Call(m.format_function(check.decoder), (b.x,))),
+        fail_if(
+            or_(
+                Compare(decoded, "is", NONE),
+                Not(Call(m.format_function(check.function), (decoded,))),
+            )
+        ),
+    ]
 
 
 def error_content(e: ErrorContext, check: Content) -> list[Stmt]:
@@ -89,27 +105,38 @@ def error_content(e: ErrorContext, check: Content) -> list[Stmt]:
     if not check.decoder:
         return [if_(Not(Call(m.format_function(check.function), (call("str", X),))), [failure])]
     decoded = Name("decoded")
-    bad = or_(Compare(decoded, "is", NONE), Not(Call(m.format_function(check.function), (decoded,))))
-    return [Assign(decoded, Call(m.format_function(check.decoder), (call("str", X),))), if_(bad, [failure])]
+    bad = or_(
+        Compare(decoded, "is", NONE), Not(Call(m.format_function(check.function), (decoded,)))
+    )
+    return [
+        Assign(decoded, Call(m.format_function(check.decoder), (call("str", X),))),
+        if_(bad, [failure]),
+    ]
 
 
 # -- the reference ----------------------------------------------------------------------------------
-def reference_encoding(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                       at: Here) -> Results:
+def reference_encoding(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     from ..formats import CONTENT_ENCODINGS, content_checker
 
     if value in CONTENT_ENCODINGS and is_kind(instance, "string"):
         check = content_checker(value, None)
         if check is not None and not check(str(instance)):
-            yield error("contentEncoding", "contentEncoding", instance, ip, kp, {"contentEncoding": value})
+            yield error(
+                "contentEncoding", "contentEncoding", instance, ip, kp, {"contentEncoding": value}
+            )
 
 
-def reference_media_type(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                         at: Here) -> Results:
+def reference_media_type(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     from ..formats import CONTENT_ENCODINGS, CONTENT_MEDIA_TYPES, content_checker
 
     encoding = schema.get("contentEncoding") if r.enforces(at, "contentEncoding") else None
-    if value not in CONTENT_MEDIA_TYPES or (encoding is not None and encoding not in CONTENT_ENCODINGS):
+    if value not in CONTENT_MEDIA_TYPES or (
+        encoding is not None and encoding not in CONTENT_ENCODINGS
+    ):
         return
     check = content_checker(encoding, value)
     if check is not None and is_kind(instance, "string") and not check(str(instance)):
@@ -120,9 +147,25 @@ def reference_media_type(r: DraftReference, value: Any, instance: Any, schema: d
 _KNOWN = drafts("draft7")  # the drafts that define them (7 on)
 _OPTIONAL = frozenset({"draft7"})  # the draft where they are optional assertions
 KEYWORDS = [
-    Keyword("contentEncoding", "content", frozenset(), check_content, lower_encoding,
-            reference=reference_encoding, annotation=_KNOWN, optional=_OPTIONAL),
-    Keyword("contentMediaType", "content", frozenset(), check_content, lower_media_type,
-            reference=reference_media_type, annotation=_KNOWN, optional=_OPTIONAL),
+    Keyword(
+        "contentEncoding",
+        "content",
+        frozenset(),
+        check_content,
+        lower_encoding,
+        reference=reference_encoding,
+        annotation=_KNOWN,
+        optional=_OPTIONAL,
+    ),
+    Keyword(
+        "contentMediaType",
+        "content",
+        frozenset(),
+        check_content,
+        lower_media_type,
+        reference=reference_media_type,
+        annotation=_KNOWN,
+        optional=_OPTIONAL,
+    ),
 ]
 CHECKS = [CheckKind(Content, cost=5, work=8, fast=fast_content, error=error_content)]

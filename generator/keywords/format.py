@@ -38,7 +38,9 @@ MESSAGES = {"format": "{instance} is not a valid {format}"}
 @dataclass(frozen=True)
 class Format(ir.Check):
     name: str = ""  # the format, as the schema writes it (for the message)
-    function: str = ""  # the checker's name in the module: a formats/checkers.py function or an alias
+    function: str = (
+        ""  # the checker's name in the module: a formats/checkers.py function or an alias
+    )
     module: str = ""  # a custom format: the module its function is imported from
     attribute: str = ""  # a custom format: the function's name in that module
     applies_to = "string"
@@ -72,7 +74,9 @@ def checker_for(name: Any, profile: Profile) -> Checker | None:
 def check_format(w: Walk, value: Any, pointer: str, depth: int) -> None:
     """A string; where `format` asserts and unknown formats are refused, one with a checker."""
     if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"format must be a string, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value", pointer, f"format must be a string, not {w.describe(value)}"
+        )
     profile = w.profile
     if profile.format_options.unknown != "error" or profile.keyword_status("format") != "enforced":
         return
@@ -85,14 +89,21 @@ def _unknown_message(name: str, profile: Profile) -> str:
 
     draft = profile.draft or SEED_DRAFT
     spec = FORMATS.get(name)
-    why = (f"{draft} does not define it (it is a format of {', '.join(spec.drafts)})" if spec is not None
-           else f"no draft defines it, and it is not a custom format")
-    return (f"unknown format {p.short_repr(name)}: {why}; with unknown_formats='error' a format "
-            "that cannot be checked is refused (give its checker as a custom format)")
+    why = (
+        f"{draft} does not define it (it is a format of {', '.join(spec.drafts)})"
+        if spec is not None
+        else "no draft defines it, and it is not a custom format"
+    )
+    return (
+        f"unknown format {p.short_repr(name)}: {why}; with unknown_formats='error' a format "
+        "that cannot be checked is refused (give its checker as a custom format)"
+    )
 
 
 # -- lowering -------------------------------------------------------------------------------------
-def lower_format(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_format(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     found = checker_for(value, lw.profile)
     if found is not None:
         return [Format("format", value, found.function, found.module, found.attribute)]
@@ -126,20 +137,35 @@ def reference_function(found: Checker) -> Callable[[str], Any]:
     try:
         return getattr(importlib.import_module(found.module), found.attribute)  # type: ignore[no-any-return]
     except (ImportError, AttributeError) as error:
-        raise OptionError(f"custom format function {found.module}:{found.attribute} cannot be "
-                          f"imported: {error}") from None
+        raise OptionError(
+            f"custom format function {found.module}:{found.attribute} cannot be "
+            f"imported: {error}"
+        ) from None
 
 
-def reference_format(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                     at: Here) -> Results:
+def reference_format(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     found = checker_for(value, at.profile)
-    if found is not None and is_kind(instance, "string") and not reference_function(found)(str(instance)):
+    if (
+        found is not None
+        and is_kind(instance, "string")
+        and not reference_function(found)(str(instance))
+    ):
         yield error("format", "format", instance, ip, kp, {"format": value})
 
 
 _FORMAT_PROFILES = ALL_DRAFTS | {"strict"}
 KEYWORDS = [
-    Keyword("format", "format", frozenset(), check_format, lower_format, reference=reference_format,
-            annotation=_FORMAT_PROFILES, optional=_FORMAT_PROFILES),
+    Keyword(
+        "format",
+        "format",
+        frozenset(),
+        check_format,
+        lower_format,
+        reference=reference_format,
+        annotation=_FORMAT_PROFILES,
+        optional=_FORMAT_PROFILES,
+    ),
 ]
 CHECKS = [CheckKind(Format, cost=5, work=8, fast=fast_format, error=error_format)]

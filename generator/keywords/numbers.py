@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .. import ir
+from .. import ir, values
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, method
 from ..reference.results import Results, error, is_kind
-from .. import values
 from ..values import normalize_number
 from .any_instance import SAFE_FLOAT_INT
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -76,16 +75,26 @@ def check_number(w: Walk, value: Any, pointer: str, depth: int) -> None:
 def check_multiple_of(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.number(value, pointer, "multipleOf")
     if value <= 0:
-        raise w.fail("bad-keyword-value", pointer, f"multipleOf must be greater than 0, not {values.number_text(value)}")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"multipleOf must be greater than 0, not {values.number_text(value)}",
+        )
     if w.profile.integer_multiple_of_only and not p.is_integral(value):
-        raise w.fail("bad-keyword-value", pointer,
-                     f"the {w.profile.name} profile takes only integer multipleOf, not {values.number_text(value)}")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"the {w.profile.name} profile takes only integer multipleOf, not {values.number_text(value)}",
+        )
 
 
 # -- lowering ---------------------------------------------------------------------------------------
 def _bound(keyword: str, op: str, flag: str = "") -> Any:
     """The lowering of a bound; `flag` is draft 4's boolean sibling that makes it exclusive."""
-    def lower_bound(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+
+    def lower_bound(
+        lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+    ) -> list[ir.Check]:
         if isinstance(value, bool):
             return []  # draft 4's exclusiveMaximum/exclusiveMinimum flags: read by their bound
         chosen = op
@@ -97,7 +106,9 @@ def _bound(keyword: str, op: str, flag: str = "") -> Any:
     return lower_bound
 
 
-def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_multiple_of(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     return [MultipleOf("multipleOf", normalize_number(value))]
 
 
@@ -105,8 +116,11 @@ def lower_multiple_of(lw: Lowering, value: Any, schema: dict[str, Any], where: s
 def fast_number_bound(b: Branch, check: NumberBound) -> list[Stmt]:
     m, x, bound = b.m, b.x, check.bound
     fails, signs = _OPS[check.op]
-    exact_native = b.exact == "int" or isinstance(bound, float) or (
-        isinstance(bound, int) and -SAFE_FLOAT_INT <= bound <= SAFE_FLOAT_INT)
+    exact_native = (
+        b.exact == "int"
+        or isinstance(bound, float)
+        or (isinstance(bound, int) and -SAFE_FLOAT_INT <= bound <= SAFE_FLOAT_INT)
+    )
     if exact_native and b.exact == "int":
         return [fail_if(Compare(x, fails, m.value(bound)))]
     if exact_native:  # a float: written so that NaN fails
@@ -119,7 +133,11 @@ def error_number_bound(e: ErrorContext, check: NumberBound) -> list[Stmt]:
     _, signs = _OPS[check.op]
     test = Compare(call(m.prim("_cmp"), X, m.value(check.bound)), "not in", lit(signs))
     params = {"limit": check.bound, "comparison": check.op}
-    return [if_(test, [fail(e, check.keyword, MESSAGES[bound_message(check.keyword, check.op)], params)])]
+    return [
+        if_(
+            test, [fail(e, check.keyword, MESSAGES[bound_message(check.keyword, check.op)], params)]
+        )
+    ]
 
 
 def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
@@ -140,42 +158,98 @@ def fast_multiple_of(b: Branch, check: MultipleOf) -> list[Stmt]:
 def error_multiple_of(e: ErrorContext, check: MultipleOf) -> list[Stmt]:
     m = e.m
     test = Not(call(m.prim("_is_multiple"), X, m.value(check.divisor)))
-    return [if_(test, [fail(e, "multipleOf", MESSAGES["multipleOf"], {"multipleOf": check.divisor})])]
+    return [
+        if_(test, [fail(e, "multipleOf", MESSAGES["multipleOf"], {"multipleOf": check.divisor})])
+    ]
 
 
 # -- the reference ----------------------------------------------------------------------------------
 def _reference_bound(keyword: str, op: str, flag: str = "") -> Any:
-    def reference_bound(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                        at: Here) -> Results:
+    def reference_bound(
+        r: DraftReference,
+        bound: Any,
+        instance: Any,
+        schema: dict[str, Any],
+        ip: str,
+        kp: str,
+        at: Here,
+    ) -> Results:
         if isinstance(bound, bool) or not is_kind(instance, "number"):
             return
-        exclusive = op[0] if flag and at.dialect.exclusive_flags and schema.get(flag) is True else op
+        exclusive = (
+            op[0] if flag and at.dialect.exclusive_flags and schema.get(flag) is True else op
+        )
         _, signs = _OPS[exclusive]
         if p.compare(instance, bound) not in signs:
-            yield error(keyword, bound_message(keyword, exclusive), instance, ip, kp,
-                        {"limit": normalize_number(bound), "comparison": exclusive})
+            yield error(
+                keyword,
+                bound_message(keyword, exclusive),
+                instance,
+                ip,
+                kp,
+                {"limit": normalize_number(bound), "comparison": exclusive},
+            )
 
     return reference_bound
 
 
-def reference_multiple_of(r: DraftReference, divisor: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                          at: Here) -> Results:
+def reference_multiple_of(
+    r: DraftReference,
+    divisor: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if is_kind(instance, "number") and not p.is_multiple(instance, divisor):
-        yield error("multipleOf", "multipleOf", instance, ip, kp, {"multipleOf": normalize_number(divisor)})
+        yield error(
+            "multipleOf", "multipleOf", instance, ip, kp, {"multipleOf": normalize_number(divisor)}
+        )
 
 
 _BOUNDED = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
-    Keyword("minimum", "validation", _BOUNDED, check_number, _bound("minimum", ">=", "exclusiveMinimum"),
-            reference=_reference_bound("minimum", ">=", "exclusiveMinimum")),
-    Keyword("maximum", "validation", _BOUNDED, check_number, _bound("maximum", "<=", "exclusiveMaximum"),
-            reference=_reference_bound("maximum", "<=", "exclusiveMaximum")),
-    Keyword("exclusiveMinimum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMinimum", ">"),
-            reference=_reference_bound("exclusiveMinimum", ">")),
-    Keyword("exclusiveMaximum", "validation", ALL_DRAFTS | {"strict"}, check_number, _bound("exclusiveMaximum", "<"),
-            reference=_reference_bound("exclusiveMaximum", "<")),
-    Keyword("multipleOf", "validation", ALL_DRAFTS | {"strict"}, check_multiple_of, lower_multiple_of,
-            reference=reference_multiple_of),
+    Keyword(
+        "minimum",
+        "validation",
+        _BOUNDED,
+        check_number,
+        _bound("minimum", ">=", "exclusiveMinimum"),
+        reference=_reference_bound("minimum", ">=", "exclusiveMinimum"),
+    ),
+    Keyword(
+        "maximum",
+        "validation",
+        _BOUNDED,
+        check_number,
+        _bound("maximum", "<=", "exclusiveMaximum"),
+        reference=_reference_bound("maximum", "<=", "exclusiveMaximum"),
+    ),
+    Keyword(
+        "exclusiveMinimum",
+        "validation",
+        ALL_DRAFTS | {"strict"},
+        check_number,
+        _bound("exclusiveMinimum", ">"),
+        reference=_reference_bound("exclusiveMinimum", ">"),
+    ),
+    Keyword(
+        "exclusiveMaximum",
+        "validation",
+        ALL_DRAFTS | {"strict"},
+        check_number,
+        _bound("exclusiveMaximum", "<"),
+        reference=_reference_bound("exclusiveMaximum", "<"),
+    ),
+    Keyword(
+        "multipleOf",
+        "validation",
+        ALL_DRAFTS | {"strict"},
+        check_multiple_of,
+        lower_multiple_of,
+        reference=reference_multiple_of,
+    ),
 ]
 CHECKS = [
     CheckKind(NumberBound, cost=0, fast=fast_number_bound, error=error_number_bound),

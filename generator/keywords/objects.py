@@ -22,16 +22,57 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..codegen import literal
 from ..emit.annotations import acall, merge
-from ..emit.context import AK, EV, IP, KEY, KP, OUT, X, ErrorContext, Evaluation, at_key, ecall, error_spec, ptr
+from ..emit.context import (
+    AK,
+    EV,
+    IP,
+    KEY,
+    KP,
+    OUT,
+    ErrorContext,
+    Evaluation,
+    X,
+    at_key,
+    ecall,
+    error_spec,
+    ptr,
+)
 from ..emit.fast import check_in_place, check_under, next_suffix
 from ..emit.names import Scope
-from ..emit.tree import (NONE, RETURN_FALSE, Assign, BinOp, Call, Compare, Display, Expr, ExprStmt, For, If, Name,
-                         Not, Paren, Pass, Stmt, Subscript, Tuple, and_, call, fail_if, if_, lit, literal_expr,
-                         method, or_, truth, when)
+from ..emit.tree import (
+    NONE,
+    RETURN_FALSE,
+    Assign,
+    BinOp,
+    Call,
+    Compare,
+    Display,
+    Expr,
+    ExprStmt,
+    For,
+    If,
+    Name,
+    Not,
+    Paren,
+    Pass,
+    Stmt,
+    Subscript,
+    Tuple,
+    and_,
+    call,
+    fail_if,
+    if_,
+    lit,
+    literal_expr,
+    method,
+    or_,
+    truth,
+    when,
+)
 from ..errors import join_pointer
 from ..plan import tuning
-from ..values import count_bound, normalize_number
 from ..reference.results import Evaluated, Results, error, is_kind
+from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import count_fails
 
@@ -74,7 +115,9 @@ class PatternProperties(ir.Check):
 class PropertyCount(ir.Check):
     bound: int = 0
     at_least: bool = True  # minProperties (True) or maxProperties (False)
-    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a count)
+    limit: Any = field(
+        default=None, compare=False
+    )  # the schema's number (bound: capped to a count)
     applies_to = "object"
 
 
@@ -98,7 +141,7 @@ MESSAGES = {
     "required": "{missingProperty} is a required property",
     "additionalProperties": "additional property {additionalProperty} is not allowed",
     "additionalProperties.patterns": "additional property {additionalProperty} is not allowed: it matches none of "
-                                     "the patterns {patterns}",
+    "the patterns {patterns}",
     "minProperties": "{instance} has too few properties (minProperties {limit})",
     "maxProperties": "{instance} has too many properties (maxProperties {limit})",
     "dependentRequired": "{missingProperty} is a required property when {property} is present",
@@ -138,21 +181,53 @@ def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
 def plan_objects(node: ir.Node, plan: Plan) -> ObjectPlan:
     checks = node.checks
     properties = [c for c in checks if isinstance(c, Properties)]
-    closed = next((c for c in checks if isinstance(c, AdditionalProperties) and c.schema is not None
-                   and c.schema.boolean is False and not c.patterns), None)
+    closed = next(
+        (
+            c
+            for c in checks
+            if isinstance(c, AdditionalProperties)
+            and c.schema is not None
+            and c.schema.boolean is False
+            and not c.patterns
+        ),
+        None,
+    )
     names = [n for c in checks if isinstance(c, Required) for n in c.names]
-    exact_keys = (closed is not None and bool(names) and set(closed.known) == set(names)
-                  and len(set(names)) == len(names))
+    exact_keys = (
+        closed is not None
+        and bool(names)
+        and set(closed.known) == set(names)
+        and len(set(names)) == len(names)
+    )
     # with exactly known keys every property is present: tested by name, it needs no `in` test,
     # which beats a loop over a table at any size
-    table = (properties[0] if len(properties) == 1 and _large(properties[0], plan.dynamic) and not exact_keys
-             else None)
-    closed_table = (table is not None and closed is not None
-                    and {n for n, _ in checked_properties(table)} == set(closed.known))
-    counted = (closed is not None and not exact_keys and table is None and bool(closed.known)
-               and len(properties) == 1 and set(closed.known) == {n for n, _ in properties[0].entries})
-    return ObjectPlan(closed, exact_keys, frozenset(names), table, closed_table, _pattern_loop(checks, plan.dynamic),
-                      counted)
+    table = (
+        properties[0]
+        if len(properties) == 1 and _large(properties[0], plan.dynamic) and not exact_keys
+        else None
+    )
+    closed_table = (
+        table is not None
+        and closed is not None
+        and {n for n, _ in checked_properties(table)} == set(closed.known)
+    )
+    counted = (
+        closed is not None
+        and not exact_keys
+        and table is None
+        and bool(closed.known)
+        and len(properties) == 1
+        and set(closed.known) == {n for n, _ in properties[0].entries}
+    )
+    return ObjectPlan(
+        closed,
+        exact_keys,
+        frozenset(names),
+        table,
+        closed_table,
+        _pattern_loop(checks, plan.dynamic),
+        counted,
+    )
 
 
 def _large(check: Properties, dynamic: bool) -> bool:
@@ -171,16 +246,22 @@ def _pattern_loop(checks: tuple[ir.Check, ...], dynamic: bool) -> PatternLoop | 
     table = properties[0] if properties and _large(properties[0], dynamic) else None
     if table is None and not additional:
         return None
-    if additional and additional[0].patterns != tuple(source for source, _, _ in patterns[0].entries):
+    if additional and additional[0].patterns != tuple(
+        source for source, _, _ in patterns[0].entries
+    ):
         return None
     in_table = {n for n, _ in checked_properties(table)} if table is not None else set()
     known = set(additional[0].known) if additional else in_table
     # which known names a pattern matches is decided here, for the patterns that say it plainly
     # (`^x-`): a regex is not run at compile time (a hostile one could hang it)
     prefixes = [_literal_prefix(source) for source, _, _ in patterns[0].entries]
-    if not in_table <= known or any(prefix is None or name.startswith(prefix) for prefix in prefixes for name in known):
+    if not in_table <= known or any(
+        prefix is None or name.startswith(prefix) for prefix in prefixes for name in known
+    ):
         return None
-    return PatternLoop(table, patterns[0], additional[0] if additional else None, frozenset(known - in_table))
+    return PatternLoop(
+        table, patterns[0], additional[0] if additional else None, frozenset(known - in_table)
+    )
 
 
 def _literal_prefix(source: str) -> str | None:
@@ -213,15 +294,24 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
         return None
     rows: list[tuple[str, Name]]
     if large:
-        rows = [(n, m.consts.pair(m.fast_fn(m.through_refs(sub)), m.error_fn(sub))) for n, sub in entries]
+        rows = [
+            (n, m.consts.pair(m.fast_fn(m.through_refs(sub)), m.error_fn(sub)))
+            for n, sub in entries
+        ]
     else:
         rows = [(n, m.error_fn(sub)) for n, sub in entries]
     kind = "F" if large else "G"
-    table = m.constant(kind, Display("dict", ()), key=kind + repr([(n, r.id) for n, r in rows]),
-                       annotation="dict[str, tuple[Any, Any]]" if large else "dict[str, Any]")
+    table = m.constant(
+        kind,
+        Display("dict", ()),
+        key=kind + repr([(n, r.id) for n, r in rows]),
+        annotation="dict[str, tuple[Any, Any]]" if large else "dict[str, Any]",
+    )
     if table not in m.consts.filled:
         m.consts.filled.add(table)
-        m.consts.late.append(ExprStmt(method(table, "update", Display("dict", tuple((lit(n), r) for n, r in rows)))))
+        m.consts.late.append(
+            ExprStmt(method(table, "update", Display("dict", tuple((lit(n), r) for n, r in rows))))
+        )
     return table
 
 
@@ -243,10 +333,16 @@ def _is_str(k: Expr) -> Expr:
 # -- preflight ----------------------------------------------------------------------------------------
 def check_properties(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, f"properties must be an object, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value", pointer, f"properties must be an object, not {w.describe(value)}"
+        )
     limit = w.profile.limits.max_properties
     if limit is not None and len(value) > limit:
-        raise w.fail("limit-exceeded", pointer, f"{len(value)} properties, over the limit of {limit} per object")
+        raise w.fail(
+            "limit-exceeded",
+            pointer,
+            f"{len(value)} properties, over the limit of {limit} per object",
+        )
     for name, sub in value.items():
         if not isinstance(name, str):
             raise w.fail("bad-keyword-value", pointer, f"property name {name!r} is not a string")
@@ -264,8 +360,11 @@ def check_additional_properties(w: Walk, value: Any, pointer: str, depth: int) -
     if isinstance(value, bool):
         return
     if not w.profile.schema_additional_properties:
-        raise w.fail("bad-keyword-value", pointer,
-                     f"the {w.profile.name} profile takes only true or false for additionalProperties")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"the {w.profile.name} profile takes only true or false for additionalProperties",
+        )
     w.schema(value, pointer, depth + 1)
 
 
@@ -287,7 +386,9 @@ def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 def check_dependent_required(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, dict):
-        raise w.fail("bad-keyword-value", pointer, "dependentRequired must be an object of string arrays")
+        raise w.fail(
+            "bad-keyword-value", pointer, "dependentRequired must be an object of string arrays"
+        )
     for name, names in value.items():
         check_required(w, names, join_pointer(pointer, name), depth)
 
@@ -310,55 +411,90 @@ def check_count(w: Walk, value: Any, pointer: str, depth: int) -> None:
 C = Any  # Context | None
 
 
-def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
+def lower_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
+    entries = tuple(
+        (name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items()
+    )
     return [Properties("properties", entries)] if entries else []
 
 
-def lower_pattern_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_pattern_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     from .strings import translated as translate  # cached
 
-    entries = tuple((source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
-                    for source, sub in value.items())
+    entries = tuple(
+        (source, translate(source), lw.node(sub, join_pointer(where, source), ctx))
+        for source, sub in value.items()
+    )
     return [PatternProperties("patternProperties", entries)] if entries else []
 
 
-def lower_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_required(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [Required("required", tuple(value))] if value else []
 
 
-def lower_additional_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_additional_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     if value is True and not lw.profile.dialect.annotations:
         return []
-    from .strings import translated as translate  # cached
 
     known = tuple(schema["properties"]) if lw.enforced("properties", schema) else ()
-    patterns = tuple(schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
-    return [AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)]
+    patterns = (
+        tuple(schema["patternProperties"]) if lw.enforced("patternProperties", schema) else ()
+    )
+    return [
+        AdditionalProperties("additionalProperties", known, lw.node(value, where, ctx), patterns)
+    ]
 
 
-def lower_min_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    return [PropertyCount("minProperties", count_bound(value), True, normalize_number(value))] if value > 0 else []
+def lower_min_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
+    return (
+        [PropertyCount("minProperties", count_bound(value), True, normalize_number(value))]
+        if value > 0
+        else []
+    )
 
 
-def lower_max_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_max_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     return [PropertyCount("maxProperties", count_bound(value), False, normalize_number(value))]
 
 
-def lower_dependent_required(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_dependent_required(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     entries = tuple((name, tuple(names)) for name, names in value.items() if names)
     return [DependentRequired("dependentRequired", entries)] if entries else []
 
 
-def lower_dependent_schemas(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
-    entries = tuple((name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items())
+def lower_dependent_schemas(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
+    entries = tuple(
+        (name, lw.node(sub, join_pointer(where, name), ctx)) for name, sub in value.items()
+    )
     return [DependentSchemas("dependentSchemas", entries)] if entries else []
 
 
-def lower_dependencies(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_dependencies(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     """An array value is dependentRequired, a schema value dependentSchemas (every draft)."""
     names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
-    schemas = tuple((n, lw.node(v, join_pointer(where, n), ctx)) for n, v in value.items() if not isinstance(v, list))
+    schemas = tuple(
+        (n, lw.node(v, join_pointer(where, n), ctx))
+        for n, v in value.items()
+        if not isinstance(v, list)
+    )
     checks: list[ir.Check] = []
     if names:
         checks.append(DependentRequired("dependencies", names))
@@ -379,7 +515,10 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
         # property read by name (in pure Python cheaper than a look-up of each before an `if`
         # rule that fails); by count and names up to NAME_TESTS (no keys view is made)
         if len(check.names) <= tuning.NAME_TESTS:
-            tests = [Compare(call("len", x), "!=", lit(len(check.names))), *(_has(n, x, True) for n in check.names)]
+            tests = [
+                Compare(call("len", x), "!=", lit(len(check.names))),
+                *(_has(n, x, True) for n in check.names),
+            ]
             return [fail_if(or_(*tests))]
         return [fail_if(Compare(method(x, "keys"), "!=", _keys(m, plan.closed.known)))]
     by_name = _checked_by_name(b)
@@ -413,7 +552,9 @@ def _checked_by_name(b: Branch) -> dict[str, ir.Node]:
     """The properties whose checks fast_properties writes by name (not through a table): name ->
     subschema."""
     plan = _plan(b)
-    if plan.table is not None or (plan.pattern_loop is not None and plan.pattern_loop.table is not None):
+    if plan.table is not None or (
+        plan.pattern_loop is not None and plan.pattern_loop.table is not None
+    ):
         return {}  # (fast_properties loops over the names through a table)
     properties = [c for c in b.node.checks if isinstance(c, Properties)]
     return dict(checked_properties(properties[0])) if len(properties) == 1 else {}
@@ -428,8 +569,18 @@ def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
         assert table is not None
         k, v, f = b.scope("k"), b.scope("v"), b.scope("f")
         row_fails = Not(Call(Subscript(f, lit(0)), (v,)))
-        test = or_(Compare(f, "is", NONE), row_fails) if plan.closed_table else and_(Compare(f, "is not", NONE), row_fails)
-        return [For(Tuple((k, v), bare=True), method(x, "items"), (Assign(f, method(table, "get", k)), fail_if(test)))]
+        test = (
+            or_(Compare(f, "is", NONE), row_fails)
+            if plan.closed_table
+            else and_(Compare(f, "is not", NONE), row_fails)
+        )
+        return [
+            For(
+                Tuple((k, v), bare=True),
+                method(x, "items"),
+                (Assign(f, method(table, "get", k)), fail_if(test)),
+            )
+        ]
     if plan.counted:
         return _counted_properties(b, check)
     out: list[Stmt] = []
@@ -501,8 +652,15 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
         # the subschema checked in place, in the loop; over the values alone when no property is known
         value = Name("value" + next_suffix(m))
         if known:
-            return check_under(m, [("for", Tuple((k, value), bare=True), method(x, "items")),
-                                   ("if", Compare(k, "not in", known), None)], schema, var=value)
+            return check_under(
+                m,
+                [
+                    ("for", Tuple((k, value), bare=True), method(x, "items")),
+                    ("if", Compare(k, "not in", known), None),
+                ],
+                schema,
+                var=value,
+            )
         return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
     patterns = check.patterns
@@ -524,7 +682,10 @@ def fast_pattern_properties(b: Branch, check: PatternProperties) -> list[Stmt]:
     checked = [(source, sub) for source, _, sub in check.entries if not ir.always_true(sub)]
     if not checked:
         return []  # (kept only for what it evaluates: unevaluatedProperties)
-    inner = [fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v)))) for source, sub in checked]
+    inner = [
+        fail_if(and_(m.pattern(source, k), Not(m.fcall(m.fast_fn(sub), v))))
+        for source, sub in checked
+    ]
     loop = For(Tuple((k, v), bare=True), method(b.x, "items"), (if_(_is_str(k), inner),))
     return [*m.pattern_notes(source for source, _ in checked), loop]
 
@@ -541,7 +702,10 @@ def _pattern_loop_code(b: Branch, loop: PatternLoop) -> list[Stmt]:
         f = b.scope("f")
         row = (Compare(f, "is not", NONE), (fail_if(Not(Call(Subscript(f, lit(0)), (v,)))),))
         rest = ((Compare(k, "not in", others), tuple(unknown)),) if others is not None else ()
-        body = [Assign(f, method(table, "get", k)), If((row, *rest), () if others is not None else tuple(unknown))]
+        body = [
+            Assign(f, method(table, "get", k)),
+            If((row, *rest), () if others is not None else tuple(unknown)),
+        ]
     elif others is not None:
         body = [if_(Compare(k, "not in", others), unknown)]
     else:
@@ -558,7 +722,7 @@ def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list
     other = loop.additional.schema if loop.additional is not None else None
     checked = [(match, sub) for match, sub in matches if not ir.always_true(sub)]
     if other is not None and other.boolean is False and len(matches) == 1:
-        (match, sub), = matches  # the one pattern must match, and its schema hold
+        ((match, sub),) = matches  # the one pattern must match, and its schema hold
         tests = [Not(_is_str(k)), match.negate()]
         if checked:
             tests.append(Not(m.fcall(m.fast_fn(sub), v)))
@@ -566,10 +730,19 @@ def _unknown_name_checks(b: Branch, loop: PatternLoop, k: Name, v: Name) -> list
     out: list[Stmt] = []
     if other is not None and not ir.always_true(other):
         unmatched = Paren(and_(*[match.negate() for match, _ in matches]))
-        fails = [RETURN_FALSE] if other.boolean is False else [fail_if(Not(m.fcall(m.fast_fn(other), v)))]
+        fails = (
+            [RETURN_FALSE]
+            if other.boolean is False
+            else [fail_if(Not(m.fcall(m.fast_fn(other), v)))]
+        )
         out.append(if_(or_(Not(_is_str(k)), unmatched), fails))
     if checked:
-        out.append(if_(_is_str(k), [fail_if(and_(match, Not(m.fcall(m.fast_fn(sub), v)))) for match, sub in checked]))
+        out.append(
+            if_(
+                _is_str(k),
+                [fail_if(and_(match, Not(m.fcall(m.fast_fn(sub), v)))) for match, sub in checked],
+            )
+        )
     elif other is None or ir.always_true(other):
         out.append(Pass())
     return out
@@ -580,18 +753,28 @@ def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
 
 
 def fast_dependent_required(b: Branch, check: DependentRequired) -> list[Stmt]:
-    return [fail_if(and_(_has(name, b.x), Not(and_(*[_has(n, b.x) for n in names])))) for name, names in check.entries]
+    return [
+        fail_if(and_(_has(name, b.x), Not(and_(*[_has(n, b.x) for n in names]))))
+        for name, names in check.entries
+    ]
 
 
 def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
-    return [fail_if(and_(_has(name, b.x), Not(b.m.fcall(b.m.fast_fn(sub), b.x))))
-            for name, sub in check.entries if not ir.always_true(sub)]
+    return [
+        fail_if(and_(_has(name, b.x), Not(b.m.fcall(b.m.fast_fn(sub), b.x))))
+        for name, sub in check.entries
+        if not ir.always_true(sub)
+    ]
 
 
 # -- the error path -----------------------------------------------------------------------------------
 def error_required(e: ErrorContext, check: Required) -> list[Stmt]:
     spec = error_spec(e.m, e.node, MESSAGES["required"])
-    return [ExprStmt(call(e.m.prim("_required_errors"), X, literal_expr(check.names), spec, IP, KP, AK, OUT))]
+    return [
+        ExprStmt(
+            call(e.m.prim("_required_errors"), X, literal_expr(check.names), spec, IP, KP, AK, OUT)
+        )
+    ]
 
 
 def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:
@@ -600,8 +783,14 @@ def error_properties(e: ErrorContext, check: Properties) -> list[Stmt]:
     if table is not None:  # a large one's table also holds the fast functions
         pairs = property_table(m, check) is not None
         return [ExprStmt(call(m.prim("_property_errors"), X, table, lit(pairs), IP, KP, AK, OUT))]
-    return [if_(_has(name, X), [ecall(m, sub, Subscript(X, lit(name)), BinOp(IP, "+", ptr(name)), "properties", name)])
-            for name, sub in check.entries if not ir.always_true(sub)]
+    return [
+        if_(
+            _has(name, X),
+            [ecall(m, sub, Subscript(X, lit(name)), BinOp(IP, "+", ptr(name)), "properties", name)],
+        )
+        for name, sub in check.entries
+        if not ir.always_true(sub)
+    ]
 
 
 def error_additional_properties(e: ErrorContext, check: AdditionalProperties) -> list[Stmt]:
@@ -610,7 +799,11 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     if ir.always_true(check.schema):
         return []
     # a closed object's property table lists exactly its names: it serves as the set of them
-    known = property_table(m, plan.table) if check.schema.boolean is False and plan.closed_table and plan.table else None
+    known = (
+        property_table(m, plan.table)
+        if check.schema.boolean is False and plan.closed_table and plan.table
+        else None
+    )
     known = known or _keys(m, check.known)
     if check.schema.boolean is False and not check.patterns:
         spec = error_spec(m, e.node, MESSAGES["additionalProperties"], "additionalProperty")
@@ -618,7 +811,9 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     tests: list[Expr] = [Compare(KEY, "not in", known)]
     tests += [Not(Paren(and_(_is_str(KEY), m.pattern(pattern, KEY)))) for pattern in check.patterns]
     if check.schema.boolean is False:
-        spec = error_spec(m, e.node, MESSAGES["additionalProperties.patterns"], list(check.patterns))
+        spec = error_spec(
+            m, e.node, MESSAGES["additionalProperties.patterns"], list(check.patterns)
+        )
         inner: Stmt = ExprStmt(call(m.prim("_unmatched_error"), OUT, X, KEY, spec, IP, KP, AK))
     else:
         inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), "additionalProperties")
@@ -628,13 +823,21 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
 def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
     """The error of the member `key` of x, which no schema allows (a false additionalProperties,
     unevaluatedProperties or unevaluatedItems)."""
-    return ExprStmt(call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword)))
+    return ExprStmt(
+        call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword))
+    )
 
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
     m, at = e.m, at_key(e.m)
-    inner = [stmt for source, _, sub in check.entries
-             for stmt in when(m.pattern(source, KEY), [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)])]
+    inner = [
+        stmt
+        for source, _, sub in check.entries
+        for stmt in when(
+            m.pattern(source, KEY),
+            [ecall(m, sub, Subscript(X, KEY), at, "patternProperties", source)],
+        )
+    ]
     return [For(KEY, X, (if_(_is_str(KEY), inner),))]
 
 
@@ -647,14 +850,36 @@ def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
 def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
     m = e.m
     spec = error_spec(m, e.node, MESSAGES["dependentRequired"])
-    return [if_(_has(name, X), [ExprStmt(call(m.prim("_dependent_errors"), OUT, X, lit(name), lit(names), spec, IP, KP,
-                                              AK, lit("/" + check.keyword)))])
-            for name, names in check.entries]
+    return [
+        if_(
+            _has(name, X),
+            [
+                ExprStmt(
+                    call(
+                        m.prim("_dependent_errors"),
+                        OUT,
+                        X,
+                        lit(name),
+                        lit(names),
+                        spec,
+                        IP,
+                        KP,
+                        AK,
+                        lit("/" + check.keyword),
+                    )
+                )
+            ],
+        )
+        for name, names in check.entries
+    ]
 
 
 def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
-    return [if_(_has(name, X), [ecall(e.m, sub, X, IP, check.keyword, name)])
-            for name, sub in check.entries if not ir.always_true(sub)]
+    return [
+        if_(_has(name, X), [ecall(e.m, sub, X, IP, check.keyword, name)])
+        for name, sub in check.entries
+        if not ir.always_true(sub)
+    ]
 
 
 # -- what they evaluate (for unevaluatedProperties) -------------------------------------------------
@@ -679,14 +904,20 @@ def evaluates_dependent_schemas(found: Evaluation, check: DependentSchemas) -> N
 
 
 # -- the reference ------------------------------------------------------------------------------------
-def reference_properties(r: DraftReference, props: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                         at: Here) -> Results:
+def reference_properties(
+    r: DraftReference, props: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not is_kind(instance, "object"):
         return
     for name, sub in props.items():
         if name in instance:
-            yield from r.child(sub, instance[name], join_pointer(ip, name), join_pointer(kp, name),
-                               at.down("properties", name))
+            yield from r.child(
+                sub,
+                instance[name],
+                join_pointer(ip, name),
+                join_pointer(kp, name),
+                at.down("properties", name),
+            )
     yield Evaluated(properties=frozenset(name for name in props if name in instance))
 
 
@@ -696,8 +927,15 @@ def _matches(source: str, key: Any) -> bool:
     return isinstance(key, str) and pattern_search(source)(key)
 
 
-def reference_pattern_properties(r: DraftReference, patterns: Any, instance: Any, schema: dict[str, Any], ip: str,
-                                 kp: str, at: Here) -> Results:
+def reference_pattern_properties(
+    r: DraftReference,
+    patterns: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if not is_kind(instance, "object"):
         return
     covered = set()
@@ -705,13 +943,19 @@ def reference_pattern_properties(r: DraftReference, patterns: Any, instance: Any
         for key in instance:
             if _matches(source, key):
                 covered.add(key)
-                yield from r.child(sub, instance[key], join_pointer(ip, key), join_pointer(kp, source),
-                                   at.down("patternProperties", source))
+                yield from r.child(
+                    sub,
+                    instance[key],
+                    join_pointer(ip, key),
+                    join_pointer(kp, source),
+                    at.down("patternProperties", source),
+                )
     yield Evaluated(properties=frozenset(covered))
 
 
-def reference_additional_properties(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str,
-                                    kp: str, at: Here) -> Results:
+def reference_additional_properties(
+    r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not is_kind(instance, "object"):
         return
     known = schema.get("properties", {}) if r.enforces(at, "properties") else {}
@@ -722,57 +966,89 @@ def reference_additional_properties(r: DraftReference, extra: Any, instance: Any
             continue
         covered.add(key)
         if extra is False and patterns:
-            yield error("additionalProperties", "additionalProperties.patterns", instance[key], join_pointer(ip, key),
-                        kp, {"additionalProperty": key, "patterns": list(patterns)})
+            yield error(
+                "additionalProperties",
+                "additionalProperties.patterns",
+                instance[key],
+                join_pointer(ip, key),
+                kp,
+                {"additionalProperty": key, "patterns": list(patterns)},
+            )
         elif extra is False:
-            yield error("additionalProperties", "additionalProperties", instance[key], join_pointer(ip, key), kp,
-                        {"additionalProperty": key})
+            yield error(
+                "additionalProperties",
+                "additionalProperties",
+                instance[key],
+                join_pointer(ip, key),
+                kp,
+                {"additionalProperty": key},
+            )
         else:
-            yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties"))
+            yield from r.child(
+                extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties")
+            )
     yield Evaluated(properties=frozenset(covered))
 
 
-def reference_required(r: DraftReference, names: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                       at: Here) -> Results:
+def reference_required(
+    r: DraftReference, names: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object"):
         for name in names:
             if name not in instance:
                 yield error("required", "required", instance, ip, kp, {"missingProperty": name})
 
 
-def reference_min_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                             at: Here) -> Results:
+def reference_min_properties(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object") and len(instance) < bound:
-        yield error("minProperties", "minProperties", instance, ip, kp, {"limit": normalize_number(bound)})
+        yield error(
+            "minProperties", "minProperties", instance, ip, kp, {"limit": normalize_number(bound)}
+        )
 
 
-def reference_max_properties(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                             at: Here) -> Results:
+def reference_max_properties(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object") and len(instance) > bound:
-        yield error("maxProperties", "maxProperties", instance, ip, kp, {"limit": normalize_number(bound)})
+        yield error(
+            "maxProperties", "maxProperties", instance, ip, kp, {"limit": normalize_number(bound)}
+        )
 
 
-def reference_dependent_required(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
-                                 kp: str, at: Here) -> Results:
+def reference_dependent_required(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object"):
         for name, needs in value.items():
             if name in instance:
                 for need in needs:
                     if need not in instance:
-                        yield error("dependentRequired", "dependentRequired", instance, ip, kp,
-                                    {"missingProperty": need, "property": name})
+                        yield error(
+                            "dependentRequired",
+                            "dependentRequired",
+                            instance,
+                            ip,
+                            kp,
+                            {"missingProperty": need, "property": name},
+                        )
 
 
-def reference_dependent_schemas(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str,
-                                kp: str, at: Here) -> Results:
+def reference_dependent_schemas(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object"):
         for name, sub in value.items():
             if name in instance:
-                yield from r.in_place(sub, instance, ip, join_pointer(kp, name), at.down("dependentSchemas", name))
+                yield from r.in_place(
+                    sub, instance, ip, join_pointer(kp, name), at.down("dependentSchemas", name)
+                )
 
 
-def reference_dependencies(r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                           at: Here) -> Results:
+def reference_dependencies(
+    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if not is_kind(instance, "object"):
         return
     for name, dependency in value.items():
@@ -781,43 +1057,136 @@ def reference_dependencies(r: DraftReference, value: Any, instance: Any, schema:
         if isinstance(dependency, list):
             for need in dependency:
                 if need not in instance:
-                    yield error("dependencies", "dependentRequired", instance, ip, kp,
-                                {"missingProperty": need, "property": name})
+                    yield error(
+                        "dependencies",
+                        "dependentRequired",
+                        instance,
+                        ip,
+                        kp,
+                        {"missingProperty": need, "property": name},
+                    )
         else:
-            yield from r.in_place(dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name))
+            yield from r.in_place(
+                dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name)
+            )
 
 
 _OBJECTS = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
-    Keyword("properties", "applicator", _OBJECTS | {"lenient"}, check_properties, lower_properties,
-            reference=reference_properties, holds="map"),
-    Keyword("patternProperties", "applicator", ALL_DRAFTS, check_pattern_properties, lower_pattern_properties,
-            reference=reference_pattern_properties, holds="map"),
-    Keyword("additionalProperties", "applicator", _OBJECTS, check_additional_properties, lower_additional_properties,
-            reference=reference_additional_properties, holds="schema"),
-    Keyword("required", "validation", _OBJECTS | {"lenient"}, check_required, lower_required,
-            reference=reference_required),
-    Keyword("minProperties", "validation", ALL_DRAFTS, check_count, lower_min_properties,
-            reference=reference_min_properties),
-    Keyword("maxProperties", "validation", ALL_DRAFTS, check_count, lower_max_properties,
-            reference=reference_max_properties),
-    Keyword("dependentRequired", "validation", drafts("draft2019-09"), check_dependent_required,
-            lower_dependent_required, reference=reference_dependent_required),
-    Keyword("dependentSchemas", "applicator", drafts("draft2019-09"), check_schema_map, lower_dependent_schemas,
-            reference=reference_dependent_schemas, holds="map"),
-    Keyword("dependencies", "applicator", ALL_DRAFTS, check_dependencies, lower_dependencies,
-            reference=reference_dependencies, holds="map"),
+    Keyword(
+        "properties",
+        "applicator",
+        _OBJECTS | {"lenient"},
+        check_properties,
+        lower_properties,
+        reference=reference_properties,
+        holds="map",
+    ),
+    Keyword(
+        "patternProperties",
+        "applicator",
+        ALL_DRAFTS,
+        check_pattern_properties,
+        lower_pattern_properties,
+        reference=reference_pattern_properties,
+        holds="map",
+    ),
+    Keyword(
+        "additionalProperties",
+        "applicator",
+        _OBJECTS,
+        check_additional_properties,
+        lower_additional_properties,
+        reference=reference_additional_properties,
+        holds="schema",
+    ),
+    Keyword(
+        "required",
+        "validation",
+        _OBJECTS | {"lenient"},
+        check_required,
+        lower_required,
+        reference=reference_required,
+    ),
+    Keyword(
+        "minProperties",
+        "validation",
+        ALL_DRAFTS,
+        check_count,
+        lower_min_properties,
+        reference=reference_min_properties,
+    ),
+    Keyword(
+        "maxProperties",
+        "validation",
+        ALL_DRAFTS,
+        check_count,
+        lower_max_properties,
+        reference=reference_max_properties,
+    ),
+    Keyword(
+        "dependentRequired",
+        "validation",
+        drafts("draft2019-09"),
+        check_dependent_required,
+        lower_dependent_required,
+        reference=reference_dependent_required,
+    ),
+    Keyword(
+        "dependentSchemas",
+        "applicator",
+        drafts("draft2019-09"),
+        check_schema_map,
+        lower_dependent_schemas,
+        reference=reference_dependent_schemas,
+        holds="map",
+    ),
+    Keyword(
+        "dependencies",
+        "applicator",
+        ALL_DRAFTS,
+        check_dependencies,
+        lower_dependencies,
+        reference=reference_dependencies,
+        holds="map",
+    ),
 ]
 CHECKS = [
     CheckKind(Required, cost=0, fast=fast_required, error=error_required),
     CheckKind(PropertyCount, cost=0, fast=fast_property_count, error=error_property_count),
-    CheckKind(DependentRequired, cost=1, fast=fast_dependent_required, error=error_dependent_required),
-    CheckKind(AdditionalProperties, cost=2, walks=True, fast=fast_additional_properties, error=error_additional_properties,
-              evaluates=evaluates_additional_properties),
-    CheckKind(Properties, cost=3, fast=fast_properties, error=error_properties, evaluates=evaluates_properties),
-    CheckKind(PatternProperties, cost=3, work=8, walks=True, fast=fast_pattern_properties, error=error_pattern_properties,
-              evaluates=evaluates_pattern_properties),
-    CheckKind(DependentSchemas, cost=5, fast=fast_dependent_schemas, error=error_dependent_schemas,
-              evaluates=evaluates_dependent_schemas),
+    CheckKind(
+        DependentRequired, cost=1, fast=fast_dependent_required, error=error_dependent_required
+    ),
+    CheckKind(
+        AdditionalProperties,
+        cost=2,
+        walks=True,
+        fast=fast_additional_properties,
+        error=error_additional_properties,
+        evaluates=evaluates_additional_properties,
+    ),
+    CheckKind(
+        Properties,
+        cost=3,
+        fast=fast_properties,
+        error=error_properties,
+        evaluates=evaluates_properties,
+    ),
+    CheckKind(
+        PatternProperties,
+        cost=3,
+        work=8,
+        walks=True,
+        fast=fast_pattern_properties,
+        error=error_pattern_properties,
+        evaluates=evaluates_pattern_properties,
+    ),
+    CheckKind(
+        DependentSchemas,
+        cost=5,
+        fast=fast_dependent_schemas,
+        error=error_dependent_schemas,
+        evaluates=evaluates_dependent_schemas,
+    ),
 ]
 PLANNER = plan_objects

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..emit.context import IP, KEY, X, ErrorContext, ecall
+from ..emit.context import IP, KEY, ErrorContext, X, ecall
 from ..emit.tree import For, Not, Stmt, fail_if
 from ..reference.results import Results, is_kind
 from .base import CheckKind, Keyword, drafts
@@ -33,8 +33,9 @@ class PropertyNames(ir.Check):
     applies_to = "object"
 
 
-def lower_property_names(lw: Lowering, value: Any, schema: dict[str, Any], where: str,
-                         ctx: Context | None) -> list[ir.Check]:
+def lower_property_names(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     return [] if value is True else [PropertyNames("propertyNames", lw.node(value, where, ctx))]
 
 
@@ -49,16 +50,28 @@ def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
     return [For(KEY, X, (ecall(e.m, check.schema, KEY, IP, "propertyNames"),))]
 
 
-def reference_property_names(r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                             at: Here) -> Results:
+def reference_property_names(
+    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "object"):
         for key in instance:
             yield from r.child(sub, key, ip, kp, at.down("propertyNames"))
 
 
 KEYWORDS = [
-    Keyword("propertyNames", "applicator", drafts("draft6"), check_subschema, lower_property_names,
-            reference=reference_property_names, holds="schema"),
+    Keyword(
+        "propertyNames",
+        "applicator",
+        drafts("draft6"),
+        check_subschema,
+        lower_property_names,
+        reference=reference_property_names,
+        holds="schema",
+    ),
 ]
 # cost 4: a walk over every name, each through a subschema (after the cheap object checks)
-CHECKS = [CheckKind(PropertyNames, cost=4, walks=True, fast=fast_property_names, error=error_property_names)]
+CHECKS = [
+    CheckKind(
+        PropertyNames, cost=4, walks=True, fast=fast_property_names, error=error_property_names
+    )
+]

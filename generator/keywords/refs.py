@@ -15,7 +15,7 @@ from urllib.parse import urldefrag
 
 from .. import ir
 from ..emit.annotations import merge
-from ..emit.context import IP, OUT, X, ErrorContext, Evaluation, through_ref
+from ..emit.context import IP, OUT, ErrorContext, Evaluation, X, through_ref
 from ..emit.fast import check_in_place
 from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
 from ..reference.results import Results
@@ -48,14 +48,20 @@ class Ref(ir.Check):
 
 def check_ref(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"{pointer.rsplit('/', 1)[-1]} must be a string (a URI reference)")
+        raise w.fail(
+            "bad-keyword-value",
+            pointer,
+            f"{pointer.rsplit('/', 1)[-1]} must be a string (a URI reference)",
+        )
 
 
 # -- lowering -----------------------------------------------------------------------------------------
 C = Any  # Context | None
 
 
-def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_ref(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     assert lw.registry is not None and ctx is not None
     found = lw.resolve_reference(value, ctx.base, where)
     if found is None:
@@ -64,7 +70,9 @@ def lower_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx:
     return [Ref("$ref", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
-def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_dynamic_ref(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     """$dynamicRef: static unless its target is a $dynamicAnchor of the same name, in which case
     the outermost resource in the dynamic scope with that anchor is chosen at run time."""
     assert lw.registry is not None and ctx is not None
@@ -74,13 +82,20 @@ def lower_dynamic_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: s
     location, key, enters, hops = found
     fragment = value.partition("#")[2]
     target = location.schema
-    if fragment and not fragment.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == fragment:
+    if (
+        fragment
+        and not fragment.startswith("/")
+        and isinstance(target, dict)
+        and target.get("$dynamicAnchor") == fragment
+    ):
         lw.dynamic_names.add(("dynamic", fragment))
         return [Ref("$dynamicRef", key, where, "dynamic", fragment, enters, hops)]
     return [Ref("$dynamicRef", key, where, enter=enters, hops=hops, absolute=lw.absolute(key))]
 
 
-def lower_recursive_ref(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C) -> list[ir.Check]:
+def lower_recursive_ref(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
+) -> list[ir.Check]:
     """$recursiveRef (2019-09): like "#", unless that target has $recursiveAnchor: true."""
     assert lw.registry is not None and ctx is not None
     found = lw.resolve_reference(value, ctx.base, where)
@@ -100,7 +115,9 @@ def fast_ref(g: General, check: Ref) -> list[Stmt]:
     m.has_refs = True
     target = m.target(check)
     if check.mode is None and (not m.dynamic or not check.enter) and m.type_only(target):
-        return check_in_place(m, target, None, var=x)  # a reference to a type alone (FHIR's `boolean`)
+        return check_in_place(
+            m, target, None, var=x
+        )  # a reference to a type alone (FHIR's `boolean`)
     function = m.fast_fn(target) if check.mode is None else Subscript(m.dynamic_pick(check), lit(0))
     return [fail_if(Not(Call(function, (x, *m.ref_scope(check)))))]
 
@@ -108,36 +125,65 @@ def fast_ref(g: General, check: Ref) -> list[Stmt]:
 def error_ref(e: ErrorContext, check: Ref) -> list[Stmt]:
     m = e.m
     where = through_ref(check)
-    function = m.error_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(1))
+    function = (
+        m.error_fn(m.target(check))
+        if check.mode is None
+        else Subscript(m.dynamic_pick(check), lit(1))
+    )
     # crossing a reference: locations below it are also given absolutely, from its target (a
     # dynamic one's, chosen at run time, from the table)
-    absolute = lit(check.absolute) if check.mode is None else Subscript(m.dynamic_pick(check), lit(3))
+    absolute = (
+        lit(check.absolute) if check.mode is None else Subscript(m.dynamic_pick(check), lit(3))
+    )
     return [ExprStmt(Call(function, (X, IP, where, OUT, absolute, *m.ref_scope(check))))]
 
 
 def evaluates_ref(found: Evaluation, check: Ref) -> None:
     m = found.m
-    function = m.annot_fn(m.target(check)) if check.mode is None else Subscript(m.dynamic_pick(check), lit(2))
+    function = (
+        m.annot_fn(m.target(check))
+        if check.mode is None
+        else Subscript(m.dynamic_pick(check), lit(2))
+    )
     found.in_place += merge(Call(function, (X, *m.ref_scope(check))))
 
 
 # -- the reference ------------------------------------------------------------------------------------
-def reference_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                  at: Here) -> Results:
+def reference_ref(
+    r: DraftReference,
+    reference: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if isinstance(reference, str):
         target, there = r.follow("$ref", reference, at)
         yield from r.in_place(target, instance, ip, kp, there)
 
 
-def reference_dynamic_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                          at: Here) -> Results:
+def reference_dynamic_ref(
+    r: DraftReference,
+    reference: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     """2020-12: resolve statically; if that lands on a `$dynamicAnchor` of the fragment's name, the
     outermost resource in the dynamic scope with a `$dynamicAnchor` of that name wins."""
     if not isinstance(reference, str):
         return
     target, there = r.follow("$dynamicRef", reference, at)
     name = urldefrag(reference)[1]
-    if name and not name.startswith("/") and isinstance(target, dict) and target.get("$dynamicAnchor") == name:
+    if (
+        name
+        and not name.startswith("/")
+        and isinstance(target, dict)
+        and target.get("$dynamicAnchor") == name
+    ):
         for resource in at.scope:
             key = r.registry.dynamic_anchors.get(resource, {}).get(name)
             if key is not None:
@@ -147,8 +193,15 @@ def reference_dynamic_ref(r: DraftReference, reference: Any, instance: Any, sche
     yield from r.in_place(target, instance, ip, kp, there)
 
 
-def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, schema: dict[str, Any], ip: str,
-                            kp: str, at: Here) -> Results:
+def reference_recursive_ref(
+    r: DraftReference,
+    reference: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     """2019-09: resolve against the current base; if the target has `$recursiveAnchor: true`, walk
     the dynamic scope outward from the innermost resource while each resource's root has
     `$recursiveAnchor: true`, and take the last one (python-jsonschema's reading)."""
@@ -166,8 +219,21 @@ def reference_recursive_ref(r: DraftReference, reference: Any, instance: Any, sc
 MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
     Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
-    Keyword("$dynamicRef", "core", drafts("draft2020-12"), check_ref, lower_dynamic_ref, reference=reference_dynamic_ref),
-    Keyword("$recursiveRef", "core", drafts("draft2019-09", "draft2019-09"), check_ref, lower_recursive_ref,
-            reference=reference_recursive_ref),
+    Keyword(
+        "$dynamicRef",
+        "core",
+        drafts("draft2020-12"),
+        check_ref,
+        lower_dynamic_ref,
+        reference=reference_dynamic_ref,
+    ),
+    Keyword(
+        "$recursiveRef",
+        "core",
+        drafts("draft2019-09", "draft2019-09"),
+        check_ref,
+        lower_recursive_ref,
+        reference=reference_recursive_ref,
+    ),
 ]
 CHECKS = [CheckKind(Ref, cost=6, general=fast_ref, error=error_ref, evaluates=evaluates_ref)]

@@ -6,13 +6,37 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import (annotations, any_instance, applicators, arrays, content, format, numbers, objects, property_names, refs,
-               strings, unevaluated)
+from . import (
+    annotations,
+    any_instance,
+    applicators,
+    arrays,
+    content,
+    format,
+    numbers,
+    objects,
+    property_names,
+    refs,
+    strings,
+    unevaluated,
+)
 from .base import CheckKind, Keyword
 
 # Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
-UNITS = (any_instance, numbers, strings, format, content, arrays, objects, property_names, applicators, refs, unevaluated,
-         annotations)
+UNITS = (
+    any_instance,
+    numbers,
+    strings,
+    format,
+    content,
+    arrays,
+    objects,
+    property_names,
+    applicators,
+    refs,
+    unevaluated,
+    annotations,
+)
 
 KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
 CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
@@ -21,7 +45,8 @@ CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
 MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.MESSAGES.items()}
 # unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
 PLANNERS: dict[str, Callable[..., Any]] = {
-    unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")}
+    unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")
+}
 
 
 def enforced_by(profile: str) -> frozenset[str]:

@@ -12,9 +12,9 @@ from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
-from ..values import count_bound, normalize_number
 from ..reference.results import Results, error, is_kind
 from ..regex.simple import always_matches
+from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:
@@ -36,7 +36,9 @@ MESSAGES = {
 class StringLength(ir.Check):
     bound: int = 0
     at_least: bool = True  # minLength (True) or maxLength (False)
-    limit: Any = field(default=None, compare=False)  # the schema's number (bound: capped to a length)
+    limit: Any = field(
+        default=None, compare=False
+    )  # the schema's number (bound: capped to a length)
     applies_to = "string"
 
 
@@ -56,23 +58,35 @@ def check_pattern(w: Walk, value: Any, pointer: str, depth: int) -> None:
     """A valid ECMA-262 pattern that Python can express exactly; one that has no linear-time
     engine (an "unsafe" plan: generator/regex/plan.py) goes to the profile's policy."""
     if not isinstance(value, str):
-        raise w.fail("bad-keyword-value", pointer, f"pattern must be a string, not {w.describe(value)}")
+        raise w.fail(
+            "bad-keyword-value", pointer, f"pattern must be a string, not {w.describe(value)}"
+        )
     from ..regex import RegexTranslationError, plan_pattern
 
     try:
         plan = plan_pattern(value)
     except RegexTranslationError as exc:
-        raise w.fail("bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})") from None
+        raise w.fail(
+            "bad-regex", pointer, f"pattern {value!r}: {exc.message} (at {exc.position})"
+        ) from None
     if plan.kind == "unsafe":
         w.unsafe_pattern(pointer, f"pattern {p.short_repr(value)} is unsafe: {plan.reason}")
 
 
 # -- lowering ---------------------------------------------------------------------------------------
-def lower_min_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    return [StringLength("minLength", count_bound(value), True, normalize_number(value))] if value > 0 else []
+def lower_min_length(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
+    return (
+        [StringLength("minLength", count_bound(value), True, normalize_number(value))]
+        if value > 0
+        else []
+    )
 
 
-def lower_max_length(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
+def lower_max_length(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
     return [StringLength("maxLength", count_bound(value), False, normalize_number(value))]
 
 
@@ -86,8 +100,12 @@ def translated(pattern: str) -> str:
     return compile_pattern(pattern).pattern
 
 
-def lower_pattern(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None) -> list[ir.Check]:
-    python = translated(value)  # (first: an invalid pattern is refused even where it would be dropped)
+def lower_pattern(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+) -> list[ir.Check]:
+    python = translated(
+        value
+    )  # (first: an invalid pattern is refused even where it would be dropped)
     if always_matches(value):
         return []  # (`.*`: every string matches, so there is nothing to check)
     return [Pattern("pattern", value, python)]
@@ -131,20 +149,29 @@ def error_pattern(e: ErrorContext, check: Pattern) -> list[Stmt]:
 
 
 # -- the reference ----------------------------------------------------------------------------------
-def reference_min_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                         at: Here) -> Results:
+def reference_min_length(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "string") and len(instance) < bound:
         yield error("minLength", "minLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
-def reference_max_length(r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                         at: Here) -> Results:
+def reference_max_length(
+    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
+) -> Results:
     if is_kind(instance, "string") and len(instance) > bound:
         yield error("maxLength", "maxLength", instance, ip, kp, {"limit": normalize_number(bound)})
 
 
-def reference_pattern(r: DraftReference, source: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                      at: Here) -> Results:
+def reference_pattern(
+    r: DraftReference,
+    source: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+) -> Results:
     if is_kind(instance, "string") and not pattern_search(source)(str(instance)):
         yield error("pattern", "pattern", instance, ip, kp, {"pattern": source})
 
@@ -158,12 +185,30 @@ def pattern_search(source: str) -> Callable[[str], bool]:
 
 
 KEYWORDS = [
-    Keyword("minLength", "validation", ALL_DRAFTS | {"octoscript", "strict"}, check_count, lower_min_length,
-            reference=reference_min_length),
-    Keyword("maxLength", "validation", ALL_DRAFTS | {"octoscript", "strict"}, check_count, lower_max_length,
-            reference=reference_max_length),
-    Keyword("pattern", "validation", ALL_DRAFTS | {"strict"}, check_pattern, lower_pattern,
-            reference=reference_pattern),
+    Keyword(
+        "minLength",
+        "validation",
+        ALL_DRAFTS | {"octoscript", "strict"},
+        check_count,
+        lower_min_length,
+        reference=reference_min_length,
+    ),
+    Keyword(
+        "maxLength",
+        "validation",
+        ALL_DRAFTS | {"octoscript", "strict"},
+        check_count,
+        lower_max_length,
+        reference=reference_max_length,
+    ),
+    Keyword(
+        "pattern",
+        "validation",
+        ALL_DRAFTS | {"strict"},
+        check_pattern,
+        lower_pattern,
+        reference=reference_pattern,
+    ),
 ]
 CHECKS = [
     CheckKind(StringLength, cost=0, fast=fast_length, error=error_length),

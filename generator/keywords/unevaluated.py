@@ -8,8 +8,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import ir
-from ..emit.context import EV, KEY, X, ErrorContext, at_key, ecall, error_spec
-from ..emit.tree import Assign, Compare, Expr, For, Not, Stmt, Subscript, Tuple, and_, call, fail_if, if_, method
+from ..emit.context import EV, KEY, ErrorContext, X, at_key, ecall, error_spec
+from ..emit.tree import (
+    Assign,
+    Compare,
+    Expr,
+    For,
+    Not,
+    Stmt,
+    Subscript,
+    Tuple,
+    and_,
+    call,
+    fail_if,
+    if_,
+    method,
+)
 from ..errors import join_pointer
 from ..reference.results import Evaluated, Results, error, is_kind
 from .base import CheckKind, Keyword, drafts
@@ -49,11 +63,15 @@ def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema(value, pointer, depth + 1)
 
 
-def lower_properties(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any) -> list[ir.Check]:
+def lower_properties(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any
+) -> list[ir.Check]:
     return [Unevaluated("unevaluatedProperties", lw.node(value, where, ctx))]
 
 
-def lower_items(lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any) -> list[ir.Check]:
+def lower_items(
+    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Any
+) -> list[ir.Check]:
     return [UnevaluatedItems("unevaluatedItems", lw.node(value, where, ctx))]
 
 
@@ -96,44 +114,96 @@ def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
     return out + [For(KEY, members, (if_(Compare(KEY, "not in", EV), [inner]),))]
 
 
-def reference_properties(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                         at: Here, seen: Evaluated) -> Results:
+def reference_properties(
+    r: DraftReference,
+    extra: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+    seen: Evaluated,
+) -> Results:
     if not is_kind(instance, "object"):
         return
     for key in instance:
         if key in seen.properties:
             continue
         if extra is False:
-            yield error("unevaluatedProperties", "unevaluatedProperties", instance[key], join_pointer(ip, key), kp,
-                        {"unevaluatedProperty": key})
+            yield error(
+                "unevaluatedProperties",
+                "unevaluatedProperties",
+                instance[key],
+                join_pointer(ip, key),
+                kp,
+                {"unevaluatedProperty": key},
+            )
         else:
-            yield from r.child(extra, instance[key], join_pointer(ip, key), kp, at.down("unevaluatedProperties"))
+            yield from r.child(
+                extra, instance[key], join_pointer(ip, key), kp, at.down("unevaluatedProperties")
+            )
     yield Evaluated(properties=frozenset(instance))
 
 
-def reference_items(r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str,
-                    at: Here, seen: Evaluated) -> Results:
+def reference_items(
+    r: DraftReference,
+    extra: Any,
+    instance: Any,
+    schema: dict[str, Any],
+    ip: str,
+    kp: str,
+    at: Here,
+    seen: Evaluated,
+) -> Results:
     if not is_kind(instance, "array"):
         return
     for index in range(len(instance)):
         if index in seen.items:
             continue
         if extra is False:
-            yield error("unevaluatedItems", "unevaluatedItems", instance[index], join_pointer(ip, index), kp,
-                        {"unevaluatedItem": index})
+            yield error(
+                "unevaluatedItems",
+                "unevaluatedItems",
+                instance[index],
+                join_pointer(ip, index),
+                kp,
+                {"unevaluatedItem": index},
+            )
         else:
-            yield from r.child(extra, instance[index], join_pointer(ip, index), kp, at.down("unevaluatedItems"))
+            yield from r.child(
+                extra, instance[index], join_pointer(ip, index), kp, at.down("unevaluatedItems")
+            )
     yield Evaluated(items=frozenset(range(len(instance))))
 
 
 # (The reference runs them after their siblings, with what those evaluated: `last`.)
 KEYWORDS = [
-    Keyword("unevaluatedItems", "unevaluated", drafts("draft2019-09"), check_subschema, lower_items,
-            reference=reference_items, last=True, holds="schema"),
-    Keyword("unevaluatedProperties", "unevaluated", drafts("draft2019-09"), check_subschema, lower_properties,
-            reference=reference_properties, last=True, holds="schema"),
+    Keyword(
+        "unevaluatedItems",
+        "unevaluated",
+        drafts("draft2019-09"),
+        check_subschema,
+        lower_items,
+        reference=reference_items,
+        last=True,
+        holds="schema",
+    ),
+    Keyword(
+        "unevaluatedProperties",
+        "unevaluated",
+        drafts("draft2019-09"),
+        check_subschema,
+        lower_properties,
+        reference=reference_properties,
+        last=True,
+        holds="schema",
+    ),
 ]
 CHECKS = [
-    CheckKind(Unevaluated, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated),
-    CheckKind(UnevaluatedItems, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated),
+    CheckKind(
+        Unevaluated, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated
+    ),
+    CheckKind(
+        UnevaluatedItems, cost=9, work=4, walks=True, fast=fast_unevaluated, error=error_unevaluated
+    ),
 ]

@@ -77,12 +77,16 @@ class CompilerNotFound(NativeBuildError):
 
 # -- the toolchain ---------------------------------------------------------------------------------
 
+
 def c_compiler() -> tuple[str, str]:
     """The C compiler command the build will run, and where that choice comes from (setuptools
     runs `CC` from the environment, else the one Python was built with)."""
     if os.environ.get("CC"):
         return os.environ["CC"], "the CC environment variable"
-    return str(sysconfig.get_config_var("CC") or "cc"), "the compiler Python was built with (sysconfig CC)"
+    return (
+        str(sysconfig.get_config_var("CC") or "cc"),
+        "the compiler Python was built with (sysconfig CC)",
+    )
 
 
 def check_toolchain(mypyc: bool = True) -> None:
@@ -90,23 +94,32 @@ def check_toolchain(mypyc: bool = True) -> None:
     mypyc are there. (On Windows, setuptools finds MSVC itself: only mypyc and the headers are
     checked.)"""
     if mypyc and importlib.util.find_spec("mypyc") is None:
-        raise NativeBuildError("native builds need mypyc, which comes with mypy: pip install 'straightline[native]'")
+        raise NativeBuildError(
+            "native builds need mypyc, which comes with mypy: pip install 'straightline[native]'"
+        )
     if os.name != "nt":
         command, source = c_compiler()
         try:
             program = shlex.split(command)[0]
         except (ValueError, IndexError):
-            raise CompilerNotFound(f"no C compiler: {source} is {command!r}, not a command") from None
+            raise CompilerNotFound(
+                f"no C compiler: {source} is {command!r}, not a command"
+            ) from None
         if shutil.which(program) is None:
-            raise CompilerNotFound(f"no C compiler found: {program!r} ({source}) is not installed or not on "
-                                   "PATH; install one (gcc or clang) or set CC, or compile without native")
+            raise CompilerNotFound(
+                f"no C compiler found: {program!r} ({source}) is not installed or not on "
+                "PATH; install one (gcc or clang) or set CC, or compile without native"
+            )
     headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
     if not headers.is_file():
-        raise CompilerNotFound(f"Python's C headers are not installed ({headers} is missing): install the "
-                               "python3-dev (or python3-devel) package, or compile without native")
+        raise CompilerNotFound(
+            f"Python's C headers are not installed ({headers} is missing): install the "
+            "python3-dev (or python3-devel) package, or compile without native"
+        )
 
 
 # -- names and records -----------------------------------------------------------------------------
+
 
 def extension_path(module: Path) -> Path:
     """The extension module the running interpreter imports in place of `module` (NAME.py)."""
@@ -185,7 +198,11 @@ def _judge(extension: Path, module_text: bytes | None) -> tuple[bool, str | None
     if fields is None:
         return False, "an extension module straightline did not build (no record beside it)"
     files = fields.get("files")
-    if not isinstance(files, dict) or fields.get("format") != RECORD_FORMAT or extension.name not in files:
+    if (
+        not isinstance(files, dict)
+        or fields.get("format") != RECORD_FORMAT
+        or extension.name not in files
+    ):
         return True, "its record is unreadable"
     if module_text is None:
         return True, "its module is missing"
@@ -252,7 +269,10 @@ def is_current(module: Path) -> bool:
 
 # -- the build -------------------------------------------------------------------------------------
 
-def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3, timeout: float | None = None) -> Path:
+
+def build_native(
+    module_path: str | os.PathLike[str], *, opt_level: int = 3, timeout: float | None = None
+) -> Path:
     """Compile the generated module at `module_path` with mypyc into an extension module beside
     it (for the running interpreter), with its record, and return the extension's path.
 
@@ -268,19 +288,28 @@ def build_native(module_path: str | os.PathLike[str], *, opt_level: int = 3, tim
     """
     module = Path(module_path)
     if module.suffix != ".py" or not module.stem.isidentifier():
-        raise NativeBuildError(f"{module}: a native build needs a module file NAME.py, NAME an identifier")
+        raise NativeBuildError(
+            f"{module}: a native build needs a module file NAME.py, NAME an identifier"
+        )
     if not module.is_file():
         raise NativeBuildError(f"{module}: not a file")
     check_toolchain()
     text = module.read_bytes()
     with tempfile.TemporaryDirectory(prefix="straightline-native-") as work:
-        built = [path.read_bytes() for path in _compile(Path(work), dotted_name(module), text, opt_level, timeout)]
+        built = [
+            path.read_bytes()
+            for path in _compile(Path(work), dotted_name(module), text, opt_level, timeout)
+        ]
     if _read_or_none(module) != text:
-        raise NativeBuildError(f"{module}: the module changed while it was being compiled; build it again")
+        raise NativeBuildError(
+            f"{module}: the module changed while it was being compiled; build it again"
+        )
     return _install(module, text, built)
 
 
-def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float | None) -> list[Path]:
+def _compile(
+    work: Path, name: str, text: bytes, opt_level: int, timeout: float | None
+) -> list[Path]:
     """Run the worker on a copy of the module in its package layout under `work`: the extension
     and, for a module inside a package, its library (mypyc's layout: a small extension of the
     module's name that loads the compiled code from `NAME__mypyc`, beside it)."""
@@ -294,15 +323,29 @@ def _compile(work: Path, name: str, text: bytes, opt_level: int, timeout: float 
     directory.mkdir(parents=True, exist_ok=True)
     copy = directory / (stem + ".py")
     copy.write_bytes(_compiled_text(text, stem))
-    (source_root / "mypy.ini").write_text("[mypy]\n")  # mypy reads this, not the user's configuration
+    (source_root / "mypy.ini").write_text(
+        "[mypy]\n"
+    )  # mypy reads this, not the user's configuration
     relative = copy.relative_to(source_root).as_posix()
-    command = [sys.executable, str(Path(__file__).with_name("worker.py")), "--opt-level", str(opt_level),
-               "--part-bytes", str(C_PART_BYTES),
-               "--build", str(work / "build"), "--lib", str(work / "lib"), relative]
+    command = [
+        sys.executable,
+        str(Path(__file__).with_name("worker.py")),
+        "--opt-level",
+        str(opt_level),
+        "--part-bytes",
+        str(C_PART_BYTES),
+        "--build",
+        str(work / "build"),
+        "--lib",
+        str(work / "lib"),
+        relative,
+    ]
     status, output = _run(command, source_root, timeout)
     if status is None:
-        raise NativeBuildError(f"the native build of module {name} took over {timeout:g} s and was "
-                               "stopped; the pure-Python module is used")
+        raise NativeBuildError(
+            f"the native build of module {name} took over {timeout:g} s and was "
+            "stopped; the pure-Python module is used"
+        )
     built = work / "lib" / Path(relative).parent
     files = [built / (stem + EXTENSION_SUFFIX), built / (library_stem(stem) + EXTENSION_SUFFIX)]
     if status != 0 or not files[0].is_file() or (packages and not files[1].is_file()):
@@ -322,9 +365,16 @@ def _compiled_text(text: bytes, name: str) -> bytes:
 def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:
     """Run the worker; (exit status, output), or (None, output) when it ran out of time (then it
     and everything it started, the C compiler included, are stopped: it leads a session)."""
-    with subprocess.Popen(command, cwd=directory, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace",
-                          start_new_session=os.name != "nt") as process:
+    with subprocess.Popen(
+        command,
+        cwd=directory,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        errors="replace",
+        start_new_session=os.name != "nt",
+    ) as process:
         try:
             output, _ = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -351,10 +401,15 @@ def _failure(name: str, relative: str, output: str) -> str:
     the compiler's output."""
     errors = [line for line in output.splitlines() if ": error:" in line]
     if errors:
-        shown = [line.replace(relative, name.rsplit(".", 1)[-1] + ".py", 1) for line in errors[:_SHOWN_ERRORS]]
+        shown = [
+            line.replace(relative, name.rsplit(".", 1)[-1] + ".py", 1)
+            for line in errors[:_SHOWN_ERRORS]
+        ]
         more = f" (and {len(errors) - _SHOWN_ERRORS} more)" if len(errors) > _SHOWN_ERRORS else ""
-        return (f"mypyc refused module {name} ({len(errors)} type error(s){more}); the pure-Python module "
-                "is used:\n  " + "\n  ".join(shown))
+        return (
+            f"mypyc refused module {name} ({len(errors)} type error(s){more}); the pure-Python module "
+            "is used:\n  " + "\n  ".join(shown)
+        )
     tail = output.strip()[-_SHOWN_OUTPUT:] or "(no output)"
     return f"the C build of module {name} failed; the pure-Python module is used:\n{tail}"
 
@@ -365,13 +420,18 @@ def _install(module: Path, text: bytes, built: list[bytes], backend: str = "mypy
     extension = extension_path(module)
     record = record_path(extension)
     record.unlink(missing_ok=True)  # an extension without its record is never taken for current
-    files = [extension, library_path(module)][:len(built)]
+    files = [extension, library_path(module)][: len(built)]
     for path, data in reversed(list(zip(files, built))):
         write_atomic(path, data, executable=True)
-    fields = {"format": RECORD_FORMAT, "module": module.name, "module_sha256": _sha256(text),
-              "files": {path.name: _sha256(data) for path, data in zip(files, built)},
-              "straightline": __version__, "python": sys.implementation.cache_tag,
-              **({"mypy": _mypy_version()} if backend == "mypyc" else {"backend": backend})}
+    fields = {
+        "format": RECORD_FORMAT,
+        "module": module.name,
+        "module_sha256": _sha256(text),
+        "files": {path.name: _sha256(data) for path, data in zip(files, built)},
+        "straightline": __version__,
+        "python": sys.implementation.cache_tag,
+        **({"mypy": _mypy_version()} if backend == "mypyc" else {"backend": backend}),
+    }
     write_atomic(record, json.dumps(fields, indent=2, sort_keys=True) + "\n")
     return extension
 
@@ -384,6 +444,19 @@ def _mypy_version() -> str | None:
     return version
 
 
-__all__ = ["CompilerNotFound", "EXTENSION_SUFFIX", "NativeBuildError", "NativeModule", "build_native", "built_files",
-           "check_toolchain", "c_compiler", "dotted_name", "extension_path", "is_current", "native_modules",
-           "record_path", "remove_native"]
+__all__ = [
+    "CompilerNotFound",
+    "EXTENSION_SUFFIX",
+    "NativeBuildError",
+    "NativeModule",
+    "build_native",
+    "built_files",
+    "check_toolchain",
+    "c_compiler",
+    "dotted_name",
+    "extension_path",
+    "is_current",
+    "native_modules",
+    "record_path",
+    "remove_native",
+]

@@ -34,8 +34,16 @@ from ..emit import tree as t
 from ..emit.module import Function
 
 # The exact built-in types the fast path tests (`type(x) is dict`), by name.
-_TYPES = {"dict": "PyDict_Type", "list": "PyList_Type", "str": "PyUnicode_Type", "int": "PyLong_Type",
-          "float": "PyFloat_Type", "bool": "PyBool_Type", "tuple": "PyTuple_Type", "type": "PyType_Type"}
+_TYPES = {
+    "dict": "PyDict_Type",
+    "list": "PyList_Type",
+    "str": "PyUnicode_Type",
+    "int": "PyLong_Type",
+    "float": "PyFloat_Type",
+    "bool": "PyBool_Type",
+    "tuple": "PyTuple_Type",
+    "type": "PyType_Type",
+}
 _RICH = {"==": "Py_EQ", "!=": "Py_NE", "<": "Py_LT", "<=": "Py_LE", ">": "Py_GT", ">=": "Py_GE"}
 _C_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _NUMBER_OPS = {"+": "PyNumber_Add", "-": "PyNumber_Subtract", "%": "PyNumber_Remainder"}
@@ -52,7 +60,11 @@ class Unsupported(Exception):
 
 def is_fast(function: Function) -> bool:
     """A fast-path function of one value (the C backend renders these)."""
-    return function.returns == "bool" and function.params == ("x: Any",) and function.name.id.startswith("_")
+    return (
+        function.returns == "bool"
+        and function.params == ("x: Any",)
+        and function.name.id.startswith("_")
+    )
 
 
 @dataclass
@@ -126,7 +138,9 @@ class CFunction:
         if not body or not isinstance(body[-1], t.Return):
             raise Unsupported("a body that can end without a return")
         self.block(body)
-        owned = [f"L_{name}" for name in self.locals.values()] + [f"t{i}" for i in range(self.temps)]
+        owned = [f"L_{name}" for name in self.locals.values()] + [
+            f"t{i}" for i in range(self.temps)
+        ]
         head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
@@ -168,7 +182,9 @@ class CFunction:
         else:
             raise Unsupported(type(stmt).__name__)
 
-    def if_chain(self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]) -> None:
+    def if_chain(
+        self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]
+    ) -> None:
         test, body = branches[0]
         self.emit(f"if ({self.test(test)}) {{")
         before = set(self.assigned)
@@ -196,8 +212,12 @@ class CFunction:
     def assign(self, target: t.Expr, value: str) -> None:
         local = self.local(target)
         made = (f"{'    ' * self.depth}if ({value} == NULL) goto error;", f"Py_XSETREF({value}, ")
-        if (value == f"t{self.temps - 1}" and len(self.lines) >= 2 and self.lines[-1] == made[0]
-                and self.lines[-2].lstrip().startswith(made[1])):
+        if (
+            value == f"t{self.temps - 1}"
+            and len(self.lines) >= 2
+            and self.lines[-1] == made[0]
+            and self.lines[-2].lstrip().startswith(made[1])
+        ):
             # the value was just made into its own temporary: made into the local instead
             self.temps -= 1
             self.lines[-2] = self.lines[-2].replace(made[1], f"Py_XSETREF({local}, ", 1)
@@ -212,19 +232,29 @@ class CFunction:
         an exact list by index (as the list's iterator does); anything else through
         PyObject_GetIter."""
         source, view = stmt.source, ""
-        if (isinstance(source, t.Call) and isinstance(source.func, t.Attr) and not source.args
-                and source.func.attr in ("items", "values")):
+        if (
+            isinstance(source, t.Call)
+            and isinstance(source.func, t.Attr)
+            and not source.args
+            and source.func.attr in ("items", "values")
+        ):
             view, source = source.func.attr, source.func.value
         container = self.obj(source)
         keep, iterator, item, pair = self.temp(), self.temp(), self.temp(), self.temp()
         n = len(self.lines)
-        mode, position, size, first, second, broken = (f"{s}{n}" for s in ("mode", "pos", "size", "e", "f", "broken"))
+        mode, position, size, first, second, broken = (
+            f"{s}{n}" for s in ("mode", "pos", "size", "e", "f", "broken")
+        )
         list_mode = "" if view else f" : Py_IS_TYPE({container}, &PyList_Type) ? 2"
-        self.emit(f"int {broken} = 0, {mode} = Py_IS_TYPE({container}, &PyDict_Type) ? 1{list_mode} : 0;")
+        self.emit(
+            f"int {broken} = 0, {mode} = Py_IS_TYPE({container}, &PyDict_Type) ? 1{list_mode} : 0;"
+        )
         self.emit(f"Py_ssize_t {position} = 0, {size} = 0;")
         self.emit(f"if ({mode}) {{")
         if view:
-            self.emit("    if (sl_counted()) goto error;")  # (the pure module's call of items()/values())
+            self.emit(
+                "    if (sl_counted()) goto error;"
+            )  # (the pure module's call of items()/values())
         self.emit(f"    Py_XSETREF({keep}, Py_NewRef({container}));")
         self.emit(f"    {size} = {mode} == 1 ? PyDict_GET_SIZE({keep}) : 0;")
         self.emit("} else {")
@@ -242,7 +272,9 @@ class CFunction:
         before = set(self.assigned)
         self.emit(f"PyObject *{first} = NULL, *{second} = NULL;")
         self.emit(f"if ({mode} == 1) {{")
-        self.emit(f"    if (PyDict_GET_SIZE({keep}) != {size}) {{ sl_dict_changed(); goto error; }}")
+        self.emit(
+            f"    if (PyDict_GET_SIZE({keep}) != {size}) {{ sl_dict_changed(); goto error; }}"
+        )
         self.emit(f"    if (!PyDict_Next({keep}, &{position}, &{first}, &{second})) break;")
         if view == "values":
             self.emit(f"    {first} = {second};")
@@ -348,10 +380,15 @@ class CFunction:
         if isinstance(expr, t.Call):
             return self.call(expr)
         if isinstance(expr, t.Subscript):
-            return _Value("obj", self.owned(f"PyObject_GetItem({self.obj(expr.value)}, {self.obj(expr.index)})"))
+            return _Value(
+                "obj",
+                self.owned(f"PyObject_GetItem({self.obj(expr.value)}, {self.obj(expr.index)})"),
+            )
         if isinstance(expr, t.Attr):
             attribute = self.module.symbols.name(expr.attr)
-            return _Value("obj", self.owned(f"PyObject_GetAttr({self.obj(expr.value)}, {attribute})"))
+            return _Value(
+                "obj", self.owned(f"PyObject_GetAttr({self.obj(expr.value)}, {attribute})")
+            )
         if isinstance(expr, t.BinOp):
             if expr.op not in _NUMBER_OPS:
                 raise Unsupported(f"the operator {expr.op}")
@@ -364,7 +401,10 @@ class CFunction:
             return _Value("obj", total)
         if isinstance(expr, t.Tuple):
             elements = [self.obj(e) for e in expr.elements]
-            return _Value("obj", self.owned(f"PyTuple_Pack({len(elements)}{''.join(', ' + e for e in elements)})"))
+            return _Value(
+                "obj",
+                self.owned(f"PyTuple_Pack({len(elements)}{''.join(', ' + e for e in elements)})"),
+            )
         raise Unsupported(type(expr).__name__)
 
     def name(self, name: str) -> str:
@@ -455,9 +495,13 @@ class CFunction:
         array = f"a{len(self.lines)}"
         self.emit(f"{{ PyObject *{array}[] = {{{', '.join(arguments) or 'NULL'}}};")
         if method:
-            self.emit(f"  Py_XSETREF({temp}, PyObject_VectorcallMethod({method}, {array}, {len(arguments)}, NULL)); }}")
+            self.emit(
+                f"  Py_XSETREF({temp}, PyObject_VectorcallMethod({method}, {array}, {len(arguments)}, NULL)); }}"
+            )
         else:
-            self.emit(f"  Py_XSETREF({temp}, PyObject_Vectorcall({callee}, {array}, {len(arguments)}, NULL)); }}")
+            self.emit(
+                f"  Py_XSETREF({temp}, PyObject_Vectorcall({callee}, {array}, {len(arguments)}, NULL)); }}"
+            )
         self.emit(f"if ({temp} == NULL) goto error;")
         return temp
 
@@ -466,8 +510,13 @@ class CFunction:
         arguments = [self.obj(a) for a in args]
         name = func.attr
         if name == "get" and len(arguments) == 2:
-            return _Value("obj", self.owned(f"sl_dict_get({receiver}, {arguments[0]}, {arguments[1]}, "
-                                             f"{self.module.symbols.name(name)})"))
+            return _Value(
+                "obj",
+                self.owned(
+                    f"sl_dict_get({receiver}, {arguments[0]}, {arguments[1]}, "
+                    f"{self.module.symbols.name(name)})"
+                ),
+            )
         if name == "is_integer" and not arguments:
             found = self.int_var()
             self.emit(f"{found} = sl_is_integer({receiver}, {self.module.symbols.name(name)});")
@@ -480,7 +529,10 @@ class CFunction:
             self.emit(f"{found} = {helper}({receiver}{extra}, {self.module.symbols.name(name)});")
             self.emit(f"if ({found} < 0) goto error;")
             return _Value("bool", found)
-        return _Value("obj", self.vectorcall("", [receiver, *arguments], method=self.module.symbols.name(name)))
+        return _Value(
+            "obj",
+            self.vectorcall("", [receiver, *arguments], method=self.module.symbols.name(name)),
+        )
 
 
 def _small_int(expr: t.Expr) -> int | None:
@@ -494,14 +546,20 @@ def _small_int(expr: t.Expr) -> int | None:
 class CModule:
     """A module's fast functions as one C file (render())."""
 
-    def __init__(self, name: str, text: str, functions: list[Function], aliases: list[t.Stmt],
-                 filename: str) -> None:
+    def __init__(
+        self, name: str, text: str, functions: list[Function], aliases: list[t.Stmt], filename: str
+    ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
         self.filename = filename
         self.fast = {f.name.id: f for f in functions if is_fast(f)}
-        self.aliases = {a.target.id: a.value.id for a in aliases if isinstance(a, t.Assign)
-                        and isinstance(a.target, t.Name) and isinstance(a.value, t.Name)}
+        self.aliases = {
+            a.target.id: a.value.id
+            for a in aliases
+            if isinstance(a, t.Assign)
+            and isinstance(a.target, t.Name)
+            and isinstance(a.value, t.Name)
+        }
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
         self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
@@ -531,7 +589,9 @@ class CModule:
 
     def _file(self) -> Iterable[str]:
         # (dont_inherit: not this file's __future__ flags; optimize=0: as a plain import compiles it)
-        code = marshal.dumps(compile(self.text, self.filename, "exec", dont_inherit=True, optimize=0))
+        code = marshal.dumps(
+            compile(self.text, self.filename, "exec", dont_inherit=True, optimize=0)
+        )
         yield "/* Generated by straightline's C backend (generator/native/c_module.py). Do not edit. */"
         yield "#define PY_SSIZE_T_CLEAN"
         yield '#include "straightline_c.h"'
@@ -540,7 +600,7 @@ class CModule:
         yield "/* the module's code (marshal data of its text) */"
         yield "static const char sl_code[] ="
         for start in range(0, len(code), _CHUNK):
-            yield "    " + _c_bytes(code[start:start + _CHUNK])
+            yield "    " + _c_bytes(code[start : start + _CHUNK])
         yield "    ;"
         yield from _table("sl_g", self.symbols.globals)
         yield from _table("sl_k", self.symbols.constants)
@@ -551,8 +611,10 @@ class CModule:
         for name in self.fast:
             symbol = self.symbol(name)
             if name in self.rendered:
-                yield (f"static inline int sl_call_{symbol}(PyObject *x) {{ if (sl_enter()) return -1; "
-                       f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}")
+                yield (
+                    f"static inline int sl_call_{symbol}(PyObject *x) {{ if (sl_enter()) return -1; "
+                    f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}"
+                )
             else:
                 yield f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}"
         yield ""
@@ -567,8 +629,10 @@ class CModule:
             yield ""
         rendered = [name for name in self.fast if name in self.rendered]
         for name in rendered:
-            yield (f"static PyObject *sl_py{name}(PyObject *self, PyObject *x) {{ "
-                   f"return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}")
+            yield (
+                f"static PyObject *sl_py{name}(PyObject *self, PyObject *x) {{ "
+                f"return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}"
+            )
         yield "static PyMethodDef sl_methods[] = {"
         for name in rendered:
             yield f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}},"
@@ -596,12 +660,16 @@ class CModule:
         yield "        goto fail;"
         yield "    }"
         yield "    Py_DECREF(ran);"
-        yield ("    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_k_texts, sl_n, sl_n_texts) < 0"
-               " || sl_install(module, dict, sl_methods) < 0) {")
+        yield (
+            "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_k_texts, sl_n, sl_n_texts) < 0"
+            " || sl_install(module, dict, sl_methods) < 0) {"
+        )
         yield "        PyObject *type, *value, *traceback;"
         yield "        PyErr_Fetch(&type, &value, &traceback);"
-        yield ('        int warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: its C fast path could not be set '
-               'up (%S); the pure module\'s is used", sl_module_name, value ? value : Py_None);')
+        yield (
+            '        int warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: its C fast path could not be set '
+            "up (%S); the pure module's is used\", sl_module_name, value ? value : Py_None);"
+        )
         yield "        Py_XDECREF(type);"
         yield "        Py_XDECREF(value);"
         yield "        Py_XDECREF(traceback);"
@@ -630,7 +698,7 @@ def _table(array: str, slots: dict[str, int]) -> Iterable[str]:
 def _c_lines(text: str) -> list[str]:
     """A C string literal of `text` (UTF-8), in parts of at most _CHUNK bytes."""
     data = text.encode("utf-8")
-    return [_c_bytes(data[i:i + _CHUNK]) for i in range(0, len(data), _CHUNK)] or ['""']
+    return [_c_bytes(data[i : i + _CHUNK]) for i in range(0, len(data), _CHUNK)] or ['""']
 
 
 def _c_string(text: str) -> str:
@@ -644,8 +712,14 @@ def _c_bytes(data: bytes) -> str:
 
 
 # (`?` escaped: no trigraph can form)
-_ESCAPES = {byte: ("\\" + chr(byte) if byte in (0x22, 0x5C) else chr(byte) if 0x20 <= byte < 0x7F and byte != 0x3F
-                   else f"\\{byte:03o}") for byte in range(256)}
+_ESCAPES = {
+    byte: (
+        "\\" + chr(byte)
+        if byte in (0x22, 0x5C)
+        else chr(byte) if 0x20 <= byte < 0x7F and byte != 0x3F else f"\\{byte:03o}"
+    )
+    for byte in range(256)
+}
 
 
 def _c_comment(text: str) -> str:

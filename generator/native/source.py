@@ -79,21 +79,29 @@ def _mypyc_source(text: str, name: str) -> str:
     if _compiled_top_level(body, runs) > _MAX_COMPILED_TOP_LEVEL:
         runs = _runs(body, demote_constants=True)
     lines = _LINE.findall(text)
-    returns = {s.name: ast.unparse(s.returns) for s in body if isinstance(s, ast.FunctionDef) and s.returns}
+    returns = {
+        s.name: ast.unparse(s.returns) for s in body if isinstance(s, ast.FunctionDef) and s.returns
+    }
     in_runs = {index for run in runs for index in range(run.start, run.end)}
     used = _names_in(statement for index, statement in enumerate(body) if index not in in_runs)
     out: list[str] = []
     done = 0  # lines of `text` copied or replaced so far
     for run in runs:
-        first, last = body[run.start].lineno, body[run.end - 1].end_lineno or body[run.end - 1].lineno
-        section = "".join(lines[first - 1:last])
+        first, last = (
+            body[run.start].lineno,
+            body[run.end - 1].end_lineno or body[run.end - 1].lineno,
+        )
+        section = "".join(lines[first - 1 : last])
         if len(ast.parse(section).body) != run.end - run.start:  # not the statements ast saw
             return text
-        out.append("".join(lines[done:first - 1]))
-        defined = {target: statement for statement in body[run.start:run.end] for target in _targets(statement)}
+        out.append("".join(lines[done : first - 1]))
+        defined = {
+            target: statement
+            for statement in body[run.start : run.end]
+            for target in _targets(statement)
+        }
         declared = [(n, _declared_type(defined[n], returns)) for n in sorted(set(defined) & used)]
-        out.append(_run_line(section, declared, run.types, name)
-                   + "\n" * (last - first + 1))
+        out.append(_run_line(section, declared, run.types, name) + "\n" * (last - first + 1))
         done = last
     out.append("".join(lines[done:]))
     return "".join(out)
@@ -114,10 +122,20 @@ def _without_surrogate_literals(text: str) -> str:
     if not _SURROGATE_ESCAPE.search(text):
         return text
     tree = ast.parse(text)
-    in_fstrings = {id(part) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for part in ast.walk(node)}
-    literals = [node for node in ast.walk(tree)
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in in_fstrings
-                and _SURROGATE.search(node.value)]
+    in_fstrings = {
+        id(part)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.JoinedStr)
+        for part in ast.walk(node)
+    }
+    literals = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in in_fstrings
+        and _SURROGATE.search(node.value)
+    ]
     lines = _LINE.findall(text)
     starts = [0]
     for line in lines:
@@ -128,9 +146,21 @@ def _without_surrogate_literals(text: str) -> str:
 
     out, done = [], 0
     for node in sorted(literals, key=lambda n: (n.lineno, n.col_offset)):
-        assert isinstance(node.value, str) and node.end_lineno is not None and node.end_col_offset is not None
-        start, end = offset(node.lineno, node.col_offset), offset(node.end_lineno, node.end_col_offset)
-        out += [text[done:start], "(", _rebuilt(node.value), "\n" * (node.end_lineno - node.lineno), ")"]
+        assert (
+            isinstance(node.value, str)
+            and node.end_lineno is not None
+            and node.end_col_offset is not None
+        )
+        start, end = offset(node.lineno, node.col_offset), offset(
+            node.end_lineno, node.end_col_offset
+        )
+        out += [
+            text[done:start],
+            "(",
+            _rebuilt(node.value),
+            "\n" * (node.end_lineno - node.lineno),
+            ")",
+        ]
         done = end
     return "".join(out + [text[done:]])
 
@@ -148,14 +178,23 @@ def _rebuilt(value: str) -> str:
     1,000 took mypyc's build past 22 GB (killed for want of memory), and for 1,497 is deeper than
     CPython compiles."""
     if len(_SURROGATE.findall(value)) > _MOST_CHR:
-        return literal(value.encode("unicode_escape").decode("ascii")).text + ".encode().decode('unicode_escape')"
+        return (
+            literal(value.encode("unicode_escape").decode("ascii")).text
+            + ".encode().decode('unicode_escape')"
+        )
     parts = re.findall("[\ud800-\udfff]|[^\ud800-\udfff]+", value)
-    return " + ".join(f"chr({ord(part)})" if _SURROGATE.fullmatch(part) else literal(part).text for part in parts)
+    return " + ".join(
+        f"chr({ord(part)})" if _SURROGATE.fullmatch(part) else literal(part).text for part in parts
+    )
 
 
 def _run_line(section: str, used: list[tuple[str, str]], types: bool, name: str) -> str:
-    declared = "".join(f"{used_name} = Any; " if types else f"{used_name}: {type_}; " for used_name, type_ in used)
-    return declared + f"exec(compile({section!r}, {_RUN_FILE.format(name=name)!r}, 'exec'), globals())"
+    declared = "".join(
+        f"{used_name} = Any; " if types else f"{used_name}: {type_}; " for used_name, type_ in used
+    )
+    return (
+        declared + f"exec(compile({section!r}, {_RUN_FILE.format(name=name)!r}, 'exec'), globals())"
+    )
 
 
 def _declared_type(statement: ast.stmt, returns: dict[str, str]) -> str:
@@ -166,7 +205,12 @@ def _declared_type(statement: ast.stmt, returns: dict[str, str]) -> str:
     if isinstance(statement, ast.AnnAssign) and isinstance(statement.annotation, ast.Subscript):
         return ast.unparse(statement.annotation.slice)
     value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-    displays = {ast.Tuple: "tuple[Any, ...]", ast.List: "list[Any]", ast.Dict: "dict[Any, Any]", ast.Set: "set[Any]"}
+    displays = {
+        ast.Tuple: "tuple[Any, ...]",
+        ast.List: "list[Any]",
+        ast.Dict: "dict[Any, Any]",
+        ast.Set: "set[Any]",
+    }
     if type(value) in displays:
         return displays[type(value)]
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
@@ -181,8 +225,12 @@ def _declared_type(statement: ast.stmt, returns: dict[str, str]) -> str:
 def _runs(body: list[ast.stmt], *, demote_constants: bool) -> list[_Run]:
     """The maximal runs of consecutive type statements, and of data statements, in order."""
     all_typed_dicts = _typed_dict_names(body)
-    in_functions = _names_in(s for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                             and not _is_type_statement(s, all_typed_dicts))
+    in_functions = _names_in(
+        s
+        for s in body
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and not _is_type_statement(s, all_typed_dicts)
+    )
     typed_dicts: set[str] = set()
     runs: list[_Run] = []
     start, types = -1, False
@@ -197,7 +245,9 @@ def _runs(body: list[ast.stmt], *, demote_constants: bool) -> list[_Run]:
     return runs
 
 
-def _kind(statement: ast.stmt, typed_dicts: set[str], in_functions: set[str], demote_constants: bool) -> bool | None:
+def _kind(
+    statement: ast.stmt, typed_dicts: set[str], in_functions: set[str], demote_constants: bool
+) -> bool | None:
     """True for a static type statement, False for a data statement, None for one compiled."""
     if _is_type_statement(statement, typed_dicts):
         return True
@@ -208,12 +258,20 @@ def _is_type_statement(statement: ast.stmt, typed_dicts: set[str]) -> bool:
     """`Name: TypeAlias = ...`, `Name = TypedDict(...)`, or a class whose bases are TypedDicts
     defined before it and whose body is `pass`."""
     if isinstance(statement, ast.AnnAssign):
-        return (isinstance(statement.target, ast.Name) and isinstance(statement.annotation, ast.Name)
-                and statement.annotation.id == "TypeAlias" and statement.value is not None)
+        return (
+            isinstance(statement.target, ast.Name)
+            and isinstance(statement.annotation, ast.Name)
+            and statement.annotation.id == "TypeAlias"
+            and statement.value is not None
+        )
     if isinstance(statement, ast.ClassDef):
-        return (bool(statement.bases) and not statement.keywords and not statement.decorator_list
-                and all(isinstance(b, ast.Name) and b.id in typed_dicts for b in statement.bases)
-                and all(isinstance(s, ast.Pass) for s in statement.body))
+        return (
+            bool(statement.bases)
+            and not statement.keywords
+            and not statement.decorator_list
+            and all(isinstance(b, ast.Name) and b.id in typed_dicts for b in statement.bases)
+            and all(isinstance(s, ast.Pass) for s in statement.body)
+        )
     return bool(_typed_dict_name(statement))
 
 
@@ -222,12 +280,20 @@ def _is_data_statement(statement: ast.stmt, in_functions: set[str], demote_const
     `demote_constants`, also `name: Final = value`."""
     if isinstance(statement, ast.Expr):
         call = statement.value
-        return (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "update"
-                and isinstance(call.func.value, ast.Name))
+        return (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "update"
+            and isinstance(call.func.value, ast.Name)
+        )
     if isinstance(statement, ast.Assign):
         return all(isinstance(t, ast.Name) and t.id not in in_functions for t in statement.targets)
     if isinstance(statement, ast.AnnAssign) and demote_constants:
-        return isinstance(statement.target, ast.Name) and statement.value is not None and _is_final(statement.annotation)
+        return (
+            isinstance(statement.target, ast.Name)
+            and statement.value is not None
+            and _is_final(statement.annotation)
+        )
     return False
 
 
@@ -241,22 +307,36 @@ def _typed_dict_name(statement: ast.stmt) -> list[str]:
     """[Name] for `Name = TypedDict(...)` or a class (taken for a TypedDict over TypedDicts); else []."""
     if isinstance(statement, ast.ClassDef):
         return [statement.name]
-    if (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
-            and isinstance(statement.value, ast.Call) and isinstance(statement.value.func, ast.Name)
-            and statement.value.func.id == "TypedDict"):
+    if (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and isinstance(statement.targets[0], ast.Name)
+        and isinstance(statement.value, ast.Call)
+        and isinstance(statement.value.func, ast.Name)
+        and statement.value.func.id == "TypedDict"
+    ):
         return [statement.targets[0].id]
     return []
 
 
 def _typed_dict_names(body: list[ast.stmt]) -> set[str]:
-    return {name for statement in body if not isinstance(statement, ast.ClassDef) for name in _typed_dict_name(statement)}
+    return {
+        name
+        for statement in body
+        if not isinstance(statement, ast.ClassDef)
+        for name in _typed_dict_name(statement)
+    }
 
 
 def _compiled_top_level(body: list[ast.stmt], runs: list[_Run]) -> int:
     """How many top-level statements other than definitions and imports stay compiled."""
     in_runs = {index for run in runs for index in range(run.start, run.end)}
     plain = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
-    return sum(1 for index, statement in enumerate(body) if index not in in_runs and not isinstance(statement, plain))
+    return sum(
+        1
+        for index, statement in enumerate(body)
+        if index not in in_runs and not isinstance(statement, plain)
+    )
 
 
 def _targets(statement: ast.stmt) -> list[str]:

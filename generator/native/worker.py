@@ -27,14 +27,27 @@ import sys
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="worker.py")
     parser.add_argument("--opt-level", default="3", choices=("0", "1", "2", "3"))
-    parser.add_argument("--part-bytes", type=int, default=1_500_000,
-                        help="C text per file: mypyc's C file is split into files of about this size, compiled in parallel")
+    parser.add_argument(
+        "--part-bytes",
+        type=int,
+        default=1_500_000,
+        help="C text per file: mypyc's C file is split into files of about this size, compiled in parallel",
+    )
     parser.add_argument("--build", required=True, help="directory for the C sources and objects")
     parser.add_argument("--lib", required=True, help="directory the extension is written to")
-    parser.add_argument("--c", metavar="NAME=FILE", action="append", default=[],
-                        help="build the C file as the extension module NAME (the module argument is then left out)")
-    parser.add_argument("--sanitize", action="store_true", help="(--c) with -fsanitize=address,undefined")
-    parser.add_argument("module", nargs="?", help="the module file, relative to the current directory")
+    parser.add_argument(
+        "--c",
+        metavar="NAME=FILE",
+        action="append",
+        default=[],
+        help="build the C file as the extension module NAME (the module argument is then left out)",
+    )
+    parser.add_argument(
+        "--sanitize", action="store_true", help="(--c) with -fsanitize=address,undefined"
+    )
+    parser.add_argument(
+        "module", nargs="?", help="the module file, relative to the current directory"
+    )
     args = parser.parse_args(argv)
     if args.c:
         extensions = [c_extension(*pair.split("=", 1), args) for pair in args.c]
@@ -45,28 +58,50 @@ def main(argv: list[str]) -> int:
 
     from mypyc.build import include_dir, mypycify
 
-    extensions = mypycify(["--config-file", "mypy.ini", args.module], opt_level=args.opt_level, debug_level="0",
-                          target_dir=args.build)
+    extensions = mypycify(
+        ["--config-file", "mypy.ini", args.module],
+        opt_level=args.opt_level,
+        debug_level="0",
+        target_dir=args.build,
+    )
     for extension in extensions:
-        if include_dir() in extension.include_dirs:  # (not the small extension that loads a library)
+        if (
+            include_dir() in extension.include_dirs
+        ):  # (not the small extension that loads a library)
             for source in extension.sources:
                 if source.endswith(".c"):
                     include_guard(source)
-    whole = {source: _read(source) for extension in extensions for source in extension.sources if source.endswith(".c")}
+    whole = {
+        source: _read(source)
+        for extension in extensions
+        for source in extension.sources
+        if source.endswith(".c")
+    }
     if os.name != "nt":  # (the strict flags are gcc's and clang's)
         for extension in extensions:
-            parts = [part for source in list(extension.sources) for part in split_c_file(source, args.part_bytes)]
+            parts = [
+                part
+                for source in list(extension.sources)
+                for part in split_c_file(source, args.part_bytes)
+            ]
             extension.sources += parts
             extension.extra_compile_args += STRICT_FLAGS if parts else []
     try:
         _setup(extensions, args)
-    except (SystemExit, Exception):  # noqa: BLE001 - a split that does not compile: built whole, as mypyc wrote it
+    except (
+        SystemExit,
+        Exception,
+    ):  # noqa: BLE001 - a split that does not compile: built whole, as mypyc wrote it
         if not any("__part" in source for extension in extensions for source in extension.sources):
             raise
-        print("straightline: the split C files did not compile; building the C file whole", flush=True)
+        print(
+            "straightline: the split C files did not compile; building the C file whole", flush=True
+        )
         for extension in extensions:
             extension.sources = [source for source in extension.sources if "__part" not in source]
-            extension.extra_compile_args = [a for a in extension.extra_compile_args if a not in STRICT_FLAGS]
+            extension.extra_compile_args = [
+                a for a in extension.extra_compile_args if a not in STRICT_FLAGS
+            ]
         for source, text in whole.items():
             with open(source, "w", encoding="utf-8") as file:
                 file.write(text)
@@ -81,20 +116,40 @@ def c_extension(name: str, source: str, args: argparse.Namespace) -> object:
     flags = [f"-O{args.opt_level}", "-g0"] if os.name != "nt" else []
     linked = []
     if args.sanitize:
-        sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        sanitize = [
+            "-fsanitize=address,undefined",
+            "-fno-omit-frame-pointer",
+            "-fno-sanitize-recover=undefined",
+        ]
         flags, linked = flags + sanitize, sanitize
-    return Extension(name, sources=[source], include_dirs=[os.path.dirname(os.path.abspath(source))],
-                     extra_compile_args=flags, extra_link_args=linked)
+    return Extension(
+        name,
+        sources=[source],
+        include_dirs=[os.path.dirname(os.path.abspath(source))],
+        extra_compile_args=flags,
+        extra_link_args=linked,
+    )
 
 
 def _setup(extensions: list[object], args: argparse.Namespace, parallel: int = 1) -> None:
     """setuptools' build_ext of the extensions (`parallel`: that many extensions at a time)."""
     from setuptools import setup
 
-    setup(name="straightline-native", ext_modules=extensions, script_name="setup.py",
-          cmdclass={"build_ext": _parallel_build_ext()},
-          script_args=["--quiet", "build_ext", "--build-lib", args.lib, "--build-temp", args.build,
-                       *([f"--parallel={parallel}"] if parallel > 1 and len(extensions) > 1 else [])])
+    setup(
+        name="straightline-native",
+        ext_modules=extensions,
+        script_name="setup.py",
+        cmdclass={"build_ext": _parallel_build_ext()},
+        script_args=[
+            "--quiet",
+            "build_ext",
+            "--build-lib",
+            args.lib,
+            "--build-temp",
+            args.build,
+            *([f"--parallel={parallel}"] if parallel > 1 and len(extensions) > 1 else []),
+        ],
+    )
 
 
 def _read(path: str) -> str:
@@ -135,7 +190,9 @@ def copy_headers(directory: str, headers: dict[str, str] = HEADERS) -> None:
 # declared in the headers it writes beside it, so those that use nothing the file keeps to itself
 # (a `static` of the file) can move to other files, compiled in parallel and linked with it.
 
-_UNIT_END = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|^#[^\n]*\n|[{};]', re.S | re.M)
+_UNIT_END = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|/\*.*?\*/|//[^\n]*|^#[^\n]*\n|[{};]', re.S | re.M
+)
 _FUNCTION_HEAD = re.compile(r"^\s*(?!static\b)[A-Za-z_][\w \t*]*\b(CPyDef|CPyPy)_\w*\s*\(", re.S)
 # What the C file keeps to itself: a static, or a function it declares (not its headers).
 _STATIC = re.compile(r"^\s*static\b[^=;(\[{]*?(\w+)\s*(?:\[[^\]]*\]\s*)?[=;(\[{]", re.S)
@@ -144,7 +201,11 @@ _DECLARED = re.compile(r"\b(\w+)\s*\(")
 _OWN_HEADER = re.compile(r'^#include "([^"]+)"$', re.M)
 _RUNTIME_INCLUDE = re.compile(r"^#include <(\w+)\.c>$", re.M)
 # Parts are compiled so that any name they lack a declaration for is an error, never a guess.
-STRICT_FLAGS = ["-Werror=implicit-function-declaration", "-Werror=implicit-int", "-Werror=int-conversion"]
+STRICT_FLAGS = [
+    "-Werror=implicit-function-declaration",
+    "-Werror=implicit-int",
+    "-Werror=int-conversion",
+]
 
 
 def split_c_file(path: str, part_bytes: int) -> list[str]:
@@ -181,8 +242,11 @@ def _local_names(units: list[str], path: str, text: str) -> set[str]:
     """The names only the C file itself declares: its statics, and the functions it declares that
     its own headers do not."""
     directory = os.path.dirname(path)
-    in_headers = {name for header in _OWN_HEADER.findall(text)
-                  for name in _DECLARED.findall(_read(os.path.join(directory, header)))}
+    in_headers = {
+        name
+        for header in _OWN_HEADER.findall(text)
+        for name in _DECLARED.findall(_read(os.path.join(directory, header)))
+    }
     statics = {match.group(1) for unit in units if (match := _STATIC.match(unit))}
     declared_here = {match.group(1) for unit in units if (match := _PROTOTYPE.match(unit))}
     return statics | (declared_here - in_headers)
@@ -193,11 +257,19 @@ def _part_headers(text: str) -> str:
     the runtime has one), then the file's own headers."""
     from mypyc.build import include_dir
 
-    runtime = [name for name in _RUNTIME_INCLUDE.findall(text) if os.path.isfile(os.path.join(include_dir(), name + ".h"))]
+    runtime = [
+        name
+        for name in _RUNTIME_INCLUDE.findall(text)
+        if os.path.isfile(os.path.join(include_dir(), name + ".h"))
+    ]
     own = [line for line in text.splitlines(keepends=True)[:64] if line.startswith('#include "')]
     guard = [line for line in own if line == f'#include "{GUARD}"\n']  # first, as in the file
     rest = [line for line in own if line not in guard]
-    return "".join(guard) + "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(rest) if rest else ""
+    return (
+        "".join(guard) + "".join(f"#include <{name}.h>\n" for name in runtime) + "".join(rest)
+        if rest
+        else ""
+    )
 
 
 def _top_level_units(text: str) -> list[str] | None:
@@ -243,9 +315,13 @@ def _parallel_build_ext() -> type:
         def build_extension(self, ext: object) -> None:
             compile_serially = self.compiler.compile
 
-            def compile_in_parallel(sources: list[str], *args: object, **kwargs: object) -> list[str]:
+            def compile_in_parallel(
+                sources: list[str], *args: object, **kwargs: object
+            ) -> list[str]:
                 with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-                    done = pool.map(lambda source: compile_serially([source], *args, **kwargs), sources)
+                    done = pool.map(
+                        lambda source: compile_serially([source], *args, **kwargs), sources
+                    )
                     return [obj for objects in done for obj in objects]
 
             self.compiler.compile = compile_in_parallel

@@ -44,7 +44,9 @@ class Plan:
         if found is None:
             from ..keywords.registry import PLANNERS
 
-            found = self._nodes[node] = NodePlan({unit: planner(node, self) for unit, planner in PLANNERS.items()})
+            found = self._nodes[node] = NodePlan(
+                {unit: planner(node, self) for unit, planner in PLANNERS.items()}
+            )
         return found
 
 

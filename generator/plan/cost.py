@@ -90,7 +90,9 @@ class Costs:
             applied += CALL + self.node(self.graph[check.target])  # type: ignore[attr-defined]
         return (kind.work + applied) * (MEMBERS if kind.walks else 1)
 
-    def split(self, node: ir.Node, general: list[ir.Check]) -> tuple[list[ir.Check], list[ir.Check]]:
+    def split(
+        self, node: ir.Node, general: list[ir.Check]
+    ) -> tuple[list[ir.Check], list[ir.Check]]:
         """The in-place checks of `node` to run before its typed checks (each cheaper than all of
         them) and those to run after, each list in its given order."""
         typed = self.typed(node)

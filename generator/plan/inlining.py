@@ -48,10 +48,14 @@ class Inlining:
 
     def inlinable(self, node: ir.Node, depth: int) -> bool:
         """Whether `node` is checked in place, `depth` inlined copies deep."""
-        return ((depth < tuning.INLINE_DEPTH or self.is_leaf(node)) and node.resource is None
-                and node not in self._called
-                and node.boolean is None and len(node.checks) <= tuning.INLINE_CHECKS
-                and (self.type_only(node) or self.copies_allowed(node)))
+        return (
+            (depth < tuning.INLINE_DEPTH or self.is_leaf(node))
+            and node.resource is None
+            and node not in self._called
+            and node.boolean is None
+            and len(node.checks) <= tuning.INLINE_CHECKS
+            and (self.type_only(node) or self.copies_allowed(node))
+        )
 
     def copies_allowed(self, node: ir.Node) -> bool:
         """Whether copies of `node` in each place that uses it stay within the copy budget."""
@@ -62,14 +66,20 @@ class Inlining:
         """IR checks and subschemas under `node` (references not followed)."""
         known = self._weights.get(node)  # (one lookup: see Plan.node)
         if known is None:
-            known = self._weights[node] = 1 + sum(1 + sum(self.weight(sub) for sub in ir.subschemas(check))
-                                                  for check in node.checks)
+            known = self._weights[node] = 1 + sum(
+                1 + sum(self.weight(sub) for sub in ir.subschemas(check)) for check in node.checks
+            )
         return known
 
     def plain_ref(self, node: ir.Node) -> ir.Check | None:
         """The static reference `node` is made of, if it is one alone (not in dynamic mode)."""
-        if (not self.dynamic and node.boolean is None and node.types is None and len(node.checks) == 1
-                and node.checks[0].static_reference):
+        if (
+            not self.dynamic
+            and node.boolean is None
+            and node.types is None
+            and len(node.checks) == 1
+            and node.checks[0].static_reference
+        ):
             return node.checks[0]
         return None
 

@@ -5,7 +5,6 @@ subschemas are shared by the emitter (nodes compare structurally)."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import fields, replace
 from functools import cache
 
@@ -24,14 +23,17 @@ class Ordering:
 
     def node(self, node: ir.Node) -> ir.Node:
         """`node` and every subschema in it with their checks in order of cost (a stable sort:
-        keyword order within one cost; unevaluated* last, as they read what the others evaluated)."""
+        keyword order within one cost; unevaluated* last, as they read what the others evaluated).
+        """
         if node.boolean is not None:
             return node
         done = self._done.get(id(node))
         if done is None:
             kept = [better for better in map(self._check, node.checks) if better is not None]
             kept.sort(key=lambda c: self._cost[type(c)])
-            unchanged = len(kept) == len(node.checks) and all(a is b for a, b in zip(kept, node.checks))
+            unchanged = len(kept) == len(node.checks) and all(
+                a is b for a, b in zip(kept, node.checks)
+            )
             done = node if unchanged else replace(node, checks=tuple(kept))
             self._done[id(node)] = done
             self._done[id(done)] = done

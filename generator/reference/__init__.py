@@ -11,7 +11,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_LAZY = {"DraftReference": ".drafts", "Reference": ".profiles", "Error": ".results", "Evaluated": ".results"}
+_LAZY = {
+    "DraftReference": ".drafts",
+    "Reference": ".profiles",
+    "Error": ".results",
+    "Evaluated": ".results",
+}
 __all__ = sorted(_LAZY)
 
 

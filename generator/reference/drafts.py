@@ -33,8 +33,14 @@ from ..errors import SchemaError, join_pointer
 from ..format_options import DEFAULT as DEFAULT_FORMATS
 from ..format_options import FormatOptions
 from ..keywords.registry import KEYWORDS
-from ..profiles import (DRAFT_PROFILES, VALIDATION_VOCABULARY, Dialect, Profile, asserts_formats_by_vocabulary,
-                        with_formats)
+from ..profiles import (
+    DRAFT_PROFILES,
+    VALIDATION_VOCABULARY,
+    Dialect,
+    Profile,
+    asserts_formats_by_vocabulary,
+    with_formats,
+)
 from ..resolve import META_SCHEMAS, Location, Registry, check_base_uri, normalize_meta_uri
 from .results import Error, Evaluated, Results, error
 
@@ -78,9 +84,16 @@ class DraftReference:
     options do, with the same checkers.
     """
 
-    def __init__(self, schema: Any, draft: str, *, registry: Mapping[str, Any] | None = None,
-                 base_uri: str = "", profile: Profile | None = None,
-                 format_options: FormatOptions = DEFAULT_FORMATS) -> None:
+    def __init__(
+        self,
+        schema: Any,
+        draft: str,
+        *,
+        registry: Mapping[str, Any] | None = None,
+        base_uri: str = "",
+        profile: Profile | None = None,
+        format_options: FormatOptions = DEFAULT_FORMATS,
+    ) -> None:
         DRAFT_PROFILES[draft]  # KeyError for an unknown draft name
         self.seed = profile  # a seed profile in force everywhere (no $schema applies)
         self.format_options = format_options
@@ -92,10 +105,16 @@ class DraftReference:
 
     # -- entry points ---------------------------------------------------------------------------
     def errors(self, instance: Any) -> list[Error]:
-        return [r for r in self.descend(self.schema, instance, "", "", self._root()) if isinstance(r, Error)]
+        return [
+            r
+            for r in self.descend(self.schema, instance, "", "", self._root())
+            if isinstance(r, Error)
+        ]
 
     def is_valid(self, instance: Any) -> bool:
-        return not any(isinstance(r, Error) for r in self.descend(self.schema, instance, "", "", self._root()))
+        return not any(
+            isinstance(r, Error) for r in self.descend(self.schema, instance, "", "", self._root())
+        )
 
     def _root(self) -> Here:
         return Here(self.document.uri, "")
@@ -104,7 +123,8 @@ class DraftReference:
     def enforces(self, at: Here, keyword: str) -> bool:
         """Whether `keyword` is a check where evaluation stands."""
         return at.profile.keyword_status(keyword) == "enforced" and (
-            at.validation or keyword not in VALIDATION_VOCABULARY)
+            at.validation or keyword not in VALIDATION_VOCABULARY
+        )
 
     def descend(self, schema: Any, instance: Any, ip: str, kp: str, at: Here) -> Results:
         """Errors and annotations of `instance` (at `ip`) against `schema` (reached by `kp`, at `at`).
@@ -125,9 +145,16 @@ class DraftReference:
         items: set[int] = set()
         for keyword, value in words:
             unit = KEYWORDS.get(keyword)
-            if unit is None or unit.reference is None or unit.last or not self.enforces(at, keyword):
+            if (
+                unit is None
+                or unit.reference is None
+                or unit.last
+                or not self.enforces(at, keyword)
+            ):
                 continue
-            for result in unit.reference(self, value, instance, schema, ip, join_pointer(kp, keyword), at):
+            for result in unit.reference(
+                self, value, instance, schema, ip, join_pointer(kp, keyword), at
+            ):
                 if isinstance(result, Evaluated):
                     properties |= result.properties
                     items |= result.items
@@ -138,8 +165,16 @@ class DraftReference:
                 if keyword in schema and self.enforces(at, keyword):
                     reference = KEYWORDS[keyword].reference
                     assert reference is not None
-                    yield from reference(self, schema[keyword], instance, schema, ip, join_pointer(kp, keyword),
-                                         at, seen)  # type: ignore[call-arg]
+                    yield from reference(
+                        self,
+                        schema[keyword],
+                        instance,
+                        schema,
+                        ip,
+                        join_pointer(kp, keyword),
+                        at,
+                        seen,
+                    )  # type: ignore[call-arg]
 
     def arrive(self, at: Here) -> Here:
         """`at` with the resource at this location (if any) entered, and its profile."""
@@ -186,7 +221,9 @@ class DraftReference:
         if not isinstance(vocabulary, dict):
             return profile, True
         formats = replace(profile, format_vocabulary=asserts_formats_by_vocabulary(vocabulary))
-        return with_formats(formats, self.format_options), any(uri in vocabulary for uri in VALIDATION_VOCABULARIES)
+        return with_formats(formats, self.format_options), any(
+            uri in vocabulary for uri in VALIDATION_VOCABULARIES
+        )
 
     # -- helpers for keyword functions ------------------------------------------------------------
     def child(self, schema: Any, instance: Any, ip: str, kp: str, at: Here) -> Iterator[Error]:
@@ -196,7 +233,9 @@ class DraftReference:
             if isinstance(result, Error):
                 yield result
 
-    def outcome(self, schema: Any, instance: Any, ip: str, kp: str, at: Here) -> tuple[list[Error], list[Evaluated]]:
+    def outcome(
+        self, schema: Any, instance: Any, ip: str, kp: str, at: Here
+    ) -> tuple[list[Error], list[Evaluated]]:
         errors: list[Error] = []
         annotations: list[Evaluated] = []
         for result in self.descend(schema, instance, ip, kp, at):

@@ -19,8 +19,14 @@ class Reference:
     """A validator that interprets `schema` under `profile` (checked by preflight first), with
     `format_options` as the compiler takes them."""
 
-    def __init__(self, schema: Any, profile: str | Profile, *, format_options: FormatOptions = DEFAULT_FORMATS,
-                 **options: Any) -> None:
+    def __init__(
+        self,
+        schema: Any,
+        profile: str | Profile,
+        *,
+        format_options: FormatOptions = DEFAULT_FORMATS,
+        **options: Any,
+    ) -> None:
         chosen = get_profile(profile) if isinstance(profile, str) else profile
         self.profile = with_formats(with_options(chosen, options), format_options)
         preflight(schema, self.profile)

@@ -24,20 +24,40 @@ class Error:
     branch: int | None = None
 
 
-def error(keyword: str, message: str, instance: Any, ip: str, kp: str, params: dict[str, Any] | None = None,
-          context: Iterable[Error] = ()) -> Error:
+def error(
+    keyword: str,
+    message: str,
+    instance: Any,
+    ip: str,
+    kp: str,
+    params: dict[str, Any] | None = None,
+    context: Iterable[Error] = (),
+) -> Error:
     """An error of `keyword` at keyword location kp on `instance` (at ip): the template `message`
     (a unit's MESSAGES) filled with `params`, exactly as the generated modules fill it."""
     from ..keywords.registry import MESSAGES
 
     params = params if params is not None else {}
-    return Error(p.fill(MESSAGES[message], params, instance), ip, kp, keyword, params, tuple(context))
+    return Error(
+        p.fill(MESSAGES[message], params, instance), ip, kp, keyword, params, tuple(context)
+    )
 
 
 def branches(found: Iterable[tuple[int, list[Error]]]) -> list[Error]:
     """The context of a failed applicator: each alternative's (or item's) errors, with its index."""
-    return [Error(e.message, e.instance_location, e.keyword_location, e.keyword, e.params, e.context, index)
-            for index, errors in found for e in errors]
+    return [
+        Error(
+            e.message,
+            e.instance_location,
+            e.keyword_location,
+            e.keyword,
+            e.params,
+            e.context,
+            index,
+        )
+        for index, errors in found
+        for e in errors
+    ]
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def _literal_guard(source: str) -> Optional[LiteralGuard]:
         return None
     reduced = source
     for group, _, glue in sorted(taken, key=lambda found: found[0].pos, reverse=True):
-        reduced = reduced[:group.pos] + glue + reduced[group.end + 1:]
+        reduced = reduced[: group.pos] + glue + reduced[group.end + 1 :]
     return LiteralGuard(tuple(dict.fromkeys(text for _, text, _ in taken)), reduced)
 
 
@@ -119,7 +119,9 @@ def _character(term: object) -> Optional[str]:
     """The one character a term matches (a literal, or a class of one), outside the surrogates."""
     if isinstance(term, _Lit):
         cp = term.cp
-    elif isinstance(term, _Set) and len(term.ranges) == 1 and term.ranges[0][0] == term.ranges[0][1]:
+    elif (
+        isinstance(term, _Set) and len(term.ranges) == 1 and term.ranges[0][0] == term.ranges[0][1]
+    ):
         cp = term.ranges[0][0]
     else:
         return None

@@ -21,7 +21,15 @@ from __future__ import annotations
 from bisect import bisect_right as _bisect_right
 from typing import Any, Callable
 
-__all__ = ["IMPORTS", "ALIASES", "FUNCTIONS", "_DfaTable", "_NfaTable", "_dfa_search", "_nfa_search"]
+__all__ = [
+    "IMPORTS",
+    "ALIASES",
+    "FUNCTIONS",
+    "_DfaTable",
+    "_NfaTable",
+    "_dfa_search",
+    "_nfa_search",
+]
 
 # What the copied functions need from the standard library, as the module must import it.
 IMPORTS = {"_bisect_right": "from bisect import bisect_right as _bisect_right"}

@@ -662,8 +662,6 @@ def split_automaton(builder: Builder, fragment: Fragment) -> Automaton:
             classes.add(end)
         a.accept.append(frozenset(classes))
         a.sure.append(all(kind in certain[s] for kind in next_kinds))
-    useful = {
-        kind: s for kind, s in search_state.items() if a.edges[s] or a.accept[s]
-    }
+    useful = {kind: s for kind, s in search_state.items() if a.edges[s] or a.accept[s]}
     a.restart = [useful.get(kind) for kind in a.class_kind]
     return a

@@ -111,7 +111,11 @@ def assess_parsed(parsed: ParsedPattern) -> Risk:
 
 def _assess_body(parsed: ParsedPattern, body: list, search: bool) -> Risk:
     builder = Builder(
-        parsed, "sre", max_positions=MAX_POSITIONS, fold_above=FOLD_ABOVE, backref_width=BACKREF_WIDTH
+        parsed,
+        "sre",
+        max_positions=MAX_POSITIONS,
+        fold_above=FOLD_ABOVE,
+        backref_width=BACKREF_WIDTH,
     )
     try:
         fragment = builder.pattern(body, search=search)
@@ -156,7 +160,7 @@ def _assess_lookaround(parsed: ParsedPattern, node: _Group, once: bool) -> Risk:
 
 
 def _paths(a: Automaton, search: bool) -> Risk:
-    for s, edges in enumerate(a.edges):
+    for edges in a.edges:
         for t, count in edges.items():
             if count > 1:
                 return _ambiguous(a, t, t)
@@ -244,5 +248,3 @@ def _ambiguous(a: Automaton, x: int, y: int) -> Risk:
 
 def _innermost(origin: tuple) -> Optional[int]:
     return origin[-1] if origin else None
-
-

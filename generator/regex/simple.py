@@ -43,8 +43,19 @@ from typing import Callable, Optional, Union
 
 from .ecma import _Assert, _Group, _Lit, _Quant, _Set, parse
 
-__all__ = ["CLASS_METHODS", "AsciiAccept", "CaselessTest", "LiteralTest", "RunTest", "SimpleTest", "always_matches",
-           "ascii_accept", "ascii_accepts", "simple_search", "simple_tests"]
+__all__ = [
+    "CLASS_METHODS",
+    "AsciiAccept",
+    "CaselessTest",
+    "LiteralTest",
+    "RunTest",
+    "SimpleTest",
+    "always_matches",
+    "ascii_accept",
+    "ascii_accepts",
+    "simple_search",
+    "simple_tests",
+]
 
 # The ASCII classes (as code-point intervals) that `str` methods decide exactly, with those
 # methods: on a non-empty string, ``s.isascii()`` and each method all true means every character
@@ -122,7 +133,11 @@ def _simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
     prefixes = {t.text for t in literals if t.start and not t.end}
     suffixes = {t.text for t in literals if t.end and not t.start}
     runs = [t for t in found if isinstance(t, RunTest)]
-    if len(contained) > MAX_CONTAINED or max(len(prefixes), len(suffixes)) > MAX_AFFIXES or len(runs) > MAX_RUNS:
+    if (
+        len(contained) > MAX_CONTAINED
+        or max(len(prefixes), len(suffixes)) > MAX_AFFIXES
+        or len(runs) > MAX_RUNS
+    ):
         return None
     return tuple(found)
 
@@ -166,7 +181,11 @@ def _literal_text(terms: list) -> Optional[str]:
     for term in terms:
         if isinstance(term, _Lit):
             out.append(chr(term.cp))
-        elif isinstance(term, _Set) and len(term.ranges) == 1 and term.ranges[0][0] == term.ranges[0][1]:
+        elif (
+            isinstance(term, _Set)
+            and len(term.ranges) == 1
+            and term.ranges[0][0] == term.ranges[0][1]
+        ):
             out.append(chr(term.ranges[0][0]))
         elif isinstance(term, _Group) and term.kind in ("capture", "group") and len(term.body) == 1:
             inner = _literal_text(term.body[0])
@@ -188,11 +207,21 @@ def _caseless_text(terms: list) -> Optional[str]:
         ranges = tuple(term.ranges) if isinstance(term, _Set) else None
         if isinstance(term, _Lit) and term.cp < 0x80 and not chr(term.cp).isalpha():
             out.append(chr(term.cp))
-        elif ranges is not None and len(ranges) == 1 and ranges[0][0] == ranges[0][1] and ranges[0][0] < 0x80 \
-                and not chr(ranges[0][0]).isalpha():
+        elif (
+            ranges is not None
+            and len(ranges) == 1
+            and ranges[0][0] == ranges[0][1]
+            and ranges[0][0] < 0x80
+            and not chr(ranges[0][0]).isalpha()
+        ):
             out.append(chr(ranges[0][0]))
-        elif ranges is not None and len(ranges) == 2 and all(lo == hi for lo, hi in ranges) \
-                and 0x41 <= ranges[0][0] <= 0x5A and ranges[1][0] == ranges[0][0] + 0x20:
+        elif (
+            ranges is not None
+            and len(ranges) == 2
+            and all(lo == hi for lo, hi in ranges)
+            and 0x41 <= ranges[0][0] <= 0x5A
+            and ranges[1][0] == ranges[0][0] + 0x20
+        ):
             out.append(chr(ranges[1][0]))
             caseless = True
         else:
@@ -207,7 +236,9 @@ _ClassRun = tuple[tuple[tuple[int, int], ...], int, Optional[int]]
 def _class_run(terms: list) -> Optional[_ClassRun]:
     """(the class's ranges, least, most) of terms that are one class, repeated or not (in groups
     of one alternative), or None: the run that str tests (_run) and ASCII first read."""
-    while len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
+    while (
+        len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group")
+    ):
         if len(terms[0].body) != 1:
             return None
         terms = terms[0].body[0]
@@ -250,7 +281,7 @@ def _always_matches(source: str) -> bool:
     for terms in parse(source).body:
         start = bool(terms) and isinstance(terms[0], _Assert) and terms[0].kind == "start"
         end = len(terms) > int(start) and isinstance(terms[-1], _Assert) and terms[-1].kind == "end"
-        middle = terms[int(start):len(terms) - int(end)]
+        middle = terms[int(start) : len(terms) - int(end)]
         if not (start and end) and all(isinstance(t, _Quant) and t.min == 0 for t in middle):
             return True
     return False
@@ -326,7 +357,11 @@ def _accept(run: Optional[_ClassRun]) -> Optional[AsciiAccept]:
 
 def ascii_accepts(accept: AsciiAccept, s: str) -> bool:
     """Whether `s` is one of the strings `accept` names, in Python (what the emitted code tests)."""
-    if not s.isascii() or (accept.printable and not s.isprintable()) or any(c in s for c in accept.excluded):
+    if (
+        not s.isascii()
+        or (accept.printable and not s.isprintable())
+        or any(c in s for c in accept.excluded)
+    ):
         return False
     return len(s) >= accept.least and (accept.most is None or len(s) <= accept.most)
 

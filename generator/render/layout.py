@@ -16,28 +16,57 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..emit.tree import (INDENT, Assign, Attr, BoolOp, Call, Display, Expr, ExprStmt, GenExp, Header, Lit, Name, Stmt,
-                         Tuple, operand_text)
+from ..emit.tree import (
+    INDENT,
+    Assign,
+    Attr,
+    BoolOp,
+    Call,
+    Display,
+    Expr,
+    ExprStmt,
+    GenExp,
+    Header,
+    Lit,
+    Name,
+    Stmt,
+    Tuple,
+    operand_text,
+)
 
 LINE_LENGTH = 100
 
 
-def wrap_statement(stmt: Stmt, indent: str, line: str, width: int = LINE_LENGTH) -> list[str] | None:
+def wrap_statement(
+    stmt: Stmt, indent: str, line: str, width: int = LINE_LENGTH
+) -> list[str] | None:
     """The black layout of one statement at `indent` (`line`: its text on one line) if it is
     over-long; None when it fits, or for a shape not handled."""
     if len(line) <= width:
         return None
     if isinstance(stmt, Header):
         return _header(indent, stmt, width)
-    if isinstance(stmt, ExprStmt) and isinstance(stmt.value, Call) and isinstance(stmt.value.func, (Name, Attr)):
+    if (
+        isinstance(stmt, ExprStmt)
+        and isinstance(stmt.value, Call)
+        and isinstance(stmt.value.func, (Name, Attr))
+    ):
         return _call(indent, "", stmt.value, width)
     if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Call):
         return _call(indent, _assigned(stmt), stmt.value, width)
-    if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Display):
+    if (
+        isinstance(stmt, Assign)
+        and isinstance(stmt.target, Name)
+        and isinstance(stmt.value, Display)
+    ):
         body = _collection(indent, stmt.value, width)  # a display is exploded, one element a line
         return None if body is None else [indent + _assigned(stmt) + body[0].lstrip(), *body[1:]]
-    if isinstance(stmt, Assign) and isinstance(stmt.target, Name) and isinstance(stmt.value, Tuple) \
-            and not stmt.value.bare:
+    if (
+        isinstance(stmt, Assign)
+        and isinstance(stmt.target, Name)
+        and isinstance(stmt.value, Tuple)
+        and not stmt.value.bare
+    ):
         # a table of rows (`_B1 = ((_v1, _e1, ...), ...)`, an error spec): exploded, one row a
         # line, a row still too long exploded in turn
         body = _nested_collection(indent, stmt.value, width)
@@ -72,7 +101,9 @@ def _exploded(head: str, node: Any, indent: str, tail: str, width: int) -> list[
     inner = indent + INDENT
     lines = [head + opening]
     for key, element in elements:
-        lines += _exploded(inner + (key.render() + ": " if key is not None else ""), element, inner, ",", width)
+        lines += _exploded(
+            inner + (key.render() + ": " if key is not None else ""), element, inner, ",", width
+        )
     return [*lines, indent + closing + tail]
 
 
@@ -172,7 +203,9 @@ def _argument(arg: Expr) -> str:
     return render_bare() if render_bare is not None else arg.render()
 
 
-def _bracket_body(inner: str, arg: Expr, opening: str, closing: str, width: int) -> list[str] | None:
+def _bracket_body(
+    inner: str, arg: Expr, opening: str, closing: str, width: int
+) -> list[str] | None:
     """A single bracketed element: on its own line, or split further if it is a call or display."""
     text = _argument(arg)
     if len(inner + text) <= width:
@@ -199,7 +232,9 @@ def _collection(indent: str, display: Display | Tuple, width: int) -> list[str] 
     nodes = display.elements if isinstance(display, Tuple) else display.items
     for node, text in zip(nodes, elements):
         # (an entry black cannot split, `"long name": _Q1`, stays long: among two or more)
-        if len(inner + text + ",") > width and not (len(elements) > 1 and _unsplittable_entry(display, node)):
+        if len(inner + text + ",") > width and not (
+            len(elements) > 1 and _unsplittable_entry(display, node)
+        ):
             return None
     return [indent + opening, *(inner + text + "," for text in elements), indent + closing]
 
@@ -220,7 +255,11 @@ def _nested_collection(indent: str, value: Tuple | Display, width: int) -> list[
     elements = value.elements if isinstance(value, Tuple) else value.items
     if len(elements) < (1 if isinstance(value, Tuple) else 2):  # (a one-tuple keeps its comma)
         return None
-    opening, closing = ("(", ")") if isinstance(value, Tuple) else ("[", "]") if value.kind == "list" else ("{", "}")
+    opening, closing = (
+        ("(", ")")
+        if isinstance(value, Tuple)
+        else ("[", "]") if value.kind == "list" else ("{", "}")
+    )
     inner = indent + INDENT
     lines = [indent + opening]
     for element in elements:
@@ -228,7 +267,9 @@ def _nested_collection(indent: str, value: Tuple | Display, width: int) -> list[
         if len(inner + text + ",") <= width or _unsplittable(element):
             lines.append(inner + text + ",")
             continue
-        if not isinstance(element, (Tuple, Display)) or (isinstance(element, Tuple) and element.bare):
+        if not isinstance(element, (Tuple, Display)) or (
+            isinstance(element, Tuple) and element.bare
+        ):
             return None
         exploded = _nested_collection(inner, element, width)
         if exploded is None:
@@ -237,7 +278,9 @@ def _nested_collection(indent: str, value: Tuple | Display, width: int) -> list[
     return [*lines, indent + closing]
 
 
-def signature(name: str, params: tuple[str, ...], returns: str, width: int = LINE_LENGTH) -> list[str]:
+def signature(
+    name: str, params: tuple[str, ...], returns: str, width: int = LINE_LENGTH
+) -> list[str]:
     """`def name(params) -> returns:` as black lays it out: one line if it fits, else the
     parameters on one indented line, else one a line with a trailing comma."""
     whole = f"def {name}({', '.join(params)}) -> {returns}:"

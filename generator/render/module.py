@@ -15,18 +15,26 @@ import black
 import jinja2
 
 from .. import __version__
-from ..codegen import Code, Name, literal
+from ..codegen import Code, Name
 from ..emit.module import Function, ModuleEmitter
-from ..emit.sources import API_PRIMITIVES, checker_sources, custom_format_imports, merged_imports, primitive_sources
+from ..emit.sources import (
+    API_PRIMITIVES,
+    checker_sources,
+    custom_format_imports,
+    merged_imports,
+    primitive_sources,
+)
 from ..emit.tree import INDENT, Assign, Header, Stmt, literal_expr, render_block
 from ..emit.tree import Name as TreeName
+from ..names import module_name_for
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
-from ..names import module_name_for
 from .header import header_fields, header_text, recorded_options
 from .types import ModuleTypes
 
-_BLACK_MODE = black.Mode(target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH)
+_BLACK_MODE = black.Mode(
+    target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH
+)
 
 
 def _templates_dir() -> Path:
@@ -72,7 +80,9 @@ class Root:
     # "object"), so is_valid needs no envelope test of its own
     envelope_in_fast: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
-    type: Name = Name("Instance")  # the static type of a valid value (render/types.py): is_valid's TypeGuard
+    type: Name = Name(
+        "Instance"
+    )  # the static type of a valid value (render/types.py): is_valid's TypeGuard
 
     @property
     def tests_envelope(self) -> bool:
@@ -90,7 +100,9 @@ class Root:
 
 
 def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: Any) -> Root:
-    root = Root(Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), **names)
+    root = Root(
+        Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), **names
+    )
     if emitter.dynamic or emitter.has_refs or root.tests_envelope:
         emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
         return root
@@ -151,26 +163,39 @@ def _black_statement(line: str, keyword: str) -> list[str] | None:
         before += [INDENT * depth + _DUMMY_TEST, INDENT * (depth + 1) + "pass"]
     after = [INDENT * (depth + 1) + "pass"] if keyword else []
     try:
-        out = black.format_str("\n".join([*before, line, *after]) + "\n", mode=_BLACK_MODE).splitlines()
+        out = black.format_str(
+            "\n".join([*before, line, *after]) + "\n", mode=_BLACK_MODE
+        ).splitlines()
     except Exception as exc:  # black refusing our output is a compiler bug: say so
-        raise RuntimeError(f"straightline emitted code black cannot format (a compiler bug): {exc}") from exc
-    laid_out = out[len(before):len(out) - len(after)]
-    if out[:len(before)] != before or out[len(out) - len(after):] != after or not laid_out:
+        raise RuntimeError(
+            f"straightline emitted code black cannot format (a compiler bug): {exc}"
+        ) from exc
+    laid_out = out[len(before) : len(out) - len(after)]
+    if out[: len(before)] != before or out[len(out) - len(after) :] != after or not laid_out:
         return None
     return laid_out
 
 
 def _function(fn: Function, format: bool) -> RenderedFunction:
-    signature = layout.signature(fn.name.id, fn.params, fn.returns) if format else [
-        f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
+    signature = (
+        layout.signature(fn.name.id, fn.params, fn.returns)
+        if format
+        else [f"def {fn.name.id}({', '.join(fn.params)}) -> {fn.returns}:"]
+    )
     body = render_block(fn.body, 1, _wrap if format else None)
     # black is needed only where a line is still long (its docstring black leaves as it is); no
     # need to ask without black: its section markers are taken out unread
-    laid_out = not format or (all(len(line) <= layout.LINE_LENGTH for line in signature)
-                              and all(_settled(line) for line in body))
+    laid_out = not format or (
+        all(len(line) <= layout.LINE_LENGTH for line in signature)
+        and all(_settled(line) for line in body)
+    )
     # (the body as one piece of text: the template writes it as it writes each line, with less work)
-    return RenderedFunction(_marker("def" if laid_out else "def-black"), Code("\n".join(signature)), fn.doc,
-                            [Code("\n".join(body))])
+    return RenderedFunction(
+        _marker("def" if laid_out else "def-black"),
+        Code("\n".join(signature)),
+        fn.doc,
+        [Code("\n".join(body))],
+    )
 
 
 # What the module docstring says it imports.
@@ -187,30 +212,64 @@ def _marker(kind: str) -> Code:
     return Code(_SPLIT + kind + ">")
 
 
-def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, profile: str, options: dict[str, Any],
-           raw: bytes, name: str | None, format: bool, types: ModuleTypes, fragment: str = "",
-           **context: Any) -> str:
+def render(
+    template: str,
+    emitters: list[ModuleEmitter],
+    roots: list[Root],
+    *,
+    profile: str,
+    options: dict[str, Any],
+    raw: bytes,
+    name: str | None,
+    format: bool,
+    types: ModuleTypes,
+    fragment: str = "",
+    **context: Any,
+) -> str:
     """The module text: header, primitives, every emitter's constants and functions, the types,
     the API."""
     imports, primitive_constants, primitive_functions = _copied_sources(emitters, format)
-    imports = _with_types(imports, types, any(r.direct for r in roots), any(e.consts.definitions for e in emitters))
+    imports = _with_types(
+        imports, types, any(r.direct for r in roots), any(e.consts.definitions for e in emitters)
+    )
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
-    metadata = Assign(TreeName("STRAIGHTLINE"), literal_expr({"version": __version__, "profile": profile,
-                                                              "options": json.loads(recorded), "source_sha256": sha}))
+    metadata = Assign(
+        TreeName("STRAIGHTLINE"),
+        literal_expr(
+            {
+                "version": __version__,
+                "profile": profile,
+                "options": json.loads(recorded),
+                "source_sha256": sha,
+            }
+        ),
+    )
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
     late = [s for e in emitters for s in e.late_statements()]
     # the late statements join the constants before them as one more assignment when they open
     # with one (`_Q0 = (...)`), as black keeps consecutive assignments together
-    late_kind = "const" if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName) else "other"
+    late_kind = (
+        "const"
+        if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName)
+        else "other"
+    )
     text = _ENV.get_template(template).render(
         header=Code(header_text(header_fields(profile, recorded, sha))),
         contract_name=contract_name,
         imports=imports,
         primitive_constants=primitive_constants,
-        constants=[Code("\n".join(line.text for line in _lines([s], 0, format))) for e in emitters for s in e.consts.definitions],
+        constants=[
+            Code("\n".join(line.text for line in _lines([s], 0, format)))
+            for e in emitters
+            for s in e.consts.definitions
+        ],
         # (a copied function is laid out on its own, once per process: never with a module's text)
-        primitives=[Code(_black_source(f.text)) for f in primitive_functions] if format else primitive_functions,
+        primitives=(
+            [Code(_black_source(f.text)) for f in primitive_functions]
+            if format
+            else primitive_functions
+        ),
         functions=[_function(f, format) for e in emitters for f in e.functions],
         late_constants=[line for e in emitters for line in _lines(e.late_statements(), 0, format)],
         metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
@@ -219,7 +278,9 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
         split_const=_marker("const"),
         split_late=_marker(late_kind),
         split_other=_marker("other"),
-        standalone=Code(_STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM),
+        standalone=Code(
+            _STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM
+        ),
         **context,
     )
     if not format:
@@ -229,24 +290,38 @@ def render(template: str, emitters: list[ModuleEmitter], roots: list[Root], *, p
     return _format(text)
 
 
-def _copied_sources(emitters: list[ModuleEmitter], format: bool) -> tuple[list[Code], list[Code], list[Code]]:
+def _copied_sources(
+    emitters: list[ModuleEmitter], format: bool
+) -> tuple[list[Code], list[Code], list[Code]]:
     """Imports, constants and functions the module copies in: the primitives and the format and
     content checkers its code calls (the checkers laid out by black when formatting: their source
     in generator/formats/checkers.py is not in black's style), and custom format imports."""
     imports, constants, functions = primitive_sources(
-        set(API_PRIMITIVES).union(*(e.primitives for e in emitters)), any(e.uses_decimal for e in emitters),
-        any(e.uses_re for e in emitters), set().union(*(e.matchers for e in emitters)))
-    custom = custom_format_imports({alias: target for e in emitters for alias, target in e.custom_formats.items()})
+        set(API_PRIMITIVES).union(*(e.primitives for e in emitters)),
+        any(e.uses_decimal for e in emitters),
+        any(e.uses_re for e in emitters),
+        set().union(*(e.matchers for e in emitters)),
+    )
+    custom = custom_format_imports(
+        {alias: target for e in emitters for alias, target in e.custom_formats.items()}
+    )
     checker_imports, checker_constants, checker_functions = checker_sources(
-        set().union(*(e.format_functions for e in emitters)))
+        set().union(*(e.format_functions for e in emitters))
+    )
     if format:
         # (a copied constant too long for one line, _ESCAPES, is laid out once per process, so
         # that the module's constants section never needs black)
-        constants = [Code(_black_source(c.text).rstrip("\n")) if len(c.text) > layout.LINE_LENGTH else c
-                     for c in constants]
+        constants = [
+            Code(_black_source(c.text).rstrip("\n")) if len(c.text) > layout.LINE_LENGTH else c
+            for c in constants
+        ]
         checker_constants = [Code(_black_source(c.text).rstrip("\n")) for c in checker_constants]
         checker_functions = [Code(_black_source(f.text)) for f in checker_functions]
-    return merged_imports(imports, checker_imports, custom), constants + checker_constants, functions + checker_functions
+    return (
+        merged_imports(imports, checker_imports, custom),
+        constants + checker_constants,
+        functions + checker_functions,
+    )
 
 
 @functools.lru_cache(maxsize=512)
@@ -256,16 +331,24 @@ def _black_source(text: str) -> str:
     return black.format_str(text, mode=_BLACK_MODE)
 
 
-def _with_types(imports: list[Code], types: ModuleTypes, direct: bool, constants: bool) -> list[Code]:
+def _with_types(
+    imports: list[Code], types: ModuleTypes, direct: bool, constants: bool
+) -> list[Code]:
     """The emitter's imports with the one `from typing import` line widened to what the types, the
     constants (Final) and the API use (TypeGuard; Callable and cast where is_valid is bound to the
     root function), and the Decimal import the types may need."""
-    typing = types.typing_import("Any", "TypeGuard", *(["Callable", "cast"] if direct else []),
-                                 *(["Final"] if constants else []))
+    typing = types.typing_import(
+        "Any",
+        "TypeGuard",
+        *(["Callable", "cast"] if direct else []),
+        *(["Final"] if constants else []),
+    )
     out = [typing if line == Code("from typing import Any") else line for line in imports]
     decimal = Code(PRELUDE_IMPORTS["_Decimal"])
     if types.uses_decimal and decimal not in out:
-        out.insert(1 if out and out[0] == Code("import re as _re") else 0, decimal)  # the emitter's order
+        out.insert(
+            1 if out and out[0] == Code("import re as _re") else 0, decimal
+        )  # the emitter's order
     return out
 
 
@@ -278,7 +361,9 @@ def _format(text: str) -> str:
     out: list[str] = []
     previous = ""
     for kind, chunk in sections:
-        chunk = chunk.strip("\n") if kind == "def" else _format_chunk(chunk.strip("\n")).rstrip("\n")
+        chunk = (
+            chunk.strip("\n") if kind == "def" else _format_chunk(chunk.strip("\n")).rstrip("\n")
+        )
         if not chunk:
             continue
         if out:  # black: two blank lines around a def or class, none between constant assignments
@@ -306,6 +391,6 @@ def _format_chunk(chunk: str) -> str:
     try:
         return black.format_str(chunk, mode=_BLACK_MODE)
     except Exception as exc:  # black refusing our output is a compiler bug: say so
-        raise RuntimeError(f"straightline emitted code black cannot format (a compiler bug): {exc}") from exc
-
-
+        raise RuntimeError(
+            f"straightline emitted code black cannot format (a compiler bug): {exc}"
+        ) from exc

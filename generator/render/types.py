@@ -47,16 +47,16 @@ from __future__ import annotations
 import functools
 import re
 from collections import deque
-from decimal import Decimal
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any, Mapping, Union
 from urllib.parse import urldefrag, urlsplit
 
 from ..codegen import Code, Name, code, comment, join, literal
 from ..errors import SchemaError, join_pointer
 from ..profiles import DRAFT_PROFILES, Profile
-from ..values import normalize_number
 from ..resolve import META_SCHEMAS, Location, MalformedURI, Registry, join_uri, normalize_meta_uri
+from ..values import normalize_number
 
 # -- the type algebra ------------------------------------------------------------------------------
 
@@ -67,8 +67,13 @@ class Obj:
 
     __slots__ = ("properties", "required", "rest", "hint")
 
-    def __init__(self, properties: tuple[tuple[str, Ty], ...], required: tuple[str, ...], rest: Ty | None,
-                 hint: str) -> None:
+    def __init__(
+        self,
+        properties: tuple[tuple[str, Ty], ...],
+        required: tuple[str, ...],
+        rest: Ty | None,
+        hint: str,
+    ) -> None:
         self.properties = properties
         self.required = required
         self.rest = rest  # None: any value
@@ -104,7 +109,9 @@ class Ty:
 TOP = Ty(top=True)
 NEVER = Ty()
 ANY_OBJECT = Obj((), (), None, "")
-_SCALARS = Ty(null=True, bools=(False, True), all_ints=True, floats=True, decimals=True, all_strs=True)
+_SCALARS = Ty(
+    null=True, bools=(False, True), all_ints=True, floats=True, decimals=True, all_strs=True
+)
 
 
 def _ordered_meet(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -126,7 +133,11 @@ def join_all(types: list[Ty]) -> Ty:
     if len(parts) <= 1:
         return parts[0] if parts else NEVER
     arrays = [t for t in parts if t.array]
-    items = None if any(t.items is None for t in arrays) else join_all([t.items for t in arrays if t.items is not None])
+    items = (
+        None
+        if any(t.items is None for t in arrays)
+        else join_all([t.items for t in arrays if t.items is not None])
+    )
     objs = tuple({id(o): o for t in parts for o in t.objs}.values())
     if any(o is ANY_OBJECT for o in objs):
         objs = (ANY_OBJECT,)
@@ -150,8 +161,17 @@ def join_all(types: list[Ty]) -> Ty:
 
 
 def _everything(ty: Ty) -> bool:
-    return (ty.null and len(ty.bools) == 2 and ty.all_ints and ty.floats and ty.decimals and ty.all_strs
-            and ty.array and ty.items is None and ty.objs == (ANY_OBJECT,))
+    return (
+        ty.null
+        and len(ty.bools) == 2
+        and ty.all_ints
+        and ty.floats
+        and ty.decimals
+        and ty.all_strs
+        and ty.array
+        and ty.items is None
+        and ty.objs == (ANY_OBJECT,)
+    )
 
 
 def _all_but_objects(objs: tuple[Obj, ...]) -> Ty:
@@ -212,8 +232,16 @@ def _from_values(values: list[Any]) -> Ty:
             obj = True
         else:
             return TOP
-    return Ty(null=null, bools=tuple(v for v in (False, True) if v in bools), ints=tuple(ints), floats=numbers,
-              decimals=numbers, strs=tuple(strs), array=array, objs=(ANY_OBJECT,) if obj else ())
+    return Ty(
+        null=null,
+        bools=tuple(v for v in (False, True) if v in bools),
+        ints=tuple(ints),
+        floats=numbers,
+        decimals=numbers,
+        strs=tuple(strs),
+        array=array,
+        objs=(ANY_OBJECT,) if obj else (),
+    )
 
 
 def _integral(value: Any) -> int | None:
@@ -244,10 +272,25 @@ _BUILTINS = frozenset("""
 # Names the module defines or uses besides the types: every name made here starts with a capital,
 # so only these and the capitalised builtins can collide.
 _RESERVED = _BUILTINS | {
-    "Any", "Callable", "Final", "Literal", "NoReturn", "TypeAlias", "TypeGuard", "TypedDict", "TYPE_CHECKING",
+    "Any",
+    "Callable",
+    "Final",
+    "Literal",
+    "NoReturn",
+    "TypeAlias",
+    "TypeGuard",
+    "TypedDict",
+    "TYPE_CHECKING",
     "Decimal",
-    "ValidationError", "EnvelopeError", "STRAIGHTLINE", "NAME", "DESCRIPTION", "PROFILE", "INPUT_SCHEMA",
-    "OUTPUT_SCHEMA", "CATALOG_ENTRY",
+    "ValidationError",
+    "EnvelopeError",
+    "STRAIGHTLINE",
+    "NAME",
+    "DESCRIPTION",
+    "PROFILE",
+    "INPUT_SCHEMA",
+    "OUTPUT_SCHEMA",
+    "CATALOG_ENTRY",
 }
 _MAX_NAME = 60
 
@@ -363,7 +406,9 @@ class _Reader:
         self.registries: list[Registry | None] = []
         self.root_profiles: list[Profile] = []
         self.current: list[_Named] = []
-        self.chain_ends: dict[str, Location | None] = {}  # a plain reference's key -> where its chain ends
+        self.chain_ends: dict[str, Location | None] = (
+            {}
+        )  # a plain reference's key -> where its chain ends
 
     # -- roots and definitions ------------------------------------------------------------------
     def add_root(self, root: TypedRoot, name: Name) -> None:
@@ -371,7 +416,9 @@ class _Reader:
         self.root_profiles.append(root.profile)
         if root.profile.draft is None:
             self.registries.append(None)
-            self.named[f"{scope} root"] = _Named(name, root.schema, _At(scope, "", "", "", root.profile))
+            self.named[f"{scope} root"] = _Named(
+                name, root.schema, _At(scope, "", "", "", root.profile)
+            )
             self.queue.append(f"{scope} root")
             return
         if root.indexed is not None and root.indexed.draft == root.profile.draft:
@@ -403,8 +450,14 @@ class _Reader:
                 for entry, sub in entries.items():
                     # a definition that is only a reference is no type of its own: references
                     # to it reach the end of its chain
-                    if isinstance(sub, (dict, bool)) and isinstance(entry, str) and not _is_plain_ref(sub):
-                        inner = registry.location(at.document.uri, join_pointer(at.pointer, word, entry))
+                    if (
+                        isinstance(sub, (dict, bool))
+                        and isinstance(entry, str)
+                        and not _is_plain_ref(sub)
+                    ):
+                        inner = registry.location(
+                            at.document.uri, join_pointer(at.pointer, word, entry)
+                        )
                         self.schedule(scope, inner, camel(entry, "Def"))
                         stack.append(inner)
 
@@ -412,8 +465,13 @@ class _Reader:
         return f"{scope} {location.key}"
 
     def at(self, scope: int, location: Location) -> _At:
-        return _At(scope, location.document.uri, location.pointer, location.base,
-                   self.profile_for(scope, self.draft_at(scope, location)))
+        return _At(
+            scope,
+            location.document.uri,
+            location.pointer,
+            location.base,
+            self.profile_for(scope, self.draft_at(scope, location)),
+        )
 
     def draft_at(self, scope: int, location: Location) -> str:
         """The draft in force at a location: its document's, or an embedded `$schema`'s above it
@@ -439,7 +497,9 @@ class _Reader:
     def schedule(self, scope: int, location: Location, hint: str) -> str:
         key = self.key(scope, location)
         if key not in self.named:
-            self.named[key] = _Named(self.namer.name(hint), location.schema, self.at(scope, location))
+            self.named[key] = _Named(
+                self.namer.name(hint), location.schema, self.at(scope, location)
+            )
             self.queue.append(key)
         return key
 
@@ -495,19 +555,38 @@ class _Reader:
             parts.append(_from_values(schema["enum"]))
         if on("const"):
             parts.append(_from_values([schema["const"]]))
-        if any(on(w) for w in ("properties", "required", "additionalProperties", "patternProperties")):
+        if any(
+            on(w) for w in ("properties", "required", "additionalProperties", "patternProperties")
+        ):
             parts.append(_all_but_objects((self.object_shape(schema, on, at, hint, depth),)))
         if any(on(w) for w in ("prefixItems", "items", "additionalItems")):
             parts.append(_all_but_arrays(self.items(schema, on, at, hint, depth)))
         if on("allOf") and isinstance(schema["allOf"], list):
-            parts.extend(self.ty(s, self.child(at, "allOf", i), hint, depth + 1) for i, s in enumerate(schema["allOf"]))
+            parts.extend(
+                self.ty(s, self.child(at, "allOf", i), hint, depth + 1)
+                for i, s in enumerate(schema["allOf"])
+            )
         for word in ("anyOf", "oneOf"):
             if on(word) and isinstance(schema[word], list):
-                parts.append(join_all([self.ty(sub, self.child(at, word, i), hint, depth + 1)
-                                       for i, sub in enumerate(schema[word])]))
+                parts.append(
+                    join_all(
+                        [
+                            self.ty(sub, self.child(at, word, i), hint, depth + 1)
+                            for i, sub in enumerate(schema[word])
+                        ]
+                    )
+                )
         if on("if"):
-            then = self.ty(schema["then"], self.child(at, "then"), hint, depth + 1) if on("then") else TOP
-            otherwise = self.ty(schema["else"], self.child(at, "else"), hint, depth + 1) if on("else") else TOP
+            then = (
+                self.ty(schema["then"], self.child(at, "then"), hint, depth + 1)
+                if on("then")
+                else TOP
+            )
+            otherwise = (
+                self.ty(schema["else"], self.child(at, "else"), hint, depth + 1)
+                if on("else")
+                else TOP
+            )
             parts.append(join_ty(then, otherwise))
         result = TOP
         for part in parts:
@@ -523,13 +602,19 @@ class _Reader:
         if base is None:
             ident = schema.get("id" if at.profile.draft == "draft4" else "$id")
             try:
-                base = join_uri(at.base, ident) if isinstance(ident, str) and not ident.startswith("#") else at.base
+                base = (
+                    join_uri(at.base, ident)
+                    if isinstance(ident, str) and not ident.startswith("#")
+                    else at.base
+                )
             except MalformedURI:  # only in a definition the validator never reads: it compiled
                 base = at.base
         profile = at.profile
         meta = schema.get("$schema")
         if at.pointer and isinstance(meta, str):
-            profile = self.profile_for(at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft)
+            profile = self.profile_for(
+                at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft
+            )
         if base == at.base and profile is at.profile:
             return at
         return _At(at.scope, at.document, at.pointer, base, profile)
@@ -544,18 +629,43 @@ class _Reader:
         if isinstance(declared, dict):
             for name, sub in declared.items():
                 if isinstance(name, str):
-                    inner = self.ty(sub, self.child(at, "properties", name), hint + camel(name, "Field"), depth + 1)
+                    inner = self.ty(
+                        sub,
+                        self.child(at, "properties", name),
+                        hint + camel(name, "Field"),
+                        depth + 1,
+                    )
                     properties.append((name, inner))
         required = schema.get("required") if on("required") else None
-        names = tuple(dict.fromkeys(n for n in required if isinstance(n, str))) if isinstance(required, list) else ()
+        names = (
+            tuple(dict.fromkeys(n for n in required if isinstance(n, str)))
+            if isinstance(required, list)
+            else ()
+        )
         rest: Ty | None = None
         if on("additionalProperties") and isinstance(schema["additionalProperties"], (dict, bool)):
-            rest = self.ty(schema["additionalProperties"], self.child(at, "additionalProperties"), hint + "Value",
-                           depth + 1)
+            rest = self.ty(
+                schema["additionalProperties"],
+                self.child(at, "additionalProperties"),
+                hint + "Value",
+                depth + 1,
+            )
             patterns = schema.get("patternProperties") if on("patternProperties") else None
             if isinstance(patterns, dict):
-                rest = join_all([rest, *(self.ty(sub, self.child(at, "patternProperties", source), hint + "Value",
-                                                 depth + 1) for source, sub in patterns.items())])
+                rest = join_all(
+                    [
+                        rest,
+                        *(
+                            self.ty(
+                                sub,
+                                self.child(at, "patternProperties", source),
+                                hint + "Value",
+                                depth + 1,
+                            )
+                            for source, sub in patterns.items()
+                        ),
+                    ]
+                )
             if rest.top:
                 rest = None
         return Obj(tuple(properties), names, rest, hint)
@@ -565,11 +675,16 @@ class _Reader:
         positional: list[Ty] = []
         rest = TOP
         if on("prefixItems") and isinstance(schema["prefixItems"], list):
-            positional = [self.ty(s, self.child(at, "prefixItems", i), hint + "Item", depth + 1)
-                          for i, s in enumerate(schema["prefixItems"])]
+            positional = [
+                self.ty(s, self.child(at, "prefixItems", i), hint + "Item", depth + 1)
+                for i, s in enumerate(schema["prefixItems"])
+            ]
         items = schema.get("items") if on("items") else None
         if isinstance(items, list):  # the array form, before 2020-12
-            positional = [self.ty(s, self.child(at, "items", i), hint + "Item", depth + 1) for i, s in enumerate(items)]
+            positional = [
+                self.ty(s, self.child(at, "items", i), hint + "Item", depth + 1)
+                for i, s in enumerate(items)
+            ]
             extra = schema.get("additionalItems") if on("additionalItems") else None
             if isinstance(extra, (dict, bool)):
                 rest = self.ty(extra, self.child(at, "additionalItems"), hint + "Item", depth + 1)
@@ -589,15 +704,26 @@ class _Reader:
             target = location.schema
             if word == "$dynamicRef":
                 fragment = ref.partition("#")[2]
-                if (fragment and not fragment.startswith("/") and isinstance(target, dict)
-                        and target.get("$dynamicAnchor") == fragment):
+                if (
+                    fragment
+                    and not fragment.startswith("/")
+                    and isinstance(target, dict)
+                    and target.get("$dynamicAnchor") == fragment
+                ):
                     self.note(NOTES["dynamic"])
                     return TOP
-            if word == "$recursiveRef" and isinstance(target, dict) and target.get("$recursiveAnchor") is True:
+            if (
+                word == "$recursiveRef"
+                and isinstance(target, dict)
+                and target.get("$recursiveAnchor") is True
+            ):
                 self.note(NOTES["recursive"])
                 return TOP
             end = self.chain_end(at.scope, registry, location)
-        except (SchemaError, ValueError):  # only in a definition the validator never reads: it compiled
+        except (
+            SchemaError,
+            ValueError,
+        ):  # only in a definition the validator never reads: it compiled
             self.note(NOTES["unresolved"])
             return TOP
         if end is None:
@@ -651,7 +777,11 @@ class _Reader:
                     objs.append(merged)
         items: Ty | None = None
         if a.array and b.array:
-            items = b.items if a.items is None else a.items if b.items is None else self.meet(a.items, b.items, budget)
+            items = (
+                b.items
+                if a.items is None
+                else a.items if b.items is None else self.meet(a.items, b.items, budget)
+            )
         return Ty(
             null=a.null and b.null,
             bools=_ordered_meet(a.bools, b.bools),
@@ -695,14 +825,18 @@ class _Reader:
             rest = a.rest
         else:
             rest = self.meet(a.rest, b.rest, budget - 1)
-        return Obj(tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint)
+        return Obj(
+            tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint
+        )
 
 
 def _is_plain_ref(schema: Any) -> bool:
     return isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)
 
 
-def _meet_literals(all_a: bool, a: tuple[Any, ...], all_b: bool, b: tuple[Any, ...]) -> tuple[Any, ...]:
+def _meet_literals(
+    all_a: bool, a: tuple[Any, ...], all_b: bool, b: tuple[Any, ...]
+) -> tuple[Any, ...]:
     if all_a and all_b:
         return ()
     if all_a:
@@ -744,7 +878,9 @@ def _union_lines(head: str, members: list[Expr], tail: str, depth: int) -> list[
     for i, member in enumerate(members):
         start, end = (head if i == 0 else indent + "| "), (tail if i == len(members) - 1 else "")
         line = start + _text(member) + end
-        lines += (_subscript_lines(start, member, end, depth) if len(line) > _LINE_LENGTH else None) or [line]
+        lines += (
+            _subscript_lines(start, member, end, depth) if len(line) > _LINE_LENGTH else None
+        ) or [line]
     return lines
 
 
@@ -760,7 +896,9 @@ def _names(expr: Expr) -> list[Name]:
 class _Definition:
     name: Name
     alias: Expr | None = None  # a type alias, or
-    fields: list[tuple[str, Expr, bool]] = field(default_factory=list)  # a TypedDict: (key, type, required)
+    fields: list[tuple[str, Expr, bool]] = field(
+        default_factory=list
+    )  # a TypedDict: (key, type, required)
     notes: list[str] = field(default_factory=list)
 
     def depends_on(self) -> list[Name]:
@@ -788,11 +926,17 @@ class _Writer:
                 self.typed_dicts.setdefault(id(ty.objs[0]), entry.name)
         for entry in named:
             ty = entry.ty or TOP
-            own = self.typed_dicts.get(id(ty.objs[0])) if len(ty.objs) == 1 and ty == Ty(objs=ty.objs) else None
+            own = (
+                self.typed_dicts.get(id(ty.objs[0]))
+                if len(ty.objs) == 1 and ty == Ty(objs=ty.objs)
+                else None
+            )
             if own == entry.name:
                 self.typed_dict(ty.objs[0], entry.name)
             else:
-                self.definitions[entry.name] = _Definition(entry.name, alias=self.expr(ty, entry.name.text))
+                self.definitions[entry.name] = _Definition(
+                    entry.name, alias=self.expr(ty, entry.name.text)
+                )
             self.definitions[entry.name].notes = list(entry.notes)
 
     def expr(self, ty: Ty, hint: str) -> Expr:
@@ -813,8 +957,14 @@ class _Writer:
         if literals:
             self.used.add("Literal")
             parts.append(("Literal[", [*literals], "]"))
-        for present, text in ((ty.all_strs, "str"), (ty.all_ints, "int"), (ty.floats, "float"),
-                              (ty.decimals, "_Decimal"), (len(ty.bools) == 2, "bool"), (ty.null, "None")):
+        for present, text in (
+            (ty.all_strs, "str"),
+            (ty.all_ints, "int"),
+            (ty.floats, "float"),
+            (ty.decimals, "_Decimal"),
+            (len(ty.bools) == 2, "bool"),
+            (ty.null, "None"),
+        ):
             if present:
                 parts.append(text)
         if ty.decimals:
@@ -842,7 +992,9 @@ class _Writer:
         keys = list(dict.fromkeys([*declared, *obj.required]))
         for key in keys:
             ty = declared.get(key, obj.rest or TOP)
-            definition.fields.append((key, self.expr(ty, name.text + camel(key, "Field")), key in obj.required))
+            definition.fields.append(
+                (key, self.expr(ty, name.text + camel(key, "Field")), key in obj.required)
+            )
         self.used.add("TypedDict")
 
     # -- text -----------------------------------------------------------------------------------
@@ -878,7 +1030,12 @@ class _Writer:
             notes = [comment(n) for n in definition.notes]
             if definition.alias is not None:
                 self.used.add("TypeAlias")
-                out.append(join("\n", [*notes, self.alias_statement(definition.name, definition.alias, real)]))
+                out.append(
+                    join(
+                        "\n",
+                        [*notes, self.alias_statement(definition.name, definition.alias, real)],
+                    )
+                )
                 if set(_names(definition.alias)) <= real:
                     real.add(definition.name)
                 continue
@@ -898,15 +1055,21 @@ class _Writer:
         inner = code("    {}", value)
         quoted = not set(_names(expr)) <= real
         if len(inner.text) <= _LINE_LENGTH or quoted or isinstance(expr, (str, Name)):
-            return code("{}: TypeAlias = (\n{}\n)", name, inner)  # black wraps a long string in parentheses
+            return code(
+                "{}: TypeAlias = (\n{}\n)", name, inner
+            )  # black wraps a long string in parentheses
         opening, parts, closing = expr
         if opening:
-            return self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
+            return (
+                self.subscript_statement(name, opening, [_text(p) for p in parts], closing) or line
+            )
         members = [Code(text) for text in _union_lines("    ", parts, "", 1)]
         return join("\n", [code("{}: TypeAlias = (", name), *members, Code(")")])
 
     @staticmethod
-    def subscript_statement(name: Name, opening: str, parts: list[str], closing: str) -> Code | None:
+    def subscript_statement(
+        name: Name, opening: str, parts: list[str], closing: str
+    ) -> Code | None:
         """`Name: TypeAlias = Literal[...]` split at its bracket as black splits it: the members on
         one line if they fit, else one a line with a trailing comma; None when a member is itself
         too long (black lays the statement out then)."""
@@ -924,7 +1087,9 @@ class _Writer:
         text = _text(expr)
         return Code(text) if set(_names(expr)) <= real else literal(text)
 
-    def typed_dict_statements(self, definition: _Definition, real: set[Name], notes: list[Code]) -> list[Code]:
+    def typed_dict_statements(
+        self, definition: _Definition, real: set[Name], notes: list[Code]
+    ) -> list[Code]:
         name = definition.name
         required = [(k, e) for k, e, r in definition.fields if r]
         optional = [(k, e) for k, e, r in definition.fields if not r]
@@ -932,18 +1097,30 @@ class _Writer:
         def functional(target: Name, fields: list[tuple[str, Expr]], total: bool) -> Code:
             entries = [code("{}: {}", literal(k), self.maybe_quoted(e, real)) for k, e in fields]
             tail = Code("" if total else ", total=False")
-            line = code("{} = TypedDict({}, {{{}}}{})", target, literal(target.text), join(", ", entries), tail)
+            line = code(
+                "{} = TypedDict({}, {{{}}}{})",
+                target,
+                literal(target.text),
+                join(", ", entries),
+                tail,
+            )
             if len(line.text) <= _LINE_LENGTH:
                 return line
             # black's layout of the call with magic trailing commas: one entry per line (a line
             # still too long makes render/module.py hand the statement to black)
-            lines = [code("{} = TypedDict(", target), code("    {},", literal(target.text)), Code("    {")]
+            lines = [
+                code("{} = TypedDict(", target),
+                code("    {},", literal(target.text)),
+                Code("    {"),
+            ]
             lines += [self.entry_lines(k, e, entry, real) for (k, e), entry in zip(fields, entries)]
             lines += [Code("    },"), *([] if total else [Code("    total=False,")]), Code(")")]
             return join("\n", lines)
 
         if not optional or not required:
-            return [join("\n", [*notes, functional(name, required or optional, total=bool(required))])]
+            return [
+                join("\n", [*notes, functional(name, required or optional, total=bool(required))])
+            ]
         must, may = Name(f"_{name.text}Required"), Name(f"_{name.text}Optional")
         return [
             join("\n", [*notes, functional(must, required, total=True)]),
@@ -958,7 +1135,11 @@ class _Writer:
         or a union: one member a line (_union_lines). Any other over-long entry is left on its
         line (black lays the statement out then)."""
         line = code("        {},", entry)
-        if not self.format or len(line.text) <= _LINE_LENGTH or self.maybe_quoted(expr, real) != Code(_text(expr)):
+        if (
+            not self.format
+            or len(line.text) <= _LINE_LENGTH
+            or self.maybe_quoted(expr, real) != Code(_text(expr))
+        ):
             return line
         head = "        " + literal(key).text + ": "
         if not isinstance(expr, (str, Name)) and not expr[0]:
@@ -997,7 +1178,9 @@ def _subscript_lines(head: str, expr: Expr, tail: str, depth: int) -> list[str] 
         body = []
         for part, text in zip(parts, texts):
             line = inner + text + ","
-            split = None if len(line) <= _LINE_LENGTH else _subscript_lines(inner, part, ",", depth + 1)
+            split = (
+                None if len(line) <= _LINE_LENGTH else _subscript_lines(inner, part, ",", depth + 1)
+            )
             if split is None and len(line) > _LINE_LENGTH:
                 return None
             body.extend(split or [line])
@@ -1009,8 +1192,18 @@ def _subscript_lines(head: str, expr: Expr, tail: str, depth: int) -> list[str] 
 # -- the module's types ----------------------------------------------------------------------------
 
 # The typing names a module may need, in the order of its import line.
-_TYPING = ("TYPE_CHECKING", "Any", "Callable", "Final", "Literal", "NoReturn", "TypeAlias", "TypeGuard",
-           "TypedDict", "cast")
+_TYPING = (
+    "TYPE_CHECKING",
+    "Any",
+    "Callable",
+    "Final",
+    "Literal",
+    "NoReturn",
+    "TypeAlias",
+    "TypeGuard",
+    "TypedDict",
+    "cast",
+)
 
 
 @dataclass(frozen=True)
@@ -1033,7 +1226,9 @@ def module_types(roots: list[TypedRoot], *, format: bool = True) -> ModuleTypes:
     sharing one set of names. Never raises for a schema that compiled. `format`: the module is
     laid out by black (over-long TypedDict entries are split here then, see _Writer.entry_lines)."""
     reader = _Reader(Namer())
-    names = [reader.namer.name(root.name) for root in roots]  # the roots' names are the module's API
+    names = [
+        reader.namer.name(root.name) for root in roots
+    ]  # the roots' names are the module's API
     for root, name in zip(roots, names):
         reader.add_root(root, name)
     reader.read_all()
@@ -1063,7 +1258,7 @@ def _break_alias_cycles(reader: _Reader) -> None:
                 stack.append((key, index + 1))
                 target = edges[key][index]
                 if state.get(target) == 1:
-                    on_cycle.update(path[path.index(target):])
+                    on_cycle.update(path[path.index(target) :])
                 elif target not in state:
                     state[target] = 1
                     path.append(target)

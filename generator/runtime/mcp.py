@@ -46,8 +46,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .tools import (BudgetExhausted, ContractError, HandlerFailed, OutputRejected, ToolDenied,
-                    ToolRuntime, UnknownTool)
+from .tools import (
+    BudgetExhausted,
+    ContractError,
+    HandlerFailed,
+    OutputRejected,
+    ToolDenied,
+    ToolRuntime,
+    UnknownTool,
+)
 
 if TYPE_CHECKING:
     import mcp_types
@@ -122,7 +129,9 @@ class MalformedResponse(ProtocolError):
 class RemoteError(ProtocolError):
     """The server answered with a JSON-RPC error (an unknown tool, say); ``code`` is its code."""
 
-    def __init__(self, message: str, *, code: int, tool: str | None = None, server: str = "") -> None:
+    def __init__(
+        self, message: str, *, code: int, tool: str | None = None, server: str = ""
+    ) -> None:
         super().__init__(message, tool=tool, server=server)
         self.code = code
 
@@ -130,7 +139,9 @@ class RemoteError(ProtocolError):
 class RemoteToolError(ProtocolError):
     """The remote tool answered with ``isError: true``; ``text`` is its text content."""
 
-    def __init__(self, message: str, *, text: str, tool: str | None = None, server: str = "") -> None:
+    def __init__(
+        self, message: str, *, text: str, tool: str | None = None, server: str = ""
+    ) -> None:
         super().__init__(message, tool=tool, server=server)
         self.text = text
 
@@ -152,9 +163,15 @@ class _Server:
     """A remote MCP server: one connection, started on first use, in a thread of its own."""
 
     def __init__(self, *, connect_timeout: float) -> None:
-        if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, (int, float)) \
-                or not connect_timeout > 0 or not math.isfinite(connect_timeout):
-            raise ValueError(f"connect_timeout must be a positive number of seconds, not {connect_timeout!r}")
+        if (
+            isinstance(connect_timeout, bool)
+            or not isinstance(connect_timeout, (int, float))
+            or not connect_timeout > 0
+            or not math.isfinite(connect_timeout)
+        ):
+            raise ValueError(
+                f"connect_timeout must be a positive number of seconds, not {connect_timeout!r}"
+            )
         self.connect_timeout = float(connect_timeout)
         self._state_lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -178,7 +195,9 @@ class _Server:
         with self._state_lock:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                thread = threading.Thread(target=loop.run_forever, name=f"straightline-mcp {self}", daemon=True)
+                thread = threading.Thread(
+                    target=loop.run_forever, name=f"straightline-mcp {self}", daemon=True
+                )
                 thread.start()
                 self._loop, self._thread = loop, thread
             return asyncio.run_coroutine_threadsafe(_as_coroutine(coroutine), self._loop)
@@ -221,12 +240,15 @@ class _Server:
             except asyncio.TimeoutError:
                 ready.cancel()
                 self._holder.cancel()  # a handshake that never ends: its process is stopped
-                raise ServerUnavailable(f"{self}: no connection within {self.connect_timeout:g} s",
-                                        server=str(self)) from None
+                raise ServerUnavailable(
+                    f"{self}: no connection within {self.connect_timeout:g} s", server=str(self)
+                ) from None
             except ProtocolError:
                 raise
             except Exception as exc:
-                raise ServerUnavailable(f"{self}: cannot connect: {_reason(exc)}", server=str(self)) from exc
+                raise ServerUnavailable(
+                    f"{self}: cannot connect: {_reason(exc)}", server=str(self)
+                ) from exc
             return self._client
 
     async def _hold(self, ready: asyncio.Future[Client], stop: asyncio.Event) -> None:
@@ -241,8 +263,11 @@ class _Server:
                 await stop.wait()
         except BaseException as exc:  # a failed connect, or the connection's end
             if not ready.done():
-                ready.set_exception(exc if isinstance(exc, Exception) else ServerGone(
-                    f"{self}: the connection ended", server=str(self)))
+                ready.set_exception(
+                    exc
+                    if isinstance(exc, Exception)
+                    else ServerGone(f"{self}: the connection ended", server=str(self))
+                )
             if not isinstance(exc, Exception):
                 raise
 
@@ -274,27 +299,43 @@ class _Server:
         from mcp import MCPError
 
         client = await self._connected()
-        request = mcp_types.CallToolRequest(params=mcp_types.CallToolRequestParams(name=tool, arguments=arguments))
+        request = mcp_types.CallToolRequest(
+            params=mcp_types.CallToolRequestParams(name=tool, arguments=arguments)
+        )
         where = {"tool": tool, "server": str(self)}
         try:
             return await asyncio.wait_for(
-                client.session.send_request(request, mcp_types.CallToolResult,
-                                            request_read_timeout_seconds=timeout),
-                timeout + 1.0)  # the SDK's own timeout is the one that fires; this one only bounds
+                client.session.send_request(
+                    request, mcp_types.CallToolResult, request_read_timeout_seconds=timeout
+                ),
+                timeout + 1.0,
+            )  # the SDK's own timeout is the one that fires; this one only bounds
         except asyncio.TimeoutError:
-            raise ProtocolTimeout(f"{tool}: no response from {self} within {timeout:g} s", **where) from None
+            raise ProtocolTimeout(
+                f"{tool}: no response from {self} within {timeout:g} s", **where
+            ) from None
         except MCPError as exc:
             if exc.code == mcp_types.REQUEST_TIMEOUT:
-                raise ProtocolTimeout(f"{tool}: no response from {self} within {timeout:g} s", **where) from exc
+                raise ProtocolTimeout(
+                    f"{tool}: no response from {self} within {timeout:g} s", **where
+                ) from exc
             if exc.code == mcp_types.CONNECTION_CLOSED:
                 if self._client is client:  # (not a connection another call has made since)
                     await self._disconnect()  # the next call connects again
-                raise ServerGone(f"{tool}: the connection to {self} closed during the call", **where) from exc
-            raise RemoteError(f"{tool}: {self} answered with error {exc.code}: {exc.message}", code=exc.code,
-                              **where) from exc
+                raise ServerGone(
+                    f"{tool}: the connection to {self} closed during the call", **where
+                ) from exc
+            raise RemoteError(
+                f"{tool}: {self} answered with error {exc.code}: {exc.message}",
+                code=exc.code,
+                **where,
+            ) from exc
         except pydantic.ValidationError as exc:
-            raise MalformedResponse(f"{tool}: {self} sent a response that is not a tools/call result: "
-                                    f"{_first_problem(exc)}", **where) from exc
+            raise MalformedResponse(
+                f"{tool}: {self} sent a response that is not a tools/call result: "
+                f"{_first_problem(exc)}",
+                **where,
+            ) from exc
 
     async def _list_tools(self, timeout: float) -> list[mcp_types.Tool]:
         """Every tool the server lists (all pages)."""
@@ -310,7 +351,9 @@ class _Server:
             cursor = page.next_cursor
             if not cursor:
                 return tools
-        raise MalformedResponse(f"{self}: tools/list did not end after 10,000 pages", server=str(self))
+        raise MalformedResponse(
+            f"{self}: tools/list did not end after 10,000 pages", server=str(self)
+        )
 
 
 class StdioServer(_Server):
@@ -319,14 +362,29 @@ class StdioServer(_Server):
     ``command`` is the program and its arguments (``[sys.executable, "server.py"]``); ``env``
     adds to the SDK's default environment; ``errlog`` receives the server's standard error."""
 
-    def __init__(self, command: Sequence[str], *, env: dict[str, str] | None = None, cwd: str | None = None,
-                 errlog: TextIO | None = None, connect_timeout: float = 30.0) -> None:
-        if isinstance(command, (str, bytes)) or not isinstance(command, Sequence) or not command \
-                or not all(isinstance(part, str) for part in command):
-            raise TypeError("StdioServer takes the command as a non-empty list of strings, "
-                            "e.g. StdioServer([sys.executable, 'server.py'])")
-        if env is not None and not (isinstance(env, dict) and all(
-                isinstance(k, str) and isinstance(v, str) for k, v in env.items())):
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        errlog: TextIO | None = None,
+        connect_timeout: float = 30.0,
+    ) -> None:
+        if (
+            isinstance(command, (str, bytes))
+            or not isinstance(command, Sequence)
+            or not command
+            or not all(isinstance(part, str) for part in command)
+        ):
+            raise TypeError(
+                "StdioServer takes the command as a non-empty list of strings, "
+                "e.g. StdioServer([sys.executable, 'server.py'])"
+            )
+        if env is not None and not (
+            isinstance(env, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+        ):
             raise TypeError("env must be a dict of strings")
         super().__init__(connect_timeout=connect_timeout)
         self.command = list(command)
@@ -337,9 +395,13 @@ class StdioServer(_Server):
     def _transport(self) -> Any:
         from mcp import StdioServerParameters, stdio_client
 
-        parameters = StdioServerParameters(command=self.command[0], args=self.command[1:], env=self.env,
-                                           cwd=self.cwd)
-        return stdio_client(parameters, errlog=_with_descriptor(self.errlog if self.errlog is not None else sys.stderr))
+        parameters = StdioServerParameters(
+            command=self.command[0], args=self.command[1:], env=self.env, cwd=self.cwd
+        )
+        return stdio_client(
+            parameters,
+            errlog=_with_descriptor(self.errlog if self.errlog is not None else sys.stderr),
+        )
 
     def __str__(self) -> str:
         return f"the server {' '.join(self.command)!r}"
@@ -396,16 +458,22 @@ class _ProtocolHandler:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             if future.cancelled() and not _current_task_cancelling():
-                raise ServerGone(f"{self.tool}: the connection to {self.server} was closed during the call",
-                                 tool=self.tool, server=str(self.server)) from None
+                raise ServerGone(
+                    f"{self.tool}: the connection to {self.server} was closed during the call",
+                    tool=self.tool,
+                    server=str(self.server),
+                ) from None
             raise
 
     def _wait(self, future: concurrent.futures.Future[Any]) -> Any:
         try:
             return future.result()
         except concurrent.futures.CancelledError:
-            raise ServerGone(f"{self.tool}: the connection to {self.server} was closed during the call",
-                             tool=self.tool, server=str(self.server)) from None
+            raise ServerGone(
+                f"{self.tool}: the connection to {self.server} was closed during the call",
+                tool=self.tool,
+                server=str(self.server),
+            ) from None
 
     async def _exchange(self, arguments: Any) -> Any:
         result = await self.server._call(self.tool, arguments, self.timeout)
@@ -415,11 +483,17 @@ class _ProtocolHandler:
 def protocol_handler(server: Any, tool: Any, *, timeout: float = 30.0) -> Callable[[Any], Any]:
     """The handler ``ToolRuntime.register_protocol`` registers: ``tool`` of ``server``."""
     if not isinstance(server, _Server):
-        raise TypeError(f"server must be a StdioServer or an HttpServer, not {type(server).__name__}")
+        raise TypeError(
+            f"server must be a StdioServer or an HttpServer, not {type(server).__name__}"
+        )
     if not isinstance(tool, str) or not tool:
         raise TypeError("the remote tool's name must be a non-empty string")
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0 \
-            or not math.isfinite(timeout):
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not timeout > 0
+        or not math.isfinite(timeout)
+    ):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
     require_sdk()
     return _ProtocolHandler(server, tool, float(timeout))
@@ -433,50 +507,70 @@ def _output(result: mcp_types.CallToolResult, tool: str, server: _Server) -> Any
     where = {"tool": tool, "server": str(server)}
     if result.is_error:
         text = "\n".join(texts)
-        raise RemoteToolError(f"{tool}: the remote tool failed: {text or '(no text)'}", text=text, **where)
+        raise RemoteToolError(
+            f"{tool}: the remote tool failed: {text or '(no text)'}", text=text, **where
+        )
     if result.structured_content is not None:
         return result.structured_content
     if len(texts) != 1:
-        raise MalformedResponse(f"{tool}: the result has no structuredContent and {len(texts)} text contents "
-                                "(one JSON text is taken as the output)", **where)
+        raise MalformedResponse(
+            f"{tool}: the result has no structuredContent and {len(texts)} text contents "
+            "(one JSON text is taken as the output)",
+            **where,
+        )
     try:
         return json.loads(texts[0])
     except ValueError as exc:
-        raise MalformedResponse(f"{tool}: the result has no structuredContent and its text is not JSON: {exc}",
-                                **where) from exc
+        raise MalformedResponse(
+            f"{tool}: the result has no structuredContent and its text is not JSON: {exc}", **where
+        ) from exc
 
 
 def list_tools(server: Any, *, timeout: float = 30.0) -> list[dict[str, Any]]:
     """The tools ``server`` lists, as JSON (``name``, ``description``, ``inputSchema``, and
     ``outputSchema`` where the server declares one). Connects, lists, closes."""
     if not isinstance(server, _Server):
-        raise TypeError(f"server must be a StdioServer or an HttpServer, not {type(server).__name__}")
+        raise TypeError(
+            f"server must be a StdioServer or an HttpServer, not {type(server).__name__}"
+        )
     require_sdk()
     try:
         tools = server._submit(server._list_tools(timeout)).result()
     except asyncio.TimeoutError:
-        raise ProtocolTimeout(f"{server}: tools/list got no response within {timeout:g} s",
-                              server=str(server)) from None
+        raise ProtocolTimeout(
+            f"{server}: tools/list got no response within {timeout:g} s", server=str(server)
+        ) from None
     except ProtocolError:
         raise
     except Exception as exc:
         from mcp import MCPError
 
         if isinstance(exc, MCPError):
-            raise RemoteError(f"{server}: tools/list failed: {exc.message}", code=exc.code,
-                              server=str(server)) from exc
-        raise MalformedResponse(f"{server}: tools/list failed: {_reason(exc)}", server=str(server)) from exc
+            raise RemoteError(
+                f"{server}: tools/list failed: {exc.message}", code=exc.code, server=str(server)
+            ) from exc
+        raise MalformedResponse(
+            f"{server}: tools/list failed: {_reason(exc)}", server=str(server)
+        ) from exc
     finally:
         server.close()
-    return [tool.model_dump(by_alias=True, mode="json", exclude_none=True,
-                            include={"name", "description", "input_schema", "output_schema"})
-            for tool in tools]
+    return [
+        tool.model_dump(
+            by_alias=True,
+            mode="json",
+            exclude_none=True,
+            include={"name", "description", "input_schema", "output_schema"},
+        )
+        for tool in tools
+    ]
 
 
 # ------------------------------------------------------------------------------ the server
 
 
-def build_server(runtime: ToolRuntime, *, name: str = "straightline", version: str = "") -> Server[Any]:
+def build_server(
+    runtime: ToolRuntime, *, name: str = "straightline", version: str = ""
+) -> Server[Any]:
     """The SDK's low-level server for ``runtime``: its tools listed with their contracts'
     schemas, and each call made through ``runtime.call_async``."""
     if not isinstance(runtime, ToolRuntime):
@@ -489,49 +583,73 @@ def build_server(runtime: ToolRuntime, *, name: str = "straightline", version: s
     async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
         tools = []
         for entry in runtime.catalog():
-            tools.append(mcp_types.Tool(
-                name=entry["name"], description=entry["description"] or None,
-                input_schema=_wire(entry["input_schema"]), output_schema=_wire(entry["output_schema"])))
+            tools.append(
+                mcp_types.Tool(
+                    name=entry["name"],
+                    description=entry["description"] or None,
+                    input_schema=_wire(entry["input_schema"]),
+                    output_schema=_wire(entry["output_schema"]),
+                )
+            )
         return mcp_types.ListToolsResult(tools=tools)
 
-    async def on_call_tool(ctx: Any, params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
+    async def on_call_tool(
+        ctx: Any, params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
         arguments = params.arguments if params.arguments is not None else {}
         try:
             output = await runtime.call_async(params.name, arguments)
         except UnknownTool:
-            raise MCPError(code=mcp_types.INVALID_PARAMS, message=f"Unknown tool: {params.name}") from None
+            raise MCPError(
+                code=mcp_types.INVALID_PARAMS, message=f"Unknown tool: {params.name}"
+            ) from None
         except ToolDenied as denied:
             errors = _best_first(runtime, params.name, denied.errors)
             return _error_result("denied", f"{params.name}: input rejected", errors)
         except OutputRejected as rejected:
             errors = _best_first(runtime, params.name, rejected.errors)
-            return _error_result("output_rejected", f"{params.name}: the tool's output was rejected", errors)
+            return _error_result(
+                "output_rejected", f"{params.name}: the tool's output was rejected", errors
+            )
         except BudgetExhausted as exhausted:
             return _error_result("budget_exhausted", exhausted.message, ())
         except HandlerFailed as failed:
             return _error_result("handler_error", failed.message, ())
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=_json_text(output))],
-                                        structured_content=_wire(output))
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(text=_json_text(output))],
+            structured_content=_wire(output),
+        )
 
     return Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-def _error_result(outcome: str, message: str, errors: Sequence[ContractError]) -> mcp_types.CallToolResult:
+def _error_result(
+    outcome: str, message: str, errors: Sequence[ContractError]
+) -> mcp_types.CallToolResult:
     """An isError result: the reason, and each error's location and message, in text (for a
     model) and as JSON in structuredContent."""
     import mcp_types
 
-    listed = [{"instanceLocation": e.instance_location, "keywordLocation": e.keyword_location,
-               "message": e.message} for e in errors]
+    listed = [
+        {
+            "instanceLocation": e.instance_location,
+            "keywordLocation": e.keyword_location,
+            "message": e.message,
+        }
+        for e in errors
+    ]
     lines = [message + (":" if listed else "")]
     lines += [f"- at {e['instanceLocation'] or 'the root'}: {e['message']}" for e in listed]
     return mcp_types.CallToolResult(
         content=[mcp_types.TextContent(text="\n".join(lines))],
         structured_content={"outcome": outcome, "message": message, "errors": listed},
-        is_error=True)
+        is_error=True,
+    )
 
 
-def _best_first(runtime: ToolRuntime, name: str, errors: Sequence[ContractError]) -> list[ContractError]:
+def _best_first(
+    runtime: ToolRuntime, name: str, errors: Sequence[ContractError]
+) -> list[ContractError]:
     """``errors`` with the contract module's best match first (as generated modules choose it)."""
     ordered = list(errors)
     try:
@@ -547,8 +665,13 @@ def _best_first(runtime: ToolRuntime, name: str, errors: Sequence[ContractError]
     return ordered
 
 
-async def serve_async(runtime: ToolRuntime, *, http: str | None = None, name: str = "straightline",
-                      announce: Callable[[str], None] | None = None) -> None:
+async def serve_async(
+    runtime: ToolRuntime,
+    *,
+    http: str | None = None,
+    name: str = "straightline",
+    announce: Callable[[str], None] | None = None,
+) -> None:
     """Serve ``runtime`` over stdio, or over streamable HTTP at ``http`` (``HOST:PORT``; port 0
     picks a free one), until the client leaves (stdio) or the task is cancelled. ``announce``
     is given the URL once the HTTP server listens."""
@@ -582,10 +705,17 @@ async def serve_async(runtime: ToolRuntime, *, http: str | None = None, name: st
         listener.close()
 
 
-def serve(runtime: ToolRuntime, *, http: str | None = None, name: str = "straightline",
-          announce: Callable[[str], None] | None = None) -> None:
+def serve(
+    runtime: ToolRuntime,
+    *,
+    http: str | None = None,
+    name: str = "straightline",
+    announce: Callable[[str], None] | None = None,
+) -> None:
     """:func:`serve_async`, run to its end in an event loop of its own."""
-    build_server(runtime, name=name)  # a wrong argument or a missing SDK is raised here, before any loop
+    build_server(
+        runtime, name=name
+    )  # a wrong argument or a missing SDK is raised here, before any loop
     asyncio.run(serve_async(runtime, http=http, name=name, announce=announce))
 
 
@@ -596,7 +726,13 @@ def parse_address(address: str) -> tuple[str, int]:
     host, colon, port_text = address.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
-    if not colon or not host or not port_text.isdigit() or not port_text.isascii() or int(port_text) > 65535:
+    if (
+        not colon
+        or not host
+        or not port_text.isdigit()
+        or not port_text.isascii()
+        or int(port_text) > 65535
+    ):
         raise ValueError(f"expected HOST:PORT (e.g. 127.0.0.1:8000), not {address!r}")
     return host, int(port_text)
 

@@ -360,16 +360,24 @@ def _owned_copy(value: Any) -> tuple[Any, list[RuntimeValidationError]]:
         elif isinstance(item, float):
             number = float.__float__(item)
             if not math.isfinite(number):
-                errors.append(RuntimeValidationError(f"{number!r} is not a JSON number", _location(path)))
+                errors.append(
+                    RuntimeValidationError(f"{number!r} is not a JSON number", _location(path))
+                )
             parent[slot] = number
         elif isinstance(item, Decimal):
-            decimal = item if type(item) is Decimal else Decimal(item)  # (a subclass's repr may raise)
+            decimal = (
+                item if type(item) is Decimal else Decimal(item)
+            )  # (a subclass's repr may raise)
             if not decimal.is_finite():
-                errors.append(RuntimeValidationError(f"{decimal!r} is not a JSON number", _location(path)))
+                errors.append(
+                    RuntimeValidationError(f"{decimal!r} is not a JSON number", _location(path))
+                )
             parent[slot] = decimal
         elif isinstance(item, (dict, list)):
             if id(item) in on_path:
-                errors.append(RuntimeValidationError("the value contains itself (a cycle)", _location(path)))
+                errors.append(
+                    RuntimeValidationError("the value contains itself (a cycle)", _location(path))
+                )
                 continue
             on_path.add(id(item))
             stack.append((_LEAVE, None, id(item), None))
@@ -381,23 +389,35 @@ def _owned_copy(value: Any) -> tuple[Any, list[RuntimeValidationError]]:
                 for index in range(len(members) - 1, -1, -1):
                     stack.append((members[index], copied_list, index, (path, index)))
         else:
-            errors.append(RuntimeValidationError(f"a {type(item).__name__} is not a JSON value", _location(path)))
+            errors.append(
+                RuntimeValidationError(
+                    f"a {type(item).__name__} is not a JSON value", _location(path)
+                )
+            )
     return root[0], errors
 
 
-def _copy_dict(item: dict[Any, Any], path: Any, stack: list[tuple[Any, Any, Any, Any]],
-               errors: list[RuntimeValidationError]) -> dict[str, Any]:
+def _copy_dict(
+    item: dict[Any, Any],
+    path: Any,
+    stack: list[tuple[Any, Any, Any, Any]],
+    errors: list[RuntimeValidationError],
+) -> dict[str, Any]:
     """An empty plain dict with ``item``'s keys in order (as plain str), its values pushed on
     ``stack`` to be copied into it."""
     copied: dict[str, Any] = {}
     pending = []
     for key, member in list(dict.items(item)):
         if not isinstance(key, str):
-            errors.append(RuntimeValidationError(f"object key {_shown(key)} is not a string", _location(path)))
+            errors.append(
+                RuntimeValidationError(f"object key {_shown(key)} is not a string", _location(path))
+            )
             continue
         name = str.__str__(key)
         if name in copied:  # two str subclass keys with one text
-            errors.append(RuntimeValidationError(f"object key {name!r} appears twice", _location(path)))
+            errors.append(
+                RuntimeValidationError(f"object key {name!r} appears twice", _location(path))
+            )
             continue
         copied[name] = None
         pending.append((member, copied, name, (path, name)))
@@ -469,8 +489,11 @@ class ToolRuntime:
         connection starts on first use; :meth:`close` ends it."""
         from .mcp import protocol_handler  # the SDK is an optional extra: loaded when used
 
-        handler = protocol_handler(server, tool if tool is not None else getattr(contract_module, "NAME", None),
-                                   timeout=timeout)
+        handler = protocol_handler(
+            server,
+            tool if tool is not None else getattr(contract_module, "NAME", None),
+            timeout=timeout,
+        )
         self.register(contract_module, handler, budget=budget)
         with self._lock:
             if server not in self._servers:
@@ -566,7 +589,9 @@ class ToolRuntime:
         open); rejected output raises :class:`OutputRejected`. Both are recorded."""
         tool = self._close(ticket)
         module = tool.module
-        owned, errors, envelope = _accept(module, module.is_valid_output, module.output_errors, output)
+        owned, errors, envelope = _accept(
+            module, module.is_valid_output, module.output_errors, output
+        )
         if errors:
             self._record(ticket.tool, "output_rejected", errors=_tuples(errors), ticket=ticket.id)
             what = "output is not a JSON object or array" if envelope else "output rejected"
@@ -686,7 +711,7 @@ def is_async_callable(handler: Handler) -> bool:
     """An async def, or an object whose __call__ is one."""
     if inspect.iscoroutinefunction(handler):
         return True
-    call = getattr(handler, "__call__", None)  # an object with an async __call__
+    call = getattr(handler, "__call__", None)  # noqa: B004 (the method itself, not callable())
     return call is not None and inspect.iscoroutinefunction(call)
 
 
@@ -707,7 +732,11 @@ def _accept(
             return None, errors, envelope
         owned, problems = _owned_copy(value)
     except Exception as exc:  # (isinstance reads __class__, which an object may make raise)
-        return None, [RuntimeValidationError(f"the value cannot be read: {_detail(exc)}", "")], False
+        return (
+            None,
+            [RuntimeValidationError(f"the value cannot be read: {_detail(exc)}", "")],
+            False,
+        )
     if problems:
         return None, list(problems), False
     errors, envelope = _check(module, is_valid, errors_of, owned)

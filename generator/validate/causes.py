@@ -30,7 +30,9 @@ def causes(errors: list[Any], best_match: Callable[[list[Any]], Any]) -> list[Ca
         alternatives: list[Path] = []
         if cause is not None and cause.keyword in _WEAK and cause.context:
             alternatives = [path + inner_path for inner_path in _alternatives(cause, best_match)]
-        if best is not None and (cause is best or _path_to(error.context, best) is not None or error is best):
+        if best is not None and (
+            cause is best or _path_to(error.context, best) is not None or error is best
+        ):
             found.insert(0, (path, alternatives))
         else:
             found.append((path, alternatives))

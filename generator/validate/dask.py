@@ -48,11 +48,14 @@ def invalid_records(bag: Any, module: Any, output_format: str = "json") -> Any:
     shared = dask.delayed(source, pure=True)  # one key in the graph, not one copy per partition
     check = dask.delayed(_invalid_in_partition, pure=True)
     parts = bag.to_delayed()
-    return db.from_delayed([check(part, index, shared, output_format) for index, part in enumerate(parts)])
+    return db.from_delayed(
+        [check(part, index, shared, output_format) for index, part in enumerate(parts)]
+    )
 
 
-def _invalid_in_partition(records: Iterable[Any], partition: int, source: ModuleSource,
-                          output_format: str) -> list[dict[str, Any]]:
+def _invalid_in_partition(
+    records: Iterable[Any], partition: int, source: ModuleSource, output_format: str
+) -> list[dict[str, Any]]:
     checker = checker_for(source, output_format)
     found: list[dict[str, Any]] = []
     for index, record in enumerate(records):
@@ -75,14 +78,17 @@ def check_address(address: str) -> None:
     Client whose constructor fails on one is left half made, and its __del__ then waits 20 s to
     close it and prints a traceback. Refused: an empty address, a malformed one (no port, an
     unknown scheme), inproc:// (a scheduler inside this very process, which the command never
-    has) and one its scheme's backend cannot use (distributed's ucx:// is a stub that only warns)."""
+    has) and one its scheme's backend cannot use (distributed's ucx:// is a stub that only warns).
+    """
     import warnings
 
     from distributed.comm.addressing import normalize_address, parse_address
     from distributed.comm.registry import get_backend
 
     if not address.strip():
-        raise OptionError("--dask: the address is empty (give the scheduler's, like tcp://127.0.0.1:8786)")
+        raise OptionError(
+            "--dask: the address is empty (give the scheduler's, like tcp://127.0.0.1:8786)"
+        )
     try:
         scheme, location = parse_address(normalize_address(address))
         if scheme == "inproc":
@@ -97,8 +103,9 @@ def check_address(address: str) -> None:
     raise OptionError(f"--dask {address}: cannot reach the scheduler ({problem})")
 
 
-def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
-                address: str) -> Iterator[tuple[Task, TaskResult]]:
+def run_on_dask(
+    tasks: Iterable[Task], source: ModuleSource, output_format: str, address: str
+) -> Iterator[tuple[Task, TaskResult]]:
     """Each task and its result, in input order, computed on the cluster at `address`."""
     require_dask()
     import dask
@@ -109,7 +116,9 @@ def run_on_dask(tasks: Iterable[Task], source: ModuleSource, output_format: str,
     try:
         client = Client(address, timeout="10s", set_as_default=False)
     except Exception as exc:  # refused, timed out, malformed address: all a usage error
-        raise OptionError(f"--dask {address}: cannot reach the scheduler ({type(exc).__name__}: {exc})") from None
+        raise OptionError(
+            f"--dask {address}: cannot reach the scheduler ({type(exc).__name__}: {exc})"
+        ) from None
     try:
         listed = list(tasks)
         if not listed:

@@ -50,8 +50,12 @@ class Skipped:
     reason: str
 
 
-def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str | None,
-             skipped: list[Skipped] | None = None) -> list[DataFile]:
+def discover(
+    operands: Sequence[str],
+    globs: Sequence[str],
+    forced_format: str | None,
+    skipped: list[Skipped] | None = None,
+) -> list[DataFile]:
     """Every data file DATA names, in command-line order (a directory's files sorted); what the
     directory walks pass over is appended to `skipped` where given."""
     patterns = tuple(globs)
@@ -60,7 +64,9 @@ def discover(operands: Sequence[str], globs: Sequence[str], forced_format: str |
         if operand == STDIN:
             found.append(DataFile(STDIN, "<stdin>", forced_format or "json", None))
         elif os.path.isdir(operand):
-            found.extend(_walk(operand, patterns, forced_format, [] if skipped is None else skipped))
+            found.extend(
+                _walk(operand, patterns, forced_format, [] if skipped is None else skipped)
+            )
         else:
             _must_exist(operand)
             found.append(_data_file(operand, forced_format, named=True))
@@ -94,11 +100,22 @@ def _data_file(path: str, forced_format: str | None, *, named: bool) -> DataFile
         elif not (named and stat.S_ISFIFO(info.st_mode)):
             problem = f"{_kind(info.st_mode)}, not a regular file"
     # read by absolute path (a Dask worker runs elsewhere), shown as given
-    return DataFile(os.path.abspath(path), path, format_for(os.path.basename(path), forced_format), size, problem)
+    return DataFile(
+        os.path.abspath(path),
+        path,
+        format_for(os.path.basename(path), forced_format),
+        size,
+        problem,
+    )
 
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def _kind(mode: int) -> str:
@@ -120,8 +137,9 @@ def _why_not(name: str, relative: str, patterns: tuple[str, ...]) -> str | None:
     return f"not a data file by its name ({shown}; --glob and --data-format read it)"
 
 
-def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None,
-          skipped: list[Skipped]) -> list[DataFile]:
+def _walk(
+    directory: str, patterns: tuple[str, ...], forced_format: str | None, skipped: list[Skipped]
+) -> list[DataFile]:
     """The data files below `directory`, sorted, and a DataFile with its problem in the place of
     each directory that cannot be listed (os.walk would skip it in silence); each entry passed
     over is appended to `skipped`."""
@@ -129,8 +147,15 @@ def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None,
 
     def unlisted(error: OSError) -> None:
         where = error.filename if isinstance(error.filename, str) else directory
-        matched.append(DataFile(os.path.abspath(where), where, "json", None,
-                                f"cannot list the directory: {error.strerror or error}"))
+        matched.append(
+            DataFile(
+                os.path.abspath(where),
+                where,
+                "json",
+                None,
+                f"cannot list the directory: {error.strerror or error}",
+            )
+        )
 
     for root, dirnames, filenames in os.walk(directory, onerror=unlisted):
         walked = []
@@ -146,7 +171,9 @@ def _walk(directory: str, patterns: tuple[str, ...], forced_format: str | None,
         for name in sorted(filenames):
             path = os.path.join(root, name)
             if name.startswith("."):
-                skipped.append(Skipped(path, "hidden (a name starting with '.'); name it to read it"))
+                skipped.append(
+                    Skipped(path, "hidden (a name starting with '.'); name it to read it")
+                )
                 continue
             relative = Path(os.path.relpath(path, directory)).as_posix()
             reason = _why_not(name, relative, patterns)

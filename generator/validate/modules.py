@@ -41,8 +41,12 @@ class ModuleSource:
     @staticmethod
     def from_path(path: str | Path) -> "ModuleSource":
         resolved = Path(path).resolve()
-        return ModuleSource(name=_module_name(resolved), path=str(resolved), key="path:" + str(resolved),
-                            label=str(path))
+        return ModuleSource(
+            name=_module_name(resolved),
+            path=str(resolved),
+            key="path:" + str(resolved),
+            label=str(path),
+        )
 
     @staticmethod
     def of(module: Any) -> "ModuleSource":
@@ -54,11 +58,15 @@ class ModuleSource:
             return ModuleSource.from_path(module)
         text = getattr(module, "__source__", None)
         if isinstance(text, str):
-            return ModuleSource.from_text(text, getattr(module, "__name__", "straightline_validator"))
+            return ModuleSource.from_text(
+                text, getattr(module, "__name__", "straightline_validator")
+            )
         file = getattr(module, "__file__", None)
         if isinstance(file, str):
             return ModuleSource.from_path(file)
-        raise OptionError("the module has neither its source text (__source__) nor a file (__file__)")
+        raise OptionError(
+            "the module has neither its source text (__source__) nor a file (__file__)"
+        )
 
     def load(self) -> types.ModuleType:
         """The module, executed once per process."""
@@ -75,8 +83,10 @@ class ModuleSource:
             try:
                 exec(compile(self.text, f"<straightline {self.name}>", "exec"), module.__dict__)
             except (Exception, SystemExit) as exc:  # a custom format's module that does not import
-                raise OptionError(f"the compiled schema cannot be loaded ({type(exc).__name__}: {exc}); "
-                                  "a custom format's module must be importable (on PYTHONPATH)") from None
+                raise OptionError(
+                    f"the compiled schema cannot be loaded ({type(exc).__name__}: {exc}); "
+                    "a custom format's module must be importable (on PYTHONPATH)"
+                ) from None
             return module
         assert self.path is not None
         return _import_file(Path(self.path), self.name, self.label or self.path)
@@ -91,7 +101,9 @@ def _module_name(path: Path) -> str:
 
 def _os_reason(exc: OSError) -> str:
     """Why a path cannot be used, in the words `ls` would use ("no such file", "permission denied")."""
-    return "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+    return (
+        "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+    )
 
 
 def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
@@ -110,7 +122,9 @@ def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
     try:
         spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # arbitrary Python: report, never a traceback or an exit
-        raise OptionError(f"--module {label}: cannot load it ({type(exc).__name__}: {exc})") from None
+        raise OptionError(
+            f"--module {label}: cannot load it ({type(exc).__name__}: {exc})"
+        ) from None
     return module
 
 
@@ -122,7 +136,9 @@ def check_module(module: types.ModuleType, output_format: str, where: str) -> No
         hint = ""
         if callable(getattr(module, "is_valid_input", None)):
             hint = " (a tool contract module: compile its input or output schema on its own)"
-        raise OptionError(f"{where}: not a straightline validator module, it has no {', '.join(missing)}{hint}")
+        raise OptionError(
+            f"{where}: not a straightline validator module, it has no {', '.join(missing)}{hint}"
+        )
     if output_format in SPEC_OUTPUT_FORMATS and not callable(getattr(module, "output", None)):
         version = getattr(module, "STRAIGHTLINE", {}).get("version", "an unknown version")
         raise OptionError(

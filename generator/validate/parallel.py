@@ -62,9 +62,14 @@ class _Workers:
         self._new_pool()
 
     def _new_pool(self) -> None:
-        self.pools.append(ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.context,
-                                              initializer=_load_in_worker,
-                                              initargs=(self.source, self.output_format)))
+        self.pools.append(
+            ProcessPoolExecutor(
+                max_workers=self.jobs,
+                mp_context=self.context,
+                initializer=_load_in_worker,
+                initargs=(self.source, self.output_format),
+            )
+        )
 
     def submit(self, task: Task) -> Future[TaskResult]:
         try:
@@ -85,7 +90,9 @@ class _Workers:
                 self._new_pool()  # for the tasks still to be submitted
             pool.shutdown(wait=False, cancel_futures=True)
             return _alone(self.context, task, self.source, self.output_format)
-        except Exception as exc:  # the task raised out of the worker (run_task reports bad data itself)
+        except (
+            Exception
+        ) as exc:  # the task raised out of the worker (run_task reports bad data itself)
             return _not_checked(task, f"validating {_them(task)} raised {_detail(exc)}")
 
     def shutdown(self) -> None:
@@ -93,7 +100,9 @@ class _Workers:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_alone(connection: Connection, task: Task, source: ModuleSource, output_format: str) -> None:
+def _run_alone(
+    connection: Connection, task: Task, source: ModuleSource, output_format: str
+) -> None:
     """The body of a process that runs one task: its result, or what it raised, goes back on
     `connection`; nothing when the process dies first."""
     try:
@@ -109,7 +118,9 @@ def _run_alone(connection: Connection, task: Task, source: ModuleSource, output_
 def _alone(context: Any, task: Task, source: ModuleSource, output_format: str) -> TaskResult:
     """The task run in a process of its own; a result that says so where that process dies."""
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_run_alone, args=(sender, task, source, output_format), daemon=True)
+    process = context.Process(
+        target=_run_alone, args=(sender, task, source, output_format), daemon=True
+    )
     process.start()
     sender.close()
     try:
@@ -123,7 +134,9 @@ def _alone(context: Any, task: Task, source: ModuleSource, output_format: str) -
         return outcome
     if isinstance(outcome, str):
         return _not_checked(task, f"validating {_them(task)} raised {outcome}")
-    return _not_checked(task, f"the worker process validating {_them(task)} died ({_ended(process.exitcode)})")
+    return _not_checked(
+        task, f"the worker process validating {_them(task)} died ({_ended(process.exitcode)})"
+    )
 
 
 def _ended(exitcode: int | None) -> str:
@@ -154,14 +167,21 @@ def _not_checked(task: Task, why: str) -> TaskResult:
     task's byte range (JSON Lines: the lines that begin there, from the first of them, whose
     count keeps the next tasks' line numbers right)."""
     if task.format != "jsonl":
-        return TaskResult(unreadable=1, failures=[Failure(None, problem=f"could not be checked: {why}")])
+        return TaskResult(
+            unreadable=1, failures=[Failure(None, problem=f"could not be checked: {why}")]
+        )
     try:
         data = task.read()
     except (OSError, MemoryError):
         data = b""
     lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
     end = "its end" if task.end is None else f"byte {task.end}"
-    where = (f"the {lines} line{'' if lines == 1 else 's'} from here (those that begin between byte "
-             f"{task.start} and {end})")
-    return TaskResult(unreadable=1, lines=lines,
-                      failures=[Failure(1 if lines else None, problem=f"{where} could not be checked: {why}")])
+    where = (
+        f"the {lines} line{'' if lines == 1 else 's'} from here (those that begin between byte "
+        f"{task.start} and {end})"
+    )
+    return TaskResult(
+        unreadable=1,
+        lines=lines,
+        failures=[Failure(1 if lines else None, problem=f"{where} could not be checked: {why}")],
+    )

@@ -41,9 +41,17 @@ class Progress:
             from tqdm import tqdm  # type: ignore[import-untyped]
 
             stream = stream or sys.stderr
-            self.bar = tqdm(total=total or None, unit="B", unit_scale=True, unit_divisor=1024,
-                            desc="validating", delay=DELAY_SECONDS, leave=False, file=stream,
-                            **_width(stream))
+            self.bar = tqdm(
+                total=total or None,
+                unit="B",
+                unit_scale=True,
+                unit_divisor=1024,
+                desc="validating",
+                delay=DELAY_SECONDS,
+                leave=False,
+                file=stream,
+                **_width(stream),
+            )
 
     def advance(self, size: int) -> None:
         if self.bar is not None:

@@ -24,8 +24,15 @@ from ..errors import OptionError
 from ..yaml_loader import CORE_FORMS, CORE_RESOLVERS, core_integer, is_core_form
 
 FORMATS = ("json", "jsonl", "yaml", "toml", "json5")
-SUFFIX_FORMATS = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".yaml": "yaml", ".yml": "yaml",
-                  ".toml": "toml", ".json5": "json5"}
+SUFFIX_FORMATS = {
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".toml": "toml",
+    ".json5": "json5",
+}
 YAML_EXTRA_HINT = "pip install 'straightline[yaml]'"
 JSON5_EXTRA_HINT = "pip install 'straightline[json5]'"
 
@@ -91,13 +98,15 @@ def decode_again(text: str, failure: Exception) -> Any:
 def decode_utf8(data: bytes, *, at_file_start: bool) -> str:
     """UTF-8 text of `data` (a byte-order mark at the start of a file is dropped)."""
     if at_file_start and data.startswith(_BOM):
-        data = data[len(_BOM):]
+        data = data[len(_BOM) :]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ReadProblem(f"not UTF-8 (byte {data[exc.start]:#04x} at byte column {column})", line, column) from None
+        raise ReadProblem(
+            f"not UTF-8 (byte {data[exc.start]:#04x} at byte column {column})", line, column
+        ) from None
 
 
 def json_problem(exc: Exception, line_offset: int = 0) -> ReadProblem:
@@ -251,13 +260,19 @@ def _yaml_loader() -> Any:
             for first in firsts:
                 resolvers.setdefault(first, []).append((tag, pattern))
         resolvers.setdefault("<", []).extend(
-            entry for entry in base.yaml_implicit_resolvers.get("<", []) if entry[0] == _MERGE_TAG)
-        constructors = {tag: _marked(tag, construct) for tag, construct in base.yaml_constructors.items()}
+            entry for entry in base.yaml_implicit_resolvers.get("<", []) if entry[0] == _MERGE_TAG
+        )
+        constructors = {
+            tag: _marked(tag, construct) for tag, construct in base.yaml_constructors.items()
+        }
         for tag, construct in _CORE_CONSTRUCTORS.items():
             constructors[tag] = _marked(tag, construct)
         constructors[_GITLAB_REFERENCE] = _marked(_GITLAB_REFERENCE, _gitlab_reference)
-        _YAML_LOADER = type("JsonYamlLoader", (base,), {"yaml_implicit_resolvers": resolvers,
-                                                        "yaml_constructors": constructors})
+        _YAML_LOADER = type(
+            "JsonYamlLoader",
+            (base,),
+            {"yaml_implicit_resolvers": resolvers, "yaml_constructors": constructors},
+        )
     return _YAML_LOADER
 
 
@@ -271,6 +286,7 @@ def _gitlab_reference(loader: Any, node: Any) -> list[Any]:
     if node.id != "sequence":
         raise ValueError("not a sequence")
     return loader.construct_sequence(node, deep=True)  # type: ignore[no-any-return]
+
 
 Constructor = Callable[[Any, Any], Any]
 
@@ -289,7 +305,11 @@ def _core_float(text: str) -> float:
     """A core-schema float: float() of its text, `.inf`/`.nan` in any of its cases too."""
     lowered = text.lower()
     if lowered.endswith((".inf", ".nan")):
-        return math.nan if lowered.endswith("nan") else (-math.inf if text.startswith("-") else math.inf)
+        return (
+            math.nan
+            if lowered.endswith("nan")
+            else (-math.inf if text.startswith("-") else math.inf)
+        )
     return float(text)
 
 
@@ -307,7 +327,9 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
 
     def constructor(loader: Any, node: Any) -> Any:
         try:
-            if judged and (not isinstance(node.value, str) or not is_core_form(node.tag, node.value)):
+            if judged and (
+                not isinstance(node.value, str) or not is_core_form(node.tag, node.value)
+            ):
                 raise ValueError(node.value)
             return construct(loader, node)
         except (ValueError, KeyError, AttributeError, TypeError, IndexError):
@@ -315,7 +337,9 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
                 shown = f"a {node.id}"
             else:
                 shown = repr(node.value) if len(node.value) <= 40 else repr(node.value[:40]) + "..."
-            raise ConstructorError(None, None, f"{shown} is not a valid {name}", node.start_mark) from None
+            raise ConstructorError(
+                None, None, f"{shown} is not a valid {name}", node.start_mark
+            ) from None
 
     return constructor
 
@@ -337,7 +361,9 @@ def read_yaml(data: bytes) -> list[tuple[int, Any]]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         message = " ".join(part for part in (exc.context, exc.problem) if part) or "malformed"
-        raise ReadProblem(f"invalid YAML: {message}", mark and mark.line + 1, mark and mark.column + 1) from None
+        raise ReadProblem(
+            f"invalid YAML: {message}", mark and mark.line + 1, mark and mark.column + 1
+        ) from None
     except yaml.YAMLError as exc:
         raise ReadProblem(f"invalid YAML: {exc}") from None
     except RecursionError:
@@ -379,8 +405,10 @@ def _check_json_value(value: Any, line: int | None, budget: int, what: str = "YA
             if not math.isfinite(node):
                 raise ReadProblem(f"{what} value {node!r} at {where} is not a JSON number", line)
         elif not (node is None or isinstance(node, (str, int, Decimal))):
-            raise ReadProblem(f"{what} value at {where} is a {type(node).__name__}, which JSON has no type for",
-                              line)
+            raise ReadProblem(
+                f"{what} value at {where} is a {type(node).__name__}, which JSON has no type for",
+                line,
+            )
 
 
 _LEAVE = object()  # marks, on the walk's stack, the end of a container's children
@@ -407,8 +435,12 @@ def read_toml(data: bytes) -> Any:
         if place is None:
             raise ReadProblem(f"invalid TOML: {message}") from None
         if place[1] is None:  # at the end of the document: its last line
-            raise ReadProblem(f"invalid TOML: {message[:place.start()]}", text.count("\n") + 1) from None
-        raise ReadProblem(f"invalid TOML: {message[:place.start()]}", int(place[1]), int(place[2])) from None
+            raise ReadProblem(
+                f"invalid TOML: {message[:place.start()]}", text.count("\n") + 1
+            ) from None
+        raise ReadProblem(
+            f"invalid TOML: {message[:place.start()]}", int(place[1]), int(place[2])
+        ) from None
     except (ValueError, RecursionError) as exc:  # an integer too long for int(), nesting too deep
         raise ReadProblem(f"invalid TOML: {exc}" if str(exc) else "invalid TOML") from None
     value = _dates_as_text(value)
@@ -431,12 +463,15 @@ def _dates_as_text(value: Any) -> Any:
 
 # --- JSON5 ------------------------------------------------------------------------------------
 
+
 def require_json5(what: str) -> None:
     """Raise Json5Missing (naming the extra) unless the json5 package can be imported."""
     try:
         import json5  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
-        raise Json5Missing(f"{what} is JSON5, which needs the json5 package: {JSON5_EXTRA_HINT}") from None
+        raise Json5Missing(
+            f"{what} is JSON5, which needs the json5 package: {JSON5_EXTRA_HINT}"
+        ) from None
 
 
 def read_json5(data: bytes) -> Any:
@@ -453,8 +488,10 @@ def read_json5(data: bytes) -> Any:
         message = str(exc).splitlines()[0] if str(exc) else "malformed"
         line = re.match(r"<string>:(\d+) ", message)
         column = re.search(r" at column (\d+)$", message)
-        shown = message[line.end() if line else 0:column.start() if column else len(message)]
-        raise ReadProblem(f"invalid JSON5: {shown}", line and int(line[1]), column and int(column[1])) from None
+        shown = message[line.end() if line else 0 : column.start() if column else len(message)]
+        raise ReadProblem(
+            f"invalid JSON5: {shown}", line and int(line[1]), column and int(column[1])
+        ) from None
     except RecursionError:
         raise ReadProblem("invalid JSON5: nested too deeply to read") from None
     _check_json_value(value, None, budget=10 * len(data) + 10_000, what="JSON5")

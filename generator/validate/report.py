@@ -31,11 +31,10 @@ from decimal import Decimal
 from typing import Any, Callable, Sequence
 
 from ..safe_text import escape  # every character that could break or hide an output line
-from .discover import DataFile
 from .causes import Cause
+from .discover import DataFile
 from .runner import Failure, TaskResult
 from .tasks import Task
-
 
 
 def dumps(value: Any, indent: int | None = None) -> str:
@@ -118,8 +117,10 @@ def _plural(count: int, word: str) -> str:
 
 
 def summary_line(totals: Counts, files: int) -> str:
-    return (f"{_plural(totals.records, 'record')} in {_plural(files, 'file')}: {totals.valid} valid, "
-            f"{totals.invalid} invalid, {totals.unreadable} unreadable")
+    return (
+        f"{_plural(totals.records, 'record')} in {_plural(files, 'file')}: {totals.valid} valid, "
+        f"{totals.invalid} invalid, {totals.unreadable} unreadable"
+    )
 
 
 class TextReporter(Reporter):
@@ -185,13 +186,19 @@ def _cause_lines(where: str, errors: list[dict[str, Any]], causes: list[Cause]) 
     lines: list[str] = []
     said: set[tuple[str, str]] = set()
     # a cause that is also one of the record's own errors needs no alternative named
-    own = {(errors[path[0]]["instance_location"], errors[path[0]]["message"]) for path, _ in causes if len(path) == 1}
+    own = {
+        (errors[path[0]]["instance_location"], errors[path[0]]["message"])
+        for path, _ in causes
+        if len(path) == 1
+    }
     for path, alternatives in causes:
         cause = _at(errors, path)
         if (cause["instance_location"], cause["message"]) in said:
             continue
         said.add((cause["instance_location"], cause["message"]))
-        text = cause["message"] + ("" if (cause["instance_location"], cause["message"]) in own else _via(errors, path))
+        text = cause["message"] + (
+            "" if (cause["instance_location"], cause["message"]) in own else _via(errors, path)
+        )
         if alternatives:
             text += _listed(cause, [_at(errors, each) for each in alternatives])
         lines.append(f"{where}:{_pointer(cause)}: {escape(text)}\n")
@@ -209,10 +216,14 @@ def _via(errors: list[dict[str, Any]], path: list[int]) -> str:
         inner = error["context"][index]
         if error.get("keyword") in ("anyOf", "oneOf") and inner.get("branch") is not None:
             if _everywhere(error, cause["instance_location"]):
-                steps.append(f"every {error['keyword']} alternative at {_pointer(error)} fails here")
+                steps.append(
+                    f"every {error['keyword']} alternative at {_pointer(error)} fails here"
+                )
             else:
-                steps.append(f"in {error['keyword']} alternative {inner['branch']} at {_pointer(error)}: "
-                             f"{_short(_alternative_location(error, inner['branch'], cause))}")
+                steps.append(
+                    f"in {error['keyword']} alternative {inner['branch']} at {_pointer(error)}: "
+                    f"{_short(_alternative_location(error, inner['branch'], cause))}"
+                )
         error = inner
     return f" ({'; '.join(steps)})" if steps else ""
 
@@ -224,8 +235,15 @@ def _everywhere(weak: dict[str, Any], location: str) -> bool:
     if location == weak["instance_location"]:
         return False
     branches = {inner.get("branch") for inner in weak["context"]}
-    there = {inner.get("branch") for inner in weak["context"] if inner["instance_location"] == location
-             and not (inner.get("keyword") in _MEMBER_ERRORS and inner["keyword_location"].endswith("/" + inner["keyword"]))}
+    there = {
+        inner.get("branch")
+        for inner in weak["context"]
+        if inner["instance_location"] == location
+        and not (
+            inner.get("keyword") in _MEMBER_ERRORS
+            and inner["keyword_location"].endswith("/" + inner["keyword"])
+        )
+    }
     return len(branches) > 1 and there == branches
 
 
@@ -243,7 +261,11 @@ def _listed(weak: dict[str, Any], best_of_each: list[dict[str, Any]]) -> str:
     """The best error of each alternative of an anyOf/oneOf, as the end of its line."""
     parts = []
     for inner in best_of_each[:LISTED_ALTERNATIVES]:
-        at = "" if inner["instance_location"] == weak["instance_location"] else f"{_pointer(inner)}: "
+        at = (
+            ""
+            if inner["instance_location"] == weak["instance_location"]
+            else f"{_pointer(inner)}: "
+        )
         parts.append(f"[{inner.get('branch')}] {at}{inner['message']}")
     more = len(best_of_each) - LISTED_ALTERNATIVES
     if more > 0:
@@ -262,14 +284,18 @@ def _alternative_location(weak: dict[str, Any], branch: int, below: dict[str, An
     below_absolute = below.get("absolute_keyword_location")
     if not below_absolute or not below["keyword_location"].startswith(base + "/"):
         return own
-    tokens = below["keyword_location"][len(base) + 1:].split("/")
+    tokens = below["keyword_location"][len(base) + 1 :].split("/")
     hops = 0
     while hops < len(tokens) and tokens[hops] == "$ref":
         hops += 1
     rest = "".join("/" + token for token in tokens[hops:])
-    if hops == 0 or any(token in _REFERENCES for token in tokens[hops:]) or not below_absolute.endswith(rest):
+    if (
+        hops == 0
+        or any(token in _REFERENCES for token in tokens[hops:])
+        or not below_absolute.endswith(rest)
+    ):
         return own
-    return below_absolute[:len(below_absolute) - len(rest)]
+    return below_absolute[: len(below_absolute) - len(rest)]
 
 
 def _tree_lines(where: str, errors: list[dict[str, Any]], causes: list[Cause]) -> list[str]:
@@ -297,11 +323,25 @@ def _tree_lines(where: str, errors: list[dict[str, Any]], causes: list[Cause]) -
                     label = f"{item['keyword']} alternative {branch} ({_short(place)})"
                 else:
                     label = f"{item.get('keyword')} item {branch}"
-                closest = len(path) > len(at) and path[:len(at)] == at and path[len(at)] in indices
-                work.append(("line", f"{'  ' * depth}{escape(label)}{', the closest' if closest else ''}:\n", at, 0))
+                closest = len(path) > len(at) and path[: len(at)] == at and path[len(at)] in indices
+                work.append(
+                    (
+                        "line",
+                        f"{'  ' * depth}{escape(label)}{', the closest' if closest else ''}:\n",
+                        at,
+                        0,
+                    )
+                )
                 for index in indices:
                     inner = item["context"][index]
-                    work.append(("line", f"{'  ' * (depth + 1)}{_pointer(inner)}: {escape(inner['message'])}\n", at, 0))
+                    work.append(
+                        (
+                            "line",
+                            f"{'  ' * (depth + 1)}{_pointer(inner)}: {escape(inner['message'])}\n",
+                            at,
+                            0,
+                        )
+                    )
                     work.append(("expand", inner, at + [index], depth + 2))
             stack.extend(reversed(work))
     return lines
@@ -326,17 +366,36 @@ class JsonReporter(Reporter):
         self.write("".join(parts))
 
     def file_done(self, data: DataFile, counts: Counts) -> None:
-        self.files.append({"file": data.display, "format": data.format, "valid": counts.ok,
-                           "records": counts.records, "invalid_records": counts.invalid,
-                           "unreadable": counts.unreadable})
+        self.files.append(
+            {
+                "file": data.display,
+                "format": data.format,
+                "valid": counts.ok,
+                "records": counts.records,
+                "invalid_records": counts.invalid,
+                "unreadable": counts.unreadable,
+            }
+        )
 
     def finish(self, totals: Counts, files: int) -> None:
-        summary = {"files": files, "records": totals.records, "valid_records": totals.valid,
-                   "invalid_records": totals.invalid, "unreadable": totals.unreadable}
-        listed_files = "".join(("\n  " if i == 0 else ",\n  ") + dumps(f) for i, f in enumerate(self.files))
-        self.write(("\n ]" if self.listed else "]") + ',\n "files": [' + listed_files
-                   + ("\n ]" if self.files else "]") + f',\n "summary": {dumps(summary)},\n'
-                   + f' "valid": {dumps(totals.ok)}}}\n')
+        summary = {
+            "files": files,
+            "records": totals.records,
+            "valid_records": totals.valid,
+            "invalid_records": totals.invalid,
+            "unreadable": totals.unreadable,
+        }
+        listed_files = "".join(
+            ("\n  " if i == 0 else ",\n  ") + dumps(f) for i, f in enumerate(self.files)
+        )
+        self.write(
+            ("\n ]" if self.listed else "]")
+            + ',\n "files": ['
+            + listed_files
+            + ("\n ]" if self.files else "]")
+            + f',\n "summary": {dumps(summary)},\n'
+            + f' "valid": {dumps(totals.ok)}}}\n'
+        )
 
 
 def _record(data: DataFile, failure: Failure) -> dict[str, Any]:

@@ -19,8 +19,18 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import Terminated
 from .causes import Cause, causes
 from .modules import SPEC_OUTPUT_FORMATS, ModuleSource
-from .readers import (JSON_DECODE, BlankLine, ReadProblem, decode_again, fast_json_decoder, is_blank, json_problem,
-                      jsonl_lines, read_documents, read_jsonl_line)
+from .readers import (
+    JSON_DECODE,
+    BlankLine,
+    ReadProblem,
+    decode_again,
+    fast_json_decoder,
+    is_blank,
+    json_problem,
+    jsonl_lines,
+    read_documents,
+    read_jsonl_line,
+)
 from .tasks import Task
 
 # What stops the run when validating a record raises it: Ctrl-C, and SIGTERM as the command raises it.
@@ -97,7 +107,11 @@ class Checker:
             line,
             errors=[error_fields(error) for error in errors],
             best_match=error_fields(best) if best is not None else None,
-            causes=causes(errors, self.best_match) if self.text and self.best_match is not None and errors else None,
+            causes=(
+                causes(errors, self.best_match)
+                if self.text and self.best_match is not None and errors
+                else None
+            ),
         )
 
     def check(self, value: Any, line: int | None) -> Failure | None:
@@ -123,7 +137,9 @@ class Checker:
         return f"cannot be checked: validating it raised {detail}"
 
 
-def _custom_format_raising(traceback: TracebackType | None, module_globals: dict[str, Any]) -> str | None:
+def _custom_format_raising(
+    traceback: TracebackType | None, module_globals: dict[str, Any]
+) -> str | None:
     """`module:function` of the custom format function (imported by the generated module as
     `_format_custom_*`) that the traceback left the module through, or None."""
     called = None
@@ -161,15 +177,22 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
     try:
         data = task.read()
     except OSError as exc:
-        return TaskResult(unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")])
+        return TaskResult(
+            unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")]
+        )
     except MemoryError:
-        return TaskResult(unreadable=1, failures=[Failure(None, problem="cannot read: too large to hold in memory")])
+        return TaskResult(
+            unreadable=1,
+            failures=[Failure(None, problem="cannot read: too large to hold in memory")],
+        )
     if task.format == "jsonl":
         return _run_jsonl(data, task.first, checker)
     try:
         records = read_documents(task.format, data)
     except ReadProblem as problem:
-        return TaskResult(unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)])
+        return TaskResult(
+            unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)]
+        )
     result = TaskResult(records=len(records))
     for line, value in records:
         failure = checker.check(value, line)
@@ -214,14 +237,18 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
             failures.append(checker.failure(value, index + 1))
         except STOPS:
             raise
-        except BaseException as exc:  # a custom format function raised: this record cannot be checked
+        except (
+            BaseException
+        ) as exc:  # a custom format function raised: this record cannot be checked
             unreadable += 1
             failures.append(Failure(index + 1, problem=checker.raised(exc)))
     invalid = len(failures) - unreadable
     return TaskResult(len(lines) - skipped - unreadable, invalid, unreadable, len(lines), failures)
 
 
-def _run_jsonl_fast(data: bytes, at_file_start: bool, checker: Checker, fast: Callable[[bytes], Any]) -> TaskResult:
+def _run_jsonl_fast(
+    data: bytes, at_file_start: bool, checker: Checker, fast: Callable[[bytes], Any]
+) -> TaskResult:
     """_run_jsonl with each line's bytes parsed by `fast`; a line it refuses is read again by
     read_jsonl_line, which gives the value, the blank line or the problem the JSON reader would."""
     lines = data.split(b"\n")
@@ -249,7 +276,9 @@ def _run_jsonl_fast(data: bytes, at_file_start: bool, checker: Checker, fast: Ca
             failures.append(checker.failure(value, index + 1))
         except STOPS:
             raise
-        except BaseException as exc:  # a custom format function raised: this record cannot be checked
+        except (
+            BaseException
+        ) as exc:  # a custom format function raised: this record cannot be checked
             unreadable += 1
             failures.append(Failure(index + 1, problem=checker.raised(exc)))
     invalid = len(failures) - unreadable
@@ -266,7 +295,9 @@ def _line_problem(line: str | ReadProblem, exc: Exception, number: int) -> Failu
     return Failure(number, problem.column, problem.message)
 
 
-def run_serial(tasks: Iterable[Task], source: ModuleSource, output_format: str) -> Iterator[tuple[Task, TaskResult]]:
+def run_serial(
+    tasks: Iterable[Task], source: ModuleSource, output_format: str
+) -> Iterator[tuple[Task, TaskResult]]:
     """Each task and its result, in order, in this process."""
     for task in tasks:
         yield task, run_task(task, source, output_format)

@@ -91,16 +91,25 @@ def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[
     standard input read as it comes, other files whole."""
     for number, data in enumerate(files):
         if data.problem is not None:
-            yield Task(number, data.path, data.format, first=True, last=True, size=0, problem=data.problem)
+            yield Task(
+                number, data.path, data.format, first=True, last=True, size=0, problem=data.problem
+            )
         elif data.path == STDIN:
             yield from _stdin_tasks(number, data.format, chunk_bytes)
         elif data.format == "jsonl" and data.size is not None and data.size > chunk_bytes:
             starts = range(0, data.size, chunk_bytes)
             for start in starts:
                 last = start + chunk_bytes >= data.size
-                yield Task(number, data.path, data.format, first=start == 0, last=last,
-                           size=min(chunk_bytes, data.size - start), start=start,
-                           end=None if last else start + chunk_bytes)
+                yield Task(
+                    number,
+                    data.path,
+                    data.format,
+                    first=start == 0,
+                    last=last,
+                    size=min(chunk_bytes, data.size - start),
+                    start=start,
+                    end=None if last else start + chunk_bytes,
+                )
         else:
             yield Task(number, data.path, data.format, first=True, last=True, size=data.size or 0)
 
@@ -114,7 +123,9 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
         try:
             data = stream.read()
         except OSError as exc:
-            yield Task(number, STDIN, format, first=True, last=True, size=0, problem=_cannot_read(exc))
+            yield Task(
+                number, STDIN, format, first=True, last=True, size=0, problem=_cannot_read(exc)
+            )
             return
         yield Task(number, STDIN, format, first=True, last=True, size=len(data), data=data)
         return
@@ -128,10 +139,26 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
             block = stream.read1(chunk_bytes)
         except OSError as exc:
             if cut:
-                yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
-                           end=offset + cut, data=b"".join(blocks)[:cut])
-            yield Task(number, STDIN, format, first=first and not cut, last=True, size=0,
-                       problem=_cannot_read(exc))
+                yield Task(
+                    number,
+                    STDIN,
+                    format,
+                    first=first,
+                    last=False,
+                    size=cut,
+                    start=offset,
+                    end=offset + cut,
+                    data=b"".join(blocks)[:cut],
+                )
+            yield Task(
+                number,
+                STDIN,
+                format,
+                first=first and not cut,
+                last=True,
+                size=0,
+                problem=_cannot_read(exc),
+            )
             return
         if not block:
             break
@@ -144,13 +171,24 @@ def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:
         held += len(block)
         if cut and held >= chunk_bytes // 4:
             data = b"".join(blocks)
-            yield Task(number, STDIN, format, first=first, last=False, size=cut, start=offset,
-                       end=offset + cut, data=data[:cut])
+            yield Task(
+                number,
+                STDIN,
+                format,
+                first=first,
+                last=False,
+                size=cut,
+                start=offset,
+                end=offset + cut,
+                data=data[:cut],
+            )
             rest = data[cut:]  # the start of a line: no newline in it
             offset += cut
             blocks, held, cut, first = [rest] if rest else [], len(rest), 0, False
     data = b"".join(blocks)
-    yield Task(number, STDIN, format, first=first, last=True, size=len(data), start=offset, data=data)
+    yield Task(
+        number, STDIN, format, first=first, last=True, size=len(data), start=offset, data=data
+    )
 
 
 def _cannot_read(exc: OSError) -> str:

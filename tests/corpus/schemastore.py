@@ -34,8 +34,12 @@ from generator import SchemaError, compile_source
 from generator.load import load_json
 from generator.profiles import choose_profile
 
-HOSTS = ("https://json.schemastore.org/", "https://www.schemastore.org/",
-         "http://json.schemastore.org/", "http://www.schemastore.org/")
+HOSTS = (
+    "https://json.schemastore.org/",
+    "https://www.schemastore.org/",
+    "http://json.schemastore.org/",
+    "http://www.schemastore.org/",
+)
 # A compile or a schema's instances taking longer than this is a hang (a bug), not a slow case.
 HANG_SECONDS = 300
 INSTANCE_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
@@ -119,6 +123,7 @@ def _skiptest(root: Path) -> frozenset[str]:
 
 # --- instances ----------------------------------------------------------------------------------
 
+
 def _plain_toml(value: Any) -> Any:
     """A TOML value as JSON has it: dates and times become their RFC 3339 text."""
     if isinstance(value, dict):
@@ -134,8 +139,10 @@ _YAML_CORE = {  # the YAML 1.2 core schema's implicit scalars, as SchemaStore's 
     "bool": (r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
     "null": (r"^(?:~|null|Null|NULL|)$", "~nN"),
     "int": (r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
-    "float": (r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
-              "-+0123456789."),
+    "float": (
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+0123456789.",
+    ),
 }
 
 
@@ -150,10 +157,13 @@ def _yaml_loader() -> Any:
     class Loader(yaml.SafeLoader):  # type: ignore[misc]
         yaml_implicit_resolvers = {
             first: [(tag, rx) for tag, rx in entries if tag not in dropped]
-            for first, entries in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+            for first, entries in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
 
     for name, (pattern, firsts) in _YAML_CORE.items():
-        Loader.add_implicit_resolver(prefix + name, re.compile(pattern), list(firsts) + ([""] if name == "null" else []))
+        Loader.add_implicit_resolver(
+            prefix + name, re.compile(pattern), list(firsts) + ([""] if name == "null" else [])
+        )
 
     def integer(loader: Any, node: Any) -> int:
         text = loader.construct_scalar(node)
@@ -166,7 +176,10 @@ def _yaml_loader() -> Any:
 def _json_keys(value: Any) -> Any:
     """YAML keys that are not strings become their JSON text, as a JavaScript reader makes them."""
     if isinstance(value, dict):
-        return {key if isinstance(key, str) else json.dumps(key): _json_keys(item) for key, item in value.items()}
+        return {
+            key if isinstance(key, str) else json.dumps(key): _json_keys(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
         return [_json_keys(item) for item in value]
     return value
@@ -188,6 +201,7 @@ def read_instances(path: Path) -> list[Any]:
 
 
 # --- one schema ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Mismatch:
@@ -237,7 +251,10 @@ class _Guard:
 def is_remote(error: SchemaError, registry: dict[str, Any]) -> bool:
     """Whether a refusal is only references to documents the corpus does not hold."""
     parts = getattr(error, "errors", None) or [error]
-    return all(part.code == "unresolvable-ref" and "no schema is known as" in part.message for part in parts)
+    return all(
+        part.code == "unresolvable-ref" and "no schema is known as" in part.message
+        for part in parts
+    )
 
 
 def compile_one(corpus: Corpus, name: str, *, format: bool) -> tuple[SchemaResult, str | None]:
@@ -248,7 +265,9 @@ def compile_one(corpus: Corpus, name: str, *, format: bool) -> tuple[SchemaResul
     started, cpu = time.perf_counter(), time.process_time()
     try:
         with _Guard():
-            text = compile_source(raw, base_uri=corpus.url(name), registry=corpus.registry, format=format)
+            text = compile_source(
+                raw, base_uri=corpus.url(name), registry=corpus.registry, format=format
+            )
         result = SchemaResult(name, "compiled")
     except SchemaError as error:
         text = None
@@ -282,7 +301,9 @@ def check_instances(corpus: Corpus, result: SchemaResult, text: str) -> None:
         try:
             instances = read_instances(path)
         except Exception as error:  # noqa: BLE001 - a test file our readers cannot read
-            result.unreadable_instances.append(f"{path.name}: {type(error).__name__}: {str(error)[:200]}")
+            result.unreadable_instances.append(
+                f"{path.name}: {type(error).__name__}: {str(error)[:200]}"
+            )
             continue
         if not instances:
             result.unreadable_instances.append(f"{path.name}: empty (no YAML document)")
@@ -291,8 +312,14 @@ def check_instances(corpus: Corpus, result: SchemaResult, text: str) -> None:
             _check_instance(corpus, result, namespace, where, label, instance)
 
 
-def _check_instance(corpus: Corpus, result: SchemaResult, module: dict[str, Any], where: str,
-                    label: bool, instance: Any) -> None:
+def _check_instance(
+    corpus: Corpus,
+    result: SchemaResult,
+    module: dict[str, Any],
+    where: str,
+    label: bool,
+    instance: Any,
+) -> None:
     try:
         with _Guard():
             verdict = module["is_valid"](instance)
@@ -301,13 +328,19 @@ def _check_instance(corpus: Corpus, result: SchemaResult, module: dict[str, Any]
         result.crashes.append(f"{where}: {_describe(error)}")
         return
     if verdict != (not errors):
-        result.crashes.append(f"{where}: is_valid says {verdict} but errors() has {len(errors)} errors")
+        result.crashes.append(
+            f"{where}: is_valid says {verdict} but errors() has {len(errors)} errors"
+        )
     if verdict == label:
         result.matching += 1
         return
-    shown = [f"{e.instance_location or '(root)'}: {e.message[:160]} ({e.keyword_location})" for e in errors[:5]]
-    result.mismatches.append(Mismatch(where, label, verdict, reference_verdict(corpus, result.name, instance),
-                                      shown))
+    shown = [
+        f"{e.instance_location or '(root)'}: {e.message[:160]} ({e.keyword_location})"
+        for e in errors[:5]
+    ]
+    result.mismatches.append(
+        Mismatch(where, label, verdict, reference_verdict(corpus, result.name, instance), shown)
+    )
 
 
 def reference_verdict(corpus: Corpus, name: str, instance: Any) -> bool | str:
@@ -318,7 +351,9 @@ def reference_verdict(corpus: Corpus, name: str, instance: Any) -> bool | str:
     try:
         with _Guard():
             draft = choose_profile(value, None, corpus.registry).draft or "draft2020-12"
-            return DraftReference(value, draft, registry=corpus.registry, base_uri=corpus.url(name)).is_valid(instance)
+            return DraftReference(
+                value, draft, registry=corpus.registry, base_uri=corpus.url(name)
+            ).is_valid(instance)
     except Exception as error:  # noqa: BLE001
         return f"{type(error).__name__}: {str(error)[:200]}"
 
@@ -332,16 +367,21 @@ def run_schema(corpus: Corpus, name: str, *, format: bool = True) -> SchemaResul
 
 # --- the whole corpus ---------------------------------------------------------------------------
 
-def run_corpus(corpus: Corpus, names: list[str] | None = None, *, format: bool = True,
-               progress: bool = False) -> list[SchemaResult]:
+
+def run_corpus(
+    corpus: Corpus, names: list[str] | None = None, *, format: bool = True, progress: bool = False
+) -> list[SchemaResult]:
     chosen = names if names is not None else [n for n in corpus.schemas if n not in corpus.skiptest]
     results = []
     for count, name in enumerate(chosen, 1):
         results.append(run_schema(corpus, name, format=format))
         if progress:
             last = results[-1]
-            print(f"[{count}/{len(chosen)}] {name}: {last.status} {last.seconds:.2f}s (cpu {last.cpu:.2f}s)",
-                  file=sys.stderr, flush=True)
+            print(
+                f"[{count}/{len(chosen)}] {name}: {last.status} {last.seconds:.2f}s (cpu {last.cpu:.2f}s)",
+                file=sys.stderr,
+                flush=True,
+            )
     return results
 
 
@@ -351,7 +391,8 @@ def report(results: list[SchemaResult], *, format: bool, skipped: int = 0) -> st
     instances = sum(r.instances for r in results)
     matching = sum(r.matching for r in results)
     crashes = [(r.name, c) for r in results for c in r.crashes] + [
-        (r.name, r.message) for r in results if r.status in ("crash", "hang")]
+        (r.name, r.message) for r in results if r.status in ("crash", "hang")
+    ]
     compiled = [r for r in results if r.status == "compiled"]
     total = sum(r.seconds for r in results)
     cpu = sum(r.cpu for r in results)
@@ -366,16 +407,27 @@ def report(results: list[SchemaResult], *, format: bool, skipped: int = 0) -> st
         f"compile time (format={format}): {total:.1f} s in total, {total / max(len(results), 1):.3f} s a schema"
         f" ({sum(r.seconds for r in compiled):.1f} s for the compiled ones); CPU time {cpu:.1f} s",
     ]
-    lines += _section("refused", [f"{r.name}: {r.message}" for r in results if r.status == "refused"])
-    lines += _section("unresolvable remote references", [f"{r.name}: {r.message[:300]}" for r in results
-                                                          if r.status == "remote-ref"])
-    lines += _section("unreadable", [f"{r.name}: {r.message}" for r in results if r.status == "unreadable"]
-                      + [f"{r.name}/{u}" for r in results for u in r.unreadable_instances])
-    lines += _section("mismatches", [_mismatch_line(r.name, m) for r in results for m in r.mismatches])
+    lines += _section(
+        "refused", [f"{r.name}: {r.message}" for r in results if r.status == "refused"]
+    )
+    lines += _section(
+        "unresolvable remote references",
+        [f"{r.name}: {r.message[:300]}" for r in results if r.status == "remote-ref"],
+    )
+    lines += _section(
+        "unreadable",
+        [f"{r.name}: {r.message}" for r in results if r.status == "unreadable"]
+        + [f"{r.name}/{u}" for r in results for u in r.unreadable_instances],
+    )
+    lines += _section(
+        "mismatches", [_mismatch_line(r.name, m) for r in results for m in r.mismatches]
+    )
     lines += _section("crashes", [f"{name}: {text}" for name, text in crashes])
     slowest = sorted(results, key=lambda r: -r.cpu)[:10]
-    lines += _section("slowest ten compiles (CPU time)",
-                      [f"{r.cpu:7.2f} s  {r.name} ({r.status}; wall {r.seconds:.2f} s)" for r in slowest])
+    lines += _section(
+        "slowest ten compiles (CPU time)",
+        [f"{r.cpu:7.2f} s  {r.name} ({r.status}; wall {r.seconds:.2f} s)" for r in slowest],
+    )
     return "\n".join(lines)
 
 
@@ -390,11 +442,17 @@ def _mismatch_line(name: str, mismatch: Mismatch) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.corpus.schemastore", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.corpus.schemastore", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("root", type=Path, help="a SchemaStore checkout (with src/schemas/json)")
-    parser.add_argument("--no-format", action="store_true", help="compile with format=False (no black)")
+    parser.add_argument(
+        "--no-format", action="store_true", help="compile with format=False (no black)"
+    )
     parser.add_argument("--only", action="append", help="run only this schema file (repeatable)")
-    parser.add_argument("--progress", action="store_true", help="one line per schema on standard error")
+    parser.add_argument(
+        "--progress", action="store_true", help="one line per schema on standard error"
+    )
     args = parser.parse_args(argv)
     corpus = load_corpus(args.root)
     names = args.only if args.only else None

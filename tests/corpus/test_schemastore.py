@@ -21,7 +21,7 @@ ROOT = os.environ.get("STRAIGHTLINE_SCHEMASTORE")
 pytestmark = pytest.mark.skipif(
     not ROOT or not (Path(ROOT) / "src" / "schemas" / "json").is_dir(),
     reason="the SchemaStore corpus runs on demand: set STRAIGHTLINE_SCHEMASTORE to a checkout of "
-           "SchemaStore/schemastore (with src/schemas/json, src/test, src/negative_test)",
+    "SchemaStore/schemastore (with src/schemas/json, src/test, src/negative_test)",
 )
 
 # Schemas refused on purpose, each with its reason (README, "Real schemas: the SchemaStore
@@ -44,7 +44,10 @@ def corpus() -> Corpus:
 @pytest.fixture(scope="module")
 def results(corpus: Corpus) -> list[SchemaResult]:
     found = run_corpus(corpus, format=True)
-    print("\n" + report(found, format=True, skipped=sum(1 for n in corpus.schemas if n in corpus.skiptest)))
+    print(
+        "\n"
+        + report(found, format=True, skipped=sum(1 for n in corpus.schemas if n in corpus.skiptest))
+    )
     return found
 
 
@@ -56,7 +59,9 @@ def test_no_compile_or_validation_crashes_or_hangs(results: list[SchemaResult]) 
 
 def test_every_refusal_is_a_remote_reference_or_deliberate(results: list[SchemaResult]) -> None:
     refused = {r.name: r.code for r in results if r.status == "refused"}
-    unexpected = {name: code for name, code in refused.items() if DELIBERATE_REFUSALS.get(name) != code}
+    unexpected = {
+        name: code for name, code in refused.items() if DELIBERATE_REFUSALS.get(name) != code
+    }
     assert unexpected == {}, [r.message for r in results if r.name in unexpected]
     assert all(r.code == "unresolvable-ref" for r in results if r.status == "remote-ref")
 
@@ -66,10 +71,16 @@ def test_each_schema_file_is_read(corpus: Corpus, results: list[SchemaResult]) -
     assert len(results) == len([n for n in corpus.schemas if n not in corpus.skiptest]) > 0
 
 
-def test_where_a_verdict_differs_from_its_label_the_reference_interpreter_agrees(results: list[SchemaResult]) -> None:
+def test_where_a_verdict_differs_from_its_label_the_reference_interpreter_agrees(
+    results: list[SchemaResult],
+) -> None:
     # a label the compiled module does not meet is the corpus expecting more than the drafts
     # assert (format validation, mostly); the compiled module must still say what the oracle says
-    disagreements = [f"{r.name}/{m.file}: module {m.verdict}, reference {m.reference}"
-                     for r in results for m in r.mismatches if m.reference is not m.verdict]
+    disagreements = [
+        f"{r.name}/{m.file}: module {m.verdict}, reference {m.reference}"
+        for r in results
+        for m in r.mismatches
+        if m.reference is not m.verdict
+    ]
     assert disagreements == []
     assert sum(r.instances for r in results) > 0

@@ -24,37 +24,82 @@ def _test(i: int) -> t.Expr:
 
 
 def _row(i: int, long: bool) -> t.Tuple:
-    return t.Tuple((NAMES[i], t.Name(f"_e{i}"), t.lit(f"/oneOf/{i}/$ref"), t.lit(LONG if long else None)))
+    return t.Tuple(
+        (NAMES[i], t.Name(f"_e{i}"), t.lit(f"/oneOf/{i}/$ref"), t.lit(LONG if long else None))
+    )
 
 
 LAYOUT = {
     # and/or if-lines: in parentheses on one line, or one operand a line (`and` inside `or` too)
-    "or of three, fits in parentheses": t.if_(t.or_(*(_test(i) for i in range(3))), [t.RETURN_FALSE]),
+    "or of three, fits in parentheses": t.if_(
+        t.or_(*(_test(i) for i in range(3))), [t.RETURN_FALSE]
+    ),
     "or of many, one a line": t.if_(t.or_(*(_test(i) for i in range(6))), [t.RETURN_FALSE]),
     "and inside or": t.if_(t.or_(_test(0), t.and_(_test(1), _test(2)), _test(3)), [t.RETURN_FALSE]),
-    "elif": t.If(((t.Compare(x, "is", t.NONE), (t.RETURN_FALSE,)),
-                  (t.or_(*(_test(i) for i in range(5))), (t.RETURN_FALSE,)))),
+    "elif": t.If(
+        (
+            (t.Compare(x, "is", t.NONE), (t.RETURN_FALSE,)),
+            (t.or_(*(_test(i) for i in range(5))), (t.RETURN_FALSE,)),
+        )
+    ),
     # tables of rows (late constants, error specs), calls with a long string
     "table of rows": t.Assign(t.Name("_B1"), t.Tuple(tuple(_row(i, i % 2 == 0) for i in range(4)))),
     "one row": t.Assign(t.Name("_B2"), t.Tuple((_row(1, True),))),
     "short rows": t.Assign(t.Name("_B3"), t.Tuple(tuple(_row(i, False) for i in range(8)))),
-    "call with a long string": t.ExprStmt(t.call("_items_errors", x, t.lit(0), NAMES[2], t.Name("ip"), t.lit(LONG),
-                                                 t.Name("out"))),
-    "property table": t.Assign(t.Name("_T1"), t.Display("dict", tuple(
-        (t.lit(f"A{i}" + "VeryLongPropertyName" * 5), t.Name(f"_Q{i}")) for i in range(3)))),
+    "call with a long string": t.ExprStmt(
+        t.call("_items_errors", x, t.lit(0), NAMES[2], t.Name("ip"), t.lit(LONG), t.Name("out"))
+    ),
+    "property table": t.Assign(
+        t.Name("_T1"),
+        t.Display(
+            "dict",
+            tuple(
+                (t.lit(f"A{i}" + "VeryLongPropertyName" * 5), t.Name(f"_Q{i}")) for i in range(3)
+            ),
+        ),
+    ),
 }
 # shapes left to black, on the statement alone
 ALONE = {
-    "and of two": t.if_(t.and_(_test(0), t.Not(t.call(NAMES[1], t.Subscript(x, t.lit(LONG))))), [t.RETURN_FALSE]),
-    "elif of a sum": t.If(((t.Compare(x, "is", t.NONE), (t.RETURN_FALSE,)),
-                           (t.Compare(t.Sum(tuple(t.call(n, x) for n in NAMES)), "!=", t.lit(1)),
-                            (t.RETURN_FALSE,)))),
+    "and of two": t.if_(
+        t.and_(_test(0), t.Not(t.call(NAMES[1], t.Subscript(x, t.lit(LONG))))), [t.RETURN_FALSE]
+    ),
+    "elif of a sum": t.If(
+        (
+            (t.Compare(x, "is", t.NONE), (t.RETURN_FALSE,)),
+            (
+                t.Compare(t.Sum(tuple(t.call(n, x) for n in NAMES)), "!=", t.lit(1)),
+                (t.RETURN_FALSE,),
+            ),
+        )
+    ),
     "return of a long string": t.Return(t.lit(LONG + LONG)),
-    "nested deep": t.if_(t.Compare(x, "is", t.NONE), [t.For(t.Name("item"), x, (
-        t.if_(t.or_(*(_test(i) for i in range(2))), [t.Assign(t.Name("y"), t.call("_f", t.lit(LONG), x))]),))]),
-    "error spec": t.Assign(t.Name("_A1"), t.Tuple((t.lit("{instance} does not match the pattern {pattern}"),
-                                                    t.Display("dict", ((t.lit("pattern"), t.lit("^" + "a" * 120)),)),
-                                                    t.Tuple((t.lit("string"),)))), "Final"),
+    "nested deep": t.if_(
+        t.Compare(x, "is", t.NONE),
+        [
+            t.For(
+                t.Name("item"),
+                x,
+                (
+                    t.if_(
+                        t.or_(*(_test(i) for i in range(2))),
+                        [t.Assign(t.Name("y"), t.call("_f", t.lit(LONG), x))],
+                    ),
+                ),
+            )
+        ],
+    ),
+    "error spec": t.Assign(
+        t.Name("_A1"),
+        t.Tuple(
+            (
+                t.lit("{instance} does not match the pattern {pattern}"),
+                t.Display("dict", ((t.lit("pattern"), t.lit("^" + "a" * 120)),)),
+                t.Tuple((t.lit("string"),)),
+            )
+        ),
+        "Final",
+    ),
 }
 
 
@@ -63,7 +108,9 @@ def _function(lines: list[str]) -> str:
 
 
 @pytest.mark.parametrize("name", [*LAYOUT, *ALONE])
-def test_laid_out_statements_are_what_black_makes_of_them(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_laid_out_statements_are_what_black_makes_of_them(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     block = [LAYOUT.get(name) or ALONE[name]]
     if name in LAYOUT:  # laid out from the tree: black is never asked
         monkeypatch.setattr(module, "_black_statement", None)
@@ -77,12 +124,22 @@ def test_typed_dict_entries_of_subscript_types_are_laid_out_as_black_would() -> 
     """Literal members too many for a line, in a list, and a dict of them, as TypedDict entries;
     and a type too long that black cannot split at all."""
     members = [f"member-number-{i}-of-an-enum" for i in range(12)]
-    schema = {"type": "object", "required": ["kind"], "properties": {
-        "kind": {"enum": members}, "kinds": {"type": "array", "items": {"enum": members}},
-        "table": {"type": "object", "additionalProperties": {"enum": members}},
-        "short": {"enum": ["a", "b"]}, "z" * 95: {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "kind": {"enum": members},
+            "kinds": {"type": "array", "items": {"enum": members}},
+            "table": {"type": "object", "additionalProperties": {"enum": members}},
+            "short": {"enum": ["a", "b"]},
+            "z" * 95: {"type": "string"},
+        },
+    }
     text = generator.compile_source(schema, profile="draft2020-12")
-    assert "        \"kind\": Literal[\n" in text and "        \"kinds\": list[\n            Literal[\n" in text
+    assert (
+        '        "kind": Literal[\n' in text
+        and '        "kinds": list[\n            Literal[\n' in text
+    )
     assert black.format_str(text, mode=_BLACK_MODE) == text
 
 
@@ -91,18 +148,30 @@ def test_typed_dict_entries_of_subscript_types_are_laid_out_as_black_would() -> 
 # (schema, a valid instance, an invalid one)
 HUGE = {
     "const list": ({"const": list(range(6000))}, list(range(6000)), list(range(5999))),
-    "root enum of mixed types": ({"enum": [f"v{i}" if i % 2 else i for i in range(4000)] + [None, True, 1.5]},
-                                 "v3999", "v4000"),
+    "root enum of mixed types": (
+        {"enum": [f"v{i}" if i % 2 else i for i in range(4000)] + [None, True, 1.5]},
+        "v3999",
+        "v4000",
+    ),
     "property enum of mixed types": (
-        {"type": "object", "required": ["a"],
-         "properties": {"a": {"enum": [f"v{i}" if i % 2 else i for i in range(4000)]},
-                        "b": {"const": {"k": list(range(3000)), "s": ["x"] * 50}}}},
-        {"a": 3998, "b": {"k": list(range(3000)), "s": ["x"] * 50}}, {"a": 3998, "b": {"k": [], "s": []}}),
+        {
+            "type": "object",
+            "required": ["a"],
+            "properties": {
+                "a": {"enum": [f"v{i}" if i % 2 else i for i in range(4000)]},
+                "b": {"const": {"k": list(range(3000)), "s": ["x"] * 50}},
+            },
+        },
+        {"a": 3998, "b": {"k": list(range(3000)), "s": ["x"] * 50}},
+        {"a": 3998, "b": {"k": [], "s": []}},
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(HUGE))
-def test_huge_statements_are_exploded_not_given_to_black(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_huge_statements_are_exploded_not_given_to_black(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A statement over layout.BLACK_LIMIT on one line that black would lay out is exploded at its
     brackets here (black's time grows faster than the statement: minutes for a large enum): the
     module is still black-stable, and black is asked about nothing that long."""

@@ -11,13 +11,22 @@ import pytest
 
 from ..conftest import ROOT
 
-EMISSION = sorted([*(ROOT / "generator" / "emit").glob("*.py"), *(ROOT / "generator" / "keywords").glob("*.py"),
-                   *(ROOT / "generator" / "plan").glob("*.py"), *(ROOT / "generator" / "render").glob("*.py")])
+EMISSION = sorted(
+    [
+        *(ROOT / "generator" / "emit").glob("*.py"),
+        *(ROOT / "generator" / "keywords").glob("*.py"),
+        *(ROOT / "generator" / "plan").glob("*.py"),
+        *(ROOT / "generator" / "render").glob("*.py"),
+    ]
+)
 
 
 def _definitions(path: Path) -> list[ast.AST]:
-    return [node for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return [
+        node
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
 
 
 @pytest.mark.parametrize("path", EMISSION, ids=lambda p: str(p.relative_to(ROOT)))
@@ -31,10 +40,17 @@ def test_functions_and_classes_stay_small(path: Path) -> None:
 @pytest.mark.parametrize("path", EMISSION, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_emitted_code_is_parsed_back(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
-                for alias in node.names} | {node.module.split(".")[0] for node in ast.walk(tree)
-                                            if isinstance(node, ast.ImportFrom) and node.module}
-    assert not imported & {"ast", "tokenize", "tokenize"}, f"{path.name} imports a parser"
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not imported & {"ast", "tokenize"}, f"{path.name} imports a parser"
 
 
 def test_no_dispatch_by_method_name() -> None:

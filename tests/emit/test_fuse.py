@@ -47,18 +47,30 @@ def test_a_copy_stays_where_its_source_or_itself_is_bound_again_or_read_before()
 
 
 def test_adjacent_ifs_with_the_same_first_test_are_fused() -> None:
-    first = t.If(((_is(X, "dict"), (t.Assign(C1, t.FALSE),)), (_is(X, "list"), (t.Pass(),))),
-                 (t.Assign(C1, t.lit(0)),))
+    first = t.If(
+        ((_is(X, "dict"), (t.Assign(C1, t.FALSE),)), (_is(X, "list"), (t.Pass(),))),
+        (t.Assign(C1, t.lit(0)),),
+    )
     second = t.If(((_is(X, "dict"), (t.Assign(C2, t.FALSE),)),), (t.Assign(C2, t.lit(0)),))
     # for each kind of x, what ran before runs, in the same order
     assert _text(fuse([first, second])) == [
-        "if type(x) is dict:", "    c1 = False", "    c2 = False",
-        "else:", "    if type(x) is not list:", "        c1 = 0", "    c2 = 0"]  # (`elif U: pass else: E`)
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "else:",
+        "    if type(x) is not list:",
+        "        c1 = 0",
+        "    c2 = 0",
+    ]  # (`elif U: pass else: E`)
     # a single `if` left in the else is an elif
     third = t.If(((_is(X, "dict"), (t.Assign(C2, t.FALSE),)),), ())
     assert _text(fuse([first, third])) == [
-        "if type(x) is dict:", "    c1 = False", "    c2 = False",
-        "elif type(x) is not list:", "    c1 = 0"]
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "elif type(x) is not list:",
+        "    c1 = 0",
+    ]
 
 
 def test_a_body_that_binds_what_the_test_reads_is_not_fused() -> None:
@@ -83,7 +95,9 @@ def test_an_other_arm_that_binds_what_the_test_reads_is_not_fused() -> None:
 
 def test_a_tested_call_is_not_fused() -> None:
     test = t.call("_check", X)
-    assert fuse([t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])]) is None
+    assert (
+        fuse([t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])]) is None
+    )
 
 
 def test_a_condition_moves_up_past_flag_tests_only() -> None:
@@ -92,36 +106,75 @@ def test_a_condition_moves_up_past_flag_tests_only() -> None:
     condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
     use_2 = t.if_(C2, [t.RETURN_FALSE])
     body = [t.Assign(C1, t.TRUE), condition_1, use_1, t.Assign(C2, t.TRUE), condition_2, use_2]
-    assert _text(fuse(body)) == ["c1 = True", "c2 = True", "if type(x) is dict:", "    c1 = False",
-                                 "    c2 = False", "if c1:", "    return False", "if c2:", "    return False"]
+    assert _text(fuse(body)) == [
+        "c1 = True",
+        "c2 = True",
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "if c1:",
+        "    return False",
+        "if c2:",
+        "    return False",
+    ]
     # past a check (which the condition could rely on), it stays
-    guarded = [t.Assign(C1, t.TRUE), condition_1, t.fail_if(t.Compare(t.lit("a"), "not in", X)),
-               t.Assign(C2, t.TRUE), condition_2, use_2]
+    guarded = [
+        t.Assign(C1, t.TRUE),
+        condition_1,
+        t.fail_if(t.Compare(t.lit("a"), "not in", X)),
+        t.Assign(C2, t.TRUE),
+        condition_2,
+        use_2,
+    ]
     assert fuse(guarded) is None
     # a condition that may return is not moved
     leaving = t.if_(_is(X, "dict"), [t.RETURN_FALSE])
     assert fuse([t.Assign(C1, t.TRUE), condition_1, use_1, leaving]) is None
     # next to its partner, nothing is moved: it fuses
-    assert _text(fuse([condition_1, leaving])) == ["if type(x) is dict:", "    c1 = False", "    return False"]
+    assert _text(fuse([condition_1, leaving])) == [
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    return False",
+    ]
 
 
 def test_rules_on_one_property_read_it_and_test_its_type_once() -> None:
-    source = generator.compile_source(_schema([("kind", "a", {"required": ["r"]}),
-                                               ("kind", "b", {"required": ["s"]})]), format=False)
-    fast = source[source.index("def _v0("):source.index("def _e0(")]
+    source = generator.compile_source(
+        _schema([("kind", "a", {"required": ["r"]}), ("kind", "b", {"required": ["s"]})]),
+        format=False,
+    )
+    fast = source[source.index("def _v0(") : source.index("def _e0(")]
     assert fast.count('"kind" in x') == 1 and fast.count('x["kind"]') == 1, fast
     assert fast.count("is str") == 1 and 'if x3 != "a":' in fast and 'if x3 != "b":' in fast, fast
-    module: Any = generator.compile_module(_schema([("kind", "a", {"required": ["r"]}),
-                                                    ("kind", "b", {"required": ["s"]})]))
-    answers = [module.is_valid(i) for i in ({"kind": "a", "r": 1}, {"kind": "a"}, {"kind": "b", "s": 1},
-                                             {"kind": "b", "r": 1}, {"kind": "c"}, {"kind": 1}, {}, 3)]
+    module: Any = generator.compile_module(
+        _schema([("kind", "a", {"required": ["r"]}), ("kind", "b", {"required": ["s"]})])
+    )
+    answers = [
+        module.is_valid(i)
+        for i in (
+            {"kind": "a", "r": 1},
+            {"kind": "a"},
+            {"kind": "b", "s": 1},
+            {"kind": "b", "r": 1},
+            {"kind": "c"},
+            {"kind": 1},
+            {},
+            3,
+        )
+    ]
     # no kind: both conditions hold (properties passes), so both rules apply
     assert answers == [True, False, True, False, True, True, False, False]
 
 
 def _schema(rules: list[tuple[str, Any, Any]]) -> dict[str, Any]:
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-            "allOf": [{"if": {"properties": {name: {"const": value}}}, "then": then} for name, value, then in rules]}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "allOf": [
+            {"if": {"properties": {name: {"const": value}}}, "then": then}
+            for name, value, then in rules
+        ],
+    }
 
 
 # -- whole modules against the reference --------------------------------------------------------
@@ -131,10 +184,21 @@ _NAMES = st.sampled_from(["p", "q", "r"])
 
 @st.composite
 def _condition(draw: st.DrawFn) -> Any:
-    test = draw(st.one_of(st.builds(lambda v: {"const": v}, _LEAVES),
-                          st.builds(lambda vs: {"enum": vs}, st.lists(_LEAVES, min_size=1, max_size=3)),
-                          st.sampled_from([{"type": "string"}, {"type": "integer"}, {"minLength": 1},
-                                           {"type": "object"}, {"not": {"const": "a"}}])))
+    test = draw(
+        st.one_of(
+            st.builds(lambda v: {"const": v}, _LEAVES),
+            st.builds(lambda vs: {"enum": vs}, st.lists(_LEAVES, min_size=1, max_size=3)),
+            st.sampled_from(
+                [
+                    {"type": "string"},
+                    {"type": "integer"},
+                    {"minLength": 1},
+                    {"type": "object"},
+                    {"not": {"const": "a"}},
+                ]
+            ),
+        )
+    )
     for name in reversed(draw(st.lists(_NAMES, min_size=1, max_size=2))):
         test = {"properties": {name: test}}
         if draw(st.booleans()):
@@ -142,9 +206,17 @@ def _condition(draw: st.DrawFn) -> Any:
     return test
 
 
-_OUTCOMES = st.sampled_from([{"required": ["r"]}, {"properties": {"q": {"type": "string"}}}, False, True,
-                             {"not": {"required": ["p"]}}, {"properties": {"p": {"properties": {"q": {"const": 1}}}}},
-                             {"maxProperties": 1}])
+_OUTCOMES = st.sampled_from(
+    [
+        {"required": ["r"]},
+        {"properties": {"q": {"type": "string"}}},
+        False,
+        True,
+        {"not": {"required": ["p"]}},
+        {"properties": {"p": {"properties": {"q": {"const": 1}}}}},
+        {"maxProperties": 1},
+    ]
+)
 
 
 @st.composite
@@ -163,13 +235,20 @@ def _rules_schema(draw: st.DrawFn) -> Any:
     return schema
 
 
-_VALUES = st.recursive(_LEAVES, lambda inner: st.dictionaries(_NAMES, inner, max_size=3), max_leaves=6)
+_VALUES = st.recursive(
+    _LEAVES, lambda inner: st.dictionaries(_NAMES, inner, max_size=3), max_leaves=6
+)
 _INSTANCES = st.one_of(st.dictionaries(_NAMES, _VALUES, max_size=3), _LEAVES)
 
 
-@given(schema=_rules_schema(), draft=st.sampled_from(["draft2020-12", "draft7"]),
-       instances=st.lists(_INSTANCES, min_size=8, max_size=8))
-def test_rules_on_one_property_agree_with_the_reference(schema: Any, draft: str, instances: list[Any]) -> None:
+@given(
+    schema=_rules_schema(),
+    draft=st.sampled_from(["draft2020-12", "draft7"]),
+    instances=st.lists(_INSTANCES, min_size=8, max_size=8),
+)
+def test_rules_on_one_property_agree_with_the_reference(
+    schema: Any, draft: str, instances: list[Any]
+) -> None:
     module: Any = generator.compile_module(schema, profile=draft, format=False)
     reference = DraftReference(schema, draft)
     for instance in instances:

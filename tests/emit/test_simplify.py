@@ -19,10 +19,19 @@ def _is(name: str) -> t.Expr:
 
 def test_a_retest_of_a_decided_type_is_dropped() -> None:
     inner = t.if_(t.Compare(t.call("type", X), "is not", t.Name("dict")), [t.RETURN_FALSE])
-    body = [t.Assign(T, t.call("type", X)),
-            t.If(((t.Compare(T, "is", t.Name("dict")), (inner,)),
-                  (t.Compare(X, "is", t.NONE), (t.if_(t.Compare(X, "is not", t.NONE), [t.RETURN_FALSE]),))),
-                 (t.RETURN_FALSE,))]
+    body = [
+        t.Assign(T, t.call("type", X)),
+        t.If(
+            (
+                (t.Compare(T, "is", t.Name("dict")), (inner,)),
+                (
+                    t.Compare(X, "is", t.NONE),
+                    (t.if_(t.Compare(X, "is not", t.NONE), [t.RETURN_FALSE]),),
+                ),
+            ),
+            (t.RETURN_FALSE,),
+        ),
+    ]
     simplified = simplify(body, {})
     rendered = "\n".join(t.render_block(simplified, 0))
     assert "is not dict" not in rendered and "is not None" not in rendered
@@ -30,15 +39,19 @@ def test_a_retest_of_a_decided_type_is_dropped() -> None:
 
 
 def test_a_decided_arm_replaces_its_if() -> None:
-    body = [t.If(((_is("list"), (t.Pass(),)),), ()),
-            t.If(((_is("list"), (t.if_(_is("list"), [t.Return(t.lit(1))]),)),), ())]
+    body = [
+        t.If(((_is("list"), (t.Pass(),)),), ()),
+        t.If(((_is("list"), (t.if_(_is("list"), [t.Return(t.lit(1))]),)),), ()),
+    ]
     rendered = t.render_block(simplify(body, {}), 0)
     assert rendered == ["if type(x) is list:", "    pass", "if type(x) is list:", "    return 1"]
 
 
 def test_past_an_if_whose_arms_all_leave_their_tests_are_known_false() -> None:
-    body = [t.If(((_is("list"), (t.Return(t.TRUE),)),), ()),
-            t.If(((_is("list"), (t.Return(t.lit(1)),)),), (t.Return(t.lit(2)),))]
+    body = [
+        t.If(((_is("list"), (t.Return(t.TRUE),)),), ()),
+        t.If(((_is("list"), (t.Return(t.lit(1)),)),), (t.Return(t.lit(2)),)),
+    ]
     rendered = t.render_block(simplify(body, {}), 0)
     assert rendered == ["if type(x) is list:", "    return True", "return 2"]
     # an arm that may fall through tells nothing past the if
@@ -49,16 +62,27 @@ def test_past_an_if_whose_arms_all_leave_their_tests_are_known_false() -> None:
 def test_a_name_bound_in_a_loop_or_an_arm_is_forgotten() -> None:
     rebind = t.Assign(X, t.lit(1))
     retest = t.if_(_is("dict"), [t.Return(t.lit(1))])
-    loop = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
-            t.For(t.Name("i"), t.Name("items"), (retest, rebind))]
-    assert "    if type(x) is dict:" in t.render_block(simplify(loop, {}), 0)  # x is a dict only once
-    arm = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
-           t.if_(t.Name("c"), [rebind]), retest]
+    loop = [
+        t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+        t.For(t.Name("i"), t.Name("items"), (retest, rebind)),
+    ]
+    assert "    if type(x) is dict:" in t.render_block(
+        simplify(loop, {}), 0
+    )  # x is a dict only once
+    arm = [
+        t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+        t.if_(t.Name("c"), [rebind]),
+        retest,
+    ]
     assert "if type(x) is dict:" in t.render_block(simplify(arm, {}), 0)
 
 
 def test_elif_arms_know_the_earlier_tests_failed() -> None:
-    body = [t.If(((_is("dict"), (t.Pass(),)), (_is("list"), (t.if_(_is("dict"), [t.RETURN_FALSE]),))), ())]
+    body = [
+        t.If(
+            ((_is("dict"), (t.Pass(),)), (_is("list"), (t.if_(_is("dict"), [t.RETURN_FALSE]),))), ()
+        )
+    ]
     rendered = t.render_block(simplify(body, {}), 0)
     assert rendered == ["if type(x) is dict:", "    pass", "elif type(x) is list:", "    pass"]
 
@@ -69,16 +93,24 @@ def test_type_sets_and_rebinding() -> None:
     body = [t.If(((_is("dict"), (retest, t.Assign(X, t.lit(1)), retest)),), ())]
     rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list", "str"})}), 0)
     # dict is not in {list, str}: the first retest goes; after x is bound anew nothing is known
-    assert rendered == ["if type(x) is dict:", "    x = 1", "    if type(x) in _Y1:", "        return False"]
+    assert rendered == [
+        "if type(x) is dict:",
+        "    x = 1",
+        "    if type(x) in _Y1:",
+        "        return False",
+    ]
 
 
 def test_the_geojson_shape_loses_its_dead_branches() -> None:
     """oneOf of object-or-null properties (GeoJSON's `properties`): no branch re-tests the type
     the dispatch decided (mypy read `x5` as None in such a branch)."""
-    schema = {"type": "object", "properties": {"p": {"oneOf": [{"type": "null"}, {"type": "object"}]}},
-              "required": ["p"]}
+    schema = {
+        "type": "object",
+        "properties": {"p": {"oneOf": [{"type": "null"}, {"type": "object"}]}},
+        "required": ["p"],
+    }
     source = generator.compile_source(schema, format=False)
-    root = source[source.index("def _v0("):source.index("def _e0(")]
+    root = source[source.index("def _v0(") : source.index("def _e0(")]
     assert "t1 = type(x1)" in root  # the dispatch on the property's type...
     assert "is not dict" not in root and "is not None" not in root  # ...and no re-test under it
     module: Any = generator.compile_module(schema)
@@ -87,12 +119,29 @@ def test_the_geojson_shape_loses_its_dead_branches() -> None:
 
 def test_what_follows_a_leaving_statement_is_dropped() -> None:
     y = t.Name("_Y1")
-    always = t.If(((t.Compare(t.call("type", X), "in", y), (t.RETURN_FALSE,)),), (t.Return(t.TRUE),))
-    body = [t.Assign(T, t.call("type", X)),
-            t.If(((t.Compare(T, "in", y), (t.if_(t.BoolOp("or", (t.Compare(t.call("type", X), "in", y), X)),
-                                                 [t.RETURN_FALSE]),
-                                           t.fail_if(X))),), ()),
-            always, t.fail_if(X)]
+    always = t.If(
+        ((t.Compare(t.call("type", X), "in", y), (t.RETURN_FALSE,)),), (t.Return(t.TRUE),)
+    )
+    body = [
+        t.Assign(T, t.call("type", X)),
+        t.If(
+            (
+                (
+                    t.Compare(T, "in", y),
+                    (
+                        t.if_(
+                            t.BoolOp("or", (t.Compare(t.call("type", X), "in", y), X)),
+                            [t.RETURN_FALSE],
+                        ),
+                        t.fail_if(X),
+                    ),
+                ),
+            ),
+            (),
+        ),
+        always,
+        t.fail_if(X),
+    ]
     rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list"})}), 0)
     # the retest is decided true (an `or` with a true member): its return ends the arm; the if
     # whose every arm returns ends the function
@@ -105,11 +154,18 @@ def test_an_else_left_holding_pass_goes() -> None:
     y = t.Name("_Y1")
     body = [t.If(((_is("dict"), (t.Pass(),)),), (t.if_(_is("dict"), [t.RETURN_FALSE]),))]
     assert t.render_block(simplify(body, {}), 0) == ["if type(x) is dict:", "    pass"]
-    body = [t.fail_if(t.Compare(t.call("type", X), "not in", y)),
-            t.If(((_is("list"), (t.fail_if(X),)), (_is("str"), (t.Pass(),))), (t.RETURN_FALSE,))]
+    body = [
+        t.fail_if(t.Compare(t.call("type", X), "not in", y)),
+        t.If(((_is("list"), (t.fail_if(X),)), (_is("str"), (t.Pass(),))), (t.RETURN_FALSE,)),
+    ]
     rendered = t.render_block(simplify(body, {"_Y1": frozenset({"list", "str"})}), 0)
-    assert rendered == ["if type(x) not in _Y1:", "    return False",
-                        "if type(x) is list:", "    if x:", "        return False"]
+    assert rendered == [
+        "if type(x) not in _Y1:",
+        "    return False",
+        "if type(x) is list:",
+        "    if x:",
+        "        return False",
+    ]
 
 
 def test_a_loop_body_ends_at_a_break() -> None:
@@ -119,22 +175,44 @@ def test_a_loop_body_ends_at_a_break() -> None:
 
 def test_keys_known_present_decide_later_in_tests() -> None:
     keys, required = t.Name("_K0"), t.Name("_R1")
-    sets = {"_K0": frozenset({t.lit("a").render(), t.lit("b").render()}), "_R1": frozenset({t.lit("c").render()})}
+    sets = {
+        "_K0": frozenset({t.lit("a").render(), t.lit("b").render()}),
+        "_R1": frozenset({t.lit("c").render()}),
+    }
     has = t.Compare(t.lit("a"), "in", X)
-    body = [t.fail_if(t.Compare(t.method(X, "keys"), "!=", keys)), t.if_(has, [t.Return(t.lit(1))]),
-            t.if_(t.Compare(t.lit("b"), "not in", X), [t.Return(t.lit(2))]),
-            t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))])]
+    body = [
+        t.fail_if(t.Compare(t.method(X, "keys"), "!=", keys)),
+        t.if_(has, [t.Return(t.lit(1))]),
+        t.if_(t.Compare(t.lit("b"), "not in", X), [t.Return(t.lit(2))]),
+        t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))]),
+    ]
     rendered = t.render_block(simplify(body, {}, sets), 0)
     assert rendered == ["if x.keys() != _K0:", "    return False", "return 1"]
     # `"c" not in x: return False` and `not x.keys() >= _R1` tell the same; `"z" in x` stays open
-    for known in (t.fail_if(t.Compare(t.lit("c"), "not in", X)),
-                  t.fail_if(t.Not(t.Compare(t.method(X, "keys"), ">=", required)))):
-        rendered = t.render_block(simplify([known, t.if_(t.Compare(t.lit("c"), "in", X), [t.Return(t.lit(1))]),
-                                            t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))])],
-                                           {}, sets), 0)
-        assert len(rendered) == 3 and rendered[-1] == "return 1", rendered  # (`"z" in x` is past it)
+    for known in (
+        t.fail_if(t.Compare(t.lit("c"), "not in", X)),
+        t.fail_if(t.Not(t.Compare(t.method(X, "keys"), ">=", required))),
+    ):
+        rendered = t.render_block(
+            simplify(
+                [
+                    known,
+                    t.if_(t.Compare(t.lit("c"), "in", X), [t.Return(t.lit(1))]),
+                    t.if_(t.Compare(t.lit("z"), "in", X), [t.Return(t.lit(3))]),
+                ],
+                {},
+                sets,
+            ),
+            0,
+        )
+        assert (
+            len(rendered) == 3 and rendered[-1] == "return 1"
+        ), rendered  # (`"z" in x` is past it)
     # without the test that leaves, nothing is known; a name bound again is forgotten
-    open_body = [t.if_(t.Compare(t.method(X, "keys"), "!=", keys), [t.Pass()]), t.if_(has, [t.Return(t.lit(1))])]
+    open_body = [
+        t.if_(t.Compare(t.method(X, "keys"), "!=", keys), [t.Pass()]),
+        t.if_(has, [t.Return(t.lit(1))]),
+    ]
     assert 'if "a" in x:' in t.render_block(simplify(open_body, {}, sets), 0)
     rebound = [body[0], t.Assign(X, t.Name("y")), t.if_(has, [t.Return(t.lit(1))])]
     assert 'if "a" in x:' in t.render_block(simplify(rebound, {}, sets), 0)
@@ -144,22 +222,32 @@ def test_a_key_looked_up_with_missing_is_known_present_past_its_test() -> None:
     """`x1 = x.get("a", _MISSING)` then `if x1 is _MISSING: return False`: "a" is in x after it
     (objects.py looks up each required property once that way)."""
     missing, x1, x2 = t.Name("_MISSING"), t.Name("x1"), t.Name("x2")
-    fetch = [t.Assign(x1, t.method(X, "get", t.lit("a"), missing)), t.Assign(x2, t.method(X, "get", t.lit("b"), missing))]
+    fetch = [
+        t.Assign(x1, t.method(X, "get", t.lit("a"), missing)),
+        t.Assign(x2, t.method(X, "get", t.lit("b"), missing)),
+    ]
     later = [t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
     either = t.fail_if(t.or_(t.Compare(x1, "is", missing), t.Compare(x2, "is", missing)))
     rendered = t.render_block(simplify([*fetch, either, *later], {}), 0)
     assert rendered[-1] == "return 1" and 'if "a" in x:' not in rendered, rendered
     # a repeated test of the same look-up is decided too
     again = t.fail_if(t.Compare(x1, "is", missing))
-    assert t.render_block(simplify([*fetch, either, again, t.Return(t.lit(3))], {}), 0)[-1] == "return 3"
+    assert (
+        t.render_block(simplify([*fetch, either, again, t.Return(t.lit(3))], {}), 0)[-1]
+        == "return 3"
+    )
     assert "if x1 is _MISSING:" not in t.render_block(simplify([*fetch, either, again], {}), 0)[4:]
     # not past a test that does not leave, nor once x or x1 is bound again, nor for another dict
     open_test = t.if_(t.Compare(x1, "is", missing), [t.Pass()])
-    for body in ([*fetch, open_test, *later],
-                 [*fetch, either, t.Assign(X, t.Name("y")), *later],
-                 [*fetch, t.Assign(x1, t.Name("y")), t.fail_if(t.Compare(x1, "is", missing)), *later],
-                 [*fetch, either, t.if_(t.Compare(t.lit("a"), "in", t.Name("y")), [t.Return(t.lit(1))])]):
-        assert any(line.startswith("if \"a\" in") for line in t.render_block(simplify(body, {}), 0)), body
+    for body in (
+        [*fetch, open_test, *later],
+        [*fetch, either, t.Assign(X, t.Name("y")), *later],
+        [*fetch, t.Assign(x1, t.Name("y")), t.fail_if(t.Compare(x1, "is", missing)), *later],
+        [*fetch, either, t.if_(t.Compare(t.lit("a"), "in", t.Name("y")), [t.Return(t.lit(1))])],
+    ):
+        assert any(
+            line.startswith('if "a" in') for line in t.render_block(simplify(body, {}), 0)
+        ), body
 
 
 def test_a_value_read_again_by_key_is_copied_from_the_local_that_holds_it() -> None:
@@ -168,14 +256,24 @@ def test_a_value_read_again_by_key_is_copied_from_the_local_that_holds_it() -> N
     x1, x3, x9, y = t.Name("x1"), t.Name("x3"), t.Name("x9"), t.Name("y")
     read = t.Subscript(X, t.lit("a"))
     use = t.fail_if(t.Compare(x9, "==", t.lit(0)))
-    rendered = t.render_block(simplify([t.Assign(x3, read), t.if_(t.Name("c"), [t.Pass()]),
-                                        t.Assign(x9, read), use], {}), 0)
+    rendered = t.render_block(
+        simplify([t.Assign(x3, read), t.if_(t.Name("c"), [t.Pass()]), t.Assign(x9, read), use], {}),
+        0,
+    )
     assert rendered[-3] == "x9 = x3", rendered
     # inside a later arm and a loop too; a decided arm's reads are known past it
-    nested = [t.Assign(x3, read), t.For(t.Name("i"), t.Name("items"), (t.if_(t.Name("c"), [t.Assign(x9, read), use]),))]
+    nested = [
+        t.Assign(x3, read),
+        t.For(t.Name("i"), t.Name("items"), (t.if_(t.Name("c"), [t.Assign(x9, read), use]),)),
+    ]
     assert "        x9 = x3" in t.render_block(simplify(nested, {}), 0)
-    decided = [t.Assign(t.Name("t"), t.call("type", X)), t.fail_if(t.Compare(t.Name("t"), "is not", t.Name("dict"))),
-               t.if_(t.Compare(t.Name("t"), "is", t.Name("dict")), [t.Assign(x3, read)]), t.Assign(x9, read), use]
+    decided = [
+        t.Assign(t.Name("t"), t.call("type", X)),
+        t.fail_if(t.Compare(t.Name("t"), "is not", t.Name("dict"))),
+        t.if_(t.Compare(t.Name("t"), "is", t.Name("dict")), [t.Assign(x3, read)]),
+        t.Assign(x9, read),
+        use,
+    ]
     assert "x9 = x3" in t.render_block(simplify(decided, {}), 0)
     # a look-up with _MISSING holds the value once the key is known to be there
     missing = t.Name("_MISSING")
@@ -184,14 +282,21 @@ def test_a_value_read_again_by_key_is_copied_from_the_local_that_holds_it() -> N
     assert "x9 = x1" in t.render_block(simplify([fetch, there, t.Assign(x9, read), use], {}), 0)
     assert "x9 = x1" not in t.render_block(simplify([fetch, t.Assign(x9, read), use], {}), 0)
     # not from an arm that may not run, nor once x or the holder is bound again, nor another key
-    for body in ([t.if_(t.Name("c"), [t.Assign(x3, read)]), t.Assign(x9, read), use],
-                 [t.Assign(x3, read), t.Assign(X, y), t.Assign(x9, read), use],
-                 [t.Assign(x3, read), t.Assign(x3, y), t.Assign(x9, read), use],
-                 [t.Assign(x3, read), t.For(t.Name("i"), t.Name("items"), (t.Assign(x9, read), t.Assign(x3, y))), use],
-                 [t.Assign(x3, read), t.Assign(x9, t.Subscript(X, t.lit("b"))), use],
-                 [t.Assign(x3, read), t.Assign(x9, t.Subscript(y, t.lit("a"))), use]):
-        assert not any(line.strip() == "x9 = x3" for line in t.render_block(simplify(body, {}), 0)), body
-
+    for body in (
+        [t.if_(t.Name("c"), [t.Assign(x3, read)]), t.Assign(x9, read), use],
+        [t.Assign(x3, read), t.Assign(X, y), t.Assign(x9, read), use],
+        [t.Assign(x3, read), t.Assign(x3, y), t.Assign(x9, read), use],
+        [
+            t.Assign(x3, read),
+            t.For(t.Name("i"), t.Name("items"), (t.Assign(x9, read), t.Assign(x3, y))),
+            use,
+        ],
+        [t.Assign(x3, read), t.Assign(x9, t.Subscript(X, t.lit("b"))), use],
+        [t.Assign(x3, read), t.Assign(x9, t.Subscript(y, t.lit("a"))), use],
+    ):
+        assert not any(
+            line.strip() == "x9 = x3" for line in t.render_block(simplify(body, {}), 0)
+        ), body
 
 
 def test_a_name_bound_to_a_look_up_in_itself_holds_nothing_of_it() -> None:
@@ -199,18 +304,30 @@ def test_a_name_bound_to_a_look_up_in_itself_holds_nothing_of_it() -> None:
     holds another value, so what the look-up read is not known of it."""
     x3, x9, y = t.Name("x3"), t.Name("x9"), t.Name("y")
     use = t.fail_if(t.Compare(x9, "==", t.lit(0)))
-    for body in ([t.Assign(X, t.Subscript(X, t.lit("a"))), t.Assign(x9, t.Subscript(X, t.lit("a"))), use],
-                 [t.Assign(x3, t.Subscript(X, t.lit("a"))), t.Assign(x3, t.Subscript(x3, t.lit("b"))),
-                  t.Assign(x9, t.Subscript(x3, t.lit("b"))), use]):
+    for body in (
+        [t.Assign(X, t.Subscript(X, t.lit("a"))), t.Assign(x9, t.Subscript(X, t.lit("a"))), use],
+        [
+            t.Assign(x3, t.Subscript(X, t.lit("a"))),
+            t.Assign(x3, t.Subscript(x3, t.lit("b"))),
+            t.Assign(x9, t.Subscript(x3, t.lit("b"))),
+            use,
+        ],
+    ):
         rendered = t.render_block(simplify(body, {}), 0)
         assert rendered[-3].endswith('["b"]') or rendered[-3].endswith('["a"]'), rendered
     # a type taken of the name it is bound to, and a look-up with _MISSING into it
-    retyped = [t.Assign(T, t.call("type", T)), t.if_(t.Compare(T, "is", t.Name("dict")), [t.Return(t.lit(1))]),
-               t.if_(t.Compare(t.call("type", T), "is", t.Name("dict")), [t.Return(t.lit(2))])]
+    retyped = [
+        t.Assign(T, t.call("type", T)),
+        t.if_(t.Compare(T, "is", t.Name("dict")), [t.Return(t.lit(1))]),
+        t.if_(t.Compare(t.call("type", T), "is", t.Name("dict")), [t.Return(t.lit(2))]),
+    ]
     assert "return 2" in "\n".join(t.render_block(simplify(retyped, {}), 0))
     missing = t.Name("_MISSING")
-    fetched = [t.Assign(y, t.method(y, "get", t.lit("a"), missing)), t.fail_if(t.Compare(y, "is", missing)),
-               t.if_(t.Compare(t.lit("a"), "in", y), [t.Return(t.lit(1))])]
+    fetched = [
+        t.Assign(y, t.method(y, "get", t.lit("a"), missing)),
+        t.fail_if(t.Compare(y, "is", missing)),
+        t.if_(t.Compare(t.lit("a"), "in", y), [t.Return(t.lit(1))]),
+    ]
     assert 'if "a" in y:' in t.render_block(simplify(fetched, {}), 0)
 
 
@@ -221,19 +338,30 @@ def test_a_look_up_with_missing_repeated_is_copied_too() -> None:
     missing, x2, x3, x8 = t.Name("_MISSING"), t.Name("x2"), t.Name("x3"), t.Name("x8")
     get = t.method(X, "get", t.lit("a"), missing)
     use = t.fail_if(t.Compare(x8, "is", missing))
-    rendered = t.render_block(simplify([t.Assign(x2, get), t.if_(t.Name("c"), [t.Pass()]), t.Assign(x8, get), use], {}), 0)
+    rendered = t.render_block(
+        simplify([t.Assign(x2, get), t.if_(t.Name("c"), [t.Pass()]), t.Assign(x8, get), use], {}), 0
+    )
     assert "x8 = x2" in rendered, rendered
-    rendered = t.render_block(simplify([t.Assign(x3, t.Subscript(X, t.lit("a"))), t.Assign(x8, get), use,
-                                        t.Return(t.lit(1))], {}), 0)
+    rendered = t.render_block(
+        simplify(
+            [t.Assign(x3, t.Subscript(X, t.lit("a"))), t.Assign(x8, get), use, t.Return(t.lit(1))],
+            {},
+        ),
+        0,
+    )
     assert "x8 = x3" in rendered, rendered
     # past `if x2 is _MISSING: return False` the copy's test is decided too
     there = t.fail_if(t.Compare(x2, "is", missing))
-    rendered = t.render_block(simplify([t.Assign(x2, get), there, t.Assign(x8, get), use, t.Return(t.lit(1))], {}), 0)
+    rendered = t.render_block(
+        simplify([t.Assign(x2, get), there, t.Assign(x8, get), use, t.Return(t.lit(1))], {}), 0
+    )
     assert rendered[-2:] == ["x8 = x2", "return 1"], rendered
     # not once x or the holder is bound again, nor for another key
-    for body in ([t.Assign(x2, get), t.Assign(X, t.Name("y")), t.Assign(x8, get), use],
-                 [t.Assign(x2, get), t.Assign(x2, t.Name("y")), t.Assign(x8, get), use],
-                 [t.Assign(x2, t.method(X, "get", t.lit("b"), missing)), t.Assign(x8, get), use]):
+    for body in (
+        [t.Assign(x2, get), t.Assign(X, t.Name("y")), t.Assign(x8, get), use],
+        [t.Assign(x2, get), t.Assign(x2, t.Name("y")), t.Assign(x8, get), use],
+        [t.Assign(x2, t.method(X, "get", t.lit("b"), missing)), t.Assign(x8, get), use],
+    ):
         assert "x8 = x2" not in t.render_block(simplify(body, {}), 0), body
 
 
@@ -243,11 +371,17 @@ def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
     decided as before (its arm dropped or taken)."""
     has, size = t.Compare(t.lit("a"), "in", X), t.Compare(t.call("len", X), "!=", t.lit(1))
     body = [t.If(((has, (t.fail_if(t.or_(size, t.Compare(t.lit("a"), "not in", X))),)),), ())]
-    assert t.render_block(simplify(body, {}), 0) == ["if \"a\" in x:", "    if len(x) != 1:", "        return False"]
+    assert t.render_block(simplify(body, {}), 0) == [
+        'if "a" in x:',
+        "    if len(x) != 1:",
+        "        return False",
+    ]
     call = t.call("f", X)
     inner = t.Paren(t.and_(t.Compare(t.call("type", X), "is", t.Name("dict")), call))
-    body = [t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
-            t.fail_if(t.or_(t.Compare(t.call("type", X), "is", t.Name("list")), inner))]
+    body = [
+        t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+        t.fail_if(t.or_(t.Compare(t.call("type", X), "is", t.Name("list")), inner)),
+    ]
     assert t.render_block(simplify(body, {}), 0)[-2:] == ["if f(x):", "    return False"]
     # nothing known: the test is left as it was, the same object
     open_test = t.or_(size, t.Compare(t.lit("a"), "not in", X))
@@ -258,11 +392,18 @@ def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
 def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again() -> None:
     """`t = type(x)` says nothing of x once x is bound again: `t is not str` then tests the old
     value, and a later `type(x) is str` must stay (answering it from t would return 1 for any x)."""
-    body = [t.Assign(T, t.call("type", X)), t.Assign(X, t.Name("y")),
-            t.if_(t.Compare(T, "is not", t.Name("str")), [t.RETURN_FALSE]),
-            t.if_(_is("str"), [t.Return(t.lit(1))]),
-            t.RETURN_FALSE]
+    body = [
+        t.Assign(T, t.call("type", X)),
+        t.Assign(X, t.Name("y")),
+        t.if_(t.Compare(T, "is not", t.Name("str")), [t.RETURN_FALSE]),
+        t.if_(_is("str"), [t.Return(t.lit(1))]),
+        t.RETURN_FALSE,
+    ]
     assert t.render_block(simplify(body, {}), 0)[-4:] == [
-        "    return False", "if type(x) is str:", "    return 1", "return False"]
+        "    return False",
+        "if type(x) is str:",
+        "    return 1",
+        "return False",
+    ]
     # (without the rebinding, the second test is decided by the first)
     assert t.render_block(simplify([body[0], *body[2:]], {}), 0)[-1] == "return 1"

@@ -22,13 +22,21 @@ LEAVES = st.one_of(NAMES, st.integers(-5, 5).map(t.lit), st.sampled_from([t.TRUE
 def _expressions() -> st.SearchStrategy[t.Expr]:
     def extend(inner: st.SearchStrategy[t.Expr]) -> st.SearchStrategy[t.Expr]:
         return st.one_of(
-            st.builds(t.Compare, inner, st.sampled_from(["==", "!=", "<", ">=", "in", "not in", "is", "is not"]), inner),
-            st.builds(lambda a, b, op: t.BoolOp(op, (a, b)), inner, inner, st.sampled_from(["and", "or"])),
+            st.builds(
+                t.Compare,
+                inner,
+                st.sampled_from(["==", "!=", "<", ">=", "in", "not in", "is", "is not"]),
+                inner,
+            ),
+            st.builds(
+                lambda a, b, op: t.BoolOp(op, (a, b)), inner, inner, st.sampled_from(["and", "or"])
+            ),
             st.builds(t.Not, inner),
             st.builds(t.BinOp, inner, st.sampled_from(["+", "%", "-"]), inner),
             st.builds(lambda f, a: t.Call(f, (a,)), NAMES, inner),
             st.builds(t.Subscript, NAMES, inner),
         )
+
     return st.recursive(LEAVES, extend, max_leaves=8)
 
 
@@ -37,11 +45,23 @@ def _shape(node: ast.AST) -> Any:
     if isinstance(node, ast.Expression):
         return _shape(node.body)
     if isinstance(node, ast.Compare):
-        op = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.GtE: ">=", ast.In: "in", ast.NotIn: "not in",
-              ast.Is: "is", ast.IsNot: "is not"}[type(node.ops[0])]
+        op = {
+            ast.Eq: "==",
+            ast.NotEq: "!=",
+            ast.Lt: "<",
+            ast.GtE: ">=",
+            ast.In: "in",
+            ast.NotIn: "not in",
+            ast.Is: "is",
+            ast.IsNot: "is not",
+        }[type(node.ops[0])]
         return ("cmp", _shape(node.left), op, _shape(node.comparators[0]))
     if isinstance(node, ast.BoolOp):
-        return ("bool", "and" if isinstance(node.op, ast.And) else "or", [_shape(v) for v in node.values])
+        return (
+            "bool",
+            "and" if isinstance(node.op, ast.And) else "or",
+            [_shape(v) for v in node.values],
+        )
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return ("not", _shape(node.operand))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
@@ -67,7 +87,9 @@ def _expected(expr: t.Expr) -> Any:
         flat: list[Any] = []
         for value in expr.values:  # Python reads a chain of one operator as one node
             inner = _expected(value)
-            flat.extend(inner[2] if isinstance(value, t.BoolOp) and value.op == expr.op else [inner])
+            flat.extend(
+                inner[2] if isinstance(value, t.BoolOp) and value.op == expr.op else [inner]
+            )
         return ("bool", expr.op, flat)
     if isinstance(expr, t.Not):
         return ("not", _expected(expr.operand))
@@ -102,12 +124,20 @@ def test_no_needless_parentheses() -> None:
 def _conditions() -> list[t.Expr]:
     x, f = t.Name("x"), t.Name("f")
     return [
-        t.Compare(x, "<", t.lit(10)), t.Compare(x, ">=", t.lit(10)), t.Compare(x, "!=", t.lit(1)),
-        t.Compare(x, "==", t.lit(1)), t.Compare(t.lit("a"), "not in", x), t.Compare(t.lit("a"), "in", x),
-        t.Compare(x, "is not", t.NONE), t.Compare(x, "is", t.NONE), t.Not(t.call(f, x)),
-        t.Not(t.Compare(x, "<", t.lit(10))), t.Not(t.Compare(x, "!=", t.lit(1))),
+        t.Compare(x, "<", t.lit(10)),
+        t.Compare(x, ">=", t.lit(10)),
+        t.Compare(x, "!=", t.lit(1)),
+        t.Compare(x, "==", t.lit(1)),
+        t.Compare(t.lit("a"), "not in", x),
+        t.Compare(t.lit("a"), "in", x),
+        t.Compare(x, "is not", t.NONE),
+        t.Compare(x, "is", t.NONE),
+        t.Not(t.call(f, x)),
+        t.Not(t.Compare(x, "<", t.lit(10))),
+        t.Not(t.Compare(x, "!=", t.lit(1))),
         t.or_(t.Compare(t.call("len", x), "!=", t.lit(2)), t.Compare(t.lit("a"), "not in", x)),
-        t.Not(t.BoolOp("or", (x, t.call(f, x)))), t.call(f, x),
+        t.Not(t.BoolOp("or", (x, t.call(f, x)))),
+        t.call(f, x),
     ]
 
 
@@ -124,26 +154,39 @@ def test_negation_means_the_opposite(index: int) -> None:
     for x in [float("nan"), 1, 1.0, 2, 10, 11.5, "a", None, {"a": 1}, {}, ["a"], [], True]:
         scope = {"x": x, "f": f}
         try:
-            expected = eval("not (" + condition.render() + ")", scope)  # noqa: S307 - the trees above
+            expected = eval(
+                "not (" + condition.render() + ")", scope
+            )  # noqa: S307 - the trees above
         except TypeError:
             continue  # (an order comparison of a str and an int)
         assert bool(eval(folded, scope)) == expected, (condition.render(), folded, x)  # noqa: S307
-        assert bool(eval(condition.negate().negate().render(), scope)) == (not expected)  # noqa: S307
+        assert bool(eval(condition.negate().negate().render(), scope)) == (
+            not expected
+        )  # noqa: S307
     for order in (" < ", " > ", " <= ", " >= "):
         assert order not in folded or order in condition.render()
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
-                    | st.decimals(allow_nan=False, allow_infinity=False, places=3),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                    max_leaves=6)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=5)
+    | st.decimals(allow_nan=False, allow_infinity=False, places=3),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 @given(JSON)
 def test_literal_expr_renders_as_literal(value: Any) -> None:
     assert t.literal_expr(value).render() == literal(value).text
-    frozen = frozenset(v for v in (value if isinstance(value, list) else [value])
-                       if isinstance(v, (str, int, Decimal)) and not isinstance(v, bool))
+    frozen = frozenset(
+        v
+        for v in (value if isinstance(value, list) else [value])
+        if isinstance(v, (str, int, Decimal)) and not isinstance(v, bool)
+    )
     assert t.literal_expr(frozen).render() == literal(frozen).text
 
 
@@ -160,9 +203,15 @@ def test_a_constant_holding_an_empty_list_or_dict_is_annotated() -> None:
     from generator.emit.names import Constants
 
     consts = Constants("")
-    cases = [([[]], "Final[list[Any]]"), ([1, {"a": []}], "Final[list[Any]]"), (("m", {}, None), "Final[tuple[Any, Any, Any]]"),
-             ({}, "Final[dict[Any, Any]]"), (["[]", "{}"], "Final"), (("m", {"a": 1}, None), "Final"),
-             (frozenset({"a"}), "Final")]
+    cases = [
+        ([[]], "Final[list[Any]]"),
+        ([1, {"a": []}], "Final[list[Any]]"),
+        (("m", {}, None), "Final[tuple[Any, Any, Any]]"),
+        ({}, "Final[dict[Any, Any]]"),
+        (["[]", "{}"], "Final"),
+        (("m", {"a": 1}, None), "Final"),
+        (frozenset({"a"}), "Final"),
+    ]
     for index, (value, annotation) in enumerate(cases):
         consts.constant("X", t.literal_expr(value), key=str(index))
         assert consts.definitions[-1].annotation == annotation, value
@@ -170,8 +219,11 @@ def test_a_constant_holding_an_empty_list_or_dict_is_annotated() -> None:
     assert consts.definitions[-1].annotation == "Final[list[int]]"
 
 
-@given(st.lists(st.sampled_from(range(16)), min_size=1, max_size=5), st.sampled_from(["and", "or"]),
-       st.sampled_from([None, 1.5, 10, "a", {"a": 1}, [], float("nan")]))
+@given(
+    st.lists(st.sampled_from(range(16)), min_size=1, max_size=5),
+    st.sampled_from(["and", "or"]),
+    st.sampled_from([None, 1.5, 10, "a", {"a": 1}, [], float("nan")]),
+)
 def test_and_or_fold_constants_to_the_same_answer(picks: list[int], op: str, x: Any) -> None:
     """and/or drop the identity (True in an and, False in an or, in parentheses too) and become
     the absorbing constant where one is among the members; the folded test answers as the
@@ -196,14 +248,22 @@ def test_and_or_fold_constants_to_the_same_answer(picks: list[int], op: str, x: 
     elif all(c is not None for c in constants):
         assert t.truth(folded) is (op == "and")
     else:
-        assert t.truth(folded) is None and "True" not in folded.render() and "False" not in folded.render()
+        assert (
+            t.truth(folded) is None
+            and "True" not in folded.render()
+            and "False" not in folded.render()
+        )
 
 
 def test_a_constant_test_is_no_if() -> None:
     body = [t.RETURN_FALSE]
     assert t.when(t.TRUE, body) == body and t.when(t.Paren(t.FALSE), body) == []
     assert t.when(t.Name("x"), body) == [t.if_(t.Name("x"), body)]
-    assert t.TRUE.negate() == t.FALSE and t.FALSE.negate() == t.TRUE and t.lit(1).negate() == t.Not(t.lit(1))
+    assert (
+        t.TRUE.negate() == t.FALSE
+        and t.FALSE.negate() == t.TRUE
+        and t.lit(1).negate() == t.Not(t.lit(1))
+    )
     # a constant in parentheses (which truth() reads as the constant) negates to the other constant,
     # not to `not (True)`, so an and/or built of negations still folds it
     assert t.Paren(t.TRUE).negate() == t.FALSE and t.Paren(t.Paren(t.FALSE)).negate() == t.TRUE

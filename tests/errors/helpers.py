@@ -30,4 +30,10 @@ def errors(schema: Any, instance: Any, draft: str = "draft2020-12") -> list[Any]
 
 
 def summary(error: Any) -> tuple[str, str, str | None, dict[str, Any], str]:
-    return (error.instance_location, error.keyword_location, error.keyword, error.params, error.message)
+    return (
+        error.instance_location,
+        error.keyword_location,
+        error.keyword,
+        error.params,
+        error.message,
+    )

@@ -15,5 +15,12 @@ def structure(errors: Any) -> list[tuple[Any, ...]]:
 
 def _one(error: Any) -> tuple[Any, ...]:
     branch = error.branch if error.branch is not None else -1
-    return (error.instance_location, error.keyword_location, error.keyword, canonical(error.params), error.message,
-            branch, structure(error.context))
+    return (
+        error.instance_location,
+        error.keyword_location,
+        error.keyword,
+        canonical(error.params),
+        error.message,
+        branch,
+        structure(error.context),
+    )

@@ -1,6 +1,7 @@
 """best_match: python-jsonschema's relevance rules (its own best_match cases, and python-jsonschema
 itself as the oracle), on a GitHub-workflow-like schema with the mistakes people make, and our two
-documented refinements (a discriminator rules alternatives out; a cause every alternative shares)."""
+documented refinements (a discriminator rules alternatives out; a cause every alternative shares).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from .workflow import DEEPER_THAN_PYTHON_JSONSCHEMA, GOOD, MISTAKES, WORKFLOW
 
 
 def python_jsonschema_best(schema: Any, instance: Any) -> tuple[str, str | None]:
-    best = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(instance))
+    best = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(instance)
+    )
     assert best is not None
     return "".join("/" + str(token) for token in best.absolute_path), best.validator
 
@@ -30,59 +33,184 @@ def ours(schema: Any, instance: Any) -> Any:
 # python-jsonschema's own best_match cases (jsonschema/tests/test_exceptions.py, TestBestMatch): the
 # schema, the instance, and the keyword and params of the best match its tests expect.
 PYTHON_JSONSCHEMA_CASES: list[tuple[str, Any, Any, str, dict[str, Any]]] = [
-    ("shallower errors are better matches",
-     {"properties": {"foo": {"minProperties": 2, "properties": {"bar": {"type": "object"}}}}},
-     {"foo": {"bar": []}}, "minProperties", {"limit": 2}),
-    ("oneOf and anyOf are weak matches",
-     {"minProperties": 2, "anyOf": [{"type": "string"}, {"type": "number"}],
-      "oneOf": [{"type": "string"}, {"type": "number"}]}, {}, "minProperties", {"limit": 2}),
-    ("the most relevant anyOf is traversed",
-     {"properties": {"foo": {"anyOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}}},
-     {"foo": {"bar": 12}}, "type", {"type": "array"}),
-    ("no anyOf traversal for equally relevant errors",
-     {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}]}, [], "anyOf", {}),
-    ("anyOf traversal for a single equally relevant error", {"anyOf": [{"type": "string"}]}, [], "type",
-     {"type": "string"}),
-    ("anyOf traversal for single sibling errors", {"anyOf": [{"items": {"const": 37}}]}, [12, 12], "const",
-     {"allowedValue": 37}),
-    ("anyOf traversal for non-type-matching sibling errors",
-     {"anyOf": [{"type": "object"}, {"items": {"const": 37}}]}, [12, 12], "const", {"allowedValue": 37}),
-    ("the most relevant oneOf is traversed",
-     {"properties": {"foo": {"oneOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}}},
-     {"foo": {"bar": 12}}, "type", {"type": "array"}),
-    ("no oneOf traversal for equally relevant errors",
-     {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}]}, [], "oneOf", {"passingSchemas": []}),
-    ("oneOf traversal for a single equally relevant error", {"oneOf": [{"type": "string"}]}, [], "type",
-     {"type": "string"}),
-    ("oneOf traversal for single sibling errors", {"oneOf": [{"items": {"const": 37}}]}, [12, 12], "const",
-     {"allowedValue": 37}),
-    ("oneOf traversal for non-type-matching sibling errors",
-     {"oneOf": [{"type": "object"}, {"items": {"const": 37}}]}, [12, 12], "const", {"allowedValue": 37}),
-    ("allOf: the most relevant of its errors",
-     {"properties": {"foo": {"allOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}}},
-     {"foo": {"bar": 12}}, "type", {"type": "string"}),
-    ("a nested oneOf is traversed",
-     {"properties": {"foo": {"oneOf": [{"type": "string"}, {"oneOf": [
-         {"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}]}}},
-     {"foo": {"bar": 12}}, "type", {"type": "array"}),
-    ("matching types are preferred",
-     {"properties": {"foo": {"anyOf": [{"type": "array", "minItems": 2}, {"type": "string", "minLength": 10}]}}},
-     {"foo": "bar"}, "minLength", {"limit": 10}),
-    ("matching types are preferred, reordered",
-     {"properties": {"foo": {"anyOf": [{"type": "string", "minLength": 10}, {"type": "array", "minItems": 2}]}}},
-     {"foo": "bar"}, "minLength", {"limit": 10}),
-    ("matching union types are preferred",
-     {"properties": {"foo": {"anyOf": [{"type": ["array", "object"], "minItems": 2},
-                                       {"type": ["integer", "string"], "minLength": 10}]}}},
-     {"foo": "bar"}, "minLength", {"limit": 10}),
+    (
+        "shallower errors are better matches",
+        {"properties": {"foo": {"minProperties": 2, "properties": {"bar": {"type": "object"}}}}},
+        {"foo": {"bar": []}},
+        "minProperties",
+        {"limit": 2},
+    ),
+    (
+        "oneOf and anyOf are weak matches",
+        {
+            "minProperties": 2,
+            "anyOf": [{"type": "string"}, {"type": "number"}],
+            "oneOf": [{"type": "string"}, {"type": "number"}],
+        },
+        {},
+        "minProperties",
+        {"limit": 2},
+    ),
+    (
+        "the most relevant anyOf is traversed",
+        {
+            "properties": {
+                "foo": {"anyOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}
+            }
+        },
+        {"foo": {"bar": 12}},
+        "type",
+        {"type": "array"},
+    ),
+    (
+        "no anyOf traversal for equally relevant errors",
+        {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}]},
+        [],
+        "anyOf",
+        {},
+    ),
+    (
+        "anyOf traversal for a single equally relevant error",
+        {"anyOf": [{"type": "string"}]},
+        [],
+        "type",
+        {"type": "string"},
+    ),
+    (
+        "anyOf traversal for single sibling errors",
+        {"anyOf": [{"items": {"const": 37}}]},
+        [12, 12],
+        "const",
+        {"allowedValue": 37},
+    ),
+    (
+        "anyOf traversal for non-type-matching sibling errors",
+        {"anyOf": [{"type": "object"}, {"items": {"const": 37}}]},
+        [12, 12],
+        "const",
+        {"allowedValue": 37},
+    ),
+    (
+        "the most relevant oneOf is traversed",
+        {
+            "properties": {
+                "foo": {"oneOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}
+            }
+        },
+        {"foo": {"bar": 12}},
+        "type",
+        {"type": "array"},
+    ),
+    (
+        "no oneOf traversal for equally relevant errors",
+        {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "object"}]},
+        [],
+        "oneOf",
+        {"passingSchemas": []},
+    ),
+    (
+        "oneOf traversal for a single equally relevant error",
+        {"oneOf": [{"type": "string"}]},
+        [],
+        "type",
+        {"type": "string"},
+    ),
+    (
+        "oneOf traversal for single sibling errors",
+        {"oneOf": [{"items": {"const": 37}}]},
+        [12, 12],
+        "const",
+        {"allowedValue": 37},
+    ),
+    (
+        "oneOf traversal for non-type-matching sibling errors",
+        {"oneOf": [{"type": "object"}, {"items": {"const": 37}}]},
+        [12, 12],
+        "const",
+        {"allowedValue": 37},
+    ),
+    (
+        "allOf: the most relevant of its errors",
+        {
+            "properties": {
+                "foo": {"allOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]}
+            }
+        },
+        {"foo": {"bar": 12}},
+        "type",
+        {"type": "string"},
+    ),
+    (
+        "a nested oneOf is traversed",
+        {
+            "properties": {
+                "foo": {
+                    "oneOf": [
+                        {"type": "string"},
+                        {"oneOf": [{"type": "string"}, {"properties": {"bar": {"type": "array"}}}]},
+                    ]
+                }
+            }
+        },
+        {"foo": {"bar": 12}},
+        "type",
+        {"type": "array"},
+    ),
+    (
+        "matching types are preferred",
+        {
+            "properties": {
+                "foo": {
+                    "anyOf": [{"type": "array", "minItems": 2}, {"type": "string", "minLength": 10}]
+                }
+            }
+        },
+        {"foo": "bar"},
+        "minLength",
+        {"limit": 10},
+    ),
+    (
+        "matching types are preferred, reordered",
+        {
+            "properties": {
+                "foo": {
+                    "anyOf": [{"type": "string", "minLength": 10}, {"type": "array", "minItems": 2}]
+                }
+            }
+        },
+        {"foo": "bar"},
+        "minLength",
+        {"limit": 10},
+    ),
+    (
+        "matching union types are preferred",
+        {
+            "properties": {
+                "foo": {
+                    "anyOf": [
+                        {"type": ["array", "object"], "minItems": 2},
+                        {"type": ["integer", "string"], "minLength": 10},
+                    ]
+                }
+            }
+        },
+        {"foo": "bar"},
+        "minLength",
+        {"limit": 10},
+    ),
     ("a false schema", {"properties": {"foo": False}}, {"foo": "bar"}, "false", {}),
     ("one error", {"minProperties": 2}, {}, "minProperties", {"limit": 2}),
 ]
 
 
-@pytest.mark.parametrize(("schema", "instance", "keyword", "params"), [c[1:] for c in PYTHON_JSONSCHEMA_CASES],
-                         ids=[c[0] for c in PYTHON_JSONSCHEMA_CASES])
-def test_python_jsonschemas_own_cases(schema: Any, instance: Any, keyword: str, params: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("schema", "instance", "keyword", "params"),
+    [c[1:] for c in PYTHON_JSONSCHEMA_CASES],
+    ids=[c[0] for c in PYTHON_JSONSCHEMA_CASES],
+)
+def test_python_jsonschemas_own_cases(
+    schema: Any, instance: Any, keyword: str, params: dict[str, Any]
+) -> None:
     best = ours(schema, instance)
     assert (best.keyword, best.params) == (keyword, params)
     where, validator = python_jsonschema_best(schema, instance)
@@ -94,7 +222,10 @@ def test_python_jsonschemas_own_cases(schema: Any, instance: Any, keyword: str, 
 
 def test_no_errors_no_best_match() -> None:
     assert module({"type": "string"}).best_match([]) is None
-    assert module({"type": "string"}).best_match(iter(module({"type": "string"}).errors(3))).keyword == "type"
+    assert (
+        module({"type": "string"}).best_match(iter(module({"type": "string"}).errors(3))).keyword
+        == "type"
+    )
 
 
 def test_a_tie_at_one_place_goes_to_the_same_error_in_any_order() -> None:
@@ -122,10 +253,14 @@ def test_required_and_min_properties_tie_is_broken_by_keyword_location() -> None
 
 # -- a GitHub-workflow-like schema ----------------------------------------------------------------
 def test_the_workflow_schema_accepts_a_good_workflow() -> None:
-    assert module(WORKFLOW).is_valid(GOOD) and jsonschema.Draft202012Validator(WORKFLOW).is_valid(GOOD)
+    assert module(WORKFLOW).is_valid(GOOD) and jsonschema.Draft202012Validator(WORKFLOW).is_valid(
+        GOOD
+    )
 
 
-@pytest.mark.parametrize(("document", "where", "keyword"), [m[1:] for m in MISTAKES], ids=[m[0] for m in MISTAKES])
+@pytest.mark.parametrize(
+    ("document", "where", "keyword"), [m[1:] for m in MISTAKES], ids=[m[0] for m in MISTAKES]
+)
 def test_workflow_mistakes(document: Any, where: str, keyword: str) -> None:
     best = ours(WORKFLOW, document)
     assert (best.instance_location, best.keyword) == (where, keyword)
@@ -146,40 +281,68 @@ def test_most_workflow_mistakes_are_named_below_the_top_level_alternatives() -> 
     """The issue: the bare message of a job's or a step's oneOf was all a user saw. Here the best
     match is a keyword other than anyOf/oneOf, or a oneOf of the very member at fault."""
     top = {"/jobs/build", "/jobs/call"}
-    named = [what for what, document, _, _ in MISTAKES
-             if (best := ours(WORKFLOW, document)).keyword not in ("oneOf", "anyOf") or best.instance_location not in top]
-    assert len(named) == len(MISTAKES) - 1  # all but a job with neither runs-on nor uses: no one cause
+    named = [
+        what
+        for what, document, _, _ in MISTAKES
+        if (best := ours(WORKFLOW, document)).keyword not in ("oneOf", "anyOf")
+        or best.instance_location not in top
+    ]
+    assert (
+        len(named) == len(MISTAKES) - 1
+    )  # all but a job with neither runs-on nor uses: no one cause
 
 
 def test_the_best_match_of_a_step_that_both_uses_and_runs_names_the_alternatives() -> None:
     best = ours(WORKFLOW, MISTAKES[1][1])
-    assert best.message == ('{"uses": "actions/checkout@v4", "run": "echo"} is valid under more than one of the '
-                            'given schemas: [0, 1]')
+    assert best.message == (
+        '{"uses": "actions/checkout@v4", "run": "echo"} is valid under more than one of the '
+        "given schemas: [0, 1]"
+    )
     assert best.params == {"passingSchemas": [0, 1]}
 
 
 # -- the refinements --------------------------------------------------------------------------------
-NAME = {"type": "array", "items": {"type": "object", "properties": {"given": {"type": "array",
-                                                                         "items": {"type": "string"}}}}}
+NAME = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"given": {"type": "array", "items": {"type": "string"}}},
+    },
+}
 GENDER = {"enum": ["male", "female", "other", "unknown"]}
 
 
 def _resource(kind: str, **properties: Any) -> dict[str, Any]:
-    return {"type": "object", "required": ["resourceType"], "additionalProperties": False,
-            "properties": {"resourceType": {"const": kind}, "id": {"type": "string"}, **properties}}
+    return {
+        "type": "object",
+        "required": ["resourceType"],
+        "additionalProperties": False,
+        "properties": {"resourceType": {"const": kind}, "id": {"type": "string"}, **properties},
+    }
 
 
 # FHIR's shape: resources told apart by the const of their resourceType
-RESOURCES = {"oneOf": [_resource("Patient", name=NAME, gender=GENDER, birthDate={"type": "string"}),
-                       _resource("Practitioner", name=NAME, gender=GENDER),
-                       _resource("Organization", alias={"type": "array"})]}
+RESOURCES = {
+    "oneOf": [
+        _resource("Patient", name=NAME, gender=GENDER, birthDate={"type": "string"}),
+        _resource("Practitioner", name=NAME, gender=GENDER),
+        _resource("Organization", alias={"type": "array"}),
+    ]
+}
 
 
 def test_a_discriminator_picks_the_alternative_to_look_into() -> None:
-    patient = {"resourceType": "Patient", "id": "p1", "gender": "female", "name": [{"given": ["Ann", 5]}]}
+    patient = {
+        "resourceType": "Patient",
+        "id": "p1",
+        "gender": "female",
+        "name": [{"given": ["Ann", 5]}],
+    }
     best = ours(RESOURCES, patient)
     assert (best.instance_location, best.keyword_location) == (
-        "/name/0/given/1", "/oneOf/0/properties/name/items/properties/given/items/type")
+        "/name/0/given/1",
+        "/oneOf/0/properties/name/items/properties/given/items/type",
+    )
     # python-jsonschema sees the Practitioner's equally deep error and stops at the oneOf
     assert python_jsonschema_best(RESOURCES, patient) == ("", "oneOf")
     practitioner = dict(patient, resourceType="Practitioner", birthDate="1970")
@@ -193,22 +356,41 @@ def test_without_a_discriminating_member_every_alternative_counts() -> None:
     ranking is python-jsonschema's."""
     unknown = {"resourceType": "Device", "name": [{"given": [5]}]}
     best = ours(RESOURCES, unknown)
-    assert (best.instance_location, best.keyword) == python_jsonschema_best(RESOURCES, unknown) == ("", "oneOf")
+    assert (
+        (best.instance_location, best.keyword)
+        == python_jsonschema_best(RESOURCES, unknown)
+        == ("", "oneOf")
+    )
 
 
 def test_a_cause_every_alternative_shares_is_the_best_match() -> None:
-    schema = {"oneOf": [{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["a"]},
-                        {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["b"]}]}
+    schema = {
+        "oneOf": [
+            {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["a"]},
+            {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["b"]},
+        ]
+    }
     best = ours(schema, {"n": "1"})
     assert (best.instance_location, best.keyword) == ("/n", "type")
     assert python_jsonschema_best(schema, {"n": "1"}) == ("", "oneOf")
 
 
 def test_the_relevance_of_a_member_error_is_its_objects() -> None:
-    schema = {"anyOf": [{"type": "object", "properties": {"a": {"type": "object", "properties": {
-        "b": {"type": "string"}}}}}, {"type": "object", "additionalProperties": False}]}
+    schema = {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}},
+            },
+            {"type": "object", "additionalProperties": False},
+        ]
+    }
     best = ours(schema, {"a": {"b": 1}})
-    assert (best.instance_location, best.keyword) == ("/a/b", "type") == python_jsonschema_best(schema, {"a": {"b": 1}})
+    assert (
+        (best.instance_location, best.keyword)
+        == ("/a/b", "type")
+        == python_jsonschema_best(schema, {"a": {"b": 1}})
+    )
 
 
 def test_errors_are_not_changed_by_best_match() -> None:
@@ -235,12 +417,19 @@ def _where(error: Any) -> tuple[str, str, str]:
 
 
 def test_two_names_additional_properties_refuses_tie_and_the_first_place_wins() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string"}},
+        "additionalProperties": False,
+    }
     found = errors(schema, {"zeta": 1, "beta": 2, "a": "x"})
     assert [e.instance_location for e in found] == ["/zeta", "/beta"]
     for order in (found, list(reversed(found))):
         assert _where(module(schema).best_match(order)) == (
-            "/beta", "/additionalProperties", 'additional property "beta" is not allowed')
+            "/beta",
+            "/additionalProperties",
+            'additional property "beta" is not allowed',
+        )
 
 
 def test_array_indices_are_places_compared_as_numbers() -> None:
@@ -263,7 +452,10 @@ def test_two_missing_properties_tie_on_location_and_the_message_decides() -> Non
 def test_the_descent_into_a_context_does_not_depend_on_its_order() -> None:
     """Inside a oneOf, the cause every alternative shares is at one object, where two names are
     refused by each alternative: the same one is chosen whatever the order of the context."""
-    closed = {"type": "object", "properties": {"keep": {"type": "object", "additionalProperties": False}}}
+    closed = {
+        "type": "object",
+        "properties": {"keep": {"type": "object", "additionalProperties": False}},
+    }
     schema = {"oneOf": [{**closed, "required": ["a"]}, {**closed, "required": ["b"]}]}
     instance = {"keep": {"y": 1, "x": 2}}
     found = errors(schema, instance)
@@ -273,10 +465,16 @@ def test_the_descent_into_a_context_does_not_depend_on_its_order() -> None:
     assert (best.instance_location, best.keyword) == ("/keep/x", "additionalProperties")
 
 
-@pytest.mark.parametrize(("what", "document", "where", "keyword"), MISTAKES, ids=[m[0] for m in MISTAKES])
-def test_workflow_best_matches_do_not_depend_on_any_order(what: str, document: Any, where: str, keyword: str) -> None:
+@pytest.mark.parametrize(
+    ("what", "document", "where", "keyword"), MISTAKES, ids=[m[0] for m in MISTAKES]
+)
+def test_workflow_best_matches_do_not_depend_on_any_order(
+    what: str, document: Any, where: str, keyword: str
+) -> None:
     found = errors(WORKFLOW, document)
-    assert _where(module(WORKFLOW).best_match(found)) == _where(module(WORKFLOW).best_match(_contexts_reversed(found)))
+    assert _where(module(WORKFLOW).best_match(found)) == _where(
+        module(WORKFLOW).best_match(_contexts_reversed(found))
+    )
 
 
 def test_the_one_alternative_whose_errors_are_the_most_relevant_is_descended_into() -> None:
@@ -284,11 +482,22 @@ def test_the_one_alternative_whose_errors_are_the_most_relevant_is_descended_int
     them. An object with a wrong member fails the object alternative twice, equally (a missing
     `url`, a name it does not allow), and the others on their type: python-jsonschema stops at the
     oneOf; the object alternative is the one the instance fits, and its first error is the cause."""
-    schema = {"properties": {"funding": {"oneOf": [
-        {"type": "string"},
-        {"type": "object", "required": ["url"], "additionalProperties": False,
-         "properties": {"url": {"type": "string"}, "type": {"type": "string"}}},
-        {"type": "array"}]}}}
+    schema = {
+        "properties": {
+            "funding": {
+                "oneOf": [
+                    {"type": "string"},
+                    {
+                        "type": "object",
+                        "required": ["url"],
+                        "additionalProperties": False,
+                        "properties": {"url": {"type": "string"}, "type": {"type": "string"}},
+                    },
+                    {"type": "array"},
+                ]
+            }
+        }
+    }
     instance = {"funding": {"invalid-prop": "foo bar"}}
     best = ours(schema, instance)
     assert (best.instance_location, best.keyword, best.branch) == ("/funding", "required", 1)
@@ -297,4 +506,7 @@ def test_the_one_alternative_whose_errors_are_the_most_relevant_is_descended_int
 
 def test_equally_relevant_errors_of_two_alternatives_still_stop_the_descent() -> None:
     schema = {"anyOf": [{"required": ["a", "b"]}, {"required": ["c"]}]}
-    assert ours(schema, {}).keyword == "anyOf" and python_jsonschema_best(schema, {}) == ("", "anyOf")
+    assert ours(schema, {}).keyword == "anyOf" and python_jsonschema_best(schema, {}) == (
+        "",
+        "anyOf",
+    )

@@ -15,9 +15,16 @@ from generator import primitives as p
 from .helpers import module
 
 PLAIN = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(min_value=-10**30, max_value=10**30),
-              st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=8)),
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=4)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=8),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -39,9 +46,21 @@ def test_long_text_is_cut_to_the_limit(value: Any, limit: int) -> None:
 
 def test_scalars() -> None:
     assert [p.show(v) for v in (None, True, False, 0, -0.0, 1.5, 1e300, "")] == [
-        "null", "true", "false", "0", "-0.0", "1.5", "1e+300", '""']
-    assert p.show(float("nan")) == "NaN" and p.show(float("inf")) == "Infinity" and p.show(float("-inf")) == "-Infinity"
-    assert p.show("a\"b\\c\n\x00\u2028ключ") == '"a\\"b\\\\c\\n\\u0000\u2028ключ"'
+        "null",
+        "true",
+        "false",
+        "0",
+        "-0.0",
+        "1.5",
+        "1e+300",
+        '""',
+    ]
+    assert (
+        p.show(float("nan")) == "NaN"
+        and p.show(float("inf")) == "Infinity"
+        and p.show(float("-inf")) == "-Infinity"
+    )
+    assert p.show('a"b\\c\n\x00\u2028ключ') == '"a\\"b\\\\c\\n\\u0000\u2028ключ"'
 
 
 def test_huge_numbers_are_rounded_never_materialised() -> None:
@@ -56,7 +75,11 @@ def test_huge_numbers_are_rounded_never_materialised() -> None:
 
 def test_values_that_are_not_json_are_named_by_their_type() -> None:
     assert [p.show(v) for v in (object(), {1, 2}, b"x", (1, 2))] == [
-        "<object object>", "<set object>", "<bytes object>", "<tuple object>"]
+        "<object object>",
+        "<set object>",
+        "<bytes object>",
+        "<tuple object>",
+    ]
     assert p.show({1: "a"}) == '{1: "a"}'  # a key that is not a string: as what it is
 
 
@@ -85,5 +108,7 @@ def test_deep_and_self_containing_values_are_bounded() -> None:
 def test_messages_of_a_module_speak_json() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"const": None}}}
     found = module(schema).errors({"a": None, "b": {"x": [True, 1.5, "é"]}})
-    assert [e.message for e in found] == ['null is not of type "integer"',
-                                         '{"x": [true, 1.5, "é"]} is not the expected value null']
+    assert [e.message for e in found] == [
+        'null is not of type "integer"',
+        '{"x": [true, 1.5, "é"]} is not the expected value null',
+    ]

@@ -24,32 +24,53 @@ from .workflow import MISTAKES, WORKFLOW
 POLYGON = {
     "$id": "https://example.com/polygon",
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "$defs": {"point": {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
-                        "additionalProperties": False, "required": ["x", "y"]}},
+    "$defs": {
+        "point": {
+            "type": "object",
+            "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            "additionalProperties": False,
+            "required": ["x", "y"],
+        }
+    },
     "type": "array",
     "items": {"$ref": "#/$defs/point"},
     "minItems": 3,
 }
 POINTS = [{"x": 2.5, "y": 1.3}, {"x": 1, "z": 6.7}]
-TOO_FEW = {"valid": False, "keywordLocation": "/minItems", "instanceLocation": "",
-           "error": '[{"x": 2.5, "y": 1.3}, {"x": 1, "z": 6.7}] has too few items (minItems 3)'}
-MISSING_Y = {"valid": False, "keywordLocation": "/items/$ref/required",
-             "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point/required",
-             "instanceLocation": "/1", "error": '"y" is a required property'}
-EXTRA_Z = {"valid": False, "keywordLocation": "/items/$ref/additionalProperties",
-           "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point/additionalProperties",
-           "instanceLocation": "/1/z", "error": 'additional property "z" is not allowed'}
+TOO_FEW = {
+    "valid": False,
+    "keywordLocation": "/minItems",
+    "instanceLocation": "",
+    "error": '[{"x": 2.5, "y": 1.3}, {"x": 1, "z": 6.7}] has too few items (minItems 3)',
+}
+MISSING_Y = {
+    "valid": False,
+    "keywordLocation": "/items/$ref/required",
+    "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point/required",
+    "instanceLocation": "/1",
+    "error": '"y" is a required property',
+}
+EXTRA_Z = {
+    "valid": False,
+    "keywordLocation": "/items/$ref/additionalProperties",
+    "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point/additionalProperties",
+    "instanceLocation": "/1/z",
+    "error": 'additional property "z" is not allowed',
+}
 
 
 def _output_schema() -> Any:
-    return load_json((suite_dir() / "output-tests" / "draft2020-12" / "output-schema.json").read_bytes())
+    return load_json(
+        (suite_dir() / "output-tests" / "draft2020-12" / "output-schema.json").read_bytes()
+    )
 
 
 OUTPUT_SCHEMA = _output_schema()
 OUTPUT_CHECKER = jsonschema.Draft202012Validator(OUTPUT_SCHEMA)
 # The output unit alone (the output schema's anyOf is satisfied by any object with `valid`)
-UNIT_CHECKER = jsonschema.Draft202012Validator({**{k: v for k, v in OUTPUT_SCHEMA.items() if k != "anyOf"},
-                                                "$ref": "#/$defs/outputUnit"})
+UNIT_CHECKER = jsonschema.Draft202012Validator(
+    {**{k: v for k, v in OUTPUT_SCHEMA.items() if k != "anyOf"}, "$ref": "#/$defs/outputUnit"}
+)
 
 
 def assert_conforms(output: Any) -> None:
@@ -86,25 +107,63 @@ def test_detailed_is_the_specifications_hierarchy() -> None:
     """As the specification's example: the $ref node at /1 holds the two errors of the second point
     (with the absolute location of its target), single-child nodes lifted, childless ones gone."""
     output = module(POLYGON).output(POINTS, "detailed")
-    assert output == {"valid": False, "keywordLocation": "", "instanceLocation": "", "errors": [
-        TOO_FEW,
-        {"valid": False, "keywordLocation": "/items/$ref",
-         "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point", "instanceLocation": "/1",
-         "errors": [MISSING_Y, EXTRA_Z]}]}
+    assert output == {
+        "valid": False,
+        "keywordLocation": "",
+        "instanceLocation": "",
+        "errors": [
+            TOO_FEW,
+            {
+                "valid": False,
+                "keywordLocation": "/items/$ref",
+                "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point",
+                "instanceLocation": "/1",
+                "errors": [MISSING_Y, EXTRA_Z],
+            },
+        ],
+    }
     assert_conforms(output)
 
 
 def test_verbose_keeps_every_failing_evaluation() -> None:
     output = module(POLYGON).output(POINTS, "verbose")
-    ref = {"valid": False, "keywordLocation": "/items/$ref",
-           "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point", "instanceLocation": "/1",
-           "errors": [MISSING_Y, {"valid": False, "keywordLocation": "/items/$ref/additionalProperties",
-                                  "absoluteKeywordLocation": EXTRA_Z["absoluteKeywordLocation"],
-                                  "instanceLocation": "/1", "errors": [EXTRA_Z]}]}
-    assert output == {"valid": False, "keywordLocation": "", "instanceLocation": "", "errors": [
-        TOO_FEW,
-        {"valid": False, "keywordLocation": "/items", "instanceLocation": "", "errors": [
-            {"valid": False, "keywordLocation": "/items", "instanceLocation": "/1", "errors": [ref]}]}]}
+    ref = {
+        "valid": False,
+        "keywordLocation": "/items/$ref",
+        "absoluteKeywordLocation": "https://example.com/polygon#/$defs/point",
+        "instanceLocation": "/1",
+        "errors": [
+            MISSING_Y,
+            {
+                "valid": False,
+                "keywordLocation": "/items/$ref/additionalProperties",
+                "absoluteKeywordLocation": EXTRA_Z["absoluteKeywordLocation"],
+                "instanceLocation": "/1",
+                "errors": [EXTRA_Z],
+            },
+        ],
+    }
+    assert output == {
+        "valid": False,
+        "keywordLocation": "",
+        "instanceLocation": "",
+        "errors": [
+            TOO_FEW,
+            {
+                "valid": False,
+                "keywordLocation": "/items",
+                "instanceLocation": "",
+                "errors": [
+                    {
+                        "valid": False,
+                        "keywordLocation": "/items",
+                        "instanceLocation": "/1",
+                        "errors": [ref],
+                    }
+                ],
+            },
+        ],
+    }
     assert_conforms(output)
 
 
@@ -114,41 +173,79 @@ def test_a_valid_instance() -> None:
 
 
 def test_an_unknown_format_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="the output format is flag, basic, detailed or verbose, not 'list'"):
+    with pytest.raises(
+        ValueError, match="the output format is flag, basic, detailed or verbose, not 'list'"
+    ):
         module(POLYGON).output(POINTS, "list")
 
 
 def test_alternatives_contexts_are_in_basic_after_their_error_and_nested_in_detailed() -> None:
-    schema = {"properties": {"a": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["b"]}]}}}
+    schema = {
+        "properties": {"a": {"oneOf": [{"type": "string"}, {"type": "object", "required": ["b"]}]}}
+    }
     m = module(schema)
     basic = m.output({"a": {}}, "basic")
     assert [(u["keywordLocation"], u["instanceLocation"]) for u in basic["errors"]] == [
-        ("/properties/a/oneOf", "/a"), ("/properties/a/oneOf/0/type", "/a"), ("/properties/a/oneOf/1/required", "/a")]
+        ("/properties/a/oneOf", "/a"),
+        ("/properties/a/oneOf/0/type", "/a"),
+        ("/properties/a/oneOf/1/required", "/a"),
+    ]
     detailed = m.output({"a": {}}, "detailed")
     (one_of,) = detailed["errors"]
-    assert (one_of["keywordLocation"], one_of["error"]) == ("/properties/a/oneOf",
-                                                           "{} is not valid under any of the given schemas")
-    assert [u["keywordLocation"] for u in one_of["errors"]] == ["/properties/a/oneOf/0/type",
-                                                                "/properties/a/oneOf/1/required"]
+    assert (one_of["keywordLocation"], one_of["error"]) == (
+        "/properties/a/oneOf",
+        "{} is not valid under any of the given schemas",
+    )
+    assert [u["keywordLocation"] for u in one_of["errors"]] == [
+        "/properties/a/oneOf/0/type",
+        "/properties/a/oneOf/1/required",
+    ]
     assert_conforms(basic)
     assert_conforms(detailed)
 
 
 def test_several_errors_at_one_place_are_each_a_unit() -> None:
     detailed = module({"required": ["a", "b"]}).output({}, "detailed")
-    assert detailed == {"valid": False, "keywordLocation": "", "instanceLocation": "", "errors": [
-        {"valid": False, "keywordLocation": "/required", "instanceLocation": "", "errors": [
-            {"valid": False, "keywordLocation": "/required", "instanceLocation": "", "error": '"a" is a required property'},
-            {"valid": False, "keywordLocation": "/required", "instanceLocation": "",
-             "error": '"b" is a required property'}]}]}
+    assert detailed == {
+        "valid": False,
+        "keywordLocation": "",
+        "instanceLocation": "",
+        "errors": [
+            {
+                "valid": False,
+                "keywordLocation": "/required",
+                "instanceLocation": "",
+                "errors": [
+                    {
+                        "valid": False,
+                        "keywordLocation": "/required",
+                        "instanceLocation": "",
+                        "error": '"a" is a required property',
+                    },
+                    {
+                        "valid": False,
+                        "keywordLocation": "/required",
+                        "instanceLocation": "",
+                        "error": '"b" is a required property',
+                    },
+                ],
+            }
+        ],
+    }
     assert_conforms(detailed)
 
 
 def test_without_an_absolute_id_no_absolute_locations() -> None:
     schema = {"properties": {"a": {"$ref": "#/$defs/n"}}, "$defs": {"n": {"type": "number"}}}
     basic = module(schema).output({"a": "x"}, "basic")
-    assert basic["errors"] == [{"valid": False, "keywordLocation": "/properties/a/$ref/type", "instanceLocation": "/a",
-                                "error": '"x" is not of type "number"'}]
+    assert basic["errors"] == [
+        {
+            "valid": False,
+            "keywordLocation": "/properties/a/$ref/type",
+            "instanceLocation": "/a",
+            "error": '"x" is not of type "number"',
+        }
+    ]
 
 
 def test_the_workflow_mistakes_in_every_format() -> None:
@@ -171,8 +268,9 @@ def test_every_output_conforms(data: st.DataObject) -> None:
         # retrieved from a URI, as the suite's output tests are: the official output schema wants
         # absoluteKeywordLocation wherever a $ref was crossed, and without an absolute URI (no
         # $id, no retrieval URI) there is none to give (the spec lets it be left out then)
-        compiled = generator.compile_module(schema, profile="draft2020-12", format=False,
-                                            base_uri="https://example.com/drawn.json")
+        compiled = generator.compile_module(
+            schema, profile="draft2020-12", format=False, base_uri="https://example.com/drawn.json"
+        )
     except generator.SchemaError as error:
         assert error.code in REFUSED_GRAPHS, error  # (refused at compile time: nothing to check)
         return
@@ -199,7 +297,11 @@ def _assert_nested(unit: dict[str, Any]) -> None:
     """Each unit's evaluation lies below its parent's: in the schema and in the instance."""
     for inner in unit.get("errors", []):
         for key in ("keywordLocation", "instanceLocation"):
-            assert (inner[key] + "/").startswith(unit[key] + "/") or not unit[key], (key, unit[key], inner[key])
+            assert (inner[key] + "/").startswith(unit[key] + "/") or not unit[key], (
+                key,
+                unit[key],
+                inner[key],
+            )
         _assert_nested(inner)
 
 
@@ -212,21 +314,39 @@ def _leaves(unit: dict[str, Any]) -> list[str]:
 
 
 def test_evaluations_are_placed_under_the_keywords_that_apply_them() -> None:
-    schema = {"type": "object",
-              "properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}], "contains": {"const": 1}}},
-              "patternProperties": {"^x": {"minimum": 0}}, "propertyNames": {"maxLength": 3},
-              "dependentSchemas": {"a": {"required": ["z"]}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "array", "prefixItems": [{"type": "string"}], "contains": {"const": 1}}
+        },
+        "patternProperties": {"^x": {"minimum": 0}},
+        "propertyNames": {"maxLength": 3},
+        "dependentSchemas": {"a": {"required": ["z"]}},
+    }
     output = module(schema).output({"a": [5, 2], "x1": -1, "long": 0}, "verbose")
     _assert_nested(output)
     places = {(u["keywordLocation"], u["instanceLocation"]) for u in _units(output)}
     assert places == {
-        ("", ""), ("/properties", ""), ("/properties/a", "/a"), ("/properties/a/prefixItems", "/a"),
-        ("/properties/a/prefixItems/0", "/a/0"), ("/properties/a/prefixItems/0/type", "/a/0"),
-        ("/properties/a/contains", "/a"), ("/properties/a/contains", "/a/0"), ("/properties/a/contains/const", "/a/0"),
-        ("/properties/a/contains", "/a/1"), ("/properties/a/contains/const", "/a/1"),
-        ("/patternProperties", ""), ("/patternProperties/^x", "/x1"), ("/patternProperties/^x/minimum", "/x1"),
-        ("/propertyNames", ""), ("/propertyNames/maxLength", ""),
-        ("/dependentSchemas", ""), ("/dependentSchemas/a", ""), ("/dependentSchemas/a/required", "")}
+        ("", ""),
+        ("/properties", ""),
+        ("/properties/a", "/a"),
+        ("/properties/a/prefixItems", "/a"),
+        ("/properties/a/prefixItems/0", "/a/0"),
+        ("/properties/a/prefixItems/0/type", "/a/0"),
+        ("/properties/a/contains", "/a"),
+        ("/properties/a/contains", "/a/0"),
+        ("/properties/a/contains/const", "/a/0"),
+        ("/properties/a/contains", "/a/1"),
+        ("/properties/a/contains/const", "/a/1"),
+        ("/patternProperties", ""),
+        ("/patternProperties/^x", "/x1"),
+        ("/patternProperties/^x/minimum", "/x1"),
+        ("/propertyNames", ""),
+        ("/propertyNames/maxLength", ""),
+        ("/dependentSchemas", ""),
+        ("/dependentSchemas/a", ""),
+        ("/dependentSchemas/a/required", ""),
+    }
 
 
 def _units(unit: dict[str, Any]) -> list[dict[str, Any]]:

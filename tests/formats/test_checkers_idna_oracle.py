@@ -18,8 +18,15 @@ idna = pytest.importorskip("idna")
 # Labels around one code point: alone after a letter; before and after a ZERO WIDTH NON-JOINER
 # next to the dual-joining BEH (joining types L, D, R); between BEH and the joiner (type T);
 # after KATAKANA MIDDLE DOT and GREEK KERAIA, before HEBREW GERESH (scripts).
-TEMPLATES = ("a{}", "{}\u200c\u0628", "\u0628\u200c{}", "\u0628{}\u200c\u0628", "\u30fb{}",
-             "\u0375{}", "{}\u05f3")
+TEMPLATES = (
+    "a{}",
+    "{}\u200c\u0628",
+    "\u0628\u200c{}",
+    "\u0628{}\u200c\u0628",
+    "\u30fb{}",
+    "\u0375{}",
+    "{}\u05f3",
+)
 
 
 def _code_points() -> list[int]:

@@ -63,9 +63,27 @@ def test_no_backtracking_blow_up(name: str) -> None:
     assert not risk.risky, f"{name}: {risk.reason}"
 
 
-FORMATS = ["date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
-           "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "json-pointer",
-           "relative-json-pointer", "regex", "uuid"]
+FORMATS = [
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+    "uuid",
+]
 # Run by the 3.10 interpreter: the module's answer for each value of the suite's cases.
 _RUNNER = """
 import json, sys
@@ -90,20 +108,30 @@ def _suite_cases() -> list[tuple[str, Any, bool]]:
 def test_a_module_asserting_every_format_runs_on_python_3_10(tmp_path: Path) -> None:
     interpreter = _python_310()
     if interpreter is None:
-        pytest.skip("no Python 3.10 interpreter here (STRAIGHTLINE_PYTHON310, python3.10 or pyenv's)")
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-              "properties": {name: {"format": name} for name in FORMATS}}
+        pytest.skip(
+            "no Python 3.10 interpreter here (STRAIGHTLINE_PYTHON310, python3.10 or pyenv's)"
+        )
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {name: {"format": name} for name in FORMATS},
+    }
     source = generator.compile_source(json.dumps(schema), format_assertion=True)
     (tmp_path / "every_format.py").write_text(source, encoding="utf-8")
     cases = _suite_cases()
     assert len(cases) > 500
     (tmp_path / "cases.json").write_text(json.dumps([[name, value] for name, value, _ in cases]))
     (tmp_path / "run.py").write_text(_RUNNER)
-    ran = subprocess.run([interpreter, str(tmp_path / "run.py"), str(tmp_path), str(tmp_path / "cases.json")],
-                         capture_output=True, text=True, timeout=300)
+    ran = subprocess.run(
+        [interpreter, str(tmp_path / "run.py"), str(tmp_path), str(tmp_path / "cases.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert ran.returncode == 0, ran.stderr
     answers = json.loads(ran.stdout)
-    wrong = [(name, value) for (name, value, valid), answer in zip(cases, answers) if answer != valid]
+    wrong = [
+        (name, value) for (name, value, valid), answer in zip(cases, answers) if answer != valid
+    ]
     assert not wrong, wrong[:10]
     sys.path.insert(0, str(tmp_path))  # the same module, here on 3.11: the same answers
     try:

@@ -10,11 +10,60 @@ from hypothesis import strategies as st
 from generator.formats import checkers
 from generator.regex import RegexTranslationError, translate
 
-PIECES = ["a", "b", "0", "9", ".", "^", "$", "|", "*", "+", "?", "{", "}", "{2}", "{1,3}", "{2,}",
-          "(", ")", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?<n>", "(?<m>", "\\k<n>", "[", "]", "[^",
-          "-", "\\", "\\d", "\\w", "\\s", "\\b", "\\B", "\\1", "\\2", "\\0", "\\n", "\\cA", "\\x41",
-          "\\u0041", "\\u{1F600}", "\\p{L}", "\\P{Lu}", "\\p{Script=Greek}", "\\/", "\\-", "\\.",
-          "\u00e9", "\U0001f600"]
+PIECES = [
+    "a",
+    "b",
+    "0",
+    "9",
+    ".",
+    "^",
+    "$",
+    "|",
+    "*",
+    "+",
+    "?",
+    "{",
+    "}",
+    "{2}",
+    "{1,3}",
+    "{2,}",
+    "(",
+    ")",
+    "(?:",
+    "(?=",
+    "(?!",
+    "(?<=",
+    "(?<!",
+    "(?<n>",
+    "(?<m>",
+    "\\k<n>",
+    "[",
+    "]",
+    "[^",
+    "-",
+    "\\",
+    "\\d",
+    "\\w",
+    "\\s",
+    "\\b",
+    "\\B",
+    "\\1",
+    "\\2",
+    "\\0",
+    "\\n",
+    "\\cA",
+    "\\x41",
+    "\\u0041",
+    "\\u{1F600}",
+    "\\p{L}",
+    "\\P{Lu}",
+    "\\p{Script=Greek}",
+    "\\/",
+    "\\-",
+    "\\.",
+    "\u00e9",
+    "\U0001f600",
+]
 
 
 @given(st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
@@ -27,6 +76,10 @@ def test_every_pattern_the_compiler_takes_is_valid(pattern: str) -> None:
 
 
 def test_the_compiler_and_the_checker_both_take_and_refuse_some() -> None:
-    for pattern, valid in [("(?<n>a)\\k<n>", True), ("[\\d-z]", False), ("a{2,1}", False),
-                           ("(?<=a+)b", True)]:
+    for pattern, valid in [
+        ("(?<n>a)\\k<n>", True),
+        ("[\\d-z]", False),
+        ("a{2,1}", False),
+        ("(?<=a+)b", True),
+    ]:
         assert checkers._format_regex(pattern) is valid

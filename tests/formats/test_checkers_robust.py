@@ -16,9 +16,33 @@ CHECKERS = sorted(name for name in dir(checkers) if name.startswith(("_format_",
 
 # The characters of the grammars, and a few non-ASCII ones with context rules or Bidi classes.
 GRAMMAR = list("09afxnAFXNPTWYMDHSZz+-.:/?#[]{}()<>@!$&'*,;=%~_\\\"|^ `")
-GRAMMAR += ["xn--", "\\u{", "\\p{", "(?<", "\\k<", "[IPv6:", "\u00b7", "\u0375", "\u05d0",
-            "\u05f3", "\u0628", "\u0660", "\u06f0", "\u200c", "\u200d", "\u30fb", "\u3002",
-            "\u0301", "\u00e9", "\ud800", "\ue000", "\U0001f600", "\ufffe", "\u094d", "=="]
+GRAMMAR += [
+    "xn--",
+    "\\u{",
+    "\\p{",
+    "(?<",
+    "\\k<",
+    "[IPv6:",
+    "\u00b7",
+    "\u0375",
+    "\u05d0",
+    "\u05f3",
+    "\u0628",
+    "\u0660",
+    "\u06f0",
+    "\u200c",
+    "\u200d",
+    "\u30fb",
+    "\u3002",
+    "\u0301",
+    "\u00e9",
+    "\ud800",
+    "\ue000",
+    "\U0001f600",
+    "\ufffe",
+    "\u094d",
+    "==",
+]
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=60)
 GRAMMAR_TEXT = st.lists(st.sampled_from(GRAMMAR), max_size=30).map("".join)

@@ -22,8 +22,11 @@ def _format_files() -> list[tuple[str, Path]]:
     root = suite_dir()
     if root is None:
         return []
-    return [(draft, path) for draft in DRAFTS
-            for path in sorted((root / "tests" / draft / "optional" / "format").glob("*.json"))]
+    return [
+        (draft, path)
+        for draft in DRAFTS
+        for path in sorted((root / "tests" / draft / "optional" / "format").glob("*.json"))
+    ]
 
 
 def _answer(draft: str, schema: dict[str, Any], value: Any) -> bool:
@@ -43,12 +46,15 @@ def _mismatches(draft: str, path: Path, answer: Any) -> list[str]:
             if key in KNOWN_FAILURES and right:
                 wrong.append(f"{key}: listed as a known failure, but passes")
             elif key not in KNOWN_FAILURES and not right:
-                wrong.append(f"{key}: {test['data']!r} should be {'valid' if test['valid'] else 'invalid'}")
+                wrong.append(
+                    f"{key}: {test['data']!r} should be {'valid' if test['valid'] else 'invalid'}"
+                )
     return wrong
 
 
-@pytest.mark.parametrize(("draft", "path"), _format_files(),
-                         ids=[f"{d}/{p.stem}" for d, p in _format_files()])
+@pytest.mark.parametrize(
+    ("draft", "path"), _format_files(), ids=[f"{d}/{p.stem}" for d, p in _format_files()]
+)
 def test_optional_format_file(draft: str, path: Path) -> None:
     assert _mismatches(draft, path, _answer) == []
 
@@ -72,7 +78,9 @@ def test_optional_content_files_are_the_registered_assertion_drafts() -> None:
     """The suite tests content assertion exactly where the registry says it asserts."""
     root = suite_dir()
     assert root is not None
-    with_content = {d for d in DRAFTS if (root / "tests" / d / "optional" / "content.json").exists()}
+    with_content = {
+        d for d in DRAFTS if (root / "tests" / d / "optional" / "content.json").exists()
+    }
     for spec in [*formats.CONTENT_ENCODINGS.values(), *formats.CONTENT_MEDIA_TYPES.values()]:
         assert set(spec.assertion_drafts) == with_content
 

@@ -36,10 +36,28 @@ def _suite_strings() -> dict[str, list[str]]:
 
 SUITE_STRINGS = _suite_strings()
 # Strings no suite case has, so that every branch of the copied code runs at least once.
-EXTRA_STRINGS = ["", "a", "xn--bcher-kva.example", "b\u00fccher.example", "\u05d0\u05d1.com",
-                 "http://[v7.fe]:80/a?b#c", "{+x,y*}", r"(?<a>\p{L}[\d-])\k<a>\u{1F600}"]
-CONTENT_STRINGS = ["", "eyJmb28iOiAiYmFyIn0K", "ezp9Cg==", "{}", "Zg==", "Zh==", "/w==", "[1,]",
-                   "NaN", '{"a": [1, 2.5e3, null]}']
+EXTRA_STRINGS = [
+    "",
+    "a",
+    "xn--bcher-kva.example",
+    "b\u00fccher.example",
+    "\u05d0\u05d1.com",
+    "http://[v7.fe]:80/a?b#c",
+    "{+x,y*}",
+    r"(?<a>\p{L}[\d-])\k<a>\u{1F600}",
+]
+CONTENT_STRINGS = [
+    "",
+    "eyJmb28iOiAiYmFyIn0K",
+    "ezp9Cg==",
+    "{}",
+    "Zg==",
+    "Zh==",
+    "/w==",
+    "[1,]",
+    "NaN",
+    '{"a": [1, 2.5e3, null]}',
+]
 
 
 def _standalone(imports: list[str], constants: list[str], functions: list[str]) -> dict[str, Any]:
@@ -74,7 +92,9 @@ def test_copied_checker_answers_as_the_imported_one(name: str, draft: str) -> No
 
 
 def test_copied_content_checkers_answer_as_the_imported_ones() -> None:
-    namespace = _standalone(*formats.sources(encodings=["base64"], media_types=["application/json"]))
+    namespace = _standalone(
+        *formats.sources(encodings=["base64"], media_types=["application/json"])
+    )
     for name in ("_content_base64", "_content_base64_decode", "_content_application_json"):
         copied = namespace[name]
         imported = getattr(checkers, name)
@@ -101,16 +121,21 @@ def test_sources_define_exactly_the_closure_of_the_checker(name: str) -> None:
 def test_sources_are_deterministic_and_ordered_as_the_file() -> None:
     everything = list(formats.FORMATS)
     first = formats.sources(everything, encodings=["base64"], media_types=["application/json"])
-    again = formats.sources(reversed(everything), media_types=["application/json"],
-                            encodings=["base64"])
+    again = formats.sources(
+        reversed(everything), media_types=["application/json"], encodings=["base64"]
+    )
     assert first == again
     text = Path(checkers.__file__).read_text(encoding="utf-8")
     for pieces in first[1:]:
         positions = [text.index(piece) for piece in pieces]
         assert positions == sorted(positions)
-    assert first[0] == ["import binascii as _binascii", "import json as _json", "import re as _re",
-                        "import unicodedata as _unicodedata",
-                        "from bisect import bisect_right as _bisect_right"]
+    assert first[0] == [
+        "import binascii as _binascii",
+        "import json as _json",
+        "import re as _re",
+        "import unicodedata as _unicodedata",
+        "from bisect import bisect_right as _bisect_right",
+    ]
 
 
 def test_uri_sources_leave_out_the_iri_tables() -> None:
@@ -131,8 +156,11 @@ def test_draft_specific_checker() -> None:
 
 
 def test_registry_names_existing_functions() -> None:
-    names = {n for spec in formats.FORMATS.values()
-             for n in (spec.checker, *spec.draft_checkers.values())}
+    names = {
+        n
+        for spec in formats.FORMATS.values()
+        for n in (spec.checker, *spec.draft_checkers.values())
+    }
     for spec in [*formats.CONTENT_ENCODINGS.values(), *formats.CONTENT_MEDIA_TYPES.values()]:
         names.add(spec.checker)
         if spec.decoder:
@@ -159,13 +187,24 @@ def test_sources_pass_mypy_strict(tmp_path: Path) -> None:
     """The generated modules pass mypy --strict; so must the code they copy from here."""
     pytest.importorskip("mypy")
     imports, constants, functions = formats.sources(
-        list(formats.FORMATS) + ["hostname"], draft="draft4", encodings=["base64"],
-        media_types=["application/json"])
+        list(formats.FORMATS) + ["hostname"],
+        draft="draft4",
+        encodings=["base64"],
+        media_types=["application/json"],
+    )
     imports2, constants2, functions2 = formats.sources(list(formats.FORMATS))
     module = tmp_path / "copied_formats.py"
-    parts = ["from typing import Any", *dict.fromkeys(imports + imports2),
-             *dict.fromkeys(constants + constants2), *dict.fromkeys(functions + functions2)]
+    parts = [
+        "from typing import Any",
+        *dict.fromkeys(imports + imports2),
+        *dict.fromkeys(constants + constants2),
+        *dict.fromkeys(functions + functions2),
+    ]
     module.write_text("\n".join(parts), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(module)],
-                          capture_output=True, text=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(module)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stdout + done.stderr

@@ -19,15 +19,31 @@ KEYWORDS = sorted(registry.KEYWORDS)
 def test_a_keyword_declares_every_part(name: str) -> None:
     keyword = registry.KEYWORDS[name]
     assert keyword.name == name
-    assert keyword.vocabulary in {"core", "applicator", "validation", "unevaluated", "meta-data", "format", "content"}
+    assert keyword.vocabulary in {
+        "core",
+        "applicator",
+        "validation",
+        "unevaluated",
+        "meta-data",
+        "format",
+        "content",
+    }
     assert callable(keyword.check), "preflight needs a checker"
     assert keyword.known_by or keyword.annotation, "no profile knows it"
-    assert not (keyword.known_by & keyword.annotation), "a profile cannot both enforce it and ignore it"
+    assert not (
+        keyword.known_by & keyword.annotation
+    ), "a profile cannot both enforce it and ignore it"
     assert keyword.known_by <= set(PROFILES)
     assert keyword.annotation <= set(PROFILES)
-    assert keyword.optional <= keyword.known_by | keyword.annotation, "an optional assertion is known"
-    if keyword.known_by or keyword.optional:  # a check (maybe by option): lowered and read by the reference
-        assert (keyword.lower is None) == bool(keyword.read_by), "a lowering, or the sibling that reads it"
+    assert (
+        keyword.optional <= keyword.known_by | keyword.annotation
+    ), "an optional assertion is known"
+    if (
+        keyword.known_by or keyword.optional
+    ):  # a check (maybe by option): lowered and read by the reference
+        assert (keyword.lower is None) == bool(
+            keyword.read_by
+        ), "a lowering, or the sibling that reads it"
         if keyword.read_by:
             assert registry.KEYWORDS[keyword.read_by].lower is not None
             assert keyword.known_by <= registry.KEYWORDS[keyword.read_by].known_by
@@ -68,9 +84,27 @@ def test_every_enforced_keyword_has_a_unit() -> None:
 def test_dialects_name_every_draft_difference() -> None:
     """The drafts differ only through named flags; their values are the drafts' rules."""
     assert [d.ref_alone for d in map(DIALECTS.get, base.DRAFTS)] == [True, True, True, False, False]
-    assert [d.tuple_items for d in map(DIALECTS.get, base.DRAFTS)] == [True, True, True, True, False]
-    assert [d.float_integers for d in map(DIALECTS.get, base.DRAFTS)] == [False, True, True, True, True]
-    assert [d.annotations for d in map(DIALECTS.get, base.DRAFTS)] == [False, False, False, True, True]
+    assert [d.tuple_items for d in map(DIALECTS.get, base.DRAFTS)] == [
+        True,
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert [d.float_integers for d in map(DIALECTS.get, base.DRAFTS)] == [
+        False,
+        True,
+        True,
+        True,
+        True,
+    ]
+    assert [d.annotations for d in map(DIALECTS.get, base.DRAFTS)] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+    ]
     assert DIALECTS["draft4"].id_keyword == "id" and DIALECTS["draft6"].id_keyword == "$id"
 
 

@@ -19,13 +19,32 @@ for line in sys.stdin:
         continue  # a notification
     method = message.get("method")
     if method == "initialize":
-        send({"jsonrpc": "2.0", "id": message["id"], "result": {
-            "protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
-            "serverInfo": {"name": "malformed", "version": "0"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "result": {
+                    "protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "malformed", "version": "0"},
+                },
+            }
+        )
     elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": message["id"], "result": {"tools": [
-            {"name": "add", "inputSchema": {"type": "object"}}]}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "result": {"tools": [{"name": "add", "inputSchema": {"type": "object"}}]},
+            }
+        )
     elif method == "tools/call":
         send({"jsonrpc": "2.0", "id": message["id"], "result": {"content": 5}})
     else:
-        send({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "error": {"code": -32601, "message": "Method not found"},
+            }
+        )

@@ -12,14 +12,23 @@ from generator.runtime import ToolRuntime
 
 
 def _contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:
-    return generator.compile_contract_module({"name": name, "description": f"The {name} tool.",
-                                              "input": input, "output": output})
+    return generator.compile_contract_module(
+        {"name": name, "description": f"The {name} tool.", "input": input, "output": output}
+    )
 
 
-ECHO_IN = {"type": "object", "properties": {"text": {"type": "string", "maxLength": 10}},
-           "required": ["text"], "additionalProperties": False}
-ECHO_OUT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-            "additionalProperties": False}
+ECHO_IN = {
+    "type": "object",
+    "properties": {"text": {"type": "string", "maxLength": 10}},
+    "required": ["text"],
+    "additionalProperties": False,
+}
+ECHO_OUT = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}},
+    "required": ["text"],
+    "additionalProperties": False,
+}
 
 
 def add(request: Any) -> Any:
@@ -35,7 +44,9 @@ def echo_deferred(request: Any) -> Any:
     """Completed externally: the output arrives from another thread, on a future."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[Any] = loop.create_future()
-    threading.Thread(target=lambda: loop.call_soon_threadsafe(future.set_result, {"text": request["text"]})).start()
+    threading.Thread(
+        target=lambda: loop.call_soon_threadsafe(future.set_result, {"text": request["text"]})
+    ).start()
     return future
 
 

@@ -27,7 +27,12 @@ from typing import Any, Callable
 import pytest
 
 # The modules whose functions generated modules copy as source text.
-COPIED = ("generator.outputs", "generator.primitives", "generator.regex.matcher", "generator.formats.checkers")
+COPIED = (
+    "generator.outputs",
+    "generator.primitives",
+    "generator.regex.matcher",
+    "generator.formats.checkers",
+)
 # Module globals that hold what a function built once per process (module, name, empty value).
 MEMOS = (("generator.validate.readers", "_YAML_LOADER", None),)
 _ACTIVE = "MUTANT_UNDER_TEST" in os.environ
@@ -69,7 +74,7 @@ def module_text(module: str) -> str:
     active = _mutant()
     owner, _, mutant = active.rpartition(".")
     if owner == module and "__mutmut_" in mutant:
-        function = mutant.partition("__mutmut_")[0][len("x_"):]
+        function = mutant.partition("__mutmut_")[0][len("x_") :]
         mutated = mutated_path.read_text(encoding="utf-8")
         variant = _top_level(ast.parse(mutated), mutant)
         target = _top_level(ast.parse(text), function)
@@ -120,7 +125,10 @@ def _forget_memos() -> None:
     for name, module in list(sys.modules.items()):
         if name == "generator" or name.startswith("generator."):
             for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", "") == name:
+                if (
+                    callable(getattr(value, "cache_clear", None))
+                    and getattr(value, "__module__", "") == name
+                ):
                     value.cache_clear()
 
 
@@ -135,7 +143,9 @@ def pytest_configure(config: pytest.Config) -> None:
     _forget_memos()
     formats = sys.modules.get("generator.formats")
     if formats is not None:
-        formats.IMPORTS, formats.CONSTANTS, formats.FUNCTIONS, formats._ORDER = formats._read_checkers()
+        formats.IMPORTS, formats.CONSTANTS, formats.FUNCTIONS, formats._ORDER = (
+            formats._read_checkers()
+        )
         formats.DEPENDS = formats._read_depends(formats._ORDER)
 
 

@@ -50,12 +50,16 @@ class Module:
 @dataclass
 class Score:
     statuses: dict[str, str] = field(default_factory=dict)  # mutant -> status
-    equivalent: dict[str, str] = field(default_factory=dict)  # mutant -> reason (listed and not killed)
+    equivalent: dict[str, str] = field(
+        default_factory=dict
+    )  # mutant -> reason (listed and not killed)
     stale: list[str] = field(default_factory=list)  # listed as equivalent, but killed or gone
 
     @property
     def counted(self) -> list[str]:
-        return [m for m in self.statuses if m not in self.equivalent and self.statuses[m] != "skipped"]
+        return [
+            m for m in self.statuses if m not in self.equivalent and self.statuses[m] != "skipped"
+        ]
 
     @property
     def killed(self) -> int:
@@ -68,15 +72,19 @@ class Score:
     def line(self, name: str) -> str:
         total = len(self.counted)
         percent = f"{100 * self.killed / total:.1f}%" if total else "-"
-        return (f"{name:10} {percent:>6} killed {self.killed} of {total} "
-                f"({len(self.alive)} not killed; {len(self.equivalent)} equivalent listed; "
-                f"{len(self.statuses)} mutants)")
+        return (
+            f"{name:10} {percent:>6} killed {self.killed} of {total} "
+            f"({len(self.alive)} not killed; {len(self.equivalent)} equivalent listed; "
+            f"{len(self.statuses)} mutants)"
+        )
 
 
 def modules() -> dict[str, Module]:
     table = tomllib.loads((HERE / "modules.toml").read_text(encoding="utf-8"))
-    return {name: Module(name, entry["mutate"], entry["tests"], entry.get("keyword", ""))
-            for name, entry in table.items()}
+    return {
+        name: Module(name, entry["mutate"], entry["tests"], entry.get("keyword", ""))
+        for name, entry in table.items()
+    }
 
 
 def equivalents() -> dict[str, str]:
@@ -111,7 +119,9 @@ def workspace(module: Module) -> Path:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     settings = dict(project["tool"]["mutmut"])
     settings["only_mutate"] = module.mutate
-    settings["pytest_add_cli_args_test_selection"] = module.tests + (["-k", module.keyword] if module.keyword else [])
+    settings["pytest_add_cli_args_test_selection"] = module.tests + (
+        ["-k", module.keyword] if module.keyword else []
+    )
     pytest_settings = project["tool"]["pytest"]["ini_options"]
     lines = ["# Written by tests/mutation/run.py for one module: do not edit.", "[tool.mutmut]"]
     lines += [f"{key} = {_toml(value)}" for key, value in settings.items()]
@@ -133,18 +143,27 @@ def run_mutmut(module: Module, where: Path, max_children: int) -> int:
     last run left alive and not listed as equivalent, again (mutmut keeps a result until its
     function changes, and the tests may have changed)."""
     log = where / "mutmut.log"
-    listed = equivalents()  # (an equivalent mutant would survive again, after every test it reaches)
-    alive_before = [m for m, status in results(where).items()
-                    if status not in (*KILLED, "not checked") and m not in listed]
+    listed = (
+        equivalents()
+    )  # (an equivalent mutant would survive again, after every test it reaches)
+    alive_before = [
+        m
+        for m, status in results(where).items()
+        if status not in (*KILLED, "not checked") and m not in listed
+    ]
     with open(log, "w", encoding="utf-8") as out:
         command = [str(MUTMUT), "run", "--max-children", str(max_children)]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
         done = subprocess.run(command, cwd=where, stdout=out, stderr=subprocess.STDOUT, env=env)
         if done.returncode == 0 and alive_before:
-            done = subprocess.run(command + alive_before, cwd=where, stdout=out, stderr=subprocess.STDOUT, env=env)
+            done = subprocess.run(
+                command + alive_before, cwd=where, stdout=out, stderr=subprocess.STDOUT, env=env
+            )
     if done.returncode != 0:
         tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
-        print(f"{module.name}: mutmut run failed (exit {done.returncode}); the end of {log}:\n{tail}")
+        print(
+            f"{module.name}: mutmut run failed (exit {done.returncode}); the end of {log}:\n{tail}"
+        )
     return done.returncode
 
 
@@ -152,7 +171,9 @@ def results(where: Path) -> dict[str, str]:
     """Each mutant's status as `mutmut results` gives it ({} before the first run)."""
     if not (where / "mutants").is_dir():
         return {}
-    done = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=where, capture_output=True, text=True)
+    done = subprocess.run(
+        [str(MUTMUT), "results", "--all", "true"], cwd=where, capture_output=True, text=True
+    )
     found = {}
     for line in done.stdout.splitlines():
         match = re.fullmatch(r"\s*(\S+): (.+)", line)
@@ -172,7 +193,9 @@ def _files_of(mutant: str) -> list[str]:
 def score(statuses: dict[str, str], listed: dict[str, str], module: Module) -> Score:
     result = Score(statuses=statuses)
     for mutant, reason in listed.items():
-        if not any(fnmatch.fnmatch(f, pattern) for f in _files_of(mutant) for pattern in module.mutate):
+        if not any(
+            fnmatch.fnmatch(f, pattern) for f in _files_of(mutant) for pattern in module.mutate
+        ):
             continue
         if statuses.get(mutant) in (None, *KILLED):
             result.stale.append(mutant)
@@ -194,20 +217,36 @@ def diffs(where: Path, mutants: list[str]) -> list[str]:
     """The diff of each mutant, as `mutmut show` prints it."""
     if not mutants:
         return []
-    done = subprocess.run([sys.executable, "-c", _SHOW], cwd=where, input=json.dumps(mutants),
-                          capture_output=True, text=True)
-    found = [part.strip() for part in done.stdout.split("\0")][:len(mutants)]
+    done = subprocess.run(
+        [sys.executable, "-c", _SHOW],
+        cwd=where,
+        input=json.dumps(mutants),
+        capture_output=True,
+        text=True,
+    )
+    found = [part.strip() for part in done.stdout.split("\0")][: len(mutants)]
     return found + ["(no diff: " + done.stderr.strip()[-200:] + ")"] * (len(mutants) - len(found))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.mutation.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="modules of tests/mutation/modules.toml (default: all)")
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.mutation.run", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "names", nargs="*", help="modules of tests/mutation/modules.toml (default: all)"
+    )
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--list", action="store_true", help="list the modules and their tests, run nothing")
-    parser.add_argument("--report-only", action="store_true", help="report the last run's results, run nothing")
-    parser.add_argument("--fresh-stats", action="store_true",
-                        help="find again which tests reach which function (after a change to tests/mutation/plugin.py)")
+    parser.add_argument(
+        "--list", action="store_true", help="list the modules and their tests, run nothing"
+    )
+    parser.add_argument(
+        "--report-only", action="store_true", help="report the last run's results, run nothing"
+    )
+    parser.add_argument(
+        "--fresh-stats",
+        action="store_true",
+        help="find again which tests reach which function (after a change to tests/mutation/plugin.py)",
+    )
     args = parser.parse_args(argv)
     known = modules()
     unknown = [name for name in args.names if name not in known]
@@ -217,10 +256,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         for module in chosen:
             keyword = f" -k {module.keyword!r}" if module.keyword else ""
-            print(f"{module.name}: {' '.join(module.mutate)}\n    tests: {' '.join(module.tests)}{keyword}")
+            print(
+                f"{module.name}: {' '.join(module.mutate)}\n    tests: {' '.join(module.tests)}{keyword}"
+            )
         return 0
     if not MUTMUT.exists():
-        print(f"mutmut is not installed beside {sys.executable}: pip install -e '.[mutate]'", file=sys.stderr)
+        print(
+            f"mutmut is not installed beside {sys.executable}: pip install -e '.[mutate]'",
+            file=sys.stderr,
+        )
         return 2
     listed = equivalents()
     lines = []
@@ -230,7 +274,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.fresh_stats:
             (where / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
         if not args.report_only:
-            print(f"{module.name}: mutmut run in {where.relative_to(ROOT)} (log: mutmut.log)", flush=True)
+            print(
+                f"{module.name}: mutmut run in {where.relative_to(ROOT)} (log: mutmut.log)",
+                flush=True,
+            )
             if run_mutmut(module, where, args.max_children) != 0:
                 failed = True
                 lines.append(f"{module.name:10} (mutmut run failed)")
@@ -239,8 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         for mutant, diff in zip(result.alive, diffs(where, result.alive)):
             print(f"\n{mutant}: {result.statuses[mutant]}\n{diff}")
         for mutant in result.stale:
-            print(f"\n{mutant}: listed as equivalent in tests/mutation/equivalent.toml, but "
-                  f"{result.statuses.get(mutant, 'no longer a mutant')}: remove it")
+            print(
+                f"\n{mutant}: listed as equivalent in tests/mutation/equivalent.toml, but "
+                f"{result.statuses.get(mutant, 'no longer a mutant')}: remove it"
+            )
         failed = failed or bool(result.alive)
         lines.append(result.line(module.name))
     print("\nmodule      score")

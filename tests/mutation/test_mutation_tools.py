@@ -13,7 +13,7 @@ import pytest
 
 from . import plugin, run
 
-MUTATED = '''\
+MUTATED = """\
 def _pick(a, b):
     return a if a > b else b
 
@@ -28,7 +28,7 @@ def x__pick__mutmut_1(a, b):
 
 def _other(a):
     return a
-'''
+"""
 ORIGINAL = '''\
 """A module whose functions are copied."""
 
@@ -59,19 +59,24 @@ def copied_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.Modu
 
 
 def test_a_copied_module_is_its_original_text_when_no_mutant_of_it_is_active(
-        copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for active in ("", "stats", "generator.regex.nfa.x_step__mutmut_3"):
-        monkeypatch.setattr(plugin, "_mutant", lambda: active)
+        monkeypatch.setattr(plugin, "_mutant", lambda active=active: active)
         plugin._texts.clear()
         assert plugin.module_text("generator.outputs") == ORIGINAL
 
 
 def test_the_active_mutant_replaces_its_function_and_nothing_else(
-        copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(plugin, "_mutant", lambda: "generator.outputs.x__pick__mutmut_1")
     text = plugin.module_text("generator.outputs")
     assert text == ORIGINAL.replace("a > b", "a >= b")
-    assert [n.name for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)] == ["_pick", "_other"]
+    assert [n.name for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)] == [
+        "_pick",
+        "_other",
+    ]
     function = types.FunctionType(compile("def _other(a): pass", "x", "exec").co_consts[0], {})
     function.__module__ = "generator.outputs"
     assert plugin._getsource(lambda obj: "unused")(function) == "def _other(a):\n    return a\n"
@@ -84,10 +89,22 @@ def _score(statuses: dict[str, str], listed: dict[str, str]) -> run.Score:
 
 def test_the_score_counts_kills_of_the_mutants_not_listed_as_equivalent() -> None:
     name = "generator.outputs.x__pick__mutmut_{}".format
-    statuses = {name(1): "killed", name(2): "timeout", name(3): "survived", name(4): "no tests",
-                name(5): "survived", name(6): "skipped"}
-    result = _score(statuses, {name(5): "same answer", name(1): "no longer alive",
-                               "generator.fan_out.x_where__mutmut_1": "another module's"})
+    statuses = {
+        name(1): "killed",
+        name(2): "timeout",
+        name(3): "survived",
+        name(4): "no tests",
+        name(5): "survived",
+        name(6): "skipped",
+    }
+    result = _score(
+        statuses,
+        {
+            name(5): "same answer",
+            name(1): "no longer alive",
+            "generator.fan_out.x_where__mutmut_1": "another module's",
+        },
+    )
     assert result.killed == 2 and sorted(result.alive) == [name(3), name(4)]
     assert result.equivalent == {name(5): "same answer"} and result.stale == [name(1)]
     assert result.line("outputs").split()[:6] == ["outputs", "50.0%", "killed", "2", "of", "4"]
@@ -95,12 +112,22 @@ def test_the_score_counts_kills_of_the_mutants_not_listed_as_equivalent() -> Non
 
 def test_equivalent_mutants_are_matched_to_a_module_by_its_file_patterns() -> None:
     module = run.Module("plan", ["generator/plan/*"], ["tests/test_plan.py"])
-    statuses = {"generator.plan.cost.x__general__mutmut_1": "survived",
-                "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "survived"}
-    result = run.score(statuses, {"generator.plan.cost.x__general__mutmut_1": "a reason",
-                                  "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "another",
-                                  "generator.planner.x_f__mutmut_1": "not this module's"}, module)
-    assert sorted(result.equivalent) == sorted(statuses) and result.stale == [] and result.alive == []
+    statuses = {
+        "generator.plan.cost.x__general__mutmut_1": "survived",
+        "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "survived",
+    }
+    result = run.score(
+        statuses,
+        {
+            "generator.plan.cost.x__general__mutmut_1": "a reason",
+            "generator.plan.x\u01c1Plan\u01c1node__mutmut_1": "another",
+            "generator.planner.x_f__mutmut_1": "not this module's",
+        },
+        module,
+    )
+    assert (
+        sorted(result.equivalent) == sorted(statuses) and result.stale == [] and result.alive == []
+    )
 
 
 def test_every_module_names_files_and_tests_that_exist() -> None:
@@ -118,14 +145,18 @@ def test_every_module_names_files_and_tests_that_exist() -> None:
 
 
 def test_a_workspace_config_is_the_projects_with_the_modules_files_and_tests(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(run, "WORK", tmp_path)
     module = run.Module("outputs", ["generator/outputs.py"], ["tests/errors"])
     where = run.workspace(module)
     config = tomllib.loads((where / "pyproject.toml").read_text())
     project = tomllib.loads((run.ROOT / "pyproject.toml").read_text())
-    assert config["tool"]["mutmut"] == {**project["tool"]["mutmut"], "only_mutate": ["generator/outputs.py"],
-                                        "pytest_add_cli_args_test_selection": ["tests/errors"]}
+    assert config["tool"]["mutmut"] == {
+        **project["tool"]["mutmut"],
+        "only_mutate": ["generator/outputs.py"],
+        "pytest_add_cli_args_test_selection": ["tests/errors"],
+    }
     assert config["tool"]["pytest"] == project["tool"]["pytest"]
     assert not (where / "generator").is_symlink()
     for path in ("generator/api.py", "templates/module.py.j2", "tests/mutation/plugin.py"):

@@ -37,9 +37,7 @@ def _extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 # Patterns without look-arounds or back-references: every one has a linear automaton.
-regular_patterns = st.recursive(
-    st.sampled_from(ATOMS + ASSERTIONS), _extend, max_leaves=8
-)
+regular_patterns = st.recursive(st.sampled_from(ATOMS + ASSERTIONS), _extend, max_leaves=8)
 subjects = st.text(alphabet=ALPHABET, max_size=14)
 
 

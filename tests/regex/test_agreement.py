@@ -55,7 +55,9 @@ def disagreements(pattern: str, strings, compiled: CompiledAutomaton) -> list[st
 def _ecma_test_strings() -> list[str]:
     """Every string constant of tests/test_ecma_regex.py: its patterns and its subjects."""
     tree = ast.parse((ROOT / "tests" / "test_ecma_regex.py").read_text(encoding="utf-8"))
-    found = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    found = {
+        n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
     return sorted(found)
 
 

@@ -18,7 +18,9 @@ from generator.regex.guard import LiteralGuard, literal_guard
 
 # Patterns with a negative lookahead that scans, as real schemas write them.
 GUARDED = {
-    r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$": LiteralGuard(("..",), r"^(?!/)[A-Za-z0-9_./-]+$"),
+    r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$": LiteralGuard(
+        ("..",), r"^(?!/)[A-Za-z0-9_./-]+$"
+    ),
     r"^(?!.*--)[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),
     r"^(?!.*\.\.)(?!.*//)[a-z./]*$": LiteralGuard(("..", "//"), "^[a-z./]*$"),
     r"^(?!.*(?:foo)+bar).*$": LiteralGuard(("bar",), "^.*$"),  # the longest text it needs
@@ -31,10 +33,22 @@ GUARDED = {
     "\ud83d(?!.*x)\ude00": LiteralGuard(("x",), "\ud83d(?:)\ude00"),
 }
 # A lookahead between two terms that are one without it: a string each pattern matches.
-JOINED = {r"^\0(?!.*x)1": "\x001", r"\uD83D(?!.*x)\uDE00": "a\ud83d\ude00", "\ud83d(?!.*x)\ude00": "\ud83d\ude00"}
+JOINED = {
+    r"^\0(?!.*x)1": "\x001",
+    r"\uD83D(?!.*x)\uDE00": "a\ud83d\ude00",
+    "\ud83d(?!.*x)\ude00": "\ud83d\ude00",
+}
 # No guard: the lookahead does not scan, the body needs no text, a back-reference renumbers.
-UNGUARDED = [r"^(?!latest$).+", r"^(?!/)[a-z]+$", r"^(?!.*[._]{2})\w+$", r"^(?!.*(?:foo|bar))",
-             r"(a)(?!.*x)\1", r"^(?=.*x).*$", "^[a-z]+$", r"^(?:(?!.*x)a)+$"]
+UNGUARDED = [
+    r"^(?!latest$).+",
+    r"^(?!/)[a-z]+$",
+    r"^(?!.*[._]{2})\w+$",
+    r"^(?!.*(?:foo|bar))",
+    r"(a)(?!.*x)\1",
+    r"^(?=.*x).*$",
+    "^[a-z]+$",
+    r"^(?:(?!.*x)a)+$",
+]
 
 
 def test_guards() -> None:
@@ -45,8 +59,23 @@ def test_guards() -> None:
 
 
 SUBJECTS = st.text(alphabet="ab./-_xcéfoor \n", max_size=10) | st.sampled_from(
-    ["src/tools/pdf/main.py", "a/../b", "..", "a..b", "/abs", "a//b", "foobar", "fooxbar", "é", "  ", "",
-     "\x001", "\ud83d\ude00", "\U0001f600"])
+    [
+        "src/tools/pdf/main.py",
+        "a/../b",
+        "..",
+        "a..b",
+        "/abs",
+        "a//b",
+        "foobar",
+        "fooxbar",
+        "é",
+        "  ",
+        "",
+        "\x001",
+        "\ud83d\ude00",
+        "\U0001f600",
+    ]
+)
 
 
 @given(st.sampled_from(sorted(GUARDED)), SUBJECTS)
@@ -65,13 +94,22 @@ def modules() -> dict[str, object]:
     additionalProperties false, so the loop's test is the pattern's), draft 2020-12."""
     out = {}
     for pattern in GUARDED:
-        schema = {"properties": {"v": {"type": "string", "pattern": pattern},
-                                 "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
-                                       "additionalProperties": False}}}
+        schema = {
+            "properties": {
+                "v": {"type": "string", "pattern": pattern},
+                "o": {
+                    "type": "object",
+                    "patternProperties": {pattern: {"type": "integer"}},
+                    "additionalProperties": False,
+                },
+            }
+        }
         out[pattern] = module = generator.compile_module(schema, format=False)
-        fast = module.__source__[module.__source__.index("def _v0("):]  # type: ignore[attr-defined]
+        fast = module.__source__[module.__source__.index("def _v0(") :]  # type: ignore[attr-defined]
         texts = GUARDED[pattern].texts
-        assert all(re.search(rf"{re.escape(lit(text).render())} not in \w+", fast) for text in texts), fast
+        assert all(
+            re.search(rf"{re.escape(lit(text).render())} not in \w+", fast) for text in texts
+        ), fast
     return out
 
 

@@ -79,10 +79,24 @@ def test_repeated_back_references_read_text(pattern: str) -> None:
     plan = plan_pattern(pattern)
     assert plan.kind == "unsafe" and "a back-reference" in plan.reason
     search = plan_search(plan)
-    assert [search(text) for text in ("a", "aa", "aaa", "ab", "")] == [True, True, True, False, False]
+    assert [search(text) for text in ("a", "aa", "aaa", "ab", "")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     with pytest.warns(UserWarning, match="unsafe"):
-        module = generator.compile_module({"pattern": pattern}, profile="draft2020-12", format=False)
-    assert [module.is_valid(text) for text in ("a", "aa", "aaa", "ab", "")] == [True, True, True, False, False]
+        module = generator.compile_module(
+            {"pattern": pattern}, profile="draft2020-12", format=False
+        )
+    assert [module.is_valid(text) for text in ("a", "aa", "aaa", "ab", "")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
     assert module.errors("aaa") == [] and len(module.errors("ab")) == 1
 
 
@@ -208,12 +222,10 @@ def test_a_module_using_the_matchers_passes_mypy_strict(tmp_path: Path) -> None:
     nfa = plan_pattern(r"(a|b)*a(a|b){14}c")
     body = "\n".join(imports + [""] + aliases) + "\n\n" + "\n\n".join(sources)
     body += f"\n_P0 = {literal(dfa.table).text}\n_P1 = {literal(nfa.table).text}\n"
-    body += textwrap.dedent(
-        """
+    body += textwrap.dedent("""
         def is_valid(x: str) -> bool:
             return _dfa_search(x, _P0) and not _nfa_search(x, _P1)
-        """
-    )
+        """)
     module = tmp_path / "uses_matchers.py"
     module.write_text(body, encoding="utf-8")
     done = subprocess.run(

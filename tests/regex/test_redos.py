@@ -39,7 +39,9 @@ CASES = [
 @pytest.mark.parametrize(
     "pattern,text,answer,short", CASES, ids=[f"{c[0][:30]}|{c[1][:8]}" for c in CASES]
 )
-def test_redos_patterns_run_in_linear_time(pattern: str, text: str, answer: bool, short: str) -> None:
+def test_redos_patterns_run_in_linear_time(
+    pattern: str, text: str, answer: bool, short: str
+) -> None:
     plan = plan_pattern(pattern)
     assert plan.kind == "automaton", plan.reason
     assert plan.reason.startswith("backtracking can take super-linear time: ")

@@ -41,13 +41,26 @@ def schemas(pattern: str) -> dict[str, tuple[dict[str, Any], Callable[[str], Any
     """Each place a pattern runs, as (schema, instance made of the adversarial text)."""
     return {
         "pattern": ({"type": "string", "pattern": pattern}, lambda s: s),
-        "patternProperties": ({"patternProperties": {pattern: {"type": "integer"}}}, lambda s: {s: "x"}),
-        "pattern loop": ({"patternProperties": {pattern: {"type": "integer"}}, "additionalProperties": False},
-                         lambda s: {s: 1}),
-        "additionalProperties": ({"properties": {"a": {}}, "patternProperties": {pattern: {"type": "integer"}},
-                                  "additionalProperties": {"type": "string"}}, lambda s: {s: 1.5}),
-        "unevaluatedProperties": ({"patternProperties": {pattern: {"type": "integer"}},
-                                   "unevaluatedProperties": False}, lambda s: {s: 1}),
+        "patternProperties": (
+            {"patternProperties": {pattern: {"type": "integer"}}},
+            lambda s: {s: "x"},
+        ),
+        "pattern loop": (
+            {"patternProperties": {pattern: {"type": "integer"}}, "additionalProperties": False},
+            lambda s: {s: 1},
+        ),
+        "additionalProperties": (
+            {
+                "properties": {"a": {}},
+                "patternProperties": {pattern: {"type": "integer"}},
+                "additionalProperties": {"type": "string"},
+            },
+            lambda s: {s: 1.5},
+        ),
+        "unevaluatedProperties": (
+            {"patternProperties": {pattern: {"type": "integer"}}, "unevaluatedProperties": False},
+            lambda s: {s: 1},
+        ),
     }
 
 
@@ -82,8 +95,11 @@ def test_redos_patterns_in_draft_schemas(pattern: str, text: str) -> None:
     assert len(text) >= N
     for where, (schema, instance_of) in schemas(pattern).items():
         module = generator.compile_module(schema, profile="draft2020-12", format=False)
-        engines = ("_dfa_search" in module.__source__, "_nfa_search" in module.__source__,
-                   "_re.compile" in module.__source__)
+        engines = (
+            "_dfa_search" in module.__source__,
+            "_nfa_search" in module.__source__,
+            "_re.compile" in module.__source__,
+        )
         if always_matches(pattern):
             # every string matches `(\w+\s?)*$` (at its end): nothing to run, in any place
             assert not any(engines), where
@@ -130,16 +146,40 @@ def test_a_module_of_every_engine_passes_mypy_strict(tmp_path) -> None:
             "dfa": {"type": "string", "pattern": r"^(a+)+$"},
             "nfa": {"pattern": r"(a|b)*a(a|b){14}c"},
             "str": {"type": "string", "pattern": r"^x-|^(get|put)$|^[A-Z]{2}$"},
-            "names": {"patternProperties": {r"^(a|a)*b$": {"type": "integer"}, r"^\d+$": {}},
-                      "additionalProperties": False},
+            "names": {
+                "patternProperties": {r"^(a|a)*b$": {"type": "integer"}, r"^\d+$": {}},
+                "additionalProperties": False,
+            },
             "seen": {"patternProperties": {r"(\w+\s?)*$": True}, "unevaluatedProperties": False},
         },
     }
     source = generator.compile_source(schema)
-    for engine in ("_dfa_search(", "_nfa_search(", "startswith(", ".isdigit()", "_DfaTable", "_NfaTable"):
+    for engine in (
+        "_dfa_search(",
+        "_nfa_search(",
+        "startswith(",
+        ".isdigit()",
+        "_DfaTable",
+        "_NfaTable",
+    ):
         assert engine in source, engine
     (tmp_path / "engines.py").write_text(source)
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", os.devnull,
-                           "--python-version", "3.10", "engines.py"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            "--python-version",
+            "3.10",
+            "engines.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr

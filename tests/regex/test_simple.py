@@ -13,10 +13,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator
-from generator.regex import compile_pattern
 from generator.reference import DraftReference
-from generator.regex.simple import (CLASS_METHODS, AsciiAccept, CaselessTest, LiteralTest, RunTest, always_matches,
-                                     ascii_accept, ascii_accepts, simple_search, simple_tests)
+from generator.regex import compile_pattern
+from generator.regex.simple import (
+    CLASS_METHODS,
+    AsciiAccept,
+    CaselessTest,
+    LiteralTest,
+    RunTest,
+    always_matches,
+    ascii_accept,
+    ascii_accepts,
+    simple_search,
+    simple_tests,
+)
 
 # Characters at and around the edges of the ASCII classes, and non-ASCII characters that Python's
 # str methods count as digits, letters, lower or upper case (each is outside every ECMA class here).
@@ -27,8 +37,25 @@ BOUNDARY = (
     "\uff21\uff41\u0391\u03b1\u0410\u0430\u00bd\u2160"  # fullwidth, Greek, Cyrillic, numerals
     "\U0001d7ce\U0001d400\U0001f600\ud800\udfff"
 )
-LITERALS = ["x-", "a", "ab", "get", "put", "$ref", "a.b", "\u00e9", "\U0001f600", "", "x", "YeS", "a-B", "no1", "S",
-            "\u212a", "\u017f"]  # (the Kelvin sign lowers to k, long s uppers to S: not ASCII letters)
+LITERALS = [
+    "x-",
+    "a",
+    "ab",
+    "get",
+    "put",
+    "$ref",
+    "a.b",
+    "\u00e9",
+    "\U0001f600",
+    "",
+    "x",
+    "YeS",
+    "a-B",
+    "no1",
+    "S",
+    "\u212a",
+    "\u017f",
+]  # (the Kelvin sign lowers to k, long s uppers to S: not ASCII letters)
 
 
 def _ecma(text: str) -> str:
@@ -43,24 +70,44 @@ def simple_patterns(draw: st.DrawFn) -> str:
         if draw(st.booleans()):
             start, end = draw(st.booleans()), draw(st.booleans())
             # (at most 3 texts found anywhere: more than 4 stay on re)
-            texts = draw(st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3 if start or end else 1))
+            texts = draw(
+                st.lists(st.sampled_from(LITERALS), min_size=1, max_size=3 if start or end else 1)
+            )
             body = _ecma(texts[0]) if len(texts) == 1 else "(" + "|".join(map(_ecma, texts)) + ")"
             alternatives.append(("^" if start else "") + body + ("$" if end else ""))
         elif draw(st.integers(0, 3)) == 0:  # a whole text in any ASCII case
-            texts = draw(st.lists(st.sampled_from(["yes", "k", "a-b", "no1", "s"]), min_size=1, max_size=3))
-            caseless = ["".join(f"[{c.upper()}{c}]" if c.isalpha() else _ecma(c) for c in text) for text in texts]
+            texts = draw(
+                st.lists(st.sampled_from(["yes", "k", "a-b", "no1", "s"]), min_size=1, max_size=3)
+            )
+            caseless = [
+                "".join(f"[{c.upper()}{c}]" if c.isalpha() else _ecma(c) for c in text)
+                for text in texts
+            ]
             alternatives.append("^(" + "|".join(caseless) + ")$")
         else:
-            cls = draw(st.sampled_from([r"\d", "[0-9]", "[a-zA-Z]", "[A-Za-z0-9]", "[0-9a-zA-Z]", "[a-z]", "[A-Z]"]))
+            cls = draw(
+                st.sampled_from(
+                    [r"\d", "[0-9]", "[a-zA-Z]", "[A-Za-z0-9]", "[0-9a-zA-Z]", "[a-z]", "[A-Z]"]
+                )
+            )
             two = cls in ("[a-z]", "[A-Z]")  # (two methods: only with a small maximum count)
-            count = draw(st.sampled_from(["", "?", "{2}", "{1,3}", "{0,2}"] + ([] if two else ["+", "*", "{2,}", "+?"])))
+            count = draw(
+                st.sampled_from(
+                    ["", "?", "{2}", "{1,3}", "{0,2}"] + ([] if two else ["+", "*", "{2,}", "+?"])
+                )
+            )
             run = draw(st.sampled_from(["{}", "({})", "(?:{})", "((?:{}))"])).format(cls + count)
             alternatives.append("^" + run + "$")
     return "|".join(alternatives)
 
 
-SUBJECTS = st.text(alphabet=BOUNDARY + "xgetpurf$.", max_size=8) | st.sampled_from(LITERALS) | st.builds(
-    lambda a, b: a + b, st.sampled_from(LITERALS), st.text(alphabet=BOUNDARY, max_size=3))
+SUBJECTS = (
+    st.text(alphabet=BOUNDARY + "xgetpurf$.", max_size=8)
+    | st.sampled_from(LITERALS)
+    | st.builds(
+        lambda a, b: a + b, st.sampled_from(LITERALS), st.text(alphabet=BOUNDARY, max_size=3)
+    )
+)
 
 
 def test_class_methods_are_exactly_the_classes_on_every_code_point() -> None:
@@ -76,7 +123,9 @@ def test_class_methods_are_exactly_the_classes_on_every_code_point() -> None:
                 wrong.append(hex(cp))
         assert not wrong, (ranges, methods, wrong[:10])
         # without isascii() the methods are not the class: isdigit() holds for U+0661, ...
-        assert any(all(getattr(chr(cp), m)() for m in methods) for cp in range(0x80, 0x2000)), methods
+        assert any(
+            all(getattr(chr(cp), m)() for m in methods) for cp in range(0x80, 0x2000)
+        ), methods
 
 
 @settings(max_examples=300, deadline=None)
@@ -115,9 +164,15 @@ SHAPES = {
     "^[A-Z]{17}$": None,
     "^[A-Za-z]*$": (RunTest(("isalpha",), 0, None),),
     "^[0-9A-Za-z]{1,64}$": (RunTest(("isalnum",), 1, 64),),
-    "^([0-9]{3})$|^(default)$": (RunTest(("isdigit",), 3, 3), LiteralTest("default", True, True)),  # Swagger
+    "^([0-9]{3})$|^(default)$": (
+        RunTest(("isdigit",), 3, 3),
+        LiteralTest("default", True, True),
+    ),  # Swagger
     "^(?:([A-Z]))$": (RunTest(("isalpha", "isupper"), 1, 1),),
-    "^([Pp][Rr][Ee][Ss][Ee][Nn][Tt]|[Aa][Bb][Ss][Ee][Nn][Tt])$": (CaselessTest("present"), CaselessTest("absent")),
+    "^([Pp][Rr][Ee][Ss][Ee][Nn][Tt]|[Aa][Bb][Ss][Ee][Nn][Tt])$": (
+        CaselessTest("present"),
+        CaselessTest("absent"),
+    ),
     r"^(#[Mm][Ss]\.[Gg]1)$": (CaselessTest("#ms.g1"),),  # (non-letters as they are)
     "^[Pp]resent$": None,  # a letter of one case: not caseless
     "^([Yy]|no)$": None,
@@ -139,28 +194,69 @@ def test_many_alternatives_stay_simple_only_as_a_set() -> None:
     assert simple_tests("|".join(["^[a-z]$"] * 5)) is None
 
 
-@pytest.mark.parametrize("pattern", [
-    "^[a-f0-9]{64}$", "^[a-z][a-z0-9_.-]+$", r"^\w+$", "^a+$", r"^\d+", r"\d+$", "^.$", "^[^a]$", r"\bx",
-    "^a{2}$", "^(a|b+)$", "^x-(?=y)", r"^(a)\1$", "^[A-Z]{0}$", "a^", "^^a", "(?:)+", "^([0-9]|[a-z])$",
-    "^([0-9]{2}x)$", "^(?:[0-9]+)+$",
-])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[a-f0-9]{64}$",
+        "^[a-z][a-z0-9_.-]+$",
+        r"^\w+$",
+        "^a+$",
+        r"^\d+",
+        r"\d+$",
+        "^.$",
+        "^[^a]$",
+        r"\bx",
+        "^a{2}$",
+        "^(a|b+)$",
+        "^x-(?=y)",
+        r"^(a)\1$",
+        "^[A-Z]{0}$",
+        "a^",
+        "^^a",
+        "(?:)+",
+        "^([0-9]|[a-z])$",
+        "^([0-9]{2}x)$",
+        "^(?:[0-9]+)+$",
+    ],
+)
 def test_other_patterns_stay_on_the_regex_engines(pattern: str) -> None:
     assert simple_tests(pattern) is None
 
 
 # -- through generated modules: the emitted tests are the regex too --------------------------------
 
-MODULE_PATTERNS = ["^x-", r"^\$ref$", r"\.json$", "type", "^(get|put|post|delete)$", "^true|false$",
-                   r"^\d+$", "^[A-Z]{2}$", "^[a-z]{0,9}$", "^[0-9A-Za-z]{1,4}$", "^[a-zA-Z]?$", "^$",
-                   r"^\d{3}$|^x-|end$|^(a|b)$", "^([Yy][Ee][Ss]|[Kk])$", "^([Aa]-[Bb])$"]
+MODULE_PATTERNS = [
+    "^x-",
+    r"^\$ref$",
+    r"\.json$",
+    "type",
+    "^(get|put|post|delete)$",
+    "^true|false$",
+    r"^\d+$",
+    "^[A-Z]{2}$",
+    "^[a-z]{0,9}$",
+    "^[0-9A-Za-z]{1,4}$",
+    "^[a-zA-Z]?$",
+    "^$",
+    r"^\d{3}$|^x-|end$|^(a|b)$",
+    "^([Yy][Ee][Ss]|[Kk])$",
+    "^([Aa]-[Bb])$",
+]
 
 
 def in_both_places(pattern: str) -> dict[str, object]:
     """The pattern on property v's value, and as patternProperties of property o (with
     additionalProperties false, so the pattern loop's code runs)."""
-    return {"properties": {"v": {"type": "string", "pattern": pattern},
-                           "o": {"type": "object", "patternProperties": {pattern: {"type": "integer"}},
-                                 "additionalProperties": False}}}
+    return {
+        "properties": {
+            "v": {"type": "string", "pattern": pattern},
+            "o": {
+                "type": "object",
+                "patternProperties": {pattern: {"type": "integer"}},
+                "additionalProperties": False,
+            },
+        }
+    }
 
 
 @pytest.fixture(scope="module")
@@ -191,20 +287,36 @@ def test_emitted_str_tests_agree_with_re(modules: dict, pattern: str, s: str) ->
 
 ASCII_SHAPES = {
     r"^\S*$": AsciiAccept(" ", 0, None, printable=True),  # FHIR's uri (\s holds 6 ASCII characters)
-    r"^[ \r\n\t\S]+$": AsciiAccept("\x0b\x0c", 1, None, printable=False),  # FHIR's string and markdown
-    r"^[^\s]+(\s[^\s]+)*$": AsciiAccept(" ", 1, None, printable=True),  # FHIR's code: the run without the tail
+    r"^[ \r\n\t\S]+$": AsciiAccept(
+        "\x0b\x0c", 1, None, printable=False
+    ),  # FHIR's string and markdown
+    r"^[^\s]+(\s[^\s]+)*$": AsciiAccept(
+        " ", 1, None, printable=True
+    ),  # FHIR's code: the run without the tail
     r"^.{1,64}$": AsciiAccept("\n\r", 1, 64, printable=False),
     "^[^/]+$": AsciiAccept("/", 1, None, printable=False),
     "^(?:[^ab]{2})$": AsciiAccept("ab", 2, 2, printable=False),
     r"^[\s\S]{3}$": AsciiAccept("", 3, 3, printable=False),
-    r"^[^\x00-\x1f]+$": AsciiAccept("", 1, None, printable=True),  # (32 controls left out, no printable one)
+    r"^[^\x00-\x1f]+$": AsciiAccept(
+        "", 1, None, printable=True
+    ),  # (32 controls left out, no printable one)
     r"^x?\S+(?:-y)?$": AsciiAccept(" ", 1, None, printable=True),
     r"^\S*(\s\S+)*$": AsciiAccept(" ", 0, None, printable=True),
-    r"^\s?\S*$": AsciiAccept(" ", 0, None, printable=True),  # (the first run, \s, leaves out too much)
+    r"^\s?\S*$": AsciiAccept(
+        " ", 0, None, printable=True
+    ),  # (the first run, \s, leaves out too much)
     # no such run: the class leaves out too many printable characters, a term must match other
     # text, an assertion or a reference is there, or there are alternatives
-    r"^[A-Za-z0-9\-\.]{1,64}$": None, "^[^abc]+$": None, r"^\S+x$": None, r"^(?!x)\S+$": None,
-    r"^\S+\b$": None, r"^(\S)\1$": None, r"^\S+$|^x$": None, r"\S+$": None, r"^\S+": None, "^$": None,
+    r"^[A-Za-z0-9\-\.]{1,64}$": None,
+    "^[^abc]+$": None,
+    r"^\S+x$": None,
+    r"^(?!x)\S+$": None,
+    r"^\S+\b$": None,
+    r"^(\S)\1$": None,
+    r"^\S+$|^x$": None,
+    r"\S+$": None,
+    r"^\S+": None,
+    "^$": None,
     "^(a|b)+$": None,
 }
 
@@ -219,7 +331,8 @@ WIDE_CLASSES = [r"\S", r"[^\s]", ".", "[^/]", r"[ \r\n\t\S]", "[^ab]", r"[\s\S]"
 # (\v and \f, which [ \r\n\t\S] leaves out; \x1c, which ECMA's \S holds and Python's str.isspace
 # does not), DEL, NUL, and non-ASCII spaces, letters and an astral character
 WIDE_RUN_SUBJECTS = st.text(alphabet=[chr(c) for c in range(0x20, 0x7F)], max_size=6) | st.text(
-    alphabet="ab/ x-1\t\n\x0b\x0c\x1c\x7f\x00\u00a0\u00e9\u2028\ufeff\U0001f600", max_size=6)
+    alphabet="ab/ x-1\t\n\x0b\x0c\x1c\x7f\x00\u00a0\u00e9\u2028\ufeff\U0001f600", max_size=6
+)
 
 
 @st.composite
@@ -247,8 +360,15 @@ def test_what_ascii_first_accepts_the_regex_matches(pattern: str, subjects: list
             assert search(s) is not None, (pattern, s)
 
 
-ASCII_MODULE_PATTERNS = [r"^\S*$", r"^[ \r\n\t\S]+$", r"^[^\s]+(\s[^\s]+)*$", "^.{1,4}$", "^[^/]{2}$", r"^\S+$",
-                         "^[^/]{2,8}$"]
+ASCII_MODULE_PATTERNS = [
+    r"^\S*$",
+    r"^[ \r\n\t\S]+$",
+    r"^[^\s]+(\s[^\s]+)*$",
+    "^.{1,4}$",
+    "^[^/]{2}$",
+    r"^\S+$",
+    "^[^/]{2,8}$",
+]
 
 
 @pytest.fixture(scope="module")
@@ -277,8 +397,14 @@ def test_emitted_ascii_first_agrees_with_re(ascii_modules: dict, pattern: str, s
 
 # Strings at and around each length bound, of a printable character, an excluded one, a control
 # character and a non-ASCII one, alone and at either end of an accepted run.
-BOUND_SUBJECTS = sorted({text for n in range(11) for c in "a/ ~\t\n\x0b\x0c\x7f\u00e9"
-                         for text in (c * n, "a" * (n - 1) + c if n else "", c + "a" * (n - 1) if n else "")})
+BOUND_SUBJECTS = sorted(
+    {
+        text
+        for n in range(11)
+        for c in "a/ ~\t\n\x0b\x0c\x7f\u00e9"
+        for text in (c * n, "a" * (n - 1) + c if n else "", c + "a" * (n - 1) if n else "")
+    }
+)
 
 
 @pytest.mark.parametrize("pattern", ASCII_MODULE_PATTERNS)
@@ -296,9 +422,23 @@ def test_emitted_ascii_first_at_the_length_bounds(ascii_modules: dict, pattern: 
 
 # -- patterns every string matches: no check at all --------------------------------------------
 
-ALWAYS = {".*": True, "^.*": True, ".*$": True, "x?": True, "a|.*": True, "": True, "(a*)*": True, "^(?:ab)*": True,
-          "^.*$": False,  # a line terminator: `.` does not match it and `$` is the end of the string
-          "^$": False, ".+": False, r"\b.*": False, "a*b": False, "^x?$": False, "(?:)": False}
+ALWAYS = {
+    ".*": True,
+    "^.*": True,
+    ".*$": True,
+    "x?": True,
+    "a|.*": True,
+    "": True,
+    "(a*)*": True,
+    "^(?:ab)*": True,
+    "^.*$": False,  # a line terminator: `.` does not match it and `$` is the end of the string
+    "^$": False,
+    ".+": False,
+    r"\b.*": False,
+    "a*b": False,
+    "^x?$": False,
+    "(?:)": False,
+}
 
 
 @pytest.mark.parametrize("pattern", list(ALWAYS))
@@ -307,7 +447,18 @@ def test_patterns_every_string_matches(pattern: str) -> None:
 
 
 # Patterns one anchor, one term or one line terminator away from matching every string.
-NEARLY_ALWAYS = ["^.*$", "^$", ".+", r"\b.*", "a*b", "^x?$", "x{1,}", "a|^$", "^(?:ab)*$", "^.*\\n?$"]
+NEARLY_ALWAYS = [
+    "^.*$",
+    "^$",
+    ".+",
+    r"\b.*",
+    "a*b",
+    "^x?$",
+    "x{1,}",
+    "a|^$",
+    "^(?:ab)*$",
+    "^.*\\n?$",
+]
 NEAR_SUBJECTS = ["", "a", "x", "xx", "ab", "abab", "\n", "a\nb", "b\n", "\u2028", " ", "-"]
 
 
@@ -320,17 +471,28 @@ def test_a_pattern_some_string_fails_is_checked_wherever_it_runs(pattern: str) -
     search = compile_pattern(pattern).search
     assert any(search(s) is None for s in NEAR_SUBJECTS), pattern
     values = {"properties": {"v": {"type": "string", "pattern": pattern}}}
-    keys = {"patternProperties": {pattern: {"type": "integer"}}, "additionalProperties": {"type": "boolean"}}
+    keys = {
+        "patternProperties": {pattern: {"type": "integer"}},
+        "additionalProperties": {"type": "boolean"},
+    }
     names = {"propertyNames": {"pattern": pattern}}
-    modules = [(generator.compile_module(schema, format=False), DraftReference(schema, "draft2020-12"))
-               for schema in (values, keys, names)]
+    modules = [
+        (generator.compile_module(schema, format=False), DraftReference(schema, "draft2020-12"))
+        for schema in (values, keys, names)
+    ]
     for s in NEAR_SUBJECTS:
         matches = search(s) is not None
         for (module, reference), instance in zip(modules, ({"v": s}, {s: 1}, {s: None})):
-            assert module.is_valid(instance) is matches is reference.is_valid(instance), (pattern, s)
+            assert module.is_valid(instance) is matches is reference.is_valid(instance), (
+                pattern,
+                s,
+            )
             assert (module.errors(instance) == []) is matches, (pattern, s)
         module, _ = modules[1]
-        assert module.is_valid({s: True}) is (not matches), (pattern, s)  # additionalProperties took it
+        assert module.is_valid({s: True}) is (not matches), (
+            pattern,
+            s,
+        )  # additionalProperties took it
 
 
 @settings(max_examples=200, deadline=None)
@@ -342,7 +504,11 @@ def test_what_always_matches_matches_every_string(pattern: str, s: str) -> None:
 def test_a_pattern_every_string_matches_is_no_check() -> None:
     schema = {"type": "string", "pattern": ".*", "maxLength": 3}
     source = generator.compile_source(schema, format=False)
-    assert "_re.compile" not in source and "import re" not in source and "pattern" not in source.split('"Fast path')[1].split("def _e")[0]
+    assert (
+        "_re.compile" not in source
+        and "import re" not in source
+        and "pattern" not in source.split('"Fast path')[1].split("def _e")[0]
+    )
     module = generator.compile_module(schema, format=False)
     for value, valid in (("", True), ("a\nb", True), ("abcd", False), (1, False)):
         assert module.is_valid(value) is valid and (module.errors(value) == []) is valid
@@ -353,14 +519,30 @@ def test_a_pattern_every_string_matches_is_no_check() -> None:
 ALWAYS_KEY_SCHEMAS = [
     {"patternProperties": {".*": {"type": "string"}}},
     {"patternProperties": {".*": {"type": "string"}}, "additionalProperties": False},
-    {"properties": {"a": {}}, "patternProperties": {".*": True, "^x": {"type": "integer"}},
-     "additionalProperties": {"type": "number"}},
-    {"patternProperties": {"": {"type": "string"}, "^x-": {"maxLength": 2}}, "additionalProperties": False},
+    {
+        "properties": {"a": {}},
+        "patternProperties": {".*": True, "^x": {"type": "integer"}},
+        "additionalProperties": {"type": "number"},
+    },
+    {
+        "patternProperties": {"": {"type": "string"}, "^x-": {"maxLength": 2}},
+        "additionalProperties": False,
+    },
     {"patternProperties": {".*": {"type": "string"}}, "unevaluatedProperties": False},
     {"propertyNames": {"pattern": "^.*"}, "patternProperties": {"x?": {"type": "integer"}}},
 ]
-ALWAYS_KEY_INSTANCES = [{}, {"a": 1}, {"a": "s"}, {"b": 1.5}, {"x1": 2}, {"x1": 2.5}, {"x-y": "abc"}, {"x-y": "ab"},
-                        {"\n": "s", "": 1}, 7]
+ALWAYS_KEY_INSTANCES = [
+    {},
+    {"a": 1},
+    {"a": "s"},
+    {"b": 1.5},
+    {"x1": 2},
+    {"x1": 2.5},
+    {"x-y": "abc"},
+    {"x-y": "ab"},
+    {"\n": "s", "": 1},
+    7,
+]
 
 
 @pytest.mark.parametrize("schema", ALWAYS_KEY_SCHEMAS, ids=range(len(ALWAYS_KEY_SCHEMAS)))
@@ -370,7 +552,9 @@ def test_a_pattern_every_name_matches_is_no_test_of_the_name(schema: dict) -> No
     assert "_re.compile" not in source and "_P0" not in source and "if True" not in source
     reference = DraftReference(schema, "draft2020-12")
     for instance in ALWAYS_KEY_INSTANCES:
-        expected = sorted((e.instance_location, e.keyword_location) for e in reference.errors(instance))
+        expected = sorted(
+            (e.instance_location, e.keyword_location) for e in reference.errors(instance)
+        )
         found = sorted((e.instance_location, e.keyword_location) for e in module.errors(instance))
         assert found == expected, (schema, instance)
         assert module.is_valid(instance) is (not expected), (schema, instance)

@@ -26,18 +26,32 @@ SCHEMA = {
 }
 
 
-def run(*args: str | Path, cwd: Path, stdin: bytes | None = None, env: dict[str, str] | None = None,
-        python_m: bool = False) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str | Path,
+    cwd: Path,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    python_m: bool = False,
+) -> subprocess.CompletedProcess[str]:
     """The command as a subprocess; no Python traceback may ever reach its output."""
     if not STRAIGHTLINE.exists() and not python_m:
         pytest.skip(f"the straightline console script is not installed next to {sys.executable}")
     command = [sys.executable, "-m", "generator"] if python_m else [str(STRAIGHTLINE)]
     full_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
-    proc = subprocess.run([*command, "validate", *map(str, args)], cwd=cwd, input=stdin,
-                          capture_output=True, env=full_env, timeout=HANG_LIMIT)
-    result = subprocess.CompletedProcess(proc.args, proc.returncode,
-                                         proc.stdout.decode("utf-8", "surrogateescape"),
-                                         proc.stderr.decode("utf-8", "surrogateescape"))
+    proc = subprocess.run(
+        [*command, "validate", *map(str, args)],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        env=full_env,
+        timeout=HANG_LIMIT,
+    )
+    result = subprocess.CompletedProcess(
+        proc.args,
+        proc.returncode,
+        proc.stdout.decode("utf-8", "surrogateescape"),
+        proc.stderr.decode("utf-8", "surrogateescape"),
+    )
     assert "Traceback" not in result.stderr, result.stderr
     assert "Traceback" not in result.stdout, result.stdout
     return result

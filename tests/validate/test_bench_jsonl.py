@@ -34,8 +34,13 @@ def test_quick_report_shape_and_answers(section: dict[str, Any]) -> None:
     for entry in section["files"]:
         assert entry["problem"] is None
         labels = set(entry["seconds"])
-        assert {"json.loads", "straightline (in process)", "json.loads (command)", "straightline (command)",
-                "straightline --jobs 2 (command)"} <= labels
+        assert {
+            "json.loads",
+            "straightline (in process)",
+            "json.loads (command)",
+            "straightline (command)",
+            "straightline --jobs 2 (command)",
+        } <= labels
         assert all(value > 0 for value in entry["seconds"].values())
         assert set(entry["records_per_second"]) == labels
         assert entry["ratio_in_process"] > 0 and entry["ratio_command"] > 0
@@ -46,11 +51,19 @@ def test_real_schemas_report_shape_and_answers(section: dict[str, Any]) -> None:
     """SchemaStore's Dependabot, GitHub workflow and package.json schemas, each over its valid
     samples: the command's answer is checked (every record valid) before the figures are taken."""
     assert section["schemas_target_ratio"] == 1.2
-    assert [entry["name"] for entry in section["schemas"]] == ["dependabot", "github-workflows", "package.json"]
+    assert [entry["name"] for entry in section["schemas"]] == [
+        "dependabot",
+        "github-workflows",
+        "package.json",
+    ]
     for entry in section["schemas"]:
         assert entry["problem"] is None
         assert entry["lines"] == 200 and entry["samples"] > 30
-        assert {"json.loads", "straightline (in process)", "json.loads (command)",
-                "straightline --jobs 2 (command)"} <= set(entry["seconds"])
+        assert {
+            "json.loads",
+            "straightline (in process)",
+            "json.loads (command)",
+            "straightline --jobs 2 (command)",
+        } <= set(entry["seconds"])
         assert entry["ratio_jobs_2"] > 0 and entry["ratio_in_process"] > 0
     assert "ratio --jobs 2" in jsonl.table(section)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import HANG_LIMIT, SCHEMA, STRAIGHTLINE, run, write
+from .conftest import HANG_LIMIT, STRAIGHTLINE, run, write
 
 VALID = {"left": 1, "right": 2}
 MISSING_RIGHT = {"left": 1}
@@ -26,6 +26,7 @@ def _lines(text: str) -> list[str]:
 
 
 # --- files, text output, exit status ------------------------------------------------------------
+
 
 def test_valid_files_exit_0_with_a_summary(tmp_path: Path, schema_file: Path) -> None:
     write(tmp_path / "a.json", VALID)
@@ -41,9 +42,9 @@ def test_invalid_file_exit_1_one_line_per_error(tmp_path: Path, schema_file: Pat
     result = run("--schema", schema_file, "a.json", "bad.json", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "bad.json:(root): \"right\" is a required property",
-        "bad.json:/extra: additional property \"extra\" is not allowed",
-        "bad.json:/left: \"1\" is not of type \"integer\"",
+        'bad.json:(root): "right" is a required property',
+        'bad.json:/extra: additional property "extra" is not allowed',
+        'bad.json:/left: "1" is not of type "integer"',
         "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
     ]
     assert result.stderr == ""
@@ -53,35 +54,51 @@ def test_python_m_generator_validate_is_the_same_command(tmp_path: Path, module_
     write(tmp_path / "bad.json", MISSING_RIGHT)
     direct = run("--module", module_file, "bad.json", cwd=tmp_path)
     as_module = run("--module", module_file, "bad.json", cwd=tmp_path, python_m=True)
-    assert (as_module.returncode, as_module.stdout) == (direct.returncode, direct.stdout) == (
-        1, "bad.json:(root): \"right\" is a required property\n1 record in 1 file: 0 valid, 1 invalid, 0 unreadable\n")
+    assert (
+        (as_module.returncode, as_module.stdout)
+        == (direct.returncode, direct.stdout)
+        == (
+            1,
+            'bad.json:(root): "right" is a required property\n1 record in 1 file: 0 valid, 1 invalid, 0 unreadable\n',
+        )
+    )
 
 
 def test_schema_fragment_and_profile(tmp_path: Path) -> None:
     write(tmp_path / "s.json", {"$defs": {"name": {"type": "string", "maxLength": 3}}})
     write(tmp_path / "d.json", '"toolong"')
-    result = run("--schema", "s.json#/$defs/name", "--profile", "draft2020-12", "d.json", cwd=tmp_path)
+    result = run(
+        "--schema", "s.json#/$defs/name", "--profile", "draft2020-12", "d.json", cwd=tmp_path
+    )
     assert result.returncode == 1, result.stderr
-    assert _lines(result.stdout) == ["d.json:(root): \"toolong\" is too long (maxLength 3)",
-                                     "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable"]
+    assert _lines(result.stdout) == [
+        'd.json:(root): "toolong" is too long (maxLength 3)',
+        "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable",
+    ]
     strict = run("--schema", "s.json#/$defs/name", "--profile", "strict", "d.json", cwd=tmp_path)
     assert strict.returncode == 2
-    assert "s.json#/$defs/name:/$defs: keyword '$defs' is not in the strict profile" in strict.stderr
+    assert (
+        "s.json#/$defs/name:/$defs: keyword '$defs' is not in the strict profile" in strict.stderr
+    )
 
 
 # --- directories and --glob ---------------------------------------------------------------------
 
+
 def test_directory_recursive_default_suffixes(tmp_path: Path, module_file: Path) -> None:
     write(tmp_path / "data" / "a.json", VALID)
     write(tmp_path / "data" / "sub" / "b.JSON", MISSING_RIGHT)
-    write(tmp_path / "data" / "sub" / "c.ndjson", json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n")
+    write(
+        tmp_path / "data" / "sub" / "c.ndjson",
+        json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n",
+    )
     write(tmp_path / "data" / "notes.txt", "not data")
     write(tmp_path / "data" / ".cache" / "x.json", MISSING_RIGHT)
     result = run("--module", module_file, "data", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "data/sub/b.JSON:(root): \"right\" is a required property",
-        "data/sub/c.ndjson:2:/left: \"1\" is not of type \"integer\"",
+        'data/sub/b.JSON:(root): "right" is a required property',
+        'data/sub/c.ndjson:2:/left: "1" is not of type "integer"',
         "4 records in 3 files: 2 valid, 2 invalid, 0 unreadable",
     ]
 
@@ -91,10 +108,12 @@ def test_glob_selects_files_in_directories(tmp_path: Path, module_file: Path) ->
     write(tmp_path / "data" / "keep" / "b.txt", MISSING_RIGHT)
     write(tmp_path / "data" / "skip" / "c.txt", MISSING_RIGHT)
     write(tmp_path / "data" / "d.json", MISSING_RIGHT)
-    result = run("--module", module_file, "--glob", "keep/*.txt", "--glob", "nothing*", "data", cwd=tmp_path)
+    result = run(
+        "--module", module_file, "--glob", "keep/*.txt", "--glob", "nothing*", "data", cwd=tmp_path
+    )
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "data/keep/b.txt:(root): \"right\" is a required property",
+        'data/keep/b.txt:(root): "right" is a required property',
         "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
     ]
 
@@ -108,14 +127,24 @@ def test_no_data_file_found_is_a_usage_error(tmp_path: Path, module_file: Path) 
 
 # --- JSON Lines ---------------------------------------------------------------------------------
 
-def test_jsonl_reports_line_numbers_and_skips_blank_lines(tmp_path: Path, module_file: Path) -> None:
-    lines = [json.dumps(VALID), "", json.dumps(MISSING_RIGHT), "   ", json.dumps(VALID), json.dumps(WRONG_TYPE)]
+
+def test_jsonl_reports_line_numbers_and_skips_blank_lines(
+    tmp_path: Path, module_file: Path
+) -> None:
+    lines = [
+        json.dumps(VALID),
+        "",
+        json.dumps(MISSING_RIGHT),
+        "   ",
+        json.dumps(VALID),
+        json.dumps(WRONG_TYPE),
+    ]
     write(tmp_path / "d.jsonl", "\n".join(lines) + "\n")
     result = run("--module", module_file, "d.jsonl", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "d.jsonl:3:(root): \"right\" is a required property",
-        "d.jsonl:6:/left: \"1\" is not of type \"integer\"",
+        'd.jsonl:3:(root): "right" is a required property',
+        'd.jsonl:6:/left: "1" is not of type "integer"',
         "4 records in 1 file: 2 valid, 2 invalid, 0 unreadable",
     ]
 
@@ -123,10 +152,14 @@ def test_jsonl_reports_line_numbers_and_skips_blank_lines(tmp_path: Path, module
 def test_empty_jsonl_file_is_zero_records_and_valid(tmp_path: Path, module_file: Path) -> None:
     write(tmp_path / "d.jsonl", "")
     result = run("--module", module_file, "d.jsonl", cwd=tmp_path)
-    assert (result.returncode, _lines(result.stdout)) == (0, ["0 records in 1 file: 0 valid, 0 invalid, 0 unreadable"])
+    assert (result.returncode, _lines(result.stdout)) == (
+        0,
+        ["0 records in 1 file: 0 valid, 0 invalid, 0 unreadable"],
+    )
 
 
 # --- YAML ---------------------------------------------------------------------------------------
+
 
 def test_yaml_single_and_multi_document(tmp_path: Path, module_file: Path) -> None:
     write(tmp_path / "one.yaml", "left: 1\nright: 2\n")
@@ -134,25 +167,32 @@ def test_yaml_single_and_multi_document(tmp_path: Path, module_file: Path) -> No
     result = run("--module", module_file, "one.yaml", "many.yml", cwd=tmp_path)
     assert result.returncode == 1
     assert _lines(result.stdout) == [
-        "many.yml:4:(root): \"right\" is a required property",
-        "many.yml:6:/left: \"x\" is not of type \"integer\"",
+        'many.yml:4:(root): "right" is a required property',
+        'many.yml:6:/left: "x" is not of type "integer"',
         "4 records in 2 files: 2 valid, 2 invalid, 0 unreadable",
     ]
 
 
-def test_a_yaml_schema_scalar_its_explicit_tag_cannot_be_is_refused_not_coerced(tmp_path: Path) -> None:
+def test_a_yaml_schema_scalar_its_explicit_tag_cannot_be_is_refused_not_coerced(
+    tmp_path: Path,
+) -> None:
     """`const: !!bool yes` was read as false, so {"flag": true} was rejected with no word why."""
     write(tmp_path / "s.yaml", "type: object\nproperties:\n  flag: {const: !!bool yes}\n")
     write(tmp_path / "data.yaml", "flag: !!bool true\n")
     refused = run("--schema", "s.yaml", "data.yaml", cwd=tmp_path)
     assert refused.returncode == 2 and refused.stdout == ""
-    assert refused.stderr == "s.yaml:(root): 'yes' is not a boolean (true or false) (line 3 column 17) [bad-json]\n"
+    assert (
+        refused.stderr
+        == "s.yaml:(root): 'yes' is not a boolean (true or false) (line 3 column 17) [bad-json]\n"
+    )
     write(tmp_path / "s.yaml", "type: object\nproperties:\n  flag: {const: !!bool true}\n")
     write(tmp_path / "more.yaml", "flag: !!null x\n")
     result = run("--schema", "s.yaml", "data.yaml", "more.yaml", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
-    assert _lines(result.stdout) == ["more.yaml:1:7: invalid YAML: 'x' is not a valid null",
-                                     "1 record in 2 files: 1 valid, 0 invalid, 1 unreadable"]
+    assert _lines(result.stdout) == [
+        "more.yaml:1:7: invalid YAML: 'x' is not a valid null",
+        "1 record in 2 files: 1 valid, 0 invalid, 1 unreadable",
+    ]
 
 
 def test_missing_pyyaml_names_the_extra(tmp_path: Path, module_file: Path) -> None:
@@ -160,35 +200,58 @@ def test_missing_pyyaml_names_the_extra(tmp_path: Path, module_file: Path) -> No
     write(blocker / "yaml.py", "raise ImportError('No module named yaml (blocked by the test)')\n")
     write(tmp_path / "a.yaml", "left: 1\nright: 2\n")
     write(tmp_path / "b.json", VALID)
-    result = run("--module", module_file, "b.json", "a.yaml", cwd=tmp_path, env={"PYTHONPATH": str(blocker)})
+    result = run(
+        "--module", module_file, "b.json", "a.yaml", cwd=tmp_path, env={"PYTHONPATH": str(blocker)}
+    )
     assert result.returncode == 2
     assert "a.yaml is YAML, which needs PyYAML: pip install 'straightline[yaml]'" in result.stderr
     assert result.stdout == ""
     # without YAML data, PyYAML is not needed
-    assert run("--module", module_file, "b.json", cwd=tmp_path, env={"PYTHONPATH": str(blocker)}).returncode == 0
+    assert (
+        run(
+            "--module", module_file, "b.json", cwd=tmp_path, env={"PYTHONPATH": str(blocker)}
+        ).returncode
+        == 0
+    )
 
 
 # --- standard input -----------------------------------------------------------------------------
 
+
 def test_standard_input_json_and_jsonl(tmp_path: Path, module_file: Path) -> None:
-    as_json = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(MISSING_RIGHT).encode())
-    assert (as_json.returncode, _lines(as_json.stdout)[0]) == (1, "<stdin>:(root): \"right\" is a required property")
+    as_json = run(
+        "--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(MISSING_RIGHT).encode()
+    )
+    assert (as_json.returncode, _lines(as_json.stdout)[0]) == (
+        1,
+        '<stdin>:(root): "right" is a required property',
+    )
     lines = (json.dumps(VALID) + "\n" + json.dumps(WRONG_TYPE) + "\n").encode()
-    as_jsonl = run("--module", module_file, "--data-format", "jsonl", "-", cwd=tmp_path, stdin=lines)
+    as_jsonl = run(
+        "--module", module_file, "--data-format", "jsonl", "-", cwd=tmp_path, stdin=lines
+    )
     assert as_jsonl.returncode == 1
-    assert _lines(as_jsonl.stdout) == ["<stdin>:2:/left: \"1\" is not of type \"integer\"",
-                                       "2 records in 1 file: 1 valid, 1 invalid, 0 unreadable"]
+    assert _lines(as_jsonl.stdout) == [
+        '<stdin>:2:/left: "1" is not of type "integer"',
+        "2 records in 1 file: 1 valid, 1 invalid, 0 unreadable",
+    ]
     valid = run("--module", module_file, "-", cwd=tmp_path, stdin=json.dumps(VALID).encode())
     assert valid.returncode == 0
 
 
 # --- malformed and unreadable data --------------------------------------------------------------
 
-def test_malformed_and_unreadable_data_is_reported_and_the_rest_validated(tmp_path: Path, module_file: Path) -> None:
+
+def test_malformed_and_unreadable_data_is_reported_and_the_rest_validated(
+    tmp_path: Path, module_file: Path
+) -> None:
     write(tmp_path / "a_syntax.json", '{"left": 1,\n  "right" 2}')
     write(tmp_path / "b_bytes.json", b'{"left": "\xff"}')
     os.symlink(tmp_path / "nowhere.json", tmp_path / "c_dangling.json")
-    write(tmp_path / "d_lines.jsonl", json.dumps(VALID) + '\n{"left": 1,\n' + json.dumps(MISSING_RIGHT) + "\nNaN\n")
+    write(
+        tmp_path / "d_lines.jsonl",
+        json.dumps(VALID) + '\n{"left": 1,\n' + json.dumps(MISSING_RIGHT) + "\nNaN\n",
+    )
     write(tmp_path / "e_deep.json", "[" * 100_000 + "]" * 100_000)
     write(tmp_path / "f_ok.json", VALID)
     result = run("--module", module_file, ".", cwd=tmp_path)
@@ -198,7 +261,7 @@ def test_malformed_and_unreadable_data_is_reported_and_the_rest_validated(tmp_pa
         "./b_bytes.json:1:11: not UTF-8 (byte 0xff at byte column 11)",
         "./c_dangling.json: cannot read: No such file or directory",
         "./d_lines.jsonl:2:12: invalid JSON: Expecting property name enclosed in double quotes",
-        "./d_lines.jsonl:3:(root): \"right\" is a required property",
+        './d_lines.jsonl:3:(root): "right" is a required property',
         "./d_lines.jsonl:4: invalid JSON: NaN is not a JSON number",
         "./e_deep.json: invalid JSON: nested too deeply to read",
         "3 records in 6 files: 2 valid, 1 invalid, 6 unreadable",
@@ -210,24 +273,45 @@ def test_unreadable_data_in_json_output(tmp_path: Path, module_file: Path) -> No
     result = run("--module", module_file, "--output", "json", "bad.json", cwd=tmp_path)
     assert result.returncode == 1
     document = json.loads(result.stdout)
-    assert document["records"] == [{"file": "bad.json", "line": 1, "column": 4, "status": "unreadable",
-                                    "problem": "invalid JSON: Expecting value"}]
-    assert document["files"] == [{"file": "bad.json", "format": "json", "valid": False, "records": 0,
-                                  "invalid_records": 0, "unreadable": 1}]
+    assert document["records"] == [
+        {
+            "file": "bad.json",
+            "line": 1,
+            "column": 4,
+            "status": "unreadable",
+            "problem": "invalid JSON: Expecting value",
+        }
+    ]
+    assert document["files"] == [
+        {
+            "file": "bad.json",
+            "format": "json",
+            "valid": False,
+            "records": 0,
+            "invalid_records": 0,
+            "unreadable": 1,
+        }
+    ]
     assert document["valid"] is False
 
 
 # --- usage, schema and module errors: exit 2 ----------------------------------------------------
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["nowhere.json"], "nowhere.json: no such file or directory"),
-    (["--jobs", "0", "d.json"], "argument --jobs: must be 1 or more, not 0"),
-    (["--jobs", "2", "--dask", "tcp://127.0.0.1:1", "d.json"], "--jobs and --dask: choose one"),
-    (["--profile", "strict", "d.json"], "--profile: compile options, for --schema only"),
-    (["--output", "xml", "d.json"], "invalid choice: 'xml'"),
-    (["-", "-"], "standard input (-) can be named only once"),
-])
-def test_usage_errors_exit_2(tmp_path: Path, module_file: Path, extra: list[str], message: str) -> None:
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["nowhere.json"], "nowhere.json: no such file or directory"),
+        (["--jobs", "0", "d.json"], "argument --jobs: must be 1 or more, not 0"),
+        (["--jobs", "2", "--dask", "tcp://127.0.0.1:1", "d.json"], "--jobs and --dask: choose one"),
+        (["--profile", "strict", "d.json"], "--profile: compile options, for --schema only"),
+        (["--output", "xml", "d.json"], "invalid choice: 'xml'"),
+        (["-", "-"], "standard input (-) can be named only once"),
+    ],
+)
+def test_usage_errors_exit_2(
+    tmp_path: Path, module_file: Path, extra: list[str], message: str
+) -> None:
     write(tmp_path / "d.json", VALID)
     result = run("--module", module_file, *extra, cwd=tmp_path)
     assert result.returncode == 2
@@ -240,15 +324,28 @@ def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
     write(tmp_path / "bad_schema.json", {"type": "object", "minLength": -1})
     write(tmp_path / "broken.py", "def is_valid(:\n")
     write(tmp_path / "other.py", "X = 1\n")
-    write(tmp_path / "tool.json", {"name": "t.x", "description": "d", "input": {"type": "object"},
-                                    "output": {"type": "object"}})
+    write(
+        tmp_path / "tool.json",
+        {
+            "name": "t.x",
+            "description": "d",
+            "input": {"type": "object"},
+            "output": {"type": "object"},
+        },
+    )
     cases = [
         (["--schema", "bad_schema.json"], "bad_schema.json:/minLength:"),
         (["--schema", "missing.json"], "cannot read missing.json"),
-        (["--schema", "tool.json"], "a tool contract, not a schema; validate against one of its schemas: "
-                                    "--schema 'tool.json#/input' (or #/output) --profile octoscript"),
+        (
+            ["--schema", "tool.json"],
+            "a tool contract, not a schema; validate against one of its schemas: "
+            "--schema 'tool.json#/input' (or #/output) --profile octoscript",
+        ),
         (["--module", "broken.py"], "--module broken.py: cannot load it (SyntaxError"),
-        (["--module", "other.py"], "not a straightline validator module, it has no is_valid, errors"),
+        (
+            ["--module", "other.py"],
+            "not a straightline validator module, it has no is_valid, errors",
+        ),
         (["--module", "missing.py"], "no such file"),
     ]
     for args, message in cases:
@@ -258,8 +355,9 @@ def test_schema_and_module_errors_exit_2(tmp_path: Path) -> None:
         assert result.stdout == ""
 
 
-
-def test_a_module_that_exits_while_loading_is_refused_not_taken_for_valid_data(tmp_path: Path) -> None:
+def test_a_module_that_exits_while_loading_is_refused_not_taken_for_valid_data(
+    tmp_path: Path,
+) -> None:
     # SystemExit(0) while importing the --module file must not end the command with status 0
     # ("every record valid") before a record was read.
     write(tmp_path / "d.json", MISSING_RIGHT)
@@ -273,12 +371,21 @@ def test_a_module_that_exits_while_loading_is_refused_not_taken_for_valid_data(t
 def test_a_custom_format_module_that_does_not_import_is_a_usage_error(tmp_path: Path) -> None:
     write(tmp_path / "s.json", {"type": "string", "format": "sku"})
     write(tmp_path / "d.json", "x")
-    result = run("--schema", "s.json", "--format", "sku=no_such_package.formats:is_sku", "d.json",
-                 cwd=tmp_path)
+    result = run(
+        "--schema",
+        "s.json",
+        "--format",
+        "sku=no_such_package.formats:is_sku",
+        "d.json",
+        cwd=tmp_path,
+    )
     assert result.returncode == 2, result.stderr
-    assert ("the compiled schema cannot be loaded (ModuleNotFoundError: No module named "
-            "'no_such_package')") in result.stderr
+    assert (
+        "the compiled schema cannot be loaded (ModuleNotFoundError: No module named "
+        "'no_such_package')"
+    ) in result.stderr
     assert result.stdout == ""
+
 
 def test_a_custom_format_function_that_raises_is_that_records_problem(tmp_path: Path) -> None:
     # The module's API lets the exception propagate; the command reports the record it raised on
@@ -287,27 +394,61 @@ def test_a_custom_format_function_that_raises_is_that_records_problem(tmp_path: 
     write(tmp_path / "s.json", {"properties": {"sku": {"type": "string", "format": "sku"}}})
     write(tmp_path / "d.jsonl", '{"sku": "SKU-12"}\n{"sku": "SKU-xx"}\n{"sku": "SKU-0"}\n')
     write(tmp_path / "one.json", {"sku": "SKU-yy"})
-    problem = ("cannot be checked: the custom format function shopfmt:is_sku raised ValueError: "
-               "invalid literal for int() with base 10: 'xx'")
-    env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    problem = (
+        "cannot be checked: the custom format function shopfmt:is_sku raised ValueError: "
+        "invalid literal for int() with base 10: 'xx'"
+    )
+    env = {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    }
     for jobs in ("1", "2"):
-        result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", jobs, "d.jsonl",
-                     "one.json", cwd=tmp_path, env=env)
+        result = run(
+            "--schema",
+            "s.json",
+            "--format",
+            "sku=shopfmt:is_sku",
+            "--jobs",
+            jobs,
+            "d.jsonl",
+            "one.json",
+            cwd=tmp_path,
+            env=env,
+        )
         assert result.returncode == 1, result.stderr
         assert _lines(result.stdout) == [
             f"d.jsonl:2: {problem}",
-            "d.jsonl:3:/sku: \"SKU-0\" is not a valid \"sku\"",
+            'd.jsonl:3:/sku: "SKU-0" is not a valid "sku"',
             f"one.json: {problem.replace('xx', 'yy')}",
             "2 records in 2 files: 1 valid, 1 invalid, 2 unreadable",
         ], jobs
         assert result.stderr == ""
-    document = json.loads(run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--output", "json",
-                              "d.jsonl", cwd=tmp_path, env=env).stdout)
-    assert document["records"][0] == {"file": "d.jsonl", "line": 2, "column": None, "status": "unreadable",
-                                      "problem": problem}
-    assert document["summary"] == {"files": 1, "records": 2, "valid_records": 1, "invalid_records": 1,
-                                   "unreadable": 1}
-
+    document = json.loads(
+        run(
+            "--schema",
+            "s.json",
+            "--format",
+            "sku=shopfmt:is_sku",
+            "--output",
+            "json",
+            "d.jsonl",
+            cwd=tmp_path,
+            env=env,
+        ).stdout
+    )
+    assert document["records"][0] == {
+        "file": "d.jsonl",
+        "line": 2,
+        "column": None,
+        "status": "unreadable",
+        "problem": problem,
+    }
+    assert document["summary"] == {
+        "files": 1,
+        "records": 2,
+        "valid_records": 1,
+        "invalid_records": 1,
+        "unreadable": 1,
+    }
 
 
 def test_a_data_path_that_cannot_be_looked_at_says_why(tmp_path: Path, module_file: Path) -> None:
@@ -334,20 +475,26 @@ STRAIGHTLINE = {{"version": "0.0.1"}}
 '''
 
 
-def test_basic_and_detailed_need_the_module_output_function(tmp_path: Path, module_file: Path) -> None:
+def test_basic_and_detailed_need_the_module_output_function(
+    tmp_path: Path, module_file: Path
+) -> None:
     write(tmp_path / "d.json", MISSING_RIGHT)
     legacy = write(tmp_path / "legacy.py", LEGACY_MODULE.format(base=str(module_file)))
     for fmt in ("basic", "detailed", "verbose"):
         result = run("--module", legacy, "--output", fmt, "d.json", cwd=tmp_path)
         assert result.returncode == 2
-        assert "the module has no output formats (no output() function; made by straightline 0.0.1)" in result.stderr
+        assert (
+            "the module has no output formats (no output() function; made by straightline 0.0.1)"
+            in result.stderr
+        )
         assert f"--output {fmt} cannot be produced" in result.stderr
     # the text output of such a module: its errors, in its order
     result = run("--module", legacy, "d.json", cwd=tmp_path)
-    assert _lines(result.stdout)[0] == "d.json:(root): \"right\" is a required property"
+    assert _lines(result.stdout)[0] == 'd.json:(root): "right" is a required property'
 
 
 # --- JSON output, and the fields newer modules add ----------------------------------------------
+
 
 def test_json_output_document(tmp_path: Path, module_file: Path, module: Any) -> None:
     write(tmp_path / "a.json", VALID)
@@ -355,24 +502,67 @@ def test_json_output_document(tmp_path: Path, module_file: Path, module: Any) ->
     result = run("--module", module_file, "--output", "json", "a.json", "b.jsonl", cwd=tmp_path)
     assert result.returncode == 1
     document = json.loads(result.stdout)
-    expected_errors = [{"instance_location": e.instance_location, "keyword_location": e.keyword_location,
-                        "absolute_keyword_location": e.absolute_keyword_location, "message": e.message,
-                        "keyword": e.keyword, "params": e.params}
-                       for e in module.errors(WRONG_TYPE)]
-    assert expected_errors == [{"instance_location": "/left", "keyword_location": "/properties/left/type",
-                                "absolute_keyword_location": None, "message": '"1" is not of type "integer"',
-                                "keyword": "type", "params": {"type": "integer"}}]
+    expected_errors = [
+        {
+            "instance_location": e.instance_location,
+            "keyword_location": e.keyword_location,
+            "absolute_keyword_location": e.absolute_keyword_location,
+            "message": e.message,
+            "keyword": e.keyword,
+            "params": e.params,
+        }
+        for e in module.errors(WRONG_TYPE)
+    ]
+    assert expected_errors == [
+        {
+            "instance_location": "/left",
+            "keyword_location": "/properties/left/type",
+            "absolute_keyword_location": None,
+            "message": '"1" is not of type "integer"',
+            "keyword": "type",
+            "params": {"type": "integer"},
+        }
+    ]
     assert document == {
-        "records": [{"file": "b.jsonl", "line": 2, "status": "invalid", "errors": expected_errors,
-                     "best_match": expected_errors[0]}],
-        "files": [
-            {"file": "a.json", "format": "json", "valid": True, "records": 1, "invalid_records": 0, "unreadable": 0},
-            {"file": "b.jsonl", "format": "jsonl", "valid": False, "records": 2, "invalid_records": 1, "unreadable": 0},
+        "records": [
+            {
+                "file": "b.jsonl",
+                "line": 2,
+                "status": "invalid",
+                "errors": expected_errors,
+                "best_match": expected_errors[0],
+            }
         ],
-        "summary": {"files": 2, "records": 3, "valid_records": 2, "invalid_records": 1, "unreadable": 0},
+        "files": [
+            {
+                "file": "a.json",
+                "format": "json",
+                "valid": True,
+                "records": 1,
+                "invalid_records": 0,
+                "unreadable": 0,
+            },
+            {
+                "file": "b.jsonl",
+                "format": "jsonl",
+                "valid": False,
+                "records": 2,
+                "invalid_records": 1,
+                "unreadable": 0,
+            },
+        ],
+        "summary": {
+            "files": 2,
+            "records": 3,
+            "valid_records": 2,
+            "invalid_records": 1,
+            "unreadable": 0,
+        },
         "valid": False,
     }
-    valid = json.loads(run("--module", module_file, "--output", "json", "a.json", cwd=tmp_path).stdout)
+    valid = json.loads(
+        run("--module", module_file, "--output", "json", "a.json", cwd=tmp_path).stdout
+    )
     assert valid["records"] == [] and valid["valid"] is True
 
 
@@ -417,31 +607,57 @@ def richer_module(tmp_path: Path, module_file: Path) -> Path:
 
 
 def test_keyword_params_and_best_match_are_used_when_the_module_has_them(
-        tmp_path: Path, richer_module: Path, module: Any) -> None:
+    tmp_path: Path, richer_module: Path, module: Any
+) -> None:
     write(tmp_path / "d.json", {"left": "1"})
-    document = json.loads(run("--module", richer_module, "--output", "json", "d.json", cwd=tmp_path).stdout)
+    document = json.loads(
+        run("--module", richer_module, "--output", "json", "d.json", cwd=tmp_path).stdout
+    )
     (record,) = document["records"]
-    expected = [{"instance_location": e.instance_location, "keyword_location": e.keyword_location,
-                 "absolute_keyword_location": None, "message": e.message,
-                 "keyword": e.keyword_location.rsplit("/", 1)[-1], "params": {"at": e.instance_location, "n": 1}}
-                for e in module.errors({"left": "1"})]
+    expected = [
+        {
+            "instance_location": e.instance_location,
+            "keyword_location": e.keyword_location,
+            "absolute_keyword_location": None,
+            "message": e.message,
+            "keyword": e.keyword_location.rsplit("/", 1)[-1],
+            "params": {"at": e.instance_location, "n": 1},
+        }
+        for e in module.errors({"left": "1"})
+    ]
     assert record["errors"] == expected
     assert record["best_match"] == expected[-1]
 
 
 @pytest.mark.parametrize("fmt", ["basic", "detailed"])
-def test_basic_and_detailed_are_the_module_output(tmp_path: Path, richer_module: Path, module: Any, fmt: str) -> None:
+def test_basic_and_detailed_are_the_module_output(
+    tmp_path: Path, richer_module: Path, module: Any, fmt: str
+) -> None:
     write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n" + json.dumps(MISSING_RIGHT) + "\n")
     result = run("--module", richer_module, "--output", fmt, "d.jsonl", cwd=tmp_path)
     assert result.returncode == 1
     (record,) = json.loads(result.stdout)["records"]
-    assert record == {"file": "d.jsonl", "line": 2, "status": "invalid", "output": {
-        "valid": False, "format": fmt,
-        "errors": [{"instanceLocation": e.instance_location, "keywordLocation": e.keyword_location, "error": e.message}
-                   for e in module.errors(MISSING_RIGHT)]}}
+    assert record == {
+        "file": "d.jsonl",
+        "line": 2,
+        "status": "invalid",
+        "output": {
+            "valid": False,
+            "format": fmt,
+            "errors": [
+                {
+                    "instanceLocation": e.instance_location,
+                    "keywordLocation": e.keyword_location,
+                    "error": e.message,
+                }
+                for e in module.errors(MISSING_RIGHT)
+            ],
+        },
+    }
 
 
 # --- escaping -----------------------------------------------------------------------------------
+
 
 def test_control_characters_cannot_forge_output_lines(tmp_path: Path, module_file: Path) -> None:
     name = "evil\nfake.json:(root): all good\x1b[2K.json"
@@ -450,44 +666,62 @@ def test_control_characters_cannot_forge_output_lines(tmp_path: Path, module_fil
     assert result.returncode == 1
     lines = _lines(result.stdout)
     assert len(lines) == 2, lines
-    assert lines[0] == ("./evil\\nfake.json:(root): all good\\x1b[2K.json:/k\\nfake.json:(root): x\\u202e\\ud800: "
-                        "additional property \"k\\nfake.json:(root): x\\u202e\\ud800\" is not allowed")
+    assert lines[0] == (
+        "./evil\\nfake.json:(root): all good\\x1b[2K.json:/k\\nfake.json:(root): x\\u202e\\ud800: "
+        'additional property "k\\nfake.json:(root): x\\u202e\\ud800" is not allowed'
+    )
     assert all(ch.isprintable() for ch in lines[0])
     document = run("--module", module_file, "--output", "json", ".", cwd=tmp_path).stdout
     assert document.isascii()
     assert json.loads(document)["records"][0]["file"] == "./" + name
 
 
-def test_invisible_characters_in_data_are_printed_escaped(tmp_path: Path, module_file: Path) -> None:
+def test_invisible_characters_in_data_are_printed_escaped(
+    tmp_path: Path, module_file: Path
+) -> None:
     """Tag characters (hidden ASCII), variation selectors, zero-width and bidirectional formatting
     characters, separators and musical format characters in a key, its message and a file name."""
     key = "k\U000e0001\U000e0068\U000e0069\ufe0f\U000e0100\u200b\u2028\u202e\U0001d173"
     shown = "k\\U000e0001\\U000e0068\\U000e0069\\ufe0f\\U000e0100\\u200b\\u2028\\u202e\\U0001d173"
     write(tmp_path / f"d{key}.json", json.dumps({"left": 1, "right": 2, key: 1}))
-    write(tmp_path / "e.yaml", f'left: 1\nright: 2\n"{ascii(key)[1:-1]}": !!binary aGk=\n')  # its problem names the key
+    write(
+        tmp_path / "e.yaml", f'left: 1\nright: 2\n"{ascii(key)[1:-1]}": !!binary aGk=\n'
+    )  # its problem names the key
     result = run("--module", module_file, f"d{key}.json", "e.yaml", cwd=tmp_path)
     assert result.returncode == 1
     lines = _lines(result.stdout)
-    assert lines[0] == f"d{shown}.json:/{shown}: additional property \"{shown}\" is not allowed"
-    assert lines[1:] == [f"e.yaml:1: YAML value at /{shown} is a bytes, which JSON has no type for",
-                         "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable"]
+    assert lines[0] == f'd{shown}.json:/{shown}: additional property "{shown}" is not allowed'
+    assert lines[1:] == [
+        f"e.yaml:1: YAML value at /{shown} is a bytes, which JSON has no type for",
+        "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable",
+    ]
     assert result.stdout.isascii(), result.stdout
     document = run("--module", module_file, "--output", "json", f"d{key}.json", cwd=tmp_path).stdout
     assert document.isascii()
     assert json.loads(document)["records"][0]["errors"][0]["instance_location"] == "/" + key
 
 
-def test_invisible_characters_in_messages_on_stderr_are_escaped(tmp_path: Path, module_file: Path) -> None:
+def test_invisible_characters_in_messages_on_stderr_are_escaped(
+    tmp_path: Path, module_file: Path
+) -> None:
     result = run("--module", module_file, "gone\U000e0001\ufe0f\u200b.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == ("straightline validate: gone\\U000e0001\\ufe0f\\u200b.json: "
-                             "no such file or directory\n")
+    assert result.stderr == (
+        "straightline validate: gone\\U000e0001\\ufe0f\\u200b.json: " "no such file or directory\n"
+    )
 
 
 # --- --module never imports the compiler --------------------------------------------------------
 
-BLOCKED = ("black", "jinja2", "generator.api", "generator.emit", "generator.lower", "generator.render",
-           "generator.cli.commands")
+BLOCKED = (
+    "black",
+    "jinja2",
+    "generator.api",
+    "generator.emit",
+    "generator.lower",
+    "generator.render",
+    "generator.cli.commands",
+)
 
 
 def test_module_path_imports_nothing_of_the_compiler(tmp_path: Path, module_file: Path) -> None:
@@ -495,17 +729,25 @@ def test_module_path_imports_nothing_of_the_compiler(tmp_path: Path, module_file
     the --jobs workers included."""
     write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n" + json.dumps(MISSING_RIGHT) + "\n")
     blocker = tmp_path / "blocker"
-    write(blocker / "sitecustomize.py", f'''
+    write(
+        blocker / "sitecustomize.py",
+        f"""
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
         if any(name == b or name.startswith(b + ".") for b in {BLOCKED!r}):
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
-''')
+""",
+    )
     env = {"PYTHONPATH": str(blocker)}
-    probe = subprocess.run([sys.executable, "-c", "import generator.api"], env={**os.environ, **env},
-                           capture_output=True, text=True, timeout=HANG_LIMIT)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import generator.api"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=HANG_LIMIT,
+    )
     assert "blocked: generator.api" in probe.stderr  # the blocker works
     for extra in ([], ["--jobs", "2", "--chunk-size", "10"], ["--output", "json"]):
         result = run("--module", module_file, *extra, "d.jsonl", cwd=tmp_path, env=env)
@@ -513,15 +755,19 @@ sys.meta_path.insert(0, Block())
         assert "blocked" not in result.stderr
         if extra == ["--output", "json"]:
             (record,) = json.loads(result.stdout)["records"]
-            assert record["best_match"]["message"] == "\"right\" is a required property"
+            assert record["best_match"]["message"] == '"right" is a required property'
         else:
-            assert "d.jsonl:2:(root): \"right\" is a required property" in _lines(result.stdout)
+            assert 'd.jsonl:2:(root): "right" is a required property' in _lines(result.stdout)
 
 
 def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Path) -> None:
     write(tmp_path / "d.jsonl", (json.dumps(MISSING_RIGHT) + "\n") * 200_000)
-    proc = subprocess.Popen([str(STRAIGHTLINE), "validate", "--module", str(module_file), "d.jsonl"],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [str(STRAIGHTLINE), "validate", "--module", str(module_file), "d.jsonl"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()
@@ -533,12 +779,18 @@ def test_a_closed_pipe_ends_the_command_quietly(tmp_path: Path, module_file: Pat
 def test_messages_on_stderr_are_escaped_too(tmp_path: Path, module_file: Path) -> None:
     result = run("--module", module_file, "missing\nstraightline validate: fine.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == "straightline validate: missing\\nstraightline validate: fine.json: no such file or directory\n"
+    assert (
+        result.stderr
+        == "straightline validate: missing\\nstraightline validate: fine.json: no such file or directory\n"
+    )
 
 
 # -- what a directory walk finds that cannot be read ------------------------------------------------
 
-def test_a_fifo_or_device_found_in_a_directory_is_reported_not_waited_on(tmp_path: Path, module_file: Path) -> None:
+
+def test_a_fifo_or_device_found_in_a_directory_is_reported_not_waited_on(
+    tmp_path: Path, module_file: Path
+) -> None:
     """A FIFO named like data in a searched directory would block the read until a writer came
     (forever); it is reported as unreadable and the other files are validated."""
     write(tmp_path / "data" / "a.json", VALID)
@@ -555,26 +807,39 @@ def test_a_fifo_or_device_found_in_a_directory_is_reported_not_waited_on(tmp_pat
     ]
 
 
-def test_a_named_device_is_refused_and_a_named_pipe_is_read(tmp_path: Path, module_file: Path) -> None:
+def test_a_named_device_is_refused_and_a_named_pipe_is_read(
+    tmp_path: Path, module_file: Path
+) -> None:
     """Named on the command line, a pipe is read to its end (a shell's `<(command)`); a device is
     not read at all."""
     device = run("--module", module_file, "/dev/zero", cwd=tmp_path)
     assert device.returncode == 1
-    assert _lines(device.stdout) == ["/dev/zero: a character device, not a regular file",
-                                     "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable"]
+    assert _lines(device.stdout) == [
+        "/dev/zero: a character device, not a regular file",
+        "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable",
+    ]
     os.mkfifo(tmp_path / "pipe.json")
     command = [str(STRAIGHTLINE), "validate", "--module", str(module_file), "pipe.json"]
-    with subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-        (tmp_path / "pipe.json").write_text(json.dumps(MISSING_RIGHT), encoding="utf-8")  # waits for the reader
+    with subprocess.Popen(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as proc:
+        (tmp_path / "pipe.json").write_text(
+            json.dumps(MISSING_RIGHT), encoding="utf-8"
+        )  # waits for the reader
         out, err = proc.communicate(timeout=HANG_LIMIT)
     assert proc.returncode == 1, err
-    assert _lines(out) == ['pipe.json:(root): "right" is a required property',
-                           "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable"]
+    assert _lines(out) == [
+        'pipe.json:(root): "right" is a required property',
+        "1 record in 1 file: 0 valid, 1 invalid, 0 unreadable",
+    ]
 
 
 def test_a_directory_that_cannot_be_listed_is_reported_in_its_place(
-        tmp_path: Path, module_file: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path,
+    module_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """os.walk passes over a directory it cannot list in silence: its files would be missing from
     the run with exit status 0. It is an unreadable entry in its sorted place instead. (In
     process: the tests run as root, whom no directory's mode keeps out.)"""
@@ -601,7 +866,9 @@ def test_a_directory_that_cannot_be_listed_is_reported_in_its_place(
     ]
 
 
-def test_a_file_too_large_for_memory_is_unreadable_not_a_traceback(tmp_path: Path, module_file: Path) -> None:
+def test_a_file_too_large_for_memory_is_unreadable_not_a_traceback(
+    tmp_path: Path, module_file: Path
+) -> None:
     """A 4 GiB file (sparse: it takes no disk) read under a 1.5 GiB address-space limit: the read's
     MemoryError is that file's problem, and the command goes on to the next file."""
     resource = pytest.importorskip("resource")
@@ -612,22 +879,34 @@ def test_a_file_too_large_for_memory_is_unreadable_not_a_traceback(tmp_path: Pat
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1536 << 20, 1536 << 20))
 
-    proc = subprocess.run([str(STRAIGHTLINE), "validate", "--module", str(module_file), "huge.json", "small.json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=HANG_LIMIT, preexec_fn=limited)
+    proc = subprocess.run(
+        [str(STRAIGHTLINE), "validate", "--module", str(module_file), "huge.json", "small.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=HANG_LIMIT,
+        preexec_fn=limited,
+    )
     assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
     assert proc.returncode == 1, proc.stderr
-    assert _lines(proc.stdout) == ["huge.json: cannot read: too large to hold in memory",
-                                   'small.json:(root): "right" is a required property',
-                                   "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable"]
+    assert _lines(proc.stdout) == [
+        "huge.json: cannot read: too large to hold in memory",
+        'small.json:(root): "right" is a required property',
+        "1 record in 2 files: 0 valid, 1 invalid, 1 unreadable",
+    ]
 
 
-def test_long_integers_and_malformed_yaml_scalars_through_the_command(tmp_path: Path, module_file: Path) -> None:
+def test_long_integers_and_malformed_yaml_scalars_through_the_command(
+    tmp_path: Path, module_file: Path
+) -> None:
     """The command's own JSON Lines loop reads an integer of 5,000 digits exactly (it is an
     integer, so the record is valid); a YAML scalar its type cannot be is an unreadable record
     with its place, not a traceback."""
     digits = "9" * 5000
     write(tmp_path / "a.jsonl", f'{{"left": {digits}, "right": 1}}\n{{"left": {digits}}}\n')
-    write(tmp_path / "b.yaml", "left: 1\nright: !!int 0x_\n")  # (untagged, YAML 1.2 reads `0x_` as a string)
+    write(
+        tmp_path / "b.yaml", "left: 1\nright: !!int 0x_\n"
+    )  # (untagged, YAML 1.2 reads `0x_` as a string)
     result = run("--module", module_file, "--jobs", "2", "a.jsonl", "b.yaml", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert _lines(result.stdout) == [
@@ -639,7 +918,10 @@ def test_long_integers_and_malformed_yaml_scalars_through_the_command(tmp_path: 
 
 # -- closed and full standard streams -------------------------------------------------------------
 
-def _with_streams(redirections: str, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+
+def _with_streams(
+    redirections: str, *args: str | Path, cwd: Path
+) -> subprocess.CompletedProcess[str]:
     """The command run by a shell with `redirections` (`<&-`, `>&-`, `>/dev/full`...) applied to
     it; its stderr captured through a file (unless the redirections close it)."""
     if not STRAIGHTLINE.exists():
@@ -647,15 +929,25 @@ def _with_streams(redirections: str, *args: str | Path, cwd: Path) -> subprocess
     command = " ".join(f"'{part}'" for part in (STRAIGHTLINE, "validate", *map(str, args)))
     errors = cwd / "stderr.txt"
     script = f"exec {command} 2>'{errors}' {redirections}"
-    proc = subprocess.run(["sh", "-c", script], cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          timeout=HANG_LIMIT, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    proc = subprocess.run(
+        ["sh", "-c", script],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        timeout=HANG_LIMIT,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     stderr = errors.read_text(encoding="utf-8") if errors.exists() else ""
     for text in (stderr, proc.stdout.decode("utf-8", "replace")):
         assert "Traceback" not in text and "Exception ignored" not in text, text
-    return subprocess.CompletedProcess(script, proc.returncode, proc.stdout.decode("utf-8", "replace"), stderr)
+    return subprocess.CompletedProcess(
+        script, proc.returncode, proc.stdout.decode("utf-8", "replace"), stderr
+    )
 
 
-def test_closed_standard_input_named_as_data_is_one_line_and_exit_2(tmp_path: Path, module_file: Path) -> None:
+def test_closed_standard_input_named_as_data_is_one_line_and_exit_2(
+    tmp_path: Path, module_file: Path
+) -> None:
     write(tmp_path / "d.json", MISSING_RIGHT)
     for extra in ([], ["--data-format", "jsonl"]):
         result = _with_streams("<&-", "--module", module_file, *extra, "-", cwd=tmp_path)
@@ -664,16 +956,24 @@ def test_closed_standard_input_named_as_data_is_one_line_and_exit_2(tmp_path: Pa
         assert result.stdout == ""
     # not named: a closed standard input is nobody's business
     result = _with_streams("<&-", "--module", module_file, "d.json", cwd=tmp_path)
-    assert result.returncode == 1 and "d.json:(root): \"right\" is a required property" in result.stdout
+    assert (
+        result.returncode == 1 and 'd.json:(root): "right" is a required property' in result.stdout
+    )
 
 
-def test_standard_input_that_cannot_be_read_is_reported_as_unreadable(tmp_path: Path, module_file: Path) -> None:
+def test_standard_input_that_cannot_be_read_is_reported_as_unreadable(
+    tmp_path: Path, module_file: Path
+) -> None:
     """A descriptor 0 open for writing only: every read fails (EBADF)."""
     for extra in ([], ["--data-format", "jsonl"]):
-        result = _with_streams(f"0>'{tmp_path / 'sink'}'", "--module", module_file, *extra, "-", cwd=tmp_path)
+        result = _with_streams(
+            f"0>'{tmp_path / 'sink'}'", "--module", module_file, *extra, "-", cwd=tmp_path
+        )
         assert result.returncode == 1, result.stderr
-        assert _lines(result.stdout) == ["<stdin>: cannot read: Bad file descriptor",
-                                         "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable"]
+        assert _lines(result.stdout) == [
+            "<stdin>: cannot read: Bad file descriptor",
+            "0 records in 1 file: 0 valid, 0 invalid, 1 unreadable",
+        ]
         assert result.stderr == ""
 
 
@@ -681,7 +981,10 @@ def test_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_fi
     write(tmp_path / "d.json", MISSING_RIGHT)
     result = _with_streams(">&-", "--module", module_file, "d.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == "straightline validate: standard output is closed: the report has nowhere to go\n"
+    assert (
+        result.stderr
+        == "straightline validate: standard output is closed: the report has nowhere to go\n"
+    )
     # and with standard error closed too, nothing to say it on, and nothing said elsewhere
     both = _with_streams(">&- 2>&-", "--module", module_file, "d.json", cwd=tmp_path)
     assert both.returncode == 2 and both.stderr == ""
@@ -689,17 +992,21 @@ def test_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_fi
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
 @pytest.mark.parametrize("extra", [[], ["--output", "json"], ["--jobs", "2"]], ids=repr)
-def test_a_full_standard_output_is_one_line_and_exit_2(tmp_path: Path, module_file: Path, extra: list[str]) -> None:
+def test_a_full_standard_output_is_one_line_and_exit_2(
+    tmp_path: Path, module_file: Path, extra: list[str]
+) -> None:
     write(tmp_path / "d.jsonl", (json.dumps(MISSING_RIGHT) + "\n") * 3)
     result = _with_streams(">/dev/full", "--module", module_file, *extra, "d.jsonl", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == ("straightline validate: cannot write the report to standard output: "
-                             "No space left on device\n")
+    assert result.stderr == (
+        "straightline validate: cannot write the report to standard output: "
+        "No space left on device\n"
+    )
 
 
 # -- what a custom format function or a worker's death does to one record, or one task --------------
 
-BASE_EXCEPTIONS = '''
+BASE_EXCEPTIONS = """
 import os, signal
 
 class Mine(BaseException):
@@ -717,13 +1024,15 @@ def is_sku(s):
     if s == "QUIT":
         os._exit(3)
     return s.startswith("SKU-")
-'''
+"""
 
 
 def _format_env(tmp_path: Path) -> dict[str, str]:
     write(tmp_path / "shopfmt.py", BASE_EXCEPTIONS)
     write(tmp_path / "s.json", {"properties": {"sku": {"type": "string", "format": "sku"}}})
-    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
+    return {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    }
 
 
 def test_a_format_functions_base_exception_is_that_records_problem(tmp_path: Path) -> None:
@@ -736,8 +1045,18 @@ def test_a_format_functions_base_exception_is_that_records_problem(tmp_path: Pat
     write(tmp_path / "one.json", {"sku": "EXIT0"})
     raised = "cannot be checked: the custom format function shopfmt:is_sku raised"
     for jobs in ("1", "2"):
-        result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", jobs, "d.jsonl", "one.json",
-                     cwd=tmp_path, env=env)
+        result = run(
+            "--schema",
+            "s.json",
+            "--format",
+            "sku=shopfmt:is_sku",
+            "--jobs",
+            jobs,
+            "d.jsonl",
+            "one.json",
+            cwd=tmp_path,
+            env=env,
+        )
         assert result.returncode == 1, result.stderr
         assert _lines(result.stdout) == [
             f"d.jsonl:2: {raised} SystemExit: 0",
@@ -754,12 +1073,30 @@ def test_sigterm_inside_a_format_function_still_ends_the_run(tmp_path: Path) -> 
     """The command's SIGTERM is a SystemExit too, raised wherever the main thread stands: in a
     format function it ends the command (143), it is not that record's problem."""
     env = _format_env(tmp_path)
-    write(tmp_path / "slow.py", "import sys, time\ndef is_sku(s):\n    print('started', file=sys.stderr, flush=True)\n"
-                                "    time.sleep(60)\n    return True\n")
-    write(tmp_path / "d.jsonl", json.dumps({"sku": "SKU-1"}) + "\n" + json.dumps({"sku": "bad"}) + "\n")
-    proc = subprocess.Popen([str(STRAIGHTLINE), "validate", "--schema", "s.json", "--format", "sku=slow:is_sku",
-                             "d.jsonl"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, **env})
+    write(
+        tmp_path / "slow.py",
+        "import sys, time\ndef is_sku(s):\n    print('started', file=sys.stderr, flush=True)\n"
+        "    time.sleep(60)\n    return True\n",
+    )
+    write(
+        tmp_path / "d.jsonl",
+        json.dumps({"sku": "SKU-1"}) + "\n" + json.dumps({"sku": "bad"}) + "\n",
+    )
+    proc = subprocess.Popen(
+        [
+            str(STRAIGHTLINE),
+            "validate",
+            "--schema",
+            "s.json",
+            "--format",
+            "sku=slow:is_sku",
+            "d.jsonl",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **env},
+    )
     assert proc.stderr is not None and proc.stdout is not None
     assert proc.stderr.readline() == b"started\n"
     proc.terminate()
@@ -767,13 +1104,18 @@ def test_sigterm_inside_a_format_function_still_ends_the_run(tmp_path: Path) -> 
     assert proc.stdout.read() == b"" and b"Traceback" not in proc.stderr.read()
 
 
-@pytest.mark.parametrize("killer, death", [("KILL", "killed by SIGKILL"), ("QUIT", "exit status 3")])
-def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(tmp_path: Path, killer: str, death: str) -> None:
+@pytest.mark.parametrize(
+    "killer, death", [("KILL", "killed by SIGKILL"), ("QUIT", "exit status 3")]
+)
+def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(
+    tmp_path: Path, killer: str, death: str
+) -> None:
     """A worker process that dies (the out-of-memory killer, a crash) broke the pool and the run
     ended in a BrokenProcessPool traceback. Now the tasks in flight are run again one by one; the
     one that kills its worker is reported by its file and byte range, and everything else is
     validated: the line numbers after it are right, and the run fails."""
     env = _format_env(tmp_path)
+
     def line(sku: str) -> str:  # 100 bytes with its newline
         return json.dumps({"sku": sku, "pad": "x" * (77 - len(sku))})
 
@@ -783,8 +1125,21 @@ def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(tmp_path: Pat
     write(tmp_path / "d.jsonl", "".join(line + "\n" for line in lines))
     write(tmp_path / "one.json", {"sku": killer})
     write(tmp_path / "two.json", {"sku": "bad"})
-    result = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", "2", "--chunk-size", "10000",
-                 "d.jsonl", "one.json", "two.json", cwd=tmp_path, env=env)
+    result = run(
+        "--schema",
+        "s.json",
+        "--format",
+        "sku=shopfmt:is_sku",
+        "--jobs",
+        "2",
+        "--chunk-size",
+        "10000",
+        "d.jsonl",
+        "one.json",
+        "two.json",
+        cwd=tmp_path,
+        env=env,
+    )
     assert result.returncode == 1, result.stderr
     # line 451 begins at byte 45000: the range [40000, 50000) holds lines 401 to 500
     assert _lines(result.stdout) == [
@@ -797,19 +1152,39 @@ def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(tmp_path: Pat
     ]
     assert result.stderr == ""
     # on standard input too, whose blocks are named by where they were in it
-    piped = run("--schema", "s.json", "--format", "sku=shopfmt:is_sku", "--jobs", "2", "--chunk-size", "40000",
-                "--data-format", "jsonl", "-", cwd=tmp_path, env=env,
-                stdin=(tmp_path / "d.jsonl").read_bytes())
+    piped = run(
+        "--schema",
+        "s.json",
+        "--format",
+        "sku=shopfmt:is_sku",
+        "--jobs",
+        "2",
+        "--chunk-size",
+        "40000",
+        "--data-format",
+        "jsonl",
+        "-",
+        cwd=tmp_path,
+        env=env,
+        stdin=(tmp_path / "d.jsonl").read_bytes(),
+    )
     assert piped.returncode == 1, piped.stderr
-    (dead, *rest) = _lines(piped.stdout)
-    found = re.fullmatch(r"<stdin>:(\d+): the (\d+) lines from here \(those that begin between byte (\d+) and "
-                         r"(byte \d+|its end)\) could not be checked: the worker process validating them died "
-                         + re.escape(f"({death})"), dead)
+    dead, *rest = _lines(piped.stdout)
+    found = re.fullmatch(
+        r"<stdin>:(\d+): the (\d+) lines from here \(those that begin between byte (\d+) and "
+        r"(byte \d+|its end)\) could not be checked: the worker process validating them died "
+        + re.escape(f"({death})"),
+        dead,
+    )
     assert found, dead
     first, count, start = int(found[1]), int(found[2]), int(found[3])
     end = 100_000 if found[4] == "its end" else int(found[4].split()[1])
-    assert start <= 45_000 < end and start % 100 == end % 100 == 0  # the range holds the killer, whole lines
+    assert (
+        start <= 45_000 < end and start % 100 == end % 100 == 0
+    )  # the range holds the killer, whole lines
     assert (first, count) == (start // 100 + 1, (end - start) // 100)
-    assert rest == [*(['<stdin>:901:/sku: "bad" is not a valid "sku"'] if end <= 90_000 else []),
-                    f"{1000 - count} records in 1 file: {999 - count if end <= 90_000 else 1000 - count} valid, "
-                    f"{1 if end <= 90_000 else 0} invalid, 1 unreadable"]
+    assert rest == [
+        *(['<stdin>:901:/sku: "bad" is not a valid "sku"'] if end <= 90_000 else []),
+        f"{1000 - count} records in 1 file: {999 - count if end <= 90_000 else 1000 - count} valid, "
+        f"{1 if end <= 90_000 else 0} invalid, 1 unreadable",
+    ]

@@ -49,11 +49,38 @@ def _read(data: bytes, fast: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[Any
 
 
 EDGE_LINES = [
-    b"\xef\xbb\xbf{\"a\": 1}", b"", b"   ", b"\r", b"{\"a\": 1}\r", b"18446744073709551616", b"-9223372036854775809",
-    b"9" * 5000, b"1e400", b"-1e400", b"1e-400", b"NaN", b"[Infinity]", b"\"\\ud800\"", b"\"\xed\xa0\x80\"",
-    b"\"\xff\"", b"[" * 3000 + b"]" * 3000, b"{\"a\": 1, \"a\": 2.5}", b"-0", b"-0.0", b"1.0", b"1E2", b"[1,]",
-    b"{\"a\" 1}", b"true false", b"\"\\u0000\\/\"", b"2.2250738585072011e-308", b"4.9e-324", b"0.1",
-    b"123456789012345678901234567890.5", b"{\"x\": [1, {\"y\": null}]}", b"\"a\tb\"",
+    b'\xef\xbb\xbf{"a": 1}',
+    b"",
+    b"   ",
+    b"\r",
+    b'{"a": 1}\r',
+    b"18446744073709551616",
+    b"-9223372036854775809",
+    b"9" * 5000,
+    b"1e400",
+    b"-1e400",
+    b"1e-400",
+    b"NaN",
+    b"[Infinity]",
+    b'"\\ud800"',
+    b'"\xed\xa0\x80"',
+    b'"\xff"',
+    b"[" * 3000 + b"]" * 3000,
+    b'{"a": 1, "a": 2.5}',
+    b"-0",
+    b"-0.0",
+    b"1.0",
+    b"1E2",
+    b"[1,]",
+    b'{"a" 1}',
+    b"true false",
+    b'"\\u0000\\/"',
+    b"2.2250738585072011e-308",
+    b"4.9e-324",
+    b"0.1",
+    b"123456789012345678901234567890.5",
+    b'{"x": [1, {"y": null}]}',
+    b'"a\tb"',
 ]
 
 
@@ -65,25 +92,39 @@ def test_edge_lines_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast[0][2] > 5 and len(fast[1]) > 15  # both problems and values were met
 
 
-def test_the_decoder_is_msgspecs_where_installed_and_none_without(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_decoder_is_msgspecs_where_installed_and_none_without(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(readers, "_FAST_DECODE", None)
     decode = readers.fast_json_decoder()
     assert decode is not None and decode(b'{"n": 123456789012345678901234567890}') == {
-        "n": 123456789012345678901234567890}
+        "n": 123456789012345678901234567890
+    }
     monkeypatch.setattr(readers, "_FAST_DECODE", False)
     assert readers.fast_json_decoder() is None
 
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=4), children, max_size=4),
-    max_leaves=12)
-_number_text = st.from_regex(r"-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?", fullmatch=True)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=4), children, max_size=4),
+    max_leaves=12,
+)
+_number_text = st.from_regex(
+    r"-?(0|[1-9][0-9]{0,30})(\.[0-9]{1,20})?([eE][-+]?[0-9]{1,3})?", fullmatch=True
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(values=st.lists(_json, max_size=8), numbers=st.lists(_number_text, max_size=8),
-       junk=st.lists(st.binary(max_size=8), max_size=3))
+@given(
+    values=st.lists(_json, max_size=8),
+    numbers=st.lists(_number_text, max_size=8),
+    junk=st.lists(st.binary(max_size=8), max_size=3),
+)
 def test_any_lines_read_alike(values: list[Any], numbers: list[str], junk: list[bytes]) -> None:
     lines = [json.dumps(value).encode() for value in values] + [n.encode() for n in numbers] + junk
     data = b"\n".join(line.replace(b"\n", b" ") for line in lines) + b"\n"
@@ -95,10 +136,13 @@ class _Raised(BaseException):
     pass
 
 
-def test_a_raising_check_is_the_records_problem_with_either_decoder(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_raising_check_is_the_records_problem_with_either_decoder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The two loops write their per-record check apart (the valid path stays inline in each); both
     take any BaseException out of the module, SystemExit(0) included, as that record's problem and
-    go on, and both let KeyboardInterrupt stop the run (the msgspec loop once caught Exception only)."""
+    go on, and both let KeyboardInterrupt stop the run (the msgspec loop once caught Exception only).
+    """
     raised = {"2": SystemExit(0), "3": GeneratorExit("closing"), "4": _Raised()}
 
     def is_valid(value: Any) -> bool:
@@ -115,8 +159,14 @@ def test_a_raising_check_is_the_records_problem_with_either_decoder(monkeypatch:
     for fast in (True, False):
         monkeypatch.setattr(readers, "_FAST_DECODE", None if fast else False)
         result = runner._run_jsonl(data, True, checker)
-        results.append((result.records, result.invalid, result.unreadable,
-                        [(f.line, f.problem is not None) for f in result.failures]))
+        results.append(
+            (
+                result.records,
+                result.invalid,
+                result.unreadable,
+                [(f.line, f.problem is not None) for f in result.failures],
+            )
+        )
         with pytest.raises(KeyboardInterrupt):
             runner._run_jsonl(b'"1"\n"stop"\n"2"\n', True, checker)
     assert results[0] == results[1] == (3, 1, 3, [(2, True), (3, True), (4, True), (5, False)])

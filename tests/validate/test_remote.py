@@ -42,8 +42,11 @@ class Server:
                     status, body, headers = 404, b"not here", {}
                 else:
                     body, etag, cache_control = found
-                    headers = {key: value for key, value in (("ETag", etag), ("Cache-Control", cache_control))
-                               if value is not None}
+                    headers = {
+                        key: value
+                        for key, value in (("ETag", etag), ("Cache-Control", cache_control))
+                        if value is not None
+                    }
                     status = 304 if etag is not None and asked == etag else 200
                 outer.log.append((self.path, asked, status))
                 self.send_response(status)
@@ -64,7 +67,9 @@ class Server:
         self.thread = threading.Thread(target=self.http.serve_forever, daemon=True)
         self.thread.start()
 
-    def put(self, path: str, value: Any, etag: str | None = None, cache_control: str | None = None) -> None:
+    def put(
+        self, path: str, value: Any, etag: str | None = None, cache_control: str | None = None
+    ) -> None:
         self.documents[path] = (json.dumps(value).encode(), etag, cache_control)
 
     def stop(self) -> None:
@@ -85,10 +90,22 @@ def server() -> Iterator[Server]:
 def _project(tmp_path: Path, server: Server, **cache: str) -> Path:
     """A schema whose property refers to the server's item.json, which refers on to defs.json
     by a relative URI; two data files, one valid."""
-    server.put("/schemas/item.json", {"$id": f"{server.url}/schemas/item.json", "type": "object",
-                                      "properties": {"size": {"$ref": "defs.json#/$defs/size"}}}, **cache)
-    server.put("/schemas/defs.json", {"$defs": {"size": {"type": "integer", "maximum": 10}}}, **cache)
-    write(tmp_path / "schema.json", {"type": "object", "properties": {"item": {"$ref": f"{server.url}/schemas/item.json"}}})
+    server.put(
+        "/schemas/item.json",
+        {
+            "$id": f"{server.url}/schemas/item.json",
+            "type": "object",
+            "properties": {"size": {"$ref": "defs.json#/$defs/size"}},
+        },
+        **cache,
+    )
+    server.put(
+        "/schemas/defs.json", {"$defs": {"size": {"type": "integer", "maximum": 10}}}, **cache
+    )
+    write(
+        tmp_path / "schema.json",
+        {"type": "object", "properties": {"item": {"$ref": f"{server.url}/schemas/item.json"}}},
+    )
     write(tmp_path / "good.json", {"item": {"size": 3}})
     write(tmp_path / "bad.json", {"item": {"size": 30}})
     return tmp_path
@@ -97,23 +114,30 @@ def _project(tmp_path: Path, server: Server, **cache: str) -> Path:
 def _blocker(tmp_path: Path) -> dict[str, str]:
     """An environment in which importing the compiler fails (as in the --module test)."""
     blocker = tmp_path / "blocker"
-    write(blocker / "sitecustomize.py", f'''
+    write(
+        blocker / "sitecustomize.py",
+        f"""
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
         if any(name == b or name.startswith(b + ".") for b in {BLOCKED!r}):
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
-''')
+""",
+    )
     return {**LOOPBACK, "PYTHONPATH": str(blocker)}
 
 
-VERDICT = ["bad.json:/item/size: 30 is greater than the maximum of 10",
-           "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable"]
+VERDICT = [
+    "bad.json:/item/size: 30 is greater than the maximum of 10",
+    "2 records in 2 files: 1 valid, 1 invalid, 0 unreadable",
+]
 
 
 def _validate(cwd: Path, *extra: str, env: dict[str, str] | None = None) -> Any:
-    return run("--schema", "schema.json", *extra, "good.json", "bad.json", cwd=cwd, env=env or LOOPBACK)
+    return run(
+        "--schema", "schema.json", *extra, "good.json", "bad.json", cwd=cwd, env=env or LOOPBACK
+    )
 
 
 def test_nothing_is_fetched_without_the_flag(tmp_path: Path, server: Server) -> None:
@@ -133,7 +157,9 @@ def test_fetch_remote_retrieves_what_the_refs_need_once(tmp_path: Path, server: 
     assert result.stderr == ""
 
 
-def test_a_fresh_copy_is_used_without_a_request_or_a_compile(tmp_path: Path, server: Server) -> None:
+def test_a_fresh_copy_is_used_without_a_request_or_a_compile(
+    tmp_path: Path, server: Server
+) -> None:
     _project(tmp_path, server, cache_control="max-age=3600")
     first = _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache")
     assert first.stdout.splitlines() == VERDICT
@@ -150,16 +176,26 @@ def test_a_stale_copy_is_revalidated_by_its_etag(tmp_path: Path, server: Server)
     server.log.clear()
     again = _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache", env=_blocker(tmp_path))
     assert again.stdout.splitlines() == VERDICT, again.stderr
-    assert sorted(server.log) == [("/schemas/defs.json", '"v1"', 304), ("/schemas/item.json", '"v1"', 304)]
+    assert sorted(server.log) == [
+        ("/schemas/defs.json", '"v1"', 304),
+        ("/schemas/item.json", '"v1"', 304),
+    ]
 
 
 def test_a_changed_document_is_compiled_anew(tmp_path: Path, server: Server) -> None:
     _project(tmp_path, server, etag='"v1"', cache_control="max-age=0")
     _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache")
-    server.put("/schemas/defs.json", {"$defs": {"size": {"type": "integer", "maximum": 100}}}, etag='"v2"',
-               cache_control="max-age=0")
+    server.put(
+        "/schemas/defs.json",
+        {"$defs": {"size": {"type": "integer", "maximum": 100}}},
+        etag='"v2"',
+        cache_control="max-age=0",
+    )
     again = _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache")
-    assert (again.returncode, again.stdout) == (0, "2 records in 2 files: 2 valid, 0 invalid, 0 unreadable\n")
+    assert (again.returncode, again.stdout) == (
+        0,
+        "2 records in 2 files: 2 valid, 0 invalid, 0 unreadable\n",
+    )
 
 
 def test_offline_the_cached_copies_are_used_with_a_note(tmp_path: Path, server: Server) -> None:
@@ -169,29 +205,44 @@ def test_offline_the_cached_copies_are_used_with_a_note(tmp_path: Path, server: 
     offline = _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache")
     assert offline.stdout.splitlines() == VERDICT
     notes = offline.stderr.splitlines()
-    assert len(notes) == 2 and all(note.startswith("straightline validate: note: http://127.0.0.1:") for note in notes)
+    assert len(notes) == 2 and all(
+        note.startswith("straightline validate: note: http://127.0.0.1:") for note in notes
+    )
     assert all("cannot be reached" in note and "using the copy cached" in note for note in notes)
-    elsewhere = _validate(tmp_path, "--fetch-remote", "--cache-dir", "other-cache")  # nothing cached there
+    elsewhere = _validate(
+        tmp_path, "--fetch-remote", "--cache-dir", "other-cache"
+    )  # nothing cached there
     assert (elsewhere.returncode, elsewhere.stdout) == (2, "")
     assert "which cannot be retrieved: cannot be reached" in elsewhere.stderr
 
 
-def test_a_document_the_server_does_not_have_is_a_schema_error_naming_it(tmp_path: Path, server: Server) -> None:
+def test_a_document_the_server_does_not_have_is_a_schema_error_naming_it(
+    tmp_path: Path, server: Server
+) -> None:
     _project(tmp_path, server)
     del server.documents["/schemas/defs.json"]
     result = _validate(tmp_path, "--fetch-remote", "--cache-dir", "cache")
     assert (result.returncode, result.stdout) == (2, "")
-    assert (f"$ref 'defs.json#/$defs/size' names {server.url}/schemas/defs.json, which cannot be retrieved: "
-            "HTTP 404 Not Found [unresolvable-ref]") in result.stderr
+    assert (
+        f"$ref 'defs.json#/$defs/size' names {server.url}/schemas/defs.json, which cannot be retrieved: "
+        "HTTP 404 Not Found [unresolvable-ref]"
+    ) in result.stderr
 
 
 def test_fetch_remote_is_a_compile_option(tmp_path: Path, server: Server) -> None:
     _project(tmp_path, server)
-    refused = run("--builtin-schema", "vendor.dependabot", "--fetch-remote", "good.json", cwd=tmp_path)
-    assert refused.returncode == 2 and "--fetch-remote: compile options, for --schema only" in refused.stderr
+    refused = run(
+        "--builtin-schema", "vendor.dependabot", "--fetch-remote", "good.json", cwd=tmp_path
+    )
+    assert (
+        refused.returncode == 2
+        and "--fetch-remote: compile options, for --schema only" in refused.stderr
+    )
     alone = _validate(tmp_path, "--cache-dir", "cache")
     assert (alone.returncode, alone.stderr) == (
-        2, "straightline validate: --cache-dir: the cache of --fetch-remote, which was not given\n")
+        2,
+        "straightline validate: --cache-dir: the cache of --fetch-remote, which was not given\n",
+    )
     assert server.log == []
 
 
@@ -205,15 +256,25 @@ def _imports(source: str) -> set[str]:
     return names
 
 
-def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch(tmp_path: Path,
-                                                                                 server: Server) -> None:
+def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch(
+    tmp_path: Path, server: Server
+) -> None:
     _project(tmp_path, server, etag='"v1"', cache_control="max-age=0")
-    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["schema.json"]\n'
-                                       'fetch-remote = true\ncache-dir = "cache"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["schema.json"]\n'
+        'fetch-remote = true\ncache-dir = "cache"\n',
+    )
 
     def command(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(STRAIGHTLINE), *args], cwd=tmp_path, capture_output=True, text=True,
-                              env={**os.environ, **LOOPBACK}, timeout=300)
+        return subprocess.run(
+            [str(STRAIGHTLINE), *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **LOOPBACK},
+            timeout=300,
+        )
 
     compiled = command("compile")
     assert compiled.returncode == 0, compiled.stderr
@@ -222,22 +283,33 @@ def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch
     assert f"{server.url}/schemas/defs.json" in module_text  # the header records the documents read
     checked = command("check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    server.put("/schemas/defs.json", {"$defs": {"size": {"type": "integer", "maximum": 100}}}, etag='"v2"')
+    server.put(
+        "/schemas/defs.json", {"$defs": {"size": {"type": "integer", "maximum": 100}}}, etag='"v2"'
+    )
     changed = command("check")
     assert changed.returncode == 1 and "stale" in changed.stdout + changed.stderr
 
     server.stop()  # the module validates with no server at all
     namespace: dict[str, Any] = {}
     exec(compile(module_text, "schema.py", "exec"), namespace)
-    assert namespace["is_valid"]({"item": {"size": 3}}) and not namespace["is_valid"]({"item": {"size": 30}})
+    assert namespace["is_valid"]({"item": {"size": 3}}) and not namespace["is_valid"](
+        {"item": {"size": 30}}
+    )
 
-    offline = command("compile")  # the cached copies (the changed one, as check retrieved it), with a note each
+    offline = command(
+        "compile"
+    )  # the cached copies (the changed one, as check retrieved it), with a note each
     assert offline.returncode == 0, offline.stderr
     notes = [line for line in offline.stderr.splitlines() if line.startswith("note: ")]
     assert len(notes) == 2 and all("cannot be reached" in note for note in notes), offline.stderr
     recompiled: dict[str, Any] = {}
-    exec(compile((tmp_path / "gen" / "schema.py").read_text(encoding="utf-8"), "schema.py", "exec"), recompiled)
-    assert recompiled["is_valid"]({"item": {"size": 30}}) and not recompiled["is_valid"]({"item": {"size": 300}})
+    exec(
+        compile((tmp_path / "gen" / "schema.py").read_text(encoding="utf-8"), "schema.py", "exec"),
+        recompiled,
+    )
+    assert recompiled["is_valid"]({"item": {"size": 30}}) and not recompiled["is_valid"](
+        {"item": {"size": 300}}
+    )
 
 
 def test_the_project_settings_are_checked(tmp_path: Path) -> None:
@@ -245,11 +317,16 @@ def test_the_project_settings_are_checked(tmp_path: Path) -> None:
     from generator.project import load_project
 
     write(tmp_path / "s.json", {"type": "object"})
-    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n'
-                                       'fetch-remote = "yes"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n' 'fetch-remote = "yes"\n',
+    )
     with pytest.raises(ConfigError, match="fetch-remote: must be true or false"):
         load_project(tmp_path / "pyproject.toml")
-    write(tmp_path / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n'
-                                       'fetch-remote = true\ncache-dir = "c"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["s.json"]\n'
+        'fetch-remote = true\ncache-dir = "c"\n',
+    )
     (job,) = load_project(tmp_path / "pyproject.toml").jobs
     assert (job.settings.fetch_remote, job.settings.cache_dir) == (True, tmp_path / "c")

@@ -31,7 +31,7 @@ def _big_jsonl(path: Path, count: int) -> dict[int, str]:
         for number in range(1, count + 1):
             if number % 97 == 0:
                 handle.write(json.dumps({"left": number}).encode() + b"\n")
-                expected[number] = f"{path.name}:{number}:(root): \"right\" is a required property"
+                expected[number] = f'{path.name}:{number}:(root): "right" is a required property'
             elif number % 501 == 0:
                 handle.write(b"   \n")
             elif number % 1003 == 0:
@@ -41,7 +41,10 @@ def _big_jsonl(path: Path, count: int) -> dict[int, str]:
                 handle.write(b'"\xff"\n')
                 expected[number] = f"{path.name}:{number}:2: not UTF-8 (byte 0xff at byte column 2)"
             else:
-                handle.write(json.dumps({"left": number, "right": -(number ** (number % 5))}).encode() + b"\n")
+                handle.write(
+                    json.dumps({"left": number, "right": -(number ** (number % 5))}).encode()
+                    + b"\n"
+                )
     return expected
 
 
@@ -54,8 +57,9 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, str]]
     return directory, _big_jsonl(directory / "big.jsonl", 60_000)
 
 
-def test_serial_report_of_a_multi_range_file_is_right_line_by_line(big: tuple[Path, dict[int, str]],
-                                                                  module_file: Path) -> None:
+def test_serial_report_of_a_multi_range_file_is_right_line_by_line(
+    big: tuple[Path, dict[int, str]], module_file: Path
+) -> None:
     directory, expected = big
     assert (directory / "big.jsonl").stat().st_size > 2 * (1 << 20)  # three ranges at least
     result = run("--module", module_file, "big.jsonl", cwd=directory)
@@ -66,18 +70,34 @@ def test_serial_report_of_a_multi_range_file_is_right_line_by_line(big: tuple[Pa
     unreadable = sum(1 for text in expected.values() if "JSON" in text or "UTF-8" in text)
     invalid = len(expected) - unreadable
     records = 60_000 - blank - unreadable
-    assert lines[-1] == f"{records} records in 1 file: {records - invalid} valid, {invalid} invalid, {unreadable} unreadable"
+    assert (
+        lines[-1]
+        == f"{records} records in 1 file: {records - invalid} valid, {invalid} invalid, {unreadable} unreadable"
+    )
 
 
 @pytest.mark.parametrize("output", ["text", "json"])
-def test_jobs_give_exactly_what_one_process_gives(big: tuple[Path, dict[int, str]], module_file: Path,
-                                                  schema_file: Path, output: str) -> None:
+def test_jobs_give_exactly_what_one_process_gives(
+    big: tuple[Path, dict[int, str]], module_file: Path, schema_file: Path, output: str
+) -> None:
     directory, _ = big
     data = ["big.jsonl", "small"]
     serial = run("--module", module_file, "--output", output, *data, cwd=directory)
-    by_module = run("--module", module_file, "--output", output, "--jobs", "2", *data, cwd=directory)
-    by_schema = run("--schema", schema_file, "--output", output, "--jobs", "2", "--chunk-size", "300000", *data,
-                    cwd=directory)
+    by_module = run(
+        "--module", module_file, "--output", output, "--jobs", "2", *data, cwd=directory
+    )
+    by_schema = run(
+        "--schema",
+        schema_file,
+        "--output",
+        output,
+        "--jobs",
+        "2",
+        "--chunk-size",
+        "300000",
+        *data,
+        cwd=directory,
+    )
     assert serial.returncode == by_module.returncode == by_schema.returncode == 1
     assert by_module.stdout == serial.stdout
     assert by_schema.stdout == serial.stdout
@@ -87,14 +107,28 @@ def test_jobs_on_standard_input(big: tuple[Path, dict[int, str]], module_file: P
     directory, _ = big
     data = (directory / "big.jsonl").read_bytes()
     serial = run("--module", module_file, "--data-format", "jsonl", "-", cwd=directory, stdin=data)
-    parallel = run("--module", module_file, "--data-format", "jsonl", "--jobs", "2", "--chunk-size", "100000", "-",
-                   cwd=directory, stdin=data)
+    parallel = run(
+        "--module",
+        module_file,
+        "--data-format",
+        "jsonl",
+        "--jobs",
+        "2",
+        "--chunk-size",
+        "100000",
+        "-",
+        cwd=directory,
+        stdin=data,
+    )
     assert serial.returncode == parallel.returncode == 1
     assert parallel.stdout == serial.stdout
-    assert serial.stdout == run("--module", module_file, "big.jsonl", cwd=directory).stdout.replace("big.jsonl", "<stdin>")
+    assert serial.stdout == run("--module", module_file, "big.jsonl", cwd=directory).stdout.replace(
+        "big.jsonl", "<stdin>"
+    )
 
 
 # --- the progress bar ---------------------------------------------------------------------------
+
 
 def _slow_feed(fd: int) -> None:
     """Valid lines, a pause longer than the bar's delay, more lines and one invalid: work that
@@ -106,28 +140,51 @@ def _slow_feed(fd: int) -> None:
 
 
 def _command(module_file: Path) -> list[str]:
-    return [str(STRAIGHTLINE), "validate", "--module", str(module_file), "--data-format", "jsonl",
-            "--chunk-size", "64", "-"]
+    return [
+        str(STRAIGHTLINE),
+        "validate",
+        "--module",
+        str(module_file),
+        "--data-format",
+        "jsonl",
+        "--chunk-size",
+        "64",
+        "-",
+    ]
 
 
 def test_no_progress_bar_when_output_is_piped(module_file: Path, tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(_command(module_file), stdin=read_end, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=tmp_path, env={**os.environ, "TERM": "xterm"})
+    proc = subprocess.Popen(
+        _command(module_file),
+        stdin=read_end,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env={**os.environ, "TERM": "xterm"},
+    )
     os.close(read_end)
     _slow_feed(write_end)
     out, err = proc.communicate(timeout=HANG_LIMIT)
     assert proc.returncode == 1
     assert err == b""
-    assert out.decode().splitlines() == ["<stdin>:201:(root): \"right\" is a required property",
-                                         "201 records in 1 file: 200 valid, 1 invalid, 0 unreadable"]
+    assert out.decode().splitlines() == [
+        '<stdin>:201:(root): "right" is a required property',
+        "201 records in 1 file: 200 valid, 1 invalid, 0 unreadable",
+    ]
 
 
 def test_progress_bar_on_a_terminal(module_file: Path, tmp_path: Path) -> None:
     master, slave = pty.openpty()
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(_command(module_file), stdin=read_end, stdout=slave, stderr=slave, cwd=tmp_path,
-                            env={**os.environ, "TERM": "xterm"})
+    proc = subprocess.Popen(
+        _command(module_file),
+        stdin=read_end,
+        stdout=slave,
+        stderr=slave,
+        cwd=tmp_path,
+        env={**os.environ, "TERM": "xterm"},
+    )
     os.close(slave)
     os.close(read_end)
     screen = bytearray()
@@ -150,11 +207,12 @@ def test_progress_bar_on_a_terminal(module_file: Path, tmp_path: Path) -> None:
     os.close(master)
     text = screen.decode("utf-8", "replace")
     assert "validating: " in text and "B/s]" in text, text  # tqdm's bar: bytes done and rate
-    assert "<stdin>:201:(root): \"right\" is a required property\r\n" in text
+    assert '<stdin>:201:(root): "right" is a required property\r\n' in text
     assert text.rstrip().endswith("201 records in 1 file: 200 valid, 1 invalid, 0 unreadable")
 
 
 # --- Dask ---------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
@@ -162,22 +220,42 @@ def cluster() -> Iterator[Any]:
     the module's tests whatever happens."""
     pytest.importorskip("dask.bag")
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, worker_dashboard_address=None,
-                                  silence_logs=40) as local:
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        worker_dashboard_address=None,
+        silence_logs=40,
+    ) as local:
         with distributed.Client(local) as client:
             yield client
 
 
-def test_dask_command_gives_exactly_what_one_process_gives(cluster: Any, big: tuple[Path, dict[int, str]],
-                                                           module_file: Path, schema_file: Path) -> None:
+def test_dask_command_gives_exactly_what_one_process_gives(
+    cluster: Any, big: tuple[Path, dict[int, str]], module_file: Path, schema_file: Path
+) -> None:
     directory, _ = big
     address = cluster.scheduler.address
     assert address.startswith("tcp://127.0.0.1:")
     for output in ("text", "json"):
-        serial = run("--module", module_file, "--output", output, "big.jsonl", "small", cwd=directory)
-        on_dask = run("--schema", schema_file, "--output", output, "--dask", address, "--chunk-size", "500000",
-                      "big.jsonl", "small", cwd=directory)
+        serial = run(
+            "--module", module_file, "--output", output, "big.jsonl", "small", cwd=directory
+        )
+        on_dask = run(
+            "--schema",
+            schema_file,
+            "--output",
+            output,
+            "--dask",
+            address,
+            "--chunk-size",
+            "500000",
+            "big.jsonl",
+            "small",
+            cwd=directory,
+        )
         assert on_dask.returncode == serial.returncode == 1, on_dask.stderr
         assert on_dask.stdout == serial.stdout
 
@@ -193,15 +271,30 @@ def test_invalid_records_over_a_bag_equal_one_process(cluster: Any, module: Any)
     bag = db.from_sequence(records, npartitions=5)
     sizes = bag.map_partitions(lambda part: [len(list(part))]).compute()
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
-    expected = [(i, record, [(e.instance_location, e.keyword_location, e.message) for e in module.errors(record)])
-                for i, record in enumerate(records) if not module.is_valid(record)]
+    expected = [
+        (
+            i,
+            record,
+            [(e.instance_location, e.keyword_location, e.message) for e in module.errors(record)],
+        )
+        for i, record in enumerate(records)
+        if not module.is_valid(record)
+    ]
     assert len(expected) == 29 + 3
     compiled = generator.compile_module(SCHEMA, format=False)  # travels as its text (__source__)
     for given in (compiled, module):
         found = invalid_records(bag, given).compute()
-        got = [(starts[entry["partition"]] + entry["index"], entry["record"],
-                [(e["instance_location"], e["keyword_location"], e["message"]) for e in entry["errors"]])
-               for entry in found]
+        got = [
+            (
+                starts[entry["partition"]] + entry["index"],
+                entry["record"],
+                [
+                    (e["instance_location"], e["keyword_location"], e["message"])
+                    for e in entry["errors"]
+                ],
+            )
+            for entry in found
+        ]
         assert got == expected
 
 
@@ -213,12 +306,19 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path, module_file: Pat
     assert "--dask tcp://127.0.0.1:9: cannot reach the scheduler" in result.stderr
 
 
-@pytest.mark.parametrize("address, said", [("garbage", "missing port number"), ("tcp://127.0.0.1", "missing port"),
-                                           ("x://y", "unknown address scheme"),
-                                           ("inproc://x", "inproc:// is a scheduler inside this process"),
-                                           ("ucx://127.0.0.1:8786", "ucx")])
-def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, module_file: Path, address: str,
-                                                                said: str) -> None:
+@pytest.mark.parametrize(
+    "address, said",
+    [
+        ("garbage", "missing port number"),
+        ("tcp://127.0.0.1", "missing port"),
+        ("x://y", "unknown address scheme"),
+        ("inproc://x", "inproc:// is a scheduler inside this process"),
+        ("ucx://127.0.0.1:8786", "ucx"),
+    ],
+)
+def test_a_malformed_scheduler_address_is_a_usage_error_at_once(
+    tmp_path: Path, module_file: Path, address: str, said: str
+) -> None:
     """A Client whose constructor failed on such an address waited 20 s in its __del__ and printed
     a traceback after the message."""
     pytest.importorskip("distributed")
@@ -226,27 +326,34 @@ def test_a_malformed_scheduler_address_is_a_usage_error_at_once(tmp_path: Path, 
     started = time.monotonic()
     result = run("--module", module_file, "--dask", address, "d.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.startswith(f"straightline validate: --dask {address}: cannot reach the scheduler")
+    assert result.stderr.startswith(
+        f"straightline validate: --dask {address}: cannot reach the scheduler"
+    )
     assert said in result.stderr and "Exception ignored" not in result.stderr
     assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
     assert time.monotonic() - started < 15  # (it took over 20 s: a bound on a wait, not a timing)
 
 
-def test_an_empty_scheduler_address_is_a_usage_error_not_a_local_run(tmp_path: Path, module_file: Path) -> None:
+def test_an_empty_scheduler_address_is_a_usage_error_not_a_local_run(
+    tmp_path: Path, module_file: Path
+) -> None:
     """`--dask ""` was taken for no --dask at all, and the data validated in this process."""
     pytest.importorskip("distributed")
     write(tmp_path / "d.json", {"left": 1})
     result = run("--module", module_file, "--dask", "", "d.json", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr == ("straightline validate: --dask: the address is empty (give the scheduler's, "
-                             "like tcp://127.0.0.1:8786)\n")
+    assert result.stderr == (
+        "straightline validate: --dask: the address is empty (give the scheduler's, "
+        "like tcp://127.0.0.1:8786)\n"
+    )
     assert result.stdout == ""
     both = run("--module", module_file, "--dask", "", "--jobs", "2", "d.json", cwd=tmp_path)
     assert both.returncode == 2 and "--jobs and --dask: choose one" in both.stderr
 
 
-def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_line_longer_than_many_ranges_is_read_once(
+    tmp_path: Path, module_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A JSON Lines file whose first line spans hundreds of ranges: the ranges inside it give no
     line and read no further than their own end, so the file is read about once in all (each
     range read the rest of the line, the whole rest of the file here, before), and the report is
@@ -288,7 +395,9 @@ def test_a_line_longer_than_many_ranges_is_read_once(tmp_path: Path, module_file
         def tell(self) -> int:
             return self.handle.tell()
 
-    monkeypatch.setattr(tasks_module, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False)
+    monkeypatch.setattr(
+        tasks_module, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False
+    )
     planned = list(tasks_module.plan(discover([str(path)], [], None), chunk_bytes=1000))
     assert len(planned) > 200
     blocks = [task.read() for task in planned]
@@ -337,13 +446,15 @@ class _Pipe:
 
     def read1(self, size: int = -1) -> bytes:
         self.reads += 1
-        block = self.data[self.at:self.at + min(self.piece, size if size > 0 else self.piece)]
+        block = self.data[self.at : self.at + min(self.piece, size if size > 0 else self.piece)]
         self.at += len(block)
         return _Searched(block)
 
 
 @pytest.mark.parametrize("lines", [1, 3, 200])
-def test_standard_input_is_read_in_time_linear_in_its_lines(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
+def test_standard_input_is_read_in_time_linear_in_its_lines(
+    monkeypatch: pytest.MonkeyPatch, lines: int
+) -> None:
     """JSON Lines piped in 4 KiB at a time, one line of 3 MB (or a few long ones, or many short
     ones): each byte is searched for a newline and concatenated a bounded number of times (the
     carry grown by `+=` and searched whole at every read cost 60 to 700 times the input here),
@@ -353,13 +464,17 @@ def test_standard_input_is_read_in_time_linear_in_its_lines(monkeypatch: pytest.
     from generator.validate import tasks as tasks_module
 
     size = 3_000_000 // lines
-    data = b"".join(json.dumps({"left": i, "note": "x" * size}).encode() + b"\n" for i in range(lines))
+    data = b"".join(
+        json.dumps({"left": i, "note": "x" * size}).encode() + b"\n" for i in range(lines)
+    )
     pipe = _Pipe(data, 4096)
     monkeypatch.setattr(tasks_module.sys, "stdin", types.SimpleNamespace(buffer=pipe))
     _Searched.work = 0
     planned = list(tasks_module._stdin_tasks(0, "jsonl", 1 << 20))
     assert _Searched.work <= 2 * len(data), (_Searched.work, len(data))
-    assert pipe.reads == -(-len(data) // 4096) + 1  # every piece once, and the empty read at the end
+    assert (
+        pipe.reads == -(-len(data) // 4096) + 1
+    )  # every piece once, and the empty read at the end
     assert b"".join(task.data or b"" for task in planned) == data
     assert all((task.data or b"").endswith(b"\n") for task in planned[:-1])
     assert [task.first for task in planned] == [True] + [False] * (len(planned) - 1)

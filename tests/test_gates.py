@@ -1,0 +1,45 @@
+"""Gates on our own code, run by `make test`: ruff's lint and black's format check.
+
+Both read their settings from pyproject.toml ([tool.ruff], [tool.black]), which also names what
+they leave out (generated modules and the vendored test suite). A failure prints the tool's own
+report, so the fix is `ruff check --fix` or `black` on the files it names.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUR_CODE = ["generator", "tests", "bench", "examples", "contracts"]
+
+
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_ruff_finds_nothing_in_our_code() -> None:
+    done = _run("ruff", "check", "--no-cache", *OUR_CODE)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_black_would_change_nothing_in_our_code() -> None:
+    done = _run("black", "--check", "--quiet", *OUR_CODE)
+    assert done.returncode == 0, "black would reformat:\n" + done.stderr
+
+
+def test_the_gates_see_a_violation(tmp_path: Path) -> None:
+    """The gates are not vacuous: each fails on a file that breaks its rule."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nx = {'a':1}\n")
+    lint = _run("ruff", "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"), str(bad))
+    assert lint.returncode == 1 and "F401" in lint.stdout
+    fmt = _run("black", "--check", "--quiet", "--config", str(ROOT / "pyproject.toml"), str(bad))
+    assert fmt.returncode == 1
