@@ -234,26 +234,9 @@ def render(
     )
     sha = hashlib.sha256(raw).hexdigest()
     recorded = recorded_options(options, fragment)
-    metadata = Assign(
-        TreeName("STRAIGHTLINE"),
-        literal_expr(
-            {
-                "version": __version__,
-                "profile": profile,
-                "options": json.loads(recorded),
-                "source_sha256": sha,
-            }
-        ),
-    )
+    metadata = _metadata(profile, recorded, sha)
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
-    late = [s for e in emitters for s in e.late_statements()]
-    # the late statements join the constants before them as one more assignment when they open
-    # with one (`_Q0 = (...)`), as black keeps consecutive assignments together
-    late_kind = (
-        "const"
-        if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName)
-        else "other"
-    )
+    late_kind = _late_kind([s for e in emitters for s in e.late_statements()])
     text = _ENV.get_template(template).render(
         header=Code(header_text(header_fields(profile, recorded, sha))),
         contract_name=contract_name,
@@ -288,6 +271,29 @@ def render(
             text = text.replace(_SPLIT + kind + ">\n", "")
         return text
     return _format(text)
+
+
+def _metadata(profile: str, recorded: str, sha: str) -> Assign:
+    """`STRAIGHTLINE = {...}`: the module's version, profile, options and source hash."""
+    return Assign(
+        TreeName("STRAIGHTLINE"),
+        literal_expr(
+            {
+                "version": __version__,
+                "profile": profile,
+                "options": json.loads(recorded),
+                "source_sha256": sha,
+            }
+        ),
+    )
+
+
+def _late_kind(late: list[Any]) -> str:
+    """The late statements join the constants before them as one more assignment when they open
+    with one (`_Q0 = (...)`), as black keeps consecutive assignments together."""
+    if late and isinstance(late[0], Assign) and isinstance(late[0].target, TreeName):
+        return "const"
+    return "other"
 
 
 def _copied_sources(

@@ -396,7 +396,89 @@ _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
 _MAX_PAIRS = 32  # object shapes merged for one intersection
 
 
-class _Reader:
+class _Meeting:
+    """The intersection of types (allOf's meaning), over references its reader resolves."""
+
+    def resolved(self, key: str) -> Ty | None:
+        raise NotImplementedError
+
+    def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
+        """The intersection of two types, or a wider one (the first) where it cannot be worked out."""
+        if a.top:
+            return b
+        if b.top or a == b:
+            return a
+        if a.refs or b.refs:
+            if budget <= 0:
+                return a
+            expanded_a, expanded_b = self.expand(a), self.expand(b)
+            if expanded_a is None or expanded_b is None:
+                return a
+            return self.meet(expanded_a, expanded_b, budget - 1)
+        objs: list[Obj] = []
+        if len(a.objs) * len(b.objs) > _MAX_PAIRS:
+            return a
+        for left in a.objs:
+            for right in b.objs:
+                merged = self.meet_objects(left, right, budget)
+                if all(merged is not o for o in objs):
+                    objs.append(merged)
+        items: Ty | None = None
+        if a.array and b.array:
+            items = (
+                b.items
+                if a.items is None
+                else a.items if b.items is None else self.meet(a.items, b.items, budget)
+            )
+        return Ty(
+            null=a.null and b.null,
+            bools=_ordered_meet(a.bools, b.bools),
+            all_ints=a.all_ints and b.all_ints,
+            ints=_meet_literals(a.all_ints, a.ints, b.all_ints, b.ints),
+            floats=a.floats and b.floats,
+            decimals=a.decimals and b.decimals,
+            all_strs=a.all_strs and b.all_strs,
+            strs=_meet_literals(a.all_strs, a.strs, b.all_strs, b.strs),
+            array=a.array and b.array,
+            items=items,
+            objs=tuple(objs),
+        )
+
+    def expand(self, ty: Ty) -> Ty | None:
+        """`ty` with its references replaced by what they name (None: one is still being read)."""
+        targets = [replace(ty, refs=())]
+        for key in ty.refs:
+            target = self.resolved(key)
+            if target is None:
+                return None
+            targets.append(target)
+        return join_all(targets)
+
+    def meet_objects(self, a: Obj, b: Obj, budget: int) -> Obj:
+        """Both shapes at once: every property of either (typed by both sides: a name one side
+        does not declare takes that side's type for other names), the required names of both."""
+        if b is ANY_OBJECT:
+            return a
+        if a is ANY_OBJECT:
+            return b
+        declared_a, declared_b = dict(a.properties), dict(b.properties)
+        properties = []
+        for name in dict.fromkeys([*declared_a, *declared_b]):
+            left = declared_a.get(name, a.rest if a.rest is not None else TOP)
+            right = declared_b.get(name, b.rest if b.rest is not None else TOP)
+            properties.append((name, self.meet(left, right, budget - 1)))
+        if a.rest is None:
+            rest = b.rest
+        elif b.rest is None:
+            rest = a.rest
+        else:
+            rest = self.meet(a.rest, b.rest, budget - 1)
+        return Obj(
+            tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint
+        )
+
+
+class _Reader(_Meeting):
     """Reads schemas into types; names every definition it reaches."""
 
     def __init__(self, namer: Namer) -> None:
@@ -577,17 +659,11 @@ class _Reader:
                     )
                 )
         if on("if"):
-            then = (
-                self.ty(schema["then"], self.child(at, "then"), hint, depth + 1)
-                if on("then")
-                else TOP
-            )
-            otherwise = (
-                self.ty(schema["else"], self.child(at, "else"), hint, depth + 1)
-                if on("else")
-                else TOP
-            )
-            parts.append(join_ty(then, otherwise))
+            branches = [
+                self.ty(schema[word], self.child(at, word), hint, depth + 1) if on(word) else TOP
+                for word in ("then", "else")
+            ]
+            parts.append(join_ty(*branches))
         result = TOP
         for part in parts:
             result = self.meet(result, part, _MEET_BUDGET)
@@ -754,80 +830,6 @@ class _Reader:
         return end
 
     # -- intersection ---------------------------------------------------------------------------
-    def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
-        """The intersection of two types, or a wider one (the first) where it cannot be worked out."""
-        if a.top:
-            return b
-        if b.top or a == b:
-            return a
-        if a.refs or b.refs:
-            if budget <= 0:
-                return a
-            expanded_a, expanded_b = self.expand(a), self.expand(b)
-            if expanded_a is None or expanded_b is None:
-                return a
-            return self.meet(expanded_a, expanded_b, budget - 1)
-        objs: list[Obj] = []
-        if len(a.objs) * len(b.objs) > _MAX_PAIRS:
-            return a
-        for left in a.objs:
-            for right in b.objs:
-                merged = self.meet_objects(left, right, budget)
-                if all(merged is not o for o in objs):
-                    objs.append(merged)
-        items: Ty | None = None
-        if a.array and b.array:
-            items = (
-                b.items
-                if a.items is None
-                else a.items if b.items is None else self.meet(a.items, b.items, budget)
-            )
-        return Ty(
-            null=a.null and b.null,
-            bools=_ordered_meet(a.bools, b.bools),
-            all_ints=a.all_ints and b.all_ints,
-            ints=_meet_literals(a.all_ints, a.ints, b.all_ints, b.ints),
-            floats=a.floats and b.floats,
-            decimals=a.decimals and b.decimals,
-            all_strs=a.all_strs and b.all_strs,
-            strs=_meet_literals(a.all_strs, a.strs, b.all_strs, b.strs),
-            array=a.array and b.array,
-            items=items,
-            objs=tuple(objs),
-        )
-
-    def expand(self, ty: Ty) -> Ty | None:
-        """`ty` with its references replaced by what they name (None: one is still being read)."""
-        targets = [replace(ty, refs=())]
-        for key in ty.refs:
-            target = self.resolved(key)
-            if target is None:
-                return None
-            targets.append(target)
-        return join_all(targets)
-
-    def meet_objects(self, a: Obj, b: Obj, budget: int) -> Obj:
-        """Both shapes at once: every property of either (typed by both sides: a name one side
-        does not declare takes that side's type for other names), the required names of both."""
-        if b is ANY_OBJECT:
-            return a
-        if a is ANY_OBJECT:
-            return b
-        declared_a, declared_b = dict(a.properties), dict(b.properties)
-        properties = []
-        for name in dict.fromkeys([*declared_a, *declared_b]):
-            left = declared_a.get(name, a.rest if a.rest is not None else TOP)
-            right = declared_b.get(name, b.rest if b.rest is not None else TOP)
-            properties.append((name, self.meet(left, right, budget - 1)))
-        if a.rest is None:
-            rest = b.rest
-        elif b.rest is None:
-            rest = a.rest
-        else:
-            rest = self.meet(a.rest, b.rest, budget - 1)
-        return Obj(
-            tuple(properties), tuple(dict.fromkeys(a.required + b.required)), rest, a.hint or b.hint
-        )
 
 
 def _is_plain_ref(schema: Any) -> bool:
