@@ -910,3 +910,47 @@ def test_catalog_output_in_a_missing_directory_is_a_usage_error(tmp_path):
     written = run("catalog", "tool.json", "-o", "x.json", cwd=tmp_path)
     assert written.returncode == 0, written.stderr
     assert json.loads((tmp_path / "x.json").read_text())[0]["name"] == "t"
+
+
+# -- closed and full standard output ---------------------------------------------------------------
+
+
+def _shell(redirections: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command run by a shell with `redirections` (`>&-`, `>/dev/full`) applied; its stderr
+    captured through a file (a closed stdout cannot carry it)."""
+    command = " ".join(f"'{part}'" for part in (STRAIGHTLINE, *args))
+    errors = cwd / "stderr.txt"
+    proc = subprocess.run(
+        ["sh", "-c", f"exec {command} 2>'{errors}' {redirections}"],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    stderr = errors.read_text(encoding="utf-8")
+    assert "Traceback" not in stderr + proc.stderr and "Exception ignored" not in stderr, stderr
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout, stderr)
+
+
+@pytest.mark.parametrize(
+    "redirection, reason",
+    [(">&-", "standard output is closed"), (">/dev/full", "No space left on device")],
+)
+def test_compile_and_check_name_a_lost_standard_output_in_one_line(
+    tmp_path: Path, redirection: str, reason: str
+) -> None:
+    if redirection == ">/dev/full" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    (tmp_path / "s.json").write_text('{"type": "string"}', encoding="utf-8")
+    compiled = _shell(redirection, "compile", "s.json", "--out", "out", cwd=tmp_path)
+    assert compiled.returncode == 2
+    assert compiled.stderr == f"straightline: cannot write to standard output: {reason}\n"
+    # the module was written whole before its report line was refused
+    assert (tmp_path / "out" / "s.py").is_file()
+    checked = _shell(redirection, "check", "s.json", "--out", "out", cwd=tmp_path)
+    assert checked.returncode == 2
+    assert checked.stderr == f"straightline: cannot write to standard output: {reason}\n"
+    # with standard error closed too there is nothing to say it on, and nothing said elsewhere
+    both = _shell(f"{redirection} 2>&-", "check", "s.json", "--out", "out", cwd=tmp_path)
+    assert both.returncode == 2 and both.stdout == ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from typing import Iterator, TextIO
+from typing import Any, Iterator, TextIO
 
 from ..errors import SchemaError, SchemaWarning, StraightlineError, shown_pointer
 from ..safe_text import escape
@@ -20,9 +20,30 @@ def printable(text: str) -> str:
     return escape(text)
 
 
-def say(text: str, stream: TextIO | None = None) -> None:
-    """Print one line of the command's output (stdout unless `stream`), made printable."""
-    print(printable(text), file=stream if stream is not None else sys.stdout)
+class OutputLost(Exception):
+    """Standard output refused a line (a full disk, a device error), so the command's report is
+    incomplete. A reader gone away (`| head`) stays a BrokenPipeError."""
+
+
+_STDOUT: Any = object()  # say()'s default stream: a closed stderr (None) is not stdout
+
+
+def say(text: str, stream: TextIO | None = _STDOUT) -> None:
+    """Print one line of the command's output (stdout unless `stream`), made printable. Nothing
+    when `stream` is a closed standard error (None); OutputLost when standard output is closed or
+    cannot take the line."""
+    if stream is not _STDOUT:
+        if stream is not None:
+            print(printable(text), file=stream)
+        return
+    if sys.stdout is None:  # started with it closed (`>&-`)
+        raise OutputLost("standard output is closed")
+    try:
+        print(printable(text), file=sys.stdout)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputLost(exc.strerror or str(exc)) from None
 
 
 def report(path: str, error: StraightlineError) -> None:

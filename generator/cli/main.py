@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -14,7 +15,7 @@ from typing import Iterator, NoReturn, Sequence
 from .. import __version__
 from ..errors import OptionError, StraightlineError, Terminated
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
-from .files import printable, say, warnings_reported
+from .files import OutputLost, printable, say, warnings_reported
 from .format_flags import (
     FORMAT_FLAGS,
     add_format_flags,
@@ -171,7 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C does, through every clean-up on the way (a temporary file of a write removed, a native
     build's compiler stopped): its default action would end the process where it stands."""
     with _terminate_as_exit():
-        return _main(argv)
+        try:
+            return _main(argv)
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+            _drop_output()
+            return 1
+        except OutputLost as lost:  # a closed or full standard output: the report is incomplete
+            _drop_output()
+            say(f"straightline: cannot write to standard output: {lost}", sys.stderr)
+            return 2
 
 
 @contextlib.contextmanager
@@ -240,3 +249,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _drop_output() -> None:
+    """Point standard output at /dev/null, so Python's own flush at exit does not fail again and
+    print a traceback of its own."""
+    if sys.stdout is None:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stream with no descriptor
+        pass
