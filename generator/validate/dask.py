@@ -35,11 +35,13 @@ def require_dask() -> None:
 
 def invalid_records(bag: Any, module: Any, output_format: str = "json") -> Any:
     """A dask.bag of the records of `bag` that `module` rejects, in order, each a dict:
-    `{"partition": i, "index": j, "record": value, "errors": [error fields...]}` (i: the
-    partition of `bag`, j: the record's place in it; `best_match` where the module has it;
-    `output` instead of `errors` for output_format "basic"/"detailed"/"verbose"). `module` is a generated
-    module object (compile_module's, or one imported from a file), a path to a module file, or a
-    ModuleSource. Nothing is computed until the bag is."""
+        `{"partition": i, "index": j, "record": value, "errors": [error fields...]}` (i: the
+        partition of `bag`, j: the record's place in it; `best_match` where the module has it;
+        `output` instead of `errors` for output_format "basic"/"detailed"/"verbose"; `problem` instead,
+    naming the function, for a record on which a custom format function raised: the other records are
+    still checked, as by `straightline validate`). `module` is a generated
+        module object (compile_module's, or one imported from a file), a path to a module file, or a
+        ModuleSource. Nothing is computed until the bag is."""
     require_dask()
     import dask
     import dask.bag as db
@@ -59,11 +61,13 @@ def _invalid_in_partition(
     checker = checker_for(source, output_format)
     found: list[dict[str, Any]] = []
     for index, record in enumerate(records):
-        if checker.is_valid(record):
+        failure = checker.check(record, None)  # a custom format function's exception: a problem
+        if failure is None:
             continue
-        failure = checker.failure(record, None)
         entry: dict[str, Any] = {"partition": partition, "index": index, "record": record}
-        if failure.output is not None:
+        if failure.problem is not None:
+            entry["problem"] = failure.problem
+        elif failure.output is not None:
             entry["output"] = failure.output
         else:
             entry["errors"] = failure.errors

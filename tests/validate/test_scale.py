@@ -481,3 +481,39 @@ def test_standard_input_is_read_in_time_linear_in_its_lines(
     assert [task.last for task in planned] == [False] * (len(planned) - 1) + [True]
     if lines == 200:
         assert len(planned) > 2  # short lines are cut into tasks as they arrive
+
+
+def test_invalid_records_reports_a_raising_format_function_as_that_records_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A custom format function's exception (SystemExit(0) included) used to escape compute();
+    it is now the record's `problem`, and the records after it are still checked."""
+    import dask.bag as db
+
+    import generator
+    from generator.validate.dask import invalid_records
+
+    (tmp_path / "skufmt_dask.py").write_text(
+        "def is_sku(s):\n"
+        "    if s == 'EXIT0':\n"
+        "        raise SystemExit(0)\n"
+        "    if s == 'BOOM':\n"
+        "        raise ValueError('no sku here')\n"
+        "    return s.startswith('SKU-')\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    compiled = generator.compile_module(
+        {"properties": {"sku": {"type": "string", "format": "sku"}}},
+        format=False,
+        formats={"sku": "skufmt_dask:is_sku"},
+    )
+    records = [{"sku": s} for s in ("SKU-1", "EXIT0", "bad", "BOOM", "SKU-2")]
+    found = invalid_records(db.from_sequence(records, npartitions=1), compiled).compute(
+        scheduler="synchronous"
+    )
+    assert [entry["index"] for entry in found] == [1, 2, 3]
+    raised = "cannot be checked: the custom format function skufmt_dask:is_sku raised"
+    assert found[0]["problem"] == f"{raised} SystemExit: 0"
+    assert "problem" not in found[1] and found[1]["errors"][0]["instance_location"] == "/sku"
+    assert found[2]["problem"] == f"{raised} ValueError: no sku here"
