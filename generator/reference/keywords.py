@@ -151,9 +151,11 @@ def pattern(
 def format_function(name: Any, at: Here) -> Callable[[str], Any] | None:
     """The function checking format `name` where evaluation stands: a custom format's (they win),
     else the formats library's for the draft in force; None for a format unknown there."""
+    rules = at.rules
+    assert rules is not None  # (set on arrival at every schema)
     if not isinstance(name, str):
         return None
-    custom = at.rules.format_options.custom_format(name)
+    custom = rules.format_options.custom_format(name)
     if custom is not None:
         try:
             return getattr(importlib.import_module(custom.module), custom.function)  # type: ignore[no-any-return]
@@ -163,7 +165,7 @@ def format_function(name: Any, at: Here) -> Callable[[str], Any] | None:
                 f"imported: {problem}"
             ) from None
     spec = FORMATS.get(name)
-    function = spec.checker_for(at.rules.draft) if spec is not None else None
+    function = spec.checker_for(rules.draft) if spec is not None else None
     return getattr(checkers, function) if function is not None else None  # type: ignore[no-any-return]
 
 
