@@ -140,12 +140,27 @@ def _holding() -> dict[str, tuple[bool, bool, bool]]:
     return table
 
 
-def subschema_positions(schema: Any) -> Iterator[tuple[tuple[str | int, ...], Any]]:
+@dataclass(frozen=True)
+class KeywordReading:
+    """What indexing needs to know of the keywords, for a reader other than the compiler (the
+    reference interpreter brings its own): per draft, an object with `id_keyword`, `id_fragment`
+    and `ref_alone` (as profiles.Dialect has them); per keyword, whether its value may be a schema,
+    an array of schemas, a map of schemas."""
+
+    dialects: Mapping[str, Any]
+    holding: Mapping[str, tuple[bool, bool, bool]]
+
+
+def subschema_positions(
+    schema: Any, holding: Mapping[str, tuple[bool, bool, bool]] | None = None
+) -> Iterator[tuple[tuple[str | int, ...], Any]]:
     """(path below `schema`, subschema) for the schemas directly inside `schema`: where each
-    keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft."""
+    keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft, unless
+    `holding` says it."""
     if not isinstance(schema, dict):
         return
-    holding = _holding()
+    if holding is None:
+        holding = _holding()
     for key, value in schema.items():
         forms = holding.get(key) if isinstance(key, str) else None
         if forms is None:
@@ -205,6 +220,8 @@ class Registry:
     supplied: Mapping[str, Any] = field(default_factory=dict)
     # the documents read from `supplied` (a registry's files), in the order references reached them
     from_supplied: list[Document] = field(default_factory=list)
+    # what the index reads of the keywords; None: the keyword units' declarations
+    reading: KeywordReading | None = None
 
     # -- documents ------------------------------------------------------------------------
     def add(self, uri: str, value: Any, draft: str | None = None) -> Document:
@@ -231,6 +248,7 @@ class Registry:
             resource_of=dict(self.resource_of),
             dialects=dict(self.dialects),
             supplied=supplied,
+            reading=self.reading,
         )
 
     def draft_of(self, value: Any) -> str | None:
@@ -239,8 +257,12 @@ class Registry:
         return None
 
     def _index(self, document: Document) -> None:
-        from .profiles import DIALECTS  # (profiles reads this module's meta-schema table)
+        if self.reading is not None:
+            dialects, holding = self.reading.dialects, self.reading.holding
+        else:
+            from .profiles import DIALECTS  # (profiles reads this module's meta-schema table)
 
+            dialects, holding = DIALECTS, _holding()
         if not isinstance(document.value, dict):  # a boolean document is a resource all the same
             self.resources.setdefault(document.uri, (document.uri, ""))
             self.resource_of.setdefault(document.uri + "#", urldefrag(document.uri)[0])
@@ -254,7 +276,7 @@ class Registry:
                 if pointer and isinstance(schema.get("$schema"), str):
                     draft = META_SCHEMAS.get(normalize_meta_uri(schema["$schema"]), draft)
                     self.dialects[key] = draft
-                dialect = DIALECTS[draft]
+                dialect = dialects[draft]
                 # before 2019-09 an $id's fragment names an anchor; from then on $anchor does
                 fragment_anchors = dialect.id_fragment != "none"
                 ident = schema.get(dialect.id_keyword)
@@ -292,7 +314,7 @@ class Registry:
                     if schema.get("$recursiveAnchor") is True and self.resource_of.get(key):
                         self.recursive_anchors.add(resource)
             self.bases[key] = base
-            for path, sub in subschema_positions(schema):
+            for path, sub in subschema_positions(schema, holding):
                 stack.append((join_pointer(pointer, *path), sub, base, draft))
 
     def _document_for(self, uri: str, ref: str = "", where: str = "") -> Document | None:

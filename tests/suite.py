@@ -45,6 +45,30 @@ def suite_files(draft: str) -> list[Path]:
     return sorted((root / "tests" / draft).glob("*.json"))
 
 
+def optional_files(draft: str) -> list[Path]:
+    """Every optional file of a draft's suite: optional/*.json and optional/format/*.json."""
+    root = suite_dir() / "tests" / draft / "optional"
+    return sorted(root.glob("*.json")) + sorted((root / "format").glob("*.json"))
+
+
+def optional_options(path: Path) -> dict[str, Any]:
+    """The format options the suite expects for an optional file: format assertion for the format
+    tests, content assertion for content.json (draft 7), none for the others (format-assertion.json
+    turns assertion on through its meta-schema's $vocabulary, which is what it tests)."""
+    if path.parent.name == "format":
+        return {"format_assertion": True}
+    if path.name == "content.json":
+        return {"content_assertion": True}
+    return {}
+
+
+def file_id(path: Path) -> str:
+    """A suite file as test ids name it: `ref.json`, `optional/bignum.json`,
+    `optional/format/email.json`."""
+    parts = path.parts
+    return "/".join(parts[parts.index("optional") :]) if "optional" in parts else path.name
+
+
 def groups(path: Path) -> Iterator[tuple[str, Any, list[dict[str, Any]]]]:
     for group in load_json(path.read_bytes()):
         yield group["description"], group["schema"], group["tests"]

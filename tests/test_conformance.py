@@ -19,7 +19,18 @@ from generator.load import load_json
 from generator.reference import DraftReference
 
 from .errors.structure import structure
-from .suite import DRAFTS, MISSING, groups, known_failures, remotes, suite_dir, suite_files
+from .suite import (
+    DRAFTS,
+    MISSING,
+    file_id,
+    groups,
+    known_failures,
+    optional_files,
+    optional_options,
+    remotes,
+    suite_dir,
+    suite_files,
+)
 
 CASES = [(draft, path) for draft in DRAFTS for path in suite_files(draft)]
 
@@ -57,7 +68,7 @@ def run_file(
     failures = []
     options = options or {}
     for description, schema, tests in groups(path):
-        group_id = f"{draft}/{_file_id(path)}::{description}"
+        group_id = f"{draft}/{file_id(path)}::{description}"
         reference = (
             DraftReference(
                 schema, draft, registry=_remotes(), format_options=format_options(**options)
@@ -99,12 +110,6 @@ def run_file(
     return failures
 
 
-def _file_id(path: Path) -> str:
-    """A suite file as test ids name it: `ref.json`, `optional/bignum.json`, `optional/format/email.json`."""
-    parts = path.parts
-    return "/".join(parts[parts.index("optional") :]) if "optional" in parts else path.name
-
-
 def compile_in_memory(schema: Any, draft: str, **options: Any) -> Any:
     return generator.compile_module(
         schema, profile=draft, registry=_remotes(), format=False, **options
@@ -117,30 +122,13 @@ def test_suite_file_through_generated_modules(draft: str, path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
-def optional_files(draft: str) -> list[Path]:
-    """Every optional file of a draft's suite: optional/*.json and optional/format/*.json."""
-    root = suite_dir() / "tests" / draft / "optional"
-    return sorted(root.glob("*.json")) + sorted((root / "format").glob("*.json"))
-
-
-def optional_options(path: Path) -> dict[str, Any]:
-    """The format options the suite expects for an optional file: format assertion for the format
-    tests, content assertion for content.json (draft 7), none for the others (format-assertion.json
-    turns assertion on through its meta-schema's $vocabulary, which is what it tests)."""
-    if path.parent.name == "format":
-        return {"format_assertion": True}
-    if path.name == "content.json":
-        return {"content_assertion": True}
-    return {}
-
-
 OPTIONAL_CASES = [(draft, path) for draft in DRAFTS for path in optional_files(draft)]
 
 
 def test_the_optional_suite_is_present_for_every_draft() -> None:
     """The optional files the README reports on are all there (an empty list would pass silently)."""
     for draft in DRAFTS:
-        names = {_file_id(p) for p in optional_files(draft)}
+        names = {file_id(p) for p in optional_files(draft)}
         assert {
             "optional/bignum.json",
             "optional/ecmascript-regex.json",
@@ -154,7 +142,7 @@ def test_the_optional_suite_is_present_for_every_draft() -> None:
 
 
 @pytest.mark.parametrize(
-    "draft,path", OPTIONAL_CASES, ids=[f"{d}/{_file_id(p)}" for d, p in OPTIONAL_CASES]
+    "draft,path", OPTIONAL_CASES, ids=[f"{d}/{file_id(p)}" for d, p in OPTIONAL_CASES]
 )
 def test_optional_suite_file(draft: str, path: Path) -> None:
     failures = run_file(

@@ -1,5 +1,7 @@
-"""The draft reference interpreter against the official JSON Schema Test Suite (required tests of
-drafts 2020-12, 2019-09, 7, 6 and 4), plus the error-location conventions the compiler shares."""
+"""The draft reference interpreter alone against the official JSON Schema Test Suite (every
+required and optional test of drafts 2020-12, 2019-09, 7, 6 and 4, with the format options the
+compiler's run uses and the same known failures), plus the error-location conventions the compiler
+shares."""
 
 from __future__ import annotations
 
@@ -11,46 +13,49 @@ import pytest
 
 import generator
 from generator.errors import SchemaError
-from generator.load import load_json
+from generator.format_options import format_options
 from generator.reference import DraftReference
 
-from .suite import MISSING, suite_dir
+from .suite import (
+    DRAFTS,
+    MISSING,
+    file_id,
+    groups,
+    known_failures,
+    optional_files,
+    optional_options,
+    remotes,
+    suite_dir,
+    suite_files,
+)
 
 SUITE = suite_dir()
-DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
-REMOTE_BASE = "http://localhost:1234/"
 
-# "draft/file.json::group description::test description" -> why the reference disagrees.
-KNOWN_FAILURES: dict[str, str] = {}
+
+@lru_cache(maxsize=1)
+def _remotes() -> dict[str, Any]:
+    return remotes()
 
 
 def _suite_files() -> list[Any]:
     if not (SUITE / "tests").is_dir():
         return [pytest.param(None, None, id="suite-missing")]  # fails: a missing suite is no skip
     return [
-        pytest.param(draft, path, id=f"{draft}/{path.name}")
+        pytest.param(draft, path, id=f"{draft}/{file_id(path)}")
         for draft in DRAFTS
-        for path in sorted((SUITE / "tests" / draft).glob("*.json"))
+        for path in [*suite_files(draft), *optional_files(draft)]
     ]
-
-
-@lru_cache(maxsize=None)
-def remotes() -> dict[str, Any]:
-    """remotes/<path> served as http://localhost:1234/<path>."""
-    root = SUITE / "remotes"
-    return {
-        REMOTE_BASE + file.relative_to(root).as_posix(): load_json(file.read_bytes())
-        for file in sorted(root.rglob("*.json"))
-    }
 
 
 def run_file(draft: str, path: Path) -> tuple[int, list[str]]:
     """(number of tests run, failure descriptions) for one suite file."""
     ran, failures = 0, []
-    for group in load_json(path.read_bytes()):
-        reference = DraftReference(group["schema"], draft, registry=remotes())
-        for test in group["tests"]:
-            name = f"{draft}/{path.name}::{group['description']}::{test['description']}"
+    known = known_failures()
+    options = format_options(**optional_options(path))
+    for description, schema, tests in groups(path):
+        reference = DraftReference(schema, draft, registry=_remotes(), format_options=options)
+        for test in tests:
+            name = f"{draft}/{file_id(path)}::{description}::{test['description']}"
             ran += 1
             try:
                 errors = reference.errors(test["data"])
@@ -64,9 +69,9 @@ def run_file(draft: str, path: Path) -> tuple[int, list[str]]:
                     got = ""
                 else:
                     got = f"expected valid={test['valid']}, got {valid} {errors[:3]}"
-            if name in KNOWN_FAILURES:
+            if name in known:
                 if not got:
-                    failures.append(f"{name}: listed in KNOWN_FAILURES but passes now")
+                    failures.append(f"{name}: listed in known_failures.json but passes now")
             elif got:
                 failures.append(f"{name}: {got}")
     return ran, failures
@@ -77,6 +82,14 @@ def test_suite_file(draft: str, path: Path) -> None:
     assert path is not None, MISSING.format(SUITE)
     _, failures = run_file(draft, path)
     assert not failures, f"{len(failures)} failing:\n" + "\n".join(failures)
+
+
+def test_the_suite_runs_required_and_optional_files() -> None:
+    """The parametrisation above is not an empty list, and reaches the optional files."""
+    ids = [param.id for param in _suite_files()]
+    assert len(ids) >= 5 * 30 + 120
+    assert "draft2020-12/optional/format/email.json" in ids
+    assert "draft7/optional/content.json" in ids
 
 
 # -- error locations ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The keywords, one unit per vocabulary family, each declaring in one place which profiles and
 drafts know a keyword, its preflight check, its lowering, its IR check, its cost, its fast and
-error code and the reference interpreter's reading of it:
+error code (the reference interpreter reads keywords by its own tables, generator/reference/):
 
 - any_instance: type, enum, const          - numbers: minimum, maximum, exclusive*, multipleOf
 - strings: minLength, maxLength, pattern   - arrays: items, prefixItems, contains, minItems, ...

@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.exact import JSON_KIND
 from ..emit.tree import (
@@ -28,7 +27,6 @@ from ..emit.tree import (
     if_,
     lit,
 )
-from ..reference.results import Results, error, is_kind
 from ..values import canonical, dumps_exact, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
@@ -36,7 +34,6 @@ if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Context, Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 # ints up to this size compare with floats exactly as decimals do
 SAFE_FLOAT_INT = 2**53
@@ -100,25 +97,6 @@ def lower_type(
     if "number" in names:
         names.discard("integer")  # every integer is a number
     return [ir.Types("type", tuple(n for n in ir.TYPE_NAMES if n in names))]
-
-
-def _has_type(instance: Any, name: str, at: Here) -> bool:
-    if name == "integer" and not at.dialect.float_integers:  # written without a fraction
-        return is_kind(instance, "number") and isinstance(instance, int)
-    return p.is_type(instance, name)
-
-
-def reference_type(
-    r: DraftReference, types: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    names = [types] if isinstance(types, str) else types
-    if not any(_has_type(instance, name, at) for name in names):
-        allowed = [
-            n for n in ir.TYPE_NAMES if n in names and not (n == "integer" and "number" in names)
-        ]
-        yield error(
-            "type", "type", instance, ip, kp, {"type": allowed[0] if len(allowed) == 1 else allowed}
-        )
 
 
 # -- enum and const -------------------------------------------------------------------------------
@@ -216,26 +194,6 @@ def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:
     return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], params)])]
 
 
-def reference_enum(
-    r: DraftReference,
-    values: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if not any(p.json_equal(instance, v) for v in values):
-        yield error("enum", "enum", instance, ip, kp, {"allowedValues": list(values)})
-
-
-def reference_const(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not p.json_equal(instance, value):
-        yield error("const", "const", instance, ip, kp, {"allowedValue": value})
-
-
 KEYWORDS = [
     Keyword(
         "type",
@@ -243,7 +201,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"octoscript", "strict", "lenient"},
         check_type,
         lower_type,
-        reference=reference_type,
     ),
     Keyword(
         "enum",
@@ -251,7 +208,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"octoscript", "strict"},
         check_enum,
         lower_enum,
-        reference=reference_enum,
     ),
     Keyword(
         "const",
@@ -259,7 +215,6 @@ KEYWORDS = [
         drafts("draft6") | {"strict"},
         check_const,
         lower_const,
-        reference=reference_const,
     ),
 ]
 CHECKS = [CheckKind(Enum, cost=1, fast=fast_enum, error=error_enum)]

@@ -49,7 +49,6 @@ from ..emit.tree import (
     method,
 )
 from ..errors import join_pointer
-from ..reference.results import Results, branches, error, sibling
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
@@ -57,7 +56,6 @@ if TYPE_CHECKING:
     from ..emit.module import ModuleEmitter
     from ..lower import Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 # The messages (emit/context.py, "errors"). A failed anyOf, or a oneOf no alternative holds,
@@ -334,96 +332,6 @@ def evaluates_if(found: Evaluation, check: IfThenElse) -> None:
     found.in_place.append(if_(Compare(r, "is not", NONE), then, otherwise))
 
 
-# -- the reference ------------------------------------------------------------------------------------
-def reference_all_of(
-    r: DraftReference,
-    schemas: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    for index, sub in enumerate(schemas):
-        yield from r.in_place(sub, instance, ip, join_pointer(kp, index), at.down("allOf", index))
-
-
-def reference_any_of(
-    r: DraftReference,
-    schemas: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    failed = []
-    for index, sub in enumerate(schemas):
-        errors, annotations = r.outcome(
-            sub, instance, ip, join_pointer(kp, index), at.down("anyOf", index)
-        )
-        if errors:
-            failed.append((index, errors))
-        else:
-            yield from annotations
-    if len(failed) == len(schemas):
-        yield error("anyOf", "anyOf", instance, ip, kp, {}, branches(failed))
-
-
-def reference_one_of(
-    r: DraftReference,
-    schemas: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    passed, failed = [], []
-    for index, sub in enumerate(schemas):
-        errors, annotations = r.outcome(
-            sub, instance, ip, join_pointer(kp, index), at.down("oneOf", index)
-        )
-        if errors:
-            failed.append((index, errors))
-        else:
-            passed.append((index, annotations))
-    if not passed:
-        yield error("oneOf", "oneOf", instance, ip, kp, {"passingSchemas": []}, branches(failed))
-    elif len(passed) > 1:
-        yield error(
-            "oneOf", "oneOf.several", instance, ip, kp, {"passingSchemas": [i for i, _ in passed]}
-        )
-    else:
-        yield from passed[0][1]
-
-
-def reference_not(
-    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if r.valid(sub, instance, ip, kp, at.down("not")):
-        yield error("not", "not", instance, ip, kp)
-
-
-def reference_if(
-    r: DraftReference,
-    condition: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if "then" not in schema and "else" not in schema and not at.dialect.annotations:
-        return  # `if` alone decides nothing, and before 2019-09 evaluates nothing that counts (lower_if)
-    errors, annotations = r.outcome(condition, instance, ip, kp, at.down("if"))
-    branch = "else" if errors else "then"
-    if not errors:
-        yield from annotations
-    if branch in schema:
-        yield from r.in_place(schema[branch], instance, ip, sibling(kp, branch), at.down(branch))
-
-
 _COMBINATORS = ALL_DRAFTS | {"strict"}
 KEYWORDS = [
     Keyword(
@@ -432,7 +340,6 @@ KEYWORDS = [
         _COMBINATORS,
         check_schemas,
         lower_all_of,
-        reference=reference_all_of,
         holds="schemas",
     ),
     Keyword(
@@ -441,7 +348,6 @@ KEYWORDS = [
         _COMBINATORS,
         check_schemas,
         lower_any_of,
-        reference=reference_any_of,
         holds="schemas",
     ),
     Keyword(
@@ -450,7 +356,6 @@ KEYWORDS = [
         _COMBINATORS,
         check_schemas,
         lower_one_of,
-        reference=reference_one_of,
         holds="schemas",
     ),
     Keyword(
@@ -459,7 +364,6 @@ KEYWORDS = [
         _COMBINATORS,
         check_subschema,
         lower_not,
-        reference=reference_not,
         holds="schema",
     ),
     Keyword(
@@ -468,7 +372,6 @@ KEYWORDS = [
         drafts("draft7"),
         check_subschema,
         lower_if,
-        reference=reference_if,
         holds="schema",
     ),
     Keyword("then", "applicator", drafts("draft7"), check_subschema, read_by="if", holds="schema"),

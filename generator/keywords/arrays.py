@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from .. import primitives as p
 from ..emit.annotations import merge  # noqa: F401 - (the in-place units use it)
 from ..emit.context import (
     AK,
@@ -56,7 +55,6 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..plan import tuning
-from ..reference.results import Evaluated, Results, branches, error, is_kind, sibling
 from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import check_count, error_length, fast_length
@@ -66,7 +64,6 @@ if TYPE_CHECKING:
     from ..lower import Lowering
     from ..plan import Plan
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)
@@ -464,133 +461,6 @@ def evaluates_contains(found: Evaluation, check: Contains) -> None:
         found.arrays.append(ExprStmt(method(EV, "update", matches)))
 
 
-# -- the reference ------------------------------------------------------------------------------------
-def reference_prefix_items(
-    r: DraftReference,
-    schemas: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-    keyword: str = "prefixItems",
-) -> Results:
-    if not is_kind(instance, "array"):
-        return
-    for index, (sub, item) in enumerate(zip(schemas, instance)):
-        yield from r.child(
-            sub, item, join_pointer(ip, index), join_pointer(kp, index), at.down(keyword, index)
-        )
-    yield Evaluated(items=frozenset(range(min(len(schemas), len(instance)))))
-
-
-def reference_items(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not is_kind(instance, "array"):
-        return
-    if isinstance(value, list):  # a tuple, before 2020-12 (in 2020-12 that is prefixItems)
-        if at.dialect.tuple_items:
-            yield from reference_prefix_items(r, value, instance, schema, ip, kp, at, "items")
-        return
-    start = (
-        len(schema["prefixItems"])
-        if r.enforces(at, "prefixItems") and isinstance(schema.get("prefixItems"), list)
-        else 0
-    )
-    for index in range(start, len(instance)):
-        yield from r.child(value, instance[index], join_pointer(ip, index), kp, at.down("items"))
-    yield Evaluated(items=frozenset(range(start, len(instance))))
-
-
-def reference_additional_items(
-    r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    prefix = schema.get("items")
-    if not is_kind(instance, "array") or not isinstance(prefix, list):
-        return  # without an array of items, additionalItems does nothing
-    for index in range(len(prefix), len(instance)):
-        yield from r.child(
-            extra, instance[index], join_pointer(ip, index), kp, at.down("additionalItems")
-        )
-    yield Evaluated(items=frozenset(range(len(prefix), len(instance))))
-
-
-def reference_contains(
-    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not is_kind(instance, "array"):
-        return
-    outcomes = [
-        (i, list(r.child(sub, item, join_pointer(ip, i), kp, at.down("contains"))))
-        for i, item in enumerate(instance)
-    ]
-    matched = [i for i, errors in outcomes if not errors]
-    if at.dialect.contains_evaluates:
-        yield Evaluated(items=frozenset(matched))
-    low = schema.get("minContains", 1) if r.enforces(at, "minContains") else 1
-    high = schema.get("maxContains") if r.enforces(at, "maxContains") else None
-    if len(matched) < low:
-        where = (
-            "minContains"
-            if r.enforces(at, "minContains") and "minContains" in schema
-            else "contains"
-        )
-        message = "contains.none" if not matched and low == 1 else "contains.few"
-        yield error(
-            where,
-            message,
-            instance,
-            ip,
-            sibling(kp, where),
-            {"minContains": normalize_number(low), "matches": len(matched)},
-            branches((i, errors) for i, errors in outcomes if errors),
-        )
-    if high is not None and len(matched) > high:
-        yield error(
-            "maxContains",
-            "maxContains",
-            instance,
-            ip,
-            sibling(kp, "maxContains"),
-            {"maxContains": normalize_number(high), "matches": len(matched)},
-        )
-
-
-def reference_min_items(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "array") and len(instance) < bound:
-        yield error("minItems", "minItems", instance, ip, kp, {"limit": normalize_number(bound)})
-
-
-def reference_max_items(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "array") and len(instance) > bound:
-        yield error("maxItems", "maxItems", instance, ip, kp, {"limit": normalize_number(bound)})
-
-
-def reference_unique_items(
-    r: DraftReference,
-    unique: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if unique is not True or not is_kind(instance, "array"):
-        return
-    for j in range(
-        len(instance)
-    ):  # the first item equal to an earlier one, and the earliest of those
-        for i in range(j):
-            if p.json_equal(instance[i], instance[j]):
-                yield error("uniqueItems", "uniqueItems", instance, ip, kp, {"duplicates": [i, j]})
-                return
-
-
 _ARRAYS = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
     Keyword(
@@ -599,7 +469,6 @@ KEYWORDS = [
         drafts("draft2020-12") | {"strict"},
         check_prefix_items,
         lower_prefix_items,
-        reference=reference_prefix_items,
         holds="schemas",
     ),
     Keyword(
@@ -608,7 +477,6 @@ KEYWORDS = [
         _ARRAYS,
         check_items,
         lower_items,
-        reference=reference_items,
         holds="schema or schemas",
     ),
     Keyword(
@@ -617,7 +485,6 @@ KEYWORDS = [
         drafts("draft4", "draft2019-09"),
         check_subschema,
         lower_additional_items,
-        reference=reference_additional_items,
         holds="schema",
     ),
     Keyword(
@@ -626,7 +493,6 @@ KEYWORDS = [
         drafts("draft6"),
         check_subschema,
         lower_contains,
-        reference=reference_contains,
         holds="schema",
     ),
     Keyword("minContains", "validation", drafts("draft2019-09"), check_count, read_by="contains"),
@@ -637,7 +503,6 @@ KEYWORDS = [
         _ARRAYS,
         check_count,
         lower_min_items,
-        reference=reference_min_items,
     ),
     Keyword(
         "maxItems",
@@ -645,7 +510,6 @@ KEYWORDS = [
         _ARRAYS,
         check_count,
         lower_max_items,
-        reference=reference_max_items,
     ),
     Keyword(
         "uniqueItems",
@@ -653,7 +517,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"strict"},
         check_unique_items,
         lower_unique_items,
-        reference=reference_unique_items,
     ),
 ]
 CHECKS = [

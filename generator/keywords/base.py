@@ -1,13 +1,14 @@
 """What a keyword unit declares: each keyword (who knows it, how its value is checked, what it
-lowers to, how the reference interpreter reads it) and each IR check (its cost, its fast and error
-code, what it evaluates for unevaluated*). The registry in keywords/__init__.py collects them, and
-preflight, lowering, planning, emission and the reference interpreter all read it from there.
+lowers to) and each IR check (its cost, its fast and error code, what it evaluates for
+unevaluated*). The registry in keywords/__init__.py collects them, and preflight, lowering,
+planning and emission read it from there. (The reference interpreter, generator/reference/, has
+tables of its own.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     from ..emit.context import Branch, ErrorContext, Evaluation, General
@@ -15,7 +16,6 @@ if TYPE_CHECKING:
     from ..ir import Check
     from ..lower import Context, Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 # The profiles and drafts, by name, in the order the drafts appeared.
 DRAFTS = ("draft4", "draft6", "draft7", "draft2019-09", "draft2020-12")
@@ -32,7 +32,6 @@ ALL_DRAFTS = drafts()
 # What each part of a unit is, as a function type.
 Checker = Callable[["Walk", Any, str, int], None]  # preflight: raise SchemaError on a bad value
 Lower = Callable[["Lowering", Any, dict[str, Any], str, "Context | None"], "list[Check]"]
-Reference = Callable[["DraftReference", Any, Any, dict[str, Any], str, str, "Here"], Iterator[Any]]
 FastEmit = Callable[
     ["Branch", Any], "list[Stmt]"
 ]  # checks of one exact type (`if ...: return False`)
@@ -51,12 +50,10 @@ class Keyword:
     check: Checker  # its value, checked by preflight
     lower: Lower | None = None  # its IR checks; None when a sibling reads it (`read_by`)
     read_by: str = ""  # the keyword whose lowering reads this one (then/else by if)
-    reference: Reference | None = None  # the reference interpreter's reading (None: read_by)
     annotation: frozenset[str] = frozenset()  # profiles where it is an annotation, never a check
     # profiles where it is an optional assertion: an option (format_options.py) makes it a check
-    # (then `lower` and `reference` are used) or leaves it an annotation (format, content)
+    # (then `lower` is used) or leaves it an annotation (format, content)
     optional: frozenset[str] = frozenset()
-    last: bool = False  # the reference applies it after its siblings, with what they evaluated
     holds: str = ""  # where its value holds subschemas: "schema", "schemas" or "map" (resolve.py)
 
 

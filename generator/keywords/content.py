@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import NONE, Assign, Call, Compare, Name, Not, Stmt, call, fail_if, if_, or_
-from ..reference.results import Results, error, is_kind
 from .base import CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Context, Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)
@@ -114,36 +112,6 @@ def error_content(e: ErrorContext, check: Content) -> list[Stmt]:
     ]
 
 
-# -- the reference ----------------------------------------------------------------------------------
-def reference_encoding(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    from ..formats import CONTENT_ENCODINGS, content_checker
-
-    if value in CONTENT_ENCODINGS and is_kind(instance, "string"):
-        check = content_checker(value, None)
-        if check is not None and not check(str(instance)):
-            yield error(
-                "contentEncoding", "contentEncoding", instance, ip, kp, {"contentEncoding": value}
-            )
-
-
-def reference_media_type(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    from ..formats import CONTENT_ENCODINGS, CONTENT_MEDIA_TYPES, content_checker
-
-    encoding = schema.get("contentEncoding") if r.enforces(at, "contentEncoding") else None
-    if value not in CONTENT_MEDIA_TYPES or (
-        encoding is not None and encoding not in CONTENT_ENCODINGS
-    ):
-        return
-    check = content_checker(encoding, value)
-    if check is not None and is_kind(instance, "string") and not check(str(instance)):
-        name = "contentMediaType.decoded" if encoding is not None else "contentMediaType"
-        yield error("contentMediaType", name, instance, ip, kp, {"contentMediaType": value})
-
-
 _KNOWN = drafts("draft7")  # the drafts that define them (7 on)
 _OPTIONAL = frozenset({"draft7"})  # the draft where they are optional assertions
 KEYWORDS = [
@@ -153,7 +121,6 @@ KEYWORDS = [
         frozenset(),
         check_content,
         lower_encoding,
-        reference=reference_encoding,
         annotation=_KNOWN,
         optional=_OPTIONAL,
     ),
@@ -163,7 +130,6 @@ KEYWORDS = [
         frozenset(),
         check_content,
         lower_media_type,
-        reference=reference_media_type,
         annotation=_KNOWN,
         optional=_OPTIONAL,
     ),

@@ -8,16 +8,14 @@ force is an annotation, or, with unknown_formats="error", a SchemaError (`unknow
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Call, Not, Stmt, call, fail_if, if_
-from ..errors import OptionError, SchemaError
-from ..reference.results import Results, error, is_kind
+from ..errors import SchemaError
 from .base import ALL_DRAFTS, CheckKind, Keyword
 
 if TYPE_CHECKING:
@@ -25,7 +23,6 @@ if TYPE_CHECKING:
     from ..lower import Context, Lowering
     from ..preflight import Walk
     from ..profiles import Profile
-    from ..reference.drafts import DraftReference, Here
 
 # The rules a profile that is no draft (strict) checks formats by: it reads its keywords as
 # 2020-12 does.
@@ -126,35 +123,6 @@ def error_format(e: ErrorContext, check: Format) -> list[Stmt]:
     return [if_(test, [fail(e, "format", MESSAGES["format"], {"format": check.name})])]
 
 
-# -- the reference ----------------------------------------------------------------------------------
-def reference_function(found: Checker) -> Callable[[str], Any]:
-    """The function itself: the formats library's, or the custom one, imported (as the generated
-    module imports it)."""
-    if not found.module:
-        from ..formats import checkers
-
-        return getattr(checkers, found.function)  # type: ignore[no-any-return]
-    try:
-        return getattr(importlib.import_module(found.module), found.attribute)  # type: ignore[no-any-return]
-    except (ImportError, AttributeError) as error:
-        raise OptionError(
-            f"custom format function {found.module}:{found.attribute} cannot be "
-            f"imported: {error}"
-        ) from None
-
-
-def reference_format(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    found = checker_for(value, at.profile)
-    if (
-        found is not None
-        and is_kind(instance, "string")
-        and not reference_function(found)(str(instance))
-    ):
-        yield error("format", "format", instance, ip, kp, {"format": value})
-
-
 _FORMAT_PROFILES = ALL_DRAFTS | {"strict"}
 KEYWORDS = [
     Keyword(
@@ -163,7 +131,6 @@ KEYWORDS = [
         frozenset(),
         check_format,
         lower_format,
-        reference=reference_format,
         annotation=_FORMAT_PROFILES,
         optional=_FORMAT_PROFILES,
     ),

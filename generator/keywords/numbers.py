@@ -15,7 +15,6 @@ from .. import ir, values
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, method
-from ..reference.results import Results, error, is_kind
 from ..values import normalize_number
 from .any_instance import SAFE_FLOAT_INT
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Context, Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 # The relation the instance must have to the bound -> (the failing operator, the signs of
 # _cmp(x, bound) that pass).
@@ -163,51 +161,6 @@ def error_multiple_of(e: ErrorContext, check: MultipleOf) -> list[Stmt]:
     ]
 
 
-# -- the reference ----------------------------------------------------------------------------------
-def _reference_bound(keyword: str, op: str, flag: str = "") -> Any:
-    def reference_bound(
-        r: DraftReference,
-        bound: Any,
-        instance: Any,
-        schema: dict[str, Any],
-        ip: str,
-        kp: str,
-        at: Here,
-    ) -> Results:
-        if isinstance(bound, bool) or not is_kind(instance, "number"):
-            return
-        exclusive = (
-            op[0] if flag and at.dialect.exclusive_flags and schema.get(flag) is True else op
-        )
-        _, signs = _OPS[exclusive]
-        if p.compare(instance, bound) not in signs:
-            yield error(
-                keyword,
-                bound_message(keyword, exclusive),
-                instance,
-                ip,
-                kp,
-                {"limit": normalize_number(bound), "comparison": exclusive},
-            )
-
-    return reference_bound
-
-
-def reference_multiple_of(
-    r: DraftReference,
-    divisor: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if is_kind(instance, "number") and not p.is_multiple(instance, divisor):
-        yield error(
-            "multipleOf", "multipleOf", instance, ip, kp, {"multipleOf": normalize_number(divisor)}
-        )
-
-
 _BOUNDED = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
     Keyword(
@@ -216,7 +169,6 @@ KEYWORDS = [
         _BOUNDED,
         check_number,
         _bound("minimum", ">=", "exclusiveMinimum"),
-        reference=_reference_bound("minimum", ">=", "exclusiveMinimum"),
     ),
     Keyword(
         "maximum",
@@ -224,7 +176,6 @@ KEYWORDS = [
         _BOUNDED,
         check_number,
         _bound("maximum", "<=", "exclusiveMaximum"),
-        reference=_reference_bound("maximum", "<=", "exclusiveMaximum"),
     ),
     Keyword(
         "exclusiveMinimum",
@@ -232,7 +183,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"strict"},
         check_number,
         _bound("exclusiveMinimum", ">"),
-        reference=_reference_bound("exclusiveMinimum", ">"),
     ),
     Keyword(
         "exclusiveMaximum",
@@ -240,7 +190,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"strict"},
         check_number,
         _bound("exclusiveMaximum", "<"),
-        reference=_reference_bound("exclusiveMaximum", "<"),
     ),
     Keyword(
         "multipleOf",
@@ -248,7 +197,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"strict"},
         check_multiple_of,
         lower_multiple_of,
-        reference=reference_multiple_of,
     ),
 ]
 CHECKS = [

@@ -71,7 +71,6 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..plan import tuning
-from ..reference.results import Evaluated, Results, error, is_kind
 from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 from .strings import count_fails
@@ -82,7 +81,6 @@ if TYPE_CHECKING:
     from ..lower import Lowering
     from ..plan import Plan
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)
@@ -903,174 +901,6 @@ def evaluates_dependent_schemas(found: Evaluation, check: DependentSchemas) -> N
         found.objects.append(if_(_has(name, X), merge(acall(found.m, sub))))
 
 
-# -- the reference ------------------------------------------------------------------------------------
-def reference_properties(
-    r: DraftReference, props: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not is_kind(instance, "object"):
-        return
-    for name, sub in props.items():
-        if name in instance:
-            yield from r.child(
-                sub,
-                instance[name],
-                join_pointer(ip, name),
-                join_pointer(kp, name),
-                at.down("properties", name),
-            )
-    yield Evaluated(properties=frozenset(name for name in props if name in instance))
-
-
-def _matches(source: str, key: Any) -> bool:
-    from .strings import pattern_search
-
-    return isinstance(key, str) and pattern_search(source)(key)
-
-
-def reference_pattern_properties(
-    r: DraftReference,
-    patterns: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if not is_kind(instance, "object"):
-        return
-    covered = set()
-    for source, sub in patterns.items():
-        for key in instance:
-            if _matches(source, key):
-                covered.add(key)
-                yield from r.child(
-                    sub,
-                    instance[key],
-                    join_pointer(ip, key),
-                    join_pointer(kp, source),
-                    at.down("patternProperties", source),
-                )
-    yield Evaluated(properties=frozenset(covered))
-
-
-def reference_additional_properties(
-    r: DraftReference, extra: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not is_kind(instance, "object"):
-        return
-    known = schema.get("properties", {}) if r.enforces(at, "properties") else {}
-    patterns = schema.get("patternProperties", {}) if r.enforces(at, "patternProperties") else {}
-    covered = set()
-    for key in instance:
-        if key in known or any(_matches(source, key) for source in patterns):
-            continue
-        covered.add(key)
-        if extra is False and patterns:
-            yield error(
-                "additionalProperties",
-                "additionalProperties.patterns",
-                instance[key],
-                join_pointer(ip, key),
-                kp,
-                {"additionalProperty": key, "patterns": list(patterns)},
-            )
-        elif extra is False:
-            yield error(
-                "additionalProperties",
-                "additionalProperties",
-                instance[key],
-                join_pointer(ip, key),
-                kp,
-                {"additionalProperty": key},
-            )
-        else:
-            yield from r.child(
-                extra, instance[key], join_pointer(ip, key), kp, at.down("additionalProperties")
-            )
-    yield Evaluated(properties=frozenset(covered))
-
-
-def reference_required(
-    r: DraftReference, names: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object"):
-        for name in names:
-            if name not in instance:
-                yield error("required", "required", instance, ip, kp, {"missingProperty": name})
-
-
-def reference_min_properties(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object") and len(instance) < bound:
-        yield error(
-            "minProperties", "minProperties", instance, ip, kp, {"limit": normalize_number(bound)}
-        )
-
-
-def reference_max_properties(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object") and len(instance) > bound:
-        yield error(
-            "maxProperties", "maxProperties", instance, ip, kp, {"limit": normalize_number(bound)}
-        )
-
-
-def reference_dependent_required(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object"):
-        for name, needs in value.items():
-            if name in instance:
-                for need in needs:
-                    if need not in instance:
-                        yield error(
-                            "dependentRequired",
-                            "dependentRequired",
-                            instance,
-                            ip,
-                            kp,
-                            {"missingProperty": need, "property": name},
-                        )
-
-
-def reference_dependent_schemas(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object"):
-        for name, sub in value.items():
-            if name in instance:
-                yield from r.in_place(
-                    sub, instance, ip, join_pointer(kp, name), at.down("dependentSchemas", name)
-                )
-
-
-def reference_dependencies(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if not is_kind(instance, "object"):
-        return
-    for name, dependency in value.items():
-        if name not in instance:
-            continue
-        if isinstance(dependency, list):
-            for need in dependency:
-                if need not in instance:
-                    yield error(
-                        "dependencies",
-                        "dependentRequired",
-                        instance,
-                        ip,
-                        kp,
-                        {"missingProperty": need, "property": name},
-                    )
-        else:
-            yield from r.in_place(
-                dependency, instance, ip, join_pointer(kp, name), at.down("dependencies", name)
-            )
-
-
 _OBJECTS = ALL_DRAFTS | {"octoscript", "strict"}
 KEYWORDS = [
     Keyword(
@@ -1079,7 +909,6 @@ KEYWORDS = [
         _OBJECTS | {"lenient"},
         check_properties,
         lower_properties,
-        reference=reference_properties,
         holds="map",
     ),
     Keyword(
@@ -1088,7 +917,6 @@ KEYWORDS = [
         ALL_DRAFTS,
         check_pattern_properties,
         lower_pattern_properties,
-        reference=reference_pattern_properties,
         holds="map",
     ),
     Keyword(
@@ -1097,7 +925,6 @@ KEYWORDS = [
         _OBJECTS,
         check_additional_properties,
         lower_additional_properties,
-        reference=reference_additional_properties,
         holds="schema",
     ),
     Keyword(
@@ -1106,7 +933,6 @@ KEYWORDS = [
         _OBJECTS | {"lenient"},
         check_required,
         lower_required,
-        reference=reference_required,
     ),
     Keyword(
         "minProperties",
@@ -1114,7 +940,6 @@ KEYWORDS = [
         ALL_DRAFTS,
         check_count,
         lower_min_properties,
-        reference=reference_min_properties,
     ),
     Keyword(
         "maxProperties",
@@ -1122,7 +947,6 @@ KEYWORDS = [
         ALL_DRAFTS,
         check_count,
         lower_max_properties,
-        reference=reference_max_properties,
     ),
     Keyword(
         "dependentRequired",
@@ -1130,7 +954,6 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_dependent_required,
         lower_dependent_required,
-        reference=reference_dependent_required,
     ),
     Keyword(
         "dependentSchemas",
@@ -1138,7 +961,6 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_schema_map,
         lower_dependent_schemas,
-        reference=reference_dependent_schemas,
         holds="map",
     ),
     Keyword(
@@ -1147,7 +969,6 @@ KEYWORDS = [
         ALL_DRAFTS,
         check_dependencies,
         lower_dependencies,
-        reference=reference_dependencies,
         holds="map",
     ),
 ]

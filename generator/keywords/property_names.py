@@ -1,7 +1,7 @@
 """propertyNames (drafts 6 on): every name of an object must be valid under the subschema.
 
 A unit of its own, as an example of the smallest whole keyword: its preflight, lowering, IR check,
-cost, fast and error emission and reference function, and nothing about it anywhere else. Its
+cost, fast and error emission, and nothing about it anywhere else in the compiler. Its
 errors are the subschema's own, at the name (instance location: the object's; keyword location:
 under /propertyNames), as python-jsonschema reports them.
 """
@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.context import IP, KEY, ErrorContext, X, ecall
 from ..emit.tree import For, Not, Stmt, fail_if
-from ..reference.results import Results, is_kind
 from .base import CheckKind, Keyword, drafts
 from .objects import check_subschema  # (preflight: the value is a schema)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Context, Lowering
-    from ..reference.drafts import DraftReference, Here
 
 # No message of its own: a name that fails gives the subschema's errors.
 MESSAGES: dict[str, str] = {}
@@ -50,14 +48,6 @@ def error_property_names(e: ErrorContext, check: PropertyNames) -> list[Stmt]:
     return [For(KEY, X, (ecall(e.m, check.schema, KEY, IP, "propertyNames"),))]
 
 
-def reference_property_names(
-    r: DraftReference, sub: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object"):
-        for key in instance:
-            yield from r.child(sub, key, ip, kp, at.down("propertyNames"))
-
-
 KEYWORDS = [
     Keyword(
         "propertyNames",
@@ -65,7 +55,6 @@ KEYWORDS = [
         drafts("draft6"),
         check_subschema,
         lower_property_names,
-        reference=reference_property_names,
         holds="schema",
     ),
 ]

@@ -11,21 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urldefrag
 
 from .. import ir
 from ..emit.annotations import merge
 from ..emit.context import IP, OUT, ErrorContext, Evaluation, X, through_ref
 from ..emit.fast import check_in_place
 from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
-from ..reference.results import Results
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import General
     from ..lower import Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)
@@ -148,84 +145,15 @@ def evaluates_ref(found: Evaluation, check: Ref) -> None:
     found.in_place += merge(Call(function, (X, *m.ref_scope(check))))
 
 
-# -- the reference ------------------------------------------------------------------------------------
-def reference_ref(
-    r: DraftReference,
-    reference: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if isinstance(reference, str):
-        target, there = r.follow("$ref", reference, at)
-        yield from r.in_place(target, instance, ip, kp, there)
-
-
-def reference_dynamic_ref(
-    r: DraftReference,
-    reference: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    """2020-12: resolve statically; if that lands on a `$dynamicAnchor` of the fragment's name, the
-    outermost resource in the dynamic scope with a `$dynamicAnchor` of that name wins."""
-    if not isinstance(reference, str):
-        return
-    target, there = r.follow("$dynamicRef", reference, at)
-    name = urldefrag(reference)[1]
-    if (
-        name
-        and not name.startswith("/")
-        and isinstance(target, dict)
-        and target.get("$dynamicAnchor") == name
-    ):
-        for resource in at.scope:
-            key = r.registry.dynamic_anchors.get(resource, {}).get(name)
-            if key is not None:
-                document, _, pointer = key.partition("#")
-                target, there = r.enter(r.registry.location(document, pointer), at.scope)
-                break
-    yield from r.in_place(target, instance, ip, kp, there)
-
-
-def reference_recursive_ref(
-    r: DraftReference,
-    reference: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    """2019-09: resolve against the current base; if the target has `$recursiveAnchor: true`, walk
-    the dynamic scope outward from the innermost resource while each resource's root has
-    `$recursiveAnchor: true`, and take the last one (python-jsonschema's reading)."""
-    if not isinstance(reference, str):
-        return
-    target, there = r.follow("$recursiveRef", reference, at)
-    if isinstance(target, dict) and target.get("$recursiveAnchor") is True:
-        for resource in reversed(at.scope):
-            if resource not in r.registry.recursive_anchors:
-                break
-            target, there = r.enter(r.registry.location(*r.registry.resources[resource]), at.scope)
-    yield from r.in_place(target, instance, ip, kp, there)
-
-
 MESSAGES: dict[str, str] = {}  # (no errors of their own)
 KEYWORDS = [
-    Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref, reference=reference_ref),
+    Keyword("$ref", "core", ALL_DRAFTS, check_ref, lower_ref),
     Keyword(
         "$dynamicRef",
         "core",
         drafts("draft2020-12"),
         check_ref,
         lower_dynamic_ref,
-        reference=reference_dynamic_ref,
     ),
     Keyword(
         "$recursiveRef",
@@ -233,7 +161,6 @@ KEYWORDS = [
         drafts("draft2019-09", "draft2019-09"),
         check_ref,
         lower_recursive_ref,
-        reference=reference_recursive_ref,
     ),
 ]
 CHECKS = [CheckKind(Ref, cost=6, general=fast_ref, error=error_ref, evaluates=evaluates_ref)]

@@ -1,5 +1,5 @@
 """The registry built from the keyword units: every keyword and every IR check, by name and by
-class. Preflight, lowering, planning, emission and the reference interpreter read it; a test
+class. Preflight, lowering, planning and emission read it; a test
 (tests/keywords/test_registry.py) fails if a unit leaves a part out."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ UNITS = (
 KEYWORDS: dict[str, Keyword] = {k.name: k for unit in UNITS for k in unit.KEYWORDS}
 CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
 # message name ("type", "oneOf.several") -> its template (emit/context.py, "errors"): the messages
-# of every unit, which the generated code and the reference interpreter fill alike
+# of every unit, which the generated code fills (reference/messages.py holds the oracle's copy)
 MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.MESSAGES.items()}
 # unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
 PLANNERS: dict[str, Callable[..., Any]] = {

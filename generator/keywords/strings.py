@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
-from ..reference.results import Results, error, is_kind
 from ..regex.simple import always_matches
 from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Context, Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 # The messages (emit/context.py, "errors"): the limit as the schema gives it, the pattern as written.
@@ -148,42 +146,6 @@ def error_pattern(e: ErrorContext, check: Pattern) -> list[Stmt]:
     return [if_(test, [fail(e, "pattern", MESSAGES["pattern"], {"pattern": check.source})])]
 
 
-# -- the reference ----------------------------------------------------------------------------------
-def reference_min_length(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "string") and len(instance) < bound:
-        yield error("minLength", "minLength", instance, ip, kp, {"limit": normalize_number(bound)})
-
-
-def reference_max_length(
-    r: DraftReference, bound: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "string") and len(instance) > bound:
-        yield error("maxLength", "maxLength", instance, ip, kp, {"limit": normalize_number(bound)})
-
-
-def reference_pattern(
-    r: DraftReference,
-    source: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-) -> Results:
-    if is_kind(instance, "string") and not pattern_search(source)(str(instance)):
-        yield error("pattern", "pattern", instance, ip, kp, {"pattern": source})
-
-
-def pattern_search(source: str) -> Callable[[str], bool]:
-    """The reference's matcher of a pattern: its plan's (the linear automaton where `re` could
-    take super-linear time), so that no input makes a differential test hang."""
-    from ..regex import plan_pattern, plan_search
-
-    return plan_search(plan_pattern(source))
-
-
 KEYWORDS = [
     Keyword(
         "minLength",
@@ -191,7 +153,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"octoscript", "strict"},
         check_count,
         lower_min_length,
-        reference=reference_min_length,
     ),
     Keyword(
         "maxLength",
@@ -199,7 +160,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"octoscript", "strict"},
         check_count,
         lower_max_length,
-        reference=reference_max_length,
     ),
     Keyword(
         "pattern",
@@ -207,7 +167,6 @@ KEYWORDS = [
         ALL_DRAFTS | {"strict"},
         check_pattern,
         lower_pattern,
-        reference=reference_pattern,
     ),
 ]
 CHECKS = [

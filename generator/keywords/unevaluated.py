@@ -24,15 +24,12 @@ from ..emit.tree import (
     if_,
     method,
 )
-from ..errors import join_pointer
-from ..reference.results import Evaluated, Results, error, is_kind
 from .base import CheckKind, Keyword, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..lower import Lowering
     from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 # The messages (emit/context.py, "errors"): a member no schema evaluated and a false
@@ -114,69 +111,6 @@ def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
     return out + [For(KEY, members, (if_(Compare(KEY, "not in", EV), [inner]),))]
 
 
-def reference_properties(
-    r: DraftReference,
-    extra: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-    seen: Evaluated,
-) -> Results:
-    if not is_kind(instance, "object"):
-        return
-    for key in instance:
-        if key in seen.properties:
-            continue
-        if extra is False:
-            yield error(
-                "unevaluatedProperties",
-                "unevaluatedProperties",
-                instance[key],
-                join_pointer(ip, key),
-                kp,
-                {"unevaluatedProperty": key},
-            )
-        else:
-            yield from r.child(
-                extra, instance[key], join_pointer(ip, key), kp, at.down("unevaluatedProperties")
-            )
-    yield Evaluated(properties=frozenset(instance))
-
-
-def reference_items(
-    r: DraftReference,
-    extra: Any,
-    instance: Any,
-    schema: dict[str, Any],
-    ip: str,
-    kp: str,
-    at: Here,
-    seen: Evaluated,
-) -> Results:
-    if not is_kind(instance, "array"):
-        return
-    for index in range(len(instance)):
-        if index in seen.items:
-            continue
-        if extra is False:
-            yield error(
-                "unevaluatedItems",
-                "unevaluatedItems",
-                instance[index],
-                join_pointer(ip, index),
-                kp,
-                {"unevaluatedItem": index},
-            )
-        else:
-            yield from r.child(
-                extra, instance[index], join_pointer(ip, index), kp, at.down("unevaluatedItems")
-            )
-    yield Evaluated(items=frozenset(range(len(instance))))
-
-
-# (The reference runs them after their siblings, with what those evaluated: `last`.)
 KEYWORDS = [
     Keyword(
         "unevaluatedItems",
@@ -184,8 +118,6 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_subschema,
         lower_items,
-        reference=reference_items,
-        last=True,
         holds="schema",
     ),
     Keyword(
@@ -194,8 +126,6 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_subschema,
         lower_properties,
-        reference=reference_properties,
-        last=True,
         holds="schema",
     ),
 ]

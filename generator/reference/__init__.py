@@ -1,26 +1,15 @@
-"""The reference interpreter: schemas walked at validation time, one small function per keyword
-(each keyword unit in generator/keywords/ holds its reading), written for clarity and used by the
-tests as the oracle the generated modules are held against. `DraftReference` interprets the five
-drafts (drafts.py); `Reference` a seed profile (profiles.py), through the same walk.
-
-The names below are imported on first use, so that keyword units can import results.py alone.
+"""The reference interpreter: the tests' oracle, written apart from the compiler in
+python-jsonschema's shape. Schemas are walked at validation time (validator.py), calling one small
+function per keyword (keywords.py) named by a table per draft and seed profile (drafts.py). It
+shares leaf primitives and the resolver with the compiler, nothing of keywords/, lower, plan, emit
+or render (tests/reference/test_isolation.py). `DraftReference` interprets a draft (or a seed
+profile); `Reference` a named profile, after the profile's preflight.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .profiles import Reference
+from .results import Error, Evaluated
+from .validator import DraftReference
 
-_LAZY = {
-    "DraftReference": ".drafts",
-    "Reference": ".profiles",
-    "Error": ".results",
-    "Evaluated": ".results",
-}
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["DraftReference", "Error", "Evaluated", "Reference"]

@@ -1,5 +1,9 @@
 """The reference interpreter for a named profile: the schema is preflighted against the profile,
-then walked by the same walk as the drafts (drafts.py), with the profile's keywords."""
+then walked by the same walk as the drafts (validator.py), with the profile's table (drafts.py).
+
+Which schemas a profile accepts (its limits, unknown keywords, unsafe patterns) is preflight's
+definition, shared with the compiler; only the verdicts are the reference's own. So preflight is
+imported when a Reference is made, never by importing this package."""
 
 from __future__ import annotations
 
@@ -7,34 +11,38 @@ from typing import Any
 
 from ..format_options import DEFAULT as DEFAULT_FORMATS
 from ..format_options import FormatOptions
-from ..preflight import preflight
-from ..profiles import Profile, get_profile, with_formats, with_options
-from .drafts import DraftReference
+from .drafts import DRAFTS
 from .results import Error
+from .validator import DraftReference
 
 __all__ = ["Error", "Reference"]
 
 
 class Reference:
-    """A validator that interprets `schema` under `profile` (checked by preflight first), with
-    `format_options` as the compiler takes them."""
+    """A validator that interprets `schema` under `profile` (a profile's name; checked by
+    preflight first), with `format_options` and the limits in `options` as the compiler takes
+    them."""
 
     def __init__(
         self,
         schema: Any,
-        profile: str | Profile,
+        profile: str,
         *,
         format_options: FormatOptions = DEFAULT_FORMATS,
         **options: Any,
     ) -> None:
-        chosen = get_profile(profile) if isinstance(profile, str) else profile
-        self.profile = with_formats(with_options(chosen, options), format_options)
-        preflight(schema, self.profile)
+        from ..preflight import preflight
+        from ..profiles import get_profile, with_formats, with_options
+
+        chosen = with_formats(with_options(get_profile(profile), options), format_options)
+        preflight(schema, chosen)
         self.schema = schema
-        if self.profile.draft is not None:
-            self._walk = DraftReference(schema, self.profile.draft, format_options=format_options)
+        if profile in DRAFTS:
+            self._walk = DraftReference(schema, profile, format_options=format_options)
         else:  # a seed profile: no references, its keywords read as 2020-12's
-            self._walk = DraftReference(schema, "draft2020-12", profile=self.profile)
+            self._walk = DraftReference(
+                schema, "draft2020-12", profile=profile, format_options=format_options
+            )
 
     def errors(self, instance: Any) -> list[Error]:
         return self._walk.errors(instance)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Union
 
 from .. import primitives as p
+from .messages import MESSAGES
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,7 @@ def error(
     context: Iterable[Error] = (),
 ) -> Error:
     """An error of `keyword` at keyword location kp on `instance` (at ip): the template `message`
-    (a unit's MESSAGES) filled with `params`, exactly as the generated modules fill it."""
-    from ..keywords.registry import MESSAGES
-
+    (messages.py) filled with `params`, exactly as the generated modules fill it."""
     params = params if params is not None else {}
     return Error(
         p.fill(MESSAGES[message], params, instance), ip, kp, keyword, params, tuple(context)
