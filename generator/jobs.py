@@ -293,14 +293,13 @@ def build_job(
                 common["registry"] = registries.get(settings.registry, settings.uri_root)
             if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
-            fragment = split_source(job.source)[1]
             return compile_source(
                 raw,
                 name=name,
                 format=format,
                 profile=settings.profile,
                 base_uri=base_uri_of(job),
-                **({"fragment": fragment} if fragment else {}),
+                fragment=split_source(job.source)[1],  # ("" for none: the default)
                 **common,
             )
         finally:

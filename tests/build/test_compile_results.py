@@ -12,6 +12,7 @@ from generator import SchemaError, SchemaWarning
 from generator.build import BuildError, compile_project
 from generator.cli.main import main
 from generator.jobs import (
+    CompileResult,
     FileFailed,
     FileProblem,
     Removed,
@@ -67,7 +68,7 @@ def test_a_failed_build_carries_each_failure_with_its_typed_error(project: Path)
 
 
 def test_warnings_are_events_with_the_warnings_themselves(project: Path) -> None:
-    result = compile_jobs(*_jobs_of(project))
+    result = _compile(project)
     (warned,) = [e for e in result.events if isinstance(e, Warned)]
     (warning,) = warned.found
     assert isinstance(warning, SchemaWarning)
@@ -77,11 +78,13 @@ def test_warnings_are_events_with_the_warnings_themselves(project: Path) -> None
 
 def test_a_file_in_the_way_is_a_typed_file_failure(project: Path) -> None:
     write(project / "out" / "good.py", "# the user's own module\n")
-    result = compile_jobs(*_jobs_of(project))
+    result = _compile(project)
     (failure,) = result.failures
     assert isinstance(failure, FileFailed) and isinstance(failure.error, FileProblem)
     assert failure.path == project / "out" / "good.py"
-    assert failure.error.message.startswith("not overwritten: it is not a module straightline wrote")
+    assert failure.error.message.startswith(
+        "not overwritten: it is not a module straightline wrote"
+    )
     assert (project / "out" / "good.py").read_text() == "# the user's own module\n"
     assert not result.written
 
@@ -89,7 +92,7 @@ def test_a_file_in_the_way_is_a_typed_file_failure(project: Path) -> None:
 def test_a_module_no_job_writes_is_removed_as_an_event(project: Path) -> None:
     compile_project(project)
     (project / "schemas" / "good.json").rename(project / "schemas" / "renamed.json")
-    result = compile_jobs(*_jobs_of(project))
+    result = _compile(project)
     assert [type(e) for e in result.events if not isinstance(e, Warned)] == [Written, Removed]
     removed = result.events[-1]
     assert isinstance(removed, Removed) and removed.path == project / "out" / "good.py"
@@ -100,7 +103,7 @@ def test_the_command_prints_the_events_the_library_reports(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write(project / "schemas" / "broken.json", BROKEN)
-    expected = compile_jobs(*_jobs_of(project))
+    expected = _compile(project)
     capsys.readouterr()
     assert main(["compile"]) == 1
     printed = capsys.readouterr()
@@ -109,6 +112,7 @@ def test_the_command_prints_the_events_the_library_reports(
     assert printed.err.splitlines() == [line for line, to_stderr in lines if to_stderr]
 
 
-def _jobs_of(root: Path) -> tuple[list, object]:
+def _compile(root: Path) -> CompileResult:
+    """compile_jobs() on the project's jobs, as the command and compile_project run it."""
     project = load_project(root / CONFIG_FILE)
-    return project.jobs, project
+    return compile_jobs(project.jobs, project)
