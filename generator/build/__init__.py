@@ -41,9 +41,7 @@ def compile_project(root: str | Path) -> list[Path]:
     project = load_project(Path(root) / CONFIG_FILE)
     result = compile_jobs(project.jobs, project, on_event=_to_build_log)
     if not result.ok:
-        failures = [
-            escape(line) for failure in result.failures for line, _ in event_lines(failure)
-        ]
+        failures = [escape(line) for failure in result.failures for line, _ in event_lines(failure)]
         raise BuildError(
             "could not compile the project's contracts:\n" + "\n".join(failures), result
         )
