@@ -7,20 +7,30 @@ the `hatch` entry point group as `straightline`) and the setuptools build_py com
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sys
 from pathlib import Path
 
 from ..errors import StraightlineError
-from ..native import built_files
+from ..jobs import CompileResult, Event, compile_jobs, event_lines, project_files
 from ..project import CONFIG_FILE, load_project
+from ..safe_text import escape
 
 
 class BuildError(StraightlineError):
-    """The contracts could not all be compiled while building the package."""
+    """The contracts could not all be compiled while building the package. `result`: what the
+    compile did, its failures (each with its typed error) among it."""
 
     code = "build-failed"
+
+    def __init__(self, message: str, result: CompileResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def _to_build_log(event: Event) -> None:
+    """An event's lines, as the command prints them: the build log shows the warnings too."""
+    for line, to_stderr in event_lines(event):
+        print(escape(line), file=sys.stderr if to_stderr else sys.stdout)
 
 
 def compile_project(root: str | Path) -> list[Path]:
@@ -28,19 +38,14 @@ def compile_project(root: str | Path) -> list[Path]:
     being built, not a parent of it). Returns the files the package must include (the modules,
     each package's __init__.py, and the native modules of the jobs that are native: see
     is_native); raises BuildError naming every failure."""
-    from ..cli.commands import compile_jobs
-
     project = load_project(Path(root) / CONFIG_FILE)
-    messages = io.StringIO()
-    with contextlib.redirect_stderr(messages):
-        status = compile_jobs(project.jobs, project)
-    sys.stderr.write(messages.getvalue())  # warnings, and failures, still reach the build log
-    if status != 0:
-        failures = [line for line in messages.getvalue().splitlines() if ": warning: " not in line]
-        raise BuildError("could not compile the project's contracts:\n" + "\n".join(failures))
-    native = [path for job in project.jobs if job.settings.native for path in built_files(job.target)]
-    return ([job.target for job in project.jobs] + [package / "__init__.py" for package in project.packages]
-            + native)
+    result = compile_jobs(project.jobs, project, on_event=_to_build_log)
+    if not result.ok:
+        failures = [escape(line) for failure in result.failures for line, _ in event_lines(failure)]
+        raise BuildError(
+            "could not compile the project's contracts:\n" + "\n".join(failures), result
+        )
+    return project_files(project)
 
 
 def compile_for_build(root: str | Path) -> list[Path]:

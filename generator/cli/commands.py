@@ -1,24 +1,20 @@
 """The commands that compile: compile, check, preflight and catalog, one function each, taking the
 parsed arguments and returning the exit status. compile, check and preflight run jobs (a source
 and its module): from SRC... --out DIR, or with no SRC from the project's [tool.straightline]
-(generator/project.py); compile_jobs and check_jobs are what the build hooks run too."""
+(generator/project.py). Compiling jobs into files is library code (generator/jobs.py, which the
+build hooks run too); this prints what it reports."""
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import json
-import os
-import stat
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..api import compile_source
-from ..contracts import catalog_entry, compile_contract_source, is_contract, load_contract
-from ..errors import ConfigError, OptionError, SchemaWarning, StraightlineError
+from .. import __version__, jobs
+from ..contracts import catalog_entry, load_contract
+from ..errors import ConfigError, OptionError, StraightlineError
 from ..files import (
     dump_exact,
     file_on_the_way,
@@ -27,16 +23,24 @@ from ..files import (
     targets,
     write_atomic,
 )
+from ..jobs import (
+    Event,
+    Registries,
+    base_uri_of,
+    event_lines,
+    fetching_registry,
+    is_contract_file,
+    orphans,
+    read_job,
+    shown_path,
+)
 from ..load import read_source
 from ..names import LIMIT_OPTIONS
-from ..profiles import DRAFT_PROFILES, get_profile, with_options
-from ..project import INIT_TEXT, Job, Project, Settings, find_config, load_project
-from ..render.header import Inputs, is_generated, read_header, recorded_options, registry_hashes
-from ..resolve import RegistryWarning, file_uri, load_registry_directory
-from ..yaml_loader import is_yaml_path, yaml_as_json
-from .files import report, report_warnings, say
+from ..project import Job, Project, Settings, find_config, load_project
+from ..render.header import Inputs, read_header, recorded_options, registry_hashes
+from .files import report, say
 from .format_flags import format_settings
-from .native import check_toolchain, native_problems, native_step, remove_native
+from .native import native_problems
 
 # A tool contract file may be larger than a schema: it holds two of them.
 _CONTRACT_BYTES = 64 * 1024 * 1024
@@ -78,63 +82,13 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
     ]
 
 
-# -- reading and compiling one job -----------------------------------------------------------------
+# -- compiling one job, and compile -----------------------------------------------------------------
 
 
-class Registries:
-    """Registry directories, each read once per command."""
-
-    def __init__(self) -> None:
-        self.loaded: dict[tuple[Path, Path | None], dict[str, Any]] = {}
-
-    def get(self, directory: Path | None, uri_root: Path | None = None) -> dict[str, Any]:
-        """The registry directory's mapping, its files keyed relative to `uri_root` (file_uri)."""
-        if directory is None:
-            return {}
-        if (directory, uri_root) not in self.loaded:
-            try:
-                self.loaded[directory, uri_root] = load_registry_directory(
-                    directory, uri_root=uri_root
-                )
-            except StraightlineError as error:
-                raise type(error)(
-                    f"registry {directory}: {error.message}", code=error.code, pointer=error.pointer
-                ) from None
-        return self.loaded[directory, uri_root]
-
-
-def read_job(job: Job) -> bytes:
-    """The source as JSON bytes (a YAML file converted exactly), within the size limit."""
-    profile = (
-        get_profile(job.settings.profile)
-        if job.settings.profile
-        else DRAFT_PROFILES["draft2020-12"]
-    )
-    limits = with_options(profile, job.settings.limit_options()).limits
-    path = split_source(job.source)[0]
-    raw = read_source(path, max_bytes=limits.max_source_bytes)
-    return yaml_as_json(raw) if is_yaml_path(path) else raw
-
-
-def is_contract_file(source: str, raw: bytes) -> bool:
-    """Whether SRC is a tool contract file (which names its own profiles) rather than a schema."""
-    if split_source(source)[1]:
-        return False
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError):
-        return False  # the loader reports it properly (too deep: limit-exceeded)
-    return is_contract(value)
-
-
-def _base_uri(job: Job) -> str:
-    """The URI a schema is compiled as: its file's (relative to the settings' root, as the
-    registry's files are), when a registry may refer back to it."""
-    return (
-        file_uri(Path(split_source(job.source)[0]), job.settings.uri_root)
-        if job.settings.registry
-        else ""
-    )
+def say_event(event: Event) -> None:
+    """Print one event of a compile (generator/jobs.py) as its lines."""
+    for line, to_stderr in event_lines(event):
+        say(line, sys.stderr if to_stderr else None)
 
 
 def build_job(
@@ -146,179 +100,26 @@ def build_job(
     raw: bytes | None = None,
     registry: Any = None,
 ) -> str:
-    """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
-    read; `registry`: the registry to use, else the settings'); warnings printed."""
-    raw = read_job(job) if raw is None else raw
-    settings = job.settings
-    common: dict[str, Any] = {
-        "unknown_keywords": settings.unknown_keywords,
-        **settings.compile_options(),
-        **settings.format_kwargs(),
-    }
-    fetching = None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SchemaWarning)
-        warnings.simplefilter("always", RegistryWarning)
-        try:
-            if registry is not None:
-                common["registry"] = registry
-            elif settings.fetch_remote:
-                fetching = common["registry"] = _fetching(
-                    registries.get(settings.registry, settings.uri_root), settings
-                )
-            elif settings.registry:
-                common["registry"] = registries.get(settings.registry, settings.uri_root)
-            if is_contract_file(job.source, raw):
-                return compile_contract_source(raw, name=name, format=format, **common)
-            fragment = split_source(job.source)[1]
-            return compile_source(
-                raw,
-                name=name,
-                format=format,
-                profile=settings.profile,
-                base_uri=_base_uri(job),
-                **({"fragment": fragment} if fragment else {}),
-                **common,
-            )
-        finally:
-            # never as Python warnings (the compiler's file and line): the command's own lines
-            for caught_warning in caught:
-                if isinstance(caught_warning.message, RegistryWarning):
-                    say(f"straightline: warning: {caught_warning.message}", sys.stderr)
-            report_warnings(
-                job.shown, [w.message for w in caught if isinstance(w.message, SchemaWarning)]
-            )
-            if fetching is not None:
-                _say_notes(fetching)
+    """The module text for one job (generator/jobs.py's build_job), its warnings printed."""
+    return jobs.build_job(
+        job, registries, name=name, format=format, raw=raw, registry=registry, on_event=say_event
+    )
 
 
 def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...] = ()) -> Any:
-    """`registry` with http(s) documents retrieved as the compile asks for them, through the
-    settings' cache (generator/remote.py); with `uris`, those retrieved at once (and the notes
-    of doing so printed)."""
-    from ..remote import cache_for, remote_registry
-
-    fetching = remote_registry(dict(registry), cache_for(settings.cache_dir))
-    for uri in uris:
-        if (
-            uri in fetching
-            and uri not in registry
-            and not isinstance(dict.__getitem__(fetching, uri), dict | bool)
-        ):
-            dict.__delitem__(
-                fetching, uri
-            )  # not retrieved: recorded as missing, so the module is stale
+    """fetching_registry, with the notes of retrieving `uris` printed."""
+    fetching = fetching_registry(registry, settings, uris)
     if uris:
-        _say_notes(fetching)
+        for note in fetching.cache.notes:
+            say(f"note: {note}", sys.stderr)
+        fetching.cache.notes.clear()
     return fetching
 
 
-def _say_notes(fetching: Any) -> None:
-    """The notes of a retrieving registry's cache (a cached copy used offline), once each."""
-    for note in fetching.cache.notes:
-        say(f"note: {note}", sys.stderr)
-    fetching.cache.notes.clear()
-
-
-def _shown(path: Path) -> str:
-    """A path as messages show it: relative to the current directory when inside it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return str(path)
-    return str(path) if relative.startswith("..") else relative
-
-
-# -- compile -----------------------------------------------------------------------------------------
-
-
-def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
-    """Compile every job (atomic writes), then build the native ones (generator/native); in a
-    project, also write each package's __init__.py (if missing) and remove generated modules no
-    job writes any more. 0 if all went well. With a native job and no C compiler, CompilerNotFound
-    is raised before anything is written."""
-    if any(job.settings.native for job in jobs):
-        check_toolchain()
-    failed = 0
-    registries = Registries()
-    written: list[Job] = []
-    for job in jobs:
-        try:
-            text = build_job(job, registries, name=job.target.stem)
-        except StraightlineError as error:
-            report(job.shown, error)
-            failed += 1
-            continue
-        if not _write_module(job, text):
-            failed += 1
-            continue
-        say(f"{job.shown} -> {_shown(job.target)}")
-        written.append(job)
-    if project is not None:
-        failed += _write_packages(project)  # before the native builds: a package names its modules
-    failed += native_step(written, _shown)
-    if project is not None:
-        for orphan in _orphans(project):
-            try:
-                remove_native(orphan)
-                orphan.unlink()
-            except OSError as error:
-                say(f"{_shown(orphan)}: cannot remove: {error.strerror or error}", sys.stderr)
-                failed += 1
-                continue
-            say(f"{_shown(orphan)}: removed (no contract compiles to it any more)")
-    return 1 if failed else 0
-
-
-def _write_module(job: Job, text: str) -> bool:
-    """Write one module atomically; False (reported) if it cannot be written, or if a file that
-    straightline did not write is in its place: that file is the user's, never overwritten."""
-    if _is_foreign(job.target):
-        say(
-            f"{_shown(job.target)}: not overwritten: it is not a module straightline wrote (move it "
-            f"away, or choose another --out, to compile {job.shown})",
-            sys.stderr,
-        )
-        return False
-    try:
-        write_atomic(job.target, text)
-    except OSError as error:
-        say(f"{_shown(job.target)}: cannot write: {error.strerror or error}", sys.stderr)
-        return False
-    return True
-
-
-def _is_foreign(target: Path) -> bool:
-    """Whether a regular file other than a generated module is at `target` (anything else there,
-    a FIFO included, is never opened: replacing it loses no one's text)."""
-    try:
-        regular = stat.S_ISREG(os.stat(target).st_mode)
-    except OSError:
-        return False  # nothing there (or it cannot be looked at: the write says why)
-    return regular and not is_generated(target)
-
-
-def _write_packages(project: Project) -> int:
-    failed = 0
-    for package in project.packages:
-        init = package / "__init__.py"
-        if init.exists():
-            continue  # the user's own, or ours: never overwritten
-        try:
-            write_atomic(init, INIT_TEXT)
-        except OSError as error:
-            say(f"{_shown(init)}: cannot write: {error.strerror or error}", sys.stderr)
-            failed += 1
-    return failed
-
-
-def _orphans(project: Project) -> list[Path]:
-    """Generated modules under the output package that no job writes."""
-    written = {job.target.resolve() for job in project.jobs}
-    if not project.out.is_dir():
-        return []
-    found = [p for p in sorted(project.out.rglob("*.py")) if p.name != "__init__.py"]
-    return [p for p in found if p.resolve() not in written and is_generated(p)]
+def compile_jobs(jobs_: list[Job], project: Project | None = None) -> int:
+    """Compile every job (generator/jobs.py), printing what happens as it happens; 0 if all went
+    well."""
+    return 0 if jobs.compile_jobs(jobs_, project, on_event=say_event).ok else 1
 
 
 def compile_command(args: argparse.Namespace) -> int:
@@ -347,7 +148,7 @@ def expected_inputs(job: Job, raw: bytes, recorded: Inputs, registries: Registri
             {**job.settings.compile_options(), **job.settings.format_options().recorded()}, fragment
         ),
         source_sha256=hashlib.sha256(raw).hexdigest(),
-        base_uri="" if contract else _base_uri(job),
+        base_uri="" if contract else base_uri_of(job),
         registry=registry_hashes(registry, recorded.registry),
     )
 
@@ -358,7 +159,7 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
     stale = 0
     registries = Registries()
     for job in jobs:
-        shown = _shown(job.target)
+        shown = shown_path(job.target)
         try:
             raw = read_job(job)
             header = read_header(job.target)
@@ -381,7 +182,7 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
         package = shadowing_package(job.target)
         if package is not None:
             say(
-                f"{shown}: shadowed by the package {_shown(package)}/ beside it (`import` loads the package, "
+                f"{shown}: shadowed by the package {shown_path(package)}/ beside it (`import` loads the package, "
                 "never this module): rename or remove the package",
                 sys.stderr,
             )
@@ -397,14 +198,14 @@ def check_jobs(jobs: list[Job], project: Project | None = None) -> int:
         for package in project.packages:
             if not (package / "__init__.py").exists():
                 say(
-                    f"{_shown(package / '__init__.py')}: missing (the output package needs it: "
+                    f"{shown_path(package / '__init__.py')}: missing (the output package needs it: "
                     "run straightline compile)",
                     sys.stderr,
                 )
                 stale += 1
-        for orphan in _orphans(project):
+        for orphan in orphans(project):
             say(
-                f"{_shown(orphan)}: stale (no contract compiles to it any more: "
+                f"{shown_path(orphan)}: stale (no contract compiles to it any more: "
                 "straightline compile removes it)",
                 sys.stderr,
             )

@@ -8,7 +8,8 @@ import sys
 import warnings
 from typing import Any, Iterator, TextIO
 
-from ..errors import SchemaError, SchemaWarning, StraightlineError, shown_pointer
+from ..errors import SchemaWarning, StraightlineError
+from ..report import failure_lines, warning_lines
 from ..safe_text import escape
 
 
@@ -48,33 +49,15 @@ def say(text: str, stream: TextIO | None = _STDOUT) -> None:
 
 def report(path: str, error: StraightlineError) -> None:
     """`FILE:POINTER: message [code]` on standard error, a line for each problem a SchemaError
-    lists (every unresolvable reference of a schema, say)."""
-    for each in error.errors if isinstance(error, SchemaError) else (error,):
-        say(f"{path}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]", sys.stderr)
+    lists (every unresolvable reference of a schema, say): generator/report.py."""
+    for line in failure_lines(path, error):
+        say(line, sys.stderr)
 
 
 def report_warnings(path: str, found: list[SchemaWarning]) -> None:
-    """A compile's schema warnings on standard error, a line each, in the order found:
-    `FILE:POINTER: warning: message [code]`; those with one message (an unknown keyword used in
-    77 places) once, counted, at the first place: `FILE: warning: 77 unknown keywords ...
-    [code], the first at POINTER`."""
-    groups: dict[tuple[str, str], list[SchemaWarning]] = {}
-    for warning in found:
-        groups.setdefault((warning.code, warning.message), []).append(warning)
-    for (code, message), same in groups.items():
-        first = same[0]
-        if len(same) == 1:
-            say(f"{path}:{shown_pointer(first.pointer)}: warning: {message} [{code}]", sys.stderr)
-        else:
-            text = (
-                f"{len(same)} {first.several}"
-                if first.several
-                else f"{message} ({len(same)} times)"
-            )
-            say(
-                f"{path}: warning: {text} [{code}], the first at {shown_pointer(first.pointer)}",
-                sys.stderr,
-            )
+    """A compile's schema warnings on standard error, a line each (generator/report.py)."""
+    for line in warning_lines(path, found):
+        say(line, sys.stderr)
 
 
 @contextlib.contextmanager

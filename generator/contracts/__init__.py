@@ -8,22 +8,19 @@ bounded subset. Unknown top-level keys are refused, naming the key.
 from __future__ import annotations
 
 import types as _types
+from functools import partial
 from typing import Any
 
 from .. import ir
-from ..api import build, check_name, prepare
-from ..codegen import Code, Name, literal, uses_decimal
+from ..api import check_name
+from ..codegen import Code, Name, literal
 from ..collector import paused
 from ..errors import SchemaError, join_pointer
 from ..format_options import format_options
-from ..hygiene import review, review_documents
 from ..load import load_json
-from ..preflight import check_json_value, warnings_once
+from ..pipeline import Built, Part, compile_text
+from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
-from ..render.header import seal
-from ..render.module import render, root_of
-from ..render.types import TypedRoot, module_types
-from ..resolve import ReadLog, registry_mapping
 from ..values import dumps_exact
 
 KEYS = {
@@ -119,71 +116,49 @@ def compile_contract_source(
         raise SchemaError(
             str(getattr(error, "message", error)), code="bad-contract", pointer="/profile"
         ) from None
-    emitters, sides, typed = [], [], []
-    # a directory is read once (a ReadLog given, remote_registry's, fills itself as it is asked)
-    registry = registry if isinstance(registry, ReadLog) else ReadLog(registry_mapping(registry))
-    reviewed: set[int] = set()  # the registry documents reviewed (review_documents)
-    for side, prefix in (("input", "i"), ("output", "o")):
-        try:
-            with warnings_once(prefix=f"/{side}"):
-                schema, chosen, _ = prepare(
-                    value[side], profile=profile_name, registry=registry, formats=fmt, **options
-                )
-                built = build(
-                    schema,
-                    chosen,
-                    registry=registry,
-                    base_uri=f"urn:straightline:{side}",
-                    prefix=prefix,
-                )
-        except SchemaError as failure:
-            raise failure.under(f"/{side}") from None
-        review(schema, chosen, policy=unknown_keywords, pointer=f"/{side}")
-        review_documents(
-            built.reached, chosen, policy=unknown_keywords, reviewed=reviewed
-        )  # (both sides: once)
-        emitter = built.emitter
-        emitters.append(emitter)
-        sides.append((side, built))
-        typed.append(
-            TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}")
+    sides = [
+        Part(
+            value[side],
+            side.capitalize(),
+            base_uri=f"urn:straightline:{side}",
+            prefix=prefix,
+            pointer=f"/{side}",
+            root_names=partial(_side_names, side),
         )
-    types = module_types(typed, format=format)  # one set of names for both sides
-    roots = [
-        root_of(
-            one.emitter,
-            one.fast,
-            one.error,
-            is_valid=Name(f"is_valid_{side}"),
-            errors=Name(f"{side}_errors"),
-            validate=Name(f"validate_{side}"),
-            output=Name(f"{side}_output"),
-            what=Code(side),
-            envelope=True,
-            envelope_in_fast=ir.rejects_kinds(one.root, _NOT_CONTAINERS),
-            type=type_name,
-        )
-        for (side, one), type_name in zip(sides, types.roots)
+        for side, prefix in (("input", "i"), ("output", "o"))
     ]
-    # the schemas are emitted as data too: a Decimal in them needs the import
-    emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(value)
-    text = render(
-        "contract.py.j2",
-        emitters,
-        roots,
+    return compile_text(
+        sides,
+        template="contract.py.j2",
         profile=profile_name,
-        options={**options, **fmt.recorded()},
-        raw=raw,
+        recorded_profile=profile_name,
+        registry=registry,
+        formats=fmt,
+        unknown_keywords=unknown_keywords,
         name=name or value["name"],
         format=format,
+        options=options,
+        raw=raw,
+        data=value,  # the schemas are emitted as data too
         name_literal=literal(value["name"]),
         description=literal(value.get("description", "")),
         profile_literal=literal(profile_name),
         input_schema=literal(value["input"]),
         output_schema=literal(value["output"]),
-        types=types,
-    )
-    return seal(text, registry=registry, asked=registry.asked)
+    )[0]
+
+
+def _side_names(side: str, built: Built) -> dict[str, Any]:
+    """The public functions of a contract's side: is_valid_input, input_errors, ..."""
+    return {
+        "is_valid": Name(f"is_valid_{side}"),
+        "errors": Name(f"{side}_errors"),
+        "validate": Name(f"validate_{side}"),
+        "output": Name(f"{side}_output"),
+        "what": Code(side),
+        "envelope": True,
+        "envelope_in_fast": ir.rejects_kinds(built.root, _NOT_CONTAINERS),
+    }
 
 
 def compile_contract_module(contract: Any, **kwargs: Any) -> _types.ModuleType:

@@ -149,14 +149,14 @@ def test_check_reads_hashes_and_never_compiles(compiled: Path, monkeypatch: pyte
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """check is fast on a large schema because it does not compile: with every compile entry
     point broken, it still decides."""
-    import generator.cli.commands as commands
+    import generator.jobs as jobs
     from generator.cli.main import main
 
     def broken(*args: object, **kwargs: object) -> str:
         raise AssertionError("check compiled a schema")
 
-    monkeypatch.setattr(commands, "compile_source", broken)
-    monkeypatch.setattr(commands, "compile_contract_source", broken)
+    monkeypatch.setattr(jobs, "compile_source", broken)  # (what the command's compiles call)
+    monkeypatch.setattr(jobs, "compile_contract_source", broken)
     monkeypatch.chdir(compiled)
     assert main(["check", "a.json", "--registry", "reg", "--out", "out"]) == 0
     write(compiled / "reg" / "name.json", {**NAME, "maxLength": 9})
