@@ -43,3 +43,14 @@ def test_the_gates_see_a_violation(tmp_path: Path) -> None:
     assert lint.returncode == 1 and "F401" in lint.stdout
     fmt = _run("black", "--check", "--quiet", "--config", str(ROOT / "pyproject.toml"), str(bad))
     assert fmt.returncode == 1
+
+
+def test_the_gates_cover_folders_named_build() -> None:
+    """Both tools skip every folder named `build` by default; ours (generator/build, tests/build)
+    are source, and the settings in pyproject.toml keep them in."""
+    listed = _run("ruff", "check", "--no-cache", "--show-files", *OUR_CODE)
+    assert "generator/build/hatch_hook.py" in listed.stdout
+    assert "tests/build/test_build_hooks.py" in listed.stdout
+    seen = _run("black", "--check", "--verbose", "generator/build", "tests/build")
+    assert "ignored" not in seen.stderr, seen.stderr
+    assert "hatch_hook.py" in seen.stderr and "test_build_hooks.py" in seen.stderr

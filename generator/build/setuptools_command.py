@@ -22,7 +22,9 @@ class build_py(_build_py):  # noqa: N801 (the name setuptools' command has)
     def run(self) -> None:
         root = Path(self.distribution.src_root or ".").resolve()
         written = compile_for_build(root)
-        packages: list[str] = list(self.packages or [])  # (build_py's own list, set by finalize_options)
+        packages: list[str] = list(
+            self.packages or []
+        )  # (build_py's own list, set by finalize_options)
         for directory in sorted({path.parent for path in written}):
             name = package_name(directory.resolve(), root, dict(self.package_dir or {}))
             if name is not None and name not in packages:

@@ -15,19 +15,33 @@ import pytest
 from ..conftest import ROOT
 
 STRAIGHTLINE = Path(sys.executable).parent / "straightline"
-needs_cli = pytest.mark.skipif(not STRAIGHTLINE.exists(),
-                               reason=f"the straightline console script is not installed next to {sys.executable}")
+needs_cli = pytest.mark.skipif(
+    not STRAIGHTLINE.exists(),
+    reason=f"the straightline console script is not installed next to {sys.executable}",
+)
 
 __all__ = ["ROOT", "STRAIGHTLINE", "needs_cli", "run", "write", "import_from"]
 
 
-def run(*args: str, cwd: Path, umask: int | None = None, env: dict[str, str] | None = None,
-        timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str,
+    cwd: Path,
+    umask: int | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+) -> subprocess.CompletedProcess[str]:
     """The installed console script, as a user runs it; asserts no traceback reached them."""
     full_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
     preexec = (lambda: os.umask(umask)) if umask is not None else None
-    proc = subprocess.run([str(STRAIGHTLINE), *args], cwd=cwd, capture_output=True, text=True,
-                          env=full_env, timeout=timeout, preexec_fn=preexec)
+    proc = subprocess.run(
+        [str(STRAIGHTLINE), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=timeout,
+        preexec_fn=preexec,
+    )
     assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr + proc.stdout
     return proc
 
@@ -45,6 +59,15 @@ def write(path: Path, value: Any) -> Path:
 def import_from(path_entry: Path, code: str, *, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run `code` in a fresh interpreter that sees only the standard library and `path_entry`
     (no site-packages, so a module can only come from there)."""
-    return subprocess.run([sys.executable, "-S", "-c", code], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": str(path_entry), "PATH": os.environ.get("PATH", ""),
-                                            "PYTHONDONTWRITEBYTECODE": "1"})
+    return subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={
+            "PYTHONPATH": str(path_entry),
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        },
+    )

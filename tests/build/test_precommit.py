@@ -29,11 +29,20 @@ if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
 
 # What the hook repository needs to be pip-installed (what the sdist holds, less the tests).
-HOOK_REPO_FILES = ("pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml", "generator", "templates")
+HOOK_REPO_FILES = (
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    ".pre-commit-hooks.yaml",
+    "generator",
+    "templates",
+)
 
 
 def git(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+    )
     return proc
 
 
@@ -44,26 +53,40 @@ def offline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     base = tmp_path_factory.mktemp("offline")
     runtime = [r for r in metadata.requires("straightline") or [] if "extra ==" not in r]
     build_wheelhouse([*runtime, "hatchling", "pyyaml"], base / "wheelhouse")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "VIRTUALENV_", "GIT_", "PRE_COMMIT"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PIP_", "VIRTUALENV_", "GIT_", "PRE_COMMIT"))
+    }
     env.update(
-        PIP_CONFIG_FILE=os.devnull, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(base / "wheelhouse"),
-        PIP_DISABLE_PIP_VERSION_CHECK="1", VIRTUALENV_NO_PERIODIC_UPDATE="1",
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(base / "wheelhouse"),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        VIRTUALENV_NO_PERIODIC_UPDATE="1",
         PRE_COMMIT_HOME=str(base / "pre-commit-cache"),
-        GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_NOSYSTEM="1",
-        GIT_AUTHOR_NAME="test", GIT_AUTHOR_EMAIL="test@example.invalid",
-        GIT_COMMITTER_NAME="test", GIT_COMMITTER_EMAIL="test@example.invalid",
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="test",
+        GIT_AUTHOR_EMAIL="test@example.invalid",
+        GIT_COMMITTER_NAME="test",
+        GIT_COMMITTER_EMAIL="test@example.invalid",
     )
     return env
 
 
 @pytest.fixture(scope="module")
-def hook_repo(tmp_path_factory: pytest.TempPathFactory, offline: dict[str, str]) -> tuple[Path, str]:
+def hook_repo(
+    tmp_path_factory: pytest.TempPathFactory, offline: dict[str, str]
+) -> tuple[Path, str]:
     """A git repository holding this checkout's files as they are now (committed or not)."""
     repo = tmp_path_factory.mktemp("hook-repo")
     for name in HOOK_REPO_FILES:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                source, repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
         else:
             shutil.copy2(source, repo / name)
     for args in (("init", "-q"), ("add", "-A"), ("commit", "-q", "-m", "snapshot")):
@@ -73,19 +96,35 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory, offline: dict[str, str])
 
 
 def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
 
 
-def test_published_hooks_guard_a_commit(tmp_path: Path, offline: dict[str, str], hook_repo: tuple[Path, str]) -> None:
+def test_published_hooks_guard_a_commit(
+    tmp_path: Path, offline: dict[str, str], hook_repo: tuple[Path, str]
+) -> None:
     repo, rev = hook_repo
     user = tmp_path / "app"
-    write(user / "pyproject.toml", '[tool.straightline]\nout = "gen"\ncontracts = ["schemas/*.json", "schemas/*.yaml"]\n')
-    write(user / "schemas" / "order.json", {"type": "object", "properties": {"id": {"type": "integer"}}})
+    write(
+        user / "pyproject.toml",
+        '[tool.straightline]\nout = "gen"\ncontracts = ["schemas/*.json", "schemas/*.yaml"]\n',
+    )
+    write(
+        user / "schemas" / "order.json",
+        {"type": "object", "properties": {"id": {"type": "integer"}}},
+    )
     write(user / "schemas" / "point.yaml", "type: array\nitems: {type: number}\n")
-    write(user / ".pre-commit-config.yaml",
-          f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: straightline-check\n"
-          "  - id: straightline-compile\n    stages: [manual]\n")
+    write(
+        user / ".pre-commit-config.yaml",
+        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: straightline-check\n"
+        "  - id: straightline-compile\n    stages: [manual]\n",
+    )
     assert git("init", "-q", cwd=user, env=offline).returncode == 0
     installed = pre_commit("install", cwd=user, env=offline)
     assert installed.returncode == 0, installed.stdout + installed.stderr
@@ -99,7 +138,15 @@ def test_published_hooks_guard_a_commit(tmp_path: Path, offline: dict[str, str],
     assert "Traceback" not in output
 
     # the compile hook writes them; with them added the commit goes through
-    compiled = pre_commit("run", "--hook-stage", "manual", "straightline-compile", "--all-files", cwd=user, env=offline)
+    compiled = pre_commit(
+        "run",
+        "--hook-stage",
+        "manual",
+        "straightline-compile",
+        "--all-files",
+        cwd=user,
+        env=offline,
+    )
     assert compiled.returncode == 0, compiled.stdout[-4000:]
     assert (user / "gen" / "order.py").is_file() and (user / "gen" / "point.py").is_file()
     assert git("add", "-A", cwd=user, env=offline).returncode == 0
@@ -114,46 +161,82 @@ def test_published_hooks_guard_a_commit(tmp_path: Path, offline: dict[str, str],
     assert "gen/point.py: stale (the source changed" in stale.stdout + stale.stderr
 
 
-DATA_HOOKS = ("straightline-validate", "check-github-workflows", "check-github-actions", "check-dependabot",
-              "check-pyproject")
+DATA_HOOKS = (
+    "straightline-validate",
+    "check-github-workflows",
+    "check-github-actions",
+    "check-dependabot",
+    "check-pyproject",
+)
 
 
 def test_published_data_hooks_check_workflows_actions_dependabot_pyproject_and_a_schema(
-        tmp_path: Path, offline: dict[str, str], hook_repo: tuple[Path, str]) -> None:
+    tmp_path: Path, offline: dict[str, str], hook_repo: tuple[Path, str]
+) -> None:
     """Each data hook passes a repository whose files are valid and fails, naming the file and
     the problem, once one of its files is not; files its pattern does not pick are left alone."""
     repo, rev = hook_repo
     user = tmp_path / "app"
     hooks = "".join(f"  - id: {hook}\n" for hook in DATA_HOOKS[1:])
-    write(user / ".pre-commit-config.yaml",
-          f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: straightline-validate\n"
-          "    files: ^config/\n    args: [--schema, schemas/config.json]\n" + hooks)
-    write(user / "schemas" / "config.json", {"type": "object", "required": ["port"],
-                                             "properties": {"port": {"type": "integer"}}})
+    write(
+        user / ".pre-commit-config.yaml",
+        f"repos:\n- repo: {repo}\n  rev: {rev}\n  hooks:\n  - id: straightline-validate\n"
+        "    files: ^config/\n    args: [--schema, schemas/config.json]\n" + hooks,
+    )
+    write(
+        user / "schemas" / "config.json",
+        {"type": "object", "required": ["port"], "properties": {"port": {"type": "integer"}}},
+    )
     write(user / "config" / "app.yaml", "port: 8080\n")
     write(user / "config" / "db.toml", "port = 5432\n")
     write(user / "other.json", {"not": "checked"})  # no hook picks it
-    write(user / ".github" / "workflows" / "ci.yml",
-          "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n")
-    write(user / ".github" / "dependabot.yml",
-          "version: 2\nupdates:\n  - package-ecosystem: pip\n    directory: /\n    schedule: {interval: weekly}\n")
-    write(user / "action.yml", "name: a\ndescription: d\nruns:\n  using: node20\n  main: index.js\n")
+    write(
+        user / ".github" / "workflows" / "ci.yml",
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n",
+    )
+    write(
+        user / ".github" / "dependabot.yml",
+        "version: 2\nupdates:\n  - package-ecosystem: pip\n    directory: /\n    schedule: {interval: weekly}\n",
+    )
+    write(
+        user / "action.yml", "name: a\ndescription: d\nruns:\n  using: node20\n  main: index.js\n"
+    )
     write(user / "pyproject.toml", '[project]\nname = "app"\nversion = "1.0"\n')
     assert git("init", "-q", cwd=user, env=offline).returncode == 0
     assert git("add", "-A", cwd=user, env=offline).returncode == 0
     passed = pre_commit("run", "--all-files", cwd=user, env=offline)
     assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
     for hook in DATA_HOOKS:
-        assert re.search(rf"^{re.escape(_hook_name(repo, hook))}\.+Passed$", passed.stdout, re.M), passed.stdout
+        assert re.search(
+            rf"^{re.escape(_hook_name(repo, hook))}\.+Passed$", passed.stdout, re.M
+        ), passed.stdout
 
     breakages = {
-        "straightline-validate": ("config/db.toml", 'port = "5432"\n', 'config/db.toml:/port: "5432" is not of type'),
-        "check-github-workflows": (".github/workflows/ci.yml", "on: push\n",
-                                   '.github/workflows/ci.yml:(root): "jobs" is a required property'),
-        "check-github-actions": ("action.yml", "name: a\nruns:\n  using: node20\n  main: index.js\n",
-                                 'action.yml:(root): "description" is a required property'),
-        "check-dependabot": (".github/dependabot.yml", "version: 3\nupdates: []\n", ".github/dependabot.yml:/version"),
-        "check-pyproject": ("pyproject.toml", '[project]\nname = "app"\nversion = 1\n', "pyproject.toml:/project/version"),
+        "straightline-validate": (
+            "config/db.toml",
+            'port = "5432"\n',
+            'config/db.toml:/port: "5432" is not of type',
+        ),
+        "check-github-workflows": (
+            ".github/workflows/ci.yml",
+            "on: push\n",
+            '.github/workflows/ci.yml:(root): "jobs" is a required property',
+        ),
+        "check-github-actions": (
+            "action.yml",
+            "name: a\nruns:\n  using: node20\n  main: index.js\n",
+            'action.yml:(root): "description" is a required property',
+        ),
+        "check-dependabot": (
+            ".github/dependabot.yml",
+            "version: 3\nupdates: []\n",
+            ".github/dependabot.yml:/version",
+        ),
+        "check-pyproject": (
+            "pyproject.toml",
+            '[project]\nname = "app"\nversion = 1\n',
+            "pyproject.toml:/project/version",
+        ),
     }
     for hook, (path, broken, expected) in breakages.items():
         original = (user / path).read_text()
@@ -169,7 +252,9 @@ def _hook_name(repo: Path, hook: str) -> str:
     """The name pre-commit prints for a hook of the repository's .pre-commit-hooks.yaml."""
     import yaml
 
-    (entry,) = [h for h in yaml.safe_load((repo / ".pre-commit-hooks.yaml").read_text()) if h["id"] == hook]
+    (entry,) = [
+        h for h in yaml.safe_load((repo / ".pre-commit-hooks.yaml").read_text()) if h["id"] == hook
+    ]
     return str(entry["name"])
 
 

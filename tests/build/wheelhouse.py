@@ -49,8 +49,11 @@ def repack(distribution: metadata.Distribution, out: Path) -> Path:
     """The installed distribution as a wheel file in `out`."""
     name = re.sub(r"[-_.]+", "_", distribution.metadata["Name"]).lower()
     version = distribution.version
-    tags = [line.split(":", 1)[1].strip() for line in (distribution.read_text("WHEEL") or "").splitlines()
-            if line.startswith("Tag:")]
+    tags = [
+        line.split(":", 1)[1].strip()
+        for line in (distribution.read_text("WHEEL") or "").splitlines()
+        if line.startswith("Tag:")
+    ]
     tag = tags[0] if tags else "py3-none-any"
     wheel = out / f"{name}-{version}-{tag}.whl"
     record: list[list[str]] = []
