@@ -88,7 +88,10 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
 def say_event(event: Event) -> None:
     """Print one event of a compile (generator/jobs.py) as its lines."""
     for line, to_stderr in event_lines(event):
-        say(line, sys.stderr if to_stderr else None)
+        if to_stderr:
+            say(line, sys.stderr)
+        else:
+            say(line)
 
 
 def build_job(
