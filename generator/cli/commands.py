@@ -177,7 +177,7 @@ def build_job(
                 format=format,
                 profile=settings.profile,
                 base_uri=_base_uri(job),
-                **({"fragment": fragment} if fragment else {}),
+                fragment=fragment,
                 **common,
             )
         finally:

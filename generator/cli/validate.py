@@ -19,15 +19,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from ..safe_text import escape
 from ..validate.discover import STDIN, DataFile, Skipped, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
 from ..validate.readers import FORMATS, require_json5, require_yaml
-from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
+from ..validate.report import JsonReporter, Merger, Reporter, TextReporter
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
 from .format_flags import (
@@ -215,7 +216,10 @@ class _ReportLost(Exception):
     """Standard output refused the report (other than a reader gone away: BrokenPipeError)."""
 
 
-def _written(function: Callable[..., object]) -> Callable[..., object]:
+_Guarded = TypeVar("_Guarded", bound=Callable[..., object])
+
+
+def _written(function: _Guarded) -> _Guarded:
     """`function` (standard output's write or flush), its OSError a _ReportLost."""
 
     def guarded(*args: Any) -> object:
@@ -226,7 +230,7 @@ def _written(function: Callable[..., object]) -> Callable[..., object]:
         except OSError as exc:
             raise _ReportLost(exc.strerror or exc) from None
 
-    return guarded
+    return cast(_Guarded, guarded)  # (called as `function` is)
 
 
 def _drop_output() -> None:
@@ -429,7 +433,7 @@ def _stdin_schema(raw: bytes) -> bytes:
         json.loads(raw)
     except (ValueError, RecursionError):
         try:
-            import yaml  # type: ignore[import-untyped]  # noqa: F401
+            import yaml  # noqa: F401
         except ImportError:
             return raw  # not JSON, and no YAML reader: the loader says what is wrong with it
         return yaml_as_json(raw)

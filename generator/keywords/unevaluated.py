@@ -184,7 +184,7 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_subschema,
         lower_items,
-        reference=reference_items,
+        reference=reference_items,  # type: ignore[arg-type]  # (a last keyword: takes `seen` too)
         last=True,
         holds="schema",
     ),
@@ -194,7 +194,7 @@ KEYWORDS = [
         drafts("draft2019-09"),
         check_subschema,
         lower_properties,
-        reference=reference_properties,
+        reference=reference_properties,  # type: ignore[arg-type]  # (a last keyword: takes `seen` too)
         last=True,
         holds="schema",
     ),
