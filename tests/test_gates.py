@@ -37,7 +37,7 @@ def test_black_would_change_nothing_in_our_code() -> None:
 
 def test_mypy_finds_no_type_error_in_the_compiler() -> None:
     # [tool.mypy] names the files (generator/) and the strictness; a cold run (no .mypy_cache)
-    # takes seconds, the timeout is for a loaded 2-core machine
+    # is about 10 s of CPU, the timeout is for a heavily loaded 2-core machine
     done = _run("mypy", timeout=900)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success: no issues found" in done.stdout, done.stdout
