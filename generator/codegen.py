@@ -32,7 +32,7 @@ class Code:
         return f"Code({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.text == self.text  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.text == self.text
 
     def __hash__(self) -> int:
         return hash((type(self), self.text))
@@ -91,10 +91,10 @@ def literal(value: Any) -> Code:
             return Code(("-" if number < 0 else "") + "0x" + format(abs(number), "X"))
         return Code(int.__repr__(number))
     if isinstance(value, float):
-        number = float.__float__(value)
-        if not math.isfinite(number):
+        real = float.__float__(value)
+        if not math.isfinite(real):
             raise ValueError("non-finite numbers are not JSON")
-        return Code(float.__repr__(number).replace("e+", "e"))  # black writes 1e16, not 1e+16
+        return Code(float.__repr__(real).replace("e+", "e"))  # black writes 1e16, not 1e+16
     if isinstance(value, Decimal):
         text = Decimal.__str__(value)
         if not Decimal(text).is_finite():

@@ -139,7 +139,8 @@ def subschemas(check: Check) -> list[Node]:
     cached: tuple[Node, ...] | None = check.__dict__.get("_subschemas")
     if cached is None:
         found: list[Node] = []
-        for name in _field_names(type(check)):
+        kind: type = type(check)  # (mypy takes a dataclass's own type for unhashable)
+        for name in _field_names(kind):
             _collect(getattr(check, name), found)
         cached = tuple(found)
         object.__setattr__(check, "_subschemas", cached)

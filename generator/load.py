@@ -21,7 +21,7 @@ from .errors import SchemaError, join_pointer
 from .values import dumps_exact
 
 
-class _Duplicate(dict):  # type: ignore[type-arg]
+class _Duplicate(dict[str, Any]):
     """Stands in for an object that had a duplicate key, so its pointer can be found afterwards."""
 
     def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import urldefrag
 
 from . import ir
@@ -98,7 +98,7 @@ class Lowering:
     ) -> ir.Node:
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
-        entries = schema.items()
+        entries: Iterable[tuple[str, Any]] = schema.items()
         if self.profile.dialect.ref_alone and "$ref" in schema:
             entries = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in entries:

@@ -15,7 +15,7 @@ import warnings
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .errors import SchemaError, SchemaWarning, join_pointer
 from .keywords.registry import KEYWORDS
@@ -220,7 +220,7 @@ class Walk:
             finally:
                 self.profile = outer
             return
-        items = schema.items()
+        items: Iterable[tuple[Any, Any]] = schema.items()
         if self.profile.dialect.ref_alone and "$ref" in schema:
             items = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in items:

@@ -291,7 +291,7 @@ def remote_registry(
             self._retrieve(uri)
             return super().__getitem__(uri)
 
-        def get(self, uri: str, default: Any = None) -> Any:  # type: ignore[override]
+        def get(self, uri: str, default: Any = None) -> Any:
             self._retrieve(uri)
             return super().get(uri, default)
 

@@ -615,7 +615,7 @@ def registry_mapping(registry: Any) -> dict[str, Any]:
     )
 
 
-class ReadLog(dict):  # type: ignore[type-arg]
+class ReadLog(dict[str, Any]):
     """A registry mapping (URI -> schema) that remembers every URI a compile asked it for, found
     or not, in order: the module header records exactly those documents (or their absence), so
     `straightline check` knows when a registry change would change the module."""
@@ -633,6 +633,6 @@ class ReadLog(dict):  # type: ignore[type-arg]
         self.asked[uri] = None
         return super().__getitem__(uri)
 
-    def get(self, uri: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, uri: str, default: Any = None) -> Any:
         self.asked[uri] = None
         return super().get(uri, default)

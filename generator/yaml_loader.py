@@ -73,7 +73,7 @@ def is_yaml_path(path: str) -> bool:
 
 def _yaml() -> Any:
     try:
-        import yaml  # type: ignore[import-untyped, unused-ignore]
+        import yaml
     except ImportError:
         raise SchemaError(
             "reading a YAML schema needs PyYAML: install straightline[yaml] "

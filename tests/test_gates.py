@@ -1,8 +1,8 @@
-"""Gates on our own code, run by `make test`: ruff's lint and black's format check.
+"""Gates on our own code, run by `make test`: ruff's lint, black's format check and mypy.
 
-Both read their settings from pyproject.toml ([tool.ruff], [tool.black]), which also names what
-they leave out (generated modules and the vendored test suite). A failure prints the tool's own
-report, so the fix is `ruff check --fix` or `black` on the files it names.
+Each reads its settings from pyproject.toml ([tool.ruff], [tool.black], [tool.mypy]), which also
+names what they leave out (generated modules and the vendored test suite). A failure prints the
+tool's own report, so the fix is `ruff check --fix`, `black`, or the type error mypy names.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 OUR_CODE = ["generator", "tests", "bench", "examples", "contracts"]
 
 
-def _run(*command: str) -> subprocess.CompletedProcess[str]:
+def _run(*command: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", *command],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=timeout,
     )
 
 
@@ -33,6 +33,14 @@ def test_ruff_finds_nothing_in_our_code() -> None:
 def test_black_would_change_nothing_in_our_code() -> None:
     done = _run("black", "--check", "--quiet", *OUR_CODE)
     assert done.returncode == 0, "black would reformat:\n" + done.stderr
+
+
+def test_mypy_finds_no_type_error_in_the_compiler() -> None:
+    # [tool.mypy] names the files (generator/) and the strictness; a cold run (no .mypy_cache)
+    # is about 10 s of CPU, the timeout is for a heavily loaded 2-core machine
+    done = _run("mypy", timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Success: no issues found" in done.stdout, done.stdout
 
 
 def test_the_gates_see_a_violation(tmp_path: Path) -> None:
@@ -54,3 +62,20 @@ def test_the_gates_cover_folders_named_build() -> None:
     seen = _run("black", "--check", "--verbose", "generator/build", "tests/build")
     assert "ignored" not in seen.stderr, seen.stderr
     assert "hatch_hook.py" in seen.stderr and "test_build_hooks.py" in seen.stderr
+
+
+def test_mypy_gate_sees_a_type_error(tmp_path: Path) -> None:
+    """mypy with the project's settings (strict) fails on an unannotated function and on a
+    wrong type, so the gate above is not vacuous."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("def untyped(x):\n    return x\n\n\nanswer: int = 'forty-two'\n")
+    done = _run(
+        "mypy",
+        "--config-file",
+        str(ROOT / "pyproject.toml"),
+        "--no-incremental",
+        str(bad),
+        timeout=900,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "[no-untyped-def]" in done.stdout and "[assignment]" in done.stdout, done.stdout

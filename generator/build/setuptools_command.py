@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from setuptools.command.build_py import build_py as _build_py  # type: ignore[import-untyped, unused-ignore]
+from setuptools.command.build_py import build_py as _build_py
 
 from . import compile_for_build
 
 
 class build_py(_build_py):  # noqa: N801 (the name setuptools' command has)
+    packages: list[str] | None  # (build_py's own, set by finalize_options: typed for mypy)
+
     def run(self) -> None:
         root = Path(self.distribution.src_root or ".").resolve()
         written = compile_for_build(root)

@@ -19,15 +19,16 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar, cast
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from ..safe_text import escape
 from ..validate.discover import STDIN, DataFile, Skipped, discover
 from ..validate.modules import ModuleSource, check_module
 from ..validate.progress import Progress, terminal
 from ..validate.readers import FORMATS, require_json5, require_yaml
-from ..validate.report import JsonReporter, Merger, Reporter, TextReporter, escape
+from ..validate.report import JsonReporter, Merger, Reporter, TextReporter
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
 from .format_flags import (
@@ -215,7 +216,10 @@ class _ReportLost(Exception):
     """Standard output refused the report (other than a reader gone away: BrokenPipeError)."""
 
 
-def _written(function: Callable[..., object]) -> Callable[..., object]:
+_Guarded = TypeVar("_Guarded", bound=Callable[..., object])
+
+
+def _written(function: _Guarded) -> _Guarded:
     """`function` (standard output's write or flush), its OSError a _ReportLost."""
 
     def guarded(*args: Any) -> object:
@@ -226,7 +230,7 @@ def _written(function: Callable[..., object]) -> Callable[..., object]:
         except OSError as exc:
             raise _ReportLost(exc.strerror or exc) from None
 
-    return guarded
+    return cast(_Guarded, guarded)  # (called as `function` is)
 
 
 def _drop_output() -> None:
@@ -340,8 +344,8 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
     key = _cache_key(args, stdin)
     text = compiled.reuse(key) if key is not None else None
     if text is None:
+        from ..jobs import Registries
         from ..remote import remote_registry
-        from .commands import Registries
 
         registry = remote_registry(
             Registries().get(Path(args.registry) if args.registry else None, Path.cwd()), cache
@@ -357,8 +361,9 @@ def _compiled_source(args: argparse.Namespace) -> ModuleSource:
 def _compile(args: argparse.Namespace, stdin: bytes | None, registry: Any = None) -> str:
     """The module text of --schema (`stdin`: its bytes when read from standard input;
     `registry`: the registry to compile with, else --registry's)."""
+    from ..jobs import Registries, is_contract_file, read_job
     from ..project import Job, Settings
-    from .commands import Registries, build_job, is_contract_file, limit_options, read_job
+    from .commands import build_job, limit_options
 
     settings = format_settings(
         args,
@@ -429,7 +434,7 @@ def _stdin_schema(raw: bytes) -> bytes:
         json.loads(raw)
     except (ValueError, RecursionError):
         try:
-            import yaml  # type: ignore[import-untyped]  # noqa: F401
+            import yaml  # noqa: F401
         except ImportError:
             return raw  # not JSON, and no YAML reader: the loader says what is wrong with it
         return yaml_as_json(raw)

@@ -64,7 +64,7 @@ def _read_plain(m: ModuleEmitter, k: Name) -> list[Stmt]:
 _LATE: list[Any] = []
 
 
-def _late() -> tuple[Any, Any, Any]:
+def _late() -> tuple[dict[str, str], dict[type, Any], type[Function]]:
     """The type and false-schema messages, the keyword registry's CHECKS and Function: imported
     at first use (the registry's units import this module), then kept (an import statement in a
     function is paid at every call)."""

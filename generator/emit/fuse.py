@@ -314,18 +314,18 @@ def _fusable_test(test: Expr) -> bool:
     kind = type(test)
     if kind is Name or kind is Lit:
         return True
-    if kind is Compare:
-        return _fusable_test(test.left) and _fusable_test(test.right)  # type: ignore[attr-defined]
-    if kind is BoolOp:
-        return all(_fusable_test(v) for v in test.values)  # type: ignore[attr-defined]
-    if kind is Not:
-        return _fusable_test(test.operand)  # type: ignore[attr-defined]
-    if kind is Call:
+    if type(test) is Compare:
+        return _fusable_test(test.left) and _fusable_test(test.right)
+    if type(test) is BoolOp:
+        return all(_fusable_test(v) for v in test.values)
+    if type(test) is Not:
+        return _fusable_test(test.operand)
+    if type(test) is Call:
         return (
             type(test.func) is Name
-            and test.func.id in _PURE_CALLS  # type: ignore[attr-defined]
+            and test.func.id in _PURE_CALLS
             and all(_fusable_test(a) for a in test.args)
-        )  # type: ignore[attr-defined]
+        )
     return False
 
 
@@ -354,11 +354,11 @@ def _may_leave(block: Sequence[Stmt], in_loop: bool = False) -> bool:
         kind = type(stmt)
         if kind is Return or (kind is Break and not in_loop):
             return True
-        if kind is If and (
+        if type(stmt) is If and (
             _may_leave(stmt.orelse, in_loop)
             or any(_may_leave(b, in_loop) for _, b in stmt.branches)
         ):
             return True
-        if kind is For and (_may_leave(stmt.body, True) or _may_leave(stmt.orelse, in_loop)):
+        if type(stmt) is For and (_may_leave(stmt.body, True) or _may_leave(stmt.orelse, in_loop)):
             return True
     return False

@@ -211,7 +211,7 @@ class Simplifier:
                 return stop
             return (not stop) if all(v is not None for v in values) else None
         keys = self.keys_test(test, facts)
-        if keys is not None and test.op in ("in", "not in", "is", "is not"):  # type: ignore[attr-defined]
+        if keys is not None and test.op in ("in", "not in", "is", "is not"):
             there = keys[1] <= facts.present.get(keys[0], frozenset())
             return keys[2] if there else None
         found = self.atom(test, facts)

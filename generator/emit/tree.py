@@ -215,9 +215,9 @@ def _joined(op: str, values: Iterable[Expr]) -> Expr:
 def truth(expr: Expr) -> bool | None:
     """True or False where `expr` is that constant (in parentheses or not), else None."""
     while type(expr) is Paren:
-        expr = expr.inner  # type: ignore[attr-defined]
-    if type(expr) is Lit and expr.code.text in ("True", "False"):  # type: ignore[attr-defined]
-        return expr.code.text == "True"  # type: ignore[attr-defined]
+        expr = expr.inner
+    if type(expr) is Lit and expr.code.text in ("True", "False"):
+        return expr.code.text == "True"
     return None
 
 
@@ -604,12 +604,12 @@ def _flagged_stmt(stmt: Stmt, flag: Name, in_loop: bool) -> tuple[Stmt, bool] | 
             return None
         return If(tuple(arms), tuple(orelse[0])), may_fail or orelse[1]
     if isinstance(stmt, For):
-        body = _flagged(stmt.body, flag, True)
+        loop_body = _flagged(stmt.body, flag, True)
         orelse = _flagged(stmt.orelse, flag, in_loop)
-        if body is None or orelse is None:
+        if loop_body is None or orelse is None:
             return None
         return (
-            For(stmt.target, stmt.source, tuple(body[0]) or (Pass(),), tuple(orelse[0])),
-            body[1] or orelse[1],
+            For(stmt.target, stmt.source, tuple(loop_body[0]) or (Pass(),), tuple(orelse[0])),
+            loop_body[1] or orelse[1],
         )
     return stmt, False

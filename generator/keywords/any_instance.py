@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import ir
 from ..emit.context import ErrorContext, X, fail
@@ -175,12 +175,13 @@ def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
 
 def enum_values(m: Any, check: Enum) -> Name:
     """An enum's values as a module constant (the lookup table and the errors' params share it)."""
-    return m.constant("L", m.value(list(check.values)), key="L" + check.identity)
+    return cast(Name, m.constant("L", m.value(list(check.values)), key="L" + check.identity))
 
 
 def enum_table(m: Any, check: Enum) -> Name:
     """The lookup table of an enum's values (frozen keys with JSON equality), a module constant."""
-    return m.constant("T", call(m.prim("_table"), enum_values(m, check)), key="T" + check.identity)
+    table = m.constant("T", call(m.prim("_table"), enum_values(m, check)), key="T" + check.identity)
+    return cast(Name, table)
 
 
 def error_enum(e: ErrorContext, check: Enum) -> list[Stmt]:

@@ -2,8 +2,6 @@
 class. Preflight, lowering, planning and emission read it; a test
 (tests/keywords/test_registry.py) fails if a unit leaves a part out."""
 
-from __future__ import annotations
-
 from typing import Any, Callable
 
 from . import (

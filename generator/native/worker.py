@@ -50,8 +50,8 @@ def main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     if args.c:
-        extensions = [c_extension(*pair.split("=", 1), args) for pair in args.c]
-        _setup(extensions, args, parallel=os.cpu_count() or 1)
+        c_extensions = [c_extension(*pair.split("=", 1), args) for pair in args.c]  # type: ignore[call-arg]
+        _setup(c_extensions, args, parallel=os.cpu_count() or 1)
         return 0
     if args.module is None:
         parser.error("a module file is needed")

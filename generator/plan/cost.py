@@ -83,12 +83,13 @@ class Costs:
     def _estimate(self, check: ir.Check) -> float:
         kind = registered_checks()[type(check)]
         in_place = ir.in_place(check)
-        applied = sum(self.node(sub) for sub in in_place)
+        applied: float = sum(self.node(sub) for sub in in_place)
         members = [sub for sub in ir.subschemas(check) if not any(sub is s for s in in_place)]
         applied += sum(self.node(sub) for sub in members)
         if check.refers:
             applied += CALL + self.node(self.graph[check.target])  # type: ignore[attr-defined]
-        return (kind.work + applied) * (MEMBERS if kind.walks else 1)
+        work: float = kind.work  # (kind is the registry's CheckKind, typed Any here)
+        return (work + applied) * (MEMBERS if kind.walks else 1)
 
     def split(
         self, node: ir.Node, general: list[ir.Check]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 from functools import cache
+from typing import Any
 
 from .. import ir
 
@@ -42,8 +43,9 @@ class Ordering:
     def _check(self, check: ir.Check) -> ir.Check | None:
         if check.keyword == "allOf" and all(ir.always_true(s) for s in ir.in_place(check)):
             return None  # every member always holds (members are kept otherwise: their index is a location)
-        changes = {}
-        for name in _subschema_fields(type(check)):
+        changes: dict[str, Any] = {}
+        kind: type = type(check)  # (mypy takes a dataclass's own type for unhashable)
+        for name in _subschema_fields(kind):
             value = getattr(check, name)
             better = self._value(value)
             if better is not value:

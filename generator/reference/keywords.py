@@ -166,7 +166,7 @@ def format_function(name: Any, at: Here) -> Callable[[str], Any] | None:
             ) from None
     spec = FORMATS.get(name)
     function = spec.checker_for(rules.draft) if spec is not None else None
-    return getattr(checkers, function) if function is not None else None  # type: ignore[no-any-return]
+    return getattr(checkers, function) if function is not None else None
 
 
 def format_(

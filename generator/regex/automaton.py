@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from .ecma import ParsedPattern
 from .matcher import _DfaTable, _NfaTable
@@ -125,7 +125,9 @@ def _determinize(a: Automaton, max_cells: int) -> Optional[tuple[int, list[list[
     return 0, rows, at_end
 
 
-def _settle(start: int, rows: list[list[int]], at_end: list[bool]):
+def _settle(
+    start: int, rows: list[list[int]], at_end: list[bool]
+) -> tuple[int, list[list[int]], list[bool]]:
     """States from which every input ends in a match become _ACCEPT, and states from which none
     does become _DEAD, so the matcher stops there instead of reading the rest of the input
     (``(\\w+\\s?)*$`` matches every string); then the states left unreachable are dropped."""
@@ -155,13 +157,15 @@ def _settle(start: int, rows: list[list[int]], at_end: list[bool]):
     return 0, new_rows, [at_end[i] for i in kept]
 
 
-def _minimize(start: int, rows: list[list[int]], at_end: list[bool]):
+def _minimize(
+    start: int, rows: list[list[int]], at_end: list[bool]
+) -> tuple[int, list[list[int]], list[bool]]:
     """Moore's partition refinement: states no input tells apart become one."""
     block = [1 if e else 0 for e in at_end]
     count = len(set(block))
     while True:
-        signatures: dict[tuple, int] = {}
-        refined = []
+        signatures: dict[tuple[int, ...], int] = {}
+        refined: list[int] = []
         for i, row in enumerate(rows):
             signature = (block[i],) + tuple(block[t] if t >= 0 else t for t in row)
             refined.append(signatures.setdefault(signature, len(signatures)))
@@ -181,8 +185,8 @@ def _minimize(start: int, rows: list[list[int]], at_end: list[bool]):
 
 def _merge_columns(rows: list[list[int]], width: int) -> tuple[list[int], list[list[int]]]:
     """Classes every state treats alike become one: (old class -> new class, new rows)."""
-    columns: dict[tuple, int] = {}
-    remap = []
+    columns: dict[tuple[int, ...], int] = {}
+    remap: list[int] = []
     for k in range(width):
         column = tuple(row[k] for row in rows)
         remap.append(columns.setdefault(column, len(columns)))
@@ -199,7 +203,7 @@ def _merge_columns(rows: list[list[int]], width: int) -> tuple[list[int], list[l
 _BASE = 48  # numbers in tables are characters from "0" up (see matcher.py)
 
 
-def _chars(values) -> str:
+def _chars(values: Iterable[int]) -> str:
     return "".join(chr(_BASE + v) for v in values)
 
 
@@ -220,7 +224,9 @@ def _class_strings(a: Automaton, remap: list[int]) -> tuple[str, str, str]:
     return ascii_classes, "".join(map(chr, bounds)), _chars(classes)
 
 
-def _encode_dfa(a: Automaton, start: int, rows: list[list[int]], at_end: list[bool]):
+def _encode_dfa(
+    a: Automaton, start: int, rows: list[list[int]], at_end: list[bool]
+) -> CompiledAutomaton:
     if rows:
         start, rows, at_end = _settle(start, rows, at_end)
     if rows:
@@ -248,7 +254,7 @@ def _encode_nfa(a: Automaton) -> CompiledAutomaton:
     ascii_classes, bounds, classes = _class_strings(a, list(range(a.n_classes)))
     n = len(a.edges)
 
-    def mask(states) -> int:
+    def mask(states: Iterable[int]) -> int:
         return sum(1 << s for s in set(states))
 
     successors = tuple(_chars(sorted(a.edges[s])) for s in range(n))

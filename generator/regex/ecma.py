@@ -64,7 +64,7 @@ import functools
 import re
 import sys
 import unicodedata
-from typing import NamedTuple, NoReturn, Optional
+from typing import Iterable, NamedTuple, NoReturn, Optional, Union
 
 __all__ = [
     "RegexTranslationError",
@@ -80,6 +80,7 @@ MAX_NESTING = 100
 the interpreter's recursion limit)."""
 
 _MAX_CP = 0x10FFFF
+_Ranges = tuple[tuple[int, int], ...]  # an interval set (below)
 _INF = None  # unbounded quantifier maximum
 _SYNTAX_CHARS = frozenset("^$\\.*+?()[]{}|")
 _CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
@@ -95,7 +96,11 @@ class RegexTranslationError(ValueError):
         self.message = message
         self.position = position
 
-    def __reduce__(self):  # keep pickling (e.g. multiprocessing) working with two arguments
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[RegexTranslationError], tuple[str, int]
+    ]:  # keep pickling (e.g. multiprocessing) working with two arguments
         return (type(self), (self.message, self.position))
 
 
@@ -103,7 +108,7 @@ class RegexTranslationError(ValueError):
 # Code-point interval sets: sorted tuples of disjoint, non-adjacent (lo, hi) pairs.
 
 
-def _normalize(ranges) -> tuple:
+def _normalize(ranges: Iterable[tuple[int, int]]) -> _Ranges:
     out: list[list[int]] = []
     for lo, hi in sorted(ranges):
         if out and lo <= out[-1][1] + 1:
@@ -114,8 +119,8 @@ def _normalize(ranges) -> tuple:
     return tuple((lo, hi) for lo, hi in out)
 
 
-def _complement(ranges: tuple) -> tuple:
-    out = []
+def _complement(ranges: _Ranges) -> _Ranges:
+    out: list[tuple[int, int]] = []
     nxt = 0
     for lo, hi in ranges:
         if lo > nxt:
@@ -272,9 +277,9 @@ _STRING_PROPERTIES = frozenset(
 
 
 @functools.lru_cache(maxsize=1)
-def _category_table() -> dict:
+def _category_table() -> dict[str, _Ranges]:
     """Two-letter General_Category -> interval tuple, over all of 0..0x10FFFF (one pass)."""
-    table: dict[str, list] = {}
+    table: dict[str, list[tuple[int, int]]] = {}
     category = unicodedata.category
     prev = category("\x00")
     start = 0
@@ -288,7 +293,7 @@ def _category_table() -> dict:
 
 
 @functools.lru_cache(maxsize=64)
-def _general_category(value: str) -> tuple:
+def _general_category(value: str) -> _Ranges:
     """Interval set of a General_Category value given by its short name (``L``, ``Lu``, ...)."""
     table = _category_table()
     leaves = _GC_GROUPS.get(value, (value,))
@@ -296,7 +301,7 @@ def _general_category(value: str) -> tuple:
 
 
 @functools.lru_cache(maxsize=16)
-def _binary_property(name: str) -> tuple:
+def _binary_property(name: str) -> _Ranges:
     if name in _BINARY_FIXED:
         return _BINARY_FIXED[name]
     if name == "Assigned":
@@ -309,7 +314,7 @@ def _binary_property(name: str) -> tuple:
     raise KeyError(name)
 
 
-def _gc_short(value: str):
+def _gc_short(value: str) -> Optional[str]:
     if value in _GC_LEAVES or value in _GC_GROUPS:
         return value
     return _GC_ALIASES.get(value)
@@ -329,7 +334,7 @@ class _Lit:
 class _Set:
     __slots__ = ("ranges",)
 
-    def __init__(self, ranges: tuple):
+    def __init__(self, ranges: _Ranges):
         self.ranges = ranges
 
 
@@ -344,9 +349,9 @@ class _Group:
     # kind: "capture", "group", "ahead", "nahead", "behind", "nbehind"
     __slots__ = ("kind", "body", "index", "name", "pos", "end")
 
-    def __init__(self, kind: str, pos: int, index: int = 0, name=None):
+    def __init__(self, kind: str, pos: int, index: int = 0, name: Optional[str] = None):
         self.kind = kind
-        self.body = None
+        self.body: _Disjunction = []  # set once parsed
         self.index = index
         self.name = name
         self.pos = pos
@@ -356,7 +361,7 @@ class _Group:
 class _Quant:
     __slots__ = ("atom", "min", "max", "lazy", "pos")
 
-    def __init__(self, atom, lo: int, hi, lazy: bool, pos: int):
+    def __init__(self, atom: _Term, lo: int, hi: Optional[int], lazy: bool, pos: int):
         self.atom = atom
         self.min = lo
         self.max = hi
@@ -367,7 +372,7 @@ class _Quant:
 class _Ref:
     __slots__ = ("number", "name", "pos", "out")
 
-    def __init__(self, pos: int, number: int = 0, name=None):
+    def __init__(self, pos: int, number: int = 0, name: Optional[str] = None):
         self.number = number
         self.name = name
         self.pos = pos
@@ -375,6 +380,9 @@ class _Ref:
 
 
 # A disjunction is a list of alternatives; an alternative is a list of terms.
+_Term = Union[_Lit, _Set, _Assert, _Group, _Quant, _Ref]
+_Alternative = list[_Term]
+_Disjunction = list[_Alternative]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -411,7 +419,7 @@ class _Parser:
                 return 0x10000 + ((o - 0xD800) << 10) + (o2 - 0xDC00)
         return o
 
-    def hex_digits(self, count: int):
+    def hex_digits(self, count: int) -> Optional[int]:
         s = self.src[self.pos : self.pos + count]
         if len(s) == count and all(c in _HEX for c in s):
             return int(s, 16)
@@ -419,26 +427,26 @@ class _Parser:
 
     # -- grammar ----------------------------------------------------------------------------------
 
-    def parse(self):
+    def parse(self) -> _Disjunction:
         body = self.disjunction()
         if self.pos < self.n:  # only a ")" can stop the top-level disjunction early
             self.error("unmatched ')'")
         return body
 
-    def disjunction(self) -> list:
+    def disjunction(self) -> _Disjunction:
         alternatives = [self.alternative()]
         while self.peek() == "|":
             self.pos += 1
             alternatives.append(self.alternative())
         return alternatives
 
-    def alternative(self) -> list:
-        terms = []
+    def alternative(self) -> _Alternative:
+        terms: _Alternative = []
         while self.pos < self.n and self.src[self.pos] not in "|)":
             terms.append(self.term())
         return terms
 
-    def term(self):
+    def term(self) -> _Term:
         start = self.pos
         c = self.src[self.pos]
         if c == "^" or c == "$":
@@ -456,14 +464,14 @@ class _Parser:
         lo, hi, lazy = quant
         return _Quant(atom, lo, hi, lazy, start)
 
-    def no_quantifier(self, node):
+    def no_quantifier(self, node: _Term) -> _Term:
         if self.pos < self.n and self.src[self.pos] in "*+?{":
             if self.src[self.pos] == "{" and self.brace_quantifier(probe=True) is None:
                 self.error("lone quantifier brackets")
             self.error("nothing to repeat (assertions cannot be quantified)")
         return node
 
-    def quantifier(self):
+    def quantifier(self) -> Optional[tuple[int, Optional[int], bool]]:
         c = self.peek()
         if c == "*":
             lo, hi = 0, _INF
@@ -493,7 +501,7 @@ class _Parser:
             self.pos += 1
         return lo, hi, lazy
 
-    def brace_quantifier(self, probe: bool = False):
+    def brace_quantifier(self, probe: bool = False) -> Optional[tuple[int, Optional[int]]]:
         """Parse ``{n}``, ``{n,}`` or ``{n,m}`` at ``pos``; None (nothing consumed) if not one."""
         i = self.pos + 1
         src, n = self.src, self.n
@@ -516,7 +524,7 @@ class _Parser:
             self.pos = j + 1
         return lo, hi
 
-    def atom(self):
+    def atom(self) -> _Term:
         c = self.src[self.pos]
         if c == ".":
             self.pos += 1
@@ -537,7 +545,7 @@ class _Parser:
             self.error(f"lone '{c}' (must be escaped in unicode mode)")
         return _Lit(self.code_point())
 
-    def group(self):
+    def group(self) -> _Group:
         start = self.pos
         src = self.src
         if src.startswith("(?", start):
@@ -623,19 +631,19 @@ class _Parser:
                 self.error("unicode escape out of range", start)
             self.pos = j + 1
             return value
-        value = self.hex_digits(4)
-        if value is None:
+        unit = self.hex_digits(4)
+        if unit is None:
             self.error("invalid unicode escape", start)
         self.pos += 4
-        if 0xD800 <= value <= 0xDBFF and self.src.startswith("\\u", self.pos):
+        if 0xD800 <= unit <= 0xDBFF and self.src.startswith("\\u", self.pos):
             save = self.pos
             self.pos += 2
             low = self.hex_digits(4)
             if low is not None and 0xDC00 <= low <= 0xDFFF:
                 self.pos += 4
-                return 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                return 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             self.pos = save
-        return value
+        return unit
 
     def character_escape(self, start: int, in_class: bool) -> int:
         """CharacterEscape after the backslash (``start`` is the backslash's index)."""
@@ -670,9 +678,9 @@ class _Parser:
         shown = "\\" + c if c.isprintable() else "(backslash before U+%04X)" % ord(c)
         self.error(f"invalid escape {shown}", start)
 
-    def class_escape_set(self, c: str, start: int) -> Optional[tuple]:
+    def class_escape_set(self, c: str, start: int) -> Optional[_Ranges]:
         """CharacterClassEscape after the backslash, or None if ``c`` does not start one."""
-        ranges: tuple
+        ranges: _Ranges
         if c == "d":
             ranges = _DIGIT_SET
         elif c == "w":
@@ -690,7 +698,7 @@ class _Parser:
         self.pos += 1
         return ranges
 
-    def property_escape(self, start: int) -> tuple:
+    def property_escape(self, start: int) -> _Ranges:
         self.pos += 1  # the p / P
         if self.peek() != "{":
             self.error("invalid property name (\\p needs {...})", start)
@@ -739,7 +747,7 @@ class _Parser:
             self.error(f"property of strings {body} needs the v flag", start)
         self.error(f"invalid property name {body!r}", start)
 
-    def atom_escape(self):
+    def atom_escape(self) -> _Term:
         start = self.pos
         self.pos += 1
         c = self.peek()
@@ -766,7 +774,7 @@ class _Parser:
             return _Set(ranges)
         return _Lit(self.character_escape(start, in_class=False))
 
-    def class_atom(self):
+    def class_atom(self) -> tuple[Optional[int], _Ranges, int]:
         """One ClassAtom: returns (code point or None, interval set, start index)."""
         start = self.pos
         if self.src[start] != "\\":
@@ -787,14 +795,14 @@ class _Parser:
         cp = self.character_escape(start, in_class=True)
         return cp, ((cp, cp),), start
 
-    def char_class(self):
+    def char_class(self) -> _Set:
         start = self.pos
         self.pos += 1
         negate = False
         if self.peek() == "^":
             negate = True
             self.pos += 1
-        parts = []
+        parts: list[tuple[int, int]] = []
         while True:
             if self.pos >= self.n:
                 self.error("unterminated character class", start)
@@ -856,13 +864,15 @@ def _maxrepeat() -> int:
 class _Analysis:
     def __init__(self, parser: _Parser):
         self.p = parser
-        self.group_info: dict[int, tuple] = {}  # index -> (tainted, negative look-around ids)
-        self.ref_info: dict[int, tuple] = (
+        self.group_info: dict[int, tuple[bool, tuple[int, ...]]] = (
+            {}
+        )  # index -> (tainted, negative look-around ids)
+        self.ref_info: dict[int, tuple[bool, tuple[int, ...]]] = (
             {}
         )  # id(ref) -> (in look-behind, negative look-around ids)
         self.lookbehinds: list[_Group] = []
 
-    def run(self, body: list) -> None:
+    def run(self, body: _Disjunction) -> None:
         self.walk_disjunction(body, False, False, False, ())
         p = self.p
         total = len(p.groups)
@@ -901,14 +911,23 @@ class _Analysis:
             if lo != hi:
                 p.error("look-behind must have a fixed width in Python re", node.pos)
 
-    def walk_disjunction(self, alternatives, in_loop, tainted, in_behind, negs):
+    def walk_disjunction(
+        self,
+        alternatives: _Disjunction,
+        in_loop: bool,
+        tainted: bool,
+        in_behind: bool,
+        negs: tuple[int, ...],
+    ) -> None:
         if in_loop and len(alternatives) > 1:
             tainted = True
         for terms in alternatives:
             for term in terms:
                 self.walk(term, in_loop, tainted, in_behind, negs)
 
-    def walk(self, node, in_loop, tainted, in_behind, negs):
+    def walk(
+        self, node: _Term, in_loop: bool, tainted: bool, in_behind: bool, negs: tuple[int, ...]
+    ) -> None:
         if isinstance(node, _Quant):
             if in_loop and node.min == 0:
                 tainted = True
@@ -935,7 +954,7 @@ class _Analysis:
             self.ref_info[id(node)] = (in_behind, negs)
 
 
-def _width(alternatives) -> tuple:
+def _width(alternatives: _Disjunction) -> tuple[int, Optional[int]]:
     """(min, max) width in code points of a disjunction; max is None when unbounded."""
     lo_all: Optional[int] = None
     hi_all: Optional[int] = 0
@@ -951,7 +970,7 @@ def _width(alternatives) -> tuple:
     return (lo_all or 0), hi_all
 
 
-def _term_width(node) -> tuple:
+def _term_width(node: _Term) -> tuple[int, Optional[int]]:
     if isinstance(node, (_Lit, _Set)):
         return 1, 1
     if isinstance(node, _Assert):
@@ -986,7 +1005,7 @@ def _escape_cp(cp: int) -> str:
     return "\\U%08x" % cp
 
 
-def _class_body(ranges: tuple) -> str:
+def _class_body(ranges: _Ranges) -> str:
     out = []
     for lo, hi in ranges:
         if lo == hi:
@@ -998,7 +1017,7 @@ def _class_body(ranges: tuple) -> str:
     return "".join(out)
 
 
-def _emit_set(ranges: tuple) -> str:
+def _emit_set(ranges: _Ranges) -> str:
     if not ranges:
         return "[^\\x00-\\U0010ffff]"  # matches nothing, but is still a quantifiable atom
     if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
@@ -1034,10 +1053,10 @@ class _Emitter:
                 used.add(synthetic)
                 self.py_names[g.index] = synthetic
 
-    def disjunction(self, alternatives) -> str:
+    def disjunction(self, alternatives: _Disjunction) -> str:
         return "|".join("".join(self.term(t) for t in terms) for terms in alternatives)
 
-    def term(self, node) -> str:
+    def term(self, node: _Term) -> str:
         if isinstance(node, _Lit):
             return _escape_cp(node.cp)
         if isinstance(node, _Set):
@@ -1091,8 +1110,8 @@ class ParsedPattern(NamedTuple):
     ``ref.out`` is ``"(?:)"`` for one that always matches empty, else ``ref.number`` is the
     index of its group.  ``parser`` is the parser that built it (the emitter reads it)."""
 
-    body: list
-    groups: list
+    body: _Disjunction
+    groups: list[_Group]
     parser: "_Parser"
 
 

@@ -29,7 +29,7 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .ecma import _Group, _Lit, _Quant, _Set, parse
+from .ecma import _Disjunction, _Group, _Lit, _Quant, _Set, parse
 
 __all__ = ["LiteralGuard", "literal_guard"]
 
@@ -82,7 +82,7 @@ def _extendable(term: object) -> bool:
     return isinstance(term, _Lit) and (term.cp == 0 or 0xD800 <= term.cp <= 0xDBFF)
 
 
-def _scans(disjunction: list) -> bool:
+def _scans(disjunction: _Disjunction) -> bool:
     """Whether an unbounded repetition is anywhere in it."""
     for alternative in disjunction:
         for term in alternative:
@@ -93,7 +93,7 @@ def _scans(disjunction: list) -> bool:
     return False
 
 
-def _needed_texts(disjunction: list) -> set[str]:
+def _needed_texts(disjunction: _Disjunction) -> set[str]:
     """Texts that every match of the disjunction contains (only of a single alternative)."""
     if len(disjunction) != 1:
         return set()

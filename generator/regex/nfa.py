@@ -37,7 +37,20 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .ecma import _WORD_SET, ParsedPattern, _Assert, _Group, _Lit, _Quant, _Ref, _Set, _width
+from .ecma import (
+    _WORD_SET,
+    ParsedPattern,
+    _Assert,
+    _Disjunction,
+    _Group,
+    _Lit,
+    _Quant,
+    _Ranges,
+    _Ref,
+    _Set,
+    _Term,
+    _width,
+)
 
 __all__ = [
     "START",
@@ -65,9 +78,10 @@ ZERO_WIDTH_REPEATS = 64
 # Kinds of the character before or after a point in the input: the start ("s") or end ("e") of
 # the input, a word character ("w"), another character ("n"), or any character ("x", when the
 # pattern has no word-boundary assertion and the distinction does not matter).
-_NO_CONDITIONS: frozenset = frozenset()
+_NO_CONDITIONS: frozenset[str] = frozenset()
 
-Routes = dict  # frozenset of labels -> number of distinct ways (1 or 2, saturating)
+Routes = dict[frozenset[str], int]  # labels -> number of distinct ways (1 or 2, saturating)
+_Table = dict[int, Routes]  # position -> the routes to (first) or from (last) it
 
 
 class Unsupported(Exception):
@@ -96,17 +110,17 @@ class Fragment:
 
     __slots__ = ("nullable", "first", "last")
 
-    def __init__(self, nullable: Routes, first: dict, last: dict):
+    def __init__(self, nullable: Routes, first: _Table, last: _Table):
         self.nullable = nullable
         self.first = first
         self.last = last
 
 
-def _add(routes: Routes, labels: frozenset, count: int) -> None:
+def _add(routes: Routes, labels: frozenset[str], count: int) -> None:
     routes[labels] = min(2, routes.get(labels, 0) + count)
 
 
-def _epsilon(labels: frozenset = _NO_CONDITIONS) -> Fragment:
+def _epsilon(labels: frozenset[str] = _NO_CONDITIONS) -> Fragment:
     return Fragment({labels: 1}, {}, {})
 
 
@@ -115,7 +129,7 @@ def _is_unit(fragment: Fragment) -> bool:
     return not fragment.first and fragment.nullable == {_NO_CONDITIONS: 1}
 
 
-def _extended(own: dict, other: dict, through: Routes, before: bool) -> dict:
+def _extended(own: _Table, other: _Table, through: Routes, before: bool) -> _Table:
     """``own`` plus ``other``'s entries reached through the routes ``through`` (placed before
     them for first positions, after them for last positions); ``own`` itself if none are."""
     if not through or not other:
@@ -130,12 +144,12 @@ def _extended(own: dict, other: dict, through: Routes, before: bool) -> dict:
     return result
 
 
-def _union(tables: list) -> dict:
+def _union(tables: list[_Table]) -> _Table:
     """The entries of several first (or last) tables, route counts added up."""
     present = [table for table in tables if table]
     if len(present) <= 1:
         return present[0] if present else {}
-    result: dict = {}
+    result: _Table = {}
     for table in present:
         for key, routes in table.items():
             if key in result:
@@ -173,19 +187,21 @@ class Builder:
         self.max_edges = max_edges
         self.fold_above = fold_above
         self.backref_width = backref_width
-        self.sets: list[tuple] = []  # position -> its interval set
-        self.origin: list[tuple] = []  # position -> source indexes of enclosing repetitions
+        self.sets: list[_Ranges] = []  # position -> its interval set
+        self.origin: list[tuple[int, ...]] = (
+            []
+        )  # position -> source indexes of enclosing repetitions
         self.follow: dict[tuple[int, int], Routes] = {}
         self.flags: list[tuple[str, int]] = []  # sre mode: (risk, position) found while building
         self.lookarounds: list[tuple[_Group, bool]] = []  # sre mode: (node, evaluated once)
         self.uses_word = False
-        self._repetitions: tuple = ()
+        self._repetitions: tuple[int, ...] = ()
         self._once: set[int] = set()
         self._sizes: dict[int, int] = {}
 
     # -- entry point ------------------------------------------------------------------------
 
-    def pattern(self, body: list, search: bool = True) -> Fragment:
+    def pattern(self, body: _Disjunction, search: bool = True) -> Fragment:
         """The fragment of a whole pattern (a top-level disjunction)."""
         if search:
             self._once = _leading_lookarounds(body)
@@ -210,7 +226,7 @@ class Builder:
         self._link(left.last, right.first)
         return Fragment(nullable, first, last)
 
-    def _link(self, lasts: dict, firsts: dict) -> None:
+    def _link(self, lasts: _Table, firsts: _Table) -> None:
         """Routes from each last position of one part to each first position of the next."""
         follow = self.follow
         if len(follow) + len(lasts) * len(firsts) > self.max_edges:
@@ -228,7 +244,7 @@ class Builder:
                         _add(into, a | b, ca * cb)
 
     @staticmethod
-    def alternation(parts: list) -> Fragment:
+    def alternation(parts: list[Fragment]) -> Fragment:
         nullable: Routes = {}
         for part in parts:
             for labels, count in part.nullable.items():
@@ -247,8 +263,8 @@ class Builder:
 
     # -- the syntax tree --------------------------------------------------------------------
 
-    def disjunction(self, alternatives: list) -> Fragment:
-        parts = []
+    def disjunction(self, alternatives: _Disjunction) -> Fragment:
+        parts: list[Fragment] = []
         for terms in alternatives:
             fragment = _epsilon()
             for term in terms:
@@ -256,7 +272,7 @@ class Builder:
             parts.append(fragment)
         return parts[0] if len(parts) == 1 else self.alternation(parts)
 
-    def term(self, node) -> Fragment:
+    def term(self, node: _Term) -> Fragment:
         if isinstance(node, (_Lit, _Set)):
             return self.position(((node.cp, node.cp),) if isinstance(node, _Lit) else node.ranges)
         if isinstance(node, _Assert):
@@ -274,7 +290,7 @@ class Builder:
             return self.reference(node)
         raise AssertionError(f"unexpected node {node!r}")  # pragma: no cover
 
-    def position(self, ranges: tuple) -> Fragment:
+    def position(self, ranges: _Ranges) -> Fragment:
         index = len(self.sets)
         if index >= self.max_positions:
             raise TooLarge(index + 1, self.max_positions)
@@ -365,7 +381,7 @@ class Builder:
             fragment = self.concat(fragment, self.alternation([self.term(node.atom), _epsilon()]))
         return fragment
 
-    def optional_chain(self, atom, count: int) -> Fragment:
+    def optional_chain(self, atom: _Term, count: int) -> Fragment:
         """``(X(X(X)?)?)?`` with ``count`` copies: iteration k+1 only after iteration k.  When X
         cannot match empty, its routes are direct: each copy's last positions lead to the next
         copy and out, so the size stays linear in ``count``."""
@@ -379,7 +395,7 @@ class Builder:
             return tail
         for before, after in zip(copies, copies[1:]):
             self._link(before.last, after.first)
-        last: dict = {}
+        last: _Table = {}
         for copy in copies:
             last.update(copy.last)  # positions are distinct between copies
         return Fragment({_NO_CONDITIONS: 1}, copies[0].first, last)
@@ -406,14 +422,14 @@ class Builder:
         if len(self.sets) + more > self.max_positions:
             raise TooLarge(len(self.sets) + more, self.max_positions)
 
-    def size(self, node) -> int:
+    def size(self, node: _Term) -> int:
         """Positions that building ``node`` creates in this mode."""
         key = id(node)
         if key not in self._sizes:
             self._sizes[key] = self._size(node)
         return self._sizes[key]
 
-    def _size(self, node) -> int:
+    def _size(self, node: _Term) -> int:
         if isinstance(node, (_Lit, _Set)):
             return 1
         if isinstance(node, _Group):
@@ -435,13 +451,13 @@ class Builder:
         return 0
 
 
-def group_body(node: _Group) -> list:
+def group_body(node: _Group) -> _Disjunction:
     """A parsed group's disjunction (the parser always sets it)."""
     assert node.body is not None
     return node.body
 
 
-def _live_reference(node) -> Optional[_Ref]:
+def _live_reference(node: _Term) -> Optional[_Ref]:
     """A back-reference in ``node`` that may read text (its group can have matched), outside
     look-arounds (which read nothing); None if there is none."""
     if isinstance(node, _Ref):
@@ -459,7 +475,7 @@ def _copies(lo: int, hi: Optional[int]) -> int:
     return lo + 1 if hi is None else hi
 
 
-def _leading_lookarounds(body: list) -> set[int]:
+def _leading_lookarounds(body: _Disjunction) -> set[int]:
     """Look-arounds that a search evaluates at most once: those right after a ``^`` that opens
     a top-level alternative, before anything that reads (the ``^`` fails everywhere else)."""
     once: set[int] = set()
@@ -500,13 +516,15 @@ class Automaton:
         self.class_kind: list[str] = []
         self.state_kind: list[str] = []
         self.state_position: list[int] = []  # -1 for the search states
-        self.reads: list[frozenset] = []
+        self.reads: list[frozenset[int]] = []
         self.edges: list[dict[int, int]] = []
-        self.accept: list[frozenset] = []
+        self.accept: list[frozenset[int]] = []
         self.sure: list[bool] = []
         self.init0 = 0
         self.restart: list[Optional[int]] = []
-        self.origin: list[tuple] = []  # per state: source indexes of enclosing repetitions
+        self.origin: list[tuple[int, ...]] = (
+            []
+        )  # per state: source indexes of enclosing repetitions
 
     @property
     def n_classes(self) -> int:
@@ -555,7 +573,9 @@ def _feasible(labels: Iterable[str], prev: str, nxt: str) -> bool:
     return True
 
 
-def _partition(sets: list[tuple], word: bool) -> tuple[list[int], list[int], list[frozenset]]:
+def _partition(
+    sets: list[_Ranges], word: bool
+) -> tuple[list[int], list[int], list[frozenset[int]]]:
     """The coarsest partition of the code points that every one of the (distinct) ``sets``, and
     the word set if ``word``, is a union of: the interval starts, the class of each interval,
     and each class's signature (the indexes of the sets containing it; -1 for the word set)."""
@@ -570,7 +590,7 @@ def _partition(sets: list[tuple], word: bool) -> tuple[list[int], list[int], lis
     active: set[int] = set()
     bounds: list[int] = []
     interval_class: list[int] = []
-    signatures: dict[frozenset, int] = {}
+    signatures: dict[frozenset[int], int] = {}
     for point in sorted(events):
         if point > 0x10FFFF:
             break
@@ -584,7 +604,7 @@ def _partition(sets: list[tuple], word: bool) -> tuple[list[int], list[int], lis
             continue
         bounds.append(point)
         interval_class.append(cls)
-    by_class: list[frozenset] = [frozenset()] * len(signatures)
+    by_class: list[frozenset[int]] = [frozenset()] * len(signatures)
     for signature, cls in signatures.items():
         by_class[cls] = signature
     return bounds, interval_class, by_class
@@ -594,7 +614,7 @@ def split_automaton(builder: Builder, fragment: Fragment) -> Automaton:
     """Classes, kinds and decided assertions for a built pattern (see :class:`Automaton`)."""
     a = Automaton()
     word = builder.uses_word
-    distinct: dict[tuple, int] = {}
+    distinct: dict[_Ranges, int] = {}
     for ranges in builder.sets:
         distinct.setdefault(ranges, len(distinct))
     a.bounds, a.interval_class, signatures = _partition(list(distinct), word)
@@ -605,7 +625,7 @@ def split_automaton(builder: Builder, fragment: Fragment) -> Automaton:
         for ident in sig:
             readers.setdefault(ident, set()).add(cls)
 
-    def new_state(position: int, kind: str, reads: frozenset, origin: tuple) -> int:
+    def new_state(position: int, kind: str, reads: frozenset[int], origin: tuple[int, ...]) -> int:
         a.state_kind.append(kind)
         a.state_position.append(position)
         a.reads.append(reads)
@@ -617,7 +637,7 @@ def split_automaton(builder: Builder, fragment: Fragment) -> Automaton:
     split: list[list[int]] = []  # position -> its states
     for p, ranges in enumerate(builder.sets):
         classes = readers.get(distinct[ranges], set())
-        states = []
+        states: list[int] = []
         for kind in kinds_of:
             mine = frozenset(k for k in classes if a.class_kind[k] == kind)
             if mine:
@@ -630,7 +650,7 @@ def split_automaton(builder: Builder, fragment: Fragment) -> Automaton:
     certain: list[set[str]] = [set() for _ in range(n)]  # next kinds a route ends at surely
     next_kinds = kinds_of + ("e",)
 
-    def connect(sources: list[int], targets: dict, ending: Routes) -> None:
+    def connect(sources: list[int], targets: _Table, ending: Routes) -> None:
         for s in sources:
             prev = a.state_kind[s]
             edges = a.edges[s]

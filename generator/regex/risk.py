@@ -58,7 +58,7 @@ import functools
 from dataclasses import dataclass
 from typing import Optional
 
-from .ecma import ParsedPattern, _Group, _width, parse
+from .ecma import ParsedPattern, _Disjunction, _Group, _width, parse
 from .nfa import Automaton, Builder, TooLarge, group_body, split_automaton
 
 __all__ = ["Risk", "assess_risk", "assess_parsed", "MAX_POSITIONS", "FOLD_ABOVE", "BUDGET"]
@@ -109,7 +109,7 @@ def assess_parsed(parsed: ParsedPattern) -> Risk:
     return _assess_body(parsed, parsed.body, search=True)
 
 
-def _assess_body(parsed: ParsedPattern, body: list, search: bool) -> Risk:
+def _assess_body(parsed: ParsedPattern, body: _Disjunction, search: bool) -> Risk:
     builder = Builder(
         parsed,
         "sre",
@@ -179,13 +179,13 @@ def _paths(a: Automaton, search: bool) -> Risk:
     )
 
 
-def _product(a: Automaton, roots: list, cut: bool, restart: bool) -> Optional[Risk]:
+def _product(a: Automaton, roots: list[int], cut: bool, restart: bool) -> Optional[Risk]:
     """Explore pairs of paths from each root reading the same text; ``cut`` drops paths that
     reach a sure state (the search ends below it).  Returns the risk found, if any."""
     successors = a.successors_by_class(restart)
     sure = a.sure
-    seen: set = set()
-    stack: list = []
+    seen: set[tuple[int, int, bool]] = set()
+    stack: list[tuple[int, int, bool, Optional[tuple[int, int]]]] = []
     for r in roots:
         key = (r, r, False)
         seen.add(key)
@@ -246,5 +246,5 @@ def _ambiguous(a: Automaton, x: int, y: int) -> Risk:
     )
 
 
-def _innermost(origin: tuple) -> Optional[int]:
+def _innermost(origin: tuple[int, ...]) -> Optional[int]:
     return origin[-1] if origin else None

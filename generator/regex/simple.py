@@ -41,7 +41,7 @@ import functools
 from dataclasses import dataclass
 from typing import Callable, Optional, Union
 
-from .ecma import _Assert, _Group, _Lit, _Quant, _Set, parse
+from .ecma import _Alternative, _Assert, _Group, _Lit, _Quant, _Set, parse
 
 __all__ = [
     "CLASS_METHODS",
@@ -142,7 +142,7 @@ def _simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
     return tuple(found)
 
 
-def _alternative(terms: list) -> Optional[list[SimpleTest]]:
+def _alternative(terms: _Alternative) -> Optional[list[SimpleTest]]:
     """One top-level alternative: `^`? middle `$`?, where the middle is literal text, a group of
     literal alternatives, or (anchored at both ends) one run of a class."""
     start = bool(terms) and isinstance(terms[0], _Assert) and terms[0].kind == "start"
@@ -159,12 +159,14 @@ def _alternative(terms: list) -> Optional[list[SimpleTest]]:
     return [run] if run is not None else None
 
 
-def _literal_alternatives(terms: list) -> Optional[list[str]]:
+def _literal_alternatives(terms: _Alternative) -> Optional[list[str]]:
     """The texts of terms that are literal text, or one group of literal alternatives."""
     return _texts(terms, _literal_text)
 
 
-def _texts(terms: list, text_of: Callable[[list], Optional[str]]) -> Optional[list[str]]:
+def _texts(
+    terms: _Alternative, text_of: Callable[[_Alternative], Optional[str]]
+) -> Optional[list[str]]:
     """The text `text_of` reads in terms, or in each alternative of their one group; None where
     it reads none."""
     if len(terms) == 1 and isinstance(terms[0], _Group) and terms[0].kind in ("capture", "group"):
@@ -174,7 +176,7 @@ def _texts(terms: list, text_of: Callable[[list], Optional[str]]) -> Optional[li
     return None if text is None else [text]
 
 
-def _literal_text(terms: list) -> Optional[str]:
+def _literal_text(terms: _Alternative) -> Optional[str]:
     """The text terms match exactly (characters, one-character classes, groups of one literal
     alternative), or None."""
     out: list[str] = []
@@ -197,7 +199,7 @@ def _literal_text(terms: list) -> Optional[str]:
     return "".join(out)
 
 
-def _caseless_text(terms: list) -> Optional[str]:
+def _caseless_text(terms: _Alternative) -> Optional[str]:
     """The lower-case text of terms whose every ASCII letter is a class of its two cases (`[Pp]`)
     and every other character an ASCII literal that is no letter; None for any other terms, and
     for a text with no such letter (a plain literal)."""
@@ -233,7 +235,7 @@ def _caseless_text(terms: list) -> Optional[str]:
 _ClassRun = tuple[tuple[tuple[int, int], ...], int, Optional[int]]
 
 
-def _class_run(terms: list) -> Optional[_ClassRun]:
+def _class_run(terms: _Alternative) -> Optional[_ClassRun]:
     """(the class's ranges, least, most) of terms that are one class, repeated or not (in groups
     of one alternative), or None: the run that str tests (_run) and ASCII first read."""
     while (
@@ -252,7 +254,7 @@ def _class_run(terms: list) -> Optional[_ClassRun]:
     return None
 
 
-def _run(terms: list) -> Optional[RunTest]:
+def _run(terms: _Alternative) -> Optional[RunTest]:
     """A class with an exact method test, alone or repeated (in groups of one alternative:
     Swagger's `^([0-9]{3})$`)."""
     run = _class_run(terms)
@@ -328,7 +330,7 @@ def _ascii_accept(source: str) -> Optional[AsciiAccept]:
     if len(body) != 1:
         return None
     terms = body[0]
-    if len(terms) < 3 or not all(isinstance(t, _Assert) for t in (terms[0], terms[-1])):
+    if len(terms) < 3 or not (isinstance(terms[0], _Assert) and isinstance(terms[-1], _Assert)):
         return None
     if (terms[0].kind, terms[-1].kind) != ("start", "end"):
         return None

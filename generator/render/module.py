@@ -33,7 +33,7 @@ from .header import header_fields, header_text, recorded_options
 from .types import ModuleTypes
 
 _BLACK_MODE = black.Mode(
-    target_versions={black.TargetVersion.PY311}, line_length=layout.LINE_LENGTH
+    target_versions={black.mode.TargetVersion.PY311}, line_length=layout.LINE_LENGTH
 )
 
 

@@ -38,7 +38,7 @@ class Progress:
     def __init__(self, total: int | None, enabled: bool, stream: TextIO | None = None) -> None:
         self.bar: Any = None
         if enabled:
-            from tqdm import tqdm  # type: ignore[import-untyped]
+            from tqdm import tqdm
 
             stream = stream or sys.stderr
             self.bar = tqdm(

@@ -178,7 +178,7 @@ def fast_json_decoder() -> Callable[[bytes], Any] | None:
     global _FAST_DECODE
     if _FAST_DECODE is None:
         try:
-            import msgspec  # type: ignore[import-not-found, unused-ignore]
+            import msgspec
         except ImportError:
             _FAST_DECODE = False
         else:
@@ -252,7 +252,7 @@ def _yaml_loader() -> Any:
     transform reads it); any other tag that is not YAML's own is refused at its place."""
     global _YAML_LOADER
     if _YAML_LOADER is None:
-        import yaml  # type: ignore[import-untyped]
+        import yaml
 
         base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         resolvers: dict[Any, list[tuple[str, Any]]] = {}
@@ -320,7 +320,7 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
     float must be a form the YAML 1.2 core schema gives that tag (the schema loader's rule,
     generator.yaml_loader.is_core_form), or PyYAML would coerce it: `!!null x` None, `!!bool yes`
     true, `!!int " 12"` 12."""
-    from yaml.constructor import ConstructorError  # type: ignore[import-untyped]
+    from yaml.constructor import ConstructorError
 
     name = (tag or "value").rsplit(":", 1)[-1]
     judged = tag in CORE_FORMS
@@ -347,7 +347,7 @@ def _marked(tag: str | None, construct: Constructor) -> Constructor:
 def read_yaml(data: bytes) -> list[tuple[int, Any]]:
     """(line where the document starts, instance) for each document of a YAML stream. A value JSON
     has no counterpart for (a non-string key, a set, binary, NaN) is a ReadProblem naming where."""
-    import yaml  # type: ignore[import-untyped]
+    import yaml
 
     loader = _yaml_loader()(decode_utf8(data, at_file_start=True))
     documents: list[tuple[int, Any]] = []
@@ -467,7 +467,7 @@ def _dates_as_text(value: Any) -> Any:
 def require_json5(what: str) -> None:
     """Raise Json5Missing (naming the extra) unless the json5 package can be imported."""
     try:
-        import json5  # type: ignore[import-untyped, import-not-found, unused-ignore]  # noqa: F401
+        import json5  # noqa: F401
     except ImportError:
         raise Json5Missing(
             f"{what} is JSON5, which needs the json5 package: {JSON5_EXTRA_HINT}"
@@ -479,7 +479,7 @@ def read_json5(data: bytes) -> Any:
     quotes, hexadecimal numbers). Numbers and duplicate names are read as the JSON reader reads
     them (a fraction or exponent a float; the last of two names wins); Infinity and NaN, which
     JSON5 allows and JSON has no counterpart for, are refused."""
-    import json5  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    import json5
 
     text = decode_utf8(data, at_file_start=True)
     try:

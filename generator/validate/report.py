@@ -281,7 +281,7 @@ def _alternative_location(weak: dict[str, Any], branch: int, below: dict[str, An
     base = f"{weak['keyword_location']}/{branch}"
     absolute = weak.get("absolute_keyword_location")
     own = f"{absolute}/{branch}" if absolute else "#" + base
-    below_absolute = below.get("absolute_keyword_location")
+    below_absolute: str | None = below.get("absolute_keyword_location")
     if not below_absolute or not below["keyword_location"].startswith(base + "/"):
         return own
     tokens = below["keyword_location"][len(base) + 1 :].split("/")
