@@ -66,7 +66,6 @@ def annot_function(m: ModuleEmitter, node: ir.Node) -> Function:
 def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     """`_uN(x)`: the keys/indices evaluated by the subschema's keywords other than its own
     unevaluated* ones: its own property/item keywords, and every valid in-place subschema."""
-    from ..keywords.registry import CHECKS
     from .module import Function
 
     doc = literal(
@@ -77,7 +76,7 @@ def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     body.append(Assign(K, call(m.prim("_kind"), X)))
     found = Evaluation(m)
     for check in node.checks:
-        evaluates = CHECKS[type(check)].evaluates
+        evaluates = m.checks[type(check)].evaluates
         if evaluates is not None:
             evaluates(found, check)
     if found.objects:

@@ -6,11 +6,11 @@ pointer suffix)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .. import ir
 from ..errors import escape_pointer_token
-from ..plan import NodePlan
+from ..plan.parts import NodePlan
 from .names import Scope
 from .tree import BinOp, Call, Expr, ExprStmt, Lit, Name, Stmt, Tuple, and_, call, lit
 
@@ -22,6 +22,22 @@ if TYPE_CHECKING:
 X, IP, KP, OUT, AK = Name("x"), Name("ip"), Name("kp"), Name("out"), Name("ak")
 # Names the error path and the annotation functions use (never inlined, so never renamed).
 KEY, EV = Name("key"), Name("ev")
+
+
+class CheckEmitters(Protocol):
+    """What the emitter reads of a check class's entry in the keyword registry (CheckKind)."""
+
+    @property
+    def fast(self) -> Callable[[Branch, Any], list[Stmt]] | None: ...
+
+    @property
+    def general(self) -> Callable[[General, Any], list[Stmt]] | None: ...
+
+    @property
+    def error(self) -> Callable[[ErrorContext, Any], list[Stmt]] | None: ...
+
+    @property
+    def evaluates(self) -> Callable[[Evaluation, Any], None] | None: ...
 
 
 @dataclass

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from ..codegen import literal
-from ..plan.cost import registered_checks
 from . import exact as types
 from .context import Branch, General
 from .fuse import fuse
@@ -106,7 +105,7 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
 def _general_checks(
     m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]
 ) -> list[Stmt]:
-    kinds = registered_checks()
+    kinds = m.checks
     out: list[Stmt] = []
     for check in checks:
         emit = kinds[type(check)].general
@@ -146,7 +145,7 @@ def fast_branch(
             return [RETURN_FALSE]
         elif not (exact == "int" and "integer" in node.types):
             return [RETURN_FALSE]
-    kinds = registered_checks()
+    kinds = m.checks
     branch: Branch | None = None  # (made when a check of this type is met: most types have none)
     waiting = list(general or ())
     value = scope(_TYPED[exact][0]) if typed and exact in _TYPED else x

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .. import ir
 from ..codegen import Code, uses_decimal
@@ -39,6 +39,9 @@ from .tree import (
     literal_expr,
 )
 
+if TYPE_CHECKING:
+    from .context import CheckEmitters
+
 S = Name("s")
 
 
@@ -59,6 +62,8 @@ class ModuleEmitter:
         graph: dict[str, ir.Node],
         plan: Plan,
         *,
+        checks: Mapping[type, CheckEmitters],
+        messages: Mapping[str, str],
         dynamic: bool = False,
         dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
         prefix: str = "",
@@ -69,6 +74,10 @@ class ModuleEmitter:
         self.prefix = Name("p" + prefix).id[1:] if prefix else ""
         self.graph = graph
         self.plan = plan
+        # the keyword registry's tables, handed in by the pipeline: each check class's emitters,
+        # and the message templates
+        self.checks = checks
+        self.messages = messages
         self.dynamic = dynamic
         self.dynamic_tables = dynamic_tables or {}
         self.absolutes = (

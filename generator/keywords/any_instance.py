@@ -61,6 +61,9 @@ class Enum(ir.Check):
     identity: str = ""
     on_every_type = True
 
+    def constant_values(self) -> tuple[Any, ...]:
+        return self.values
+
 
 # -- type ------------------------------------------------------------------------------------------
 def check_type(w: Walk, value: Any, pointer: str, depth: int) -> None:

@@ -143,7 +143,7 @@ def plan_arrays(node: ir.Node, plan: Plan) -> ArrayPlan:
 
 
 def _unrolled(b: Branch) -> int | None:
-    plan: ArrayPlan = b.plan.parts["arrays"]
+    plan: ArrayPlan = b.plan.part(ArrayPlan)
     return plan.unrolled
 
 

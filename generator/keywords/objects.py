@@ -71,6 +71,7 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..plan import tuning
+from ..plan.parts import ObjectNames
 from ..reference.results import Evaluated, Results, error, is_kind
 from ..values import count_bound, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
@@ -95,6 +96,9 @@ class Required(ir.Check):
 class Properties(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
+
+    def named_subschemas(self) -> tuple[tuple[str, ir.Node], ...]:
+        return self.entries
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ class PatternLoop:
 
 
 @dataclass(frozen=True)
-class ObjectPlan:
+class ObjectPlan(ObjectNames):
     closed: AdditionalProperties | None  # `additionalProperties: false` without patternProperties
     exact_keys: bool  # the required names are exactly the closed names: one test of the keys
     present: frozenset[str]  # the names `required` checks before `properties` runs
@@ -171,6 +175,12 @@ class ObjectPlan:
     # closed and checked by name (no table, not exactly known keys): `properties` counts the names
     # it finds and compares the count with the object's size, in place of a keys view <= the names
     counted: bool
+
+    def closed_names(self) -> frozenset[str] | None:
+        return frozenset(self.closed.known) if self.closed is not None else None
+
+    def required_names(self) -> frozenset[str]:
+        return self.present
 
 
 def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
@@ -272,7 +282,7 @@ def _literal_prefix(source: str) -> str | None:
 
 
 def _plan(b: Branch | ErrorContext) -> ObjectPlan:
-    found: ObjectPlan = b.plan.parts["objects"]
+    found: ObjectPlan = b.plan.part(ObjectPlan)
     return found
 
 
