@@ -183,9 +183,7 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
         key="D" + repr((prop, [(s, f.id) for s, f in entries])),
         annotation="dict[str, Any]",
     )
-    if table not in m.consts.filled:
-        m.consts.filled.add(table)
-        m.consts.late.extend(Assign(Subscript(table, lit(value)), fn) for value, fn in entries)
+    m.late_table(table, lambda: [Assign(Subscript(table, lit(value)), fn) for value, fn in entries])
     # the property's value, looked up once (_MISSING when x is no dict or has no such name): the
     # simplify pass drops the type test where the branch decided it, and copies the look-up from
     # a local that already holds it (the alternatives' own checks of the property, in place)

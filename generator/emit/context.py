@@ -11,8 +11,26 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from .. import ir
 from ..errors import escape_pointer_token
 from ..plan.parts import NodePlan
+from .exact import JSON_KIND
 from .names import Scope
-from .tree import BinOp, Call, Expr, ExprStmt, Lit, Name, Stmt, Tuple, and_, call, lit
+from .tree import (
+    NONE,
+    Assign,
+    BinOp,
+    Call,
+    Compare,
+    Expr,
+    ExprStmt,
+    Lit,
+    Name,
+    Stmt,
+    Tuple,
+    and_,
+    call,
+    if_,
+    lit,
+    method,
+)
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -55,6 +73,11 @@ class Branch:
     # the property's checks, whose `x` (scope("x")) holds the value they read instead of `x["a"]`
     fetched: dict[str, Scope] = field(default_factory=dict)
 
+    @property
+    def kind(self) -> str:
+        """The JSON type of the exact type ("int" and "float": "number")."""
+        return JSON_KIND[self.exact]
+
 
 @dataclass
 class General:
@@ -84,6 +107,12 @@ class Evaluation:
     objects: list[Stmt] = field(default_factory=list)
     arrays: list[Stmt] = field(default_factory=list)
     in_place: list[Stmt] = field(default_factory=list)
+
+
+def merge(call_: Expr) -> list[Stmt]:
+    """Add what an annotation function found (`m.annotations`) to `ev`, if its subschema held."""
+    r = Name("r")
+    return [Assign(r, call_), if_(Compare(r, "is not", NONE), [ExprStmt(method(EV, "update", r))])]
 
 
 def ptr(*tokens: str | int) -> Lit:

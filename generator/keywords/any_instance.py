@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
-from ..emit.exact import JSON_KIND
 from ..emit.tree import (
     RETURN_FALSE,
     Compare,
@@ -30,13 +29,20 @@ from ..emit.tree import (
 )
 from ..reference.results import Results, error, is_kind
 from ..values import canonical, dumps_exact, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Context,
+    DraftReference,
+    Here,
+    Keyword,
+    Lowering,
+    Walk,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 # ints up to this size compare with floats exactly as decimals do
 SAFE_FLOAT_INT = 2**53
@@ -170,7 +176,7 @@ def _json_kind(value: Any) -> str:
 
 def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
     m, x, exact = b.m, b.x, b.exact
-    kind = JSON_KIND[exact]
+    kind = b.kind
     values = [
         normalize_number(v) if kind == "number" else v
         for v in check.values

@@ -18,13 +18,10 @@ from .. import ir
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import NONE, Assign, Call, Compare, Name, Not, Stmt, call, fail_if, if_, or_
 from ..reference.results import Results, error, is_kind
-from .base import CheckKind, Keyword, drafts
+from .base import CheckKind, Context, DraftReference, Here, Keyword, Lowering, Walk, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,10 @@ from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, meth
 from ..reference.results import Results, error, is_kind
 from ..values import normalize_number
 from .any_instance import SAFE_FLOAT_INT
-from .base import ALL_DRAFTS, CheckKind, Keyword
+from .base import ALL_DRAFTS, CheckKind, Context, DraftReference, Here, Keyword, Lowering, Walk
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 # The relation the instance must have to the bound -> (the failing operator, the signs of
 # _cmp(x, bound) that pass).

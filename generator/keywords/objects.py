@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..codegen import literal
-from ..emit.annotations import acall, merge
 from ..emit.context import (
     AK,
     EV,
@@ -35,10 +34,9 @@ from ..emit.context import (
     at_key,
     ecall,
     error_spec,
+    merge,
     ptr,
 )
-from ..emit.fast import check_in_place, check_under, next_suffix
-from ..emit.names import Scope
 from ..emit.tree import (
     NONE,
     RETURN_FALSE,
@@ -74,16 +72,22 @@ from ..plan import tuning
 from ..plan.parts import ObjectNames
 from ..reference.results import Evaluated, Results, error, is_kind
 from ..values import count_bound, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    DraftReference,
+    Here,
+    Keyword,
+    Lowering,
+    Planning,
+    Walk,
+    drafts,
+)
 from .strings import count_fails
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..emit.module import ModuleEmitter
-    from ..lower import Lowering
-    from ..plan import Plan
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 @dataclass(frozen=True)
@@ -188,7 +192,7 @@ def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
     return [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
 
 
-def plan_objects(node: ir.Node, plan: Plan) -> ObjectPlan:
+def plan_objects(node: ir.Node, plan: Planning) -> ObjectPlan:
     checks = node.checks
     properties = [c for c in checks if isinstance(c, Properties)]
     closed = next(
@@ -290,7 +294,7 @@ def property_table(m: ModuleEmitter, check: Properties, error_only: bool = False
     """The table of a large `properties`: name -> (fast function, error function), used by both
     paths; or (error_only, for the error path of a smaller one) name -> error function. None when
     there are too few properties (each is then tested by name), and in dynamic mode."""
-    memo = m.memo.setdefault("property_table", {})
+    memo = m.memo("property_table")
     if (check, error_only) not in memo:
         memo[(check, error_only)] = _property_table(m, check, error_only)
     found: Name | None = memo[(check, error_only)]
@@ -317,11 +321,12 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
         key=kind + repr([(n, r.id) for n, r in rows]),
         annotation="dict[str, tuple[Any, Any]]" if large else "dict[str, Any]",
     )
-    if table not in m.consts.filled:
-        m.consts.filled.add(table)
-        m.consts.late.append(
+    m.late_table(
+        table,
+        lambda: [
             ExprStmt(method(table, "update", Display("dict", tuple((lit(n), r) for n, r in rows))))
-        )
+        ],
+    )
     return table
 
 
@@ -332,7 +337,7 @@ def _keys(m: ModuleEmitter, names: Any) -> Name:
 
 def _key_set(m: ModuleEmitter, kind: str, names: Any) -> Name:
     table = m.constant(kind, literal_expr(frozenset(names)))
-    m.memo.setdefault("key_sets", {})[table.id] = frozenset(literal(n).text for n in names)
+    m.key_sets[table.id] = frozenset(literal(n).text for n in names)
     return table
 
 
@@ -541,8 +546,7 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
     # `"a" not in x` and then `x["a"]` look it up twice (most of a native module's time on CITM)
     missing = m.prim("_MISSING")
     for name in fetched:
-        m.inline_count += 1
-        scope = Scope(str(m.inline_count))  # (the scope of the property's checks in place too)
+        scope = m.new_scope()  # (the scope of the property's checks in place too)
         b.fetched[name] = scope
         out.append(Assign(scope("x"), method(x, "get", lit(name), missing)))
     out.append(fail_if(or_(*(Compare(b.fetched[n]("x"), "is", missing) for n in fetched))))
@@ -638,8 +642,8 @@ def _property_code(b: Branch, name: str, sub: ir.Node) -> list[Stmt] | Expr:
         sub = target  # a reference to a shared subschema: its function, called directly
     elif m.inlinable(sub):
         if scope is not None:
-            return check_in_place(m, sub, None, var=scope("x"), scope=scope)
-        return check_in_place(m, sub, value)
+            return m.check_in_place(sub, None, var=scope("x"), scope=scope)
+        return m.check_in_place(sub, value)
     return Not(m.fcall(m.fast_fn(sub), value))
 
 
@@ -660,10 +664,9 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
     k, v = b.scope("k"), b.scope("v")
     if not check.patterns and m.inlinable(schema):
         # the subschema checked in place, in the loop; over the values alone when no property is known
-        value = Name("value" + next_suffix(m))
+        value = Name("value" + m.next_suffix())
         if known:
-            return check_under(
-                m,
+            return m.check_under(
                 [
                     ("for", Tuple((k, value), bare=True), method(x, "items")),
                     ("if", Compare(k, "not in", known), None),
@@ -671,7 +674,7 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
                 schema,
                 var=value,
             )
-        return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
+        return m.check_under([("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
     patterns = check.patterns
     if patterns:  # a name that is not a string matches no pattern
@@ -910,7 +913,7 @@ def evaluates_additional_properties(found: Evaluation, check: AdditionalProperti
 
 def evaluates_dependent_schemas(found: Evaluation, check: DependentSchemas) -> None:
     for name, sub in check.entries:
-        found.objects.append(if_(_has(name, X), merge(acall(found.m, sub))))
+        found.objects.append(if_(_has(name, X), merge(found.m.annotations(sub, X))))
 
 
 # -- the reference ------------------------------------------------------------------------------------

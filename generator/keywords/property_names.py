@@ -15,13 +15,11 @@ from .. import ir
 from ..emit.context import IP, KEY, ErrorContext, X, ecall
 from ..emit.tree import For, Not, Stmt, fail_if
 from ..reference.results import Results, is_kind
-from .base import CheckKind, Keyword, drafts
+from .base import CheckKind, Context, DraftReference, Here, Keyword, Lowering, drafts
 from .objects import check_subschema  # (preflight: the value is a schema)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..reference.drafts import DraftReference, Here
 
 # No message of its own: a name that fails gives the subschema's errors.
 MESSAGES: dict[str, str] = {}

@@ -15,13 +15,10 @@ from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
 from ..reference.results import Results, error, is_kind
 from ..regex.simple import always_matches
 from ..values import count_bound, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword
+from .base import ALL_DRAFTS, CheckKind, Context, DraftReference, Here, Keyword, Lowering, Walk
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 # The messages (emit/context.py, "errors"): the limit as the schema gives it, the pattern as written.

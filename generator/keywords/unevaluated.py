@@ -26,13 +26,10 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..reference.results import Evaluated, Results, error, is_kind
-from .base import CheckKind, Keyword, drafts
+from .base import CheckKind, DraftReference, Here, Keyword, Lowering, Walk, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Lowering
-    from ..preflight import Walk
-    from ..reference.drafts import DraftReference, Here
 
 
 # The messages (emit/context.py, "errors"): a member no schema evaluated and a false
