@@ -127,12 +127,11 @@ def count_fails(x: Expr, at_least: bool, bound: int) -> Expr:
 
 
 def error_length(e: ErrorContext, check: Any) -> list[Stmt]:
-    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages)."""
-    from .registry import MESSAGES
-
+    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages,
+    from the registry's table the emitter holds)."""
     test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
     limit = check.limit if check.limit is not None else check.bound
-    return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], {"limit": limit})])]
+    return [if_(test, [fail(e, check.keyword, e.m.messages[check.keyword], {"limit": limit})])]
 
 
 def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:
