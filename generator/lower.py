@@ -120,6 +120,15 @@ class Lowering:
             resource=resource,
         )
 
+    def lower_keyword(
+        self, keyword: str, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+    ) -> list[ir.Check]:
+        """The checks `keyword`'s unit lowers `value` to: for a keyword that reads as another
+        (dependencies' array form is dependentRequired)."""
+        lowering = KEYWORDS[keyword].lower
+        assert lowering is not None, keyword
+        return lowering(self, value, schema, where, ctx)
+
     def enforced(self, keyword: str, schema: dict[str, Any]) -> bool:
         """Whether a sibling keyword is in the schema and enforced by the profile in force."""
         return keyword in schema and self.profile.keyword_status(keyword) == "enforced"

@@ -16,7 +16,7 @@ with additionalProperties. Each keyword's emission reads its part of the plan, n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
@@ -130,12 +130,6 @@ class PropertyCount(ir.Check):
 
 
 @dataclass(frozen=True)
-class DependentRequired(ir.Check):
-    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
 class DependentSchemas(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
@@ -144,7 +138,7 @@ class DependentSchemas(ir.Check):
 
 # The messages (emit/context.py, "errors"). A member no schema allows is reported at its own
 # location, its name (or index) as the parameter, and beside patternProperties the patterns it
-# matches none of; dependencies' array form reads as dependentRequired.
+# matches none of; dependencies' array form reads as dependentRequired (its own unit).
 MESSAGES = {
     "required": "{missingProperty} is a required property",
     "additionalProperties": "additional property {additionalProperty} is not allowed",
@@ -152,7 +146,6 @@ MESSAGES = {
     "the patterns {patterns}",
     "minProperties": "{instance} has too few properties (minProperties {limit})",
     "maxProperties": "{instance} has too many properties (maxProperties {limit})",
-    "dependentRequired": "{missingProperty} is a required property when {property} is present",
 }
 
 
@@ -399,15 +392,6 @@ def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_map(value, pointer, depth)
 
 
-def check_dependent_required(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail(
-            "bad-keyword-value", pointer, "dependentRequired must be an object of string arrays"
-        )
-    for name, names in value.items():
-        check_required(w, names, join_pointer(pointer, name), depth)
-
-
 def check_dependencies(w: Walk, value: Any, pointer: str, depth: int) -> None:
     if not isinstance(value, dict):
         raise w.fail("bad-keyword-value", pointer, "dependencies must be an object")
@@ -484,13 +468,6 @@ def lower_max_properties(
     return [PropertyCount("maxProperties", count_bound(value), False, normalize_number(value))]
 
 
-def lower_dependent_required(
-    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
-) -> list[ir.Check]:
-    entries = tuple((name, tuple(names)) for name, names in value.items() if names)
-    return [DependentRequired("dependentRequired", entries)] if entries else []
-
-
 def lower_dependent_schemas(
     lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
 ) -> list[ir.Check]:
@@ -503,16 +480,18 @@ def lower_dependent_schemas(
 def lower_dependencies(
     lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
 ) -> list[ir.Check]:
-    """An array value is dependentRequired, a schema value dependentSchemas (every draft)."""
-    names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
+    """An array value is dependentRequired (lowered by that keyword's unit, under this keyword's
+    name), a schema value dependentSchemas (every draft)."""
+    names = {n: v for n, v in value.items() if isinstance(v, list)}
     schemas = tuple(
         (n, lw.node(v, join_pointer(where, n), ctx))
         for n, v in value.items()
         if not isinstance(v, list)
     )
-    checks: list[ir.Check] = []
-    if names:
-        checks.append(DependentRequired("dependencies", names))
+    checks = [
+        replace(check, keyword="dependencies")
+        for check in lw.lower_keyword("dependentRequired", names, schema, where, ctx)
+    ]
     if schemas:
         checks.append(DependentSchemas("dependencies", schemas))
     return checks
@@ -765,13 +744,6 @@ def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
     return [fail_if(count_fails(b.x, check.at_least, check.bound))]
 
 
-def fast_dependent_required(b: Branch, check: DependentRequired) -> list[Stmt]:
-    return [
-        fail_if(and_(_has(name, b.x), Not(and_(*[_has(n, b.x) for n in names]))))
-        for name, names in check.entries
-    ]
-
-
 def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
     return [
         fail_if(and_(_has(name, b.x), Not(b.m.fcall(b.m.fast_fn(sub), b.x))))
@@ -858,33 +830,6 @@ def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
     from .strings import error_length
 
     return error_length(e, check)
-
-
-def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
-    m = e.m
-    spec = error_spec(m, e.node, MESSAGES["dependentRequired"])
-    return [
-        if_(
-            _has(name, X),
-            [
-                ExprStmt(
-                    call(
-                        m.prim("_dependent_errors"),
-                        OUT,
-                        X,
-                        lit(name),
-                        lit(names),
-                        spec,
-                        IP,
-                        KP,
-                        AK,
-                        lit("/" + check.keyword),
-                    )
-                )
-            ],
-        )
-        for name, names in check.entries
-    ]
 
 
 def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
@@ -1030,24 +975,6 @@ def reference_max_properties(
         )
 
 
-def reference_dependent_required(
-    r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
-) -> Results:
-    if is_kind(instance, "object"):
-        for name, needs in value.items():
-            if name in instance:
-                for need in needs:
-                    if need not in instance:
-                        yield error(
-                            "dependentRequired",
-                            "dependentRequired",
-                            instance,
-                            ip,
-                            kp,
-                            {"missingProperty": need, "property": name},
-                        )
-
-
 def reference_dependent_schemas(
     r: DraftReference, value: Any, instance: Any, schema: dict[str, Any], ip: str, kp: str, at: Here
 ) -> Results:
@@ -1138,14 +1065,6 @@ KEYWORDS = [
         reference=reference_max_properties,
     ),
     Keyword(
-        "dependentRequired",
-        "validation",
-        drafts("draft2019-09"),
-        check_dependent_required,
-        lower_dependent_required,
-        reference=reference_dependent_required,
-    ),
-    Keyword(
         "dependentSchemas",
         "applicator",
         drafts("draft2019-09"),
@@ -1167,9 +1086,6 @@ KEYWORDS = [
 CHECKS = [
     CheckKind(Required, cost=0, fast=fast_required, error=error_required),
     CheckKind(PropertyCount, cost=0, fast=fast_property_count, error=error_property_count),
-    CheckKind(
-        DependentRequired, cost=1, fast=fast_dependent_required, error=error_dependent_required
-    ),
     CheckKind(
         AdditionalProperties,
         cost=2,
