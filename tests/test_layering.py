@@ -61,9 +61,6 @@ UNIT_DOOR = frozenset(
 UNIT_SIBLINGS: dict[tuple[str, str], str] = {
     (f"{KEYWORDS}.arrays", f"{KEYWORDS}.strings"): "minItems/maxItems share the length checks",
     (f"{KEYWORDS}.objects", f"{KEYWORDS}.strings"): "the property count and pattern helpers",
-    (f"{KEYWORDS}.numbers", f"{KEYWORDS}.any_instance"): "SAFE_FLOAT_INT, the exact float range",
-    (f"{KEYWORDS}.property_names", f"{KEYWORDS}.objects"): "check_subschema, its preflight",
-    (f"{KEYWORDS}.unevaluated", f"{KEYWORDS}.objects"): "member_error, its error of a member",
 }
 
 # A stage importing a unit, and why.

@@ -159,6 +159,14 @@ def fail(
     )
 
 
+def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
+    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
+    unevaluatedProperties or unevaluatedItems)."""
+    return ExprStmt(
+        call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword))
+    )
+
+
 def at_key(m: ModuleEmitter) -> Expr:
     """The instance location of the member `key` of the current object or array."""
     return BinOp(BinOp(IP, "+", lit("/")), "+", call(m.prim("_esc"), KEY))

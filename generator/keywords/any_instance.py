@@ -28,7 +28,7 @@ from ..emit.tree import (
     lit,
 )
 from ..reference.results import Results, error, is_kind
-from ..values import canonical, dumps_exact, normalize_number
+from ..values import SAFE_FLOAT_INT, canonical, dumps_exact, normalize_number
 from .base import (
     ALL_DRAFTS,
     CheckKind,
@@ -43,9 +43,6 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-
-# ints up to this size compare with floats exactly as decimals do
-SAFE_FLOAT_INT = 2**53
 
 # The messages of type (the error path's first test, emit/error_path.py), enum, const, and of a false
 # schema (which allows no instance); see emit/context.py, "errors".

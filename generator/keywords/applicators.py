@@ -48,7 +48,17 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..reference.results import Results, branches, error, sibling
-from .base import ALL_DRAFTS, CheckKind, DraftReference, Here, Keyword, Lowering, Walk, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    DraftReference,
+    Here,
+    Keyword,
+    Lowering,
+    Walk,
+    check_subschema,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import General
@@ -109,10 +119,6 @@ class IfThenElse(ir.Check):
 # -- preflight and lowering ---------------------------------------------------------------------------
 def check_schemas(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_array(value, pointer, pointer.rsplit("/", 1)[-1], depth)
-
-
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
 
 
 C = Any  # Context | None

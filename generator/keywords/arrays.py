@@ -65,6 +65,7 @@ from .base import (
     Lowering,
     Planning,
     Walk,
+    check_subschema,
     drafts,
 )
 from .strings import check_count, error_length, fast_length
@@ -166,10 +167,6 @@ def check_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 def check_prefix_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_array(value, pointer, "prefixItems", depth)
-
-
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
 
 
 def check_unique_items(w: Walk, value: Any, pointer: str, depth: int) -> None:

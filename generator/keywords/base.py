@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from ..ir import Check
 
 
+def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """The preflight check of a keyword whose value is one schema."""
+    w.schema(value, pointer, depth + 1)
+
+
 class ProfileView(Protocol):
     """A profile (profiles.py), as units read it."""
 

@@ -16,8 +16,7 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, method
 from ..reference.results import Results, error, is_kind
-from ..values import normalize_number
-from .any_instance import SAFE_FLOAT_INT
+from ..values import SAFE_FLOAT_INT, normalize_number
 from .base import ALL_DRAFTS, CheckKind, Context, DraftReference, Here, Keyword, Lowering, Walk
 
 if TYPE_CHECKING:

@@ -384,10 +384,6 @@ def check_pattern_properties(w: Walk, value: Any, pointer: str, depth: int) -> N
         check_pattern(w, name, join_pointer(pointer, name), depth)
 
 
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
-
-
 def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_map(value, pointer, depth)
 
@@ -803,14 +799,6 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     else:
         inner = ecall(m, check.schema, Subscript(X, KEY), at_key(m), "additionalProperties")
     return [For(KEY, X, (if_(and_(*tests), [inner]),))]
-
-
-def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
-    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
-    unevaluatedProperties or unevaluatedItems)."""
-    return ExprStmt(
-        call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword))
-    )
 
 
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:

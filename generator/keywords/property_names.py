@@ -15,8 +15,16 @@ from .. import ir
 from ..emit.context import IP, KEY, ErrorContext, X, ecall
 from ..emit.tree import For, Not, Stmt, fail_if
 from ..reference.results import Results, is_kind
-from .base import CheckKind, Context, DraftReference, Here, Keyword, Lowering, drafts
-from .objects import check_subschema  # (preflight: the value is a schema)
+from .base import (
+    CheckKind,
+    Context,
+    DraftReference,
+    Here,
+    Keyword,
+    Lowering,
+    check_subschema,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import ir
-from ..emit.context import EV, KEY, ErrorContext, X, at_key, ecall, error_spec
+from ..emit.context import EV, KEY, ErrorContext, X, at_key, ecall, error_spec, member_error
 from ..emit.tree import (
     Assign,
     Compare,
@@ -26,7 +26,7 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..reference.results import Evaluated, Results, error, is_kind
-from .base import CheckKind, DraftReference, Here, Keyword, Lowering, Walk, drafts
+from .base import CheckKind, DraftReference, Here, Keyword, Lowering, check_subschema, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
@@ -54,10 +54,6 @@ class Unevaluated(ir.Check):
 class UnevaluatedItems(Unevaluated):
     applies_to = "array"
     evaluates_all = "array"
-
-
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
 
 
 def lower_properties(
@@ -101,8 +97,6 @@ def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
         return []
     out: list[Stmt] = [Assign(EV, m.fcall(m.eval_fn(e.node), X))]
     if check.schema.boolean is False:
-        from .objects import member_error
-
         spec = error_spec(m, e.node, MESSAGES[check.keyword], _PARAMS[check.keyword])
         inner: Stmt = member_error(m, spec, check.keyword)
     else:
