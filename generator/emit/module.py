@@ -312,6 +312,11 @@ class ModuleEmitter:
             self.consts.filled.add(table)
             self.consts.late.extend(fill())
 
+    def function_pair(self, node: ir.Node) -> Name:
+        """A module constant `(fast function, error function)` of `node`, written once (the fast
+        one through plain references): a property table's row."""
+        return self.consts.pair(self.fast_fn(self.through_refs(node)), self.error_fn(node))
+
     def new_scope(self) -> Scope:
         """The scope of one more inlined copy (its locals get a suffix of their own)."""
         self.inline_count += 1

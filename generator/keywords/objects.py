@@ -301,10 +301,7 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
         return None
     rows: list[tuple[str, Name]]
     if large:
-        rows = [
-            (n, m.consts.pair(m.fast_fn(m.through_refs(sub)), m.error_fn(sub)))
-            for n, sub in entries
-        ]
+        rows = [(n, m.function_pair(sub)) for n, sub in entries]
     else:
         rows = [(n, m.error_fn(sub)) for n, sub in entries]
     kind = "F" if large else "G"
