@@ -449,3 +449,44 @@ def test_a_cycle_through_any_check_of_a_node_has_a_head(schema: Any) -> None:
     root, plan, graph = _planned(schema)
     assert root in recursion_heads(graph, [root, *graph.values()]) and root in plan.recursive
     assert not plan.inlining.inlinable(root, 0)
+
+
+# -- each unit's part of a node's plan (plan/parts.py) -----------------------------------------
+def test_a_nodes_plan_part_is_found_by_its_class_or_a_base_it_shares() -> None:
+    """The object unit's part is found as ObjectPlan and as ObjectNames (what oneOf's dispatch
+    reads); a class no planner made is a LookupError, never another unit's part."""
+    from generator.keywords.arrays import ArrayPlan
+    from generator.keywords.objects import ObjectPlan
+    from generator.plan.parts import ObjectNames
+
+    root, plan, _ = _planned(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a"],
+            "additionalProperties": False,
+        }
+    )
+    node_plan = plan.node(root)
+    objects = node_plan.part(ObjectPlan)
+    assert node_plan.part(ObjectNames) is objects
+    assert objects.closed_names() == frozenset({"a"})
+    assert objects.required_names() == frozenset({"a"})
+    assert node_plan.part(ArrayPlan).unrolled is None
+    with pytest.raises(LookupError, match="no int"):
+        node_plan.part(int)
+
+
+def test_the_oneof_dispatch_reads_properties_and_allowed_values_from_the_ir() -> None:
+    """emit/alternatives.py reads no unit's class: a check names the subschemas it applies by
+    name and the values it allows; other checks name none."""
+    value, chosen, _ = prepare(
+        {"type": "object", "properties": {"kind": {"const": "a"}}, "minProperties": 1}
+    )
+    root = build(value, chosen).root
+    by_keyword = {check.keyword: check for check in root.checks}
+    ((name, sub),) = by_keyword["properties"].named_subschemas()
+    assert name == "kind"
+    assert [c.constant_values() for c in sub.checks] == [("a",)]
+    assert by_keyword["minProperties"].named_subschemas() == ()
+    assert by_keyword["minProperties"].constant_values() is None
