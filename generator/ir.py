@@ -78,6 +78,14 @@ class Check:
         """A reference whose target is known at compile time (not $dynamicRef/$recursiveRef)."""
         return False
 
+    def named_subschemas(self) -> tuple[tuple[str, Node], ...]:
+        """The subschemas it applies to an object's members by name (`properties`), else ()."""
+        return ()
+
+    def constant_values(self) -> tuple[Any, ...] | None:
+        """The values it allows, all others failing (`enum`, `const`), else None."""
+        return None
+
     def never_applied(self) -> tuple[Node, ...]:
         """The subschemas this check holds but applies to no value at all (the `then` of an `if`
         that no value passes): what lies only there is unreachable (see lower.reject_ref_cycles)."""

@@ -9,25 +9,16 @@ drafts, every schema a reference reaches is lowered too, into one graph keyed by
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
+from .keywords.base import Context
 from .keywords.registry import KEYWORDS
 from .preflight import preflight
 from .profiles import Profile, profile_below
 from .resolve import Location, Registry, embedded_draft, join_id
-
-
-@dataclass(frozen=True)
-class Context:
-    """Where a subschema sits: its document, pointer and base URI (drafts only)."""
-
-    document: str = ""
-    pointer: str = ""
-    base: str = ""
 
 
 class Lowering:
@@ -119,6 +110,15 @@ class Lowering:
             float_integers=self.profile.float_integers,
             resource=resource,
         )
+
+    def lower_keyword(
+        self, keyword: str, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+    ) -> list[ir.Check]:
+        """The checks `keyword`'s unit lowers `value` to: for a keyword that reads as another
+        (dependencies' array form is dependentRequired)."""
+        lowering = KEYWORDS[keyword].lower
+        assert lowering is not None, keyword
+        return lowering(self, value, schema, where, ctx)
 
     def enforced(self, keyword: str, schema: dict[str, Any]) -> bool:
         """Whether a sibling keyword is in the schema and enforced by the profile in force."""

@@ -29,6 +29,7 @@ from .fan_out import reject_fan_out
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions
 from .hygiene import review, review_documents
+from .keywords import registry as keywords
 from .load import load_schema
 from .lower import Lowering, reject_ref_cycles
 from .plan import Plan
@@ -124,17 +125,30 @@ def build(
     )
     root_key = lowering.target(start, "")
     lowering.lower_pending()
-    ordering = Ordering()
+    ordering = Ordering(keywords.RANKS)
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
     live = reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
     reject_fan_out(graph, tables, root_key, live)
     root = graph[root_key]
-    plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
+    plan = Plan(
+        graph,
+        [root, *graph.values()],
+        dynamic=bool(tables),
+        checks=keywords.CHECKS,
+        planners=keywords.PLANNERS,
+    )
     # the absolute location of each node a dynamic reference may reach (for its errors)
     absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}
     emitter = ModuleEmitter(
-        graph, plan, dynamic=bool(tables), dynamic_tables=tables, prefix=prefix, absolutes=absolutes
+        graph,
+        plan,
+        checks=keywords.CHECKS,
+        messages=keywords.MESSAGES,
+        dynamic=bool(tables),
+        dynamic_tables=tables,
+        prefix=prefix,
+        absolutes=absolutes,
     )
     fast, error = emitter.run(root)
     reached = tuple(d for d in known.from_supplied if d.value is not value)

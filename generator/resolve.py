@@ -19,8 +19,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
+from .dialects import DIALECTS
 from .errors import OptionError, SchemaError, join_pointer
-from .primitives import short_repr
+from .uris import not_a_uri, uri_problem
 
 DRAFTS = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 
@@ -72,15 +73,6 @@ class MalformedURI(ValueError):
     `bad-keyword-value`, a reference that is none does not resolve (`unresolvable-ref`)."""
 
 
-def uri_problem(uri: str) -> str | None:
-    """Why urllib cannot split `uri` (its own words), or None when it can."""
-    try:
-        urlsplit(uri)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
 def check_base_uri(base_uri: Any) -> None:
     """The API's `base_uri=`: a string urllib can split, else an OptionError."""
     if not isinstance(base_uri, str):
@@ -88,15 +80,6 @@ def check_base_uri(base_uri: Any) -> None:
     problem = uri_problem(base_uri)
     if problem is not None:
         raise OptionError(f"base_uri {base_uri!r} is not a URI: {problem}")
-
-
-def not_a_uri(word: str, ident: str, problem: str, pointer: str) -> SchemaError:
-    """The error of an identifier (`$id`, draft 4's `id`) urllib cannot split, at `pointer`."""
-    return SchemaError(
-        f"{word} {short_repr(ident)} is not a URI: {problem}",
-        code="bad-keyword-value",
-        pointer=pointer,
-    )
 
 
 def join_id(base: str, ident: str, word: str, pointer: str) -> str:
@@ -260,8 +243,6 @@ class Registry:
         if self.reading is not None:
             dialects, holding = self.reading.dialects, self.reading.holding
         else:
-            from .profiles import DIALECTS  # (profiles reads this module's meta-schema table)
-
             dialects, holding = DIALECTS, _holding()
         if not isinstance(document.value, dict):  # a boolean document is a resource all the same
             self.resources.setdefault(document.uri, (document.uri, ""))

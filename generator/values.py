@@ -15,6 +15,8 @@ from typing import Any, Union
 from .primitives import BIG_DIGITS, big_decimal, short_repr
 
 _BIG = 10**BIG_DIGITS
+# ints up to this size compare with floats exactly as decimals do
+SAFE_FLOAT_INT = 2**53
 
 Number = Union[int, float, Decimal]
 

@@ -13,6 +13,7 @@ from generator.api import build, prepare
 from generator.emit.simplify import names_read
 from generator.emit.tree import FALSE, TRUE, Assign, Call, Compare, If, Name, Return, call
 from generator.formats import _segment, _source_lines, checkers
+from generator.keywords.registry import CHECKS
 from generator.plan.cost import Costs
 from generator.render.types import TypedRoot, module_types
 from generator.resolve import ReadLog
@@ -110,7 +111,7 @@ def test_a_compile_with_references_to_another_document_is_what_it_was() -> None:
 def test_a_kept_cost_estimate_is_the_estimate_made_again() -> None:
     built, _, _ = _built()
     graph = built.emitter.graph  # type: ignore[attr-defined]
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     checks = [check for node in graph.values() for check in node.checks]
     assert checks
     first = [costs.check(check) for check in checks]

@@ -13,8 +13,9 @@ import pytest
 import generator
 from generator import ir
 from generator.api import build, prepare
+from generator.keywords.registry import CHECKS, RANKS
 from generator.plan import tuning
-from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs, registered_checks
+from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs
 from generator.plan.order import order
 from generator.plan.recursion import recursion_heads
 from generator.reference import DraftReference
@@ -87,13 +88,13 @@ def _planned(schema: Any) -> tuple[Any, Any, dict[str, Any]]:
 
 
 def _work(check: Any) -> tuple[float, bool]:
-    kind = registered_checks()[type(check)]
+    kind = CHECKS[type(check)]
     return kind.work, kind.walks
 
 
 def test_a_leaf_costs_one_test_and_its_checks_work_and_a_boolean_schema_nothing() -> None:
     root, plan, graph = _planned({"type": "string", "minLength": 1, "maxLength": 9})
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     assert costs.node(root) == 1.0 + sum(_work(c)[0] for c in root.checks)
     assert costs.node(_planned(True)[0]) == costs.node(_planned(False)[0]) == 0.0
 
@@ -110,7 +111,7 @@ def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() 
         "allOf": [{"maxLength": 5}],
     }
     root, _, graph = _planned(schema)
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     by_type: dict[Any, float] = {}
     general = 0.0
     for check in root.checks:
@@ -129,7 +130,7 @@ def test_the_typed_cost_is_the_costliest_types_and_enum_is_paid_in_every_type() 
     # no typed check: nothing typed to pay but the enum; an in-place rule alone is no typed check
     for schema, paid in (({"enum": ["a", 1]}, "enum"), ({"allOf": [{"minLength": 1}]}, None)):
         node, _, node_graph = _planned(schema)
-        node_costs = Costs(node_graph)
+        node_costs = Costs(node_graph, CHECKS)
         assert node_costs.typed(node) == (node_costs.check(node.checks[0]) if paid else 0.0), schema
 
 
@@ -142,7 +143,7 @@ def test_a_walk_costs_its_work_and_its_members_per_assumed_member() -> None:
             "maxItems": 4,
         }
     )
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     for check in root.checks:
         work, walks = _work(check)
         below = sum(costs.node(sub) for sub in ir.subschemas(check))
@@ -158,7 +159,7 @@ def test_an_in_place_rule_costs_what_it_applies_and_a_reference_a_call_more() ->
         "not": {"$ref": "#/$defs/s"},
     }
     root, _, graph = _planned(schema)
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     all_of = next(c for c in root.checks if c.keyword == "allOf")
     assert costs.check(all_of) == _work(all_of)[0] + sum(costs.node(s) for s in ir.in_place(all_of))
     not_ = next(c for c in root.checks if c.keyword == "not")
@@ -177,7 +178,7 @@ def test_a_rule_that_recurses_is_estimated_as_costly_as_it_gets() -> None:
             "anyOf": [{"properties": {"next": {"$ref": "#"}}}, {"required": ["a"]}],
         }
     )
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     any_of = next(c for c in root.checks if c.keyword == "anyOf")
     assert costs.check(any_of) >= RECURSIVE
     assert costs.node(root) >= RECURSIVE
@@ -197,7 +198,7 @@ def test_in_place_rules_cheaper_than_the_typed_checks_run_first_in_their_order()
         ],
     }
     root, plan, graph = _planned(schema)
-    costs = Costs(graph)
+    costs = Costs(graph, CHECKS)
     general = [c for c in root.checks if c.applies_to is None and not c.on_every_type]
     early, late = costs.split(root, general)
     typed = costs.typed(root)
@@ -218,7 +219,7 @@ def test_in_place_rules_cheaper_than_the_typed_checks_run_first_in_their_order()
             "allOf": [{"maxLength": 3}],
         }
     )
-    tie_costs = Costs(tie_graph)
+    tie_costs = Costs(tie_graph, CHECKS)
     (rule,) = [c for c in tie.checks if c.keyword == "allOf"]
     assert tie_costs.check(rule) == tie_costs.typed(tie) and tie_costs.split(tie, [rule]) == (
         [],
@@ -397,7 +398,7 @@ def test_every_subschema_at_any_depth_has_its_checks_in_order_of_cost() -> None:
         "pattern",
     ]  # a size before a pattern, whatever the keyword order
     assert [
-        c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks)))).checks
+        c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks))), RANKS).checks
     ] == ordered
     properties = next(c for c in root.checks if c.keyword == "properties")
     items = next(c for c in root.checks if c.keyword == "items")
@@ -448,3 +449,44 @@ def test_a_cycle_through_any_check_of_a_node_has_a_head(schema: Any) -> None:
     root, plan, graph = _planned(schema)
     assert root in recursion_heads(graph, [root, *graph.values()]) and root in plan.recursive
     assert not plan.inlining.inlinable(root, 0)
+
+
+# -- each unit's part of a node's plan (plan/parts.py) -----------------------------------------
+def test_a_nodes_plan_part_is_found_by_its_class_or_a_base_it_shares() -> None:
+    """The object unit's part is found as ObjectPlan and as ObjectNames (what oneOf's dispatch
+    reads); a class no planner made is a LookupError, never another unit's part."""
+    from generator.keywords.arrays import ArrayPlan
+    from generator.keywords.objects import ObjectPlan
+    from generator.plan.parts import ObjectNames
+
+    root, plan, _ = _planned(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "required": ["a"],
+            "additionalProperties": False,
+        }
+    )
+    node_plan = plan.node(root)
+    objects = node_plan.part(ObjectPlan)
+    assert node_plan.part(ObjectNames) is objects
+    assert objects.closed_names() == frozenset({"a"})
+    assert objects.required_names() == frozenset({"a"})
+    assert node_plan.part(ArrayPlan).unrolled is None
+    with pytest.raises(LookupError, match="no int"):
+        node_plan.part(int)
+
+
+def test_the_oneof_dispatch_reads_properties_and_allowed_values_from_the_ir() -> None:
+    """emit/alternatives.py reads no unit's class: a check names the subschemas it applies by
+    name and the values it allows; other checks name none."""
+    value, chosen, _ = prepare(
+        {"type": "object", "properties": {"kind": {"const": "a"}}, "minProperties": 1}
+    )
+    root = build(value, chosen).root
+    by_keyword = {check.keyword: check for check in root.checks}
+    ((name, sub),) = by_keyword["properties"].named_subschemas()
+    assert name == "kind"
+    assert [c.constant_values() for c in sub.checks] == [("a",)]
+    assert by_keyword["minProperties"].named_subschemas() == ()
+    assert by_keyword["minProperties"].constant_values() is None

@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import ir
-from ..keywords.any_instance import Enum
-from ..keywords.objects import ObjectPlan, Properties
+from ..plan.parts import ObjectNames
 from . import exact as types
 from .fast import check_in_place, fast_branch, type_test
 from .names import Scope
@@ -148,12 +147,13 @@ def _property_enums(m: ModuleEmitter, node: ir.Node) -> dict[str, tuple[frozense
     if node.boolean is not None:
         return found
     for check in node.checks:
-        for name, sub in check.entries if isinstance(check, Properties) else ():
+        for name, sub in check.named_subschemas():
             sub = m.through_refs(sub)
             for other in sub.checks if sub.boolean is None else ():
-                if isinstance(other, Enum):
-                    strings = frozenset(v for v in other.values if type(v) is str)
-                    found[name] = (strings, all(type(v) is str for v in other.values))
+                allowed = other.constant_values()
+                if allowed is not None:
+                    strings = frozenset(v for v in allowed if type(v) is str)
+                    found[name] = (strings, all(type(v) is str for v in allowed))
     return found
 
 
@@ -183,9 +183,7 @@ def _by_const(m: ModuleEmitter, schemas: Alternatives, x: Name, scope: Scope) ->
         key="D" + repr((prop, [(s, f.id) for s, f in entries])),
         annotation="dict[str, Any]",
     )
-    if table not in m.consts.filled:
-        m.consts.filled.add(table)
-        m.consts.late.extend(Assign(Subscript(table, lit(value)), fn) for value, fn in entries)
+    m.late_table(table, lambda: [Assign(Subscript(table, lit(value)), fn) for value, fn in entries])
     # the property's value, looked up once (_MISSING when x is no dict or has no such name): the
     # simplify pass drops the type test where the branch decided it, and copies the look-up from
     # a local that already holds it (the alternatives' own checks of the property, in place)
@@ -214,8 +212,8 @@ def _closed_names(m: ModuleEmitter, node: ir.Node) -> tuple[frozenset[str] | Non
     """(the only names an object passing `node` may have, where its own additionalProperties is
     false with no patternProperties, else None; the names it requires, sorted): its object plan's
     closed and present names (keywords/objects.py)."""
-    plan: ObjectPlan = m.plan.node(node).parts["objects"]
-    return (frozenset(plan.closed.known) if plan.closed is not None else None), sorted(plan.present)
+    names = m.plan.node(node).part(ObjectNames)
+    return names.closed_names(), sorted(names.required_names())
 
 
 def _by_key(m: ModuleEmitter, schemas: Alternatives, x: Name) -> Dispatch | None:

@@ -13,8 +13,6 @@ from .tree import (
     NONE,
     Assign,
     Compare,
-    Expr,
-    ExprStmt,
     Name,
     Not,
     Return,
@@ -22,7 +20,6 @@ from .tree import (
     call,
     if_,
     lit,
-    method,
 )
 
 if TYPE_CHECKING:
@@ -66,7 +63,6 @@ def annot_function(m: ModuleEmitter, node: ir.Node) -> Function:
 def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     """`_uN(x)`: the keys/indices evaluated by the subschema's keywords other than its own
     unevaluated* ones: its own property/item keywords, and every valid in-place subschema."""
-    from ..keywords.registry import CHECKS
     from .module import Function
 
     doc = literal(
@@ -77,7 +73,7 @@ def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     body.append(Assign(K, call(m.prim("_kind"), X)))
     found = Evaluation(m)
     for check in node.checks:
-        evaluates = CHECKS[type(check)].evaluates
+        evaluates = m.checks[type(check)].evaluates
         if evaluates is not None:
             evaluates(found, check)
     if found.objects:
@@ -87,13 +83,3 @@ def eval_function(m: ModuleEmitter, node: ir.Node) -> Function:
     body += found.in_place
     body.append(Return(EV))
     return Function(m.function_name("eval", node), m.params("fast"), doc, body, "set[Any]")
-
-
-def merge(call_: Expr) -> list[Stmt]:
-    """Add what an annotation function found, if its subschema held."""
-    r = Name("r")
-    return [Assign(r, call_), if_(Compare(r, "is not", NONE), [ExprStmt(method(EV, "update", r))])]
-
-
-def acall(m: ModuleEmitter, node: ir.Node) -> Expr:
-    return m.fcall(m.annot_fn(node), X)

@@ -6,13 +6,31 @@ pointer suffix)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .. import ir
 from ..errors import escape_pointer_token
-from ..plan import NodePlan
+from ..plan.parts import NodePlan
+from .exact import JSON_KIND
 from .names import Scope
-from .tree import BinOp, Call, Expr, ExprStmt, Lit, Name, Stmt, Tuple, and_, call, lit
+from .tree import (
+    NONE,
+    Assign,
+    BinOp,
+    Call,
+    Compare,
+    Expr,
+    ExprStmt,
+    Lit,
+    Name,
+    Stmt,
+    Tuple,
+    and_,
+    call,
+    if_,
+    lit,
+    method,
+)
 
 if TYPE_CHECKING:
     from .module import ModuleEmitter
@@ -22,6 +40,22 @@ if TYPE_CHECKING:
 X, IP, KP, OUT, AK = Name("x"), Name("ip"), Name("kp"), Name("out"), Name("ak")
 # Names the error path and the annotation functions use (never inlined, so never renamed).
 KEY, EV = Name("key"), Name("ev")
+
+
+class CheckEmitters(Protocol):
+    """What the emitter reads of a check class's entry in the keyword registry (CheckKind)."""
+
+    @property
+    def fast(self) -> Callable[[Branch, Any], list[Stmt]] | None: ...
+
+    @property
+    def general(self) -> Callable[[General, Any], list[Stmt]] | None: ...
+
+    @property
+    def error(self) -> Callable[[ErrorContext, Any], list[Stmt]] | None: ...
+
+    @property
+    def evaluates(self) -> Callable[[Evaluation, Any], None] | None: ...
 
 
 @dataclass
@@ -38,6 +72,11 @@ class Branch:
     # required properties already looked up (`x1 = x.get("a", _MISSING)`): name -> the scope of
     # the property's checks, whose `x` (scope("x")) holds the value they read instead of `x["a"]`
     fetched: dict[str, Scope] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """The JSON type of the exact type ("int" and "float": "number")."""
+        return JSON_KIND[self.exact]
 
 
 @dataclass
@@ -68,6 +107,12 @@ class Evaluation:
     objects: list[Stmt] = field(default_factory=list)
     arrays: list[Stmt] = field(default_factory=list)
     in_place: list[Stmt] = field(default_factory=list)
+
+
+def merge(call_: Expr) -> list[Stmt]:
+    """Add what an annotation function found (`m.annotations`) to `ev`, if its subschema held."""
+    r = Name("r")
+    return [Assign(r, call_), if_(Compare(r, "is not", NONE), [ExprStmt(method(EV, "update", r))])]
 
 
 def ptr(*tokens: str | int) -> Lit:
@@ -111,6 +156,14 @@ def fail(
         call(
             m.prim("_fail"), OUT, X, spec, IP, KP, AK, ptr() if keyword == "false" else ptr(keyword)
         )
+    )
+
+
+def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
+    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
+    unevaluatedProperties or unevaluatedItems)."""
+    return ExprStmt(
+        call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword))
     )
 
 

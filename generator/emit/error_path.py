@@ -5,7 +5,7 @@ Decimal and subclasses included) and runs only after the fast path failed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import ir
 from ..codegen import literal
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 
 def error_function(m: ModuleEmitter, node: ir.Node) -> Function:
-    messages, kinds, Function = _late()
+    from .module import Function
 
+    messages, kinds = m.messages, m.checks
     name, params = m.function_name("error", node), m.params("error")
     doc = literal("Every error of the subschema at " + (node.pointer or "the root") + ".")
     if node.boolean is True:
@@ -59,22 +60,6 @@ def _read_plain(m: ModuleEmitter, k: Name) -> list[Stmt]:
         ),
         Assign(k, call(m.prim("_kind"), X)),
     ]
-
-
-_LATE: list[Any] = []
-
-
-def _late() -> tuple[dict[str, str], dict[type, Any], type[Function]]:
-    """The type and false-schema messages, the keyword registry's CHECKS and Function: imported
-    at first use (the registry's units import this module), then kept (an import statement in a
-    function is paid at every call)."""
-    if not _LATE:
-        from ..keywords.any_instance import MESSAGES  # (type, and the false schema)
-        from ..keywords.registry import CHECKS
-        from .module import Function
-
-        _LATE.extend((MESSAGES, CHECKS, Function))
-    return _LATE[0], _LATE[1], _LATE[2]
 
 
 def _type_tests(m: ModuleEmitter, node: ir.Node, k: Name) -> list[Expr]:

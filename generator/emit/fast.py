@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from .. import ir
 from ..codegen import literal
-from ..plan.cost import registered_checks
 from . import exact as types
 from .context import Branch, General
 from .fuse import fuse
@@ -65,7 +64,7 @@ def fast_function(m: ModuleEmitter, node: ir.Node) -> Function:
     doc = literal("Fast path of the subschema at " + (node.pointer or "the root") + ".")
     body = fast_body(m, node, Name("x"), Scope(), inline=False)
     # the branches a type test made before decides (an inlined subschema's own dispatch) go
-    type_sets, key_sets = m.memo.get("type_sets", {}), m.memo.get("key_sets", {})
+    type_sets, key_sets = m.type_sets, m.key_sets
     body = simplify(body, type_sets, key_sets)
     # tests of one value made once (fuse.py), then simplified again, while that changes something
     for _ in range(FUSE_ROUNDS):
@@ -106,7 +105,7 @@ def fast_body(m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, inline: bo
 def _general_checks(
     m: ModuleEmitter, node: ir.Node, x: Name, scope: Scope, checks: list[ir.Check]
 ) -> list[Stmt]:
-    kinds = registered_checks()
+    kinds = m.checks
     out: list[Stmt] = []
     for check in checks:
         emit = kinds[type(check)].general
@@ -146,7 +145,7 @@ def fast_branch(
             return [RETURN_FALSE]
         elif not (exact == "int" and "integer" in node.types):
             return [RETURN_FALSE]
-    kinds = registered_checks()
+    kinds = m.checks
     branch: Branch | None = None  # (made when a check of this type is met: most types have none)
     waiting = list(general or ())
     value = scope(_TYPED[exact][0]) if typed and exact in _TYPED else x
@@ -170,7 +169,7 @@ def fast_branch(
 # -- checking a subschema in place ----------------------------------------------------------------
 def next_suffix(m: ModuleEmitter) -> str:
     """The suffix the next inlined copy's scope will have (for a loop variable it is bound to)."""
-    return str(m.inline_count + 1)
+    return m.next_suffix()
 
 
 def check_in_place(
@@ -183,8 +182,7 @@ def check_in_place(
     """Statements that check `node` on `value` (or on the name `var`) without a call: the node's
     fast body in a new scope (or in `scope`, one made for `var` and used by nothing else)."""
     if scope is None:
-        m.inline_count += 1
-        scope = Scope(str(m.inline_count))
+        scope = m.new_scope()
     target = var or scope("x")
     m.inline_depth += 1
     try:
@@ -228,7 +226,7 @@ def type_test(m: ModuleEmitter, exacts: list[str], t: Expr, x: Expr, negate: boo
     if len(exacts) >= types.TYPE_SET:  # one set lookup instead of a long chain of `is` tests
         members = Display("set", tuple(types.type_value(e) for e in exacts))
         table = m.constant("Y", call("frozenset", members), key="Y" + " ".join(exacts))
-        m.memo.setdefault("type_sets", {})[table.id] = frozenset(exacts)  # (for simplify.py)
+        m.type_sets[table.id] = frozenset(exacts)  # (for simplify.py)
         return Compare(t, "not in" if negate else "in", table)
     tests = [
         (

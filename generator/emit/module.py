@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from .. import ir
 from ..codegen import Code, uses_decimal
 from ..plan import Plan
-from .names import Constants
+from .names import Constants, Scope
 from .tree import (
     Assign,
     Attr,
@@ -38,6 +38,10 @@ from .tree import (
     lit,
     literal_expr,
 )
+
+if TYPE_CHECKING:
+    from .context import CheckEmitters
+    from .fast import Header
 
 S = Name("s")
 
@@ -59,6 +63,8 @@ class ModuleEmitter:
         graph: dict[str, ir.Node],
         plan: Plan,
         *,
+        checks: Mapping[type, CheckEmitters],
+        messages: Mapping[str, str],
         dynamic: bool = False,
         dynamic_tables: dict[tuple[str, str], list[tuple[int, str]]] | None = None,
         prefix: str = "",
@@ -69,6 +75,10 @@ class ModuleEmitter:
         self.prefix = Name("p" + prefix).id[1:] if prefix else ""
         self.graph = graph
         self.plan = plan
+        # the keyword registry's tables, handed in by the pipeline: each check class's emitters,
+        # and the message templates
+        self.checks = checks
+        self.messages = messages
         self.dynamic = dynamic
         self.dynamic_tables = dynamic_tables or {}
         self.absolutes = (
@@ -98,7 +108,11 @@ class ModuleEmitter:
         }
         self.aliases: list[Stmt] = []
         self._pending: deque[tuple[str, ir.Node]] = deque()
-        self.memo: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
+        self._memos: dict[str, dict[Any, Any]] = {}  # a unit's results that depend on the IR alone
+        # module constants that are sets, by name -> what they hold, for simplify.py: the exact
+        # type names of a type test's set, the keys (as literals) of a set of property names
+        self.type_sets: dict[str, frozenset[str]] = {}
+        self.key_sets: dict[str, frozenset[str]] = {}
         self.inline_depth = 0  # inlined copies around the code being emitted
         self.inline_count = 0  # inlined copies made so far in this module (each has its scope)
 
@@ -277,9 +291,76 @@ class ModuleEmitter:
         )
         default = self.functions_tuple(check.target)  # type: ignore[attr-defined]
         picker = "_pick_dynamic" if mode == "dynamic" else "_pick_recursive"
+        self.late_table(
+            table,
+            lambda: [
+                Assign(Subscript(table, lit(rid)), self.functions_tuple(target_key))
+                for rid, target_key in self.dynamic_tables.get((mode, anchor), [])
+            ],
+        )
+        return call(self.prim(picker), S, table, default)
+
+    # -- what a keyword unit asks of the emitter (the units import none of its drivers) ----------
+    def memo(self, owner: str) -> dict[Any, Any]:
+        """A table of `owner`'s results that depend on the IR alone, kept for the module."""
+        return self._memos.setdefault(owner, {})
+
+    def late_table(self, table: Name, fill: Callable[[], Iterable[Stmt]]) -> None:
+        """The statements that fill the constant `table` after the functions (it names them),
+        written once however often the table is asked for."""
         if table not in self.consts.filled:
             self.consts.filled.add(table)
-            for rid, target_key in self.dynamic_tables.get((mode, anchor), []):
-                entry = self.functions_tuple(target_key)
-                self.consts.late.append(Assign(Subscript(table, lit(rid)), entry))
-        return call(self.prim(picker), S, table, default)
+            self.consts.late.extend(fill())
+
+    def function_pair(self, node: ir.Node) -> Name:
+        """A module constant `(fast function, error function)` of `node`, written once (the fast
+        one through plain references): a property table's row."""
+        return self.consts.pair(self.fast_fn(self.through_refs(node)), self.error_fn(node))
+
+    def new_scope(self) -> Scope:
+        """The scope of one more inlined copy (its locals get a suffix of their own)."""
+        self.inline_count += 1
+        return Scope(str(self.inline_count))
+
+    def next_suffix(self) -> str:
+        """The suffix the next inlined copy's scope will have (for a loop variable it is bound to)."""
+        return str(self.inline_count + 1)
+
+    def check_in_place(
+        self, node: ir.Node, value: Expr | None, var: Name | None = None, scope: Scope | None = None
+    ) -> list[Stmt]:
+        """`node`'s fast checks on `value` (or the name `var`) without a call (fast.py)."""
+        from .fast import check_in_place
+
+        return check_in_place(self, node, value, var, scope)
+
+    def check_under(
+        self,
+        headers: list[Header],
+        node: ir.Node,
+        value: Expr | None = None,
+        var: Name | None = None,
+        scope: Scope | None = None,
+    ) -> list[Stmt]:
+        """check_in_place nested in `headers` (`if`s and `for`s), when it checks anything."""
+        from .fast import check_under
+
+        return check_under(self, headers, node, value, var, scope)
+
+    def passes_by_type(self, node: ir.Node, x: Name, scope: Scope) -> Expr | None:
+        """For a subschema that is a type alone: a test that `x` passes it, without a call."""
+        from .fast import passes_by_type
+
+        return passes_by_type(self, node, x, scope)
+
+    def alternatives(
+        self, schemas: tuple[ir.Node, ...], one: bool, x: Name, scope: Scope
+    ) -> list[Stmt]:
+        """The fast checks of oneOf (`one`) or anyOf on `x` (alternatives.py)."""
+        from .alternatives import alternatives
+
+        return alternatives(self, schemas, one, x, scope)
+
+    def annotations(self, node: ir.Node, value: Expr) -> Expr:
+        """A call of `node`'s annotation function on `value`: what it evaluated, or None."""
+        return self.fcall(self.annot_fn(node), value)

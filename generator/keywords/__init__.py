@@ -5,6 +5,7 @@ error code (the reference interpreter reads keywords by its own tables, generato
 - any_instance: type, enum, const          - numbers: minimum, maximum, exclusive*, multipleOf
 - strings: minLength, maxLength, pattern   - arrays: items, prefixItems, contains, minItems, ...
 - objects: properties, required, additionalProperties, patternProperties, ...
+- dependent_required: dependentRequired (dependencies' array form reads as it)
 - applicators: allOf, anyOf, oneOf, not, if/then/else
 - refs: $ref, $dynamicRef, $recursiveRef   - unevaluated: unevaluatedProperties/Items
 - annotations: $schema, $id, $defs, title, ... (never checks)

@@ -6,22 +6,16 @@ Preflight still checks their values where a profile lists them (a bad `$id` is a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..primitives import short_repr
-from ..resolve import not_a_uri, uri_problem
-from .base import ALL_DRAFTS, Keyword
+from ..uris import not_a_uri, uri_problem
+from .base import ALL_DRAFTS, Keyword, Walk
 
-# Names the drafts allow: $anchor and $dynamicAnchor in 2020-12 (the meta-schema's anchorString),
-# $anchor in 2019-09 (each profile's dialect names its rule); the plain-name fragment of an $id in
-# drafts 6 and 7 ("MUST begin with a letter ([A-Za-z]), followed by any number of letters, digits,
-# hyphens, underscores, colons, or periods").
-ANCHOR_2020 = r"[A-Za-z_][-A-Za-z0-9._]*"
-ANCHOR_2019 = r"[A-Za-z][-A-Za-z0-9.:_]*"
+# The plain-name fragment of an $id in drafts 6 and 7 ("MUST begin with a letter ([A-Za-z]),
+# followed by any number of letters, digits, hyphens, underscores, colons, or periods"); the names
+# $anchor takes are the dialect's (dialects.py).
 PLAIN_NAME = r"[A-Za-z][-A-Za-z0-9_:.]*"
-
-if TYPE_CHECKING:
-    from ..preflight import Walk
 
 
 def check_string(w: Walk, value: Any, pointer: str, depth: int) -> None:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from .. import ir
 from ..emit.context import ErrorContext, X, fail
-from ..emit.exact import JSON_KIND
 from ..emit.tree import (
     RETURN_FALSE,
     Compare,
@@ -27,16 +26,19 @@ from ..emit.tree import (
     if_,
     lit,
 )
-from ..values import canonical, dumps_exact, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from ..values import SAFE_FLOAT_INT, canonical, dumps_exact, normalize_number
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Context,
+    Keyword,
+    Lowering,
+    Walk,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-
-# ints up to this size compare with floats exactly as decimals do
-SAFE_FLOAT_INT = 2**53
 
 # The messages of type (the error path's first test, emit/error_path.py), enum, const, and of a false
 # schema (which allows no instance); see emit/context.py, "errors".
@@ -57,6 +59,9 @@ class Enum(ir.Check):
     # (`[1]` and `[1.0]` accept the same values, but their errors show them as the schema wrote them)
     identity: str = ""
     on_every_type = True
+
+    def constant_values(self) -> tuple[Any, ...]:
+        return self.values
 
 
 # -- type ------------------------------------------------------------------------------------------
@@ -145,7 +150,7 @@ def _json_kind(value: Any) -> str:
 
 def fast_enum(b: Branch, check: Enum) -> list[Stmt]:
     m, x, exact = b.m, b.x, b.exact
-    kind = JSON_KIND[exact]
+    kind = b.kind
     values = [
         normalize_number(v) if kind == "number" else v
         for v in check.values

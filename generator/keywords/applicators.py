@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..emit.alternatives import alternatives
-from ..emit.annotations import acall, merge
 from ..emit.context import (
     AK,
     EV,
@@ -23,8 +21,8 @@ from ..emit.context import (
     ecall,
     error_spec,
     fail,
+    merge,
 )
-from ..emit.fast import check_in_place, passes_by_type
 from ..emit.tree import (
     NONE,
     RETURN_FALSE,
@@ -49,13 +47,19 @@ from ..emit.tree import (
     method,
 )
 from ..errors import join_pointer
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Keyword,
+    Lowering,
+    Walk,
+    check_subschema,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import General
     from ..emit.module import ModuleEmitter
-    from ..lower import Lowering
-    from ..preflight import Walk
 
 
 # The messages (emit/context.py, "errors"). A failed anyOf, or a oneOf no alternative holds,
@@ -114,10 +118,6 @@ def check_schemas(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_array(value, pointer, pointer.rsplit("/", 1)[-1], depth)
 
 
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
-
-
 C = Any  # Context | None
 
 
@@ -170,16 +170,16 @@ def fast_all_of(g: General, check: AllOf) -> list[Stmt]:
 
 
 def fast_any_of(g: General, check: AnyOf) -> list[Stmt]:
-    return alternatives(g.m, check.schemas, False, g.x, g.scope)
+    return g.m.alternatives(check.schemas, False, g.x, g.scope)
 
 
 def fast_one_of(g: General, check: OneOf) -> list[Stmt]:
-    return alternatives(g.m, check.schemas, True, g.x, g.scope)
+    return g.m.alternatives(check.schemas, True, g.x, g.scope)
 
 
 def fast_not(g: General, check: Not_) -> list[Stmt]:
     assert check.schema is not None
-    return [fail_if(passes_by_type(g.m, check.schema, g.x, g.scope) or g.m.call(check.schema, g.x))]
+    return [fail_if(g.m.passes_by_type(check.schema, g.x, g.scope) or g.m.call(check.schema, g.x))]
 
 
 def fast_if(g: General, check: IfThenElse) -> list[Stmt]:
@@ -221,7 +221,7 @@ def _condition_in_place(g: General, condition: ir.Node) -> tuple[list[Stmt], Nam
     if m.dynamic or not m.inlinable(condition):
         return None
     flag = g.scope("c")
-    flagged = as_flag(check_in_place(m, condition, None, var=g.x), flag)
+    flagged = as_flag(m.check_in_place(condition, None, var=g.x), flag)
     if flagged is None:
         return None
     if not flagged[1]:
@@ -235,7 +235,7 @@ def _checked(m: ModuleEmitter, sub: ir.Node | None, x: Name) -> list[Stmt]:
     if sub is None or ir.always_true(sub):
         return []
     if m.inlinable(sub):
-        return check_in_place(m, sub, None, var=x)
+        return m.check_in_place(sub, None, var=x)
     return [fail_if(Not(m.call(sub, x)))]
 
 
@@ -303,13 +303,13 @@ def error_if(e: ErrorContext, check: IfThenElse) -> list[Stmt]:
 # -- what they evaluate -------------------------------------------------------------------------------
 def evaluates_each(found: Evaluation, check: AllOf | AnyOf) -> None:
     for sub in check.schemas:
-        found.in_place += merge(acall(found.m, sub))
+        found.in_place += merge(found.m.annotations(sub, X))
 
 
 def evaluates_one_of(found: Evaluation, check: OneOf) -> None:
     """oneOf annotates only when it holds: exactly one alternative is valid."""
     r, rs = Name("r"), Name("rs")
-    calls = tuple(acall(found.m, sub) for sub in check.schemas)
+    calls = tuple(found.m.annotations(sub, X) for sub in check.schemas)
     found.in_place.append(
         Assign(rs, ListComp(GenExp(r, r, Tuple(calls), Compare(r, "is not", NONE))))
     )
@@ -324,11 +324,11 @@ def evaluates_one_of(found: Evaluation, check: OneOf) -> None:
 def evaluates_if(found: Evaluation, check: IfThenElse) -> None:
     assert check.condition is not None
     m, r = found.m, Name("r")
-    found.in_place.append(Assign(r, acall(m, check.condition)))
+    found.in_place.append(Assign(r, m.annotations(check.condition, X)))
     then: list[Stmt] = [ExprStmt(method(EV, "update", r))]
     if check.then is not None:
-        then += merge(acall(m, check.then))
-    otherwise = merge(acall(m, check.otherwise)) if check.otherwise is not None else []
+        then += merge(m.annotations(check.then, X))
+    otherwise = merge(m.annotations(check.otherwise, X)) if check.otherwise is not None else []
     found.in_place.append(if_(Compare(r, "is not", NONE), then, otherwise))
 
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..emit.annotations import merge  # noqa: F401 - (the in-place units use it)
 from ..emit.context import (
     AK,
     EV,
@@ -28,7 +27,6 @@ from ..emit.context import (
     error_spec,
     ptr,
 )
-from ..emit.fast import check_in_place, check_under, next_suffix
 from ..emit.tree import (
     RETURN_FALSE,
     Assign,
@@ -56,14 +54,20 @@ from ..emit.tree import (
 from ..errors import join_pointer
 from ..plan import tuning
 from ..values import count_bound, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Keyword,
+    Lowering,
+    Planning,
+    Walk,
+    check_subschema,
+    drafts,
+)
 from .strings import check_count, error_length, fast_length
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Lowering
-    from ..plan import Plan
-    from ..preflight import Walk
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class ArrayPlan:
     unrolled: int | None  # the length at which the items are unpacked (minItems checked there)
 
 
-def plan_arrays(node: ir.Node, plan: Plan) -> ArrayPlan:
+def plan_arrays(node: ir.Node, plan: Planning) -> ArrayPlan:
     bounds = [c.bound for c in node.checks if isinstance(c, ItemCount) and c.at_least]
     items = [c for c in node.checks if isinstance(c, Items)]
     if len(bounds) != 1 or not 1 <= bounds[0] <= tuning.UNROLL_ITEMS or len(items) != 1:
@@ -140,7 +144,7 @@ def plan_arrays(node: ir.Node, plan: Plan) -> ArrayPlan:
 
 
 def _unrolled(b: Branch) -> int | None:
-    plan: ArrayPlan = b.plan.parts["arrays"]
+    plan: ArrayPlan = b.plan.part(ArrayPlan)
     return plan.unrolled
 
 
@@ -159,10 +163,6 @@ def check_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
 
 def check_prefix_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_array(value, pointer, "prefixItems", depth)
-
-
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
 
 
 def check_unique_items(w: Walk, value: Any, pointer: str, depth: int) -> None:
@@ -254,7 +254,7 @@ def fast_prefix_items(b: Branch, check: PrefixItems) -> list[Stmt]:
     for i, sub in checked:
         longer = Compare(size, ">", lit(i))
         if m.inlinable(sub):
-            out += check_under(m, [("if", longer, None)], sub, Subscript(x, lit(i)))
+            out += m.check_under([("if", longer, None)], sub, Subscript(x, lit(i)))
         else:
             out.append(fail_if(and_(longer, Not(m.fcall(m.fast_fn(sub), Subscript(x, lit(i)))))))
     return out
@@ -275,15 +275,14 @@ def fast_items(b: Branch, check: Items) -> list[Stmt]:
         if length is not None and not check.start:
             return _unrolled_items(b, schema, length)
         if check.start:  # by index: a slice would copy the list on the valid path
-            index = Name("index" + next_suffix(m))
-            return check_under(
-                m,
+            index = Name("index" + m.next_suffix())
+            return m.check_under(
                 [("for", index, call("range", lit(check.start), call("len", x)))],
                 schema,
                 Subscript(x, index),
             )
-        item = Name("item" + next_suffix(m))
-        return check_under(m, [("for", item, x)], schema, var=item)
+        item = Name("item" + m.next_suffix())
+        return m.check_under([("for", item, x)], schema, var=item)
     fn = m.fast_fn(schema)
     if check.start:
         i = b.scope("i")
@@ -309,15 +308,15 @@ def _unrolled_items(b: Branch, schema: ir.Node, length: int) -> list[Stmt]:
     """`if len(x) == n:` unpack and check each item in place; `elif len(x) < n:` fail (the
     minItems check, which emits nothing itself here); `else:` the usual loop."""
     m, x = b.m, b.x
-    item = Name("item" + next_suffix(m))
-    loop = check_under(m, [("for", item, x)], schema, var=item)
+    item = Name("item" + m.next_suffix())
+    loop = m.check_under([("for", item, x)], schema, var=item)
     too_short = Compare(call("len", x), "<", lit(length))
     if not loop or length * (count_lines(loop) - 1) > tuning.UNROLL_LINES:
         return [fail_if(too_short), *loop]  # nothing to check on an item, or too much to repeat
     names = [Name(item.id + "_" + str(j)) for j in range(length)]
     unpacked: list[Stmt] = [Assign(Tuple(tuple(names), bare=True), x)]
     for name in names:
-        unpacked += check_in_place(m, schema, None, var=name)
+        unpacked += m.check_in_place(schema, None, var=name)
     return [
         If(
             (

@@ -1,21 +1,128 @@
 """What a keyword unit declares: each keyword (who knows it, how its value is checked, what it
 lowers to) and each IR check (its cost, its fast and error code, what it evaluates for
-unevaluated*). The registry in keywords/__init__.py collects them, and preflight, lowering,
-planning and emission read it from there. (The reference interpreter, generator/reference/, has
+unevaluated*). The registry (registry.py) collects them, and the pipeline hands its tables to
+preflight, lowering, planning and emission. (The reference interpreter, generator/reference/, has
 tables of its own.)
+
+And what a unit receives from those stages, as Protocols: a unit imports none of the stages, so
+the stages sit above the units (tests/test_layering.py). The emission contexts (emit/context.py)
+are the fourth door.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from ..dialects import Dialect, Limits
+from ..errors import SchemaError
+from ..format_options import FormatOptions
+from ..ir import Node
 
 if TYPE_CHECKING:
     from ..emit.context import Branch, ErrorContext, Evaluation, General
     from ..emit.tree import Stmt
     from ..ir import Check
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
+
+
+def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
+    """The preflight check of a keyword whose value is one schema."""
+    w.schema(value, pointer, depth + 1)
+
+
+class ProfileView(Protocol):
+    """A profile (profiles.py), as units read it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def draft(self) -> str | None: ...
+    @property
+    def dialect(self) -> Dialect: ...
+    @property
+    def limits(self) -> Limits: ...
+    @property
+    def fail_closed(self) -> bool: ...
+    @property
+    def type_arrays(self) -> bool: ...
+    @property
+    def schema_additional_properties(self) -> bool: ...
+    @property
+    def integer_multiple_of_only(self) -> bool: ...
+    @property
+    def format_options(self) -> FormatOptions: ...
+    def keyword_status(self, keyword: str) -> str: ...
+
+
+class Walk(Protocol):
+    """Preflight's walk of a schema (preflight.py), for a keyword's check of its own value."""
+
+    @property
+    def profile(self) -> ProfileView: ...
+    def fail(self, code: str, pointer: str, message: str) -> SchemaError: ...
+    def unsafe_pattern(self, pointer: str, message: str) -> None: ...
+    def describe(self, value: Any) -> str: ...
+    def json_value(self, value: Any, pointer: str) -> None: ...
+    def number(self, value: Any, pointer: str, keyword: str) -> None: ...
+    def count(self, value: Any, pointer: str, keyword: str) -> None: ...
+    def schema(self, schema: Any, pointer: str, depth: int) -> None: ...
+    def schema_array(self, value: Any, pointer: str, keyword: str, depth: int) -> None: ...
+    def schema_map(self, value: Any, pointer: str, depth: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a subschema sits while lowering: its document, pointer and base URI (drafts only).
+    Lowering makes them; a unit passes them on and reads `base`."""
+
+    document: str = ""
+    pointer: str = ""
+    base: str = ""
+
+
+class Located(Protocol):
+    """A location the resolver found (resolve.py Location): the schema there."""
+
+    @property
+    def schema(self) -> Any: ...
+
+
+class Lowering(Protocol):
+    """Lowering (lower.py), for a keyword's lowering of its value to IR checks."""
+
+    @property
+    def profile(self) -> ProfileView: ...
+    @property
+    def registry(self) -> object | None: ...  # (None: a schema lowered with no resolver)
+    @property
+    def dynamic_names(self) -> set[tuple[str, str]]: ...
+    def node(self, schema: Any, pointer: str, ctx: Context | None = None) -> Node: ...
+    def nodes(self, schemas: list[Any], pointer: str, ctx: Context | None) -> tuple[Node, ...]: ...
+    def enforced(self, keyword: str, schema: dict[str, Any]) -> bool: ...
+    def absolute(self, key: str) -> str: ...
+    def lower_keyword(
+        self, keyword: str, value: Any, schema: dict[str, Any], where: str, ctx: Context | None
+    ) -> list[Check]: ...
+    def resolve_reference(
+        self, reference: str, base: str, where: str
+    ) -> tuple[Located, str, tuple[int, ...], int] | None: ...
+
+
+class Inlined(Protocol):
+    """The plan's inlining decisions (plan/inlining.py), as a planner reads them."""
+
+    def is_leaf(self, node: Node) -> bool: ...
+    def inlinable(self, node: Node, depth: int) -> bool: ...
+
+
+class Planning(Protocol):
+    """The plan of a graph (plan/__init__.py), as a unit's planner reads it."""
+
+    @property
+    def dynamic(self) -> bool: ...
+    @property
+    def inlining(self) -> Inlined: ...
+
 
 # The profiles and drafts, by name, in the order the drafts appeared.
 DRAFTS = ("draft4", "draft6", "draft7", "draft2019-09", "draft2020-12")

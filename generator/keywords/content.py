@@ -17,12 +17,10 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import NONE, Assign, Call, Compare, Name, Not, Stmt, call, fail_if, if_, or_
-from .base import CheckKind, Keyword, drafts
+from .base import CheckKind, Context, Keyword, Lowering, Walk, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,18 @@ from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Call, Not, Stmt, call, fail_if, if_
 from ..errors import SchemaError
-from .base import ALL_DRAFTS, CheckKind, Keyword
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Context,
+    Keyword,
+    Lowering,
+    ProfileView,
+    Walk,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
-    from ..profiles import Profile
 
 # The rules a profile that is no draft (strict) checks formats by: it reads its keywords as
 # 2020-12 does.
@@ -52,7 +57,7 @@ class Checker:
     attribute: str = ""
 
 
-def checker_for(name: Any, profile: Profile) -> Checker | None:
+def checker_for(name: Any, profile: ProfileView) -> Checker | None:
     """The checker of format `name` in `profile`: the user's (custom formats win), else the one of
     the draft in force; None when the format is unknown there."""
     if not isinstance(name, str):
@@ -81,7 +86,7 @@ def check_format(w: Walk, value: Any, pointer: str, depth: int) -> None:
         raise w.fail("unknown-format", pointer, _unknown_message(value, profile))
 
 
-def _unknown_message(name: str, profile: Profile) -> str:
+def _unknown_message(name: str, profile: ProfileView) -> str:
     from ..formats import FORMATS
 
     draft = profile.draft or SEED_DRAFT

@@ -15,14 +15,11 @@ from .. import ir, values
 from .. import primitives as p
 from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import BinOp, Compare, Not, Stmt, call, fail_if, if_, lit, method
-from ..values import normalize_number
-from .any_instance import SAFE_FLOAT_INT
-from .base import ALL_DRAFTS, CheckKind, Keyword
+from ..values import SAFE_FLOAT_INT, normalize_number
+from .base import ALL_DRAFTS, CheckKind, Context, Keyword, Lowering, Walk
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
 
 # The relation the instance must have to the bound -> (the failing operator, the signs of
 # _cmp(x, bound) that pass).

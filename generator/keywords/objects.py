@@ -16,12 +16,11 @@ with additionalProperties. Each keyword's emission reads its part of the plan, n
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
 from ..codegen import literal
-from ..emit.annotations import acall, merge
 from ..emit.context import (
     AK,
     EV,
@@ -35,10 +34,9 @@ from ..emit.context import (
     at_key,
     ecall,
     error_spec,
+    merge,
     ptr,
 )
-from ..emit.fast import check_in_place, check_under, next_suffix
-from ..emit.names import Scope
 from ..emit.tree import (
     NONE,
     RETURN_FALSE,
@@ -71,16 +69,22 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..plan import tuning
+from ..plan.parts import ObjectNames
 from ..values import count_bound, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import (
+    ALL_DRAFTS,
+    CheckKind,
+    Keyword,
+    Lowering,
+    Planning,
+    Walk,
+    drafts,
+)
 from .strings import count_fails
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
     from ..emit.module import ModuleEmitter
-    from ..lower import Lowering
-    from ..plan import Plan
-    from ..preflight import Walk
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ class Required(ir.Check):
 class Properties(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
+
+    def named_subschemas(self) -> tuple[tuple[str, ir.Node], ...]:
+        return self.entries
 
 
 @dataclass(frozen=True)
@@ -120,12 +127,6 @@ class PropertyCount(ir.Check):
 
 
 @dataclass(frozen=True)
-class DependentRequired(ir.Check):
-    entries: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    applies_to = "object"
-
-
-@dataclass(frozen=True)
 class DependentSchemas(ir.Check):
     entries: tuple[tuple[str, ir.Node], ...] = ()
     applies_to = "object"
@@ -134,7 +135,7 @@ class DependentSchemas(ir.Check):
 
 # The messages (emit/context.py, "errors"). A member no schema allows is reported at its own
 # location, its name (or index) as the parameter, and beside patternProperties the patterns it
-# matches none of; dependencies' array form reads as dependentRequired.
+# matches none of; dependencies' array form reads as dependentRequired (its own unit).
 MESSAGES = {
     "required": "{missingProperty} is a required property",
     "additionalProperties": "additional property {additionalProperty} is not allowed",
@@ -142,7 +143,6 @@ MESSAGES = {
     "the patterns {patterns}",
     "minProperties": "{instance} has too few properties (minProperties {limit})",
     "maxProperties": "{instance} has too many properties (maxProperties {limit})",
-    "dependentRequired": "{missingProperty} is a required property when {property} is present",
 }
 
 
@@ -159,7 +159,7 @@ class PatternLoop:
 
 
 @dataclass(frozen=True)
-class ObjectPlan:
+class ObjectPlan(ObjectNames):
     closed: AdditionalProperties | None  # `additionalProperties: false` without patternProperties
     exact_keys: bool  # the required names are exactly the closed names: one test of the keys
     present: frozenset[str]  # the names `required` checks before `properties` runs
@@ -170,13 +170,19 @@ class ObjectPlan:
     # it finds and compares the count with the object's size, in place of a keys view <= the names
     counted: bool
 
+    def closed_names(self) -> frozenset[str] | None:
+        return frozenset(self.closed.known) if self.closed is not None else None
+
+    def required_names(self) -> frozenset[str]:
+        return self.present
+
 
 def checked_properties(check: Properties) -> list[tuple[str, ir.Node]]:
     """The properties with something to check: the names a property table lists."""
     return [(prop, sub) for prop, sub in check.entries if not ir.always_true(sub)]
 
 
-def plan_objects(node: ir.Node, plan: Plan) -> ObjectPlan:
+def plan_objects(node: ir.Node, plan: Planning) -> ObjectPlan:
     checks = node.checks
     properties = [c for c in checks if isinstance(c, Properties)]
     closed = next(
@@ -270,7 +276,7 @@ def _literal_prefix(source: str) -> str | None:
 
 
 def _plan(b: Branch | ErrorContext) -> ObjectPlan:
-    found: ObjectPlan = b.plan.parts["objects"]
+    found: ObjectPlan = b.plan.part(ObjectPlan)
     return found
 
 
@@ -278,7 +284,7 @@ def property_table(m: ModuleEmitter, check: Properties, error_only: bool = False
     """The table of a large `properties`: name -> (fast function, error function), used by both
     paths; or (error_only, for the error path of a smaller one) name -> error function. None when
     there are too few properties (each is then tested by name), and in dynamic mode."""
-    memo = m.memo.setdefault("property_table", {})
+    memo = m.memo("property_table")
     if (check, error_only) not in memo:
         memo[(check, error_only)] = _property_table(m, check, error_only)
     found: Name | None = memo[(check, error_only)]
@@ -292,10 +298,7 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
         return None
     rows: list[tuple[str, Name]]
     if large:
-        rows = [
-            (n, m.consts.pair(m.fast_fn(m.through_refs(sub)), m.error_fn(sub)))
-            for n, sub in entries
-        ]
+        rows = [(n, m.function_pair(sub)) for n, sub in entries]
     else:
         rows = [(n, m.error_fn(sub)) for n, sub in entries]
     kind = "F" if large else "G"
@@ -305,11 +308,12 @@ def _property_table(m: ModuleEmitter, check: Properties, error_only: bool) -> Na
         key=kind + repr([(n, r.id) for n, r in rows]),
         annotation="dict[str, tuple[Any, Any]]" if large else "dict[str, Any]",
     )
-    if table not in m.consts.filled:
-        m.consts.filled.add(table)
-        m.consts.late.append(
+    m.late_table(
+        table,
+        lambda: [
             ExprStmt(method(table, "update", Display("dict", tuple((lit(n), r) for n, r in rows))))
-        )
+        ],
+    )
     return table
 
 
@@ -320,7 +324,7 @@ def _keys(m: ModuleEmitter, names: Any) -> Name:
 
 def _key_set(m: ModuleEmitter, kind: str, names: Any) -> Name:
     table = m.constant(kind, literal_expr(frozenset(names)))
-    m.memo.setdefault("key_sets", {})[table.id] = frozenset(literal(n).text for n in names)
+    m.key_sets[table.id] = frozenset(literal(n).text for n in names)
     return table
 
 
@@ -374,21 +378,8 @@ def check_pattern_properties(w: Walk, value: Any, pointer: str, depth: int) -> N
         check_pattern(w, name, join_pointer(pointer, name), depth)
 
 
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
-
-
 def check_schema_map(w: Walk, value: Any, pointer: str, depth: int) -> None:
     w.schema_map(value, pointer, depth)
-
-
-def check_dependent_required(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    if not isinstance(value, dict):
-        raise w.fail(
-            "bad-keyword-value", pointer, "dependentRequired must be an object of string arrays"
-        )
-    for name, names in value.items():
-        check_required(w, names, join_pointer(pointer, name), depth)
 
 
 def check_dependencies(w: Walk, value: Any, pointer: str, depth: int) -> None:
@@ -467,13 +458,6 @@ def lower_max_properties(
     return [PropertyCount("maxProperties", count_bound(value), False, normalize_number(value))]
 
 
-def lower_dependent_required(
-    lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
-) -> list[ir.Check]:
-    entries = tuple((name, tuple(names)) for name, names in value.items() if names)
-    return [DependentRequired("dependentRequired", entries)] if entries else []
-
-
 def lower_dependent_schemas(
     lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
 ) -> list[ir.Check]:
@@ -486,16 +470,18 @@ def lower_dependent_schemas(
 def lower_dependencies(
     lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: C
 ) -> list[ir.Check]:
-    """An array value is dependentRequired, a schema value dependentSchemas (every draft)."""
-    names = tuple((n, tuple(v)) for n, v in value.items() if isinstance(v, list) and v)
+    """An array value is dependentRequired (lowered by that keyword's unit, under this keyword's
+    name), a schema value dependentSchemas (every draft)."""
+    names = {n: v for n, v in value.items() if isinstance(v, list)}
     schemas = tuple(
         (n, lw.node(v, join_pointer(where, n), ctx))
         for n, v in value.items()
         if not isinstance(v, list)
     )
-    checks: list[ir.Check] = []
-    if names:
-        checks.append(DependentRequired("dependencies", names))
+    checks = [
+        replace(check, keyword="dependencies")
+        for check in lw.lower_keyword("dependentRequired", names, schema, where, ctx)
+    ]
     if schemas:
         checks.append(DependentSchemas("dependencies", schemas))
     return checks
@@ -529,8 +515,7 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
     # `"a" not in x` and then `x["a"]` look it up twice (most of a native module's time on CITM)
     missing = m.prim("_MISSING")
     for name in fetched:
-        m.inline_count += 1
-        scope = Scope(str(m.inline_count))  # (the scope of the property's checks in place too)
+        scope = m.new_scope()  # (the scope of the property's checks in place too)
         b.fetched[name] = scope
         out.append(Assign(scope("x"), method(x, "get", lit(name), missing)))
     out.append(fail_if(or_(*(Compare(b.fetched[n]("x"), "is", missing) for n in fetched))))
@@ -626,8 +611,8 @@ def _property_code(b: Branch, name: str, sub: ir.Node) -> list[Stmt] | Expr:
         sub = target  # a reference to a shared subschema: its function, called directly
     elif m.inlinable(sub):
         if scope is not None:
-            return check_in_place(m, sub, None, var=scope("x"), scope=scope)
-        return check_in_place(m, sub, value)
+            return m.check_in_place(sub, None, var=scope("x"), scope=scope)
+        return m.check_in_place(sub, value)
     return Not(m.fcall(m.fast_fn(sub), value))
 
 
@@ -648,10 +633,9 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
     k, v = b.scope("k"), b.scope("v")
     if not check.patterns and m.inlinable(schema):
         # the subschema checked in place, in the loop; over the values alone when no property is known
-        value = Name("value" + next_suffix(m))
+        value = Name("value" + m.next_suffix())
         if known:
-            return check_under(
-                m,
+            return m.check_under(
                 [
                     ("for", Tuple((k, value), bare=True), method(x, "items")),
                     ("if", Compare(k, "not in", known), None),
@@ -659,7 +643,7 @@ def fast_additional_properties(b: Branch, check: AdditionalProperties) -> list[S
                 schema,
                 var=value,
             )
-        return check_under(m, [("for", value, method(x, "values"))], schema, var=value)
+        return m.check_under([("for", value, method(x, "values"))], schema, var=value)
     tests: list[Expr] = [Compare(k, "not in", known)] if known else []
     patterns = check.patterns
     if patterns:  # a name that is not a string matches no pattern
@@ -750,13 +734,6 @@ def fast_property_count(b: Branch, check: PropertyCount) -> list[Stmt]:
     return [fail_if(count_fails(b.x, check.at_least, check.bound))]
 
 
-def fast_dependent_required(b: Branch, check: DependentRequired) -> list[Stmt]:
-    return [
-        fail_if(and_(_has(name, b.x), Not(and_(*[_has(n, b.x) for n in names]))))
-        for name, names in check.entries
-    ]
-
-
 def fast_dependent_schemas(b: Branch, check: DependentSchemas) -> list[Stmt]:
     return [
         fail_if(and_(_has(name, b.x), Not(b.m.fcall(b.m.fast_fn(sub), b.x))))
@@ -818,14 +795,6 @@ def error_additional_properties(e: ErrorContext, check: AdditionalProperties) ->
     return [For(KEY, X, (if_(and_(*tests), [inner]),))]
 
 
-def member_error(m: ModuleEmitter, spec: Name, keyword: str) -> Stmt:
-    """The error of the member `key` of x, which no schema allows (a false additionalProperties,
-    unevaluatedProperties or unevaluatedItems)."""
-    return ExprStmt(
-        call(m.prim("_member_error"), OUT, X, KEY, spec, IP, KP, AK, lit("/" + keyword))
-    )
-
-
 def error_pattern_properties(e: ErrorContext, check: PatternProperties) -> list[Stmt]:
     m, at = e.m, at_key(e.m)
     inner = [
@@ -843,33 +812,6 @@ def error_property_count(e: ErrorContext, check: PropertyCount) -> list[Stmt]:
     from .strings import error_length
 
     return error_length(e, check)
-
-
-def error_dependent_required(e: ErrorContext, check: DependentRequired) -> list[Stmt]:
-    m = e.m
-    spec = error_spec(m, e.node, MESSAGES["dependentRequired"])
-    return [
-        if_(
-            _has(name, X),
-            [
-                ExprStmt(
-                    call(
-                        m.prim("_dependent_errors"),
-                        OUT,
-                        X,
-                        lit(name),
-                        lit(names),
-                        spec,
-                        IP,
-                        KP,
-                        AK,
-                        lit("/" + check.keyword),
-                    )
-                )
-            ],
-        )
-        for name, names in check.entries
-    ]
 
 
 def error_dependent_schemas(e: ErrorContext, check: DependentSchemas) -> list[Stmt]:
@@ -898,7 +840,7 @@ def evaluates_additional_properties(found: Evaluation, check: AdditionalProperti
 
 def evaluates_dependent_schemas(found: Evaluation, check: DependentSchemas) -> None:
     for name, sub in check.entries:
-        found.objects.append(if_(_has(name, X), merge(acall(found.m, sub))))
+        found.objects.append(if_(_has(name, X), merge(found.m.annotations(sub, X))))
 
 
 _OBJECTS = ALL_DRAFTS | {"octoscript", "strict"}
@@ -949,13 +891,6 @@ KEYWORDS = [
         lower_max_properties,
     ),
     Keyword(
-        "dependentRequired",
-        "validation",
-        drafts("draft2019-09"),
-        check_dependent_required,
-        lower_dependent_required,
-    ),
-    Keyword(
         "dependentSchemas",
         "applicator",
         drafts("draft2019-09"),
@@ -975,9 +910,6 @@ KEYWORDS = [
 CHECKS = [
     CheckKind(Required, cost=0, fast=fast_required, error=error_required),
     CheckKind(PropertyCount, cost=0, fast=fast_property_count, error=error_property_count),
-    CheckKind(
-        DependentRequired, cost=1, fast=fast_dependent_required, error=error_dependent_required
-    ),
     CheckKind(
         AdditionalProperties,
         cost=2,

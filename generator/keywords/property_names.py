@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.context import IP, KEY, ErrorContext, X, ecall
 from ..emit.tree import For, Not, Stmt, fail_if
-from .base import CheckKind, Keyword, drafts
-from .objects import check_subschema  # (preflight: the value is a schema)
+from .base import (
+    CheckKind,
+    Context,
+    Keyword,
+    Lowering,
+    check_subschema,
+    drafts,
+)
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
 
 # No message of its own: a name that fails gives the subschema's errors.
 MESSAGES: dict[str, str] = {}

@@ -13,16 +13,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import ir
-from ..emit.annotations import merge
-from ..emit.context import IP, OUT, ErrorContext, Evaluation, X, through_ref
-from ..emit.fast import check_in_place
+from ..emit.context import IP, OUT, ErrorContext, Evaluation, X, merge, through_ref
 from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
-from .base import ALL_DRAFTS, CheckKind, Keyword, drafts
+from .base import ALL_DRAFTS, CheckKind, Keyword, Lowering, Walk, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import General
-    from ..lower import Lowering
-    from ..preflight import Walk
 
 
 @dataclass(frozen=True)
@@ -112,8 +108,8 @@ def fast_ref(g: General, check: Ref) -> list[Stmt]:
     m.has_refs = True
     target = m.target(check)
     if check.mode is None and (not m.dynamic or not check.enter) and m.type_only(target):
-        return check_in_place(
-            m, target, None, var=x
+        return m.check_in_place(
+            target, None, var=x
         )  # a reference to a type alone (FHIR's `boolean`)
     function = m.fast_fn(target) if check.mode is None else Subscript(m.dynamic_pick(check), lit(0))
     return [fail_if(Not(Call(function, (x, *m.ref_scope(check)))))]

@@ -10,6 +10,7 @@ from . import (
     applicators,
     arrays,
     content,
+    dependent_required,
     format,
     numbers,
     objects,
@@ -29,6 +30,7 @@ UNITS = (
     content,
     arrays,
     objects,
+    dependent_required,
     property_names,
     applicators,
     refs,
@@ -41,10 +43,12 @@ CHECKS: dict[type, CheckKind] = {c.ir: c for unit in UNITS for c in unit.CHECKS}
 # message name ("type", "oneOf.several") -> its template (emit/context.py, "errors"): the messages
 # of every unit, which the generated code fills (reference/messages.py holds the oracle's copy)
 MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.MESSAGES.items()}
-# unit name ("objects") -> its planner (node, plan) -> that unit's part of the node's plan
-PLANNERS: dict[str, Callable[..., Any]] = {
-    unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")
-}
+# check class -> its rank in a node's order (plan/order.py)
+RANKS: dict[type, int] = {kind: c.cost for kind, c in CHECKS.items()}
+# each planner (node, plan) -> that unit's part of the node's plan (plan/parts.py NodePlan.part)
+PLANNERS: tuple[Callable[..., Any], ...] = tuple(
+    unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")
+)
 
 
 def enforced_by(profile: str) -> frozenset[str]:

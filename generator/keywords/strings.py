@@ -14,12 +14,10 @@ from ..emit.context import ErrorContext, X, fail
 from ..emit.tree import Compare, Expr, Not, Stmt, call, fail_if, if_, lit
 from ..regex.simple import always_matches
 from ..values import count_bound, normalize_number
-from .base import ALL_DRAFTS, CheckKind, Keyword
+from .base import ALL_DRAFTS, CheckKind, Context, Keyword, Lowering, Walk
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Context, Lowering
-    from ..preflight import Walk
 
 
 # The messages (emit/context.py, "errors"): the limit as the schema gives it, the pattern as written.
@@ -128,12 +126,11 @@ def count_fails(x: Expr, at_least: bool, bound: int) -> Expr:
 
 
 def error_length(e: ErrorContext, check: Any) -> list[Stmt]:
-    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages)."""
-    from .registry import MESSAGES
-
+    """minLength/maxLength, and minItems/maxItems and min/maxProperties (their units' messages,
+    from the registry's table the emitter holds)."""
     test = Compare(call("len", X), "<" if check.at_least else ">", lit(check.bound))
     limit = check.limit if check.limit is not None else check.bound
-    return [if_(test, [fail(e, check.keyword, MESSAGES[check.keyword], {"limit": limit})])]
+    return [if_(test, [fail(e, check.keyword, e.m.messages[check.keyword], {"limit": limit})])]
 
 
 def fast_pattern(b: Branch, check: Pattern) -> list[Stmt]:

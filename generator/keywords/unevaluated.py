@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import ir
-from ..emit.context import EV, KEY, ErrorContext, X, at_key, ecall, error_spec
+from ..emit.context import EV, KEY, ErrorContext, X, at_key, ecall, error_spec, member_error
 from ..emit.tree import (
     Assign,
     Compare,
@@ -24,12 +24,10 @@ from ..emit.tree import (
     if_,
     method,
 )
-from .base import CheckKind, Keyword, drafts
+from .base import CheckKind, Keyword, Lowering, check_subschema, drafts
 
 if TYPE_CHECKING:
     from ..emit.context import Branch
-    from ..lower import Lowering
-    from ..preflight import Walk
 
 
 # The messages (emit/context.py, "errors"): a member no schema evaluated and a false
@@ -54,10 +52,6 @@ class Unevaluated(ir.Check):
 class UnevaluatedItems(Unevaluated):
     applies_to = "array"
     evaluates_all = "array"
-
-
-def check_subschema(w: Walk, value: Any, pointer: str, depth: int) -> None:
-    w.schema(value, pointer, depth + 1)
 
 
 def lower_properties(
@@ -101,8 +95,6 @@ def error_unevaluated(e: ErrorContext, check: Unevaluated) -> list[Stmt]:
         return []
     out: list[Stmt] = [Assign(EV, m.fcall(m.eval_fn(e.node), X))]
     if check.schema.boolean is False:
-        from .objects import member_error
-
         spec = error_spec(m, e.node, MESSAGES[check.keyword], _PARAMS[check.keyword])
         inner: Stmt = member_error(m, spec, check.keyword)
     else:

@@ -10,44 +10,47 @@ part. The emitter maps the plan to code; it decides nothing that the plan can.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .. import ir
-from .cost import Costs
+from .cost import CheckCost, Costs
 from .inlining import Inlining
+from .parts import NodePlan
 from .recursion import recursion_heads
 
-
-@dataclass(frozen=True)
-class NodePlan:
-    """The plan of one subschema: each unit's part, by the unit's name."""
-
-    parts: dict[str, Any]
+# A unit's planner: (node, the plan) -> that unit's part of the node's plan.
+Planner = Callable[[ir.Node, "Plan"], object]
 
 
 class Plan:
-    """The plan of one graph: inlining, and each node's plan (computed once, when first asked)."""
+    """The plan of one graph: inlining, and each node's plan (computed once, when first asked).
+    `checks` (the cost facts of each check class) and `planners` come from the keyword registry,
+    handed in by the pipeline."""
 
-    def __init__(self, graph: dict[str, ir.Node], roots: Iterable[ir.Node], dynamic: bool) -> None:
+    def __init__(
+        self,
+        graph: dict[str, ir.Node],
+        roots: Iterable[ir.Node],
+        dynamic: bool,
+        *,
+        checks: Mapping[type, CheckCost],
+        planners: Iterable[Planner],
+    ) -> None:
         roots = list(roots)
+        self.planners = tuple(planners)
         self.dynamic = dynamic
         self.inlining = Inlining(graph, roots, dynamic)
         # the heads of the graph's cycles, called through an alias and never inlined (recursion)
         self.recursive = self.inlining.counted(recursion_heads(graph, roots))
-        self.costs = Costs(graph)  # the fast path's estimates: cheap in-place rules first
+        self.costs = Costs(graph, checks)  # the fast path's estimates: cheap in-place rules first
         self._nodes: dict[ir.Node, NodePlan] = {}
 
     def node(self, node: ir.Node) -> NodePlan:
         # (one lookup: a node equal to a key but not the same object is compared field by field)
         found = self._nodes.get(node)
         if found is None:
-            from ..keywords.registry import PLANNERS
-
-            found = self._nodes[node] = NodePlan(
-                {unit: planner(node, self) for unit, planner in PLANNERS.items()}
-            )
+            found = self._nodes[node] = NodePlan(tuple(plan(node, self) for plan in self.planners))
         return found
 
 
-__all__ = ["Costs", "Inlining", "NodePlan", "Plan"]
+__all__ = ["CheckCost", "Costs", "Inlining", "NodePlan", "Plan", "Planner"]

@@ -17,8 +17,7 @@ errors in the same order. Valid instances run every check either way.
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Mapping, Protocol
 
 from .. import ir
 
@@ -31,11 +30,23 @@ RECURSIVE = 10_000.0
 CALL = 2.0
 
 
-class Costs:
-    """Estimates over one graph, each node's made once."""
+class CheckCost(Protocol):
+    """What a check class declares for the estimate (keywords/base.py CheckKind)."""
 
-    def __init__(self, graph: dict[str, ir.Node]) -> None:
+    @property
+    def work(self) -> float: ...
+
+    @property
+    def walks(self) -> bool: ...
+
+
+class Costs:
+    """Estimates over one graph, each node's made once; `checks`: each check class's CheckCost
+    (the keyword registry's CHECKS)."""
+
+    def __init__(self, graph: dict[str, ir.Node], checks: Mapping[type, CheckCost]) -> None:
         self.graph = graph
+        self.kinds = checks
         self._nodes: dict[ir.Node, float] = {}
         self._open: set[ir.Node] = set()
         # id(check) -> (the check, its estimate), for estimates asked with no node open: the
@@ -81,7 +92,7 @@ class Costs:
         return known[1]
 
     def _estimate(self, check: ir.Check) -> float:
-        kind = registered_checks()[type(check)]
+        kind = self.kinds[type(check)]
         in_place = ir.in_place(check)
         applied: float = sum(self.node(sub) for sub in in_place)
         members = [sub for sub in ir.subschemas(check) if not any(sub is s for s in in_place)]
@@ -99,16 +110,6 @@ class Costs:
         typed = self.typed(node)
         early = [c for c in general if self.check(c) < typed]
         return early, [c for c in general if not any(c is e for e in early)]
-
-
-@functools.cache
-def registered_checks() -> dict[type, Any]:
-    """The keyword registry's CHECKS, imported at first use (the registry's units import the plan
-    and the emitter), then kept: an import statement in a function is paid at every call. The
-    fast-path emitter reads it through here too."""
-    from ..keywords.registry import CHECKS
-
-    return CHECKS
 
 
 def _general(check: ir.Check) -> bool:

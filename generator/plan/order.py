@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 from functools import cache
-from typing import Any
+from typing import Any, Mapping
 
 from .. import ir
 
 
 class Ordering:
     """Orders every node once, however many places share it (a large schema's subschemas are
-    shared by hundreds of nodes)."""
+    shared by hundreds of nodes). `costs`: each check class's rank (the keyword registry's
+    CheckKind.cost, handed in by the pipeline)."""
 
-    def __init__(self) -> None:
-        from ..keywords.registry import CHECKS
-
-        self._cost = {kind: c.cost for kind, c in CHECKS.items()}
+    def __init__(self, costs: Mapping[type, int]) -> None:
+        self._cost = costs
         self._done: dict[int, ir.Node] = {}
 
     def node(self, node: ir.Node) -> ir.Node:
@@ -67,6 +66,6 @@ def _subschema_fields(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(kind) if f.name not in ("keyword", "values"))
 
 
-def order(node: ir.Node) -> ir.Node:
+def order(node: ir.Node, costs: Mapping[type, int]) -> ir.Node:
     """One node ordered on its own (see Ordering)."""
-    return Ordering().node(node)
+    return Ordering(costs).node(node)
