@@ -26,7 +26,7 @@ from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions, format_options
 from .hygiene import review, review_documents
 from .load import load_schema
-from .lower import Lowering, reject_ref_cycles
+from .lower import Lowered, Lowering, reject_ref_cycles
 from .names import module_name_for
 from .plan import Plan
 from .plan.order import Ordering
@@ -96,6 +96,8 @@ class Built:
     indexed: Registry | None = None
     # the registry's documents that references reached (hygiene.review_documents reads them)
     reached: tuple[Document, ...] = ()
+    # the lowering and the root's graph key (render/types.py reads the static types from it)
+    lowered: Lowered | None = None
 
 
 def build(
@@ -135,7 +137,7 @@ def build(
     )
     fast, error = emitter.run(root)
     reached = tuple(d for d in known.from_supplied if d.value is not value)
-    return Built(emitter, fast, error, root, indexed, reached)
+    return Built(emitter, fast, error, root, indexed, reached, Lowered(lowering, root_key))
 
 
 def check_name(name: Any) -> None:
@@ -255,7 +257,18 @@ def compile_built(
         )
         review_documents(built.reached, chosen, policy=unknown_keywords)
     typed = module_types(
-        [TypedRoot("Instance", value, chosen, registry, base_uri, fragment, built.indexed)],
+        [
+            TypedRoot(
+                "Instance",
+                value,
+                chosen,
+                registry,
+                base_uri,
+                fragment,
+                built.indexed,
+                built.lowered,
+            )
+        ],
         format=format,
     )
     root = root_of(built.emitter, built.fast, built.error, type=typed.roots[0])

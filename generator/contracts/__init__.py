@@ -146,7 +146,14 @@ def compile_contract_source(
         emitters.append(emitter)
         sides.append((side, built))
         typed.append(
-            TypedRoot(side.capitalize(), schema, chosen, registry, f"urn:straightline:{side}")
+            TypedRoot(
+                side.capitalize(),
+                schema,
+                chosen,
+                registry,
+                f"urn:straightline:{side}",
+                lowered=built.lowered,
+            )
         )
     types = module_types(typed, format=format)  # one set of names for both sides
     roots = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..static_types import TypesHook
 from . import (
     annotations,
     any_instance,
@@ -20,6 +21,7 @@ from . import (
     strings,
     unevaluated,
 )
+from .annotations import definitions
 from .base import CheckKind, Keyword
 
 # Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
@@ -47,6 +49,20 @@ MESSAGES: dict[str, str] = {name: text for unit in UNITS for name, text in unit.
 PLANNERS: dict[str, Callable[..., Any]] = {
     unit.__name__.rpartition(".")[2]: unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")
 }
+
+
+# The units' static-type hooks (render/types.py), in the order a node's types are read and
+# intersected: references, kinds and values, objects, arrays, in-place applicators.
+TYPE_HOOKS: tuple[TypesHook, ...] = (
+    refs.types,
+    any_instance.types,
+    objects.types,
+    arrays.types,
+    applicators.types,
+)
+TYPE_NOTES: dict[str, str] = refs.TYPE_NOTES  # why a type is Any, as a comment says it
+# a schema's definitions ($defs), as pointer paths: each is a named type (render/types.py)
+DEFINITIONS: Callable[[Any], list[tuple[str, ...]]] = definitions
 
 
 def enforced_by(profile: str) -> frozenset[str]:
