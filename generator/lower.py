@@ -490,14 +490,23 @@ def lower_targets(lowering: Lowering, locations: list[Location]) -> None:
                 return  # (lowering ended, with references that do not resolve)
 
 
-def definition_locations(lowered: Lowered) -> list[tuple[Location, str]]:
+def lower_definitions(lowered: Lowered) -> list[tuple[str, str]]:
     """The definitions of a lowered root's document below the root (and theirs), in document
-    order, each with its entry's name (the units say which keywords hold them: DEFINITIONS)."""
+    order, as (graph key, entry name), each lowered (the units say which keywords hold them:
+    DEFINITIONS). Documents they reach are read from a copy of the registry's mapping: what the
+    compile never read stays out of the module's header (a ReadLog records what it is asked)."""
     registry = lowered.lowering.registry
     assert registry is not None
     document, _, pointer = lowered.root.partition("#")
     start = registry.location(document, pointer)
-    return [
+    locations = [
         (registry.location(document, join_pointer(pointer, *path)), path[-1])
         for path in DEFINITIONS(start.schema)
     ]
+    recording = registry.supplied
+    registry.supplied = dict(recording)
+    try:
+        lower_targets(lowered.lowering, [location for location, _ in locations])
+    finally:
+        registry.supplied = recording
+    return [(location.key, entry) for location, entry in locations]

@@ -854,3 +854,19 @@ def test_a_keyword_that_lowers_to_nothing_still_shapes_the_type(schema: dict[str
     source = generator.compile_source(schema, profile="draft7", format=False)
     (alias,) = [line for line in source.splitlines() if line.startswith("Instance: TypeAlias")]
     assert "Any" in alias and "|" in alias and "None" in alias, alias
+
+
+def test_definitions_no_reference_reaches_leave_the_registry_record_alone() -> None:
+    """A definition no reference reaches is lowered for its type alone: the documents it refers
+    to are not recorded in the module's header (only what the validator read is), and a
+    reference of its that does not resolve makes its type Any, with a comment saying why."""
+    from generator.render.types import NOTES
+
+    schema = {
+        "$defs": {"loose": {"properties": {"a": {"$ref": "other.json#/x"}}, "type": "object"}},
+        "type": "integer",
+    }
+    source = generator.compile_source(schema, format=False, registry={})
+    assert "registry-document" not in source
+    types = type_statements(source)
+    assert "# " + NOTES["unresolved"] in types and "Loose = TypedDict(" in types, types

@@ -55,7 +55,7 @@ from urllib.parse import urldefrag, urlsplit
 from ..codegen import Code, Name, code, comment, join, literal
 from ..ir import Node
 from ..keywords.registry import TYPE_HOOKS, TYPE_NOTES
-from ..lower import Lowered, Lowering, definition_locations, lower_root, lower_targets
+from ..lower import Lowered, Lowering, lower_definitions, lower_root
 from ..profiles import Profile
 from ..static_types import ANY_OBJECT, NEVER, TOP, Obj, Ty, camel, join_all, ordered_meet
 
@@ -212,10 +212,8 @@ class _Reader:
     def _definitions(self, scope: int, lowered: Lowered) -> None:
         """Name the definitions of a root (and theirs), in document order, and lower those no
         reference reached."""
-        locations = definition_locations(lowered)
-        for location, entry in locations:
-            self.schedule(scope, location.key, camel(entry, "Def"))
-        lower_targets(lowered.lowering, [location for location, _ in locations])
+        for target, entry in lower_definitions(lowered):
+            self.schedule(scope, target, camel(entry, "Def"))
 
     def key(self, scope: int, target: str) -> str:
         return f"{scope} {target}"
