@@ -162,7 +162,7 @@ class TypeReader(Protocol):
         """The named type a static reference to a graph key reaches."""
 
     def runtime(self, note: str) -> Ty:
-        """Any, for a reason render/types.NOTES words ("dynamic", "recursive", "unresolved")."""
+        """Any, with `note` (a refs.TYPE_NOTES text) as the comment above its definition."""
 
 
 # A unit's hook: (reader, node, hint, depth) -> the types its checks of the node say, in the order
