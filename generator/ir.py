@@ -32,6 +32,9 @@ class Node:
     resource: int | None = (
         None  # id of the schema resource this node is the root of (dynamic scope)
     )
+    # the enforced keywords the subschema wrote, lowered or not (`"properties": {}` lowers to no
+    # check but still says "an object" to the static types, render/types.py)
+    written: tuple[str, ...] = field(default=(), compare=False)
 
     # (not a field: the class's None until the instance's own hash is stored)
     _hash = None

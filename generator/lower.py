@@ -9,13 +9,14 @@ drafts, every schema a reference reaches is lowered too, into one graph keyed by
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 from urllib.parse import urldefrag
 
 from . import ir
 from .errors import SchemaError, join_pointer
 from .keywords.base import Context
-from .keywords.registry import KEYWORDS
+from .keywords.registry import DEFINITIONS, KEYWORDS
 from .preflight import preflight
 from .profiles import Profile, profile_below
 from .resolve import Location, Registry, embedded_draft, join_id
@@ -89,12 +90,14 @@ class Lowering:
     ) -> ir.Node:
         types: tuple[str, ...] | None = None
         checks: list[ir.Check] = []
+        written: list[str] = []
         entries: Iterable[tuple[str, Any]] = schema.items()
         if self.profile.dialect.ref_alone and "$ref" in schema:
             entries = [("$ref", schema["$ref"])]  # before 2019-09 a $ref's siblings are ignored
         for keyword, value in entries:
             if self.profile.keyword_status(keyword) != "enforced":
                 continue  # annotations, and unknown keywords of a fail-open profile
+            written.append(keyword)
             lowering = KEYWORDS[keyword].lower
             if lowering is None:
                 continue  # read by a sibling's lowering (then/else by if)
@@ -109,6 +112,7 @@ class Lowering:
             checks=tuple(checks),
             float_integers=self.profile.float_integers,
             resource=resource,
+            written=tuple(written),
         )
 
     def lower_keyword(
@@ -428,3 +432,82 @@ def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, s
 def lower(schema: Any, profile: Profile, pointer: str = "") -> ir.Node:
     """The IR of a preflighted schema of a profile without references."""
     return Lowering(profile).node(schema, pointer)
+
+
+# -- for the static types (render/types.py) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lowered:
+    """A lowering and the graph key of the root it started from (for a seed profile, without
+    references, the root is lowered alone under the key "")."""
+
+    lowering: Lowering
+    root: str
+
+
+def lower_root(
+    schema: Any,
+    profile: Profile,
+    supplied: Any = None,
+    base_uri: str = "",
+    fragment: str = "",
+    indexed: Registry | None = None,
+) -> Lowered:
+    """Lower a schema that compiled as api.build lowers it (the registry mapping `supplied`, the
+    document under `base_uri`, the subschema `fragment` names), for its static types. `indexed`:
+    the compile's registry with the document alone indexed (api.Built.indexed), reused. Whatever
+    does not lower (what the compile never reached) is left out of the graph."""
+    if profile.draft is None:
+        lowering = Lowering(profile)
+        lowering.graph[""] = lowering.node(schema, "")
+        return Lowered(lowering, "")
+    supplied = dict(supplied or {})
+    if indexed is not None and indexed.draft == profile.draft:
+        registry = indexed.copy(supplied)  # (the same tables: no second walk)
+    else:
+        registry = Registry(draft=profile.draft, supplied=supplied)
+    document = registry.add(base_uri, schema, profile.draft)
+    if fragment:
+        start = registry.lookup("#" + fragment.lstrip("#"), document.uri, "")
+    else:
+        start = registry.location(document.uri, "")
+    lowering = Lowering(profile, registry)
+    lower_targets(lowering, [start])
+    return Lowered(lowering, start.key)
+
+
+def lower_targets(lowering: Lowering, locations: list[Location]) -> None:
+    """Lower these locations too, and what they reach, into `lowering.graph` (definitions no
+    reference named, say). A location that fails to lower is left out; the others go on."""
+    for location in locations:
+        lowering.target(location, "")
+    while True:
+        try:
+            lowering.lower_pending()
+            return
+        except SchemaError:
+            if not lowering.pending:
+                return  # (lowering ended, with references that do not resolve)
+
+
+def lower_definitions(lowered: Lowered) -> list[tuple[str, str]]:
+    """The definitions of a lowered root's document below the root (and theirs), in document
+    order, as (graph key, entry name), each lowered (the units say which keywords hold them:
+    DEFINITIONS). Documents they reach are read from a copy of the registry's mapping: what the
+    compile never read stays out of the module's header (a ReadLog records what it is asked)."""
+    registry = lowered.lowering.registry
+    assert registry is not None
+    document, _, pointer = lowered.root.partition("#")
+    start = registry.location(document, pointer)
+    locations = [
+        (registry.location(document, join_pointer(pointer, *path)), path[-1])
+        for path in DEFINITIONS(start.schema)
+    ]
+    recording = registry.supplied
+    registry.supplied = dict(recording)
+    try:
+        lower_targets(lowered.lowering, [location for location, _ in locations])
+    finally:
+        registry.supplied = recording
+    return [(location.key, entry) for location, entry in locations]

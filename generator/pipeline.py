@@ -31,7 +31,7 @@ from .format_options import FormatOptions
 from .hygiene import review, review_documents
 from .keywords import registry as keywords
 from .load import load_schema
-from .lower import Lowering, reject_ref_cycles
+from .lower import Lowered, Lowering, reject_ref_cycles
 from .plan import Plan
 from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size, warnings_once
@@ -100,6 +100,8 @@ class Built:
     indexed: Registry | None = None
     # the registry's documents that references reached (hygiene.review_documents reads them)
     reached: tuple[Document, ...] = ()
+    # the lowering and the root's graph key (render/types.py reads the static types from it)
+    lowered: Lowered | None = None
 
 
 def build(
@@ -152,7 +154,7 @@ def build(
     )
     fast, error = emitter.run(root)
     reached = tuple(d for d in known.from_supplied if d.value is not value)
-    return Built(emitter, fast, error, root, indexed, reached)
+    return Built(emitter, fast, error, root, indexed, reached, Lowered(lowering, root_key))
 
 
 def _fragment_start(known: Registry, uri: str, fragment: str) -> Any:
@@ -315,6 +317,7 @@ def compile_text(
                 part.base_uri,
                 part.fragment,
                 one.built.indexed,
+                one.built.lowered,
             )
             for part, one in zip(parts, compiled)
         ],

@@ -34,6 +34,7 @@ LEAVES = frozenset(
         "generator.errors",
         "generator.dialects",
         "generator.uris",
+        "generator.static_types",  # the type algebra the units' `types` hooks build with
         "generator.format_options",
         "generator.plan.parts",
         "generator.plan.tuning",

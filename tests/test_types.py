@@ -412,7 +412,13 @@ def test_is_valid_is_a_type_guard_and_stays_the_root_function_where_it_was() -> 
     assert recursive.is_valid([[], [[]]]) and not recursive.is_valid([1])
 
 
-def test_deep_schemas_compile_and_the_reader_stays_within_the_stack() -> None:
+def test_deep_schemas_compile_and_the_reader_stays_within_the_stack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The types are read from the lowered IR, as deep as the profile's max_depth lets a schema
+    compile; past the reader's own depth cut (_MAX_DEPTH, lowered here to reach it) a subschema
+    is Any, wider, and the reading never goes deeper."""
+
     def nested(levels: int) -> Any:
         schema: Any = {"type": "string"}
         for level in range(levels):
@@ -425,11 +431,17 @@ def test_deep_schemas_compile_and_the_reader_stays_within_the_stack() -> None:
 
     module = compiled(nested(120), profile="draft2020-12")
     assert module.is_valid({}) and "Instance" in module.__all__
+    import generator.render.types as render_types
     from generator.profiles import DRAFT_PROFILES
     from generator.render.types import TypedRoot, module_types
 
-    deep = module_types([TypedRoot("Instance", nested(2000), DRAFT_PROFILES["draft2020-12"])])
-    assert any("Any" in d.text for d in deep.definitions)  # past the reader's depth: Any, wider
+    root = [TypedRoot("Instance", nested(120), DRAFT_PROFILES["draft2020-12"])]
+    whole = module_types(root)
+    assert not any("Any" in d.text for d in whole.definitions)  # read to the innermost `str`
+    monkeypatch.setattr(render_types, "_MAX_DEPTH", 20)
+    cut = module_types(root)
+    assert any("Any" in d.text for d in cut.definitions)  # past the reader's depth: Any, wider
+    assert len(cut.definitions) < len(whole.definitions)
 
 
 def test_reference_chains_and_wide_enums_are_read_in_one_pass() -> None:
@@ -804,3 +816,57 @@ def _load(path: Path) -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def test_types_come_from_the_units_and_the_reader_names_no_keyword() -> None:
+    """render/types.py reads the lowered IR through the units' `types` hooks: no string in its
+    code is a keyword, and it imports no resolver (references are lowering's business)."""
+    from generator.keywords.registry import KEYWORDS, TYPE_HOOKS
+
+    source = (ROOT / "generator" / "render" / "types.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    body = tree.body[1:]  # (the module docstring describes the rules in the schema's words)
+    strings = {
+        node.value
+        for top in body
+        for node in ast.walk(top)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    assert not strings & set(KEYWORDS)
+    imported = {top.module for top in body if isinstance(top, ast.ImportFrom) and top.module}
+    assert "resolve" not in imported and "preflight" not in imported  # (at run time)
+    assert {hook.__module__.rpartition(".")[2] for hook in TYPE_HOOKS} == {
+        "refs",
+        "any_instance",
+        "objects",
+        "arrays",
+        "applicators",
+    }
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [{"properties": {}}, {"additionalProperties": True}, {"items": True}, {"required": []}],
+)
+def test_a_keyword_that_lowers_to_nothing_still_shapes_the_type(schema: dict[str, Any]) -> None:
+    """`"properties": {}` lowers to no check, but the type read from the IR (Node.written) is
+    still the object's dict in a union with every other kind, as the schema's own words say."""
+    source = generator.compile_source(schema, profile="draft7", format=False)
+    (alias,) = [line for line in source.splitlines() if line.startswith("Instance: TypeAlias")]
+    assert "Any" in alias and "|" in alias and "None" in alias, alias
+
+
+def test_definitions_no_reference_reaches_leave_the_registry_record_alone() -> None:
+    """A definition no reference reaches is lowered for its type alone: the documents it refers
+    to are not recorded in the module's header (only what the validator read is), and a
+    reference of its that does not resolve makes its type Any, with a comment saying why."""
+    from generator.render.types import NOTES
+
+    schema = {
+        "$defs": {"loose": {"properties": {"a": {"$ref": "other.json#/x"}}, "type": "object"}},
+        "type": "integer",
+    }
+    source = generator.compile_source(schema, format=False, registry={})
+    assert "registry-document" not in source
+    types = type_statements(source)
+    assert "# " + NOTES["unresolved"] in types and "Loose = TypedDict(" in types, types

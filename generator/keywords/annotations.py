@@ -6,6 +6,7 @@ Preflight still checks their values where a profile lists them (a bad `$id` is a
 from __future__ import annotations
 
 import re
+from collections import deque
 from typing import Any
 
 from ..primitives import short_repr
@@ -102,6 +103,31 @@ def check_definitions(w: Walk, value: Any, pointer: str, depth: int) -> None:
         return
     schemas = {name: sub for name, sub in value.items() if isinstance(sub, (dict, bool))}
     w.schema_map(schemas, pointer, depth)
+
+
+def definitions(schema: Any) -> list[tuple[str, ...]]:
+    """The static types' hook (render/types.py names each definition): the pointer paths, from
+    `schema`, of its $defs/definitions entries and theirs, breadth first in document order. An
+    entry that is only a reference is no type of its own (references reach its chain's end)."""
+    found: list[tuple[str, ...]] = []
+    pending: deque[tuple[tuple[str, ...], Any]] = deque([((), schema)])
+    while pending:
+        path, at = pending.popleft()
+        if not isinstance(at, dict):
+            continue
+        for word in ("$defs", "definitions"):
+            entries = at.get(word)
+            if not isinstance(entries, dict):
+                continue
+            for entry, sub in entries.items():
+                only_reference = (
+                    isinstance(sub, dict) and set(sub) == {"$ref"} and isinstance(sub["$ref"], str)
+                )
+                if isinstance(sub, (dict, bool)) and isinstance(entry, str) and not only_reference:
+                    inner = (*path, word, entry)
+                    found.append(inner)
+                    pending.append((inner, sub))
+    return found
 
 
 _SEED = frozenset({"octoscript", "strict"})

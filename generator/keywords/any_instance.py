@@ -26,6 +26,7 @@ from ..emit.tree import (
     if_,
     lit,
 )
+from ..static_types import ANY_OBJECT, TOP, Ty, TypeReader, join_all
 from ..values import SAFE_FLOAT_INT, canonical, dumps_exact, normalize_number
 from .base import (
     ALL_DRAFTS,
@@ -224,3 +225,83 @@ KEYWORDS = [
     ),
 ]
 CHECKS = [CheckKind(Enum, cost=1, fast=fast_enum, error=error_enum)]
+
+
+# -- static types (render/types.py) -------------------------------------------------------------------
+def types(reader: TypeReader, node: ir.Node, hint: str, depth: int) -> list[Ty]:
+    """`type` is the union of its kinds (`integer` is also float and Decimal where 1.0 is an
+    integer); an enum or const is its values' Literal, as JSON equality reads them."""
+    parts: list[Ty] = []
+    if node.types is not None:
+        parts.append(_type_of_names(node.types, node.float_integers))
+    for word in ("enum", "const"):
+        for check in node.checks:
+            if isinstance(check, Enum) and check.keyword == word:
+                parts.append(_type_of_values(list(check.values)))
+    return parts
+
+
+def _type_of_names(names: tuple[str, ...], float_integers: bool) -> Ty:
+    parts: list[Ty] = []
+    for name in names:
+        if name == "null":
+            part = Ty(null=True)
+        elif name == "boolean":
+            part = Ty(bools=(False, True))
+        elif name == "integer":
+            part = Ty(all_ints=True, floats=float_integers, decimals=float_integers)
+        elif name == "number":
+            part = Ty(all_ints=True, floats=True, decimals=True)
+        elif name == "string":
+            part = Ty(all_strs=True)
+        elif name == "array":
+            part = Ty(array=True)
+        elif name == "object":
+            part = Ty(objs=(ANY_OBJECT,))
+        else:
+            return TOP  # preflight refuses unknown names; whatever it let through narrows nothing
+        parts.append(part)
+    return join_all(parts)
+
+
+def _type_of_values(values: list[Any]) -> Ty:
+    """The type of an enum: JSON equality, so an integer also stands for its float and Decimal."""
+    null = array = obj = numbers = False
+    bools: set[bool] = set()
+    ints: dict[int, None] = {}
+    strs: dict[str, None] = {}
+    for value in values:
+        if value is None:
+            null = True
+        elif value is True or value is False:
+            bools.add(value)
+        elif isinstance(value, str):
+            strs[value] = None
+        elif isinstance(value, (int, float, Decimal)):
+            numbers = True
+            integral = _integral_number(value)
+            if integral is not None:
+                ints[integral] = None
+        elif isinstance(value, list):
+            array = True
+        elif isinstance(value, dict):
+            obj = True
+        else:
+            return TOP
+    return Ty(
+        null=null,
+        bools=tuple(v for v in (False, True) if v in bools),
+        ints=tuple(ints),
+        floats=numbers,
+        decimals=numbers,
+        strs=tuple(strs),
+        array=array,
+        objs=(ANY_OBJECT,) if obj else (),
+    )
+
+
+def _integral_number(value: Any) -> int | None:
+    """The int an integral number stands for; None for any other number, and for an integral one of
+    4000 digits or more (values.normalize_number keeps those Decimal: never materialised)."""
+    number = normalize_number(value)
+    return number if isinstance(number, int) else None

@@ -47,6 +47,7 @@ from ..emit.tree import (
     method,
 )
 from ..errors import join_pointer
+from ..static_types import TOP, Ty, TypeReader, join_all, join_ty
 from .base import (
     ALL_DRAFTS,
     CheckKind,
@@ -384,3 +385,25 @@ CHECKS = [
     CheckKind(AnyOf, cost=7, general=fast_any_of, error=error_any_of, evaluates=evaluates_each),
     CheckKind(OneOf, cost=8, general=fast_one_of, error=error_one_of, evaluates=evaluates_one_of),
 ]
+
+
+# -- static types (render/types.py) -------------------------------------------------------------------
+def types(reader: TypeReader, node: ir.Node, hint: str, depth: int) -> list[Ty]:
+    """allOf's schemas each narrow the type; anyOf and oneOf are unions, `if` the union of
+    `then` and `else`. `not` narrows nothing."""
+    parts: list[Ty] = []
+    for kind in (AllOf, AnyOf, OneOf, IfThenElse):
+        for check in node.checks:
+            if not isinstance(check, kind):
+                continue
+            if isinstance(check, AllOf):
+                parts.extend(reader.ty(sub, hint, depth + 1) for sub in check.schemas)
+            elif isinstance(check, (AnyOf, OneOf)):
+                parts.append(join_all([reader.ty(sub, hint, depth + 1) for sub in check.schemas]))
+            elif isinstance(check, IfThenElse):
+                then = TOP if check.then is None else reader.ty(check.then, hint, depth + 1)
+                otherwise = (
+                    TOP if check.otherwise is None else reader.ty(check.otherwise, hint, depth + 1)
+                )
+                parts.append(join_ty(then, otherwise))
+    return parts

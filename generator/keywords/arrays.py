@@ -53,6 +53,7 @@ from ..emit.tree import (
 )
 from ..errors import join_pointer
 from ..plan import tuning
+from ..static_types import TOP, Ty, TypeReader, all_but_arrays, join_all
 from ..values import count_bound, normalize_number
 from .base import (
     ALL_DRAFTS,
@@ -541,3 +542,25 @@ CHECKS = [
     ),
 ]
 PLANNER = plan_arrays
+
+
+# -- static types (render/types.py) -------------------------------------------------------------------
+_ARRAY_WORDS = ("prefixItems", "items", "additionalItems")
+
+
+def types(reader: TypeReader, node: ir.Node, hint: str, depth: int) -> list[Ty]:
+    """A list of the union of every item schema (positional ones and the rest); any other kind
+    besides. A keyword that lowered to nothing (`"items": true`) still makes the list."""
+    if not any(word in node.written for word in _ARRAY_WORDS):
+        return []
+    positional: list[Ty] = []
+    rest = TOP
+    for word in ("prefixItems", "items"):  # (one of them: `items` as an array, before 2020-12)
+        for check in node.checks:
+            if isinstance(check, PrefixItems) and check.keyword == word:
+                positional = [reader.ty(s, hint + "Item", depth + 1) for s in check.schemas]
+    for word in ("additionalItems", "items"):  # (one of them: additionalItems after an array)
+        for check in node.checks:
+            if isinstance(check, Items) and check.keyword == word and check.schema is not None:
+                rest = reader.ty(check.schema, hint + "Item", depth + 1)
+    return [all_but_arrays(join_all([rest, *positional]))]

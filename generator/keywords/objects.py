@@ -70,6 +70,7 @@ from ..emit.tree import (
 from ..errors import join_pointer
 from ..plan import tuning
 from ..plan.parts import ObjectNames
+from ..static_types import TOP, Obj, Ty, TypeReader, all_but_objects, camel, join_all
 from ..values import count_bound, normalize_number
 from .base import (
     ALL_DRAFTS,
@@ -943,3 +944,48 @@ CHECKS = [
     ),
 ]
 PLANNER = plan_objects
+
+
+# -- static types (render/types.py) -------------------------------------------------------------------
+_OBJECT_WORDS = ("properties", "required", "additionalProperties", "patternProperties")
+
+
+def types(reader: TypeReader, node: ir.Node, hint: str, depth: int) -> list[Ty]:
+    """An object shape: declared properties, required names, and (where additionalProperties
+    says) the type of every other value, patternProperties' joined in; any other kind besides.
+    A keyword that lowered to nothing (`"properties": {}`) still makes the shape."""
+    if not any(word in node.written for word in _OBJECT_WORDS):
+        return []
+    properties: list[tuple[str, Ty]] = []
+    names: tuple[str, ...] = ()
+    additional: AdditionalProperties | None = None
+    patterns: PatternProperties | None = None
+    for check in node.checks:
+        if isinstance(check, Properties):
+            properties = [
+                (name, reader.ty(sub, hint + camel(name, "Field"), depth + 1))
+                for name, sub in check.entries
+            ]
+        elif isinstance(check, Required):
+            names = tuple(dict.fromkeys(check.names))
+        elif isinstance(check, AdditionalProperties):
+            additional = check
+        elif isinstance(check, PatternProperties):
+            patterns = check
+    rest: Ty | None = None
+    if "additionalProperties" in node.written:
+        rest = (
+            reader.ty(additional.schema, hint + "Value", depth + 1)
+            if additional is not None and additional.schema is not None
+            else TOP  # `true`, which lowers to nothing
+        )
+        if patterns is not None:
+            rest = join_all(
+                [
+                    rest,
+                    *(reader.ty(sub, hint + "Value", depth + 1) for _, _, sub in patterns.entries),
+                ]
+            )
+        if rest.top:
+            rest = None
+    return [all_but_objects((Obj(tuple(properties), names, rest, hint),))]

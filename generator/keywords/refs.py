@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import ir
 from ..emit.context import IP, OUT, ErrorContext, Evaluation, X, merge, through_ref
 from ..emit.tree import Call, ExprStmt, Not, Stmt, Subscript, fail_if, lit
+from ..static_types import Ty, TypeReader
 from .base import ALL_DRAFTS, CheckKind, Keyword, Lowering, Walk, drafts
 
 if TYPE_CHECKING:
@@ -160,3 +161,30 @@ KEYWORDS = [
     ),
 ]
 CHECKS = [CheckKind(Ref, cost=6, general=fast_ref, error=error_ref, evaluates=evaluates_ref)]
+
+
+# -- static types (render/types.py) -------------------------------------------------------------------
+# The comments a type may carry: why it is Any (fixed text, never schema text).
+TYPE_NOTES = {
+    "dynamic": "Any stands for what a $dynamicRef reaches: its target is chosen at run time",
+    "recursive": "Any stands for what a $recursiveRef reaches: its target is chosen at run time",
+    "unresolved": "Any stands for a reference that does not resolve",
+    "cycle": "Any stands for a cycle of references that never reaches a schema",
+}
+
+
+def types(reader: TypeReader, node: ir.Node, hint: str, depth: int) -> list[Ty]:
+    """A static reference is the named type it reaches; one whose target is chosen at run time,
+    or one that did not lower (it does not resolve: only where the compile never went), is Any."""
+    parts: list[Ty] = []
+    for word in ("$ref", "$dynamicRef", "$recursiveRef"):
+        if word not in node.written:
+            continue
+        check = next((c for c in node.checks if isinstance(c, Ref) and c.keyword == word), None)
+        if check is None:
+            parts.append(reader.runtime(TYPE_NOTES["unresolved"]))
+        elif check.mode is not None:
+            parts.append(reader.runtime(TYPE_NOTES[check.mode]))
+        else:
+            parts.append(reader.reference(check.target))
+    return parts

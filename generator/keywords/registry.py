@@ -4,6 +4,7 @@ class. Preflight, lowering, planning and emission read it; a test
 
 from typing import Any, Callable
 
+from ..static_types import TypesHook
 from . import (
     annotations,
     any_instance,
@@ -19,6 +20,7 @@ from . import (
     strings,
     unevaluated,
 )
+from .annotations import definitions
 from .base import CheckKind, Keyword
 
 # Each unit module declares KEYWORDS and CHECKS, and PLANNER if it plans keywords together.
@@ -49,6 +51,20 @@ RANKS: dict[type, int] = {kind: c.cost for kind, c in CHECKS.items()}
 PLANNERS: tuple[Callable[..., Any], ...] = tuple(
     unit.PLANNER for unit in UNITS if hasattr(unit, "PLANNER")
 )
+
+
+# The units' static-type hooks (render/types.py), in the order a node's types are read and
+# intersected: references, kinds and values, objects, arrays, in-place applicators.
+TYPE_HOOKS: tuple[TypesHook, ...] = (
+    refs.types,
+    any_instance.types,
+    objects.types,
+    arrays.types,
+    applicators.types,
+)
+TYPE_NOTES: dict[str, str] = refs.TYPE_NOTES  # why a type is Any, as a comment says it
+# a schema's definitions ($defs), as pointer paths: each is a named type (render/types.py)
+DEFINITIONS: Callable[[Any], list[tuple[str, ...]]] = definitions
 
 
 def enforced_by(profile: str) -> frozenset[str]:

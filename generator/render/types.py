@@ -1,13 +1,15 @@
 """Static types for the values a compiled schema accepts: the TypedDicts and type aliases every
 generated module defines, and the root type that `is_valid` is a TypeGuard of.
 
-The types are read from the raw schema (every profile and draft), following `$ref` through a
-`resolve.Registry` built as the compile builds it, so remote documents from the registry, `$id`
-base changes and an embedded `$schema` resolve as they do for the validator. Only keywords the
-profile in force enforces are read (lenient ignores `enum`, draft 7 ignores a `$ref`'s siblings).
+The types are read from the lowered IR (lower.py): the compile's own graph (api.Built.lowered),
+with the definitions no reference reached lowered too, so references, remote documents, `$id`
+base changes, an embedded `$schema` and what each profile enforces are as the validator has them.
+Each keyword unit says what its checks mean as a type (its `types` hook, keywords/registry.py
+TYPE_HOOKS, over the algebra of static_types.py); this module names and intersects the parts and
+writes the definitions. It reads no schema and names no keyword.
 
-The rule: a type is never narrower than the schema. Wherever the schema says more than a static
-type can, the type says less:
+The rule (the units' hooks keep it): a type is never narrower than the schema. Wherever the
+schema says more than a static type can, the type says less:
 
 - `integer` is `int | float | Decimal` (1.0 and Decimal("1") are integers; draft 4: `int` only),
   `number` is `int | float | Decimal`; an `enum`/`const` of strings, integers, booleans and null is
@@ -45,211 +47,20 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 from __future__ import annotations
 
 import functools
-import re
 from collections import deque
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
-from typing import Any, Mapping, Union
+from typing import TYPE_CHECKING, Any, Mapping, Union
 from urllib.parse import urldefrag, urlsplit
 
 from ..codegen import Code, Name, code, comment, join, literal
-from ..errors import SchemaError, join_pointer
-from ..profiles import DRAFT_PROFILES, Profile
-from ..resolve import META_SCHEMAS, Location, MalformedURI, Registry, join_uri, normalize_meta_uri
-from ..values import normalize_number
+from ..ir import Node
+from ..keywords.registry import TYPE_HOOKS, TYPE_NOTES
+from ..lower import Lowered, Lowering, lower_definitions, lower_root
+from ..profiles import Profile
+from ..static_types import ANY_OBJECT, NEVER, TOP, Obj, Ty, camel, join_all, ordered_meet
 
-# -- the type algebra ------------------------------------------------------------------------------
-
-
-class Obj:
-    """An object shape: declared properties, required names, and the type of every other value.
-    Compared by identity, so that one shape is one TypedDict however often it is reached."""
-
-    __slots__ = ("properties", "required", "rest", "hint")
-
-    def __init__(
-        self,
-        properties: tuple[tuple[str, Ty], ...],
-        required: tuple[str, ...],
-        rest: Ty | None,
-        hint: str,
-    ) -> None:
-        self.properties = properties
-        self.required = required
-        self.rest = rest  # None: any value
-        self.hint = hint
-
-    @property
-    def keyed(self) -> bool:
-        """Whether the shape is a TypedDict (it declares properties) rather than a dict: `required`
-        names alone make no TypedDict, which would refuse a literal with any other key."""
-        return bool(self.properties)
-
-
-@dataclass(frozen=True)
-class Ty:
-    """A union of Python value kinds: what a schema admits, as json.loads (or the exact loader,
-    with Decimal) makes values. `top` is Any; all fields empty is NoReturn."""
-
-    top: bool = False
-    null: bool = False
-    bools: tuple[bool, ...] = ()  # (False, True): every boolean
-    all_ints: bool = False
-    ints: tuple[int, ...] = ()  # literal integers, when not all_ints
-    floats: bool = False
-    decimals: bool = False
-    all_strs: bool = False
-    strs: tuple[str, ...] = ()  # literal strings, when not all_strs
-    array: bool = False
-    items: Ty | None = None  # the type of every item (None: Any)
-    objs: tuple[Obj, ...] = ()
-    refs: tuple[str, ...] = ()  # keys of named definitions
-
-
-TOP = Ty(top=True)
-NEVER = Ty()
-ANY_OBJECT = Obj((), (), None, "")
-_SCALARS = Ty(
-    null=True, bools=(False, True), all_ints=True, floats=True, decimals=True, all_strs=True
-)
-
-
-def _ordered_meet(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-    members = set(b)
-    return tuple(v for v in a if v in members)
-
-
-def join_ty(a: Ty, b: Ty) -> Ty:
-    """The union of two types."""
-    return join_all([a, b])
-
-
-def join_all(types: list[Ty]) -> Ty:
-    """The union of any number of types, in time linear in their sizes (an enum or an anyOf of
-    100,000 members is one pass, not one union per member)."""
-    parts = [t for t in types if t != NEVER]
-    if any(t.top for t in parts):
-        return TOP
-    if len(parts) <= 1:
-        return parts[0] if parts else NEVER
-    arrays = [t for t in parts if t.array]
-    items = (
-        None
-        if any(t.items is None for t in arrays)
-        else join_all([t.items for t in arrays if t.items is not None])
-    )
-    objs = tuple({id(o): o for t in parts for o in t.objs}.values())
-    if any(o is ANY_OBJECT for o in objs):
-        objs = (ANY_OBJECT,)
-    all_ints = any(t.all_ints for t in parts)
-    all_strs = any(t.all_strs for t in parts)
-    joined = Ty(
-        null=any(t.null for t in parts),
-        bools=tuple(v for v in (False, True) if any(v in t.bools for t in parts)),
-        all_ints=all_ints,
-        ints=() if all_ints else tuple(dict.fromkeys(v for t in parts for v in t.ints)),
-        floats=any(t.floats for t in parts),
-        decimals=any(t.decimals for t in parts),
-        all_strs=all_strs,
-        strs=() if all_strs else tuple(dict.fromkeys(v for t in parts for v in t.strs)),
-        array=bool(arrays),
-        items=items if arrays else None,
-        objs=objs,
-        refs=tuple(dict.fromkeys(k for t in parts for k in t.refs)),
-    )
-    return TOP if _everything(joined) else joined
-
-
-def _everything(ty: Ty) -> bool:
-    return (
-        ty.null
-        and len(ty.bools) == 2
-        and ty.all_ints
-        and ty.floats
-        and ty.decimals
-        and ty.all_strs
-        and ty.array
-        and ty.items is None
-        and ty.objs == (ANY_OBJECT,)
-    )
-
-
-def _all_but_objects(objs: tuple[Obj, ...]) -> Ty:
-    return replace(_SCALARS, array=True, objs=objs)
-
-
-def _all_but_arrays(items: Ty) -> Ty:
-    return replace(_SCALARS, array=True, items=items, objs=(ANY_OBJECT,))
-
-
-def _from_type_names(value: Any, float_integers: bool) -> Ty:
-    names = [value] if isinstance(value, str) else value if isinstance(value, list) else None
-    if names is None:
-        return TOP
-    parts: list[Ty] = []
-    for name in names:
-        if name == "null":
-            part = Ty(null=True)
-        elif name == "boolean":
-            part = Ty(bools=(False, True))
-        elif name == "integer":
-            part = Ty(all_ints=True, floats=float_integers, decimals=float_integers)
-        elif name == "number":
-            part = Ty(all_ints=True, floats=True, decimals=True)
-        elif name == "string":
-            part = Ty(all_strs=True)
-        elif name == "array":
-            part = Ty(array=True)
-        elif name == "object":
-            part = Ty(objs=(ANY_OBJECT,))
-        else:
-            return TOP  # preflight refuses unknown names; whatever it let through narrows nothing
-        parts.append(part)
-    return join_all(parts)
-
-
-def _from_values(values: list[Any]) -> Ty:
-    """The type of an enum: JSON equality, so an integer also stands for its float and Decimal."""
-    null = array = obj = numbers = False
-    bools: set[bool] = set()
-    ints: dict[int, None] = {}
-    strs: dict[str, None] = {}
-    for value in values:
-        if value is None:
-            null = True
-        elif value is True or value is False:
-            bools.add(value)
-        elif isinstance(value, str):
-            strs[value] = None
-        elif isinstance(value, (int, float, Decimal)):
-            numbers = True
-            integral = _integral(value)
-            if integral is not None:
-                ints[integral] = None
-        elif isinstance(value, list):
-            array = True
-        elif isinstance(value, dict):
-            obj = True
-        else:
-            return TOP
-    return Ty(
-        null=null,
-        bools=tuple(v for v in (False, True) if v in bools),
-        ints=tuple(ints),
-        floats=numbers,
-        decimals=numbers,
-        strs=tuple(strs),
-        array=array,
-        objs=(ANY_OBJECT,) if obj else (),
-    )
-
-
-def _integral(value: Any) -> int | None:
-    """The int an integral number stands for; None for any other number, and for an integral one of
-    4000 digits or more (values.normalize_number keeps those Decimal: never materialised)."""
-    number = normalize_number(value)
-    return number if isinstance(number, int) else None
-
+if TYPE_CHECKING:
+    from ..resolve import Registry
 
 # -- names -----------------------------------------------------------------------------------------
 
@@ -292,18 +103,6 @@ _RESERVED = _BUILTINS | {
     "OUTPUT_SCHEMA",
     "CATALOG_ENTRY",
 }
-_MAX_NAME = 60
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def camel(text: str, fallback: str) -> str:
-    """CamelCase of the ASCII letters and digits of `text` (at most 60 characters), or `fallback`.
-    Cached: every property's name is camel-cased into its type's hint, the same names many times."""
-    words = re.findall(r"[A-Za-z0-9]+", text)
-    name = "".join(w[:1].upper() + w[1:] for w in words)[:_MAX_NAME]
-    if not name:
-        return fallback
-    return fallback + name if name[0].isdigit() else name
 
 
 class Namer:
@@ -330,20 +129,22 @@ def _structural() -> frozenset[str]:
     return frozenset(name for name, keyword in KEYWORDS.items() if keyword.holds)
 
 
-def _hint_for(location: Location) -> str:
-    """A name for a reference target: its last telling pointer token, else its document's name."""
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in location.pointer.split("/")[1:]]
+def _hint_for(key: str) -> str:
+    """A name for a reference target (a graph key: document URI, `#`, pointer): its last telling
+    pointer token, else its document's name."""
+    document, _, pointer = key.partition("#")
+    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
     for token in reversed(tokens):
         if token not in _structural() and not token.isdigit():
             name = camel(token, "")
             if name:
                 return name if not name[0].isdigit() else "Def" + name
-    path = urlsplit(urldefrag(location.document.uri)[0]).path.rstrip("/")
+    path = urlsplit(urldefrag(document)[0]).path.rstrip("/")
     stem = path.rsplit("/", 1)[-1].split(".")[0]
     return camel(stem, "Definition")
 
 
-# -- reading schemas -------------------------------------------------------------------------------
+# -- reading the IR --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -360,48 +161,134 @@ class TypedRoot:
     # the compile's registry as it was with this schema's document alone added and indexed (under
     # base_uri, by the profile's draft), or None: it is then indexed again here
     indexed: Registry | None = None
-
-
-@dataclass(frozen=True)
-class _At:
-    """Where a subschema sits: its scope (root), document, pointer, base URI and the profile in force."""
-
-    scope: int
-    document: str
-    pointer: str
-    base: str
-    profile: Profile
+    # the compile's lowering and its root (api.Built.lowered), or None: the schema is lowered here
+    lowered: Lowered | None = None
 
 
 @dataclass
 class _Named:
     name: Name
-    schema: Any
-    at: _At
+    scope: int  # the root whose lowering holds it
+    target: str  # its graph key
     ty: Ty | None = None
     state: int = 0  # 0: waiting, 1: being read, 2: read
     notes: list[str] = field(default_factory=list)
 
 
 # The comments a definition may carry: why it is Any (fixed text, never schema text).
-NOTES = {
-    "dynamic": "Any stands for what a $dynamicRef reaches: its target is chosen at run time",
-    "recursive": "Any stands for what a $recursiveRef reaches: its target is chosen at run time",
-    "unresolved": "Any stands for a reference that does not resolve",
-    "cycle": "Any stands for a cycle of references that never reaches a schema",
-}
+NOTES = TYPE_NOTES
 _LINE_LENGTH = 100  # black's, as render/layout.py has it
 _MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
 _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
 _MAX_PAIRS = 32  # object shapes merged for one intersection
 
 
-class _Meeting:
-    """The intersection of types (allOf's meaning), over references its reader resolves."""
+class _Reader:
+    """Reads lowered nodes into types through each unit's `types` hook; names every definition it
+    reaches."""
+
+    def __init__(self, namer: Namer) -> None:
+        self.namer = namer
+        self.named: dict[str, _Named] = {}
+        self.queue: deque[str] = deque()
+        self.lowerings: list[Lowering] = []
+        self.seeds: list[bool] = []  # a seed profile's root: no references, no definitions
+        self.current: list[_Named] = []
+
+    # -- roots and definitions ------------------------------------------------------------------
+    def add_root(self, root: TypedRoot, name: Name) -> None:
+        scope = len(self.lowerings)
+        lowered = root.lowered or lower_root(
+            root.schema, root.profile, root.registry, root.base_uri, root.fragment, root.indexed
+        )
+        self.lowerings.append(lowered.lowering)
+        self.seeds.append(root.profile.draft is None)
+        key = self.key(scope, lowered.root)
+        self.named[key] = _Named(name, scope, lowered.root)
+        self.queue.append(key)
+        if root.profile.draft is not None:
+            self._definitions(scope, lowered)
+
+    def _definitions(self, scope: int, lowered: Lowered) -> None:
+        """Name the definitions of a root (and theirs), in document order, and lower those no
+        reference reached."""
+        for target, entry in lower_definitions(lowered):
+            self.schedule(scope, target, camel(entry, "Def"))
+
+    def key(self, scope: int, target: str) -> str:
+        return f"{scope} {target}"
+
+    def schedule(self, scope: int, target: str, hint: str) -> str:
+        key = self.key(scope, target)
+        if key not in self.named:
+            self.named[key] = _Named(self.namer.name(hint), scope, target)
+            self.queue.append(key)
+        return key
+
+    def read_all(self) -> None:
+        while self.queue:
+            self.resolved(self.queue.popleft())
 
     def resolved(self, key: str) -> Ty | None:
-        raise NotImplementedError
+        """The type of a named definition, read now if need be; None while it is being read."""
+        named = self.named[key]
+        if named.state == 2:
+            return named.ty
+        if named.state == 1:
+            return None
+        named.state = 1
+        self.current.append(named)
+        try:
+            node = self.lowerings[named.scope].graph.get(named.target)
+            named.ty = (
+                self.runtime(NOTES["unresolved"])  # its lowering failed: never read by the compile
+                if node is None
+                else self.ty(node, named.name.text, 0)
+            )
+        finally:
+            self.current.pop()
+        named.state = 2
+        return named.ty
 
+    def note(self, text: str) -> None:
+        if self.current and text not in self.current[-1].notes:
+            self.current[-1].notes.append(text)
+
+    # -- one node (the TypeReader the hooks are given) ------------------------------------------
+    def ty(self, node: Node, hint: str, depth: int) -> Ty:
+        if node.boolean is True:
+            return TOP
+        if node.boolean is False:
+            return NEVER
+        if depth > _MAX_DEPTH:
+            return TOP
+        parts = [part for hook in TYPE_HOOKS for part in hook(self, node, hint, depth)]
+        result = TOP
+        for part in parts:
+            result = self.meet(result, part, _MEET_BUDGET)
+        return result
+
+    def runtime(self, note: str) -> Ty:
+        self.note(note)
+        return TOP
+
+    def reference(self, target: str) -> Ty:
+        """The named type a static reference reaches (lowering followed its chain of plain
+        references); Any for a chain that never ends or a target that was not lowered."""
+        scope = self.current[-1].scope
+        if self.seeds[scope]:
+            return TOP
+        lowering = self.lowerings[scope]
+        if target in lowering.chain_cycles:
+            return self.runtime(NOTES["cycle"])
+        if target not in lowering.graph:
+            return self.runtime(NOTES["unresolved"])
+        key = self.key(scope, target)
+        if key in self.named:  # named already: no hint to work out (it is read once per reference)
+            return Ty(refs=(key,))
+        return Ty(refs=(self.schedule(scope, target, _hint_for(target)),))
+
+    # -- intersection ---------------------------------------------------------------------------
     def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
         """The intersection of two types, or a wider one (the first) where it cannot be worked out."""
         if a.top:
@@ -432,7 +319,7 @@ class _Meeting:
             )
         return Ty(
             null=a.null and b.null,
-            bools=_ordered_meet(a.bools, b.bools),
+            bools=ordered_meet(a.bools, b.bools),
             all_ints=a.all_ints and b.all_ints,
             ints=_meet_literals(a.all_ints, a.ints, b.all_ints, b.ints),
             floats=a.floats and b.floats,
@@ -478,364 +365,6 @@ class _Meeting:
         )
 
 
-class _Reader(_Meeting):
-    """Reads schemas into types; names every definition it reaches."""
-
-    def __init__(self, namer: Namer) -> None:
-        self.namer = namer
-        self.named: dict[str, _Named] = {}
-        self.queue: deque[str] = deque()
-        self.registries: list[Registry | None] = []
-        self.root_profiles: list[Profile] = []
-        self.current: list[_Named] = []
-        self.chain_ends: dict[str, Location | None] = (
-            {}
-        )  # a plain reference's key -> where its chain ends
-
-    # -- roots and definitions ------------------------------------------------------------------
-    def add_root(self, root: TypedRoot, name: Name) -> None:
-        scope = len(self.registries)
-        self.root_profiles.append(root.profile)
-        if root.profile.draft is None:
-            self.registries.append(None)
-            self.named[f"{scope} root"] = _Named(
-                name, root.schema, _At(scope, "", "", "", root.profile)
-            )
-            self.queue.append(f"{scope} root")
-            return
-        if root.indexed is not None and root.indexed.draft == root.profile.draft:
-            registry = root.indexed.copy(dict(root.registry))  # (the same tables: no second walk)
-        else:
-            registry = Registry(draft=root.profile.draft, supplied=dict(root.registry))
-        self.registries.append(registry)
-        document = registry.add(root.base_uri, root.schema, root.profile.draft)
-        if root.fragment:
-            start = registry.lookup("#" + root.fragment.lstrip("#"), document.uri, "")
-        else:
-            start = registry.location(document.uri, "")
-        self.named[self.key(scope, start)] = _Named(name, start.schema, self.at(scope, start))
-        self.queue.append(self.key(scope, start))
-        self._definitions(scope, registry, start)
-
-    def _definitions(self, scope: int, registry: Registry, location: Location) -> None:
-        """Name the `$defs`/`definitions` of a root (and theirs), in document order."""
-        stack = deque([location])
-        while stack:
-            at = stack.popleft()
-            schema = at.schema
-            if not isinstance(schema, dict):
-                continue
-            for word in ("$defs", "definitions"):
-                entries = schema.get(word)
-                if not isinstance(entries, dict):
-                    continue
-                for entry, sub in entries.items():
-                    # a definition that is only a reference is no type of its own: references
-                    # to it reach the end of its chain
-                    if (
-                        isinstance(sub, (dict, bool))
-                        and isinstance(entry, str)
-                        and not _is_plain_ref(sub)
-                    ):
-                        inner = registry.location(
-                            at.document.uri, join_pointer(at.pointer, word, entry)
-                        )
-                        self.schedule(scope, inner, camel(entry, "Def"))
-                        stack.append(inner)
-
-    def key(self, scope: int, location: Location) -> str:
-        return f"{scope} {location.key}"
-
-    def at(self, scope: int, location: Location) -> _At:
-        return _At(
-            scope,
-            location.document.uri,
-            location.pointer,
-            location.base,
-            self.profile_for(scope, self.draft_at(scope, location)),
-        )
-
-    def draft_at(self, scope: int, location: Location) -> str:
-        """The draft in force at a location: its document's, or an embedded `$schema`'s above it
-        (as Lowering.draft_at)."""
-        registry = self.registries[scope]
-        assert registry is not None
-        pointer = location.pointer
-        while True:
-            found = registry.dialects.get(location.document.uri + "#" + pointer)
-            if found is not None:
-                return found
-            if not pointer:
-                return location.document.draft
-            pointer = pointer.rpartition("/")[0]
-
-    def profile_for(self, scope: int, draft: str | None) -> Profile:
-        """The root's profile for its own draft (with its vocabularies), else that draft's."""
-        root = self.root_profiles[scope]
-        if draft is None or draft == root.draft or draft not in DRAFT_PROFILES:
-            return root
-        return DRAFT_PROFILES[draft]
-
-    def schedule(self, scope: int, location: Location, hint: str) -> str:
-        key = self.key(scope, location)
-        if key not in self.named:
-            self.named[key] = _Named(
-                self.namer.name(hint), location.schema, self.at(scope, location)
-            )
-            self.queue.append(key)
-        return key
-
-    def read_all(self) -> None:
-        while self.queue:
-            self.resolved(self.queue.popleft())
-
-    def resolved(self, key: str) -> Ty | None:
-        """The type of a named definition, read now if need be; None while it is being read."""
-        named = self.named[key]
-        if named.state == 2:
-            return named.ty
-        if named.state == 1:
-            return None
-        named.state = 1
-        self.current.append(named)
-        try:
-            named.ty = self.ty(named.schema, named.at, named.name.text, 0)
-        finally:
-            self.current.pop()
-        named.state = 2
-        return named.ty
-
-    def note(self, text: str) -> None:
-        if self.current and text not in self.current[-1].notes:
-            self.current[-1].notes.append(text)
-
-    # -- one schema -------------------------------------------------------------------------------
-    def ty(self, schema: Any, at: _At, hint: str, depth: int) -> Ty:
-        if schema is True:
-            return TOP
-        if schema is False:
-            return NEVER
-        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
-            return TOP
-        at = self.enter(schema, at)
-        profile = at.profile
-
-        def on(word: str) -> bool:
-            return word in schema and profile.keyword_status(word) == "enforced"
-
-        parts: list[Ty] = []
-        if on("$ref") and isinstance(schema["$ref"], str):
-            parts.append(self.reference(schema["$ref"], at, "$ref"))
-            if profile.dialect.ref_alone:
-                return parts[0]  # before 2019-09 a $ref's siblings are ignored
-        for word in ("$dynamicRef", "$recursiveRef"):
-            if on(word) and isinstance(schema[word], str):
-                parts.append(self.reference(schema[word], at, word))
-        if on("type"):
-            parts.append(_from_type_names(schema["type"], profile.float_integers))
-        if on("enum") and isinstance(schema["enum"], list):
-            parts.append(_from_values(schema["enum"]))
-        if on("const"):
-            parts.append(_from_values([schema["const"]]))
-        if any(
-            on(w) for w in ("properties", "required", "additionalProperties", "patternProperties")
-        ):
-            parts.append(_all_but_objects((self.object_shape(schema, on, at, hint, depth),)))
-        if any(on(w) for w in ("prefixItems", "items", "additionalItems")):
-            parts.append(_all_but_arrays(self.items(schema, on, at, hint, depth)))
-        if on("allOf") and isinstance(schema["allOf"], list):
-            parts.extend(
-                self.ty(s, self.child(at, "allOf", i), hint, depth + 1)
-                for i, s in enumerate(schema["allOf"])
-            )
-        for word in ("anyOf", "oneOf"):
-            if on(word) and isinstance(schema[word], list):
-                parts.append(
-                    join_all(
-                        [
-                            self.ty(sub, self.child(at, word, i), hint, depth + 1)
-                            for i, sub in enumerate(schema[word])
-                        ]
-                    )
-                )
-        if on("if"):
-            branches = [
-                self.ty(schema[word], self.child(at, word), hint, depth + 1) if on(word) else TOP
-                for word in ("then", "else")
-            ]
-            parts.append(join_ty(*branches))
-        result = TOP
-        for part in parts:
-            result = self.meet(result, part, _MEET_BUDGET)
-        return result
-
-    def enter(self, schema: dict[str, Any], at: _At) -> _At:
-        """The base URI and profile in force inside `schema` (as Lowering.node)."""
-        registry = self.registries[at.scope]
-        if registry is None:
-            return at
-        base = registry.bases.get(at.document + "#" + at.pointer)
-        if base is None:
-            ident = schema.get("id" if at.profile.draft == "draft4" else "$id")
-            try:
-                base = (
-                    join_uri(at.base, ident)
-                    if isinstance(ident, str) and not ident.startswith("#")
-                    else at.base
-                )
-            except MalformedURI:  # only in a definition the validator never reads: it compiled
-                base = at.base
-        profile = at.profile
-        meta = schema.get("$schema")
-        if at.pointer and isinstance(meta, str):
-            profile = self.profile_for(
-                at.scope, META_SCHEMAS.get(normalize_meta_uri(meta)) or profile.draft
-            )
-        if base == at.base and profile is at.profile:
-            return at
-        return _At(at.scope, at.document, at.pointer, base, profile)
-
-    def child(self, at: _At, *path: str | int) -> _At:
-        # built directly: dataclasses.replace costs several times more, and this runs per subschema
-        return _At(at.scope, at.document, join_pointer(at.pointer, *path), at.base, at.profile)
-
-    def object_shape(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Obj:
-        properties: list[tuple[str, Ty]] = []
-        declared = schema.get("properties") if on("properties") else None
-        if isinstance(declared, dict):
-            for name, sub in declared.items():
-                if isinstance(name, str):
-                    inner = self.ty(
-                        sub,
-                        self.child(at, "properties", name),
-                        hint + camel(name, "Field"),
-                        depth + 1,
-                    )
-                    properties.append((name, inner))
-        required = schema.get("required") if on("required") else None
-        names = (
-            tuple(dict.fromkeys(n for n in required if isinstance(n, str)))
-            if isinstance(required, list)
-            else ()
-        )
-        rest: Ty | None = None
-        if on("additionalProperties") and isinstance(schema["additionalProperties"], (dict, bool)):
-            rest = self.ty(
-                schema["additionalProperties"],
-                self.child(at, "additionalProperties"),
-                hint + "Value",
-                depth + 1,
-            )
-            patterns = schema.get("patternProperties") if on("patternProperties") else None
-            if isinstance(patterns, dict):
-                rest = join_all(
-                    [
-                        rest,
-                        *(
-                            self.ty(
-                                sub,
-                                self.child(at, "patternProperties", source),
-                                hint + "Value",
-                                depth + 1,
-                            )
-                            for source, sub in patterns.items()
-                        ),
-                    ]
-                )
-            if rest.top:
-                rest = None
-        return Obj(tuple(properties), names, rest, hint)
-
-    def items(self, schema: dict[str, Any], on: Any, at: _At, hint: str, depth: int) -> Ty:
-        """The union of every item schema (positional ones and the rest)."""
-        positional: list[Ty] = []
-        rest = TOP
-        if on("prefixItems") and isinstance(schema["prefixItems"], list):
-            positional = [
-                self.ty(s, self.child(at, "prefixItems", i), hint + "Item", depth + 1)
-                for i, s in enumerate(schema["prefixItems"])
-            ]
-        items = schema.get("items") if on("items") else None
-        if isinstance(items, list):  # the array form, before 2020-12
-            positional = [
-                self.ty(s, self.child(at, "items", i), hint + "Item", depth + 1)
-                for i, s in enumerate(items)
-            ]
-            extra = schema.get("additionalItems") if on("additionalItems") else None
-            if isinstance(extra, (dict, bool)):
-                rest = self.ty(extra, self.child(at, "additionalItems"), hint + "Item", depth + 1)
-        elif isinstance(items, (dict, bool)):
-            rest = self.ty(items, self.child(at, "items"), hint + "Item", depth + 1)
-        return join_all([rest, *positional])
-
-    def reference(self, ref: str, at: _At, word: str) -> Ty:
-        """The named type a reference reaches (a chain of plain references followed, as the
-        compiler follows it); Any for one resolved at run time or one that does not resolve."""
-        registry = self.registries[at.scope]
-        if registry is None:
-            return TOP
-        where = join_pointer(at.pointer, word)
-        try:
-            location = registry.lookup(ref, at.base, where)
-            target = location.schema
-            if word == "$dynamicRef":
-                fragment = ref.partition("#")[2]
-                if (
-                    fragment
-                    and not fragment.startswith("/")
-                    and isinstance(target, dict)
-                    and target.get("$dynamicAnchor") == fragment
-                ):
-                    self.note(NOTES["dynamic"])
-                    return TOP
-            if (
-                word == "$recursiveRef"
-                and isinstance(target, dict)
-                and target.get("$recursiveAnchor") is True
-            ):
-                self.note(NOTES["recursive"])
-                return TOP
-            end = self.chain_end(at.scope, registry, location)
-        except (
-            SchemaError,
-            ValueError,
-        ):  # only in a definition the validator never reads: it compiled
-            self.note(NOTES["unresolved"])
-            return TOP
-        if end is None:
-            self.note(NOTES["cycle"])
-            return TOP
-        key = self.key(at.scope, end)
-        if key in self.named:  # named already: no hint to work out (it is read once per reference)
-            return Ty(refs=(key,))
-        return Ty(refs=(self.schedule(at.scope, end, _hint_for(end)),))
-
-    def chain_end(self, scope: int, registry: Registry, location: Location) -> Location | None:
-        """Where a chain of plain references (`{"$ref": ...}` alone) ends (None: in a cycle).
-        Every hop's end is remembered, so a chain of n definitions costs n lookups in all."""
-        path: dict[str, None] = {}  # the keys passed, in order
-        end: Location | None = location
-        while end is not None and _is_plain_ref(end.schema):
-            key = self.key(scope, end)
-            if key in self.chain_ends:
-                end = self.chain_ends[key]
-                break
-            if key in path:
-                end = None
-                break
-            path[key] = None
-            end = registry.lookup(end.schema["$ref"], end.base, end.pointer + "/$ref")
-        for key in path:
-            self.chain_ends[key] = end
-        return end
-
-    # -- intersection ---------------------------------------------------------------------------
-
-
-def _is_plain_ref(schema: Any) -> bool:
-    return isinstance(schema, dict) and set(schema) == {"$ref"} and isinstance(schema["$ref"], str)
-
-
 def _meet_literals(
     all_a: bool, a: tuple[Any, ...], all_b: bool, b: tuple[Any, ...]
 ) -> tuple[Any, ...]:
@@ -845,7 +374,7 @@ def _meet_literals(
         return b
     if all_b:
         return a
-    return _ordered_meet(a, b)
+    return ordered_meet(a, b)
 
 
 # -- writing types ---------------------------------------------------------------------------------
