@@ -512,7 +512,7 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
         return out
     # each required property that is checked by name is looked up once, here: its value, or
     # _MISSING when the name is not there (the properties' checks below read the local), where
-    # `"a" not in x` and then `x["a"]` look it up twice (most of a native module's time on CITM)
+    # `"a" not in x` and then `x["a"]` look it up twice, each comparing the key's text
     missing = m.prim("_MISSING")
     for name in fetched:
         scope = m.new_scope()  # (the scope of the property's checks in place too)
