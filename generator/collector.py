@@ -2,11 +2,11 @@
 
 A compile builds millions of small objects that all live until it ends (the loaded schema, IR
 nodes, code trees, their texts) and makes almost no cyclic garbage; CPython's collector, triggered
-by allocation counts, walks those live objects again and again for nothing: about a third of
-compiling FHIR. `paused()` disables it for the compile and restores it after, as it was when the
-outermost compile began (compiles in several threads share one process-wide switch: the last one
-to finish turns it back on). Whatever cyclic garbage a compile makes is collected by the next
-collection after it.
+by allocation counts, walks those live objects again and again for nothing (a large share of a
+large schema's compile: docs/performance.md, "Compile speed"). `paused()` disables it for the
+compile and restores it after, as it was when the outermost compile began (compiles in several
+threads share one process-wide switch: the last one to finish turns it back on). Whatever cyclic
+garbage a compile makes is collected by the next collection after it.
 """
 
 from __future__ import annotations

@@ -116,11 +116,10 @@ def _general_checks(
 
 # A scalar's checks read it through a local declared with its type (`xi: int = x`), in a function's
 # own dispatch: mypy, so mypyc, then knows the type (a `t is int` test tells it nothing of x), and
-# the native code compares a C integer, or calls str's C functions, where it went through Python's
-# generic protocols (the strict contract's native module: 14-29% faster on 15 of its 23 bench
-# instances). Pure Python pays a store and a load (local annotations are not evaluated); not in
-# inlined copies, where the extra locals of one large function cost its every call (the
-# tool-package's root: 3% slower).
+# the native code compares a C integer, or calls str's C functions, instead of Python's
+# generic protocols. Pure Python pays a store and a load (local annotations are not evaluated); not
+# in inlined copies, where the extra locals of one large function cost its every call
+# (docs/performance.md, "Measurements behind the rules").
 _TYPED = {"int": ("xi", "int"), "float": ("xf", "float"), "str": ("xs", "str")}
 
 

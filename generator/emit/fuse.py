@@ -21,9 +21,8 @@ Simplify then runs again on the result, and shares the look-ups and type tests t
 branch; the rounds repeat (fast.py) while this pass changes something.
 
 Only the fast path is changed, where the order of checks is free (a boolean answer); the error path
-keeps its keyword order. Measured side by side on the tool-package's pure module: 14% faster on
-its instance failing early at /tool_key (checked after the six rules), 18% on "declared variation",
-3-10% on the others; natively 2-10%.
+keeps its keyword order. What it gains is measured in docs/performance.md, "Measurements behind
+the rules".
 """
 
 from __future__ import annotations

@@ -513,7 +513,7 @@ def fast_required(b: Branch, check: Required) -> list[Stmt]:
         return out
     # each required property that is checked by name is looked up once, here: its value, or
     # _MISSING when the name is not there (the properties' checks below read the local), where
-    # `"a" not in x` and then `x["a"]` look it up twice (most of a native module's time on CITM)
+    # `"a" not in x` and then `x["a"]` look it up twice, each comparing the key's text
     missing = m.prim("_MISSING")
     for name in fetched:
         scope = m.new_scope()  # (the scope of the property's checks in place too)
@@ -580,8 +580,8 @@ def fast_properties(b: Branch, check: Properties) -> list[Stmt]:
 def _counted_properties(b: Branch, check: Properties) -> list[Stmt]:
     """A closed object's properties by name, counting the names found (the required ones are
     there): the object has no other name when its size is that count. A keys view compared with
-    the set of names (`x.keys() <= _K3`) costs about 150 ns in CPython for three names and is a
-    generic call natively; the count is one addition in the `if "a" in x` each optional one has."""
+    the set of names (`x.keys() <= _K3`) costs more in CPython and is a generic call natively;
+    the count is one addition in the `if "a" in x` each optional one has."""
     x, plan = b.x, _plan(b)
     # (the required names are there: `required`, of cost 0, is checked before `properties`, of
     # cost 3, as the reads of present names without an `in` test rely on too)

@@ -280,8 +280,8 @@ def build_native(
     NativeBuildError when mypy refuses the module or the C build fails (with their messages);
     then nothing beside the module has changed. The module must be importable by its file name
     (an identifier); its enclosing packages (directories with __init__.py) give its full name.
-    `timeout` (seconds) ends a build that takes longer, with NativeBuildError (FHIR's 2.2 MB
-    module takes about 4 CPU minutes, nearly all in the C compiler); `opt_level` is the C
+    `timeout` (seconds) ends a build that takes longer, with NativeBuildError (a large module's
+    build takes minutes, nearly all in the C compiler: docs/native.md); `opt_level` is the C
     compiler's -O. mypyc compiles a variant of the module text (native/source.py: its static types
     and tables run at import), whose C is compiled in parts in parallel (worker.py); the record
     names the module text itself.

@@ -6,13 +6,12 @@ Two parts of a generated module cost a mypyc build far more than they gain from 
 - its static types (render/types.py: `Name: TypeAlias = ...`, `Name = TypedDict(...)`, `class
   Name(_NameRequired, _NameOptional): pass`), for its users' type checkers: the module's own code
   names only the root type (`TypeGuard[Instance]`), yet mypy checks every one before mypyc compiles
-  anything. FHIR's 1,974 type statements took mypy over 15 CPU minutes; the rest of its module
-  7 seconds.
+  anything; on a large schema the types take mypy far longer than the rest of the module
+  (docs/native.md, "Large modules").
 - its module-level data (the tables filled by `_F12.update({...})`, the `_Q3 = (_v1, _e1)` pairs
   they hold, and in a large module the constants): mypyc compiles all top-level statements as one
   C function, and its reference-count analysis of a function takes memory that grows with the
-  square of its size: FHIR's 3,768 top-level statements ran it out of 8 GB, Swagger's 282 took
-  1.4 GB where 520 MB do without its tables.
+  square of its size, so a large module's top level exhausts the build's memory.
 
 So each run of such statements is replaced, in the text given to mypyc, by one line
 
@@ -172,11 +171,10 @@ _MOST_CHR = 8
 
 def _rebuilt(value: str) -> str:
     """An expression of `value` written without a surrogate: its runs of other characters as
-    literals, each surrogate chr(N), joined (cheaper where it runs: in CPython 180 ns against 660
-    for one surrogate); for a string of more than _MOST_CHR surrogates, its `unicode_escape`
-    text, decoded when it runs, whose size does not grow with theirs: the chain for a string of
-    1,000 took mypyc's build past 22 GB (killed for want of memory), and for 1,497 is deeper than
-    CPython compiles."""
+    literals, each surrogate chr(N), joined (cheaper where it runs than decoding); for a string
+    of more than _MOST_CHR surrogates, its `unicode_escape` text, decoded when it runs, whose size
+    does not grow with theirs: a chain for a string of many surrogates exhausts mypyc's memory, or
+    is deeper than CPython compiles (docs/native.md, "Large modules")."""
     if len(_SURROGATE.findall(value)) > _MOST_CHR:
         return (
             literal(value.encode("unicode_escape").decode("ascii")).text

@@ -1,5 +1,6 @@
 """The tuning constants of the generated code's shape, in one place: each trades module size and
-compile time against speed, and was chosen on the benchmark's schemas (see bench/README.md)."""
+compile time against speed on the benchmark's schemas (bench/README.md); the measurements behind
+them are in docs/performance.md, "Measurements behind the rules"."""
 
 # A subschema of a property or item is checked in place (no call) up to this nesting depth of
 # inlined copies, when it has at most this many checks; a leaf (no subschemas) at any depth.
@@ -12,17 +13,15 @@ INLINE_CHECKS = 6
 COPY_BUDGET = 256
 
 # An object schema with this many checked properties is validated by a loop over the instance's
-# names through a table (one lookup per present name instead of a test per declared one). By name
-# is faster where most declared names are there, and wherever the properties' checks are small
-# enough to run in place (the table calls a function per name): the strict contract's 13, at 12
-# through the table, are 30% faster by name in CPython on its full instance and 15-25% natively,
-# FHIR's patient 4% natively; the table where few are there and most are references anyway
-# (Swagger's 12-property operations: 3-4% slower by name; 4% at 16 and 7% at 24 before).
+# names through a table (one lookup per present name instead of a test per declared one). Below it,
+# by name: that is faster where most declared names are present and where the properties' checks
+# are small enough to run in place (the table calls a function per name); the table wins where few
+# are present and most are references anyway.
 PROPERTY_TABLE = 14
 # Up to this many required names (or all the names of a closed object that requires each) are
 # tested one by one, `"a" not in x or ...` (with the object's size), and more as a keys view
-# compared with a set: 17 names took 323 ns against 353 in CPython, and the view's comparison is
-# a generic call in a native module (the tool-package's valid package 10% faster natively).
+# compared with a set: the tests are faster in CPython, and the view's comparison is a generic
+# call in a native module.
 NAME_TESTS = 32
 # The error path looks properties up in a table from this many (its code stays small).
 ERROR_TABLE = 3

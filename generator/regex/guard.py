@@ -8,10 +8,10 @@ lookahead only takes matches away). So, for the pattern P and P' (P without the 
 
     P matches s  <=>  P' matches s  and  (".." not in s  or  P matches s)
 
-The common string (no "..") costs P' and one `in` test, where P re-scanned it from every position
-the `.*` could stop at: Python's `re` took about 550 ns on the seed tool-package's entry path, P'
-and the test about 220 ns (bench/patterns.py). The emitted code (emit/patterns.py) tests P' as
-any pattern is tested (str tests where its shape allows), and P with `re` as before.
+The common string (no "..") costs P' and one `in` test, where P re-scans it from every position
+the `.*` can stop at (bench/patterns.py times both; docs/regex.md has the figures). The emitted
+code (emit/patterns.py) tests P' as any pattern is tested (str tests where its shape allows), and
+P with `re` as before.
 
 Only lookaheads that scan are taken out (an unbounded repetition in their body: `(?!/)` is one
 character's test, cheaper than an `in` over the string), only at the top level of the pattern (in

@@ -1,10 +1,10 @@
 """Patterns that plain `str` operations decide exactly, and faster than Python's `re`.
 
-A call of a compiled pattern's `search` costs about 100-200 ns before it reads a character; the
-`str` methods below cost 20-60 ns, and those that scan (`isdigit`, `isalpha`, ...) are C loops as
-fast as `re`'s. So a pattern that is one of these shapes is tested without the regex engine
-(bench/patterns.py measures each shape against `re` on typical inputs; docs/regex.md has the
-figures):
+A call of a compiled pattern's `search` costs more before it reads a character than the `str`
+methods below cost in all, and those that scan (`isdigit`, `isalpha`, ...) are C loops near
+`re`'s speed on short strings. So a pattern that is one of these shapes is tested without the
+regex engine (bench/patterns.py measures each shape against `re` on typical inputs;
+docs/regex.md has the figures):
 
 * a literal text, anchored or not: `^x-` is ``s.startswith("x-")``, `^\\$ref$` is
   ``s == "$ref"``, `\\.json$` is ``s.endswith(".json")``, `type` is ``"type" in s``; literal
@@ -23,7 +23,7 @@ Only classes whose method test is *exactly* the class are used: `str.isdigit` al
 `\\d` (ECMA's `\\d` is ASCII; Python's isdigit is true for '٣' and '²'), but ``isascii() and
 isdigit()`` is exactly `[0-9]` on a non-empty string. Classes such as `[a-f0-9]` or
 `[a-z0-9_.-]` have no exact method test; the alternatives (`strip`/`translate` with a table, set
-inclusion) were measured slower than `re` on typical inputs, so those patterns stay on `re`.
+inclusion) are slower than `re` on typical inputs, so those patterns stay on `re`.
 
 :func:`simple_tests` gives the tests of a pattern (None when it is not one of these shapes) and
 :func:`simple_search` runs them in Python (tests and the reference use it; the compiler emits
@@ -113,10 +113,10 @@ def simple_tests(source: str) -> Optional[tuple[SimpleTest, ...]]:
 MAX_CONTAINED = 4
 MAX_AFFIXES = 32
 MAX_RUNS = 4
-# A run is scanned by isascii() (free: a flag of the string) and its methods, in C at a few ns a
-# character, where re's class loop takes about one: one method beats re's call overhead up to
-# about 35 characters (`^\d+$` on 200 digits is 2.3x slower, on typical values 2x faster), two
-# (isalpha and islower) up to about 20, so those are used only where the count is at most this.
+# A run is scanned by isascii() (free: a flag of the string) and its methods, each slower per
+# character than re's class loop: one method beats re's call overhead on the short runs of typical
+# values, two (isalpha and islower) only on shorter ones, so those are used only where the count
+# is at most this (docs/regex.md, "Timings", has the break-even lengths).
 MAX_SCANNED_TWICE = 16
 
 

@@ -75,8 +75,8 @@ def wrap_statement(
 
 
 # A statement this long on one line that the shapes above do not lay out is not given to black
-# either: black's time grows faster than the statement (a 10,000-value const list took 1.7 s, and
-# 30,000 values about 15 s), so a schema's large enum or const could take minutes to compile.
+# either: black's time grows faster than the statement's length (docs/performance.md, "Compile
+# speed"), so a schema's large enum or const would take minutes to compile.
 # It is exploded instead, each bracket that does not fit one element a line with a trailing comma:
 # black leaves that as it is (its "magic trailing comma"), so the module is still black-stable.
 BLACK_LIMIT = 8_000
