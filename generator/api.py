@@ -21,14 +21,13 @@ from .collector import paused
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import OptionError, SchemaError
-from .fan_out import reject_fan_out
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions, format_options
 from .hygiene import review, review_documents
 from .load import load_schema
-from .lower import Lowering, reject_ref_cycles
+from .lower import Lowering
 from .names import module_name_for
-from .plan import Plan
+from .plan import Plan, doubling
 from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size, warnings_once
 from .profiles import (
@@ -124,10 +123,10 @@ def build(
     ordering = Ordering()
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    live = reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
-    reject_fan_out(graph, tables, root_key, live)
+    live, loops = doubling.loops_allowed(graph, tables, root_key, lowering.chain_cycles, chosen)
+    memo = doubling.memoized(graph, tables, root_key, live, loops)
     root = graph[root_key]
-    plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables))
+    plan = Plan(graph, [root, *graph.values()], dynamic=bool(tables), memo=memo)
     # the absolute location of each node a dynamic reference may reach (for its errors)
     absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}
     emitter = ModuleEmitter(

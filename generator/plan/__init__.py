@@ -29,12 +29,21 @@ class NodePlan:
 class Plan:
     """The plan of one graph: inlining, and each node's plan (computed once, when first asked)."""
 
-    def __init__(self, graph: dict[str, ir.Node], roots: Iterable[ir.Node], dynamic: bool) -> None:
+    def __init__(
+        self,
+        graph: dict[str, ir.Node],
+        roots: Iterable[ir.Node],
+        dynamic: bool,
+        memo: Iterable[ir.Node] = (),
+    ) -> None:
         roots = list(roots)
         self.dynamic = dynamic
         self.inlining = Inlining(graph, roots, dynamic)
-        # the heads of the graph's cycles, called through an alias and never inlined (recursion)
-        self.recursive = self.inlining.counted(recursion_heads(graph, roots))
+        # the nodes evaluated once per value (doubling.py), where plain references lead
+        self.memo = frozenset(self.inlining.through_refs(node)[0] for node in memo)
+        # the heads of the graph's cycles, called through an alias and never inlined (recursion),
+        # and the memoized nodes (their aliases are the wrappers: emit/memo.py)
+        self.recursive = self.inlining.counted(recursion_heads(graph, roots) | self.memo)
         self.costs = Costs(graph)  # the fast path's estimates: cheap in-place rules first
         self._nodes: dict[ir.Node, NodePlan] = {}
 
