@@ -81,11 +81,13 @@ def _memo_loop(where: str, ip: str, kp: str) -> Any:
 def _memo_owned(run: Any, args: Any) -> Any:
     """run(*args) with a fresh table: the outermost wrapper of one validation call owns it."""
     state = _MEMO
-    state.table, state.active, state.dropped = {}, set(), 0
+    # dropped: id(list) -> [the list, how many errors replays left out of it] (the list is held
+    # so that its id is not reused while the table lives)
+    state.table, state.active, state.dropped = {}, set(), {}
     try:
         return run(*args)
     finally:
-        state.table = state.active = None
+        state.table = state.active = state.dropped = None
 
 
 def _memo_fast(function: Any, where: str) -> Any:
@@ -117,13 +119,23 @@ def _memo_fast(function: Any, where: str) -> Any:
 
 def _memo_rebased(error: Any, ip: str, kp: str, room: list[int]) -> Any:
     """A copy of an error recorded relative to a value, below the locations ip and kp, with as
-    much of its context (nested errors) as room[0] more error objects allow."""
-    context = []
-    for inner in error.context:
-        if room[0] <= 0:
-            break
-        room[0] -= 1
-        context.append(_memo_rebased(inner, ip, kp, room))
+    much of its context (nested errors) as room[0] more error objects allow, the shallowest
+    first (breadth first: no alternative is left out for a deeper one)."""
+    top = _memo_moved(error, ip, kp)
+    pending = [(error, top)]
+    for original, copy in pending:  # (the list grows as it is read)
+        for inner in original.context:
+            if room[0] <= 0:
+                return top
+            room[0] -= 1
+            moved = _memo_moved(inner, ip, kp)
+            copy.context.append(moved)
+            pending.append((inner, moved))
+    return top
+
+
+def _memo_moved(error: Any, ip: str, kp: str) -> Any:
+    """A copy of one error below ip and kp, with an empty context."""
     copy = type(error)(
         error.message,
         ip + error.instance_location,
@@ -132,7 +144,7 @@ def _memo_rebased(error: Any, ip: str, kp: str, room: list[int]) -> Any:
         error.keyword,
         _thaw(error.params),
         error.instance,
-        context,
+        [],
     )
     copy.branch = error.branch
     copy._matches = error._matches
@@ -156,20 +168,25 @@ def _memo_errors(function: Any, where: str) -> Any:
             if busy in state.active:
                 raise _memo_loop(where, ip, kp)
             state.active.add(busy)
-            saved, state.dropped = state.dropped, 0
             errors: list[Any] = []
             try:
                 function(x, "", "", errors, ak, *scope)
             finally:
                 state.active.discard(busy)
-                dropped, state.dropped = state.dropped, saved
-            found = table[key] = (x, errors[:limit], len(errors) + dropped)
+            slot = state.dropped.pop(id(errors), None)
+            total = len(errors) + (slot[1] if slot is not None else 0)
+            found = table[key] = (x, errors[:limit], total)
         # at most _MEMO_CONTEXT nested errors per application: an anyOf's context holds its
         # alternatives' errors, which hold theirs, and so on down a doubling
         room = [_MEMO_CONTEXT]
         kept = found[1][: max(0, limit - len(out))]
         out.extend([_memo_rebased(error, ip, kp, room) for error in kept])
-        state.dropped += found[2] - len(kept)
+        if found[2] > len(kept):  # (counted against this list only: not a context's)
+            slot = state.dropped.get(id(out))
+            if slot is None:
+                state.dropped[id(out)] = [out, found[2] - len(kept)]
+            else:
+                slot[1] += found[2] - len(kept)
 
     return memoized
 
@@ -182,7 +199,8 @@ def _memo_errors_owner(
     start = len(out)
     memoized(x, ip, kp, out, ak, *scope)
     limit = max(1, MAX_ERRORS)
-    left_out = _MEMO.dropped + max(0, len(out) - start - limit)
+    slot = _MEMO.dropped.pop(id(out), None)
+    left_out = (slot[1] if slot is not None else 0) + max(0, len(out) - start - limit)
     if left_out:
         del out[start + limit :]
         out.append(
@@ -204,7 +222,8 @@ DEPENDS = {
     "ReferenceLoopError": (),
     "_memo_owned": ("_MEMO",),
     "_memo_fast": ("_MEMO", "_memo_owned", "_memo_loop"),
-    "_memo_rebased": ("_thaw",),
+    "_memo_rebased": ("_memo_moved",),
+    "_memo_moved": ("_thaw",),
     "_memo_errors": (
         "_MEMO",
         "MAX_ERRORS",

@@ -337,3 +337,18 @@ def test_validation_stays_thread_safe_and_re_entrant() -> None:
     for thread in threads:
         thread.join()
     assert len(results) == 120 and all(results)
+
+
+def test_errors_cut_from_a_context_are_not_counted_as_left_out_of_the_list() -> None:
+    """An anyOf doubling: the list holds the root's own errors, whole; the contexts below are
+    bounded (100 nested errors a place), and that is not an entry of the list left out."""
+    module = _compile({"anyOf": [{"items": R}, {"items": R}], "type": ["array", "integer"]})
+    found = module.errors(arrays(20, "s"))
+    assert [e.keyword for e in found] == ["anyOf"]
+    assert len(found[0].context) == 2 and all(e.keyword == "anyOf" for e in found[0].context)
+    expected = module.errors(arrays(3, "s"))
+    oracle = jsonschema.Draft202012Validator(
+        {"anyOf": [{"items": R}, {"items": R}], "type": ["array", "integer"]}
+    )
+    assert [e.validator for e in oracle.iter_errors(arrays(3, "s"))] == ["anyOf"]
+    assert len(expected[0].context) == len(next(oracle.iter_errors(arrays(3, "s"))).context)
