@@ -88,13 +88,13 @@ def in_place_loops(graph: dict[str, ir.Node], tables: DynamicTables, live: set[s
     edges: dict[str, list[str]] = {}
     for key in live:
         found: list[str] = []
-        stack = [graph[key]]
-        while stack:
-            current = stack.pop()
+        nodes = [graph[key]]
+        while nodes:
+            current = nodes.pop()
             for check in current.checks:
                 if check.refers:
                     found += [t for t in reference_targets(check, tables) if t in live]
-                stack.extend(ir.applied_in_place(check))
+                nodes.extend(ir.applied_in_place(check))
         edges[key] = found
     # Tarjan's strongly connected components, iteratively
     index: dict[str, int] = {}
