@@ -315,6 +315,8 @@ def test_schemas_without_a_doubling_compile_as_before() -> None:
         {"anyOf": [{"items": R}, {"type": "string"}]},
         {"properties": {"a": R}, "patternProperties": {"^b": R}},
         {"type": "object", "properties": {"children": {"type": "array", "items": R}}},
+        # (a dynamic reference whose static target is also its dynamic one ends at one of them)
+        {"$dynamicAnchor": "n", "type": "array", "items": {"$dynamicRef": "#n"}},
     ):
         assert "_memo_" not in generator.compile_source(schema, format=False)
 

@@ -159,6 +159,7 @@ class _Search:
             self.keys.setdefault(id(graph[key]), []).append(key)
         self._edges: dict[int, tuple[list[ir.Node], list[tuple[tuple[Any, ...], ir.Node]]]] = {}
         self._refers: dict[int, bool] = {}
+        self._groups: dict[int, list[int]] = {}
 
     def run(self, root: ir.Node) -> set[str]:
         found: set[str] = set()
@@ -185,9 +186,11 @@ class _Search:
                     seen_same.add(id(target))
                     same.append(target)
             # two derivations part here: two different steps
+            groups = self._groups[id(node)]
             for i, first in enumerate(in_place):
-                for second in in_place[i + 1 :]:
-                    add(first, second)
+                for j in range(i + 1, len(in_place)):
+                    if groups[i] != groups[j]:  # (one reference's targets: one is taken)
+                        add(first, in_place[j])
                 for kind, target in members:
                     add(first, _Pending(kind, target))
             live_members = [(k, t) for k, t in members if self.refers(t)]
@@ -274,15 +277,19 @@ class _Search:
         if cached is not None:
             return cached
         in_place: list[ir.Node] = []
+        groups: list[int] = []  # the check each in-place step is made by
         members: list[tuple[tuple[Any, ...], ir.Node]] = []
         for check in node.checks:
             if check.refers:
-                in_place += [
-                    self.graph[t] for t in reference_targets(check, self.tables) if t in self.live
-                ]
+                # (a dynamic reference ends at one of its targets: never at two of them)
+                targets = dict.fromkeys(reference_targets(check, self.tables))
+                here = [self.graph[t] for t in targets if t in self.live]
+                in_place += here
+                groups += [id(check)] * len(here)
                 continue
             here = ir.applied_in_place(check)
             in_place += here
+            groups += [-1 - len(groups) - i for i in range(len(here))]
             if isinstance(check, Properties):
                 members += [(("name", name), sub) for name, sub in check.entries]
             elif isinstance(check, PatternProperties):
@@ -307,7 +314,9 @@ class _Search:
                     for sub in ir.applied_subschemas(check)
                     if not any(sub is h for h in here)
                 ]
-        found = ([n for n in in_place if self.refers(n)], [m for m in members if self.refers(m[1])])
+        kept = [i for i, n in enumerate(in_place) if self.refers(n)]
+        found = ([in_place[i] for i in kept], [m for m in members if self.refers(m[1])])
+        self._groups[id(node)] = [groups[i] for i in kept]
         self._edges[id(node)] = found
         return found
 
