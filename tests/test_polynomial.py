@@ -354,3 +354,30 @@ def test_errors_cut_from_a_context_are_not_counted_as_left_out_of_the_list() -> 
     )
     assert [e.validator for e in oracle.iter_errors(arrays(3, "s"))] == ["anyOf"]
     assert len(expected[0].context) == len(next(oracle.iter_errors(arrays(3, "s"))).context)
+
+
+def test_a_schema_too_large_for_the_search_memoizes_every_subschema(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past MAX_PAIRS the search gives up on precision, not on the bound: every subschema is
+    memoized, and the answers are the same."""
+    from generator.plan import doubling
+
+    schema = {
+        "$defs": {
+            "a": {"properties": {"left": R, "n": {"type": "integer"}}},
+            "b": {"properties": {"right": R}, "required": ["right"]},
+        },
+        "anyOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}],
+    }
+    # (the alternatives part on one value, but never meet again on one: no doubling)
+    assert "_memo_" not in generator.compile_source(schema, format=False)
+    monkeypatch.setattr(doubling, "MAX_PAIRS", 0)
+    module = generator.compile_module(schema, format=False)
+    assert "_memo_fast(_v0" in module.__source__
+    assert module.is_valid({"left": {"n": 1}, "right": {"right": {"left": {"n": 2}}}})
+    instance = {"left": {"left": {"n": "s"}}}
+    assert not module.is_valid(instance)
+    assert _locations(module.errors(instance)) == _locations(
+        DraftReference(schema, "draft2020-12").errors(instance)
+    )
