@@ -43,10 +43,10 @@ def loops_allowed(
     chain_cycles: dict[str, SchemaError],
     profile: Profile,
 ) -> tuple[set[str], set[str]]:
-    """The keys the root reaches, and those on a reference loop that consumes nothing. A strict
-    (fail-closed) profile refuses such a loop (`ref-cycle`, lower.reject_ref_cycles); a draft
-    profile compiles it with a SchemaWarning naming it, and an instance that reaches it gets
-    ReferenceLoopError there (memo_runtime.py)."""
+    """The keys the root reaches, and those on a reference loop that consumes nothing. A draft
+    profile compiles such a loop with a SchemaWarning naming it (an instance that reaches it gets
+    ReferenceLoopError there: memo_runtime.py); the others (strict, seed, lenient) refuse it
+    (`ref-cycle`, lower.reject_ref_cycles)."""
     try:
         return reject_ref_cycles(graph, tables, root=root, chain_cycles=chain_cycles), set()
     except SchemaError as error:
