@@ -132,12 +132,11 @@ CODES = {
     "not-a-schema": "a value where a schema is expected is neither an object nor a boolean",
     "keyword-not-in-profile": "a keyword outside the chosen profile (fail-closed profiles only)",
     "bad-keyword-value": "a keyword's value has the wrong type or an impossible value",
-    "limit-exceeded": "a profile limit (source size, nesting, properties, enum values) was hit, or a "
-    "schema would take exponential time: over 100,000 subschemas applied to one value, or a subschema "
-    "applying itself twice to one member (generator/fan_out.py)",
+    "limit-exceeded": "a profile limit (source size, nesting, properties, enum values) was hit",
     "bad-regex": "a pattern is not valid ECMA-262 or cannot be translated exactly to Python re",
     "unresolvable-ref": "a $ref that does not resolve in the registry",
-    "ref-cycle": "references that loop back without consuming input (validation would never end)",
+    "ref-cycle": "references that loop back without consuming input (validation would never end): "
+    "refused by the strict and seed profiles, a warning in the draft profiles",
     "bad-contract": "a tool contract file is malformed (unknown key, missing input/output/name)",
     "unknown-profile": "the profile named (or implied by $schema) does not exist",
     "unknown-keyword": "a keyword the draft in force does not know (with unknown_keywords='error')",

@@ -353,7 +353,7 @@ def reject_ref_cycles(
     (through every applied subschema and reference, `reachable`), so a cycle that lies only
     behind a branch nothing applies (the `then` of `"if": false`) is no error. `chain_cycles`
     (Lowering.chain_cycles): the cycles of plain references lowering met, by where they start.
-    Returns the keys searched (what the root reaches: fan_out.reject_fan_out's too)."""
+    Returns the keys searched (what the root reaches: doubling.py searches them too)."""
     edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
     live = set(graph) if root is None else reachable(graph, tables, root)
     for key, error in (chain_cycles or {}).items():  # in the order lowering met them

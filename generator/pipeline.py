@@ -20,18 +20,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import ir
+from . import doubling, ir
 from .codegen import uses_decimal
 from .emit.module import ModuleEmitter
 from .emit.tree import Name
 from .errors import SchemaError
-from .fan_out import reject_fan_out
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions
 from .hygiene import review, review_documents
 from .keywords import registry as keywords
 from .load import load_schema
-from .lower import Lowered, Lowering, reject_ref_cycles
+from .lower import Lowered, Lowering
 from .plan import Plan
 from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size, warnings_once
@@ -130,8 +129,8 @@ def build(
     ordering = Ordering(keywords.RANKS)
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
-    live = reject_ref_cycles(graph, tables, root=root_key, chain_cycles=lowering.chain_cycles)
-    reject_fan_out(graph, tables, root_key, live)
+    live, loops = doubling.loops_allowed(graph, tables, root_key, lowering.chain_cycles, chosen)
+    memo = doubling.memoized(graph, tables, root_key, live, loops)
     root = graph[root_key]
     plan = Plan(
         graph,
@@ -139,6 +138,7 @@ def build(
         dynamic=bool(tables),
         checks=keywords.CHECKS,
         planners=keywords.PLANNERS,
+        memo=memo,
     )
     # the absolute location of each node a dynamic reference may reach (for its errors)
     absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}

@@ -27,7 +27,9 @@ def _key(schema: Any) -> str:
 def _compiled(key: str, profile: str, schema_box: "Box") -> Any:
     # Unformatted: black only lays the code out (test_golden checks the formatted text is the same
     # program), and skipping it keeps the property tests fast.
-    return generator.compile_module(schema_box.value, profile=profile, format=False)
+    from .strategies import compile_drawn
+
+    return compile_drawn(schema_box.value, profile=profile, format=False)
 
 
 class Box:

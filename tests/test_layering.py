@@ -61,9 +61,10 @@ UNIT_SIBLINGS: dict[tuple[str, str], str] = {
 
 # A stage importing a unit, and why.
 STAGE_UNITS: dict[tuple[str, str], str] = {
-    ("generator.fan_out", f"{KEYWORDS}.applicators"): "its own table of walking checks (memo work)",
-    ("generator.fan_out", f"{KEYWORDS}.arrays"): "its own table of walking checks (memo work)",
-    ("generator.fan_out", f"{KEYWORDS}.objects"): "its own table of walking checks (memo work)",
+    ("generator.doubling", f"{KEYWORDS}.{unit}"): (
+        "the doubling search steps into members by the applicators' own IR check classes"
+    )
+    for unit in ("arrays", "objects", "property_names", "unevaluated")
 }
 
 

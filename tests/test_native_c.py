@@ -104,12 +104,31 @@ class Case:
         self.name, self.schema, self.options, self.tests = name, schema, options, tests
 
 
+DOUBLING = {
+    "allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}],
+    "type": ["array", "integer"],
+}
+
+
+def _nested(depth: int, leaf: Any) -> Any:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
 def _cases() -> list[Case]:
     cases = [
         Case("repro", REPRO, {}, []),
         Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
         Case("content", CONTENT, {"content_assertion": True}, []),
         Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]]),
+        # a doubling (issue 29): its memo wrappers have no C form, the C calls them in Python
+        Case(
+            "doubling",
+            DOUBLING,
+            {},
+            [_nested(depth, leaf) for depth in (0, 1, 5, 40) for leaf in (1, "s")],
+        ),
     ]
     cases += [Case(name, schema, {}, []) for name, (schema, _) in DEEP.items()]
     for file in BENCH:
@@ -204,6 +223,15 @@ def test_the_extensions_are_the_c_backends_and_replace_the_fast_functions(sample
     # the root's fast function is C, under its own name and its alias; the error path is Python
     assert type(repro._v0).__name__ == "builtin_function_or_method" and repro._v0r is repro._v0
     assert type(repro._e0).__name__ == "function" and type(repro.errors).__name__ == "function"
+
+
+def test_a_doubling_s_memoized_functions_are_called_from_the_c(sample: Sample) -> None:
+    """The memo wrappers (Python) stand under the aliases the C calls; 40 levels (2**40 steps
+    without them) answer as the pure module does."""
+    native, pure = sample.native["doubling"], sample.pure["doubling"]
+    assert type(native._v0r).__name__ == "function" and native._v0r.__name__ == "memoized"
+    for leaf, valid in ((1, True), ("s", False)):
+        assert native.is_valid(_nested(40, leaf)) is pure.is_valid(_nested(40, leaf)) is valid
 
 
 def test_the_suite_sample_answers_as_the_pure_modules(sample: Sample) -> None:

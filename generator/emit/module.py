@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from .. import ir
 from ..codegen import Code, uses_decimal
 from ..plan import Plan
+from . import memo
 from .names import Constants, Scope
 from .tree import (
     Assign,
@@ -177,7 +178,7 @@ class ModuleEmitter:
             self._pending.append((which, node))
             if node in self.plan.recursive:
                 aliases[node] = Name(name.id + "r")
-                self.aliases.append(Assign(aliases[node], name))
+                self.aliases.append(memo.alias(self, which, node, aliases[node], name))
         return aliases.get(node, name) if aliases else name
 
     def fast_fn(self, node: ir.Node) -> Name:

@@ -11,12 +11,13 @@ import functools
 import inspect
 from typing import Any, Callable, Iterable, Mapping
 
-from .. import outputs, primitives
+from .. import memo_runtime, outputs, primitives
 from ..codegen import Code, Name, code, join
 from ..regex import matcher_sources
 
 # Where each copied name is defined: the leaf primitives, then the report functions.
-_SOURCES = (primitives, outputs)
+_SOURCES = (primitives, outputs, memo_runtime)
+_PRELUDE = {**primitives.PRELUDE_IMPORTS, **memo_runtime.PRELUDE_IMPORTS}
 _DEPENDS = {name: uses for source in _SOURCES for name, uses in source.DEPENDS.items()}
 _CONSTANTS = {name: text for source in _SOURCES for name, text in source.CONSTANTS.items()}
 # What every module's API uses (templates/api.py.j2): best_match, output() and their messages.
@@ -39,11 +40,7 @@ def primitive_sources(
         needed.add("_Decimal")
     matcher_imports, matcher_types, matcher_functions = matcher_sources(sorted(set(matchers)))
     imports = [Code(line) for line in matcher_imports]
-    imports += [
-        Code(primitives.PRELUDE_IMPORTS[n])
-        for n in sorted(needed)
-        if n in primitives.PRELUDE_IMPORTS
-    ]
+    imports += [Code(_PRELUDE[n]) for n in sorted(needed) if n in _PRELUDE]
     imports.append(Code("from typing import Any"))
     if uses_re:
         imports.insert(0, Code("import re as _re"))

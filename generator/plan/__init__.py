@@ -35,13 +35,17 @@ class Plan:
         *,
         checks: Mapping[type, CheckCost],
         planners: Iterable[Planner],
+        memo: Iterable[ir.Node] = (),
     ) -> None:
         roots = list(roots)
         self.planners = tuple(planners)
         self.dynamic = dynamic
         self.inlining = Inlining(graph, roots, dynamic)
-        # the heads of the graph's cycles, called through an alias and never inlined (recursion)
-        self.recursive = self.inlining.counted(recursion_heads(graph, roots))
+        # the nodes evaluated once per value (doubling.py), where plain references lead
+        self.memo = frozenset(self.inlining.through_refs(node)[0] for node in memo)
+        # the heads of the graph's cycles, called through an alias and never inlined (recursion),
+        # and the memoized nodes (their aliases are the wrappers: emit/memo.py)
+        self.recursive = self.inlining.counted(recursion_heads(graph, roots) | self.memo)
         self.costs = Costs(graph, checks)  # the fast path's estimates: cheap in-place rules first
         self._nodes: dict[ir.Node, NodePlan] = {}
 

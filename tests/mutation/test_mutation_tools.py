@@ -102,7 +102,7 @@ def test_the_score_counts_kills_of_the_mutants_not_listed_as_equivalent() -> Non
         {
             name(5): "same answer",
             name(1): "no longer alive",
-            "generator.fan_out.x_where__mutmut_1": "another module's",
+            "generator.doubling.x_memoized__mutmut_1": "another module's",
         },
     )
     assert result.killed == 2 and sorted(result.alive) == [name(3), name(4)]
