@@ -95,6 +95,47 @@ DEEP = {
     ),
 }
 FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
+# The constructs the C backend reads in C once a value's exact type is known: int and float
+# bounds against small literals (C compares), a closed object's count of the properties it found
+# (a C size), a property tested then read (one look-up with the key's precomputed hash), an array
+# of fixed length unpacked (`a, b = x`), sets of types tested by pointer, lengths read from the
+# object. Its instances sit on each side of every bound.
+CONSTRUCTS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "i": {"type": "integer", "minimum": 3, "maximum": 100, "multipleOf": 1},
+        "s": {"type": "number", "exclusiveMaximum": 10.5, "minimum": -2.25},
+        "r": {
+            "type": "object",
+            "properties": {"i": {"type": "integer"}, "j": {"type": "string", "maxLength": 2}},
+            "required": ["i"],
+            "additionalProperties": False,
+        },
+        "u": {"enum": ["x", "y", 1, None]},
+        "a": {"type": "array", "minItems": 2, "items": {"type": "number", "maximum": 7}},
+        "foo": {"type": ["string", "array"], "minLength": 1, "maxItems": 2},
+        "bar": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]},
+    },
+    "required": ["i"],
+}
+CONSTRUCT_TESTS: list[Any] = [
+    {"i": i}
+    for i in (2, 3, 3.0, 2.999, 100, 100.0, 100.5, 101, True, 2**64, -(2**64), float("nan"))
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "s": s} for s in (10.5, 10.499, 10, -2.25, -2.26, -3, 11, float("inf"), False)
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "r": r}
+    for r in ({"i": 1}, {"i": 1, "j": "ab"}, {"i": 1, "j": "abc"}, {"j": ""}, {"i": 1, "k": 2}, {})
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "a": a} for a in ([], [1], [1, 2], [1, 8], [7.0, 7.5], [1, 2, 3], [1, "x"], [1, True])
+]
+CONSTRUCT_TESTS += [{"i": 5, "u": u} for u in ("x", "z", 1, 1.0, True, None, [])]
+CONSTRUCT_TESTS += [{"i": 5, "foo": v} for v in ("", "a", [], [1, 2], [1, 2, 3], 1, None)]
+CONSTRUCT_TESTS += [{"i": 5, "bar": v} for v in ([], [1], [1, "a"], ["a", 1], [1, "a", None])]
 
 
 class Case:
@@ -110,6 +151,14 @@ def _cases() -> list[Case]:
         Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
         Case("content", CONTENT, {"content_assertion": True}, []),
         Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]]),
+        Case("constructs", CONSTRUCTS, {}, CONSTRUCT_TESTS),
+        Case(
+            "structured",
+            json.loads((ROOT / "contracts" / "strict" / "structured_completion.json").read_text()),
+            {"profile": "strict"},
+            [],
+        ),
+        Case("geojson", json.loads((ROOT / "bench" / "data" / "geojson.json").read_text()), {}, []),
     ]
     cases += [Case(name, schema, {}, []) for name, (schema, _) in DEEP.items()]
     for file in BENCH:
@@ -237,6 +286,7 @@ def test_bench_instances_answer_as_the_pure_modules(sample: Sample) -> None:
         ("fast", ["fast_valid.json", "fast_invalid.json"]),
         ("citm", ["citm_catalog.json"]),
         ("recursive", ["recursive_instance.json"]),
+        ("geojson", ["canada.json"]),
     ):
         for file in files:
             instance = json.loads((data / file).read_text())
@@ -261,6 +311,29 @@ def test_functions_without_a_c_form_are_the_pure_modules(sample: Sample) -> None
         == [pure.is_valid(instance) for instance in tests]
         == [True, False, True, False, True, True]
     )
+
+
+def test_the_exact_type_forms_are_rendered_and_nothing_falls_back(sample: Sample) -> None:
+    """Where a value's exact type is known, the C reads it in C (the forms named in CONSTRUCTS),
+    and the geojson schema's fixed-length arrays (`a, b = x`, once the pure module's) are C."""
+    text = (sample.directory / PACKAGE / "constructs.py").read_text()
+    c_text = render_c(CONSTRUCTS, text, "constructs", "constructs.py", name="constructs").render()
+    for form in (
+        "sl_compare_small(",  # an int or float against a small int literal
+        "sl_compare_double(",  # against a float literal
+        "_PyDict_GetItem_KnownHash(",  # `"r" in x` then x["r"]: one look-up
+        "Py_ssize_t S_found",  # the closed object's count
+        "PyUnicode_GET_LENGTH(",  # maxLength of a string known exact
+        "PyList_GET_SIZE(",  # minItems of a list known exact
+        "== ((PyObject *)&PyDict_Type) ||",  # a set of types tested by pointer
+    ):
+        assert form in c_text, form
+    geojson = next(case for case in sample.cases if case.name == "geojson")
+    geojson_text = (sample.directory / PACKAGE / "geojson.py").read_text()
+    assert ", item" in geojson_text and "= x" in geojson_text  # (the unpacking is there)
+    rendered = render_c(geojson.schema, geojson_text, "geojson", "geojson.py", name="geojson")
+    rendered.render()
+    assert rendered.fallbacks == {}
 
 
 # -- depth --------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's re
 from __future__ import annotations
 
 import marshal
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -49,6 +50,22 @@ _C_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _NUMBER_OPS = {"+": "PyNumber_Add", "-": "PyNumber_Subtract", "%": "PyNumber_Remainder"}
 # An int literal compared in C with a length (a Py_ssize_t) when it lies in this range.
 _SMALL = 2**62
+# An int literal in a count held in C (a sum of two cannot overflow).
+_SIZE_LITERAL = 2**31
+# Ints this small are exact as C doubles.
+_EXACT_DOUBLE = 2**53
+# The size of an exact container, read from the object.
+_SIZE_MACROS = {
+    "PyDict_Type": "PyDict_GET_SIZE",
+    "PyList_Type": "PyList_GET_SIZE",
+    "PyUnicode_Type": "PyUnicode_GET_LENGTH",
+    "PyTuple_Type": "PyTuple_GET_SIZE",
+}
+# The built-in types a module-level set of types may hold, as C pointers.
+_TYPE_POINTERS = {
+    **{name: f"((PyObject *)&{c_type})" for name, c_type in _TYPES.items()},
+    "type(None)": "((PyObject *)Py_TYPE(Py_None))",
+}
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Parts of a C string literal (compilers limit one literal's length).
 _CHUNK = 2000
@@ -111,6 +128,15 @@ class CFunction:
         self.loops: list[str] = []  # the `broken` flag of each enclosing for loop
         # the locals assigned on every path to the statement being rendered (no check when read)
         self.assigned: set[str] = set()
+        # names whose exact type is known where the code being rendered runs (`type(n) is dict`
+        # tested), by the C type; and the locals holding a name's type (`t4 = type(x4)`)
+        self.exact: dict[str, str] = {}
+        self.type_of: dict[str, str] = {}
+        # locals only ever assigned counts (`found = found + 1`, `size = len(x)`): C sizes
+        self.sizes = _size_locals(function.body)
+        # (dict name, key text) -> the C variable holding the item a `key in d` test found
+        self.found_items: dict[tuple[str, str], str] = {}
+        self.used_sizes: set[str] = set()
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -143,6 +169,7 @@ class CFunction:
         ]
         head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
+        head += [f"    Py_ssize_t S_{name} = PY_SSIZE_T_MIN;" for name in sorted(self.used_sizes)]
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
         tail += [f"    Py_XDECREF({name});" for name in owned]
         tail += ["    return result;", "}"]
@@ -152,6 +179,8 @@ class CFunction:
     def block(self, block: Iterable[t.Stmt]) -> None:
         for stmt in block:
             self.statement(stmt)
+            if not _runs_no_code(stmt):
+                self.found_items.clear()  # (code that ran may have changed a dict)
 
     def nested(self, block: Iterable[t.Stmt]) -> None:
         self.depth += 1
@@ -167,7 +196,7 @@ class CFunction:
             self.emit(f"result = {self.test(stmt.value)};")
             self.emit("goto done;")
         elif isinstance(stmt, t.Assign):
-            self.assign(stmt.target, self.obj(stmt.value))
+            self.assignment(stmt)
         elif isinstance(stmt, t.ExprStmt):
             self.value(stmt.value)
         elif isinstance(stmt, t.For):
@@ -182,13 +211,96 @@ class CFunction:
         else:
             raise Unsupported(type(stmt).__name__)
 
+    def assignment(self, stmt: t.Assign) -> None:
+        target, value = stmt.target, stmt.value
+        if isinstance(target, t.Name) and target.id in self.sizes:
+            self.forget(target.id)
+            self.emit(f"S_{target.id} = {self.size(value)};")
+            self.used_sizes.add(target.id)
+            self.assigned.add(target.id)
+            return
+        if isinstance(target, t.Tuple) and all(isinstance(e, t.Name) for e in target.elements):
+            # `a, b = x`: an exact list or tuple of that length unpacked in place, as
+            # UNPACK_SEQUENCE does; anything else as sl_unpack (the iteration Python makes)
+            source = self.obj(value)
+            count = len(target.elements)
+            pair = self.owned(f"sl_unpack({source}, {count})")
+            for index, element in enumerate(target.elements):
+                self.assign(element, f"PyTuple_GET_ITEM({pair}, {index})")
+            return
+        self.assign(target, self.obj(value))
+        if (
+            isinstance(target, t.Name)
+            and isinstance(value, t.Call)
+            and isinstance(value.func, t.Name)
+            and value.func.id == "type"
+            and value.func.id not in self.locals
+            and len(value.args) == 1
+            and isinstance(value.args[0], t.Name)
+        ):
+            self.type_of[target.id] = value.args[0].id
+
+    def forget(self, name: str) -> None:
+        """What was known of a name before it is assigned again."""
+        self.exact.pop(name, None)
+        self.type_of.pop(name, None)
+        for holder in [h for h, held in self.type_of.items() if held == name]:
+            del self.type_of[holder]
+        for key in [k for k in self.found_items if k[0] == name]:
+            del self.found_items[key]
+
+    def facts(self, test: t.Expr) -> dict[str, str]:
+        """The exact types a test being true tells: `type(n) is dict`, `t4 is float` where
+        `t4 = type(x4)`, and each operand of an `and`."""
+        while isinstance(test, t.Paren):
+            test = test.inner
+        if isinstance(test, t.BoolOp) and test.op == "and":
+            found: dict[str, str] = {}
+            for value in test.values:
+                found.update(self.facts(value))
+            return found
+        if not (
+            isinstance(test, t.Compare)
+            and test.op == "is"
+            and isinstance(test.right, t.Name)
+            and test.right.id in _TYPES
+            and test.right.id not in self.locals
+        ):
+            return {}
+        left = test.left
+        if (
+            isinstance(left, t.Call)
+            and isinstance(left.func, t.Name)
+            and left.func.id == "type"
+            and left.func.id not in self.locals
+            and len(left.args) == 1
+            and isinstance(left.args[0], t.Name)
+        ):
+            return {left.args[0].id: _TYPES[test.right.id]}
+        if isinstance(left, t.Name) and left.id in self.type_of:
+            return {self.type_of[left.id]: _TYPES[test.right.id]}
+        return {}
+
+    def arm(self, facts: dict[str, str], body: tuple[t.Stmt, ...]) -> None:
+        """A branch's body, with what its test tells; afterwards nothing known of a name it
+        assigns."""
+        exact, type_of = dict(self.exact), dict(self.type_of)
+        self.exact.update(facts)
+        self.nested(body)
+        self.exact, self.type_of = exact, type_of
+        for name in _assigned_names(body):
+            self.forget(name)
+
     def if_chain(
         self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]
     ) -> None:
         test, body = branches[0]
-        self.emit(f"if ({self.test(test)}) {{")
+        found_items = dict(self.found_items)
+        self.emit(f"if ({self.found_item_test(test) or self.test(test)}) {{")
+        facts = self.facts(test)
         before = set(self.assigned)
-        self.nested(body)
+        self.arm(facts, body)
+        self.found_items = found_items
         arm, self.assigned = self.assigned, set(before)
         if len(branches) > 1:
             self.emit("} else {")
@@ -198,7 +310,7 @@ class CFunction:
             self.emit("}")
         elif orelse:
             self.emit("} else {")
-            self.nested(orelse)
+            self.arm({}, orelse)
             self.emit("}")
         else:
             self.emit("}")
@@ -211,6 +323,7 @@ class CFunction:
 
     def assign(self, target: t.Expr, value: str) -> None:
         local = self.local(target)
+        self.forget(target.id)  # type: ignore[attr-defined]
         made = (f"{'    ' * self.depth}if ({value} == NULL) goto error;", f"Py_XSETREF({value}, ")
         if (
             value == f"t{self.temps - 1}"
@@ -240,6 +353,10 @@ class CFunction:
         ):
             view, source = source.func.attr, source.func.value
         container = self.obj(source)
+        # (the body runs again after it assigns: nothing known of what it or the loop assigns)
+        for assigned in _assigned_names([stmt]):
+            self.forget(assigned)
+        self.found_items.clear()
         keep, iterator, item, pair = self.temp(), self.temp(), self.temp(), self.temp()
         n = len(self.lines)
         mode, position, size, first, second, broken = (
@@ -339,6 +456,8 @@ class CFunction:
         """A C int (0 or 1) that is the expression's truth."""
         if isinstance(expr, t.BoolOp):
             return self.bool_op(expr)
+        if isinstance(expr, t.Name) and self.exact.get(expr.id) in _SIZE_MACROS:
+            return f"({_SIZE_MACROS[self.exact[expr.id]]}({self.name(expr.id)}) != 0)"
         found = self.value(expr)
         if found.kind == "bool":
             return found.text
@@ -367,6 +486,8 @@ class CFunction:
     def value(self, expr: t.Expr) -> _Value:
         if isinstance(expr, t.Paren):
             return self.value(expr.inner)
+        if self.is_size(expr) and not isinstance(expr, t.Lit):
+            return _Value("size", self.size(expr))
         if isinstance(expr, t.Name):
             return _Value("obj", self.name(expr.id))
         if isinstance(expr, t.Lit):
@@ -380,10 +501,7 @@ class CFunction:
         if isinstance(expr, t.Call):
             return self.call(expr)
         if isinstance(expr, t.Subscript):
-            return _Value(
-                "obj",
-                self.owned(f"PyObject_GetItem({self.obj(expr.value)}, {self.obj(expr.index)})"),
-            )
+            return _Value("obj", self.subscript(expr))
         if isinstance(expr, t.Attr):
             attribute = self.module.symbols.name(expr.attr)
             return _Value(
@@ -395,9 +513,13 @@ class CFunction:
             left, right = self.obj(expr.left), self.obj(expr.right)
             return _Value("obj", self.owned(f"{_NUMBER_OPS[expr.op]}({left}, {right})"))
         if isinstance(expr, t.Sum):
-            total = self.obj(expr.terms[0])
-            for term in expr.terms[1:]:
-                total = self.owned(f"PyNumber_Add({total}, {self.obj(term)})")
+            terms = [self.value(term) for term in expr.terms]
+            if all(term.kind in ("bool", "size") for term in terms):
+                # (a count of tests: True + True is 2)
+                return _Value("size", "(" + " + ".join(f"({v.text})" for v in terms) + ")")
+            total = self.obj_of(terms[0])
+            for term in terms[1:]:
+                total = self.owned(f"PyNumber_Add({total}, {self.obj_of(term)})")
             return _Value("obj", total)
         if isinstance(expr, t.Tuple):
             elements = [self.obj(e) for e in expr.elements]
@@ -406,6 +528,79 @@ class CFunction:
                 self.owned(f"PyTuple_Pack({len(elements)}{''.join(', ' + e for e in elements)})"),
             )
         raise Unsupported(type(expr).__name__)
+
+    # -- sizes: counts held as C Py_ssize_t ----------------------------------------------------
+    def is_size(self, expr: t.Expr) -> bool:
+        """Whether the expression is a count C can hold: a small int literal, a size local, a
+        `len()`, or a sum or difference of those (the tests of a Sum count as 0 or 1)."""
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return _small_int(expr, _SIZE_LITERAL) is not None
+        if isinstance(expr, t.Name):
+            return expr.id in self.sizes
+        if isinstance(expr, t.Call):
+            return (
+                isinstance(expr.func, t.Name)
+                and expr.func.id == "len"
+                and "len" not in self.locals
+                and len(expr.args) == 1
+            )
+        if isinstance(expr, t.BinOp):
+            return expr.op in ("+", "-") and self.is_size(expr.left) and self.is_size(expr.right)
+        return False
+
+    def size(self, expr: t.Expr) -> str:
+        """A C Py_ssize_t expression of a size (is_size)."""
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return f"((Py_ssize_t){_small_int(expr, _SIZE_LITERAL)})"
+        if isinstance(expr, t.Name):
+            if expr.id not in self.assigned:
+                self.emit(
+                    f'if (S_{expr.id} == PY_SSIZE_T_MIN) {{ sl_unbound("{expr.id}"); goto error; }}'
+                )
+            self.used_sizes.add(expr.id)
+            return f"S_{expr.id}"
+        if isinstance(expr, t.Call):
+            return self.length(expr.args[0])
+        if isinstance(expr, t.BinOp):
+            left = self.size(expr.left)
+            return f"({left} {expr.op} {self.size(expr.right)})"
+        raise Unsupported("not a size")
+
+    def length(self, expr: t.Expr) -> str:
+        """`len(expr)`: read from the object where its exact type is known."""
+        value = self.obj(expr)
+        known = self.exact.get(expr.id) if isinstance(expr, t.Name) else None
+        if known in _SIZE_MACROS:
+            return f"{_SIZE_MACROS[known]}({value})"
+        size = f"n{self.ints}"
+        self.ints += 1
+        self.emit(f"Py_ssize_t {size} = PyObject_Length({value});")
+        self.emit(f"if ({size} < 0) goto error;")
+        return size
+
+    def subscript(self, expr: t.Subscript) -> str:
+        """`d[key]` / `a[i]`: a dict known exact and a str literal key read with the key's
+        precomputed hash (or the item a `key in d` test just found), a list known exact and a
+        small index read in place; a missing item as PyObject_GetItem raises it."""
+        container, index = expr.value, expr.index
+        known = self.exact.get(container.id) if isinstance(container, t.Name) else None
+        if known == "PyDict_Type" and _is_str_literal(index):
+            found = self.found_items.get((container.id, index.code.text))  # type: ignore
+            if found is not None:
+                return found
+            key = self.literal(index.code.text)  # type: ignore[attr-defined]
+            return self.owned(f"sl_dict_item({self.obj(container)}, {key}, {_hash_of(key)})")
+        if known == "PyList_Type":
+            position = _small_int(index, _SIZE_LITERAL)
+            if position is not None and position >= 0:
+                return self.owned(
+                    f"sl_list_item({self.obj(container)}, {position}, {self.obj(index)})"
+                )
+        return self.owned(f"PyObject_GetItem({self.obj(container)}, {self.obj(index)})")
 
     def name(self, name: str) -> str:
         if name == "x":
@@ -432,24 +627,84 @@ class CFunction:
             left, right = self.obj(expr.left), self.obj(expr.right)
             return _Value("bool", f"({left} {'==' if op == 'is' else '!='} {right})")
         if op in ("in", "not in"):
-            left, right = self.obj(expr.left), self.obj(expr.right)
-            found = self.int_var()
-            self.emit(f"{found} = PySequence_Contains({right}, {left});")
-            self.emit(f"if ({found} < 0) goto error;")
-            return _Value("bool", found if op == "in" else f"!{found}")
+            return self.contains(expr)
         small = _small_int(expr.right)
         if small is not None:
             left_value = self.value(expr.left)
             if left_value.kind == "size":
                 return _Value("bool", f"({left_value.text} {_C_OPS[op]} {small})")
             left = self.obj_of(left_value)
+        elif self.is_size(expr.left) and self.is_size(expr.right):
+            left_size = self.size(expr.left)
+            return _Value("bool", f"({left_size} {_C_OPS[op]} {self.size(expr.right)})")
         else:
             left = self.obj(expr.left)
         right = self.obj(expr.right)
         found = self.int_var()
-        self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
+        if small is not None and -_EXACT_DOUBLE < small < _EXACT_DOUBLE:
+            # (an exact int or float against a small int: compared in C)
+            self.emit(f"{found} = sl_compare_small({left}, {small}LL, {right}, {_RICH[op]});")
+        elif _float_literal(expr.right) is not None:
+            value = _float_literal(expr.right)
+            self.emit(f"{found} = sl_compare_double({left}, {value}, {right}, {_RICH[op]});")
+        else:
+            self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
         self.emit(f"if ({found} < 0) goto error;")
         return _Value("bool", found)
+
+    def contains(self, expr: t.Compare) -> _Value:
+        """`a in b` / `a not in b`: a str literal in a dict known exact by its precomputed hash,
+        a type in a module-level set of built-in types by pointer compares, anything in a
+        module-level frozenset by PySet_Contains; else PySequence_Contains."""
+        container = expr.right
+        known = self.exact.get(container.id) if isinstance(container, t.Name) else None
+        negated = "!" if expr.op == "not in" else ""
+        found = self.int_var()
+        if known == "PyDict_Type" and _is_str_literal(expr.left):
+            key = self.literal(expr.left.code.text)  # type: ignore[attr-defined]
+            right = self.obj(container)
+            self.emit(f"{found} = _PyDict_Contains_KnownHash({right}, {key}, {_hash_of(key)});")
+        else:
+            frozen = (
+                isinstance(container, t.Name)
+                and container.id not in self.locals
+                and container.id in self.module.frozensets
+            )
+            left, right = self.obj(expr.left), self.obj(container)
+            types = self.module.frozensets.get(container.id) if frozen else None  # type: ignore
+            if types and all(name in _TYPE_POINTERS for name in types):
+                tests = " || ".join(f"{left} == {_TYPE_POINTERS[name]}" for name in sorted(types))
+                self.emit(
+                    f"{found} = Py_IS_TYPE({left}, &PyType_Type) ? ({tests}) "
+                    f": sl_set_contains({right}, {left});"
+                )
+            elif frozen:
+                self.emit(f"{found} = sl_set_contains({right}, {left});")
+            else:
+                self.emit(f"{found} = PySequence_Contains({right}, {left});")
+        self.emit(f"if ({found} < 0) goto error;")
+        return _Value("bool", negated + found)
+
+    def found_item_test(self, test: t.Expr) -> str | None:
+        """The C test of an if's `"key" in d` (d a dict known exact), looking the item up once:
+        the body's `d["key"]` reads it (found_items) until code runs that could change d."""
+        if not (
+            isinstance(test, t.Compare)
+            and test.op == "in"
+            and _is_str_literal(test.left)
+            and isinstance(test.right, t.Name)
+            and self.exact.get(test.right.id) == "PyDict_Type"
+        ):
+            return None
+        text = test.left.code.text  # type: ignore[attr-defined]
+        key, container = self.literal(text), self.obj(test.right)
+        item = f"f{len(self.lines)}"
+        self.emit(
+            f"PyObject *{item} = _PyDict_GetItem_KnownHash({container}, {key}, {_hash_of(key)});"
+        )
+        self.emit(f"if ({item} == NULL && PyErr_Occurred()) goto error;")
+        self.found_items[(test.right.id, text)] = item
+        return f"({item} != NULL)"
 
     def obj_of(self, found: _Value) -> str:
         if found.kind == "obj":
@@ -509,6 +764,14 @@ class CFunction:
         receiver = self.obj(func.value)
         arguments = [self.obj(a) for a in args]
         name = func.attr
+        if name == "get" and len(arguments) == 2 and _is_str_literal(args[0]):
+            return _Value(
+                "obj",
+                self.owned(
+                    f"sl_dict_get_known({receiver}, {arguments[0]}, {_hash_of(arguments[0])}, "
+                    f"{arguments[1]}, {self.module.symbols.name(name)})"
+                ),
+            )
         if name == "get" and len(arguments) == 2:
             return _Value(
                 "obj",
@@ -535,19 +798,141 @@ class CFunction:
         )
 
 
-def _small_int(expr: t.Expr) -> int | None:
-    """The value of an int literal small enough to compare in C, else None."""
+def _small_int(expr: t.Expr, bound: int = _SMALL) -> int | None:
+    """The value of an int literal small enough to compare in C (within `bound`), else None."""
+    while isinstance(expr, t.Paren):
+        expr = expr.inner
     if isinstance(expr, t.Lit) and re.fullmatch(r"-?[0-9]+", expr.code.text):
         number = int(expr.code.text)
-        return number if -_SMALL < number < _SMALL else None
+        return number if -bound < number < bound else None
     return None
+
+
+def _float_literal(expr: t.Expr) -> str | None:
+    """A finite float literal as a C double literal (exact: hexadecimal), else None."""
+    while isinstance(expr, t.Paren):
+        expr = expr.inner
+    if not isinstance(expr, t.Lit) or not re.fullmatch(
+        r"-?[0-9]+\.[0-9]*(e[-+]?[0-9]+)?|-?[0-9]+e[-+]?[0-9]+", expr.code.text
+    ):
+        return None
+    value = float(expr.code.text)
+    return value.hex() if math.isfinite(value) else None
+
+
+def _is_str_literal(expr: t.Expr) -> bool:
+    return isinstance(expr, t.Lit) and expr.code.text[:1] in ("'", '"')
+
+
+def _hash_of(constant: str) -> str:
+    """The slot of a constant's precomputed hash (a str constant's: sl_kh)."""
+    return constant.replace("sl_k[", "sl_kh[", 1)
+
+
+def _assigned_names(block: Iterable[t.Stmt]) -> set[str]:
+    """The names a block assigns (assignment and loop targets), at any depth."""
+    names: set[str] = set()
+    for stmt in block:
+        targets: list[t.Expr] = []
+        if isinstance(stmt, t.Assign):
+            targets.append(stmt.target)
+        elif isinstance(stmt, t.For):
+            targets.append(stmt.target)
+            names |= _assigned_names(stmt.body) | _assigned_names(stmt.orelse)
+        elif isinstance(stmt, t.If):
+            for _, body in stmt.branches:
+                names |= _assigned_names(body)
+            names |= _assigned_names(stmt.orelse)
+        for target in targets:
+            elements = target.elements if isinstance(target, t.Tuple) else (target,)
+            names |= {e.id for e in elements if isinstance(e, t.Name)}
+    return names
+
+
+def _size_locals(block: Iterable[t.Stmt]) -> set[str]:
+    """The locals assigned only counts (small int literals, len(), sums and differences of
+    counts) and never as a loop or tuple target: held in C as Py_ssize_t."""
+    values: dict[str, list[t.Expr]] = {}
+    excluded: set[str] = {"x"}
+
+    def walk(stmts: Iterable[t.Stmt]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, t.Assign):
+                if isinstance(stmt.target, t.Name):
+                    values.setdefault(stmt.target.id, []).append(stmt.value)
+                else:
+                    excluded.update(_assigned_names([stmt]))
+            elif isinstance(stmt, t.For):
+                excluded.update(_assigned_names([t.Assign(stmt.target, stmt.source)]))
+                walk(stmt.body)
+                walk(stmt.orelse)
+            elif isinstance(stmt, t.If):
+                for _, body in stmt.branches:
+                    walk(body)
+                walk(stmt.orelse)
+
+    walk(block)
+    sizes = {name for name in values if name not in excluded}
+
+    def counts(expr: t.Expr) -> bool:
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return _small_int(expr, _SIZE_LITERAL) is not None
+        if isinstance(expr, t.Name):
+            return expr.id in sizes
+        if isinstance(expr, t.Call):
+            return (
+                isinstance(expr.func, t.Name)
+                and expr.func.id == "len"
+                and "len" not in values
+                and len(expr.args) == 1
+            )
+        if isinstance(expr, t.BinOp):
+            return expr.op in ("+", "-") and counts(expr.left) and counts(expr.right)
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(sizes):
+            if not all(counts(value) for value in values[name]):
+                sizes.discard(name)
+                changed = True
+    return sizes
+
+
+def _runs_no_code(stmt: t.Stmt) -> bool:
+    """An assignment of a local from names, literals, sums or a subscript: no code of the
+    instance's can run (what keeps the item a `key in d` test found)."""
+    if not isinstance(stmt, t.Assign) or not isinstance(stmt.target, t.Name):
+        return isinstance(stmt, (t.Pass, t.Comment))
+
+    def simple(expr: t.Expr) -> bool:
+        if isinstance(expr, (t.Name, t.Lit)):
+            return True
+        if isinstance(expr, t.Paren):
+            return simple(expr.inner)
+        if isinstance(expr, t.BinOp):
+            return simple(expr.left) and simple(expr.right)
+        if isinstance(expr, t.Subscript):
+            return simple(expr.value) and simple(expr.index)
+        return False
+
+    return simple(stmt.value)
 
 
 class CModule:
     """A module's fast functions as one C file (render())."""
 
     def __init__(
-        self, name: str, text: str, functions: list[Function], aliases: list[t.Stmt], filename: str
+        self,
+        name: str,
+        text: str,
+        functions: list[Function],
+        aliases: list[t.Stmt],
+        filename: str,
+        constants: Iterable[t.Stmt] = (),
     ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
@@ -559,6 +944,25 @@ class CModule:
             if isinstance(a, t.Assign)
             and isinstance(a.target, t.Name)
             and isinstance(a.value, t.Name)
+        }
+        # the module-level frozensets (`_Y0: Final = frozenset({dict, list})`) by name, with
+        # their elements' texts
+        self.frozensets = {
+            c.target.id: tuple(e.render() for e in c.value.args[0].items) if c.value.args else ()
+            for c in constants
+            if isinstance(c, t.Assign)
+            and isinstance(c.target, t.Name)
+            and isinstance(c.value, t.Call)
+            and isinstance(c.value.func, t.Name)
+            and c.value.func.id == "frozenset"
+            and (
+                not c.value.args
+                or (
+                    len(c.value.args) == 1
+                    and isinstance(c.value.args[0], t.Display)
+                    and c.value.args[0].kind == "set"
+                )
+            )
         }
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
@@ -604,6 +1008,7 @@ class CModule:
         yield "    ;"
         yield from _table("sl_g", self.symbols.globals)
         yield from _table("sl_k", self.symbols.constants)
+        yield f"static Py_hash_t sl_kh[{len(self.symbols.constants) + 1}];"
         yield from _table("sl_n", self.symbols.names)
         yield ""
         for name in self.fast:
@@ -661,7 +1066,7 @@ class CModule:
         yield "    }"
         yield "    Py_DECREF(ran);"
         yield (
-            "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_k_texts, sl_n, sl_n_texts) < 0"
+            "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_kh, sl_k_texts, sl_n, sl_n_texts) < 0"
             " || sl_install(module, dict, sl_methods) < 0) {"
         )
         yield "        PyObject *type, *value, *traceback;"
