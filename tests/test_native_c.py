@@ -617,3 +617,99 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
     with pytest.raises(NativeBuildError, match="C build of m failed"):
         build_c_native(module, {"type": "object"}, name="m")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+# -- the command line -----------------------------------------------------------------------------------
+
+
+def _straightline(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [str(Path(sys.executable).with_name("straightline")), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
+
+
+def _backend(extension: Path) -> str:
+    record = json.loads(record_path(extension).read_text())
+    return "mypyc" if "mypy" in record else record["backend"]
+
+
+def test_native_on_the_command_line_is_the_c_backend_and_mypyc_stays_reachable(
+    tmp_path: Path,
+) -> None:
+    """`compile --native` builds the C backend's extension (a bare --native before a SRC leaves
+    the SRC a SRC), `check --native` accepts it, `--native=mypyc` rebuilds the same module with
+    mypyc, and `--native` again goes back to C: a module's extension is rebuilt when the
+    backend asked for is not the one that built it."""
+    source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
+    out = tmp_path / "out"
+    common = ["--profile", "octoscript", "--out", str(out)]
+    done = _straightline("compile", "--native", source, *common, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    module = out / "math_add_input.py"
+    extension = module.with_name("math_add_input" + EXTENSION_SUFFIX)
+    assert f"-> {extension.name} (native, C," in done.stdout and _backend(extension) == "c"
+    assert _straightline("check", source, *common, "--native", cwd=tmp_path).returncode == 0
+    probe = (
+        f"import sys; sys.path.insert(0, {str(out)!r}); import math_add_input as m; "
+        "print(m.__file__, type(m._v0).__name__, m.is_valid({'left': 1, 'right': 2}), "
+        "m.is_valid({'left': 1, 'right': 2.5}), m.errors({'left': 1})[0].keyword)"
+    )
+
+    def imported() -> list[str]:
+        answer = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+        )
+        return answer.stdout.split()
+
+    assert imported() == [str(extension), "builtin_function_or_method", "True", "False", "required"]
+    again = _straightline("compile", source, *common, "--native=c", cwd=tmp_path)
+    assert again.returncode == 0 and "up to date (native)" in again.stdout
+
+    mypyc = _straightline("compile", source, *common, "--native=mypyc", cwd=tmp_path)
+    assert mypyc.returncode == 0, mypyc.stderr
+    assert f"-> {extension.name} (native, mypyc," in mypyc.stdout and _backend(extension) == "mypyc"
+    assert imported()[0] == str(extension) and imported()[2:] == ["True", "False", "required"]
+    back = _straightline("compile", source, *common, "--native", cwd=tmp_path)
+    assert back.returncode == 0 and "(native, C," in back.stdout and _backend(extension) == "c"
+
+
+def test_a_native_backend_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
+    done = _straightline(
+        "compile", source, "--out", str(tmp_path / "out"), "--native=rust", cwd=tmp_path
+    )
+    assert done.returncode == 2 and "argument --native: must be one of c, mypyc" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tool_contract_file_asks_for_mypyc(tmp_path: Path) -> None:
+    """The C backend compiles a schema again for its code tree; a tool contract file's module
+    is two schemas': its build fails with a message naming mypyc, and the pure module stays."""
+    source = str(ROOT / "contracts" / "tools" / "math.add.json")
+    out = tmp_path / "out"
+    done = _straightline("compile", source, "--out", str(out), "--native", cwd=tmp_path)
+    assert done.returncode == 1 and "use --native=mypyc" in done.stderr
+    assert [p.name for p in out.iterdir() if p.suffix != ".pyc" and p.is_file()] == ["math_add.py"]
+
+
+def test_the_native_backend_is_a_project_setting(tmp_path: Path) -> None:
+    from generator.errors import ConfigError
+    from generator.project import load_project
+
+    (tmp_path / "a.json").write_text("{}")
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        '[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "mypyc"\n'
+        '[tool.straightline.groups.g]\ncontracts = ["a.json"]\nnative = "c"\n'
+        '[tool.straightline.groups.h]\ncontracts = ["a.json"]\nnative = true\n'
+    )
+    project = load_project(config)
+    assert [(job.settings.native, job.settings.native_backend) for job in project.jobs] == [
+        (True, "mypyc"),
+        (True, "c"),
+        (True, "mypyc"),  # (true: native, with the backend the table above names)
+    ]
+    config.write_text('[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "cc"\n')
+    with pytest.raises(
+        ConfigError, match=r'native: must be true, false, "c" or "mypyc", not \'cc\''
+    ):
+        load_project(config)

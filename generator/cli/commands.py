@@ -6,6 +6,7 @@ and its module): from SRC... --out DIR, or with no SRC from the project's [tool.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -13,7 +14,7 @@ import stat
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .. import __version__
 from ..api import compile_source
@@ -68,6 +69,7 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
             unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
             unsafe_patterns=getattr(args, "unsafe_patterns", None),
             native=bool(getattr(args, "native", None)),
+            native_backend=getattr(args, "native", None) or "c",
             uri_root=Path.cwd(),
         ),
     )
@@ -137,6 +139,26 @@ def _base_uri(job: Job) -> str:
     )
 
 
+def _build_c(job: Job, registries: Registries) -> Path:
+    """The C backend's extension of a job's module (written by build_job with its settings): the
+    schema compiled again, with the same options, for its code tree (generator/native/c_build)."""
+    from ..native import NativeBuildError
+    from ..native.c_build import build_c_native
+
+    built: list[Path] = []
+
+    def build(raw: Any, **options: Any) -> str:
+        built.append(build_c_native(job.target, raw, **options))
+        return ""
+
+    if is_contract_file(job.source, read_job(job)):
+        raise NativeBuildError(
+            "the C backend builds a schema's module, not a tool contract's: use --native=mypyc"
+        )
+    build_job(job, registries, name=job.target.stem, compile_schema=build, warn=False)
+    return built[0]
+
+
 def build_job(
     job: Job,
     registries: Registries,
@@ -145,9 +167,13 @@ def build_job(
     format: bool = True,
     raw: bytes | None = None,
     registry: Any = None,
+    compile_schema: Callable[..., str] | None = None,
+    warn: bool = True,
 ) -> str:
     """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
-    read; `registry`: the registry to use, else the settings'); warnings printed."""
+    read; `registry`: the registry to use, else the settings'); warnings printed (unless not
+    `warn`). `compile_schema` (compile_source's arguments) compiles a schema in compile_source's
+    place (the C backend's build)."""
     raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {
@@ -171,7 +197,7 @@ def build_job(
             if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
             fragment = split_source(job.source)[1]
-            return compile_source(
+            return (compile_schema or compile_source)(
                 raw,
                 name=name,
                 format=format,
@@ -182,11 +208,12 @@ def build_job(
             )
         finally:
             # never as Python warnings (the compiler's file and line): the command's own lines
-            for caught_warning in caught:
+            for caught_warning in caught if warn else ():
                 if isinstance(caught_warning.message, RegistryWarning):
                     say(f"straightline: warning: {caught_warning.message}", sys.stderr)
             report_warnings(
-                job.shown, [w.message for w in caught if isinstance(w.message, SchemaWarning)]
+                job.shown,
+                [w.message for w in caught if warn and isinstance(w.message, SchemaWarning)],
             )
             if fetching is not None:
                 _say_notes(fetching)
@@ -238,7 +265,11 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
     job writes any more. 0 if all went well. With a native job and no C compiler, CompilerNotFound
     is raised before anything is written."""
     if any(job.settings.native for job in jobs):
-        check_toolchain()
+        check_toolchain(
+            mypyc=any(
+                job.settings.native and job.settings.native_backend == "mypyc" for job in jobs
+            )
+        )
     failed = 0
     registries = Registries()
     written: list[Job] = []
@@ -256,7 +287,7 @@ def compile_jobs(jobs: list[Job], project: Project | None = None) -> int:
         written.append(job)
     if project is not None:
         failed += _write_packages(project)  # before the native builds: a package names its modules
-    failed += native_step(written, _shown)
+    failed += native_step(written, _shown, functools.partial(_build_c, registries=registries))
     if project is not None:
         for orphan in _orphans(project):
             try:
