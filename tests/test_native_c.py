@@ -97,7 +97,7 @@ DEEP = {
 FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
 # The constructs the C backend reads in C once a value's exact type is known: int and float
 # bounds against small literals (C compares), a closed object's count of the properties it found
-# (a C size), a property tested then read (one look-up with the key's precomputed hash), an array
+# (a C size), the properties read in one PyDict_Next pass (a switch on the key's length), an array
 # of fixed length unpacked (`a, b = x`), sets of types tested by pointer, lengths read from the
 # object. Its instances sit on each side of every bound.
 CONSTRUCTS = {
@@ -321,7 +321,9 @@ def test_the_exact_type_forms_are_rendered_and_nothing_falls_back(sample: Sample
     for form in (
         "sl_compare_small(",  # an int or float against a small int literal
         "sl_compare_double(",  # against a float literal
-        "_PyDict_GetItem_KnownHash(",  # `"r" in x` then x["r"]: one look-up
+        "sl_dict_find(",  # a key by its precomputed hash (where no pass ran)
+        "switch (PyUnicode_GET_LENGTH(key))",  # the object's keys read in one pass
+        "SL_DICT_VERSION(",  # the pass's items used while the dict is unchanged
         "Py_ssize_t S_found",  # the closed object's count
         "PyUnicode_GET_LENGTH(",  # maxLength of a string known exact
         "PyList_GET_SIZE(",  # minItems of a list known exact
@@ -332,7 +334,7 @@ def test_the_exact_type_forms_are_rendered_and_nothing_falls_back(sample: Sample
     geojson_text = (sample.directory / PACKAGE / "geojson.py").read_text()
     assert ", item" in geojson_text and "= x" in geojson_text  # (the unpacking is there)
     rendered = render_c(geojson.schema, geojson_text, "geojson", "geojson.py", name="geojson")
-    rendered.render()
+    assert "->ob_item;" in rendered.render()  # (an exact list unpacked in place)
     assert rendered.fallbacks == {}
 
 

@@ -25,6 +25,8 @@ Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's re
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import marshal
 import math
 import re
@@ -137,6 +139,9 @@ class CFunction:
         # (dict name, key text) -> the C variable holding the item a `key in d` test found
         self.found_items: dict[tuple[str, str], str] = {}
         self.used_sizes: set[str] = set()
+        # the items one PyDict_Next pass read (prefetch): (dict name, key) -> (site, slot)
+        self.prefetched: dict[tuple[str, str], tuple[int, int]] = {}
+        self.sites: list[int] = []  # each pass's number of keys
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -170,8 +175,17 @@ class CFunction:
         head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
         head += [f"    Py_ssize_t S_{name} = PY_SSIZE_T_MIN;" for name in sorted(self.used_sizes)]
+        for site, count in enumerate(self.sites):
+            head.append(f"    PyObject *P{site}[{count}] = {{NULL}};")
+            head.append(f"    int ok{site} = 0;")
+            head.append(f"    uint64_t V{site} = 0;")
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
         tail += [f"    Py_XDECREF({name});" for name in owned]
+        tail += [
+            f"    for (int i = 0; i < {count}; i++) Py_XDECREF(P{site}[i]);"
+            for site, count in enumerate(self.sites)
+        ]
+        tail += [f"    (void)ok{site}; (void)V{site};" for site in range(len(self.sites))]
         tail += ["    return result;", "}"]
         return head + self.lines + tail
 
@@ -222,11 +236,20 @@ class CFunction:
         if isinstance(target, t.Tuple) and all(isinstance(e, t.Name) for e in target.elements):
             # `a, b = x`: an exact list or tuple of that length unpacked in place, as
             # UNPACK_SEQUENCE does; anything else as sl_unpack (the iteration Python makes)
+            # (an exact list's items read in place: no tuple made, none for the collector)
             source = self.obj(value)
             count = len(target.elements)
-            pair = self.owned(f"sl_unpack({source}, {count})")
+            items, pair = f"u{len(self.lines)}", self.temp()
+            self.emit(f"PyObject **{items};")
+            self.emit(
+                f"if (Py_IS_TYPE({source}, &PyList_Type) && PyList_GET_SIZE({source}) == {count}) "
+                f"{items} = ((PyListObject *){source})->ob_item;"
+            )
+            self.emit(f"else {{ Py_XSETREF({pair}, sl_unpack({source}, {count}));")
+            self.emit(f"    if ({pair} == NULL) goto error;")
+            self.emit(f"    {items} = &PyTuple_GET_ITEM({pair}, 0); }}")
             for index, element in enumerate(target.elements):
-                self.assign(element, f"PyTuple_GET_ITEM({pair}, {index})")
+                self.assign(element, f"{items}[{index}]")
             return
         self.assign(target, self.obj(value))
         if (
@@ -284,12 +307,88 @@ class CFunction:
     def arm(self, facts: dict[str, str], body: tuple[t.Stmt, ...]) -> None:
         """A branch's body, with what its test tells; afterwards nothing known of a name it
         assigns."""
-        exact, type_of = dict(self.exact), dict(self.type_of)
+        exact, type_of, prefetched = dict(self.exact), dict(self.type_of), dict(self.prefetched)
         self.exact.update(facts)
-        self.nested(body)
-        self.exact, self.type_of = exact, type_of
+        self.depth += 1
+        assigned = _assigned_names(body)
+        for name, known in facts.items():
+            if known == "PyDict_Type" and name not in assigned:
+                self.prefetch(name, body)
+        self.block(body)
+        self.depth -= 1
+        self.exact, self.type_of, self.prefetched = exact, type_of, prefetched
         for name in _assigned_names(body):
             self.forget(name)
+
+    def prefetch(self, name: str, body: tuple[t.Stmt, ...]) -> None:
+        """One PyDict_Next pass over the exact dict `name` that reads every str-literal key the
+        branch looks up in it (`d.get("k", ...)`, `"k" in d`, `d["k"]`): a switch on the key's
+        length, then its characters. Each look-up then reads the item the pass found, while the
+        dict's version is the one the pass saw (a dict changed since is looked up again). Where
+        a key is not an exact str (its own __eq__ may answer), or the dict is much larger than
+        the keys read, there is no pass: each look-up is the dict's."""
+        keys = sorted(_literal_keys(name, body))
+        if len(keys) < 2:
+            return
+        site = len(self.sites)
+        self.sites.append(len(keys))
+        dict_ = self.name(name)
+        by_length: dict[int, list[tuple[int, str]]] = {}
+        for slot, key in enumerate(keys):
+            by_length.setdefault(len(key), []).append((slot, key))
+            self.prefetched[(name, key)] = (site, slot)
+        self.emit(f"for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
+        self.emit(f"ok{site} = SL_PREFETCH && PyDict_GET_SIZE({dict_}) <= {2 * len(keys) + 8};")
+        self.emit(f"if (ok{site}) {{")
+        self.emit("    Py_ssize_t position = 0;")
+        self.emit("    PyObject *key, *item;")
+        self.emit(f"    while (PyDict_Next({dict_}, &position, &key, &item)) {{")
+        self.emit(f"        if (!PyUnicode_CheckExact(key)) {{ ok{site} = 0; break; }}")
+        # (a non-ASCII key equals no ASCII literal; a legacy string: looked up instead)
+        self.emit(
+            "        if (!PyUnicode_IS_COMPACT_ASCII(key)) "
+            f"{{ if (PyUnicode_IS_COMPACT(key)) continue; ok{site} = 0; break; }}"
+        )
+        self.emit("        const char *text = (const char *)PyUnicode_1BYTE_DATA(key);")
+        self.emit("        switch (PyUnicode_GET_LENGTH(key)) {")
+        for length, slots in sorted(by_length.items()):
+            self.emit(f"        case {length}:")
+            for slot, key in slots:
+                literal = _c_bytes(key.encode("ascii"))
+                self.emit(
+                    f"            if (memcmp(text, {literal}, {length}) == 0) "
+                    f"{{ Py_XSETREF(P{site}[{slot}], Py_NewRef(item)); break; }}"
+                )
+            self.emit("            break;")
+        self.emit("        }")
+        self.emit("    }")
+        self.emit(f"    V{site} = SL_DICT_VERSION({dict_});")
+        self.emit("}")
+        self.emit(f"if (!ok{site}) {{")
+        self.emit(f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
+        self.emit("}")
+
+    def prefetched_item(self, name: str, text: str) -> str | None:
+        """A borrowed item-or-NULL of `name[text]` (text: a str literal's Python text) that a
+        pass read, looked up again where the pass did not run or the dict changed since; else
+        None."""
+        try:
+            key_value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return None
+        found = self.prefetched.get((name, key_value))
+        if found is None:
+            return None
+        site, slot = found
+        dict_, key = self.name(name), self.literal(text)
+        item = f"q{len(self.lines)}"
+        self.emit(f"PyObject *{item};")
+        self.emit(f"if (ok{site} && SL_DICT_VERSION({dict_}) == V{site}) {item} = P{site}[{slot}];")
+        self.emit(
+            f"else {{ {item} = sl_dict_find({dict_}, {key}, {_hash_of(key)}); "
+            f"if ({item} == NULL && PyErr_Occurred()) goto error; }}"
+        )
+        return item
 
     def if_chain(
         self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]
@@ -592,6 +691,13 @@ class CFunction:
             found = self.found_items.get((container.id, index.code.text))  # type: ignore
             if found is not None:
                 return found
+            found = self.prefetched_item(container.id, index.code.text)  # type: ignore
+            if found is not None:
+                key = self.literal(index.code.text)  # type: ignore[attr-defined]
+                return self.owned(
+                    f"{found} != NULL ? Py_NewRef({found}) "
+                    f": PyObject_GetItem({self.obj(container)}, {key})"
+                )
             key = self.literal(index.code.text)  # type: ignore[attr-defined]
             return self.owned(f"sl_dict_item({self.obj(container)}, {key}, {_hash_of(key)})")
         if known == "PyList_Type":
@@ -660,10 +766,17 @@ class CFunction:
         known = self.exact.get(container.id) if isinstance(container, t.Name) else None
         negated = "!" if expr.op == "not in" else ""
         found = self.int_var()
-        if known == "PyDict_Type" and _is_str_literal(expr.left):
+        item = (
+            self.prefetched_item(container.id, expr.left.code.text)  # type: ignore
+            if known == "PyDict_Type" and _is_str_literal(expr.left)
+            else None
+        )
+        if item is not None:
+            self.emit(f"{found} = {item} != NULL;")
+        elif known == "PyDict_Type" and _is_str_literal(expr.left):
             key = self.literal(expr.left.code.text)  # type: ignore[attr-defined]
             right = self.obj(container)
-            self.emit(f"{found} = _PyDict_Contains_KnownHash({right}, {key}, {_hash_of(key)});")
+            self.emit(f"{found} = sl_dict_has({right}, {key}, {_hash_of(key)});")
         else:
             frozen = (
                 isinstance(container, t.Name)
@@ -697,13 +810,13 @@ class CFunction:
         ):
             return None
         text = test.left.code.text  # type: ignore[attr-defined]
-        key, container = self.literal(text), self.obj(test.right)
-        item = f"f{len(self.lines)}"
-        self.emit(
-            f"PyObject *{item} = _PyDict_GetItem_KnownHash({container}, {key}, {_hash_of(key)});"
-        )
-        self.emit(f"if ({item} == NULL && PyErr_Occurred()) goto error;")
-        self.found_items[(test.right.id, text)] = item
+        item = self.prefetched_item(test.right.id, text)  # type: ignore[attr-defined]
+        if item is None:
+            key, container = self.literal(text), self.obj(test.right)
+            item = f"f{len(self.lines)}"
+            self.emit(f"PyObject *{item} = sl_dict_find({container}, {key}, {_hash_of(key)});")
+            self.emit(f"if ({item} == NULL && PyErr_Occurred()) goto error;")
+        self.found_items[(test.right.id, text)] = item  # type: ignore[attr-defined]
         return f"({item} != NULL)"
 
     def obj_of(self, found: _Value) -> str:
@@ -764,6 +877,17 @@ class CFunction:
         receiver = self.obj(func.value)
         arguments = [self.obj(a) for a in args]
         name = func.attr
+        item = (
+            self.prefetched_item(func.value.id, args[0].code.text)  # type: ignore
+            if name == "get"
+            and len(arguments) == 2
+            and _is_str_literal(args[0])
+            and isinstance(func.value, t.Name)
+            and self.exact.get(func.value.id) == "PyDict_Type"
+            else None
+        )
+        if item is not None:
+            return _Value("obj", self.owned(f"Py_NewRef({item} != NULL ? {item} : {arguments[1]})"))
         if name == "get" and len(arguments) == 2 and _is_str_literal(args[0]):
             return _Value(
                 "obj",
@@ -827,6 +951,45 @@ def _is_str_literal(expr: t.Expr) -> bool:
 def _hash_of(constant: str) -> str:
     """The slot of a constant's precomputed hash (a str constant's: sl_kh)."""
     return constant.replace("sl_k[", "sl_kh[", 1)
+
+
+def _literal_keys(name: str, block: Iterable[t.Stmt]) -> set[str]:
+    """The ASCII str-literal keys a block looks up in the dict `name`: `name.get("k", d)`,
+    `"k" in name` / `not in`, `name["k"]`."""
+    keys: set[str] = set()
+
+    def key_of(expr: t.Expr) -> None:
+        if _is_str_literal(expr):
+            try:
+                value = ast.literal_eval(expr.code.text)  # type: ignore[attr-defined]
+            except (ValueError, SyntaxError):
+                return
+            if isinstance(value, str) and value.isascii():
+                keys.add(value)
+
+    def is_dict(expr: t.Expr) -> bool:
+        return isinstance(expr, t.Name) and expr.id == name
+
+    for node in _nodes(block):
+        if isinstance(node, t.Call) and isinstance(node.func, t.Attr):
+            if node.func.attr == "get" and is_dict(node.func.value) and len(node.args) == 2:
+                key_of(node.args[0])
+        elif isinstance(node, t.Compare) and node.op in ("in", "not in") and is_dict(node.right):
+            key_of(node.left)
+        elif isinstance(node, t.Subscript) and is_dict(node.value):
+            key_of(node.index)
+    return keys
+
+
+def _nodes(value: object) -> Iterable[object]:
+    """Every tree node (statement or expression) in a block, at any depth."""
+    if isinstance(value, (tuple, list)):
+        for element in value:
+            yield from _nodes(element)
+    elif isinstance(value, (t.Stmt, t.Expr)):
+        yield value
+        for field_ in dataclasses.fields(value):  # type: ignore[arg-type]
+            yield from _nodes(getattr(value, field_.name))
 
 
 def _assigned_names(block: Iterable[t.Stmt]) -> set[str]:

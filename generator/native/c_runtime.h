@@ -102,6 +102,16 @@ static int sl_compare(PyObject *left, PyObject *right, int op) {
 #define sl_dict_has(d, key, hash) PyDict_Contains((d), (key))
 #endif
 
+/* A dict's version (3.11: ma_version_tag, changed by every change of the dict): what a
+   PyDict_Next pass's items are valid for. Without one (3.12 deprecates it), no pass. */
+#if PY_VERSION_HEX < 0x030C0000
+#define SL_PREFETCH 1
+#define SL_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#else
+#define SL_PREFETCH 0
+#define SL_DICT_VERSION(d) ((uint64_t)0)
+#endif
+
 /* `d[key]` of an exact dict and a str constant: a new reference; a missing key raises KeyError
    as the dict's subscript does. */
 static PyObject *sl_dict_item(PyObject *d, PyObject *key, Py_hash_t hash) {
