@@ -116,6 +116,7 @@ CONSTRUCTS = {
         "a": {"type": "array", "minItems": 2, "items": {"type": "number", "maximum": 7}},
         "foo": {"type": ["string", "array"], "minLength": 1, "maxItems": 2},
         "bar": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]},
+        "tags": {"type": "array", "uniqueItems": True},
     },
     "required": ["i"],
 }
@@ -136,6 +137,24 @@ CONSTRUCT_TESTS += [
 CONSTRUCT_TESTS += [{"i": 5, "u": u} for u in ("x", "z", 1, 1.0, True, None, [])]
 CONSTRUCT_TESTS += [{"i": 5, "foo": v} for v in ("", "a", [], [1, 2], [1, 2, 3], 1, None)]
 CONSTRUCT_TESTS += [{"i": 5, "bar": v} for v in ([], [1], [1, "a"], ["a", 1], [1, "a", None])]
+# uniqueItems: lists of exact strs are compared in C (pairs up to 8 items, a set beyond)
+CONSTRUCT_TESTS += [
+    {"i": 5, "tags": v}
+    for v in (
+        [],
+        ["a"],
+        ["a", "a"],
+        ["a", "b"],
+        ["\ud83d", "\ud83d"],
+        ["\ud83d", "\udc00"],
+        [str(n) for n in range(9)],
+        [str(n) for n in range(9)] + ["3"],
+        ["1", 1],
+        [1, 1.0],
+        [True, 1],
+        [{"a": "x"}, {"a": "x"}],
+    )
+]
 
 
 class Case:
@@ -324,6 +343,7 @@ def test_the_exact_type_forms_are_rendered_and_nothing_falls_back(sample: Sample
         "sl_dict_find(",  # a key by its precomputed hash (where no pass ran)
         "switch (PyUnicode_GET_LENGTH(key))",  # the object's keys read in one pass
         "SL_DICT_VERSION(",  # the pass's items used while the dict is unchanged
+        "sl_unique(",  # uniqueItems of exact strs
         "Py_ssize_t S_found",  # the closed object's count
         "PyUnicode_GET_LENGTH(",  # maxLength of a string known exact
         "PyList_GET_SIZE(",  # minItems of a list known exact

@@ -700,12 +700,10 @@ class CFunction:
                 )
             key = self.literal(index.code.text)  # type: ignore[attr-defined]
             return self.owned(f"sl_dict_item({self.obj(container)}, {key}, {_hash_of(key)})")
-        if known == "PyList_Type":
-            position = _small_int(index, _SIZE_LITERAL)
-            if position is not None and position >= 0:
-                return self.owned(
-                    f"sl_list_item({self.obj(container)}, {position}, {self.obj(index)})"
-                )
+        position = _small_int(index, _SIZE_LITERAL)
+        if position is not None and position >= 0:
+            helper = "sl_list_item" if known == "PyList_Type" else "sl_item_small"
+            return self.owned(f"{helper}({self.obj(container)}, {position}, {self.obj(index)})")
         return self.owned(f"PyObject_GetItem({self.obj(container)}, {self.obj(index)})")
 
     def name(self, name: str) -> str:
@@ -840,6 +838,12 @@ class CFunction:
                 self.emit(f"{found} = sl_call_{self.module.symbol(target)}({argument});")
                 self.emit(f"if ({found} < 0) goto error;")
                 return _Value("bool", found)
+            if func.id == "_unique" and len(expr.args) == 1:
+                argument = self.obj(expr.args[0])
+                found = self.int_var()
+                self.emit(f"{found} = sl_unique({argument}, {self.name(func.id)});")
+                self.emit(f"if ({found} < 0) goto error;")
+                return _Value("bool", found)
             if func.id == "type" and len(expr.args) == 1:
                 return _Value("obj", f"((PyObject *)Py_TYPE({self.obj(expr.args[0])}))")
             if func.id == "len" and len(expr.args) == 1:
@@ -904,6 +908,9 @@ class CFunction:
                     f"{self.module.symbols.name(name)})"
                 ),
             )
+        if name == "get" and len(arguments) == 1:
+            symbol = self.module.symbols.name(name)
+            return _Value("obj", self.owned(f"sl_dict_get1({receiver}, {arguments[0]}, {symbol})"))
         if name == "is_integer" and not arguments:
             found = self.int_var()
             self.emit(f"{found} = sl_is_integer({receiver}, {self.module.symbols.name(name)});")

@@ -227,6 +227,71 @@ static PyObject *sl_dict_get(PyObject *d, PyObject *key, PyObject *fallback, PyO
     return sl_method(name, arguments, 3);
 }
 
+/* `d.get(key)`: a new reference. */
+static PyObject *sl_dict_get1(PyObject *d, PyObject *key, PyObject *name) {
+    if (Py_IS_TYPE(d, &PyDict_Type)) {
+        PyObject *found = PyDict_GetItemWithError(d, key);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        return Py_NewRef(found);
+    }
+    PyObject *arguments[2] = {d, key};
+    return sl_method(name, arguments, 2);
+}
+
+/* `a[i]`, i a small non-negative int literal: an exact list's or tuple's item in place (out of
+   range: IndexError as the subscript raises it); anything else through PyObject_GetItem. */
+static PyObject *sl_item_small(PyObject *a, Py_ssize_t i, PyObject *index) {
+    if (Py_IS_TYPE(a, &PyTuple_Type) && i < PyTuple_GET_SIZE(a)) {
+        return Py_NewRef(PyTuple_GET_ITEM(a, i));
+    }
+    if (Py_IS_TYPE(a, &PyList_Type) && i < PyList_GET_SIZE(a)) {
+        return Py_NewRef(PyList_GET_ITEM(a, i));
+    }
+    return PyObject_GetItem(a, index);
+}
+
+/* The pure module's `_unique(items)` (no two items JSON-equal) where items is an exact list of
+   exact strs: JSON equality is then str equality. One recursion level counted, as the pure
+   function's frame. Anything else: the pure function. 0/1, -1 on error. */
+static int sl_unique(PyObject *items, PyObject *pure) {
+    if (Py_IS_TYPE(items, &PyList_Type)) {
+        Py_ssize_t n = PyList_GET_SIZE(items);
+        int plain = 1;
+        for (Py_ssize_t i = 0; i < n && plain; i++) {
+            plain = PyUnicode_CheckExact(PyList_GET_ITEM(items, i));
+        }
+        if (plain) {
+            if (sl_counted()) {
+                return -1;
+            }
+            if (n <= 8) {
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    for (Py_ssize_t j = i + 1; j < n; j++) {
+                        int same = PyUnicode_Compare(PyList_GET_ITEM(items, i), PyList_GET_ITEM(items, j));
+                        if (same == -1 && PyErr_Occurred()) {
+                            return -1;
+                        }
+                        if (same == 0) {
+                            return 0;
+                        }
+                    }
+                }
+                return 1;
+            }
+            PyObject *seen = PySet_New(items);
+            if (seen == NULL) {
+                return -1;
+            }
+            int unique = PySet_GET_SIZE(seen) == n;
+            Py_DECREF(seen);
+            return unique;
+        }
+    }
+    return sl_call_pure(pure, items);
+}
+
 /* `d.get(key, default)`, key a str constant of known hash: a new reference. */
 static PyObject *sl_dict_get_known(PyObject *d, PyObject *key, Py_hash_t hash, PyObject *fallback,
                                    PyObject *name) {
