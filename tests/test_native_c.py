@@ -735,3 +735,54 @@ def test_the_native_backend_is_a_project_setting(tmp_path: Path) -> None:
         ConfigError, match=r'native: must be true, false, "c" or "mypyc", not \'cc\''
     ):
         load_project(config)
+
+
+# -- an instance changed while it is validated ------------------------------------------------------
+
+# The dict the format function below changes, and how (set by the test).
+_CHANGED: dict[str, Any] = {}
+
+
+def _mutating_format(value: Any) -> bool:
+    """A custom format that changes the instance being validated (_CHANGED["target"]): the
+    pure module reads the instance as it is when it gets there, and so must the C, whose
+    one-pass key read is stale once the dict has changed."""
+    target = _CHANGED["target"]
+    if _CHANGED["how"] == "delete":
+        del target["b"]
+    else:
+        target["b"] = "not an integer"
+    return True
+
+
+def test_a_dict_changed_during_validation_is_read_again(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"a": {"type": "string", "format": "mutate"}, "b": {"type": "integer"}},
+    }
+    options = {"formats": {"mutate": "tests.test_native_c:_mutating_format"}}
+    module = tmp_path / "mutating_c.py"
+    module.write_text(generator.compile_source(schema, name="mutating_c", **options))
+    extension = build_c_native(module, schema, name="mutating_c", timeout=600, **options)
+    assert (
+        "SL_DICT_VERSION("
+        in render_c(
+            schema, module.read_text(), "mutating_c", module.name, name="mutating_c", **options
+        ).render()
+    )  # (the keys are read in one pass)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        native = importlib.import_module("mutating_c")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert native.__file__ == str(extension)
+    pure = _pure(module)
+    answers = []
+    for how, b in (("delete", "not an integer"), ("set", 1)):
+        for validator in (pure, native):
+            instance = {"a": "x", "b": b}
+            _CHANGED.update(target=instance, how=how)
+            answers.append(validator.is_valid(instance))
+    # deleted before b is read: valid; b made a string before it is read: invalid
+    assert answers == [True, True, False, False]
