@@ -519,6 +519,9 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
         ("repro", {"i": 2**70}),
         ("fast", json.loads((ROOT / "bench" / "data" / "fast_valid.json").read_text())[0]),
         ("fast", json.loads((ROOT / "bench" / "data" / "fast_invalid.json").read_text())[0]),
+        # (the one-pass key read, C sizes, unpacking, uniqueItems: valid, then invalid late)
+        ("constructs", {"i": 5, "r": {"i": 1}, "a": [1, 2], "tags": ["a", "b"], "bar": [1, "a"]}),
+        ("constructs", {"tags": ["a", "b", "a"], "i": 5, "r": {"i": 1}, "a": [1, 2]}),
         (
             "checks",
             {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"},
@@ -586,7 +589,8 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     """A sample built with -fsanitize=address,undefined (and no recovery from undefined
     behaviour), run in a child process with the sanitizers' runtime preloaded: its suite and
     hostile instances answer as the pure modules, and no sanitizer reports anything."""
-    cases = [case for case in _cases() if case.name in ("repro", "checks", "fast", "recursive")]
+    sampled = ("repro", "checks", "fast", "recursive", "constructs", "geojson")
+    cases = [case for case in _cases() if case.name in sampled]
     cases += [case for case in _cases() if case.name.startswith("s")][:: 1 if FULL_SUITE else 6]
     built = Sample(tmp_path, cases, sanitize=True)
     environment = {
