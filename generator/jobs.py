@@ -29,6 +29,7 @@ from .files import split_source, write_atomic
 from .load import read_source
 from .native import (
     NativeBuildError,
+    backend_of,
     build_native,
     built_files,
     check_toolchain,
@@ -76,6 +77,7 @@ class NativeBuilt:
     job: Job
     extension: Path
     seconds: float
+    backend: str = "mypyc"  # "c" or "mypyc" (project.NATIVE_BACKENDS)
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,8 @@ def event_lines(event: Event) -> list[tuple[str, bool]]:
     if isinstance(event, Removed):
         return [(f"{shown_path(event.path)}: removed ({event.why})", False)]
     if isinstance(event, NativeBuilt):
-        built = f"{event.extension.name} (native, {event.seconds:.1f} s)"
+        backend = "C" if event.backend == "c" else event.backend
+        built = f"{event.extension.name} (native, {backend}, {event.seconds:.1f} s)"
         return [(f"{shown_path(event.job.target)} -> {built}", False)]
     if isinstance(event, NativeCurrent):
         return [(f"{shown_path(event.extension)}: up to date (native)", False)]
@@ -267,10 +270,13 @@ def build_job(
     raw: bytes | None = None,
     registry: Any = None,
     on_event: Callable[[Event], None],
+    compile_schema: Callable[..., str] | None = None,
 ) -> str:
     """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
     read; `registry`: the registry to use, else the settings'). Its warnings (a Warned) and the
-    remote cache's notes (Noted) go to `on_event`, also when it fails."""
+    remote cache's notes (Noted) go to `on_event`, also when it fails. `compile_schema`
+    (compile_source's arguments) compiles a schema in compile_source's place (the C backend's
+    build)."""
     raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {
@@ -293,7 +299,7 @@ def build_job(
                 common["registry"] = registries.get(settings.registry, settings.uri_root)
             if is_contract_file(job.source, raw):
                 return compile_contract_source(raw, name=name, format=format, **common)
-            return compile_source(
+            return (compile_schema or compile_source)(
                 raw,
                 name=name,
                 format=format,
@@ -335,7 +341,11 @@ def compile_jobs(
             on_event(event)
 
     if any(job.settings.native for job in jobs):
-        check_toolchain()
+        check_toolchain(
+            mypyc=any(
+                job.settings.native and job.settings.native_backend == "mypyc" for job in jobs
+            )
+        )
     registries = Registries()
     written: list[Job] = []
     for job in jobs:
@@ -352,7 +362,7 @@ def compile_jobs(
         written.append(job)
     if project is not None:
         _write_packages(project, record)  # before the native builds: a package names its modules
-    _native_step(written, record)
+    _native_step(written, record, registries)
     if project is not None:
         for orphan in orphans(project):
             try:
@@ -426,9 +436,9 @@ def orphans(project: Project) -> list[Path]:
 # -- the native step -------------------------------------------------------------------------------
 
 
-def _native_step(jobs: list[Job], record: Callable[[Event], None]) -> None:
-    """Build the native jobs' extensions and remove the others' (generator/native). A module whose
-    build fails keeps no extension: the pure module is used."""
+def _native_step(jobs: list[Job], record: Callable[[Event], None], registries: Registries) -> None:
+    """Build the native jobs' extensions, each by its backend, and remove the others'
+    (generator/native). A module whose build fails keeps no extension: the pure module is used."""
     wanted: list[Job] = []
     for job in jobs:
         try:
@@ -452,29 +462,60 @@ def _native_step(jobs: list[Job], record: Callable[[Event], None]) -> None:
             problem = f"{found.problem}: it shadows {shown_path(job.target)}; remove it"
             record(FileFailed(found.path, FileProblem(problem)))
         if job.settings.native and not foreign:
-            if is_current(job.target):
+            if is_current(job.target) and backend_of(job.target) == job.settings.native_backend:
                 record(NativeCurrent(job, extension_path(job.target)))
             else:
                 wanted.append(job)
     if not wanted:
         return
-    # several at a time: a build is mostly the C compiler; reported in job order
-    workers = max(1, min(len(wanted), os.cpu_count() or 1))
+    # mypyc's several at a time (a build is mostly the C compiler); the C backend's in turn (its
+    # schema is compiled again, which reads registries in this process); reported in job order
+    mypyc = [job for job in wanted if job.settings.native_backend == "mypyc"]
+    workers = max(1, min(len(mypyc), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        outcomes = list(pool.map(_build_one, wanted))
-    for job, outcome in zip(wanted, outcomes):
+        outcomes = dict(zip(map(id, mypyc), pool.map(_build_one, mypyc)))
+    for job in wanted:
+        if id(job) not in outcomes:
+            outcomes[id(job)] = _build_one(job, registries)
+    for job in wanted:
+        outcome = outcomes[id(job)]
         if isinstance(outcome, StraightlineError):
             record(FileFailed(job.target, outcome))
         else:
-            record(NativeBuilt(job, *outcome))
+            record(NativeBuilt(job, *outcome, backend=job.settings.native_backend))
 
 
-def _build_one(job: Job) -> tuple[Path, float] | StraightlineError:
+def _build_one(
+    job: Job, registries: Registries | None = None
+) -> tuple[Path, float] | StraightlineError:
+    """One job's extension: mypyc's, or (given the registries) the C backend's."""
     started = time.monotonic()
     try:
-        built = build_native(job.target)
-    except NativeBuildError as error:
+        built = build_native(job.target) if registries is None else _build_c(job, registries)
+    except StraightlineError as error:  # (the C backend compiles the schema again)
         return NativeBuildError(f"native build failed: {error.message}", code=error.code)
     except OSError as error:
         return NativeBuildError(f"native build failed: cannot write: {error.strerror or error}")
     return built, time.monotonic() - started
+
+
+def _build_c(job: Job, registries: Registries) -> Path:
+    """The C backend's extension of a job's module (written by build_job with its settings): the
+    schema compiled again, with the same options, for its code tree (generator/native/c_build)."""
+    from .native.c_build import build_c_native
+
+    if is_contract_file(job.source, read_job(job)):
+        raise NativeBuildError(
+            "the C backend builds a schema's module, not a tool contract's: use --native=mypyc"
+        )
+    built: list[Path] = []
+
+    def build(raw: Any, **options: Any) -> str:
+        built.append(build_c_native(job.target, raw, **options))
+        return ""
+
+    # (its warnings were reported when the module was written)
+    build_job(
+        job, registries, name=job.target.stem, on_event=lambda event: None, compile_schema=build
+    )
+    return built[0]

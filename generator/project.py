@@ -11,7 +11,7 @@ run these jobs. Every path is relative to the directory of the pyproject.toml.
     unknown-keywords = "warn"            # ignore | warn | error
     unsafe-patterns = "warn"             # allow | warn | error (drafts; strict always refuses)
     max-depth = 64                       # and max-source-bytes, max-properties, max-enum-values
-    native = true                        # also build each module with mypyc (generator/native)
+    native = true                        # also build each module's C extension ("mypyc": with mypyc)
     formats = true                       # optional: `format` asserts (false: an annotation)
     unknown-formats = "error"            # ignore | error (a format asserted but unknown)
     content = true                       # optional: draft 7's contentEncoding/contentMediaType
@@ -49,6 +49,8 @@ from .profiles import PROFILES
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
+# How a native extension is built: the C backend (generator/native/c_build.py), or mypyc.
+NATIVE_BACKENDS = ("c", "mypyc")
 _LIMIT_KEYS = {
     "max-source-bytes": "max_source_bytes",
     "max-depth": "max_depth",
@@ -84,7 +86,8 @@ class Settings:
     registry: Path | None = None
     limits: tuple[tuple[str, int], ...] = ()  # (option name, value), e.g. ("max_depth", 64)
     unknown_keywords: str = "warn"
-    native: bool = False  # also compile the module with mypyc into an extension beside it
+    native: bool = False  # also compile the module into a C extension beside it
+    native_backend: str = "c"  # how: "c" (generator/native/c_build.py) or "mypyc"
     unsafe_patterns: str | None = None  # None: the profile's own policy
     format_assertion: bool | None = None  # None: the profile's default
     formats: tuple[tuple[str, str], ...] = ()  # custom formats: (name, "module:function")
@@ -360,7 +363,15 @@ class _Reader:
                 ),
             )
         if "native" in table:
-            settings = replace(settings, native=self.flag(where, table, "native"))
+            native = table["native"]
+            if native in NATIVE_BACKENDS and type(native) is str:
+                settings = replace(settings, native=True, native_backend=native)
+            elif type(native) is bool:
+                settings = replace(settings, native=native)
+            else:
+                raise self.error(
+                    where, f'native: must be true, false, "c" or "mypyc", not {native!r}'
+                )
         if "unsafe-patterns" in table:
             settings = replace(
                 settings,

@@ -861,5 +861,7 @@ def test_native_is_a_project_setting(tmp_path: Path) -> None:
     project = load_project(config)
     assert [job.settings.native for job in project.jobs] == [True, False]
     config.write_text('[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "yes"\n')
-    with pytest.raises(ConfigError, match=r"native: must be true or false, not 'yes'"):
+    with pytest.raises(
+        ConfigError, match=r"native: must be true, false, \"c\" or \"mypyc\", not 'yes'"
+    ):
         load_project(config)

@@ -95,6 +95,66 @@ DEEP = {
     ),
 }
 FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
+# The constructs the C backend reads in C once a value's exact type is known: int and float
+# bounds against small literals (C compares), a closed object's count of the properties it found
+# (a C size), the properties read in one PyDict_Next pass (a switch on the key's length), an array
+# of fixed length unpacked (`a, b = x`), sets of types tested by pointer, lengths read from the
+# object. Its instances sit on each side of every bound.
+CONSTRUCTS = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "i": {"type": "integer", "minimum": 3, "maximum": 100, "multipleOf": 1},
+        "s": {"type": "number", "exclusiveMaximum": 10.5, "minimum": -2.25},
+        "r": {
+            "type": "object",
+            "properties": {"i": {"type": "integer"}, "j": {"type": "string", "maxLength": 2}},
+            "required": ["i"],
+            "additionalProperties": False,
+        },
+        "u": {"enum": ["x", "y", 1, None]},
+        "a": {"type": "array", "minItems": 2, "items": {"type": "number", "maximum": 7}},
+        "foo": {"type": ["string", "array"], "minLength": 1, "maxItems": 2},
+        "bar": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]},
+        "tags": {"type": "array", "uniqueItems": True},
+    },
+    "required": ["i"],
+}
+CONSTRUCT_TESTS: list[Any] = [
+    {"i": i}
+    for i in (2, 3, 3.0, 2.999, 100, 100.0, 100.5, 101, True, 2**64, -(2**64), float("nan"))
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "s": s} for s in (10.5, 10.499, 10, -2.25, -2.26, -3, 11, float("inf"), False)
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "r": r}
+    for r in ({"i": 1}, {"i": 1, "j": "ab"}, {"i": 1, "j": "abc"}, {"j": ""}, {"i": 1, "k": 2}, {})
+]
+CONSTRUCT_TESTS += [
+    {"i": 5, "a": a} for a in ([], [1], [1, 2], [1, 8], [7.0, 7.5], [1, 2, 3], [1, "x"], [1, True])
+]
+CONSTRUCT_TESTS += [{"i": 5, "u": u} for u in ("x", "z", 1, 1.0, True, None, [])]
+CONSTRUCT_TESTS += [{"i": 5, "foo": v} for v in ("", "a", [], [1, 2], [1, 2, 3], 1, None)]
+CONSTRUCT_TESTS += [{"i": 5, "bar": v} for v in ([], [1], [1, "a"], ["a", 1], [1, "a", None])]
+# uniqueItems: lists of exact strs are compared in C (pairs up to 8 items, a set beyond)
+CONSTRUCT_TESTS += [
+    {"i": 5, "tags": v}
+    for v in (
+        [],
+        ["a"],
+        ["a", "a"],
+        ["a", "b"],
+        ["\ud83d", "\ud83d"],
+        ["\ud83d", "\udc00"],
+        [str(n) for n in range(9)],
+        [str(n) for n in range(9)] + ["3"],
+        ["1", 1],
+        [1, 1.0],
+        [True, 1],
+        [{"a": "x"}, {"a": "x"}],
+    )
+]
 
 
 class Case:
@@ -129,6 +189,14 @@ def _cases() -> list[Case]:
             {},
             [_nested(depth, leaf) for depth in (0, 1, 5, 40) for leaf in (1, "s")],
         ),
+        Case("constructs", CONSTRUCTS, {}, CONSTRUCT_TESTS),
+        Case(
+            "structured",
+            json.loads((ROOT / "contracts" / "strict" / "structured_completion.json").read_text()),
+            {"profile": "strict"},
+            [],
+        ),
+        Case("geojson", json.loads((ROOT / "bench" / "data" / "geojson.json").read_text()), {}, []),
     ]
     cases += [Case(name, schema, {}, []) for name, (schema, _) in DEEP.items()]
     for file in BENCH:
@@ -265,6 +333,7 @@ def test_bench_instances_answer_as_the_pure_modules(sample: Sample) -> None:
         ("fast", ["fast_valid.json", "fast_invalid.json"]),
         ("citm", ["citm_catalog.json"]),
         ("recursive", ["recursive_instance.json"]),
+        ("geojson", ["canada.json"]),
     ):
         for file in files:
             instance = json.loads((data / file).read_text())
@@ -289,6 +358,32 @@ def test_functions_without_a_c_form_are_the_pure_modules(sample: Sample) -> None
         == [pure.is_valid(instance) for instance in tests]
         == [True, False, True, False, True, True]
     )
+
+
+def test_the_exact_type_forms_are_rendered_and_nothing_falls_back(sample: Sample) -> None:
+    """Where a value's exact type is known, the C reads it in C (the forms named in CONSTRUCTS),
+    and the geojson schema's fixed-length arrays (`a, b = x`, once the pure module's) are C."""
+    text = (sample.directory / PACKAGE / "constructs.py").read_text()
+    c_text = render_c(CONSTRUCTS, text, "constructs", "constructs.py", name="constructs").render()
+    for form in (
+        "sl_compare_small(",  # an int or float against a small int literal
+        "sl_compare_double(",  # against a float literal
+        "sl_dict_find(",  # a key by its precomputed hash (where no pass ran)
+        "switch (PyUnicode_GET_LENGTH(key))",  # the object's keys read in one pass
+        "SL_DICT_VERSION(",  # the pass's items used while the dict is unchanged
+        "sl_unique(",  # uniqueItems of exact strs
+        "Py_ssize_t S_found",  # the closed object's count
+        "PyUnicode_GET_LENGTH(",  # maxLength of a string known exact
+        "PyList_GET_SIZE(",  # minItems of a list known exact
+        "== ((PyObject *)&PyDict_Type) ||",  # a set of types tested by pointer
+    ):
+        assert form in c_text, form
+    geojson = next(case for case in sample.cases if case.name == "geojson")
+    geojson_text = (sample.directory / PACKAGE / "geojson.py").read_text()
+    assert ", item" in geojson_text and "= x" in geojson_text  # (the unpacking is there)
+    rendered = render_c(geojson.schema, geojson_text, "geojson", "geojson.py", name="geojson")
+    assert "->ob_item;" in rendered.render()  # (an exact list unpacked in place)
+    assert rendered.fallbacks == {}
 
 
 # -- depth --------------------------------------------------------------------------------------------
@@ -452,6 +547,9 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
         ("repro", {"i": 2**70}),
         ("fast", json.loads((ROOT / "bench" / "data" / "fast_valid.json").read_text())[0]),
         ("fast", json.loads((ROOT / "bench" / "data" / "fast_invalid.json").read_text())[0]),
+        # (the one-pass key read, C sizes, unpacking, uniqueItems: valid, then invalid late)
+        ("constructs", {"i": 5, "r": {"i": 1}, "a": [1, 2], "tags": ["a", "b"], "bar": [1, "a"]}),
+        ("constructs", {"tags": ["a", "b", "a"], "i": 5, "r": {"i": 1}, "a": [1, 2]}),
         (
             "checks",
             {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"},
@@ -519,7 +617,8 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     """A sample built with -fsanitize=address,undefined (and no recovery from undefined
     behaviour), run in a child process with the sanitizers' runtime preloaded: its suite and
     hostile instances answer as the pure modules, and no sanitizer reports anything."""
-    cases = [case for case in _cases() if case.name in ("repro", "checks", "fast", "recursive")]
+    sampled = ("repro", "checks", "fast", "recursive", "constructs", "geojson")
+    cases = [case for case in _cases() if case.name in sampled]
     cases += [case for case in _cases() if case.name.startswith("s")][:: 1 if FULL_SUITE else 6]
     built = Sample(tmp_path, cases, sanitize=True)
     environment = {
@@ -572,3 +671,150 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
     with pytest.raises(NativeBuildError, match="C build of m failed"):
         build_c_native(module, {"type": "object"}, name="m")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+# -- the command line -----------------------------------------------------------------------------------
+
+
+def _straightline(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    command = [str(Path(sys.executable).with_name("straightline")), *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
+
+
+def _backend(extension: Path) -> str:
+    record = json.loads(record_path(extension).read_text())
+    return "mypyc" if "mypy" in record else record["backend"]
+
+
+def test_native_on_the_command_line_is_the_c_backend_and_mypyc_stays_reachable(
+    tmp_path: Path,
+) -> None:
+    """`compile --native` builds the C backend's extension (a bare --native before a SRC leaves
+    the SRC a SRC), `check --native` accepts it, `--native=mypyc` rebuilds the same module with
+    mypyc, and `--native` again goes back to C: a module's extension is rebuilt when the
+    backend asked for is not the one that built it."""
+    source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
+    out = tmp_path / "out"
+    common = ["--profile", "octoscript", "--out", str(out)]
+    done = _straightline("compile", "--native", source, *common, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    module = out / "math_add_input.py"
+    extension = module.with_name("math_add_input" + EXTENSION_SUFFIX)
+    assert f"-> {extension.name} (native, C," in done.stdout and _backend(extension) == "c"
+    assert _straightline("check", source, *common, "--native", cwd=tmp_path).returncode == 0
+    probe = (
+        f"import sys; sys.path.insert(0, {str(out)!r}); import math_add_input as m; "
+        "print(m.__file__, type(m._v0).__name__, m.is_valid({'left': 1, 'right': 2}), "
+        "m.is_valid({'left': 1, 'right': 2.5}), m.errors({'left': 1})[0].keyword)"
+    )
+
+    def imported() -> list[str]:
+        answer = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+        )
+        return answer.stdout.split()
+
+    assert imported() == [str(extension), "builtin_function_or_method", "True", "False", "required"]
+    again = _straightline("compile", source, *common, "--native=c", cwd=tmp_path)
+    assert again.returncode == 0 and "up to date (native)" in again.stdout
+
+    mypyc = _straightline("compile", source, *common, "--native=mypyc", cwd=tmp_path)
+    assert mypyc.returncode == 0, mypyc.stderr
+    assert f"-> {extension.name} (native, mypyc," in mypyc.stdout and _backend(extension) == "mypyc"
+    assert imported()[0] == str(extension) and imported()[2:] == ["True", "False", "required"]
+    back = _straightline("compile", source, *common, "--native", cwd=tmp_path)
+    assert back.returncode == 0 and "(native, C," in back.stdout and _backend(extension) == "c"
+
+
+def test_a_native_backend_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
+    source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
+    done = _straightline(
+        "compile", source, "--out", str(tmp_path / "out"), "--native=rust", cwd=tmp_path
+    )
+    assert done.returncode == 2 and "argument --native: must be one of c, mypyc" in done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tool_contract_file_asks_for_mypyc(tmp_path: Path) -> None:
+    """The C backend compiles a schema again for its code tree; a tool contract file's module
+    is two schemas': its build fails with a message naming mypyc, and the pure module stays."""
+    source = str(ROOT / "contracts" / "tools" / "math.add.json")
+    out = tmp_path / "out"
+    done = _straightline("compile", source, "--out", str(out), "--native", cwd=tmp_path)
+    assert done.returncode == 1 and "use --native=mypyc" in done.stderr
+    assert [p.name for p in out.iterdir() if p.suffix != ".pyc" and p.is_file()] == ["math_add.py"]
+
+
+def test_the_native_backend_is_a_project_setting(tmp_path: Path) -> None:
+    from generator.errors import ConfigError
+    from generator.project import load_project
+
+    (tmp_path / "a.json").write_text("{}")
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        '[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "mypyc"\n'
+        '[tool.straightline.groups.g]\ncontracts = ["a.json"]\nnative = "c"\n'
+        '[tool.straightline.groups.h]\ncontracts = ["a.json"]\nnative = true\n'
+    )
+    project = load_project(config)
+    assert [(job.settings.native, job.settings.native_backend) for job in project.jobs] == [
+        (True, "mypyc"),
+        (True, "c"),
+        (True, "mypyc"),  # (true: native, with the backend the table above names)
+    ]
+    config.write_text('[tool.straightline]\nout = "out"\ncontracts = ["a.json"]\nnative = "cc"\n')
+    with pytest.raises(
+        ConfigError, match=r'native: must be true, false, "c" or "mypyc", not \'cc\''
+    ):
+        load_project(config)
+
+
+# -- an instance changed while it is validated ------------------------------------------------------
+
+# The dict the format function below changes, and how (set by the test).
+_CHANGED: dict[str, Any] = {}
+
+
+def _mutating_format(value: Any) -> bool:
+    """A custom format that changes the instance being validated (_CHANGED["target"]): the
+    pure module reads the instance as it is when it gets there, and so must the C, whose
+    one-pass key read is stale once the dict has changed."""
+    target = _CHANGED["target"]
+    if _CHANGED["how"] == "delete":
+        del target["b"]
+    else:
+        target["b"] = "not an integer"
+    return True
+
+
+def test_a_dict_changed_during_validation_is_read_again(tmp_path: Path) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"a": {"type": "string", "format": "mutate"}, "b": {"type": "integer"}},
+    }
+    options = {"formats": {"mutate": "tests.test_native_c:_mutating_format"}}
+    module = tmp_path / "mutating_c.py"
+    module.write_text(generator.compile_source(schema, name="mutating_c", **options))
+    extension = build_c_native(module, schema, name="mutating_c", timeout=600, **options)
+    assert (
+        "SL_DICT_VERSION("
+        in render_c(
+            schema, module.read_text(), "mutating_c", module.name, name="mutating_c", **options
+        ).render()
+    )  # (the keys are read in one pass)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        native = importlib.import_module("mutating_c")
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert native.__file__ == str(extension)
+    pure = _pure(module)
+    answers = []
+    for how, b in (("delete", "not an integer"), ("set", 1)):
+        for validator in (pure, native):
+            instance = {"a": "x", "b": b}
+            _CHANGED.update(target=instance, how=how)
+            answers.append(validator.is_valid(instance))
+    # deleted before b is read: valid; b made a string before it is read: invalid
+    assert answers == [True, True, False, False]

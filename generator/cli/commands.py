@@ -72,6 +72,7 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
             unknown_keywords=getattr(args, "unknown_keywords", None) or "warn",
             unsafe_patterns=getattr(args, "unsafe_patterns", None),
             native=bool(getattr(args, "native", None)),
+            native_backend=getattr(args, "native", None) or "c",
             uri_root=Path.cwd(),
         ),
     )

@@ -15,6 +15,7 @@ from typing import Iterator, NoReturn, Sequence
 from .. import __version__
 from ..errors import OptionError, StraightlineError, Terminated
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
+from ..project import NATIVE_BACKENDS
 from .files import OutputLost, printable, say, warnings_reported
 from .format_flags import (
     FORMAT_FLAGS,
@@ -32,6 +33,34 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         super().error(printable(message))
+
+
+class _NativeAction(argparse.Action):
+    """`--native` (the C backend) or `--native=BACKEND`. A bare `--native` followed by a SRC
+    takes that SRC as its value (argparse's optional value): _native_value gives it back."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, self.const if values is None else values)
+
+
+def _native_value(
+    args: argparse.Namespace, argv: Sequence[str], parser: argparse.ArgumentParser
+) -> None:
+    """args.native a backend: a value `--native` took that is not one is a SRC, unless it was
+    written `--native=VALUE`."""
+    value = getattr(args, "native", None)
+    if value is None or value in NATIVE_BACKENDS:
+        return
+    if any(arg.startswith("--native=") for arg in argv):
+        parser.error(f"argument --native: must be one of {', '.join(NATIVE_BACKENDS)}")
+    args.native = "c"
+    args.sources = [value, *args.sources]
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
@@ -92,10 +121,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument(
         "--native",
-        action="store_true",
+        nargs="?",
+        const="c",
+        action=_NativeAction,
         default=None,
-        help="also compile each module with mypyc into a C extension beside it, which "
-        "Python imports in its place (needs a C compiler; with SRC)",
+        metavar="BACKEND",
+        help="also build each module's C extension beside it, which Python imports in its "
+        "place: its fast path rendered as C (c, the default) or the module compiled with "
+        "mypyc (--native=mypyc); needs a C compiler; with SRC",
     )
 
     check = commands.add_parser(
@@ -109,9 +142,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--out", metavar="DIR", help="directory of the generated modules (with SRC)")
     check.add_argument(
         "--native",
-        action="store_true",
+        nargs="?",
+        const="c",
+        action=_NativeAction,
         default=None,
-        help="also require each module's native extension, built from its current text",
+        metavar="BACKEND",
+        help="also require each module's native extension, built from its current text "
+        "(by either backend)",
     )
 
     catalog = commands.add_parser(
@@ -204,6 +241,7 @@ def _terminate_as_exit() -> Iterator[None]:
 def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    _native_value(args, sys.argv[1:] if argv is None else argv, parser)
     if args.command == "mcp":  # the compiler only for `mcp import`
         return mcp_command(args, parser)
     if args.command == "validate":  # imports the compiler only for --schema

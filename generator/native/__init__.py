@@ -227,6 +227,16 @@ def _record_of(extension: Path) -> dict[str, object] | None:
     return fields if isinstance(fields, dict) else {}
 
 
+def backend_of(module: Path) -> str | None:
+    """The backend ("c" or "mypyc") that built the running interpreter's extension of `module`,
+    as its record names it; None without a record."""
+    fields = _record_of(extension_path(module))
+    if fields is None:
+        return None
+    backend = fields.get("backend", "mypyc")
+    return backend if isinstance(backend, str) else None
+
+
 def remove_native(module: Path, *, keep_current: bool = False) -> list[Path]:
     """Remove the extension modules straightline built for `module` (with their records), and
     return them; `keep_current` keeps one that matches the module text. An extension without a
@@ -449,6 +459,7 @@ __all__ = [
     "EXTENSION_SUFFIX",
     "NativeBuildError",
     "NativeModule",
+    "backend_of",
     "build_native",
     "built_files",
     "check_toolchain",

@@ -42,7 +42,14 @@ def render_c(schema: Any, module_text: str, dotted: str, filename: str, **option
             f"{filename}: the module is not what this schema compiles to with these options; "
             "compile it again, then build it"
         )
-    module = CModule(dotted, text, built.emitter.functions, built.emitter.aliases, filename)
+    module = CModule(
+        dotted,
+        text,
+        built.emitter.functions,
+        built.emitter.aliases,
+        filename,
+        built.emitter.consts.definitions,
+    )
     module.render()
     return module
 

@@ -25,7 +25,10 @@ Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's re
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import marshal
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -49,6 +52,22 @@ _C_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _NUMBER_OPS = {"+": "PyNumber_Add", "-": "PyNumber_Subtract", "%": "PyNumber_Remainder"}
 # An int literal compared in C with a length (a Py_ssize_t) when it lies in this range.
 _SMALL = 2**62
+# An int literal in a count held in C (a sum of two cannot overflow).
+_SIZE_LITERAL = 2**31
+# Ints this small are exact as C doubles.
+_EXACT_DOUBLE = 2**53
+# The size of an exact container, read from the object.
+_SIZE_MACROS = {
+    "PyDict_Type": "PyDict_GET_SIZE",
+    "PyList_Type": "PyList_GET_SIZE",
+    "PyUnicode_Type": "PyUnicode_GET_LENGTH",
+    "PyTuple_Type": "PyTuple_GET_SIZE",
+}
+# The built-in types a module-level set of types may hold, as C pointers.
+_TYPE_POINTERS = {
+    **{name: f"((PyObject *)&{c_type})" for name, c_type in _TYPES.items()},
+    "type(None)": "((PyObject *)Py_TYPE(Py_None))",
+}
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Parts of a C string literal (compilers limit one literal's length).
 _CHUNK = 2000
@@ -111,6 +130,18 @@ class CFunction:
         self.loops: list[str] = []  # the `broken` flag of each enclosing for loop
         # the locals assigned on every path to the statement being rendered (no check when read)
         self.assigned: set[str] = set()
+        # names whose exact type is known where the code being rendered runs (`type(n) is dict`
+        # tested), by the C type; and the locals holding a name's type (`t4 = type(x4)`)
+        self.exact: dict[str, str] = {}
+        self.type_of: dict[str, str] = {}
+        # locals only ever assigned counts (`found = found + 1`, `size = len(x)`): C sizes
+        self.sizes = _size_locals(function.body)
+        # (dict name, key text) -> the C variable holding the item a `key in d` test found
+        self.found_items: dict[tuple[str, str], str] = {}
+        self.used_sizes: set[str] = set()
+        # the items one PyDict_Next pass read (prefetch): (dict name, key) -> (site, slot)
+        self.prefetched: dict[tuple[str, str], tuple[int, int]] = {}
+        self.sites: list[int] = []  # each pass's number of keys
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -143,8 +174,18 @@ class CFunction:
         ]
         head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
+        head += [f"    Py_ssize_t S_{name} = PY_SSIZE_T_MIN;" for name in sorted(self.used_sizes)]
+        for site, count in enumerate(self.sites):
+            head.append(f"    PyObject *P{site}[{count}] = {{NULL}};")
+            head.append(f"    int ok{site} = 0;")
+            head.append(f"    uint64_t V{site} = 0;")
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
         tail += [f"    Py_XDECREF({name});" for name in owned]
+        tail += [
+            f"    for (int i = 0; i < {count}; i++) Py_XDECREF(P{site}[i]);"
+            for site, count in enumerate(self.sites)
+        ]
+        tail += [f"    (void)ok{site}; (void)V{site};" for site in range(len(self.sites))]
         tail += ["    return result;", "}"]
         return head + self.lines + tail
 
@@ -152,6 +193,8 @@ class CFunction:
     def block(self, block: Iterable[t.Stmt]) -> None:
         for stmt in block:
             self.statement(stmt)
+            if not _runs_no_code(stmt):
+                self.found_items.clear()  # (code that ran may have changed a dict)
 
     def nested(self, block: Iterable[t.Stmt]) -> None:
         self.depth += 1
@@ -167,7 +210,7 @@ class CFunction:
             self.emit(f"result = {self.test(stmt.value)};")
             self.emit("goto done;")
         elif isinstance(stmt, t.Assign):
-            self.assign(stmt.target, self.obj(stmt.value))
+            self.assignment(stmt)
         elif isinstance(stmt, t.ExprStmt):
             self.value(stmt.value)
         elif isinstance(stmt, t.For):
@@ -182,13 +225,181 @@ class CFunction:
         else:
             raise Unsupported(type(stmt).__name__)
 
+    def assignment(self, stmt: t.Assign) -> None:
+        target, value = stmt.target, stmt.value
+        if isinstance(target, t.Name) and target.id in self.sizes:
+            self.forget(target.id)
+            self.emit(f"S_{target.id} = {self.size(value)};")
+            self.used_sizes.add(target.id)
+            self.assigned.add(target.id)
+            return
+        if isinstance(target, t.Tuple) and all(isinstance(e, t.Name) for e in target.elements):
+            # `a, b = x`: an exact list or tuple of that length unpacked in place, as
+            # UNPACK_SEQUENCE does; anything else as sl_unpack (the iteration Python makes)
+            # (an exact list's items read in place: no tuple made, none for the collector)
+            source = self.obj(value)
+            count = len(target.elements)
+            items, pair = f"u{len(self.lines)}", self.temp()
+            self.emit(f"PyObject **{items};")
+            self.emit(
+                f"if (Py_IS_TYPE({source}, &PyList_Type) && PyList_GET_SIZE({source}) == {count}) "
+                f"{items} = ((PyListObject *){source})->ob_item;"
+            )
+            self.emit(f"else {{ Py_XSETREF({pair}, sl_unpack({source}, {count}));")
+            self.emit(f"    if ({pair} == NULL) goto error;")
+            self.emit(f"    {items} = &PyTuple_GET_ITEM({pair}, 0); }}")
+            for index, element in enumerate(target.elements):
+                self.assign(element, f"{items}[{index}]")
+            return
+        self.assign(target, self.obj(value))
+        if (
+            isinstance(target, t.Name)
+            and isinstance(value, t.Call)
+            and isinstance(value.func, t.Name)
+            and value.func.id == "type"
+            and value.func.id not in self.locals
+            and len(value.args) == 1
+            and isinstance(value.args[0], t.Name)
+        ):
+            self.type_of[target.id] = value.args[0].id
+
+    def forget(self, name: str) -> None:
+        """What was known of a name before it is assigned again."""
+        self.exact.pop(name, None)
+        self.type_of.pop(name, None)
+        for holder in [h for h, held in self.type_of.items() if held == name]:
+            del self.type_of[holder]
+        for key in [k for k in self.found_items if k[0] == name]:
+            del self.found_items[key]
+
+    def facts(self, test: t.Expr) -> dict[str, str]:
+        """The exact types a test being true tells: `type(n) is dict`, `t4 is float` where
+        `t4 = type(x4)`, and each operand of an `and`."""
+        while isinstance(test, t.Paren):
+            test = test.inner
+        if isinstance(test, t.BoolOp) and test.op == "and":
+            found: dict[str, str] = {}
+            for value in test.values:
+                found.update(self.facts(value))
+            return found
+        if not (
+            isinstance(test, t.Compare)
+            and test.op == "is"
+            and isinstance(test.right, t.Name)
+            and test.right.id in _TYPES
+            and test.right.id not in self.locals
+        ):
+            return {}
+        left = test.left
+        if (
+            isinstance(left, t.Call)
+            and isinstance(left.func, t.Name)
+            and left.func.id == "type"
+            and left.func.id not in self.locals
+            and len(left.args) == 1
+            and isinstance(left.args[0], t.Name)
+        ):
+            return {left.args[0].id: _TYPES[test.right.id]}
+        if isinstance(left, t.Name) and left.id in self.type_of:
+            return {self.type_of[left.id]: _TYPES[test.right.id]}
+        return {}
+
+    def arm(self, facts: dict[str, str], body: tuple[t.Stmt, ...]) -> None:
+        """A branch's body, with what its test tells; afterwards nothing known of a name it
+        assigns."""
+        exact, type_of, prefetched = dict(self.exact), dict(self.type_of), dict(self.prefetched)
+        self.exact.update(facts)
+        self.depth += 1
+        assigned = _assigned_names(body)
+        for name, known in facts.items():
+            if known == "PyDict_Type" and name not in assigned:
+                self.prefetch(name, body)
+        self.block(body)
+        self.depth -= 1
+        self.exact, self.type_of, self.prefetched = exact, type_of, prefetched
+        for name in _assigned_names(body):
+            self.forget(name)
+
+    def prefetch(self, name: str, body: tuple[t.Stmt, ...]) -> None:
+        """One PyDict_Next pass over the exact dict `name` that reads every str-literal key the
+        branch looks up in it (`d.get("k", ...)`, `"k" in d`, `d["k"]`): a switch on the key's
+        length, then its characters. Each look-up then reads the item the pass found, while the
+        dict's version is the one the pass saw (a dict changed since is looked up again). Where
+        a key is not an exact str (its own __eq__ may answer), or the dict is much larger than
+        the keys read, there is no pass: each look-up is the dict's."""
+        keys = sorted(_literal_keys(name, body))
+        if len(keys) < 2:
+            return
+        site = len(self.sites)
+        self.sites.append(len(keys))
+        dict_ = self.name(name)
+        by_length: dict[int, list[tuple[int, str]]] = {}
+        for slot, key in enumerate(keys):
+            by_length.setdefault(len(key), []).append((slot, key))
+            self.prefetched[(name, key)] = (site, slot)
+        self.emit(f"for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
+        self.emit(f"ok{site} = SL_PREFETCH && PyDict_GET_SIZE({dict_}) <= {2 * len(keys) + 8};")
+        self.emit(f"if (ok{site}) {{")
+        self.emit("    Py_ssize_t position = 0;")
+        self.emit("    PyObject *key, *item;")
+        self.emit(f"    while (PyDict_Next({dict_}, &position, &key, &item)) {{")
+        self.emit(f"        if (!PyUnicode_CheckExact(key)) {{ ok{site} = 0; break; }}")
+        # (a non-ASCII key equals no ASCII literal; a legacy string: looked up instead)
+        self.emit(
+            "        if (!PyUnicode_IS_COMPACT_ASCII(key)) "
+            f"{{ if (PyUnicode_IS_COMPACT(key)) continue; ok{site} = 0; break; }}"
+        )
+        self.emit("        const char *text = (const char *)PyUnicode_1BYTE_DATA(key);")
+        self.emit("        switch (PyUnicode_GET_LENGTH(key)) {")
+        for length, slots in sorted(by_length.items()):
+            self.emit(f"        case {length}:")
+            for slot, key in slots:
+                literal = _c_bytes(key.encode("ascii"))
+                self.emit(
+                    f"            if (memcmp(text, {literal}, {length}) == 0) "
+                    f"{{ Py_XSETREF(P{site}[{slot}], Py_NewRef(item)); break; }}"
+                )
+            self.emit("            break;")
+        self.emit("        }")
+        self.emit("    }")
+        self.emit(f"    V{site} = SL_DICT_VERSION({dict_});")
+        self.emit("}")
+        self.emit(f"if (!ok{site}) {{")
+        self.emit(f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
+        self.emit("}")
+
+    def prefetched_item(self, name: str, text: str) -> str | None:
+        """A borrowed item-or-NULL of `name[text]` (text: a str literal's Python text) that a
+        pass read, looked up again where the pass did not run or the dict changed since; else
+        None."""
+        try:
+            key_value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return None
+        found = self.prefetched.get((name, key_value))
+        if found is None:
+            return None
+        site, slot = found
+        dict_, key = self.name(name), self.literal(text)
+        item = f"q{len(self.lines)}"
+        self.emit(f"PyObject *{item};")
+        self.emit(f"if (ok{site} && SL_DICT_VERSION({dict_}) == V{site}) {item} = P{site}[{slot}];")
+        self.emit(
+            f"else {{ {item} = sl_dict_find({dict_}, {key}, {_hash_of(key)}); "
+            f"if ({item} == NULL && PyErr_Occurred()) goto error; }}"
+        )
+        return item
+
     def if_chain(
         self, branches: list[tuple[t.Expr, tuple[t.Stmt, ...]]], orelse: tuple[t.Stmt, ...]
     ) -> None:
         test, body = branches[0]
-        self.emit(f"if ({self.test(test)}) {{")
+        found_items = dict(self.found_items)
+        self.emit(f"if ({self.found_item_test(test) or self.test(test)}) {{")
+        facts = self.facts(test)
         before = set(self.assigned)
-        self.nested(body)
+        self.arm(facts, body)
+        self.found_items = found_items
         arm, self.assigned = self.assigned, set(before)
         if len(branches) > 1:
             self.emit("} else {")
@@ -198,7 +409,7 @@ class CFunction:
             self.emit("}")
         elif orelse:
             self.emit("} else {")
-            self.nested(orelse)
+            self.arm({}, orelse)
             self.emit("}")
         else:
             self.emit("}")
@@ -211,6 +422,7 @@ class CFunction:
 
     def assign(self, target: t.Expr, value: str) -> None:
         local = self.local(target)
+        self.forget(target.id)  # type: ignore[attr-defined]
         made = (f"{'    ' * self.depth}if ({value} == NULL) goto error;", f"Py_XSETREF({value}, ")
         if (
             value == f"t{self.temps - 1}"
@@ -240,6 +452,10 @@ class CFunction:
         ):
             view, source = source.func.attr, source.func.value
         container = self.obj(source)
+        # (the body runs again after it assigns: nothing known of what it or the loop assigns)
+        for assigned in _assigned_names([stmt]):
+            self.forget(assigned)
+        self.found_items.clear()
         keep, iterator, item, pair = self.temp(), self.temp(), self.temp(), self.temp()
         n = len(self.lines)
         mode, position, size, first, second, broken = (
@@ -339,6 +555,8 @@ class CFunction:
         """A C int (0 or 1) that is the expression's truth."""
         if isinstance(expr, t.BoolOp):
             return self.bool_op(expr)
+        if isinstance(expr, t.Name) and self.exact.get(expr.id) in _SIZE_MACROS:
+            return f"({_SIZE_MACROS[self.exact[expr.id]]}({self.name(expr.id)}) != 0)"
         found = self.value(expr)
         if found.kind == "bool":
             return found.text
@@ -367,6 +585,8 @@ class CFunction:
     def value(self, expr: t.Expr) -> _Value:
         if isinstance(expr, t.Paren):
             return self.value(expr.inner)
+        if self.is_size(expr) and not isinstance(expr, t.Lit):
+            return _Value("size", self.size(expr))
         if isinstance(expr, t.Name):
             return _Value("obj", self.name(expr.id))
         if isinstance(expr, t.Lit):
@@ -380,10 +600,7 @@ class CFunction:
         if isinstance(expr, t.Call):
             return self.call(expr)
         if isinstance(expr, t.Subscript):
-            return _Value(
-                "obj",
-                self.owned(f"PyObject_GetItem({self.obj(expr.value)}, {self.obj(expr.index)})"),
-            )
+            return _Value("obj", self.subscript(expr))
         if isinstance(expr, t.Attr):
             attribute = self.module.symbols.name(expr.attr)
             return _Value(
@@ -395,9 +612,13 @@ class CFunction:
             left, right = self.obj(expr.left), self.obj(expr.right)
             return _Value("obj", self.owned(f"{_NUMBER_OPS[expr.op]}({left}, {right})"))
         if isinstance(expr, t.Sum):
-            total = self.obj(expr.terms[0])
-            for term in expr.terms[1:]:
-                total = self.owned(f"PyNumber_Add({total}, {self.obj(term)})")
+            terms = [self.value(term) for term in expr.terms]
+            if all(term.kind in ("bool", "size") for term in terms):
+                # (a count of tests: True + True is 2)
+                return _Value("size", "(" + " + ".join(f"({v.text})" for v in terms) + ")")
+            total = self.obj_of(terms[0])
+            for term in terms[1:]:
+                total = self.owned(f"PyNumber_Add({total}, {self.obj_of(term)})")
             return _Value("obj", total)
         if isinstance(expr, t.Tuple):
             elements = [self.obj(e) for e in expr.elements]
@@ -406,6 +627,84 @@ class CFunction:
                 self.owned(f"PyTuple_Pack({len(elements)}{''.join(', ' + e for e in elements)})"),
             )
         raise Unsupported(type(expr).__name__)
+
+    # -- sizes: counts held as C Py_ssize_t ----------------------------------------------------
+    def is_size(self, expr: t.Expr) -> bool:
+        """Whether the expression is a count C can hold: a small int literal, a size local, a
+        `len()`, or a sum or difference of those (the tests of a Sum count as 0 or 1)."""
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return _small_int(expr, _SIZE_LITERAL) is not None
+        if isinstance(expr, t.Name):
+            return expr.id in self.sizes
+        if isinstance(expr, t.Call):
+            return (
+                isinstance(expr.func, t.Name)
+                and expr.func.id == "len"
+                and "len" not in self.locals
+                and len(expr.args) == 1
+            )
+        if isinstance(expr, t.BinOp):
+            return expr.op in ("+", "-") and self.is_size(expr.left) and self.is_size(expr.right)
+        return False
+
+    def size(self, expr: t.Expr) -> str:
+        """A C Py_ssize_t expression of a size (is_size)."""
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return f"((Py_ssize_t){_small_int(expr, _SIZE_LITERAL)})"
+        if isinstance(expr, t.Name):
+            if expr.id not in self.assigned:
+                self.emit(
+                    f'if (S_{expr.id} == PY_SSIZE_T_MIN) {{ sl_unbound("{expr.id}"); goto error; }}'
+                )
+            self.used_sizes.add(expr.id)
+            return f"S_{expr.id}"
+        if isinstance(expr, t.Call):
+            return self.length(expr.args[0])
+        if isinstance(expr, t.BinOp):
+            left = self.size(expr.left)
+            return f"({left} {expr.op} {self.size(expr.right)})"
+        raise Unsupported("not a size")
+
+    def length(self, expr: t.Expr) -> str:
+        """`len(expr)`: read from the object where its exact type is known."""
+        value = self.obj(expr)
+        known = self.exact.get(expr.id) if isinstance(expr, t.Name) else None
+        if known in _SIZE_MACROS:
+            return f"{_SIZE_MACROS[known]}({value})"
+        size = f"n{self.ints}"
+        self.ints += 1
+        self.emit(f"Py_ssize_t {size} = PyObject_Length({value});")
+        self.emit(f"if ({size} < 0) goto error;")
+        return size
+
+    def subscript(self, expr: t.Subscript) -> str:
+        """`d[key]` / `a[i]`: a dict known exact and a str literal key read with the key's
+        precomputed hash (or the item a `key in d` test just found), a list known exact and a
+        small index read in place; a missing item as PyObject_GetItem raises it."""
+        container, index = expr.value, expr.index
+        known = self.exact.get(container.id) if isinstance(container, t.Name) else None
+        if known == "PyDict_Type" and _is_str_literal(index):
+            found = self.found_items.get((container.id, index.code.text))  # type: ignore[attr-defined]
+            if found is not None:
+                return found
+            found = self.prefetched_item(container.id, index.code.text)  # type: ignore[attr-defined]
+            if found is not None:
+                key = self.literal(index.code.text)  # type: ignore[attr-defined]
+                return self.owned(
+                    f"{found} != NULL ? Py_NewRef({found}) "
+                    f": PyObject_GetItem({self.obj(container)}, {key})"
+                )
+            key = self.literal(index.code.text)  # type: ignore[attr-defined]
+            return self.owned(f"sl_dict_item({self.obj(container)}, {key}, {_hash_of(key)})")
+        position = _small_int(index, _SIZE_LITERAL)
+        if position is not None and position >= 0:
+            helper = "sl_list_item" if known == "PyList_Type" else "sl_item_small"
+            return self.owned(f"{helper}({self.obj(container)}, {position}, {self.obj(index)})")
+        return self.owned(f"PyObject_GetItem({self.obj(container)}, {self.obj(index)})")
 
     def name(self, name: str) -> str:
         if name == "x":
@@ -432,24 +731,91 @@ class CFunction:
             left, right = self.obj(expr.left), self.obj(expr.right)
             return _Value("bool", f"({left} {'==' if op == 'is' else '!='} {right})")
         if op in ("in", "not in"):
-            left, right = self.obj(expr.left), self.obj(expr.right)
-            found = self.int_var()
-            self.emit(f"{found} = PySequence_Contains({right}, {left});")
-            self.emit(f"if ({found} < 0) goto error;")
-            return _Value("bool", found if op == "in" else f"!{found}")
+            return self.contains(expr)
         small = _small_int(expr.right)
         if small is not None:
             left_value = self.value(expr.left)
             if left_value.kind == "size":
                 return _Value("bool", f"({left_value.text} {_C_OPS[op]} {small})")
             left = self.obj_of(left_value)
+        elif self.is_size(expr.left) and self.is_size(expr.right):
+            left_size = self.size(expr.left)
+            return _Value("bool", f"({left_size} {_C_OPS[op]} {self.size(expr.right)})")
         else:
             left = self.obj(expr.left)
         right = self.obj(expr.right)
         found = self.int_var()
-        self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
+        if small is not None and -_EXACT_DOUBLE < small < _EXACT_DOUBLE:
+            # (an exact int or float against a small int: compared in C)
+            self.emit(f"{found} = sl_compare_small({left}, {small}LL, {right}, {_RICH[op]});")
+        elif _float_literal(expr.right) is not None:
+            value = _float_literal(expr.right)
+            self.emit(f"{found} = sl_compare_double({left}, {value}, {right}, {_RICH[op]});")
+        else:
+            self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
         self.emit(f"if ({found} < 0) goto error;")
         return _Value("bool", found)
+
+    def contains(self, expr: t.Compare) -> _Value:
+        """`a in b` / `a not in b`: a str literal in a dict known exact by its precomputed hash,
+        a type in a module-level set of built-in types by pointer compares, anything in a
+        module-level frozenset by PySet_Contains; else PySequence_Contains."""
+        container = expr.right
+        known = self.exact.get(container.id) if isinstance(container, t.Name) else None
+        negated = "!" if expr.op == "not in" else ""
+        found = self.int_var()
+        item = (
+            self.prefetched_item(container.id, expr.left.code.text)  # type: ignore[attr-defined]
+            if known == "PyDict_Type" and _is_str_literal(expr.left)
+            else None
+        )
+        if item is not None:
+            self.emit(f"{found} = {item} != NULL;")
+        elif known == "PyDict_Type" and _is_str_literal(expr.left):
+            key = self.literal(expr.left.code.text)  # type: ignore[attr-defined]
+            right = self.obj(container)
+            self.emit(f"{found} = sl_dict_has({right}, {key}, {_hash_of(key)});")
+        else:
+            frozen = (
+                isinstance(container, t.Name)
+                and container.id not in self.locals
+                and container.id in self.module.frozensets
+            )
+            left, right = self.obj(expr.left), self.obj(container)
+            types = self.module.frozensets.get(container.id) if frozen else None  # type: ignore[attr-defined]
+            if types and all(name in _TYPE_POINTERS for name in types):
+                tests = " || ".join(f"{left} == {_TYPE_POINTERS[name]}" for name in sorted(types))
+                self.emit(
+                    f"{found} = Py_IS_TYPE({left}, &PyType_Type) ? ({tests}) "
+                    f": sl_set_contains({right}, {left});"
+                )
+            elif frozen:
+                self.emit(f"{found} = sl_set_contains({right}, {left});")
+            else:
+                self.emit(f"{found} = PySequence_Contains({right}, {left});")
+        self.emit(f"if ({found} < 0) goto error;")
+        return _Value("bool", negated + found)
+
+    def found_item_test(self, test: t.Expr) -> str | None:
+        """The C test of an if's `"key" in d` (d a dict known exact), looking the item up once:
+        the body's `d["key"]` reads it (found_items) until code runs that could change d."""
+        if not (
+            isinstance(test, t.Compare)
+            and test.op == "in"
+            and _is_str_literal(test.left)
+            and isinstance(test.right, t.Name)
+            and self.exact.get(test.right.id) == "PyDict_Type"
+        ):
+            return None
+        text = test.left.code.text  # type: ignore[attr-defined]
+        item = self.prefetched_item(test.right.id, text)
+        if item is None:
+            key, container = self.literal(text), self.obj(test.right)
+            item = f"f{len(self.lines)}"
+            self.emit(f"PyObject *{item} = sl_dict_find({container}, {key}, {_hash_of(key)});")
+            self.emit(f"if ({item} == NULL && PyErr_Occurred()) goto error;")
+        self.found_items[(test.right.id, text)] = item
+        return f"({item} != NULL)"
 
     def obj_of(self, found: _Value) -> str:
         if found.kind == "obj":
@@ -470,6 +836,12 @@ class CFunction:
                 argument = self.obj(expr.args[0])
                 found = self.int_var()
                 self.emit(f"{found} = sl_call_{self.module.symbol(target)}({argument});")
+                self.emit(f"if ({found} < 0) goto error;")
+                return _Value("bool", found)
+            if func.id == "_unique" and len(expr.args) == 1:
+                argument = self.obj(expr.args[0])
+                found = self.int_var()
+                self.emit(f"{found} = sl_unique({argument}, {self.name(func.id)});")
                 self.emit(f"if ({found} < 0) goto error;")
                 return _Value("bool", found)
             if func.id == "type" and len(expr.args) == 1:
@@ -509,6 +881,25 @@ class CFunction:
         receiver = self.obj(func.value)
         arguments = [self.obj(a) for a in args]
         name = func.attr
+        item = (
+            self.prefetched_item(func.value.id, args[0].code.text)  # type: ignore[attr-defined]
+            if name == "get"
+            and len(arguments) == 2
+            and _is_str_literal(args[0])
+            and isinstance(func.value, t.Name)
+            and self.exact.get(func.value.id) == "PyDict_Type"
+            else None
+        )
+        if item is not None:
+            return _Value("obj", self.owned(f"Py_NewRef({item} != NULL ? {item} : {arguments[1]})"))
+        if name == "get" and len(arguments) == 2 and _is_str_literal(args[0]):
+            return _Value(
+                "obj",
+                self.owned(
+                    f"sl_dict_get_known({receiver}, {arguments[0]}, {_hash_of(arguments[0])}, "
+                    f"{arguments[1]}, {self.module.symbols.name(name)})"
+                ),
+            )
         if name == "get" and len(arguments) == 2:
             return _Value(
                 "obj",
@@ -517,6 +908,9 @@ class CFunction:
                     f"{self.module.symbols.name(name)})"
                 ),
             )
+        if name == "get" and len(arguments) == 1:
+            symbol = self.module.symbols.name(name)
+            return _Value("obj", self.owned(f"sl_dict_get1({receiver}, {arguments[0]}, {symbol})"))
         if name == "is_integer" and not arguments:
             found = self.int_var()
             self.emit(f"{found} = sl_is_integer({receiver}, {self.module.symbols.name(name)});")
@@ -535,19 +929,180 @@ class CFunction:
         )
 
 
-def _small_int(expr: t.Expr) -> int | None:
-    """The value of an int literal small enough to compare in C, else None."""
+def _small_int(expr: t.Expr, bound: int = _SMALL) -> int | None:
+    """The value of an int literal small enough to compare in C (within `bound`), else None."""
+    while isinstance(expr, t.Paren):
+        expr = expr.inner
     if isinstance(expr, t.Lit) and re.fullmatch(r"-?[0-9]+", expr.code.text):
         number = int(expr.code.text)
-        return number if -_SMALL < number < _SMALL else None
+        return number if -bound < number < bound else None
     return None
+
+
+def _float_literal(expr: t.Expr) -> str | None:
+    """A finite float literal as a C double literal (exact: hexadecimal), else None."""
+    while isinstance(expr, t.Paren):
+        expr = expr.inner
+    if not isinstance(expr, t.Lit) or not re.fullmatch(
+        r"-?[0-9]+\.[0-9]*(e[-+]?[0-9]+)?|-?[0-9]+e[-+]?[0-9]+", expr.code.text
+    ):
+        return None
+    value = float(expr.code.text)
+    return value.hex() if math.isfinite(value) else None
+
+
+def _is_str_literal(expr: t.Expr) -> bool:
+    return isinstance(expr, t.Lit) and expr.code.text[:1] in ("'", '"')
+
+
+def _hash_of(constant: str) -> str:
+    """The slot of a constant's precomputed hash (a str constant's: sl_kh)."""
+    return constant.replace("sl_k[", "sl_kh[", 1)
+
+
+def _literal_keys(name: str, block: Iterable[t.Stmt]) -> set[str]:
+    """The ASCII str-literal keys a block looks up in the dict `name`: `name.get("k", d)`,
+    `"k" in name` / `not in`, `name["k"]`."""
+    keys: set[str] = set()
+
+    def key_of(expr: t.Expr) -> None:
+        if _is_str_literal(expr):
+            try:
+                value = ast.literal_eval(expr.code.text)  # type: ignore[attr-defined]
+            except (ValueError, SyntaxError):
+                return
+            if isinstance(value, str) and value.isascii():
+                keys.add(value)
+
+    def is_dict(expr: t.Expr) -> bool:
+        return isinstance(expr, t.Name) and expr.id == name
+
+    for node in _nodes(block):
+        if isinstance(node, t.Call) and isinstance(node.func, t.Attr):
+            if node.func.attr == "get" and is_dict(node.func.value) and len(node.args) == 2:
+                key_of(node.args[0])
+        elif isinstance(node, t.Compare) and node.op in ("in", "not in") and is_dict(node.right):
+            key_of(node.left)
+        elif isinstance(node, t.Subscript) and is_dict(node.value):
+            key_of(node.index)
+    return keys
+
+
+def _nodes(value: object) -> Iterable[object]:
+    """Every tree node (statement or expression) in a block, at any depth."""
+    if isinstance(value, (tuple, list)):
+        for element in value:
+            yield from _nodes(element)
+    elif isinstance(value, (t.Stmt, t.Expr)):
+        yield value
+        for field_ in dataclasses.fields(value):  # type: ignore[arg-type]
+            yield from _nodes(getattr(value, field_.name))
+
+
+def _assigned_names(block: Iterable[t.Stmt]) -> set[str]:
+    """The names a block assigns (assignment and loop targets), at any depth."""
+    names: set[str] = set()
+    for stmt in block:
+        targets: list[t.Expr] = []
+        if isinstance(stmt, t.Assign):
+            targets.append(stmt.target)
+        elif isinstance(stmt, t.For):
+            targets.append(stmt.target)
+            names |= _assigned_names(stmt.body) | _assigned_names(stmt.orelse)
+        elif isinstance(stmt, t.If):
+            for _, body in stmt.branches:
+                names |= _assigned_names(body)
+            names |= _assigned_names(stmt.orelse)
+        for target in targets:
+            elements = target.elements if isinstance(target, t.Tuple) else (target,)
+            names |= {e.id for e in elements if isinstance(e, t.Name)}
+    return names
+
+
+def _size_locals(block: Iterable[t.Stmt]) -> set[str]:
+    """The locals assigned only counts (small int literals, len(), sums and differences of
+    counts) and never as a loop or tuple target: held in C as Py_ssize_t."""
+    values: dict[str, list[t.Expr]] = {}
+    excluded: set[str] = {"x"}
+
+    def walk(stmts: Iterable[t.Stmt]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, t.Assign):
+                if isinstance(stmt.target, t.Name):
+                    values.setdefault(stmt.target.id, []).append(stmt.value)
+                else:
+                    excluded.update(_assigned_names([stmt]))
+            elif isinstance(stmt, t.For):
+                excluded.update(_assigned_names([t.Assign(stmt.target, stmt.source)]))
+                walk(stmt.body)
+                walk(stmt.orelse)
+            elif isinstance(stmt, t.If):
+                for _, body in stmt.branches:
+                    walk(body)
+                walk(stmt.orelse)
+
+    walk(block)
+    sizes = {name for name in values if name not in excluded}
+
+    def counts(expr: t.Expr) -> bool:
+        while isinstance(expr, t.Paren):
+            expr = expr.inner
+        if isinstance(expr, t.Lit):
+            return _small_int(expr, _SIZE_LITERAL) is not None
+        if isinstance(expr, t.Name):
+            return expr.id in sizes
+        if isinstance(expr, t.Call):
+            return (
+                isinstance(expr.func, t.Name)
+                and expr.func.id == "len"
+                and "len" not in values
+                and len(expr.args) == 1
+            )
+        if isinstance(expr, t.BinOp):
+            return expr.op in ("+", "-") and counts(expr.left) and counts(expr.right)
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(sizes):
+            if not all(counts(value) for value in values[name]):
+                sizes.discard(name)
+                changed = True
+    return sizes
+
+
+def _runs_no_code(stmt: t.Stmt) -> bool:
+    """An assignment of a local from names, literals, sums or a subscript: no code of the
+    instance's can run (what keeps the item a `key in d` test found)."""
+    if not isinstance(stmt, t.Assign) or not isinstance(stmt.target, t.Name):
+        return isinstance(stmt, (t.Pass, t.Comment))
+
+    def simple(expr: t.Expr) -> bool:
+        if isinstance(expr, (t.Name, t.Lit)):
+            return True
+        if isinstance(expr, t.Paren):
+            return simple(expr.inner)
+        if isinstance(expr, t.BinOp):
+            return simple(expr.left) and simple(expr.right)
+        if isinstance(expr, t.Subscript):
+            return simple(expr.value) and simple(expr.index)
+        return False
+
+    return simple(stmt.value)
 
 
 class CModule:
     """A module's fast functions as one C file (render())."""
 
     def __init__(
-        self, name: str, text: str, functions: list[Function], aliases: list[t.Stmt], filename: str
+        self,
+        name: str,
+        text: str,
+        functions: list[Function],
+        aliases: list[t.Stmt],
+        filename: str,
+        constants: Iterable[t.Stmt] = (),
     ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
@@ -559,6 +1114,25 @@ class CModule:
             if isinstance(a, t.Assign)
             and isinstance(a.target, t.Name)
             and isinstance(a.value, t.Name)
+        }
+        # the module-level frozensets (`_Y0: Final = frozenset({dict, list})`) by name, with
+        # their elements' texts
+        self.frozensets = {
+            c.target.id: tuple(e.render() for e in c.value.args[0].items) if c.value.args else ()  # type: ignore[attr-defined]
+            for c in constants
+            if isinstance(c, t.Assign)
+            and isinstance(c.target, t.Name)
+            and isinstance(c.value, t.Call)
+            and isinstance(c.value.func, t.Name)
+            and c.value.func.id == "frozenset"
+            and (
+                not c.value.args
+                or (
+                    len(c.value.args) == 1
+                    and isinstance(c.value.args[0], t.Display)
+                    and c.value.args[0].kind == "set"
+                )
+            )
         }
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
@@ -604,6 +1178,7 @@ class CModule:
         yield "    ;"
         yield from _table("sl_g", self.symbols.globals)
         yield from _table("sl_k", self.symbols.constants)
+        yield f"static Py_hash_t sl_kh[{len(self.symbols.constants) + 1}];"
         yield from _table("sl_n", self.symbols.names)
         yield ""
         for name in self.fast:
@@ -661,7 +1236,7 @@ class CModule:
         yield "    }"
         yield "    Py_DECREF(ran);"
         yield (
-            "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_k_texts, sl_n, sl_n_texts) < 0"
+            "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_kh, sl_k_texts, sl_n, sl_n_texts) < 0"
             " || sl_install(module, dict, sl_methods) < 0) {"
         )
         yield "        PyObject *type, *value, *traceback;"

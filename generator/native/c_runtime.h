@@ -92,6 +92,114 @@ static int sl_compare(PyObject *left, PyObject *right, int op) {
     return truth;
 }
 
+/* A dict's item by a str key whose hash is known (computed once at init): borrowed, or NULL
+   (with an exception set only where the look-up raised). */
+#if PY_VERSION_HEX < 0x030D0000
+#define sl_dict_find(d, key, hash) _PyDict_GetItem_KnownHash((d), (key), (hash))
+#define sl_dict_has(d, key, hash) _PyDict_Contains_KnownHash((d), (key), (hash))
+#else
+#define sl_dict_find(d, key, hash) PyDict_GetItemWithError((d), (key))
+#define sl_dict_has(d, key, hash) PyDict_Contains((d), (key))
+#endif
+
+/* A dict's version (3.11: ma_version_tag, changed by every change of the dict): what a
+   PyDict_Next pass's items are valid for. Without one (3.12 deprecates it), no pass. */
+#if PY_VERSION_HEX < 0x030C0000
+#define SL_PREFETCH 1
+#define SL_DICT_VERSION(d) (((PyDictObject *)(d))->ma_version_tag)
+#else
+#define SL_PREFETCH 0
+#define SL_DICT_VERSION(d) ((uint64_t)0)
+#endif
+
+/* `d[key]` of an exact dict and a str constant: a new reference; a missing key raises KeyError
+   as the dict's subscript does. */
+static PyObject *sl_dict_item(PyObject *d, PyObject *key, Py_hash_t hash) {
+    PyObject *found = sl_dict_find(d, key, hash);
+    if (found != NULL) {
+        return Py_NewRef(found);
+    }
+    return PyErr_Occurred() ? NULL : PyObject_GetItem(d, key);
+}
+
+/* `a[i]` of an exact list and a small index: a new reference (out of range: IndexError). */
+static PyObject *sl_list_item(PyObject *a, Py_ssize_t i, PyObject *index) {
+    if (i < PyList_GET_SIZE(a)) {
+        return Py_NewRef(PyList_GET_ITEM(a, i));
+    }
+    return PyObject_GetItem(a, index);
+}
+
+/* `value OP c`, c a small int literal (|c| < 2**53), `constant` the same int as an object: an
+   exact int of one digit or an exact float compared in C, as the interpreter's specialised
+   comparison does (a float against an int is a generic comparison there: counted); anything
+   else as sl_compare. 0/1, -1 on error. */
+static int sl_compare(PyObject *left, PyObject *right, int op);
+static inline int sl_compare_c(double a, double b, int op) {
+    switch (op) {
+        case Py_EQ: return a == b;
+        case Py_NE: return a != b;
+        case Py_LT: return a < b;
+        case Py_LE: return a <= b;
+        case Py_GT: return a > b;
+        default: return a >= b;
+    }
+}
+static inline int sl_compare_ll(long long a, long long b, int op) {
+    switch (op) {
+        case Py_EQ: return a == b;
+        case Py_NE: return a != b;
+        case Py_LT: return a < b;
+        case Py_LE: return a <= b;
+        case Py_GT: return a > b;
+        default: return a >= b;
+    }
+}
+static int sl_compare_small(PyObject *value, long long c, PyObject *constant, int op) {
+    if (Py_IS_TYPE(value, &PyLong_Type)) {
+#if PY_VERSION_HEX < 0x030C0000
+        Py_ssize_t size = Py_SIZE(value);
+        if (size >= -1 && size <= 1) {
+            long long digit = (long long)((PyLongObject *)value)->ob_digit[0];
+            return sl_compare_ll(size * digit, c, op);
+        }
+#else
+        int overflow = 0;
+        long long held = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (!overflow && !(held == -1 && PyErr_Occurred())) {
+            return sl_compare_ll(held, c, op);
+        }
+        PyErr_Clear();
+#endif
+    } else if (Py_IS_TYPE(value, &PyFloat_Type)) {
+        if (sl_counted()) {
+            return -1;
+        }
+        return sl_compare_c(PyFloat_AS_DOUBLE(value), (double)c, op);
+    }
+    return sl_compare(value, constant, op);
+}
+
+/* `value OP c`, c a float literal: an exact float compared in C (the interpreter's
+   specialised float comparison); anything else as sl_compare. */
+static int sl_compare_double(PyObject *value, double c, PyObject *constant, int op) {
+    if (Py_IS_TYPE(value, &PyFloat_Type)) {
+        return sl_compare_c(PyFloat_AS_DOUBLE(value), c, op);
+    }
+    return sl_compare(value, constant, op);
+}
+
+/* `key in s`, s a frozenset: PySet_Contains, which (unlike the `in` operator) does not retry an
+   unhashable set as a frozenset: that case goes through PySequence_Contains. */
+static int sl_set_contains(PyObject *s, PyObject *key) {
+    int found = PySet_Contains(s, key);
+    if (found < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        found = PySequence_Contains(s, key);
+    }
+    return found;
+}
+
 static PyObject *sl_method(PyObject *name, PyObject *const *arguments, size_t count) {
     return PyObject_VectorcallMethod(name, (PyObject **)arguments, count, NULL);
 }
@@ -110,6 +218,85 @@ static int sl_method_truth(PyObject *name, PyObject *const *arguments, size_t co
 static PyObject *sl_dict_get(PyObject *d, PyObject *key, PyObject *fallback, PyObject *name) {
     if (Py_IS_TYPE(d, &PyDict_Type)) {
         PyObject *found = PyDict_GetItemWithError(d, key);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(fallback);
+        }
+        return Py_NewRef(found);
+    }
+    PyObject *arguments[3] = {d, key, fallback};
+    return sl_method(name, arguments, 3);
+}
+
+/* `d.get(key)`: a new reference. */
+static PyObject *sl_dict_get1(PyObject *d, PyObject *key, PyObject *name) {
+    if (Py_IS_TYPE(d, &PyDict_Type)) {
+        PyObject *found = PyDict_GetItemWithError(d, key);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+        }
+        return Py_NewRef(found);
+    }
+    PyObject *arguments[2] = {d, key};
+    return sl_method(name, arguments, 2);
+}
+
+/* `a[i]`, i a small non-negative int literal: an exact list's or tuple's item in place (out of
+   range: IndexError as the subscript raises it); anything else through PyObject_GetItem. */
+static PyObject *sl_item_small(PyObject *a, Py_ssize_t i, PyObject *index) {
+    if (Py_IS_TYPE(a, &PyTuple_Type) && i < PyTuple_GET_SIZE(a)) {
+        return Py_NewRef(PyTuple_GET_ITEM(a, i));
+    }
+    if (Py_IS_TYPE(a, &PyList_Type) && i < PyList_GET_SIZE(a)) {
+        return Py_NewRef(PyList_GET_ITEM(a, i));
+    }
+    return PyObject_GetItem(a, index);
+}
+
+/* The pure module's `_unique(items)` (no two items JSON-equal) where items is an exact list of
+   exact strs: JSON equality is then str equality. One recursion level counted, as the pure
+   function's frame. Anything else: the pure function. 0/1, -1 on error. */
+static int sl_unique(PyObject *items, PyObject *pure) {
+    if (Py_IS_TYPE(items, &PyList_Type)) {
+        Py_ssize_t n = PyList_GET_SIZE(items);
+        int plain = 1;
+        for (Py_ssize_t i = 0; i < n && plain; i++) {
+            plain = PyUnicode_CheckExact(PyList_GET_ITEM(items, i));
+        }
+        if (plain) {
+            if (sl_counted()) {
+                return -1;
+            }
+            if (n <= 8) {
+                for (Py_ssize_t i = 0; i < n; i++) {
+                    for (Py_ssize_t j = i + 1; j < n; j++) {
+                        int same = PyUnicode_Compare(PyList_GET_ITEM(items, i), PyList_GET_ITEM(items, j));
+                        if (same == -1 && PyErr_Occurred()) {
+                            return -1;
+                        }
+                        if (same == 0) {
+                            return 0;
+                        }
+                    }
+                }
+                return 1;
+            }
+            PyObject *seen = PySet_New(items);
+            if (seen == NULL) {
+                return -1;
+            }
+            int unique = PySet_GET_SIZE(seen) == n;
+            Py_DECREF(seen);
+            return unique;
+        }
+    }
+    return sl_call_pure(pure, items);
+}
+
+/* `d.get(key, default)`, key a str constant of known hash: a new reference. */
+static PyObject *sl_dict_get_known(PyObject *d, PyObject *key, Py_hash_t hash, PyObject *fallback,
+                                   PyObject *name) {
+    if (Py_IS_TYPE(d, &PyDict_Type)) {
+        PyObject *found = sl_dict_find(d, key, hash);
         if (found == NULL) {
             return PyErr_Occurred() ? NULL : Py_NewRef(fallback);
         }
@@ -164,6 +351,9 @@ static PyObject *sl_unpack(PyObject *item, Py_ssize_t count) {
     if (Py_IS_TYPE(item, &PyTuple_Type) && PyTuple_GET_SIZE(item) == count) {
         return Py_NewRef(item);
     }
+    if (Py_IS_TYPE(item, &PyList_Type) && PyList_GET_SIZE(item) == count) {
+        return PyList_AsTuple(item);  /* (what UNPACK_SEQUENCE takes from an exact list) */
+    }
     PyObject *values = PySequence_Tuple(item);
     if (values == NULL) {
         return NULL;
@@ -186,7 +376,8 @@ static PyObject *sl_unpack(PyObject *item, Py_ssize_t count) {
    C fast function put in place of the pure one under every name that holds it. Where anything
    after the code fails, the module is returned as the pure module it is, with a RuntimeWarning. */
 static int sl_fetch(PyObject *dict, PyObject **globals, const char *const *global_names, PyObject **constants,
-                    const char *const *constant_texts, PyObject **names, const char *const *name_texts) {
+                    Py_hash_t *hashes, const char *const *constant_texts, PyObject **names,
+                    const char *const *name_texts) {
     PyObject *builtins = PyEval_GetBuiltins();
     for (Py_ssize_t i = 0; global_names[i] != NULL; i++) {
         PyObject *found = PyDict_GetItemString(dict, global_names[i]);
@@ -203,6 +394,15 @@ static int sl_fetch(PyObject *dict, PyObject **globals, const char *const *globa
         constants[i] = PyRun_String(constant_texts[i], Py_eval_input, dict, dict);
         if (constants[i] == NULL) {
             return -1;
+        }
+        hashes[i] = -1;
+        if (PyUnicode_CheckExact(constants[i])) {
+            /* (interned: a key equal to it in a dict is found by its pointer first) */
+            PyUnicode_InternInPlace(&constants[i]);
+            hashes[i] = PyObject_Hash(constants[i]);
+            if (hashes[i] == -1) {
+                return -1;
+            }
         }
     }
     for (Py_ssize_t i = 0; name_texts[i] != NULL; i++) {
