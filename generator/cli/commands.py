@@ -38,7 +38,7 @@ from ..load import read_source
 from ..names import LIMIT_OPTIONS
 from ..project import Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, read_header, recorded_options, registry_hashes
-from .files import report, say
+from .files import OutputLost, report, say
 from .format_flags import format_settings
 from .native import native_problems
 
@@ -121,8 +121,24 @@ def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...
 
 def compile_jobs(jobs_: list[Job], project: Project | None = None) -> int:
     """Compile every job (generator/jobs.py), printing what happens as it happens; 0 if all went
-    well."""
-    return 0 if jobs.compile_jobs(jobs_, project, on_event=say_event).ok else 1
+    well. A standard output that refuses a line stops the printing, not the compile: every job is
+    still written (and the packages and orphans seen to), then the first refusal is raised."""
+    lost: list[OSError | OutputLost] = []
+
+    def print_event(event: Event) -> None:
+        for line, to_stderr in event_lines(event):
+            if to_stderr:
+                say(line, sys.stderr)
+            elif not lost:
+                try:
+                    say(line)
+                except (OutputLost, BrokenPipeError) as error:
+                    lost.append(error)
+
+    result = jobs.compile_jobs(jobs_, project, on_event=print_event)
+    if lost:
+        raise lost[0]
+    return 0 if result.ok else 1
 
 
 def compile_command(args: argparse.Namespace) -> int:
