@@ -276,8 +276,16 @@ def catalog_command(args: argparse.Namespace) -> int:
         except OSError as error:
             say(f"{args.output}: cannot write: {error.strerror or error}", sys.stderr)
             return 1
+    elif sys.stdout is None:  # started with it closed (`>&-`)
+        raise OutputLost("standard output is closed")
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()  # (a full device refuses at the flush: here, not at exit)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error.strerror or str(error)) from None
     return 0
 
 
