@@ -954,3 +954,38 @@ def test_compile_and_check_name_a_lost_standard_output_in_one_line(
     # with standard error closed too there is nothing to say it on, and nothing said elsewhere
     both = _shell(f"{redirection} 2>&-", "check", "s.json", "--out", "out", cwd=tmp_path)
     assert both.returncode == 2 and both.stdout == ""
+
+
+@pytest.mark.parametrize("redirection", [">&-", ">/dev/full"])
+def test_compile_writes_every_module_when_standard_output_is_lost(
+    tmp_path: Path, redirection: str
+) -> None:
+    # the first module's report line is refused: the later modules are still compiled
+    if redirection == ">/dev/full" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.json").write_text('{"type": "string"}', encoding="utf-8")
+    compiled = _shell(
+        redirection, "compile", "a.json", "b.json", "c.json", "--out", "out", cwd=tmp_path
+    )
+    assert compiled.returncode == 2
+    assert compiled.stderr.startswith("straightline: cannot write to standard output: ")
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.py")) == ["a.py", "b.py", "c.py"]
+    checked = run("check", "a.json", "b.json", "c.json", "--out", "out", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+
+
+@pytest.mark.parametrize(
+    "redirection, reason",
+    [(">&-", "standard output is closed"), (">/dev/full", "No space left on device")],
+)
+def test_catalog_names_a_lost_standard_output_in_one_line(
+    tmp_path: Path, redirection: str, reason: str
+) -> None:
+    if redirection == ">/dev/full" and not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full on this system")
+    contract = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {}}
+    (tmp_path / "tool.json").write_text(json.dumps(contract), encoding="utf-8")
+    listed = _shell(redirection, "catalog", "tool.json", cwd=tmp_path)
+    assert listed.returncode == 2
+    assert listed.stderr == f"straightline: cannot write to standard output: {reason}\n"

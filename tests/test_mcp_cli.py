@@ -238,3 +238,40 @@ print("ok")
     result = _run(program)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("redirection", [">&-", ">/dev/full"])
+def test_import_writes_every_contract_when_standard_output_is_lost(
+    tmp_path: Path, redirection: str
+) -> None:
+    # the first contract's line is refused: the later tools are still imported, then exit 2
+    if redirection == ">/dev/full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    out = tmp_path / "contracts"
+    command = " ".join(
+        f"'{part}'"
+        for part in (
+            Path(sys.executable).parent / "straightline",
+            "mcp",
+            "import",
+            "-o",
+            out,
+            "--",
+            *THIRD_PARTY,
+        )
+    )
+    errors = tmp_path / "stderr.txt"
+    proc = subprocess.run(
+        ["sh", "-c", f"exec {command} 2>'{errors}' {redirection}"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    stderr = errors.read_text(encoding="utf-8")
+    assert proc.returncode == 2, stderr
+    assert "Traceback" not in stderr
+    assert f"{len(LISTED)} of {len(LISTED)} tools written" in stderr
+    assert stderr.endswith("\n") and "cannot write to standard output: " in stderr.splitlines()[-1]
+    assert sorted(path.name for path in out.iterdir()) == sorted(f"{n}.json" for n in LISTED)

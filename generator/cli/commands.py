@@ -38,7 +38,7 @@ from ..load import read_source
 from ..names import LIMIT_OPTIONS
 from ..project import Job, Project, Settings, find_config, load_project
 from ..render.header import Inputs, read_header, recorded_options, registry_hashes
-from .files import report, say
+from .files import OutputLost, report, say
 from .format_flags import format_settings
 from .native import native_problems
 
@@ -122,8 +122,24 @@ def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...
 
 def compile_jobs(jobs_: list[Job], project: Project | None = None) -> int:
     """Compile every job (generator/jobs.py), printing what happens as it happens; 0 if all went
-    well."""
-    return 0 if jobs.compile_jobs(jobs_, project, on_event=say_event).ok else 1
+    well. A standard output that refuses a line stops the printing, not the compile: every job is
+    still written (and the packages and orphans seen to), then the first refusal is raised."""
+    lost: list[OSError | OutputLost] = []
+
+    def print_event(event: Event) -> None:
+        for line, to_stderr in event_lines(event):
+            if to_stderr:
+                say(line, sys.stderr)
+            elif not lost:
+                try:
+                    say(line)
+                except (OutputLost, BrokenPipeError) as error:
+                    lost.append(error)
+
+    result = jobs.compile_jobs(jobs_, project, on_event=print_event)
+    if lost:
+        raise lost[0]
+    return 0 if result.ok else 1
 
 
 def compile_command(args: argparse.Namespace) -> int:
@@ -261,8 +277,16 @@ def catalog_command(args: argparse.Namespace) -> int:
         except OSError as error:
             say(f"{args.output}: cannot write: {error.strerror or error}", sys.stderr)
             return 1
+    elif sys.stdout is None:  # started with it closed (`>&-`)
+        raise OutputLost("standard output is closed")
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()  # (a full device refuses at the flush: here, not at exit)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputLost(error.strerror or str(error)) from None
     return 0
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import SchemaWarning, StraightlineError, shown_pointer
 from ..files import dump_exact, write_atomic
 from ..names import PROFILE_NAMES
-from .files import report, say
+from .files import OutputLost, report, say
 
 # The tool names SEP-986 allows, which are also safe file names (not starting with a dot).
 _FILE_SAFE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}")
@@ -211,6 +211,7 @@ def _import(args: argparse.Namespace) -> int:
     profile = args.profile or DEFAULT_PROFILE
     written = failed = 0
     seen: set[str] = set()
+    lost: list[OutputLost | OSError] = []
     for tool in tools:
         name = tool.get("name")
         shown = f"tool {name!r}"
@@ -239,9 +240,15 @@ def _import(args: argparse.Namespace) -> int:
             say(f"{path}: cannot write: {error.strerror or error}", sys.stderr)
             failed += 1
             continue
-        say(f"{path}: {name}")
+        if not lost:  # a refused line stops the listing, not the import
+            try:
+                say(f"{path}: {name}")
+            except (OutputLost, BrokenPipeError) as error:
+                lost.append(error)
         written += 1
     say(f"straightline mcp import: {written} of {len(tools)} tools written to {out}", sys.stderr)
+    if lost:
+        raise lost[0]
     return 1 if failed else 0
 
 

@@ -186,7 +186,16 @@ def validate_command(args: argparse.Namespace) -> int:
     if args.list_builtin:
         from ..builtin import listing
 
-        sys.stdout.write(listing())
+        try:
+            _written(sys.stdout.write)(listing())
+            _written(sys.stdout.flush)()  # (a full device refuses at the flush: here, not at exit)
+        except BrokenPipeError:
+            _drop_output()
+            return 1
+        except _ReportLost as lost:
+            _drop_output()
+            _complain(f"straightline validate: cannot write the report to standard output: {lost}")
+            return 2
         return 0
     try:
         files, source = _prepare(args)

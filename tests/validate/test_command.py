@@ -1188,3 +1188,15 @@ def test_a_worker_that_dies_is_reported_by_its_file_and_byte_range(
         f"{1000 - count} records in 1 file: {999 - count if end <= 90_000 else 1000 - count} valid, "
         f"{1 if end <= 90_000 else 0} invalid, 1 unreadable",
     ]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_the_builtin_listing_to_a_full_standard_output_is_one_line_and_exit_2(
+    tmp_path: Path,
+) -> None:
+    result = _with_streams(">/dev/full", "--list-builtin", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "straightline validate: cannot write the report to standard output: "
+        "No space left on device\n"
+    )
