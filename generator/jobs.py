@@ -77,7 +77,7 @@ class NativeBuilt:
     job: Job
     extension: Path
     seconds: float
-    backend: str = "mypyc"  # "c" or "mypyc" (project.NATIVE_BACKENDS)
+    backend: str = "mypyc"  # "c" or "mypyc" (names.NATIVE_BACKENDS)
 
 
 @dataclass(frozen=True)

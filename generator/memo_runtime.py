@@ -21,12 +21,15 @@ ValidationError naming the loop's place, never a hang or a RecursionError.
 from __future__ import annotations
 
 from _thread import _local
-from typing import Any
+from typing import Any, Callable
 
 from .primitives import _thaw
 
 # What the copied functions need from the standard library, as the module must import it.
-PRELUDE_IMPORTS = {"_local": "from _thread import _local"}
+PRELUDE_IMPORTS = {
+    "_local": "from _thread import _local",
+    "Callable": "from typing import Callable",
+}
 
 
 # Each generated module defines ValidationError (the template); this stand-in, never copied, only
@@ -90,8 +93,15 @@ def _memo_owned(run: Any, args: Any) -> Any:
         state.table = state.active = state.dropped = None
 
 
-def _memo_fast(function: Any, where: str) -> Any:
-    """A fast-path (or annotation) function evaluated once per value and dynamic scope."""
+def _memo_fast(function: Callable[..., bool], where: str) -> Callable[..., bool]:
+    """A fast-path function evaluated once per value and dynamic scope (typed, so a function that
+    returns its answer is checked as returning a bool)."""
+    memoized: Callable[..., bool] = _memo_once(function, where)
+    return memoized
+
+
+def _memo_once(function: Any, where: str) -> Any:
+    """A fast-path or annotation function evaluated once per value and dynamic scope."""
 
     def memoized(x: Any, *scope: Any) -> Any:
         state = _MEMO
@@ -221,7 +231,8 @@ DEPENDS = {
     "_memo_loop": ("ReferenceLoopError",),
     "ReferenceLoopError": (),
     "_memo_owned": ("_MEMO",),
-    "_memo_fast": ("_MEMO", "_memo_owned", "_memo_loop"),
+    "_memo_fast": ("_memo_once", "Callable"),
+    "_memo_once": ("_MEMO", "_memo_owned", "_memo_loop"),
     "_memo_rebased": ("_memo_moved",),
     "_memo_moved": ("_thaw",),
     "_memo_errors": (

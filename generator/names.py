@@ -42,6 +42,9 @@ def limit_problem(option: str, value: object) -> str | None:
 # The fail-closed profiles (strict) always refuse it.
 UNSAFE_PATTERN_POLICIES = ("allow", "warn", "error")
 
+# The backends of a native build (generator/native): the fast path rendered as C, or mypyc.
+NATIVE_BACKENDS = ("c", "mypyc")
+
 
 def module_name_for(text: str) -> str:
     """A safe module name from a file name: letters, digits and underscores, not a keyword."""

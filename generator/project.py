@@ -43,14 +43,12 @@ from typing import Any, Sequence
 from .errors import ConfigError, OptionError
 from .files import module_path
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
-from .names import UNSAFE_PATTERN_POLICIES, limit_problem
+from .names import NATIVE_BACKENDS, UNSAFE_PATTERN_POLICIES, limit_problem
 from .profiles import PROFILES
 
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.straightline"
 UNKNOWN_KEYWORD_POLICIES = ("ignore", "warn", "error")
-# How a native extension is built: the C backend (generator/native/c_build.py), or mypyc.
-NATIVE_BACKENDS = ("c", "mypyc")
 _LIMIT_KEYS = {
     "max-source-bytes": "max_source_bytes",
     "max-depth": "max_depth",

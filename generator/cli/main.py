@@ -14,8 +14,7 @@ from typing import Iterator, NoReturn, Sequence
 
 from .. import __version__
 from ..errors import OptionError, StraightlineError, Terminated
-from ..names import LIMIT_OPTIONS, PROFILE_NAMES
-from ..project import NATIVE_BACKENDS
+from ..names import LIMIT_OPTIONS, NATIVE_BACKENDS, PROFILE_NAMES
 from .files import OutputLost, printable, say, warnings_reported
 from .format_flags import (
     FORMAT_FLAGS,

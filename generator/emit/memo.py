@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 # The wrapper of each kind of function (the eval functions are only called by their own node's
 # annotation function, which is wrapped).
-_WRAPPERS = {"fast": "_memo_fast", "annot": "_memo_fast", "error": "_memo_errors"}
+_WRAPPERS = {"fast": "_memo_fast", "annot": "_memo_once", "error": "_memo_errors"}
 
 
 def alias(m: ModuleEmitter, which: str, node: ir.Node, name: Name, function: Name) -> Stmt:
