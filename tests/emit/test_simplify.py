@@ -407,3 +407,168 @@ def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again(
     ]
     # (without the rebinding, the second test is decided by the first)
     assert t.render_block(simplify([body[0], *body[2:]], {}), 0)[-1] == "return 1"
+
+
+def _type_of(name: str, value: t.Expr) -> t.Stmt:
+    return t.Assign(t.Name(name), t.call("type", value))
+
+
+def test_a_type_taken_and_never_read_is_dropped_at_every_depth() -> None:
+    """`t = type(x)` whose name nothing reads goes, in every arm and loop block, an emptied arm or
+    loop body keeping `pass` and an emptied loop `else` going; one that is read stays."""
+    body = [
+        _type_of("t", X),
+        _type_of("u", t.Name("y")),
+        t.If(
+            (
+                (t.Name("c"), (_type_of("v", X),)),
+                (t.Name("d"), (_type_of("w", X), t.Return(t.lit(1)))),
+            ),
+            (_type_of("z", X), t.Return(t.lit(2))),
+        ),
+        t.For(
+            t.Name("i"),
+            t.Name("items"),
+            (_type_of("s", t.Name("i")),),
+            (_type_of("r", X), t.Assign(t.Name("k"), t.lit(4))),
+        ),
+        t.For(
+            t.Name("j"),
+            t.Name("items"),
+            (_type_of("q", t.Name("j")), t.Assign(t.Name("k"), t.lit(5))),
+            (_type_of("p", X),),
+        ),
+        t.if_(t.Compare(t.Name("u"), "is", t.Name("dict")), [t.Return(t.lit(3))]),
+    ]
+    assert t.render_block(simplify(body, {}), 0) == [
+        "u = type(y)",
+        "if c:",
+        "    pass",
+        "elif d:",
+        "    return 1",
+        "else:",
+        "    return 2",
+        "for i in items:",
+        "    pass",
+        "else:",
+        "    k = 4",
+        "for j in items:",
+        "    k = 5",
+        "if u is dict:",
+        "    return 3",
+    ]
+    # a body that held only unread types is `pass`
+    assert t.render_block(simplify([_type_of("t", X)], {}), 0) == ["pass"]
+
+
+def test_a_type_read_anywhere_after_it_is_kept() -> None:
+    """A name bound by `t = type(x)` and read only as the value of another binding, or after a
+    bare `return` (a statement with an empty field), is read: its binding stays."""
+    u, k = t.Name("u"), t.Name("k")
+    copied = [_type_of("u", t.Name("y")), t.Assign(k, u), t.Return(k)]
+    assert t.render_block(simplify(copied, {}), 0) == ["u = type(y)", "k = u", "return k"]
+    past_a_bare_return = [
+        _type_of("u", t.Name("y")),
+        t.if_(t.Name("c"), [t.Return()]),
+        t.Return(u),
+    ]
+    assert t.render_block(simplify(past_a_bare_return, {}), 0) == [
+        "u = type(y)",
+        "if c:",
+        "    return",
+        "return u",
+    ]
+
+
+def test_a_type_alias_bound_again_is_forgotten() -> None:
+    """`t = type(x)` then `t = y`: t no longer holds x's type, so `t is str` is not decided by
+    what is known of x."""
+    body = [
+        _type_of("t", X),
+        t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("str"))),
+        t.Assign(T, t.Name("y")),
+        t.if_(t.Compare(T, "is", t.Name("str")), [t.Return(t.lit(1))]),
+        t.Return(t.lit(2)),
+    ]
+    assert t.render_block(simplify(body, {}), 0)[-3:] == [
+        "if t is str:",
+        "    return 1",
+        "return 2",
+    ]
+
+
+def test_a_test_of_none_tells_none_or_any_other_type() -> None:
+    """`x is None` holds for None alone, `x is not None` for every other type: neither is decided
+    while nothing is known, and past each the other way is known."""
+    undecided = [t.if_(t.Compare(X, "is not", t.NONE), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(undecided, {}), 0) == [
+        "if x is not None:",
+        "    return 1",
+        "return 2",
+    ]
+    none_twice = [
+        t.if_(t.Compare(X, "is", t.NONE), [t.Return(t.lit(1))]),
+        t.if_(t.Compare(X, "is", t.NONE), [t.Return(t.lit(2))]),
+        t.Return(t.lit(3)),
+    ]
+    assert t.render_block(simplify(none_twice, {}), 0) == [
+        "if x is None:",
+        "    return 1",
+        "return 3",
+    ]
+    # past `x is None: return`, x may still be a dict
+    then_dict = [none_twice[0], t.if_(_is("dict"), [t.Return(t.lit(2))]), t.Return(t.lit(3))]
+    assert t.render_block(simplify(then_dict, {}), 0) == [
+        "if x is None:",
+        "    return 1",
+        "if type(x) is dict:",
+        "    return 2",
+        "return 3",
+    ]
+
+
+def test_only_is_and_in_are_type_tests() -> None:
+    """`type(x) == dict` (or any other comparison of a type) is no test the pass knows: past it
+    nothing is known of x, and a comparison with a literal does not fail."""
+    for test in (
+        t.Compare(t.call("type", X), "==", t.Name("dict")),
+        t.Compare(t.call("type", X), "==", t.lit(1)),
+        t.Compare(t.call("type", X), "is", t.Name("_Y1")),
+    ):
+        body = [t.fail_if(test), t.if_(_is("list"), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+        assert t.render_block(simplify(body, {}), 0)[-3:] == [
+            "if type(x) is list:",
+            "    return 1",
+            "return 2",
+        ], test
+
+
+def test_a_comparison_with_a_key_set_is_a_key_test_only_of_keys() -> None:
+    """`x.keys() == _K0` tells the keys of x where it holds; `y != _K0` or `len(x) != _K0` is no
+    test of keys."""
+    sets = {"_K0": frozenset({t.lit("a").render()})}
+    keys = t.Name("_K0")
+    inner = t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))])
+    body = [t.if_(t.Compare(t.method(X, "keys"), "==", keys), [inner]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(body, {}, sets), 0) == [
+        "if x.keys() == _K0:",
+        "    return 1",
+        "return 2",
+    ]
+    for left in (t.Name("y"), t.call("len", X), t.method(t.Subscript(X, t.lit("b")), "keys")):
+        other = [t.fail_if(t.Compare(left, "!=", keys)), inner]
+        assert t.render_block(simplify(other, {}, sets), 0)[-2:] == ['if "a" in x:', "    return 1"]
+
+
+def test_a_tuple_target_forgets_each_name_it_binds() -> None:
+    pair = t.Tuple((t.Name("y"), X), bare=True)
+    for rebind in (
+        t.Assign(pair, t.Name("z")),
+        t.For(pair, t.Name("items"), (t.Pass(),)),
+    ):
+        body = [
+            t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+            rebind,
+            t.if_(_is("dict"), [t.Return(t.lit(1))]),
+        ]
+        assert t.render_block(simplify(body, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
