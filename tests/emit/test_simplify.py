@@ -534,9 +534,10 @@ def test_only_is_and_in_are_type_tests() -> None:
         t.Compare(t.call("type", X), "==", t.Name("dict")),
         t.Compare(t.call("type", X), "==", t.lit(1)),
         t.Compare(t.call("type", X), "is", t.Name("_Y1")),
+        t.Compare(t.call("type", X), "==", t.Name("_Y1")),
     ):
         body = [t.fail_if(test), t.if_(_is("list"), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
-        assert t.render_block(simplify(body, {}), 0)[-3:] == [
+        assert t.render_block(simplify(body, {"_Y1": frozenset({"dict"})}), 0)[-3:] == [
             "if type(x) is list:",
             "    return 1",
             "return 2",
@@ -572,3 +573,23 @@ def test_a_tuple_target_forgets_each_name_it_binds() -> None:
             t.if_(_is("dict"), [t.Return(t.lit(1))]),
         ]
         assert t.render_block(simplify(body, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
+
+
+def test_a_look_up_found_with_missing_decides_its_is_not_test() -> None:
+    """Past `x1 = x.get("a", _MISSING)` with "a" known in x, `x1 is not _MISSING` holds (and
+    `x1 is _MISSING` does not); where it holds, "a" is known in x."""
+    missing, x1 = t.Name("_MISSING"), t.Name("x1")
+    fetch = t.Assign(x1, t.method(X, "get", t.lit("a"), missing))
+    known = t.fail_if(t.Compare(t.lit("a"), "not in", X))
+    found = t.if_(t.Compare(x1, "is not", missing), [t.Return(t.lit(1))])
+    assert t.render_block(simplify([known, fetch, found, t.Return(t.lit(2))], {}), 0)[-1:] == [
+        "return 1"
+    ]
+    inner = t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))])
+    narrowed = [fetch, t.if_(t.Compare(x1, "is not", missing), [inner]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(narrowed, {}), 0) == [
+        'x1 = x.get("a", _MISSING)',
+        "if x1 is not _MISSING:",
+        "    return 1",
+        "return 2",
+    ]
