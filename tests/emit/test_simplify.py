@@ -593,3 +593,38 @@ def test_a_look_up_found_with_missing_decides_its_is_not_test() -> None:
         "    return 1",
         "return 2",
     ]
+
+
+def test_not_and_or_and_constants_are_decided_from_their_parts() -> None:
+    """Where x is known to be a dict: a constant decides itself, `not` the opposite of its
+    operand, `or` true when one member is and false when all are false, `and` the reverse; an
+    undecided member left alone is the test kept."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    is_dict, is_list, c = _is("dict"), _is("list"), t.Name("c")
+    taken = ["if type(x) is not dict:", "    return False", "return 1"]
+    dropped = ["if type(x) is not dict:", "    return False", "return 2"]
+    open_c = ["if type(x) is not dict:", "    return False", "if c:", "    return 1", "return 2"]
+    for test, expected in (
+        (t.TRUE, taken),
+        (t.FALSE, dropped),
+        (t.Not(is_dict), dropped),
+        (t.Not(is_list), taken),
+        (
+            t.Not(c),
+            [
+                "if type(x) is not dict:",
+                "    return False",
+                "if not c:",
+                "    return 1",
+                "return 2",
+            ],
+        ),
+        (t.BoolOp("or", (is_list, is_dict)), taken),
+        (t.BoolOp("or", (is_list, is_list)), dropped),
+        (t.BoolOp("or", (is_list, c)), open_c),
+        (t.BoolOp("and", (is_dict, is_dict)), taken),
+        (t.BoolOp("and", (is_dict, is_list)), dropped),
+        (t.BoolOp("and", (c, is_dict)), open_c),
+    ):
+        body = [known, t.if_(test, [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+        assert t.render_block(simplify(body, {}), 0) == expected, test
