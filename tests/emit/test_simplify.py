@@ -383,10 +383,26 @@ def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
         t.fail_if(t.or_(t.Compare(t.call("type", X), "is", t.Name("list")), inner)),
     ]
     assert t.render_block(simplify(body, {}), 0)[-2:] == ["if f(x):", "    return False"]
-    # nothing known: the test is left as it was, the same object
+    # nothing known: the test is left as it was, the same object (in parentheses too)
     open_test = t.or_(size, t.Compare(t.lit("a"), "not in", X))
-    (kept,) = simplify([t.fail_if(open_test)], {})
-    assert isinstance(kept, t.If) and kept.branches[0][0] is open_test
+    for test in (open_test, t.Paren(open_test)):
+        (kept,) = simplify([t.fail_if(test)], {})
+        assert isinstance(kept, t.If) and kept.branches[0][0] is test
+
+
+def test_a_reduced_test_keeps_its_other_members_and_parentheses() -> None:
+    """Of three members one decided: the other two stay, joined as before; a group in
+    parentheses that lost a member is still a group (the tree says so, not only the text)."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    c, d, e = t.Name("c"), t.Name("d"), t.Name("e")
+    three = t.BoolOp("or", (_is("list"), c, d))
+    grouped = t.BoolOp("and", (t.Paren(three), e))
+    for test, text in ((three, "if c or d:"), (grouped, "if (c or d) and e:")):
+        simplified = simplify([known, t.if_(test, [t.Return(t.lit(1))])], {})
+        assert t.render_block(simplified, 0)[-2:] == [text, "    return 1"]
+    last = simplify([known, t.if_(grouped, [t.Return(t.lit(1))])], {})[-1]
+    assert isinstance(last, t.If)
+    assert last.branches[0][0] == t.BoolOp("and", (t.Paren(t.BoolOp("or", (c, d))), e))
 
 
 def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again() -> None:
