@@ -644,3 +644,22 @@ def test_not_and_or_and_constants_are_decided_from_their_parts() -> None:
     ):
         body = [known, t.if_(test, [t.Return(t.lit(1))]), t.Return(t.lit(2))]
         assert t.render_block(simplify(body, {}), 0) == expected, test
+
+
+def test_an_and_that_holds_tells_each_member_and_one_that_fails_none() -> None:
+    """Inside `if type(x) is dict and c:` x is a dict; past it (it returned) x may still be one.
+    An `or` the reverse: past `if type(x) is dict or c: return` x is no dict."""
+    is_dict, c = _is("dict"), t.Name("c")
+    retest = t.if_(is_dict, [t.Return(t.lit(1))])
+    inside = [t.if_(t.and_(is_dict, c), [retest]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(inside, {}), 0) == [
+        "if type(x) is dict and c:",
+        "    return 1",
+        "return 2",
+    ]
+    for test, past in (
+        (t.and_(is_dict, c), ["if type(x) is dict:", "    return 1", "return 3"]),
+        (t.or_(is_dict, c), ["return 3"]),
+    ):
+        body = [t.if_(test, [t.Return(t.lit(0))]), retest, t.Return(t.lit(3))]
+        assert t.render_block(simplify(body, {}), 0)[2:] == past, test
