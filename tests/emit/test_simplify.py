@@ -663,3 +663,60 @@ def test_an_and_that_holds_tells_each_member_and_one_that_fails_none() -> None:
     ):
         body = [t.if_(test, [t.Return(t.lit(0))]), retest, t.Return(t.lit(3))]
         assert t.render_block(simplify(body, {}), 0)[2:] == past, test
+
+
+def test_an_arm_decided_false_goes_and_the_arms_after_it_stay() -> None:
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    chain = t.If(
+        ((_is("list"), (t.Return(t.lit(1)),)), (t.Name("c"), (t.Return(t.lit(2)),))),
+        (t.Return(t.lit(3)),),
+    )
+    assert t.render_block(simplify([known, chain], {}), 0)[2:] == [
+        "if c:",
+        "    return 2",
+        "else:",
+        "    return 3",
+    ]
+
+
+def test_what_an_arm_learns_stays_in_that_arm() -> None:
+    """An arm whose test tells nothing (`if c:`) may learn x is a dict in its body; the next arm
+    runs where that body did not, so its test of x stays."""
+    chain = t.If(
+        (
+            (t.Name("c"), (t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),)),
+            (_is("dict"), (t.Return(t.lit(2)),)),
+        ),
+        (t.Return(t.lit(3)),),
+    )
+    assert t.render_block(simplify([chain], {}), 0) == [
+        "if c:",
+        "    if type(x) is not dict:",
+        "        return False",
+        "elif type(x) is dict:",
+        "    return 2",
+        "else:",
+        "    return 3",
+    ]
+
+
+def test_an_arm_decided_true_after_others_ends_the_chain() -> None:
+    """`if c: ... elif <known true>: B`: B is the chain's else; what B binds is forgotten past
+    it, and what was known before it still holds past it."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    y_list = t.fail_if(t.Compare(t.call("type", t.Name("y")), "is not", t.Name("list")))
+    binds = t.If(
+        ((t.Name("c"), (t.Return(t.lit(1)),)), (_is("dict"), (t.Assign(t.Name("y"), X),))), ()
+    )
+    y_retest = t.if_(t.Compare(t.call("type", t.Name("y")), "is", t.Name("list")), [t.Pass()])
+    assert t.render_block(simplify([known, y_list, binds, y_retest], {}), 0)[4:] == [
+        "if c:",
+        "    return 1",
+        "else:",
+        "    y = x",
+        "if type(y) is list:",
+        "    pass",
+    ]
+    passes = t.If(((t.Name("c"), (t.Return(t.lit(1)),)), (_is("dict"), (t.Pass(),))), ())
+    after = [known, passes, t.if_(_is("dict"), [t.Return(t.lit(2))]), t.Return(t.lit(3))]
+    assert t.render_block(simplify(after, {}), 0)[2:] == ["if c:", "    return 1", "return 2"]
