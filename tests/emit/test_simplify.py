@@ -720,3 +720,56 @@ def test_an_arm_decided_true_after_others_ends_the_chain() -> None:
     passes = t.If(((t.Name("c"), (t.Return(t.lit(1)),)), (_is("dict"), (t.Pass(),))), ())
     after = [known, passes, t.if_(_is("dict"), [t.Return(t.lit(2))]), t.Return(t.lit(3))]
     assert t.render_block(simplify(after, {}), 0)[2:] == ["if c:", "    return 1", "return 2"]
+
+
+def test_what_a_loop_body_learns_is_not_known_past_the_loop() -> None:
+    """The body may run no time: past `for i in items: if type(x) is not dict: return False`
+    x may be anything. The loop's else stays."""
+    loop = t.For(
+        t.Name("i"),
+        t.Name("items"),
+        (t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),),
+        (t.Assign(t.Name("k"), t.lit(1)),),
+    )
+    body = [loop, t.if_(_is("dict"), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(body, {}), 0) == [
+        "for i in items:",
+        "    if type(x) is not dict:",
+        "        return False",
+        "else:",
+        "    k = 1",
+        "if type(x) is dict:",
+        "    return 1",
+        "return 2",
+    ]
+
+
+def test_an_if_whose_every_arm_and_else_leave_ends_the_block() -> None:
+    leaving = t.If(((t.Name("c"), (t.Return(t.lit(1)),)),), (t.Return(t.lit(2)),))
+    assert t.render_block(simplify([leaving, t.Return(t.lit(3))], {}), 0) == [
+        "if c:",
+        "    return 1",
+        "else:",
+        "    return 2",
+    ]
+
+
+def test_a_copy_from_the_local_that_holds_a_value_keeps_its_annotation() -> None:
+    x3, x9 = t.Name("x3"), t.Name("x9")
+    read = t.Subscript(X, t.lit("a"))
+    body = [t.Assign(x3, read), t.Assign(x9, read, "object"), t.Return(x9)]
+    assert t.render_block(simplify(body, {}), 0)[1] == "x9: object = x3"
+
+
+def test_a_loop_target_is_forgotten_in_its_body() -> None:
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    loop = t.For(X, t.Name("items"), (t.if_(_is("dict"), [t.Return(t.lit(1))]),))
+    assert t.render_block(simplify([known, loop], {}), 0)[2:] == [
+        "for x in items:",
+        "    if type(x) is dict:",
+        "        return 1",
+    ]
+    # a loop inside an arm: past the chain x is the loop's last item
+    in_arm = t.if_(t.Name("c"), [t.For(X, t.Name("items"), (t.Pass(),))])
+    after = [known, in_arm, t.if_(_is("dict"), [t.Return(t.lit(1))])]
+    assert t.render_block(simplify(after, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
