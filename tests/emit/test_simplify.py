@@ -773,3 +773,25 @@ def test_a_loop_target_is_forgotten_in_its_body() -> None:
     in_arm = t.if_(t.Name("c"), [t.For(X, t.Name("items"), (t.Pass(),))])
     after = [known, in_arm, t.if_(_is("dict"), [t.Return(t.lit(1))])]
     assert t.render_block(simplify(after, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
+
+
+def test_an_unread_type_is_dropped_where_it_is_the_only_one() -> None:
+    """The types taken are looked for in every arm, else, loop body and loop else: one unread
+    type there alone is found and dropped. Another call's result (`k = len(x)`) is no type
+    taken, read or not."""
+    lone = _type_of("t", X)
+    c, items = t.Name("c"), t.Name("items")
+    for body, expected in (
+        ([t.if_(c, [lone])], ["if c:", "    pass"]),
+        (
+            [t.if_(c, [t.Pass()], [lone, t.Return(t.lit(1))])],
+            ["if c:", "    pass", "else:", "    return 1"],
+        ),
+        ([t.For(t.Name("i"), items, (lone,))], ["for i in items:", "    pass"]),
+        (
+            [t.For(t.Name("i"), items, (t.Pass(),), (lone, t.Return(t.lit(1))))],
+            ["for i in items:", "    pass", "else:", "    return 1"],
+        ),
+        ([t.Assign(t.Name("k"), t.call("len", X))], ["k = len(x)"]),
+    ):
+        assert t.render_block(simplify(body, {}), 0) == expected, expected
