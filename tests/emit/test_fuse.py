@@ -255,3 +255,17 @@ def test_rules_on_one_property_agree_with_the_reference(
         expected = reference.errors(instance)
         assert module.is_valid(instance) == (not expected), (instance, expected)
         assert structure(module.errors(instance)) == structure(expected), instance
+
+
+def test_a_chain_of_copies_is_read_as_its_first_source() -> None:
+    """`y = x; z = y`: z is read as x (y's copy is gone too); a second copy in the block after
+    the first is propagated as well."""
+    z = t.Name("z")
+    chain = [t.Assign(Y, X), t.Assign(z, Y), t.Return(z)]
+    assert _text(fuse(chain)) == ["return x"]
+    w = t.Name("w")
+    two = [t.Assign(Y, X), t.Assign(z, w), t.Return(t.Tuple((Y, z)))]
+    assert _text(fuse(two)) == ["return (x, w)"]
+    # each statement is looked at, the one after a statement left alone too
+    after_other = [t.Assign(t.Name("k"), t.lit(1)), t.Assign(Y, X), t.Return(Y)]
+    assert _text(fuse(after_other)) == ["k = 1", "return x"]
