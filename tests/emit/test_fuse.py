@@ -269,3 +269,19 @@ def test_a_chain_of_copies_is_read_as_its_first_source() -> None:
     # each statement is looked at, the one after a statement left alone too
     after_other = [t.Assign(t.Name("k"), t.lit(1)), t.Assign(Y, X), t.Return(Y)]
     assert _text(fuse(after_other)) == ["k = 1", "return x"]
+
+
+def test_a_fused_if_keeps_no_pass_beside_other_statements() -> None:
+    first = t.if_(_is(X, "dict"), [t.Pass()], [t.Assign(C1, t.lit(0))])
+    second = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)], [t.Pass()])
+    assert _text(fuse([first, second])) == [
+        "if type(x) is dict:",
+        "    c2 = False",
+        "else:",
+        "    c1 = 0",
+    ]
+    assert _text(fuse([second, t.if_(_is(X, "dict"), [t.Assign(C1, t.TRUE)])])) == [
+        "if type(x) is dict:",
+        "    c2 = False",
+        "    c1 = True",
+    ]
