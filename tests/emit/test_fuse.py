@@ -285,3 +285,20 @@ def test_a_fused_if_keeps_no_pass_beside_other_statements() -> None:
         "    c2 = False",
         "    c1 = True",
     ]
+
+
+def test_a_fused_elif_keeps_its_else() -> None:
+    first = t.If(
+        ((_is(X, "dict"), (t.Assign(C1, t.FALSE),)), (_is(X, "list"), (t.Assign(C1, t.lit(1)),))),
+        (t.Assign(C1, t.lit(0)),),
+    )
+    second = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert _text(fuse([first, second])) == [
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "elif type(x) is list:",
+        "    c1 = 1",
+        "else:",
+        "    c1 = 0",
+    ]
