@@ -302,3 +302,33 @@ def test_a_fused_elif_keeps_its_else() -> None:
         "else:",
         "    c1 = 0",
     ]
+
+
+def test_a_condition_that_may_leave_is_not_moved_up() -> None:
+    """A rule's condition moves up past `if c1:` only if it cannot return or break out of the
+    block: a break inside a loop of its own leaves only that loop."""
+    items, c, i = t.Name("items"), t.Name("c"), t.Name("i")
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    before = [t.Assign(C1, t.TRUE), condition_1, t.if_(C1, [t.RETURN_FALSE])]
+    stays_inside = (
+        t.For(i, items, (t.Break(),)),
+        t.For(i, items, (t.if_(c, [t.Break()]),)),
+        t.For(i, items, (t.if_(c, [t.Pass()], [t.Break()]),)),
+    )
+    leaves = (
+        t.Break(),
+        t.if_(c, [t.Break()]),
+        t.if_(c, [t.Pass()], [t.Break()]),
+        t.For(i, items, (t.Pass(),), (t.Break(),)),
+        t.For(i, items, (t.Return(t.lit(1)),)),
+    )
+    for inner in stays_inside:
+        moved = fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])])
+        assert _text(moved)[:4] == [
+            "c1 = True",
+            "if type(x) is dict:",
+            "    c1 = False",
+            "    c2 = False",
+        ], inner
+    for inner in leaves:
+        assert fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])]) is None, inner
