@@ -314,6 +314,7 @@ def test_a_condition_that_may_leave_is_not_moved_up() -> None:
         t.For(i, items, (t.Break(),)),
         t.For(i, items, (t.if_(c, [t.Break()]),)),
         t.For(i, items, (t.if_(c, [t.Pass()], [t.Break()]),)),
+        t.For(t.Name("j"), items, (t.For(i, items, (t.Pass(),), (t.Break(),)),)),
     )
     leaves = (
         t.Break(),
