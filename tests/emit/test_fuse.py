@@ -255,3 +255,81 @@ def test_rules_on_one_property_agree_with_the_reference(
         expected = reference.errors(instance)
         assert module.is_valid(instance) == (not expected), (instance, expected)
         assert structure(module.errors(instance)) == structure(expected), instance
+
+
+def test_a_chain_of_copies_is_read_as_its_first_source() -> None:
+    """`y = x; z = y`: z is read as x (y's copy is gone too); a second copy in the block after
+    the first is propagated as well."""
+    z = t.Name("z")
+    chain = [t.Assign(Y, X), t.Assign(z, Y), t.Return(z)]
+    assert _text(fuse(chain)) == ["return x"]
+    w = t.Name("w")
+    two = [t.Assign(Y, X), t.Assign(z, w), t.Return(t.Tuple((Y, z)))]
+    assert _text(fuse(two)) == ["return (x, w)"]
+    # each statement is looked at, the one after a statement left alone too
+    after_other = [t.Assign(t.Name("k"), t.lit(1)), t.Assign(Y, X), t.Return(Y)]
+    assert _text(fuse(after_other)) == ["k = 1", "return x"]
+
+
+def test_a_fused_if_keeps_no_pass_beside_other_statements() -> None:
+    first = t.if_(_is(X, "dict"), [t.Pass()], [t.Assign(C1, t.lit(0))])
+    second = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)], [t.Pass()])
+    assert _text(fuse([first, second])) == [
+        "if type(x) is dict:",
+        "    c2 = False",
+        "else:",
+        "    c1 = 0",
+    ]
+    assert _text(fuse([second, t.if_(_is(X, "dict"), [t.Assign(C1, t.TRUE)])])) == [
+        "if type(x) is dict:",
+        "    c2 = False",
+        "    c1 = True",
+    ]
+
+
+def test_a_fused_elif_keeps_its_else() -> None:
+    first = t.If(
+        ((_is(X, "dict"), (t.Assign(C1, t.FALSE),)), (_is(X, "list"), (t.Assign(C1, t.lit(1)),))),
+        (t.Assign(C1, t.lit(0)),),
+    )
+    second = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert _text(fuse([first, second])) == [
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "elif type(x) is list:",
+        "    c1 = 1",
+        "else:",
+        "    c1 = 0",
+    ]
+
+
+def test_a_condition_that_may_leave_is_not_moved_up() -> None:
+    """A rule's condition moves up past `if c1:` only if it cannot return or break out of the
+    block: a break inside a loop of its own leaves only that loop."""
+    items, c, i = t.Name("items"), t.Name("c"), t.Name("i")
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    before = [t.Assign(C1, t.TRUE), condition_1, t.if_(C1, [t.RETURN_FALSE])]
+    stays_inside = (
+        t.For(i, items, (t.Break(),)),
+        t.For(i, items, (t.if_(c, [t.Break()]),)),
+        t.For(i, items, (t.if_(c, [t.Pass()], [t.Break()]),)),
+        t.For(t.Name("j"), items, (t.For(i, items, (t.Pass(),), (t.Break(),)),)),
+    )
+    leaves = (
+        t.Break(),
+        t.if_(c, [t.Break()]),
+        t.if_(c, [t.Pass()], [t.Break()]),
+        t.For(i, items, (t.Pass(),), (t.Break(),)),
+        t.For(i, items, (t.Return(t.lit(1)),)),
+    )
+    for inner in stays_inside:
+        moved = fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])])
+        assert _text(moved)[:4] == [
+            "c1 = True",
+            "if type(x) is dict:",
+            "    c1 = False",
+            "    c2 = False",
+        ], inner
+    for inner in leaves:
+        assert fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])]) is None, inner

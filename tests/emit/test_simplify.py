@@ -383,10 +383,26 @@ def test_members_of_a_test_that_the_facts_decide_are_left_out() -> None:
         t.fail_if(t.or_(t.Compare(t.call("type", X), "is", t.Name("list")), inner)),
     ]
     assert t.render_block(simplify(body, {}), 0)[-2:] == ["if f(x):", "    return False"]
-    # nothing known: the test is left as it was, the same object
+    # nothing known: the test is left as it was, the same object (in parentheses too)
     open_test = t.or_(size, t.Compare(t.lit("a"), "not in", X))
-    (kept,) = simplify([t.fail_if(open_test)], {})
-    assert isinstance(kept, t.If) and kept.branches[0][0] is open_test
+    for test in (open_test, t.Paren(open_test)):
+        (kept,) = simplify([t.fail_if(test)], {})
+        assert isinstance(kept, t.If) and kept.branches[0][0] is test
+
+
+def test_a_reduced_test_keeps_its_other_members_and_parentheses() -> None:
+    """Of three members one decided: the other two stay, joined as before; a group in
+    parentheses that lost a member is still a group (the tree says so, not only the text)."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    c, d, e = t.Name("c"), t.Name("d"), t.Name("e")
+    three = t.BoolOp("or", (_is("list"), c, d))
+    grouped = t.BoolOp("and", (t.Paren(three), e))
+    for test, text in ((three, "if c or d:"), (grouped, "if (c or d) and e:")):
+        simplified = simplify([known, t.if_(test, [t.Return(t.lit(1))])], {})
+        assert t.render_block(simplified, 0)[-2:] == [text, "    return 1"]
+    last = simplify([known, t.if_(grouped, [t.Return(t.lit(1))])], {})[-1]
+    assert isinstance(last, t.If)
+    assert last.branches[0][0] == t.BoolOp("and", (t.Paren(t.BoolOp("or", (c, d))), e))
 
 
 def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again() -> None:
@@ -407,3 +423,375 @@ def test_a_type_alias_is_forgotten_when_the_name_it_was_taken_of_is_bound_again(
     ]
     # (without the rebinding, the second test is decided by the first)
     assert t.render_block(simplify([body[0], *body[2:]], {}), 0)[-1] == "return 1"
+
+
+def _type_of(name: str, value: t.Expr) -> t.Stmt:
+    return t.Assign(t.Name(name), t.call("type", value))
+
+
+def test_a_type_taken_and_never_read_is_dropped_at_every_depth() -> None:
+    """`t = type(x)` whose name nothing reads goes, in every arm and loop block, an emptied arm or
+    loop body keeping `pass` and an emptied loop `else` going; one that is read stays."""
+    body = [
+        _type_of("t", X),
+        _type_of("u", t.Name("y")),
+        t.If(
+            (
+                (t.Name("c"), (_type_of("v", X),)),
+                (t.Name("d"), (_type_of("w", X), t.Return(t.lit(1)))),
+            ),
+            (_type_of("z", X), t.Return(t.lit(2))),
+        ),
+        t.For(
+            t.Name("i"),
+            t.Name("items"),
+            (_type_of("s", t.Name("i")),),
+            (_type_of("r", X), t.Assign(t.Name("k"), t.lit(4))),
+        ),
+        t.For(
+            t.Name("j"),
+            t.Name("items"),
+            (_type_of("q", t.Name("j")), t.Assign(t.Name("k"), t.lit(5))),
+            (_type_of("p", X),),
+        ),
+        t.if_(t.Compare(t.Name("u"), "is", t.Name("dict")), [t.Return(t.lit(3))]),
+    ]
+    assert t.render_block(simplify(body, {}), 0) == [
+        "u = type(y)",
+        "if c:",
+        "    pass",
+        "elif d:",
+        "    return 1",
+        "else:",
+        "    return 2",
+        "for i in items:",
+        "    pass",
+        "else:",
+        "    k = 4",
+        "for j in items:",
+        "    k = 5",
+        "if u is dict:",
+        "    return 3",
+    ]
+    # a body that held only unread types is `pass`
+    assert t.render_block(simplify([_type_of("t", X)], {}), 0) == ["pass"]
+
+
+def test_a_type_read_anywhere_after_it_is_kept() -> None:
+    """A name bound by `t = type(x)` and read only as the value of another binding, or after a
+    bare `return` (a statement with an empty field), is read: its binding stays."""
+    u, k = t.Name("u"), t.Name("k")
+    copied = [_type_of("u", t.Name("y")), t.Assign(k, u), t.Return(k)]
+    assert t.render_block(simplify(copied, {}), 0) == ["u = type(y)", "k = u", "return k"]
+    past_a_bare_return = [
+        _type_of("u", t.Name("y")),
+        t.if_(t.Name("c"), [t.Return()]),
+        t.Return(u),
+    ]
+    assert t.render_block(simplify(past_a_bare_return, {}), 0) == [
+        "u = type(y)",
+        "if c:",
+        "    return",
+        "return u",
+    ]
+
+
+def test_a_type_alias_bound_again_is_forgotten() -> None:
+    """`t = type(x)` then `t = y`: t no longer holds x's type, so `t is str` is not decided by
+    what is known of x."""
+    body = [
+        _type_of("t", X),
+        t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("str"))),
+        t.Assign(T, t.Name("y")),
+        t.if_(t.Compare(T, "is", t.Name("str")), [t.Return(t.lit(1))]),
+        t.Return(t.lit(2)),
+    ]
+    assert t.render_block(simplify(body, {}), 0)[-3:] == [
+        "if t is str:",
+        "    return 1",
+        "return 2",
+    ]
+
+
+def test_a_test_of_none_tells_none_or_any_other_type() -> None:
+    """`x is None` holds for None alone, `x is not None` for every other type: neither is decided
+    while nothing is known, and past each the other way is known."""
+    undecided = [t.if_(t.Compare(X, "is not", t.NONE), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(undecided, {}), 0) == [
+        "if x is not None:",
+        "    return 1",
+        "return 2",
+    ]
+    none_twice = [
+        t.if_(t.Compare(X, "is", t.NONE), [t.Return(t.lit(1))]),
+        t.if_(t.Compare(X, "is", t.NONE), [t.Return(t.lit(2))]),
+        t.Return(t.lit(3)),
+    ]
+    assert t.render_block(simplify(none_twice, {}), 0) == [
+        "if x is None:",
+        "    return 1",
+        "return 3",
+    ]
+    # past `x is None: return`, x may still be a dict
+    then_dict = [none_twice[0], t.if_(_is("dict"), [t.Return(t.lit(2))]), t.Return(t.lit(3))]
+    assert t.render_block(simplify(then_dict, {}), 0) == [
+        "if x is None:",
+        "    return 1",
+        "if type(x) is dict:",
+        "    return 2",
+        "return 3",
+    ]
+
+
+def test_only_is_and_in_are_type_tests() -> None:
+    """`type(x) == dict` (or any other comparison of a type) is no test the pass knows: past it
+    nothing is known of x, and a comparison with a literal does not fail."""
+    for test in (
+        t.Compare(t.call("type", X), "==", t.Name("dict")),
+        t.Compare(t.call("type", X), "==", t.lit(1)),
+        t.Compare(t.call("type", X), "is", t.Name("_Y1")),
+        t.Compare(t.call("type", X), "==", t.Name("_Y1")),
+    ):
+        body = [t.fail_if(test), t.if_(_is("list"), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+        assert t.render_block(simplify(body, {"_Y1": frozenset({"dict"})}), 0)[-3:] == [
+            "if type(x) is list:",
+            "    return 1",
+            "return 2",
+        ], test
+
+
+def test_a_comparison_with_a_key_set_is_a_key_test_only_of_keys() -> None:
+    """`x.keys() == _K0` tells the keys of x where it holds; `y != _K0` or `len(x) != _K0` is no
+    test of keys."""
+    sets = {"_K0": frozenset({t.lit("a").render()})}
+    keys = t.Name("_K0")
+    inner = t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))])
+    body = [t.if_(t.Compare(t.method(X, "keys"), "==", keys), [inner]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(body, {}, sets), 0) == [
+        "if x.keys() == _K0:",
+        "    return 1",
+        "return 2",
+    ]
+    for left in (t.Name("y"), t.call("len", X), t.method(t.Subscript(X, t.lit("b")), "keys")):
+        other = [t.fail_if(t.Compare(left, "!=", keys)), inner]
+        assert t.render_block(simplify(other, {}, sets), 0)[-2:] == ['if "a" in x:', "    return 1"]
+
+
+def test_a_tuple_target_forgets_each_name_it_binds() -> None:
+    pair = t.Tuple((t.Name("y"), X), bare=True)
+    for rebind in (
+        t.Assign(pair, t.Name("z")),
+        t.For(pair, t.Name("items"), (t.Pass(),)),
+    ):
+        body = [
+            t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),
+            rebind,
+            t.if_(_is("dict"), [t.Return(t.lit(1))]),
+        ]
+        assert t.render_block(simplify(body, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
+
+
+def test_a_look_up_found_with_missing_decides_its_is_not_test() -> None:
+    """Past `x1 = x.get("a", _MISSING)` with "a" known in x, `x1 is not _MISSING` holds (and
+    `x1 is _MISSING` does not); where it holds, "a" is known in x."""
+    missing, x1 = t.Name("_MISSING"), t.Name("x1")
+    fetch = t.Assign(x1, t.method(X, "get", t.lit("a"), missing))
+    known = t.fail_if(t.Compare(t.lit("a"), "not in", X))
+    found = t.if_(t.Compare(x1, "is not", missing), [t.Return(t.lit(1))])
+    assert t.render_block(simplify([known, fetch, found, t.Return(t.lit(2))], {}), 0)[-1:] == [
+        "return 1"
+    ]
+    inner = t.if_(t.Compare(t.lit("a"), "in", X), [t.Return(t.lit(1))])
+    narrowed = [fetch, t.if_(t.Compare(x1, "is not", missing), [inner]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(narrowed, {}), 0) == [
+        'x1 = x.get("a", _MISSING)',
+        "if x1 is not _MISSING:",
+        "    return 1",
+        "return 2",
+    ]
+
+
+def test_not_and_or_and_constants_are_decided_from_their_parts() -> None:
+    """Where x is known to be a dict: a constant decides itself, `not` the opposite of its
+    operand, `or` true when one member is and false when all are false, `and` the reverse; an
+    undecided member left alone is the test kept."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    is_dict, is_list, c = _is("dict"), _is("list"), t.Name("c")
+    taken = ["if type(x) is not dict:", "    return False", "return 1"]
+    dropped = ["if type(x) is not dict:", "    return False", "return 2"]
+    open_c = ["if type(x) is not dict:", "    return False", "if c:", "    return 1", "return 2"]
+    for test, expected in (
+        (t.TRUE, taken),
+        (t.FALSE, dropped),
+        (t.Not(is_dict), dropped),
+        (t.Not(is_list), taken),
+        (
+            t.Not(c),
+            [
+                "if type(x) is not dict:",
+                "    return False",
+                "if not c:",
+                "    return 1",
+                "return 2",
+            ],
+        ),
+        (t.BoolOp("or", (is_list, is_dict)), taken),
+        (t.BoolOp("or", (is_list, is_list)), dropped),
+        (t.BoolOp("or", (is_list, c)), open_c),
+        (t.BoolOp("and", (is_dict, is_dict)), taken),
+        (t.BoolOp("and", (is_dict, is_list)), dropped),
+        (t.BoolOp("and", (c, is_dict)), open_c),
+    ):
+        body = [known, t.if_(test, [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+        assert t.render_block(simplify(body, {}), 0) == expected, test
+
+
+def test_an_and_that_holds_tells_each_member_and_one_that_fails_none() -> None:
+    """Inside `if type(x) is dict and c:` x is a dict; past it (it returned) x may still be one.
+    An `or` the reverse: past `if type(x) is dict or c: return` x is no dict."""
+    is_dict, c = _is("dict"), t.Name("c")
+    retest = t.if_(is_dict, [t.Return(t.lit(1))])
+    inside = [t.if_(t.and_(is_dict, c), [retest]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(inside, {}), 0) == [
+        "if type(x) is dict and c:",
+        "    return 1",
+        "return 2",
+    ]
+    for test, past in (
+        (t.and_(is_dict, c), ["if type(x) is dict:", "    return 1", "return 3"]),
+        (t.or_(is_dict, c), ["return 3"]),
+    ):
+        body = [t.if_(test, [t.Return(t.lit(0))]), retest, t.Return(t.lit(3))]
+        assert t.render_block(simplify(body, {}), 0)[2:] == past, test
+
+
+def test_an_arm_decided_false_goes_and_the_arms_after_it_stay() -> None:
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    chain = t.If(
+        ((_is("list"), (t.Return(t.lit(1)),)), (t.Name("c"), (t.Return(t.lit(2)),))),
+        (t.Return(t.lit(3)),),
+    )
+    assert t.render_block(simplify([known, chain], {}), 0)[2:] == [
+        "if c:",
+        "    return 2",
+        "else:",
+        "    return 3",
+    ]
+
+
+def test_what_an_arm_learns_stays_in_that_arm() -> None:
+    """An arm whose test tells nothing (`if c:`) may learn x is a dict in its body; the next arm
+    runs where that body did not, so its test of x stays."""
+    chain = t.If(
+        (
+            (t.Name("c"), (t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),)),
+            (_is("dict"), (t.Return(t.lit(2)),)),
+        ),
+        (t.Return(t.lit(3)),),
+    )
+    assert t.render_block(simplify([chain], {}), 0) == [
+        "if c:",
+        "    if type(x) is not dict:",
+        "        return False",
+        "elif type(x) is dict:",
+        "    return 2",
+        "else:",
+        "    return 3",
+    ]
+
+
+def test_an_arm_decided_true_after_others_ends_the_chain() -> None:
+    """`if c: ... elif <known true>: B`: B is the chain's else; what B binds is forgotten past
+    it, and what was known before it still holds past it."""
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    y_list = t.fail_if(t.Compare(t.call("type", t.Name("y")), "is not", t.Name("list")))
+    binds = t.If(
+        ((t.Name("c"), (t.Return(t.lit(1)),)), (_is("dict"), (t.Assign(t.Name("y"), X),))), ()
+    )
+    y_retest = t.if_(t.Compare(t.call("type", t.Name("y")), "is", t.Name("list")), [t.Pass()])
+    assert t.render_block(simplify([known, y_list, binds, y_retest], {}), 0)[4:] == [
+        "if c:",
+        "    return 1",
+        "else:",
+        "    y = x",
+        "if type(y) is list:",
+        "    pass",
+    ]
+    passes = t.If(((t.Name("c"), (t.Return(t.lit(1)),)), (_is("dict"), (t.Pass(),))), ())
+    after = [known, passes, t.if_(_is("dict"), [t.Return(t.lit(2))]), t.Return(t.lit(3))]
+    assert t.render_block(simplify(after, {}), 0)[2:] == ["if c:", "    return 1", "return 2"]
+
+
+def test_what_a_loop_body_learns_is_not_known_past_the_loop() -> None:
+    """The body may run no time: past `for i in items: if type(x) is not dict: return False`
+    x may be anything. The loop's else stays."""
+    loop = t.For(
+        t.Name("i"),
+        t.Name("items"),
+        (t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict"))),),
+        (t.Assign(t.Name("k"), t.lit(1)),),
+    )
+    body = [loop, t.if_(_is("dict"), [t.Return(t.lit(1))]), t.Return(t.lit(2))]
+    assert t.render_block(simplify(body, {}), 0) == [
+        "for i in items:",
+        "    if type(x) is not dict:",
+        "        return False",
+        "else:",
+        "    k = 1",
+        "if type(x) is dict:",
+        "    return 1",
+        "return 2",
+    ]
+
+
+def test_an_if_whose_every_arm_and_else_leave_ends_the_block() -> None:
+    leaving = t.If(((t.Name("c"), (t.Return(t.lit(1)),)),), (t.Return(t.lit(2)),))
+    assert t.render_block(simplify([leaving, t.Return(t.lit(3))], {}), 0) == [
+        "if c:",
+        "    return 1",
+        "else:",
+        "    return 2",
+    ]
+
+
+def test_a_copy_from_the_local_that_holds_a_value_keeps_its_annotation() -> None:
+    x3, x9 = t.Name("x3"), t.Name("x9")
+    read = t.Subscript(X, t.lit("a"))
+    body = [t.Assign(x3, read), t.Assign(x9, read, "object"), t.Return(x9)]
+    assert t.render_block(simplify(body, {}), 0)[1] == "x9: object = x3"
+
+
+def test_a_loop_target_is_forgotten_in_its_body() -> None:
+    known = t.fail_if(t.Compare(t.call("type", X), "is not", t.Name("dict")))
+    loop = t.For(X, t.Name("items"), (t.if_(_is("dict"), [t.Return(t.lit(1))]),))
+    assert t.render_block(simplify([known, loop], {}), 0)[2:] == [
+        "for x in items:",
+        "    if type(x) is dict:",
+        "        return 1",
+    ]
+    # a loop inside an arm: past the chain x is the loop's last item
+    in_arm = t.if_(t.Name("c"), [t.For(X, t.Name("items"), (t.Pass(),))])
+    after = [known, in_arm, t.if_(_is("dict"), [t.Return(t.lit(1))])]
+    assert t.render_block(simplify(after, {}), 0)[-2:] == ["if type(x) is dict:", "    return 1"]
+
+
+def test_an_unread_type_is_dropped_where_it_is_the_only_one() -> None:
+    """The types taken are looked for in every arm, else, loop body and loop else: one unread
+    type there alone is found and dropped. Another call's result (`k = len(x)`) is no type
+    taken, read or not."""
+    lone = _type_of("t", X)
+    c, items = t.Name("c"), t.Name("items")
+    for body, expected in (
+        ([t.if_(c, [lone])], ["if c:", "    pass"]),
+        (
+            [t.if_(c, [t.Pass()], [lone, t.Return(t.lit(1))])],
+            ["if c:", "    pass", "else:", "    return 1"],
+        ),
+        ([t.For(t.Name("i"), items, (lone,))], ["for i in items:", "    pass"]),
+        (
+            [t.For(t.Name("i"), items, (t.Pass(),), (lone, t.Return(t.lit(1))))],
+            ["for i in items:", "    pass", "else:", "    return 1"],
+        ),
+        ([t.Assign(t.Name("k"), t.call("len", X))], ["k = len(x)"]),
+    ):
+        assert t.render_block(simplify(body, {}), 0) == expected, expected
