@@ -25,7 +25,13 @@ from .keywords.arrays import Contains, Items, PrefixItems
 from .keywords.objects import AdditionalProperties, PatternProperties, Properties
 from .keywords.property_names import PropertyNames
 from .keywords.unevaluated import Unevaluated, UnevaluatedItems
-from .lower import DynamicTables, reachable, reference_targets, reject_ref_cycles
+from .lower import (
+    DynamicTables,
+    in_place_targets,
+    reachable,
+    reference_targets,
+    reject_ref_cycles,
+)
 from .profiles import Profile
 from .regex import RegexTranslationError, plan_pattern, plan_search
 from .regex.plan import UNSAFE
@@ -85,17 +91,10 @@ def applied_twice(
 
 def in_place_loops(graph: dict[str, ir.Node], tables: DynamicTables, live: set[str]) -> set[str]:
     """The live keys on a cycle of references that consumes none of the instance."""
-    edges: dict[str, list[str]] = {}
-    for key in live:
-        found: list[str] = []
-        nodes = [graph[key]]
-        while nodes:
-            current = nodes.pop()
-            for check in current.checks:
-                if check.refers:
-                    found += [t for t in reference_targets(check, tables) if t in live]
-                nodes.extend(ir.applied_in_place(check))
-        edges[key] = found
+    edges = {
+        key: [target for target, _ in in_place_targets(graph[key], tables) if target in live]
+        for key in live
+    }
     # Tarjan's strongly connected components, iteratively
     index: dict[str, int] = {}
     low: dict[str, int] = {}

@@ -354,7 +354,7 @@ def reject_ref_cycles(
     behind a branch nothing applies (the `then` of `"if": false`) is no error. `chain_cycles`
     (Lowering.chain_cycles): the cycles of plain references lowering met, by where they start.
     Returns the keys searched (what the root reaches: doubling.py searches them too)."""
-    edges = {key: _in_place_targets(node, tables) for key, node in graph.items()}
+    edges = {key: in_place_targets(node, tables) for key, node in graph.items()}
     live = set(graph) if root is None else reachable(graph, tables, root)
     for key, error in (chain_cycles or {}).items():  # in the order lowering met them
         if key in live:
@@ -415,7 +415,7 @@ def reachable(graph: dict[str, ir.Node], tables: DynamicTables, root: str) -> se
     return seen
 
 
-def _in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, str]]:
+def in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, str]]:
     """(target key, reference pointer) of every reference a node reaches without descending into
     the instance: following those in a cycle would never end."""
     found: list[tuple[str, str]] = []
