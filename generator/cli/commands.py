@@ -86,12 +86,13 @@ def jobs_for(args: argparse.Namespace, project: Project | None) -> list[Job]:
 # -- compiling one job, and compile -----------------------------------------------------------------
 
 
-def say_event(event: Event) -> None:
-    """Print one event of a compile (generator/jobs.py) as its lines."""
+def say_event(event: Event, stdout: bool = True) -> None:
+    """Print one event of a compile (generator/jobs.py) as its lines (those for standard output
+    only when `stdout`)."""
     for line, to_stderr in event_lines(event):
         if to_stderr:
             say(line, sys.stderr)
-        else:
+        elif stdout:
             say(line)
 
 
@@ -127,14 +128,10 @@ def compile_jobs(jobs_: list[Job], project: Project | None = None) -> int:
     lost: list[OSError | OutputLost] = []
 
     def print_event(event: Event) -> None:
-        for line, to_stderr in event_lines(event):
-            if to_stderr:
-                say(line, sys.stderr)
-            elif not lost:
-                try:
-                    say(line)
-                except (OutputLost, BrokenPipeError) as error:
-                    lost.append(error)
+        try:  # (an event's lines are all for one stream)
+            say_event(event, stdout=not lost)
+        except (OutputLost, BrokenPipeError) as error:
+            lost.append(error)
 
     result = jobs.compile_jobs(jobs_, project, on_event=print_event)
     if lost:

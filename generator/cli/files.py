@@ -4,6 +4,7 @@ Which module a source becomes and how it is written are library code (generator/
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import warnings
 from typing import Any, Iterator, TextIO
@@ -45,6 +46,16 @@ def say(text: str, stream: TextIO | None = _STDOUT) -> None:
         raise
     except OSError as exc:
         raise OutputLost(exc.strerror or str(exc)) from None
+
+
+def drop_output() -> None:
+    """Point standard output at /dev/null, so Python's own flush at exit does not fail again and
+    print a traceback of its own (after a full or closed standard output, or a reader gone)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # closed (None), or a stream with no descriptor
+        pass
 
 
 def report(path: str, error: StraightlineError) -> None:

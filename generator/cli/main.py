@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import signal
 import sys
 import threading
@@ -15,7 +14,7 @@ from typing import Iterator, NoReturn, Sequence
 from .. import __version__
 from ..errors import OptionError, StraightlineError, Terminated
 from ..names import LIMIT_OPTIONS, NATIVE_BACKENDS, PROFILE_NAMES
-from .files import OutputLost, printable, say, warnings_reported
+from .files import OutputLost, drop_output, printable, say, warnings_reported
 from .format_flags import (
     FORMAT_FLAGS,
     add_format_flags,
@@ -211,10 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _main(argv)
         except BrokenPipeError:  # the reader went away (`| head`): stop quietly
-            _drop_output()
+            drop_output()
             return 1
         except OutputLost as lost:  # a closed or full standard output: the report is incomplete
-            _drop_output()
+            drop_output()
             say(f"straightline: cannot write to standard output: {lost}", sys.stderr)
             return 2
 
@@ -286,15 +285,3 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-
-
-def _drop_output() -> None:
-    """Point standard output at /dev/null, so Python's own flush at exit does not fail again and
-    print a traceback of its own."""
-    if sys.stdout is None:
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # a stream with no descriptor
-        pass

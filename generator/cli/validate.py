@@ -31,6 +31,7 @@ from ..validate.readers import FORMATS, require_json5, require_yaml
 from ..validate.report import JsonReporter, Merger, Reporter, TextReporter
 from ..validate.runner import TaskResult, run_serial
 from ..validate.tasks import CHUNK_BYTES, DASK_CHUNK_BYTES, Task, plan
+from .files import drop_output
 from .format_flags import (
     FORMAT_FLAGS,
     add_format_flags,
@@ -190,10 +191,10 @@ def validate_command(args: argparse.Namespace) -> int:
             _written(sys.stdout.write)(listing())
             _written(sys.stdout.flush)()  # (a full device refuses at the flush: here, not at exit)
         except BrokenPipeError:
-            _drop_output()
+            drop_output()
             return 1
         except _ReportLost as lost:
-            _drop_output()
+            drop_output()
             _complain(f"straightline validate: cannot write the report to standard output: {lost}")
             return 2
         return 0
@@ -213,10 +214,10 @@ def validate_command(args: argparse.Namespace) -> int:
         return 2
     except BrokenPipeError:
         # the reader went away (`| head`): stop quietly, and keep Python's exit from failing too
-        _drop_output()
+        drop_output()
         return 1
     except _ReportLost as lost:  # a full disk, a device error: the report is incomplete
-        _drop_output()
+        drop_output()
         _complain(f"straightline validate: cannot write the report to standard output: {lost}")
         return 2
 
@@ -240,16 +241,6 @@ def _written(function: _Guarded) -> _Guarded:
             raise _ReportLost(exc.strerror or exc) from None
 
     return cast(_Guarded, guarded)  # (called as `function` is)
-
-
-def _drop_output() -> None:
-    """Send what standard output still holds to /dev/null, so Python's own flush at exit does not
-    fail again (and print a traceback of its own)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # a stream with no descriptor
-        pass
 
 
 def _complain(line: str) -> None:
