@@ -383,7 +383,7 @@ def render(
     )
     pieces = tags.pieces(text)
     sections = (
-        [replace(tag, text=chunk) for _, tag, chunk in pieces if chunk]
+        [_with_text(tag, chunk) for _, tag, chunk in pieces if chunk]
         if not format
         else _format(pieces)
     )
@@ -483,7 +483,8 @@ def _format(pieces: list[tuple[str, Section, str]]) -> list[Section]:
     in every module, so their formatting is cached; joined as black joins top-level blocks (two
     blank lines around a def or class, none between consecutive constant assignments). Each
     section's text ends with the blank lines after it."""
-    out: list[Section] = []
+    tags: list[Section] = []
+    texts: list[str] = []
     previous = ""
     for kind, tag, chunk in pieces:
         chunk = (
@@ -491,13 +492,17 @@ def _format(pieces: list[tuple[str, Section, str]]) -> list[Section]:
         )
         if not chunk:
             continue
-        if out:  # black: two blank lines around a def or class, none between constant assignments
-            gap = "\n" if kind == previous == "const" else "\n\n\n"
-            out[-1] = replace(out[-1], text=out[-1].text + gap)
-        out.append(replace(tag, text=chunk))
+        if texts:  # black: two blank lines around a def or class, none between constant assignments
+            texts[-1] += "\n" if kind == previous == "const" else "\n\n\n"
+        tags.append(tag)
+        texts.append(chunk)
         previous = kind
-    out[-1] = replace(out[-1], text=out[-1].text + "\n")
-    return out
+    texts[-1] += "\n"
+    return [_with_text(tag, text) for tag, text in zip(tags, texts)]
+
+
+def _with_text(tag: Section, text: str) -> Section:
+    return Section(tag.kind, text, tag.defines, tag.types, tag.statements)
 
 
 _EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
