@@ -423,3 +423,47 @@ def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> N
     part = "a\ud83d\udc00\u00e9\U0001f600"  # (a high and a low surrogate side by side stay two)
     many = rebuilt(part * 4000)
     assert len(list(ast.walk(many))) == len(list(ast.walk(rebuilt(part * source._MOST_CHR))))
+
+
+def test_compile_hands_each_mypyc_build_the_module_it_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`straightline compile` with native = "mypyc" gives each build the module as it rendered
+    it (a schema's and a tool contract's), whose text is the file it wrote; no build runs here."""
+    from generator import jobs
+
+    (tmp_path / "a.json").write_text('{"type": "object", "required": ["\\ud83d"]}')
+    (tmp_path / "math_add.json").write_bytes((ROOT / "contracts/tools/math.add.json").read_bytes())
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        '[tool.straightline]\nout = "out"\ncontracts = ["a.json", "math_add.json"]\n'
+        'native = "mypyc"\n'
+    )
+    given: list[tuple[Path, RenderedModule | None]] = []
+
+    def build(path: Path, rendered: RenderedModule | None = None, **options: Any) -> Path:
+        given.append((path, rendered))
+        return path.with_suffix(".so")
+
+    monkeypatch.setattr(jobs, "check_toolchain", lambda **options: None)
+    monkeypatch.setattr(jobs, "build_native", build)
+    result = jobs.compile_jobs(load_project(config).jobs)
+    assert sorted(path.name for path, _ in given) == ["a.py", "math_add.py"], result.events
+    for path, rendered in given:
+        assert rendered is not None and rendered.text == path.read_text()
+        assert [s.kind for s in rendered.sections].count(TYPES) >= 1
+    (schema,) = [rendered for path, rendered in given if path.name == "a.py"]
+    assert schema is not None and dict(schema.surrogates) == {'"\\ud83d"': "\ud83d"}
+
+
+def test_sealing_grows_the_first_section_only() -> None:
+    """The header's seal adds lines to the first section; any other change of the text is not
+    this module's sealing and is refused."""
+    module = RenderedModule(
+        (RenderedModule.of_text("# header\n").sections[0], *_generated("math_add").sections[1:])
+    )
+    sealed = module.resealed("# header\n# sealed: 1\n" + module.text[len("# header\n") :])
+    assert sealed.sections[0].text == "# header\n# sealed: 1\n"
+    assert sealed.sections[1:] == module.sections[1:]
+    with pytest.raises(ValueError):
+        module.resealed(module.text + "X = 1\n")
