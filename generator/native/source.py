@@ -25,16 +25,17 @@ defines the same objects under the same names in the module's namespace when the
 imported: the interpreter runs the very text the pure module runs (a TypedDict's `__module__` is the
 module's name either way). For mypy, each name the compiled code uses is declared (`Name = Any` for
 a type, `Name: T` for a value, T the type the renderer gave it), where a word of the compiled
-text names it. The constants (`Final`) stay compiled, as C statics the compiled functions read
-directly, unless more than _MAX_COMPILED_TOP_LEVEL top-level statements would remain: then they
-are run at import too and read from the module's namespace (slower: a dictionary look-up each, but
-FHIR's module is built at all). The module file, and the record's hash of it, stay the module's own
-text.
+text names it (a word of a string or comment counts too: one declaration more, never one less).
+The constants (`Final`) stay compiled, as C statics the compiled functions read directly, unless
+the sections count more than _MAX_COMPILED_TOP_LEVEL such statements (the template's own handful
+not counted): then they are run at import too and read from the module's namespace (slower: a
+dictionary look-up each, but FHIR's module is built at all). The module file, and the record's
+hash of it, stay the module's own text.
 
 A str literal holding a lone surrogate (JSON allows "\\ud83d" in a schema's strings; the module
-says which, as codegen.literal wrote them) is written in that text as the same string joined from parts and chr() calls (or, holding many, as its
-`unicode_escape` text decoded when it runs): mypyc writes literals into C as UTF-8, which a
-surrogate has not, and refuses them.
+names them, as codegen.literal wrote them) is written in that text as the same string joined from
+parts and chr() calls (or, holding many, as its `unicode_escape` text decoded when it runs): mypyc
+writes literals into C as UTF-8, which a surrogate has not, and refuses them.
 """
 
 from __future__ import annotations
