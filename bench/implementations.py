@@ -86,17 +86,17 @@ def _straightline(case: Case) -> Validator:
 def _native(case: Case, timeout: float) -> tuple[Validator, dict[str, Any]]:
     """The module `_straightline` executes, written to a file and built with mypyc; the validator
     is the extension's is_valid (checked to be what was imported)."""
-    import generator
+    from generator.api import compile_rendered
     from generator.native import build_native
 
-    source = generator.compile_source(case.schema_text, profile=case.profile, format=False)
+    rendered = compile_rendered(case.schema_text, profile=case.profile, format=False)[0]
     directory = Path(tempfile.mkdtemp(prefix="straightline-bench-native-"))
     atexit.register(shutil.rmtree, directory, True)  # the extension stays loaded; its file may go
     name = "straightline_native_" + "".join(c if c.isalnum() else "_" for c in case.name)
     module_file = directory / f"{name}.py"
-    module_file.write_text(source, encoding="utf-8")
+    module_file.write_text(rendered.text, encoding="utf-8")
     started = time.perf_counter_ns()
-    extension = build_native(module_file, timeout=timeout)
+    extension = build_native(module_file, rendered, timeout=timeout)
     build_ns = time.perf_counter_ns() - started
     sys.path.insert(0, str(directory))
     try:

@@ -1,4 +1,4 @@
-"""The public API: compile_source, compile_module and compile_built check their arguments and
+"""The public API: compile_source, compile_module, compile_rendered and compile_built check their arguments and
 run the one pipeline every compile runs (generator/pipeline.py: load -> preflight -> resolve ->
 lower -> plan -> emit -> render -> seal). prepare, build and Built are the pipeline's, named here
 too for the callers that run its first stages alone.
@@ -14,6 +14,7 @@ from .errors import OptionError, SchemaError
 from .format_options import format_options
 from .names import module_name_for
 from .pipeline import Built, Part, build, compile_text, prepare
+from .render.sections import RenderedModule
 from .resolve import check_base_uri
 
 
@@ -59,7 +60,7 @@ def compile_source(
     where `format` asserts). `content_assertion`: contentEncoding/contentMediaType checks in
     draft 7 (None: annotations). See generator/format_options.py.
     """
-    return compile_built(
+    return compile_rendered(
         schema,
         profile=profile,
         name=name,
@@ -73,11 +74,11 @@ def compile_source(
         unknown_formats=unknown_formats,
         content_assertion=content_assertion,
         **options,
-    )[0]
+    )[0].text
 
 
 @paused()
-def compile_built(
+def compile_rendered(
     schema: Any,
     *,
     profile: str | None = None,
@@ -92,9 +93,9 @@ def compile_built(
     unknown_formats: str = "ignore",
     content_assertion: bool | None = None,
     **options: Any,
-) -> tuple[str, Built]:
-    """compile_source()'s text and the Built it was rendered from: its functions as code trees,
-    which the C backend (generator/native/c_module.py) renders again."""
+) -> tuple[RenderedModule, Built]:
+    """compile_source()'s module as tagged sections (render/sections.py: what the mypyc build
+    reads, generator/native/source.py), and the Built it was rendered from."""
     check_name(name)
     check_base_uri(base_uri)
     if not isinstance(fragment, str):
@@ -102,7 +103,7 @@ def compile_built(
             f"fragment must be a string (a JSON pointer or an anchor), not {type(fragment).__name__}"
         )
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)
-    text, (compiled,) = compile_text(
+    rendered, (compiled,) = compile_text(
         [Part(schema, "Instance", base_uri=base_uri, fragment=fragment)],
         template="module.py.j2",
         profile=profile,
@@ -116,7 +117,14 @@ def compile_built(
         sealed_base_uri=base_uri,
         fragment=fragment,
     )
-    return text, compiled.built
+    return rendered, compiled.built
+
+
+def compile_built(schema: Any, **options: Any) -> tuple[str, Built]:
+    """compile_source()'s text (options as it takes them) and the Built it was rendered from: its
+    functions as code trees, which the C backend (generator/native/c_module.py) renders again."""
+    rendered, built = compile_rendered(schema, **options)
+    return rendered.text, built
 
 
 def compile_module(
@@ -154,6 +162,7 @@ __all__ = [
     "SchemaError",
     "build",
     "compile_module",
+    "compile_rendered",
     "compile_source",
     "prepare",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import keyword
 import math
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -118,12 +119,34 @@ def literal(value: Any) -> Code:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
+# Every str literal written that holds a lone surrogate (JSON allows "\\ud83d"), by its text: the
+# mypyc build writes such literals otherwise (mypyc refuses them; generator/native/source.py) and
+# learns here which they are. Only grows; such strings are rare.
+_LONE_SURROGATES: dict[str, str] = {}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_literals(text: str) -> dict[str, str]:
+    """The str literals written by literal() that hold a lone surrogate and occur in `text`, by
+    their text, with their values."""
+    if "\\u" not in text:  # (ascii() writes a surrogate as a \u escape: most modules have none)
+        return {}
+    return {written: value for written, value in list(_LONE_SURROGATES.items()) if written in text}
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _string(text: str) -> str:
     """A str literal, ASCII-only (ascii() escapes quotes, backslashes, newlines, U+2028, lone
     surrogates...), in the quotes black prefers: double, unless that needs more escapes. So the
     emitted text is already what black would make of it. Cached: a compile writes the same names
     and messages many times."""
+    written = _quoted(text)
+    if _SURROGATE.search(text):
+        _LONE_SURROGATES[written] = text
+    return written
+
+
+def _quoted(text: str) -> str:
     value = ascii(text)
     if value[0] == '"':
         return value  # ascii() chose double quotes: the string holds ' and no "

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .api import compile_source
-from .contracts import compile_contract_source, is_contract
+from .api import compile_rendered, compile_source
+from .contracts import compile_contract_rendered, compile_contract_source, is_contract
 from .errors import SchemaWarning, StraightlineError
 from .files import split_source, write_atomic
 from .load import read_source
@@ -41,6 +41,7 @@ from .native import (
 from .profiles import DRAFT_PROFILES, get_profile, with_options
 from .project import INIT_TEXT, Job, Project, Settings
 from .render.header import is_generated
+from .render.sections import RenderedModule
 from .report import failure_lines, warning_lines
 from .resolve import RegistryWarning, file_uri, load_registry_directory
 from .yaml_loader import is_yaml_path, yaml_as_json
@@ -271,12 +272,13 @@ def build_job(
     registry: Any = None,
     on_event: Callable[[Event], None],
     compile_schema: Callable[..., str] | None = None,
+    compile_contract: Callable[..., str] | None = None,
 ) -> str:
     """The module text for one job: a tool contract file, or a schema (`raw`: its source, already
     read; `registry`: the registry to use, else the settings'). Its warnings (a Warned) and the
     remote cache's notes (Noted) go to `on_event`, also when it fails. `compile_schema`
     (compile_source's arguments) compiles a schema in compile_source's place (the C backend's
-    build)."""
+    build), `compile_contract` a contract in compile_contract_source's (render_job)."""
     raw = read_job(job) if raw is None else raw
     settings = job.settings
     common: dict[str, Any] = {
@@ -298,7 +300,9 @@ def build_job(
             elif settings.registry:
                 common["registry"] = registries.get(settings.registry, settings.uri_root)
             if is_contract_file(job.source, raw):
-                return compile_contract_source(raw, name=name, format=format, **common)
+                return (compile_contract or compile_contract_source)(
+                    raw, name=name, format=format, **common
+                )
             return (compile_schema or compile_source)(
                 raw,
                 name=name,
@@ -318,6 +322,32 @@ def build_job(
                 for note in fetching.cache.notes:
                     on_event(Noted(note))
                 fetching.cache.notes.clear()
+
+
+def render_job(
+    job: Job, registries: Registries, *, on_event: Callable[[Event], None]
+) -> RenderedModule:
+    """build_job's module for one job (named by its file), as tagged sections: what the mypyc
+    build reads (generator/native/source.py)."""
+    found: list[RenderedModule] = []
+
+    def schema(raw: Any, **options: Any) -> str:
+        found.append(compile_rendered(raw, **options)[0])
+        return found[-1].text
+
+    def contract(raw: Any, **options: Any) -> str:
+        found.append(compile_contract_rendered(raw, **options))
+        return found[-1].text
+
+    build_job(
+        job,
+        registries,
+        name=job.target.stem,
+        on_event=on_event,
+        compile_schema=schema,
+        compile_contract=contract,
+    )
+    return found[-1]
 
 
 # -- compiling jobs into files ---------------------------------------------------------------------
@@ -348,13 +378,16 @@ def compile_jobs(
         )
     registries = Registries()
     written: list[Job] = []
+    rendered: dict[int, RenderedModule] = {}  # by id(job): the modules the mypyc build reads
     for job in jobs:
         try:
-            text = build_job(job, registries, name=job.target.stem, on_event=record)
+            module = render_job(job, registries, on_event=record)
         except StraightlineError as error:
             record(SourceFailed(job.shown, error))
             continue
-        problem = _write_module(job, text)
+        if job.settings.native and job.settings.native_backend == "mypyc":
+            rendered[id(job)] = module
+        problem = _write_module(job, module.text)
         if problem is not None:
             record(FileFailed(job.target, problem))
             continue
@@ -362,7 +395,7 @@ def compile_jobs(
         written.append(job)
     if project is not None:
         _write_packages(project, record)  # before the native builds: a package names its modules
-    _native_step(written, record, registries)
+    _native_step(written, record, registries, rendered)
     if project is not None:
         for orphan in orphans(project):
             try:
@@ -436,7 +469,12 @@ def orphans(project: Project) -> list[Path]:
 # -- the native step -------------------------------------------------------------------------------
 
 
-def _native_step(jobs: list[Job], record: Callable[[Event], None], registries: Registries) -> None:
+def _native_step(
+    jobs: list[Job],
+    record: Callable[[Event], None],
+    registries: Registries,
+    rendered: dict[int, RenderedModule],
+) -> None:
     """Build the native jobs' extensions, each by its backend, and remove the others'
     (generator/native). A module whose build fails keeps no extension: the pure module is used."""
     wanted: list[Job] = []
@@ -473,7 +511,12 @@ def _native_step(jobs: list[Job], record: Callable[[Event], None], registries: R
     mypyc = [job for job in wanted if job.settings.native_backend == "mypyc"]
     workers = max(1, min(len(mypyc), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        outcomes = dict(zip(map(id, mypyc), pool.map(_build_one, mypyc)))
+        outcomes = dict(
+            zip(
+                map(id, mypyc),
+                pool.map(lambda job: _build_one(job, rendered=rendered[id(job)]), mypyc),
+            )
+        )
     for job in wanted:
         if id(job) not in outcomes:
             outcomes[id(job)] = _build_one(job, registries)
@@ -486,12 +529,15 @@ def _native_step(jobs: list[Job], record: Callable[[Event], None], registries: R
 
 
 def _build_one(
-    job: Job, registries: Registries | None = None
+    job: Job, registries: Registries | None = None, rendered: RenderedModule | None = None
 ) -> tuple[Path, float] | StraightlineError:
-    """One job's extension: mypyc's, or (given the registries) the C backend's."""
+    """One job's extension: mypyc's (of the module as `rendered`), or (given the registries) the
+    C backend's."""
     started = time.monotonic()
     try:
-        built = build_native(job.target) if registries is None else _build_c(job, registries)
+        built = (
+            build_native(job.target, rendered) if registries is None else _build_c(job, registries)
+        )
     except StraightlineError as error:  # (the C backend compiles the schema again)
         return NativeBuildError(f"native build failed: {error.message}", code=error.code)
     except OSError as error:

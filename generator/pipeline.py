@@ -44,6 +44,7 @@ from .profiles import (
 )
 from .render.header import seal
 from .render.module import render, root_of
+from .render.sections import RenderedModule
 from .render.types import TypedRoot, module_types
 from .resolve import Document, ReadLog, Registry, registry_mapping
 
@@ -279,8 +280,9 @@ def compile_text(
     sealed_base_uri: str = "",
     data: Any = None,
     **fields: Any,
-) -> tuple[str, list[Compiled]]:
-    """The sealed text of a module validating each part, and what each compiled to.
+) -> tuple[RenderedModule, list[Compiled]]:
+    """The sealed module validating each part (its text as tagged sections), and what each
+    compiled to.
 
     `profile`: the profile each part is prepared with (None: chosen from its $schema);
     `requested_profile`: the one the caller asked for (hygiene warns when it overrides $schema;
@@ -336,7 +338,7 @@ def compile_text(
     emitters = [one.built.emitter for one in compiled]
     if data is not None:
         emitters[0].uses_decimal = emitters[0].uses_decimal or uses_decimal(data)
-    text = render(
+    rendered = render(
         template,
         emitters,
         roots,
@@ -349,10 +351,10 @@ def compile_text(
         **fields,
     )
     sealed = seal(
-        text,
+        rendered.text,
         requested_profile=requested_profile,
         base_uri=sealed_base_uri,
         registry=registry,
         asked=registry.asked,
     )
-    return sealed, compiled
+    return rendered.resealed(sealed), compiled

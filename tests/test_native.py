@@ -34,6 +34,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import generator
+from generator.api import compile_rendered
+from generator.jobs import Registries, render_job
 from generator.native import (
     EXTENSION_SUFFIX,
     CompilerNotFound,
@@ -45,7 +47,9 @@ from generator.native import (
     remove_native,
 )
 from generator.native import source as native_source
+from generator.project import find_config, load_project
 from generator.reference import DraftReference
+from generator.render.sections import RenderedModule
 
 from .conftest import ROOT
 from .errors.structure import structure
@@ -146,25 +150,26 @@ CONTENT = {
 }
 
 
-def _write_package(directory: Path) -> Path:
+def _write_package(directory: Path) -> dict[str, RenderedModule]:
+    """The sample modules written into the package, each as the compile rendered it (what the
+    mypyc build reads: generator/native/source.py), by stem."""
     package = directory / PACKAGE
     package.mkdir()
     (package / "__init__.py").write_text("")
-    shutil.copy(
-        ROOT / "generated" / "draft2020_12" / "tool_package_schema.py", package / "tool_package.py"
-    )
-    (package / "tree.py").write_text(
-        generator.compile_source(STRICT_TREE, registry=REGISTRY, name="tree")
-    )
-    (package / "checks.py").write_text(
-        generator.compile_source(
+    project = load_project(find_config(ROOT))
+    (job,) = [job for job in project.jobs if job.target.stem == "tool_package_schema"]
+    modules = {
+        "tool_package": render_job(job, Registries(), on_event=lambda event: None),
+        "tree": compile_rendered(STRICT_TREE, registry=REGISTRY, name="tree")[0],
+        "checks": compile_rendered(
             CHECKS, name="checks", format_assertion=True, unsafe_patterns="allow"
-        )
-    )
-    (package / "content.py").write_text(
-        generator.compile_source(CONTENT, name="content", content_assertion=True)
-    )
-    return package
+        )[0],
+        "content": compile_rendered(CONTENT, name="content", content_assertion=True)[0],
+    }
+    assert modules["tool_package"].text == job.target.read_text()
+    for stem, module in modules.items():
+        (package / f"{stem}.py").write_text(module.text)
+    return modules
 
 
 def _pure(path: Path) -> Any:
@@ -181,7 +186,8 @@ class Sample:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.package = _write_package(directory)
+        rendered = _write_package(directory)
+        self.package = directory / PACKAGE
         modules = [
             self.package / f"{name}.py" for name in ("tool_package", "tree", "checks", "content")
         ]
@@ -192,9 +198,14 @@ class Sample:
             mock.patch.object(native_source, "_MAX_COMPILED_TOP_LEVEL", 0),
             mock.patch.object(generator.native, "C_PART_BYTES", 100_000),
         ):
-            checks = build_native(modules[2])
+            checks = build_native(modules[2], rendered["checks"])
         with ThreadPoolExecutor(max_workers=2) as pool:
-            others = list(pool.map(build_native, modules[:2] + modules[3:]))
+            others = list(
+                pool.map(
+                    lambda module: build_native(module, rendered[module.stem]),
+                    modules[:2] + modules[3:],
+                )
+            )
         self.extensions = others[:2] + [checks] + others[2:]
         sys.path.insert(0, str(directory))
         try:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-import generator
+from generator.api import compile_rendered
 from generator.native import EXTENSION_SUFFIX, build_native
 
 pytestmark = pytest.mark.skipif(
@@ -183,8 +183,9 @@ for kib in (64, 256, 1024, 8192):
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("native_deep")
     module = directory / f"{NAME}.py"
-    module.write_text(generator.compile_source(SCHEMA, name=NAME))
-    build_native(module)
+    rendered = compile_rendered(SCHEMA, name=NAME)[0]
+    module.write_text(rendered.text)
+    build_native(module, rendered)
     return directory
 
 

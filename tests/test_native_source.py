@@ -1,9 +1,11 @@
 """generator/native/source.py: the text mypyc compiles for a module runs its static types and its
-module-level data through `exec` at import. Checked here without a C compiler: the text keeps the
-module's line numbers, defines exactly the same names to the same values (types compared by what
-they say), leaves functions and (in a module of ordinary size) constants compiled, declares for
-mypy each name the compiled code uses, and demotes the constants of a module too large for mypyc's
-top level. (tests/test_native.py builds modules through it and compares them with the pure ones.)
+module-level data through `exec` at import, cut where the renderer's tagged sections say
+(render/sections.py), never by parsing the text. Checked here without a C compiler: the text keeps
+the module's line numbers, defines exactly the same names to the same values (types compared by
+what they say), leaves functions and (in a module of ordinary size) constants compiled, declares
+for mypy each name the compiled code uses, and demotes the constants of a module too large for
+mypyc's top level. (tests/test_native.py builds modules through it and compares them with the
+pure ones.)
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ from typing import Any
 
 import pytest
 
-import generator
-from generator.native import source
+from generator.api import compile_rendered
+from generator.codegen import literal
+from generator.jobs import Registries, render_job
+from generator.native import NativeBuildError, _compiled_text, source
 from generator.native.source import mypyc_source
+from generator.project import find_config, load_project
+from generator.render.sections import CODE, CONSTANT, DATA, TYPES, RenderedModule
 
 from .conftest import ROOT
 
@@ -34,10 +40,20 @@ def _run(text: str, name: str) -> types.ModuleType:
     return module
 
 
-def _bench_text(case_name: str) -> str:
+def _bench_module(case_name: str, format: bool = False) -> RenderedModule:
     load = select_cases([case_name])[0][0][1]
     case = load()
-    return generator.compile_source(case.schema_text, profile=case.profile, format=False)
+    return compile_rendered(case.schema_text, profile=case.profile, format=format)[0]
+
+
+def _generated(stem: str) -> RenderedModule:
+    """The module of generated/ whose file is `stem`.py, rendered as `straightline compile`
+    renders it (its text is the file's)."""
+    project = load_project(find_config(ROOT))
+    (job,) = [job for job in project.jobs if job.target.stem == stem]
+    rendered = render_job(job, Registries(), on_event=lambda event: None)
+    assert rendered.text == job.target.read_text()
+    return rendered
 
 
 def _described(value: Any) -> Any:
@@ -57,18 +73,18 @@ def _described(value: Any) -> Any:
 
 
 SOURCES = {
-    "tool-package": lambda: (
-        ROOT / "generated" / "draft2020_12" / "tool_package_schema.py"
-    ).read_text(),
-    "math.add": lambda: (ROOT / "generated" / "tools" / "math_add.py").read_text(),
-    "swagger": lambda: _bench_text("swagger"),
+    "tool-package": lambda: _generated("tool_package_schema"),
+    "math.add": lambda: _generated("math_add"),
+    "swagger": lambda: _bench_module("swagger"),
+    "swagger-formatted": lambda: _bench_module("swagger", format=True),
 }
 
 
 @pytest.mark.parametrize("which", sorted(SOURCES))
 def test_the_same_names_and_values_with_the_same_line_numbers(which: str) -> None:
-    text = SOURCES[which]()
-    compiled = mypyc_source(text, "sample")
+    module = SOURCES[which]()
+    text = module.text
+    compiled = mypyc_source(module, "sample")
     assert compiled != text and "exec(compile(" in compiled
     assert compiled.count("\n") == text.count("\n")
     original_tree, compiled_tree = ast.parse(text), ast.parse(compiled)
@@ -89,10 +105,62 @@ def test_the_same_names_and_values_with_the_same_line_numbers(which: str) -> Non
             assert _described(getattr(variant, name)) == _described(value), name
 
 
+@pytest.mark.parametrize("which", ["swagger", "swagger-formatted", "math.add"])
+def test_the_sections_are_the_text_cut_at_top_level_statements(which: str) -> None:
+    """The renderer's sections: whole lines, in order, that join to the text; each starts a
+    top-level statement, and each tagged one holds what its kind says (checked here with ast,
+    which the build itself never uses)."""
+    module = SOURCES[which]()
+    assert "".join(s.text for s in module.sections) == module.text
+    line = 1
+    starts = {s.lineno for s in ast.parse(module.text).body}
+    kinds = set()
+    for section in module.sections:
+        assert section.text.endswith("\n")
+        kinds.add(section.kind)
+        body = ast.parse(section.text).body  # each section is whole statements
+        if section is not module.sections[0]:
+            assert line in starts
+        if section.kind == CONSTANT:
+            (statement,) = body
+            assert isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+            assert section.defines == (statement.target.id,)
+            assert ast.unparse(statement.annotation).startswith("Final")
+        elif section.kind == TYPES:
+            assert all(isinstance(s, (ast.AnnAssign, ast.Assign, ast.ClassDef)) for s in body)
+        elif section.kind == DATA:
+            bound = [
+                s.targets[0].id
+                for s in body
+                if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name)
+            ]
+            assert list(section.defines) == bound
+        line += section.text.count("\n")
+    assert {CODE, CONSTANT, TYPES} <= kinds
+
+
+def test_the_mypyc_text_is_made_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mypyc build's modules in generator/native import no `ast`, and no parse runs while
+    the mypyc text is made. (The C backend's c_module.py reads the value of a str literal of the
+    code tree with ast.literal_eval: a value, not the module's text.)"""
+    for stem in ("__init__", "source", "worker"):
+        text = (ROOT / "generator" / "native" / f"{stem}.py").read_text()
+        assert not re.search(r"^\s*(import ast\b|from ast import)|\bast\.", text, re.M), stem
+    module = _generated("tool_package_schema")
+    calls: list[object] = []
+    real = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert "exec(compile(" in mypyc_source(module, "m")
+    assert calls == []
+
+
 def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
     """A module of ordinary size: its Final constants are still top-level statements mypyc
-    compiles; its table updates and the pairs they hold are not; the root type is declared."""
-    compiled = ast.parse(mypyc_source(_bench_text("swagger"), "swagger"))
+    compiles; its table updates, the pairs they hold and the aliases are not; the root type is
+    declared, and each name of the data the compiled code reads, by the type the renderer gave it.
+    """
+    compiled_text = mypyc_source(_bench_module("swagger"), "swagger")
+    compiled = ast.parse(compiled_text)
     finals = [
         s
         for s in compiled.body
@@ -106,7 +174,7 @@ def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
     assert not [
         s
         for s in compiled.body
-        if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]).startswith("_Q")
+        if isinstance(s, ast.Assign) and re.match(r"_Q|_v0r", ast.unparse(s.targets[0]))
     ]
     assert not [
         s
@@ -117,78 +185,73 @@ def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
         s for s in compiled.body if isinstance(s, ast.Assign) and ast.unparse(s) == "Instance = Any"
     ]
     assert len(declared) == 1
-
-
-def _large_module(constants: int) -> str:
-    """A module with many Final constants, one table filled at the top level, and a function
-    that reads a constant and the table."""
-    lines = ["from typing import Any, Final, TypeAlias, TypedDict", ""]
-    lines += [f"_C{i}: Final = frozenset({{'a{i}', 'b{i}'}})" for i in range(constants)]
-    lines += [
-        "_F: Final[dict[str, Any]] = {}",
-        "_Q1 = (1, 2)",
-        "_F.update({'x': _Q1})",
-        "",
-        "def check(x: Any) -> bool:",
-        "    return x in _C3 and 'x' in _F",
-        "",
-        "Point = TypedDict('Point', {'x': int, 'next': 'Point | None'}, total=False)",
-        "Instance: TypeAlias = Point | list[Any]",
-        "",
-        "def is_valid(x: Any) -> 'bool':",
-        "    y: Instance = x",
-        "    return check(y)",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def test_a_module_too_large_for_mypycs_top_level_runs_its_constants_at_import() -> None:
-    small, large = _large_module(10), _large_module(source._MAX_COMPILED_TOP_LEVEL + 10)
-    small_tree = ast.parse(mypyc_source(small, "small"))
-    assert (
-        sum(isinstance(s, ast.AnnAssign) and s.value is not None for s in small_tree.body) == 11
-    )  # constants compiled
-    large_text = mypyc_source(large, "large")
-    large_tree = ast.parse(large_text)
-    assert not [s for s in large_tree.body if isinstance(s, ast.AnnAssign) and s.value is not None]
-    # the names the compiled functions use are declared for mypy: values with the type their Final
-    # or their value says, the type as a type
-    declared = {
-        ast.unparse(s) for s in large_tree.body if isinstance(s, (ast.AnnAssign, ast.Assign))
+    annotated = {
+        ast.unparse(s) for s in compiled.body if isinstance(s, ast.AnnAssign) and s.value is None
     }
-    assert {"_C3: frozenset[Any]", "_F: dict[str, Any]", "Instance = Any"} <= declared
-    assert not [d for d in declared if d.startswith("_C4")]  # no function uses it
-    for text in (small, large):
-        pure, variant = _run(text, "m"), _run(mypyc_source(text, "m"), "m")
-        assert sorted(vars(pure)) == sorted(vars(variant))
-        assert variant.is_valid("a3") is pure.is_valid("a3") is True
-        assert _described(variant.Point) == _described(pure.Point)
+    # an alias through a memo wrapper (its return type), a plain alias, a tuple of alternatives
+    assert {"_v0r: Callable[..., bool]", "_v20r: Any", "_B71: tuple[Any, ...]"} <= annotated
+    assert not [d for d in annotated if d.startswith("_Q")]  # only the tables read them
 
 
-def test_a_module_without_types_or_data_is_unchanged() -> None:
+def test_a_module_too_large_for_mypycs_top_level_runs_its_constants_at_import(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = _generated("tool_package_schema")
+    constants = [s for s in module.sections if s.kind == CONSTANT]
+    assert len(constants) > 50
+    small = ast.parse(mypyc_source(module, "small"))
+    compiled_constants = [s for s in small.body if isinstance(s, ast.AnnAssign) and s.value]
+    assert len(compiled_constants) >= len(constants)  # (and the copied primitives' own)
+    monkeypatch.setattr(source, "_MAX_COMPILED_TOP_LEVEL", len(constants) - 1)
+    large_text = mypyc_source(module, "large")
+    large = ast.parse(large_text)
+    left = {
+        ast.unparse(s.target)
+        for s in large.body
+        if isinstance(s, ast.AnnAssign) and s.value is not None
+    }
+    assert not left & {name for s in constants for name in s.defines}
+    # the names the compiled functions use are declared for mypy: with the type their Final or
+    # their value says
+    declared = {ast.unparse(s) for s in large.body if isinstance(s, ast.AnnAssign) and not s.value}
+    assert {
+        "_F26: dict[str, tuple[Any, Any]]",
+        "_T28: tuple[frozenset[Any], tuple[Any, ...]]",
+        "_S18: frozenset[Any]",
+        "_A23: tuple[Any, ...]",
+    } <= declared
+    assert not [d for d in declared if d.startswith("_L27")]  # no compiled code reads it
+    pure, variant = _run(module.text, "m"), _run(large_text, "m")
+    assert sorted(vars(pure)) == sorted(vars(variant))
+    for instance in ({}, {"name": "x"}, [], {"artifacts": {"source": 3}}):
+        assert variant.is_valid(instance) is pure.is_valid(instance)
+        assert [e.message for e in variant.errors(instance)] == [
+            e.message for e in pure.errors(instance)
+        ]
+
+
+def test_a_module_of_one_code_section_is_unchanged() -> None:
     text = "def f(x: int) -> int:\n    return x + 1\n\n\nclass A(Exception):\n    pass\n"
-    assert mypyc_source(text, "m") == text
+    assert mypyc_source(RenderedModule.of_text(text), "m") == text
 
 
-def test_text_that_is_not_python_is_given_to_mypy_as_it_stands(tmp_path: Path) -> None:
-    from generator.native import _compiled_text
-
-    for text in (b"def f(:\n", b"\xff\xfe not utf-8\n"):
-        assert _compiled_text(text, "m") == text
-    with pytest.raises(SyntaxError):
-        mypyc_source("def f(:\n", "m")
+def test_the_build_takes_the_rendered_module_of_the_files_text_only(tmp_path: Path) -> None:
+    """Without the rendered module, mypyc is given the module as it stands; with one, its text
+    must be the file's (else a typed error: the sections would cut other text)."""
+    module = _generated("math_add")
+    path = tmp_path / "math_add.py"
+    data = module.text.encode()
+    assert _compiled_text(data, "math_add", None, path) == data
+    assert b"exec(compile(" in _compiled_text(data, "math_add", module, path)
+    with pytest.raises(NativeBuildError, match="not the one given as rendered"):
+        _compiled_text(data + b"\nX = 1\n", "math_add", module, path)
 
 
 def test_a_type_named_only_in_a_string_is_declared() -> None:
     """A module whose is_valid is its root function names the root type only in a cast's string."""
-    text = (
-        "from typing import Any, Callable, TypeGuard, TypedDict, cast\n\n\ndef _v0(x: Any) -> bool:\n"
-        "    return True\n\n\nInstance = TypedDict('Instance', {'a': int})\n\n\n"
-        'is_valid = cast("Callable[[Any], TypeGuard[Instance]]", _v0)\n\n\n'
-        "def validate(x: Any) -> None:\n    assert is_valid(x)\n"
-    )
-    assert "Instance = Any; exec(" in mypyc_source(text, "m")
+    module = compile_rendered({"type": "object", "properties": {"a": {"type": "integer"}}})[0]
+    assert 'is_valid = cast("Callable[[Any], TypeGuard[Instance]]", _v0)' in module.text
+    assert "Instance = Any; exec(" in mypyc_source(module, "m")
 
 
 def test_the_c_file_is_split_at_functions_that_use_nothing_file_local(tmp_path: Path) -> None:
@@ -279,12 +342,13 @@ def test_the_guard_is_included_first_by_the_c_file_and_each_of_its_parts(tmp_pat
 
 
 # A schema whose strings hold lone surrogates (JSON allows "\ud83d"): a property name, a const, an
-# enum value and a pattern with one; the module writes each as a \u escape in a literal.
+# enum value (one alone, and one in quotes: a literal whose text holds the other's) and a pattern
+# with one; the module writes each as a \u escape in a literal (a docstring names the property).
 SURROGATES = {
     "type": "object",
     "properties": {
         "\ud83dkey": {"const": "a\udc00"},
-        "lone": {"enum": ["\ud83d", 1]},
+        "lone": {"enum": ["\ud83d", 1, '"\ud83d"']},
         "escaped": {"type": "string", "pattern": "^\\ud83d"},
     },
 }
@@ -300,17 +364,18 @@ def _surrogate_literals(text: str) -> list[str]:
     ]
 
 
-def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
+@pytest.mark.parametrize("format", [True, False])
+def test_literals_holding_a_lone_surrogate_are_built_with_chr(format: bool) -> None:
     """mypyc refuses a str literal with a surrogate ("use chr(...) instead"): each becomes the same
-    text joined from parts and chr() calls, on the same lines, and the module means the same."""
-    text = generator.compile_source(SURROGATES, name="surrogates")
-    assert _surrogate_literals(text)  # the control: the module has such literals
-    # and an implicit concatenation over three lines, a docstring and a dict key
-    text += (
-        '\n\nLONG = (\n    "a\\ud83d"\n    "b"\n    "\\udc00c"\n)\n\n\ndef f() -> None:\n'
-        '    "At /properties/\\ud83dkey."\n\n\nKEYED = {"\\ud83d": 1, "plain": 2}\n'
-    )
-    compiled = mypyc_source(text, "surrogates")
+    text joined from parts and chr() calls, on the same lines, and the module means the same. The
+    renderer names those literals, as codegen.literal wrote them."""
+    module = compile_rendered(SURROGATES, name="surrogates", format=format)[0]
+    text = module.text
+    found = _surrogate_literals(text)
+    assert found  # the control: the module has such literals, a docstring among them
+    assert "Every error of the subschema at /properties/\ud83dkey." in found
+    assert dict(module.surrogates) == {literal(v).text: v for v in set(found)}
+    compiled = mypyc_source(module, "surrogates")
     assert _surrogate_literals(compiled) == []
     assert "chr(55357)" in compiled and "chr(56320)" in compiled
     assert compiled.count("\n") == text.count("\n")
@@ -321,11 +386,12 @@ def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
         s.lineno: s.name for s in ast.parse(compiled).body if isinstance(s, ast.FunctionDef)
     } == original_defs
     pure, variant = _run(text, "surrogates"), _run(compiled, "surrogates")
-    assert variant.LONG == pure.LONG == "a\ud83db\udc00c" and variant.KEYED == pure.KEYED
     for instance in (
         {"\ud83dkey": "a\udc00", "lone": "\ud83d", "escaped": "\ud83dx"},
         {"\ud83dkey": "a"},
         {"lone": "\ud83e"},
+        {"lone": '"\ud83d"'},
+        {"lone": '"\ud83d'},
         {"escaped": "x\ud83d"},
         {"lone": 1},
     ):
@@ -336,7 +402,7 @@ def test_literals_holding_a_lone_surrogate_are_built_with_chr() -> None:
     plain = (
         'def g() -> str:\n    return "\\\\ud83d is six characters"\n'  # a backslash, not an escape
     )
-    assert source._without_surrogate_literals(plain) == plain
+    assert source._without_surrogate_literals(plain, dict(module.surrogates)) == plain
 
 
 def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> None:
@@ -345,7 +411,8 @@ def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> N
     of 1,000 of them past 22 GB, and past about 1,500 is deeper than CPython compiles)."""
 
     def rebuilt(value: str) -> ast.expr:
-        text = source._without_surrogate_literals(f"X = {value!r}\n")
+        written = literal(value).text
+        text = source._without_surrogate_literals(f"X = {written}\n", {written: value})
         statement = ast.parse(text).body[0]
         assert isinstance(statement, ast.Assign) and not _surrogate_literals(text)
         namespace: dict[str, Any] = {}
@@ -356,3 +423,47 @@ def test_a_string_of_many_surrogates_is_made_by_an_expression_of_one_size() -> N
     part = "a\ud83d\udc00\u00e9\U0001f600"  # (a high and a low surrogate side by side stay two)
     many = rebuilt(part * 4000)
     assert len(list(ast.walk(many))) == len(list(ast.walk(rebuilt(part * source._MOST_CHR))))
+
+
+def test_compile_hands_each_mypyc_build_the_module_it_rendered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`straightline compile` with native = "mypyc" gives each build the module as it rendered
+    it (a schema's and a tool contract's), whose text is the file it wrote; no build runs here."""
+    from generator import jobs
+
+    (tmp_path / "a.json").write_text('{"type": "object", "required": ["\\ud83d"]}')
+    (tmp_path / "math_add.json").write_bytes((ROOT / "contracts/tools/math.add.json").read_bytes())
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        '[tool.straightline]\nout = "out"\ncontracts = ["a.json", "math_add.json"]\n'
+        'native = "mypyc"\n'
+    )
+    given: list[tuple[Path, RenderedModule | None]] = []
+
+    def build(path: Path, rendered: RenderedModule | None = None, **options: Any) -> Path:
+        given.append((path, rendered))
+        return path.with_suffix(".so")
+
+    monkeypatch.setattr(jobs, "check_toolchain", lambda **options: None)
+    monkeypatch.setattr(jobs, "build_native", build)
+    result = jobs.compile_jobs(load_project(config).jobs)
+    assert sorted(path.name for path, _ in given) == ["a.py", "math_add.py"], result.events
+    for path, rendered in given:
+        assert rendered is not None and rendered.text == path.read_text()
+        assert [s.kind for s in rendered.sections].count(TYPES) >= 1
+    (schema,) = [rendered for path, rendered in given if path.name == "a.py"]
+    assert schema is not None and dict(schema.surrogates) == {'"\\ud83d"': "\ud83d"}
+
+
+def test_sealing_grows_the_first_section_only() -> None:
+    """The header's seal adds lines to the first section; any other change of the text is not
+    this module's sealing and is refused."""
+    module = RenderedModule(
+        (RenderedModule.of_text("# header\n").sections[0], *_generated("math_add").sections[1:])
+    )
+    sealed = module.resealed("# header\n# sealed: 1\n" + module.text[len("# header\n") :])
+    assert sealed.sections[0].text == "# header\n# sealed: 1\n"
+    assert sealed.sections[1:] == module.sections[1:]
+    with pytest.raises(ValueError):
+        module.resealed(module.text + "X = 1\n")

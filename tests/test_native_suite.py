@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import generator
+from generator.api import compile_rendered
 from generator.native import NativeBuildError, build_native
 
 from .suite import DRAFTS, groups, suite_files
@@ -190,11 +191,11 @@ def test_bench_schemas_natively(case_name: str, tmp_path: Path) -> None:
 
     for name, load in select_cases([case_name])[0]:
         case = load()
-        text = generator.compile_source(case.schema_text, profile=case.profile, format=False)
+        rendered = compile_rendered(case.schema_text, profile=case.profile, format=False)[0]
         module_name = "bench_" + "".join(c if c.isalnum() else "_" for c in name)
-        (tmp_path / f"{module_name}.py").write_text(text)
+        (tmp_path / f"{module_name}.py").write_text(rendered.text)
         try:
-            build_native(tmp_path / f"{module_name}.py", timeout=3600)
+            build_native(tmp_path / f"{module_name}.py", rendered, timeout=3600)
         except NativeBuildError as error:
             if KNOWN_REFUSAL in error.message:
                 pytest.xfail(f"{name}: {error.message}")

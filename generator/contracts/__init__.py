@@ -21,6 +21,7 @@ from ..load import load_json
 from ..pipeline import Built, Part, compile_text
 from ..preflight import check_json_value
 from ..profiles import OCTOSCRIPT, get_profile
+from ..render.sections import RenderedModule
 from ..values import dumps_exact
 
 KEYS = {
@@ -90,8 +91,14 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
 _NOT_CONTAINERS = ("string", "number", "integer", "boolean", "null")
 
 
+def compile_contract_source(contract: Any, **options: Any) -> str:
+    """The source of one standalone module validating a tool's input and output (options as
+    compile_contract_rendered takes them)."""
+    return compile_contract_rendered(contract, **options).text
+
+
 @paused()  # (see generator/collector.py)
-def compile_contract_source(
+def compile_contract_rendered(
     contract: Any,
     *,
     name: str | None = None,
@@ -103,8 +110,8 @@ def compile_contract_source(
     unknown_formats: str = "ignore",
     content_assertion: bool | None = None,
     **options: Any,
-) -> str:
-    """The source of one standalone module validating a tool's input and output.
+) -> RenderedModule:
+    """The module validating a tool's input and output, as tagged sections (render/sections.py).
     `unknown_keywords` and the format options apply as in compile_source."""
     check_name(name)
     fmt = format_options(format_assertion, formats, unknown_formats, content_assertion)

@@ -57,6 +57,21 @@ def primitive_sources(
 
 
 @functools.cache
+def primitive_returns() -> dict[str, str]:
+    """The return annotation of each copied function, as its source writes it (the mypyc build
+    declares a value a table function made by it: generator/native/source.py)."""
+    found: dict[str, str] = {}
+    for source in _SOURCES:
+        for name in source.DEPENDS:
+            function = getattr(source, name, None)
+            if inspect.isfunction(function):
+                returns = inspect.get_annotations(function).get("return")
+                if isinstance(returns, str):  # (the sources use postponed annotations)
+                    found[name] = returns
+    return found
+
+
+@functools.cache
 def function_source(function: Callable[..., Any]) -> str:
     """A function's source text, read once per process (inspect re-reads and re-tokenizes the
     file at every call: a tenth of a small schema's compile)."""

@@ -17,8 +17,8 @@ the extension is moved into place atomically: a failed or interrupted build neve
 half-written extension, and a process that has the old one loaded keeps it.
 
 What mypyc compiles is the module's text with its static types and module-level tables run through
-`exec` at import (generator/native/source.py: mypy spent minutes on FHIR's types, and mypyc's
-analysis of a huge top level ran out of memory); the C it writes is compiled in parts, in parallel
+`exec` at import, cut where the renderer's sections say (generator/native/source.py: mypy spent
+minutes on FHIR's types, and mypyc's analysis of a huge top level ran out of memory); the C it writes is compiled in parts, in parallel
 (worker.py). Each of those C files includes guard.h first: an int comparison at the recursion limit
 cannot abort the process, and a call that would run the C stack low raises RecursionError instead.
 """
@@ -44,6 +44,7 @@ from pathlib import Path
 from .. import __version__
 from ..errors import StraightlineError
 from ..files import write_atomic
+from ..render.sections import RenderedModule
 from .source import mypyc_source
 
 # The file name ending of an extension module for the running interpreter (the first is the
@@ -281,10 +282,20 @@ def is_current(module: Path) -> bool:
 
 
 def build_native(
-    module_path: str | os.PathLike[str], *, opt_level: int = 3, timeout: float | None = None
+    module_path: str | os.PathLike[str],
+    rendered: RenderedModule | None = None,
+    *,
+    opt_level: int = 3,
+    timeout: float | None = None,
 ) -> Path:
     """Compile the generated module at `module_path` with mypyc into an extension module beside
     it (for the running interpreter), with its record, and return the extension's path.
+
+    `rendered`: the module as the compile rendered it (generator.api.compile_rendered, or
+    contracts.compile_contract_rendered): its text must be the file's. With it, mypyc compiles a
+    variant of the text that runs the static types and tables at import (native/source.py);
+    without it, the module as it stands (a small module's build only: a module with a str that
+    holds a lone surrogate is refused, and a large one's types take mypy minutes).
 
     Raises CompilerNotFound when there is no C compiler or no Python headers, and
     NativeBuildError when mypy refuses the module or the C build fails (with their messages);
@@ -292,9 +303,8 @@ def build_native(
     (an identifier); its enclosing packages (directories with __init__.py) give its full name.
     `timeout` (seconds) ends a build that takes longer, with NativeBuildError (a large module's
     build takes minutes, nearly all in the C compiler: docs/native.md); `opt_level` is the C
-    compiler's -O. mypyc compiles a variant of the module text (native/source.py: its static types
-    and tables run at import), whose C is compiled in parts in parallel (worker.py); the record
-    names the module text itself.
+    compiler's -O. mypyc's C is compiled in parts in parallel (worker.py); the record names the
+    module text itself.
     """
     module = Path(module_path)
     if module.suffix != ".py" or not module.stem.isidentifier():
@@ -305,10 +315,11 @@ def build_native(
         raise NativeBuildError(f"{module}: not a file")
     check_toolchain()
     text = module.read_bytes()
+    name = dotted_name(module)
+    compiled = _compiled_text(text, name.rsplit(".", 1)[-1], rendered, module)
     with tempfile.TemporaryDirectory(prefix="straightline-native-") as work:
         built = [
-            path.read_bytes()
-            for path in _compile(Path(work), dotted_name(module), text, opt_level, timeout)
+            path.read_bytes() for path in _compile(Path(work), name, compiled, opt_level, timeout)
         ]
     if _read_or_none(module) != text:
         raise NativeBuildError(
@@ -318,7 +329,7 @@ def build_native(
 
 
 def _compile(
-    work: Path, name: str, text: bytes, opt_level: int, timeout: float | None
+    work: Path, name: str, compiled: bytes, opt_level: int, timeout: float | None
 ) -> list[Path]:
     """Run the worker on a copy of the module in its package layout under `work`: the extension
     and, for a module inside a package, its library (mypyc's layout: a small extension of the
@@ -332,7 +343,7 @@ def _compile(
         (directory / "__init__.py").write_bytes(b"")
     directory.mkdir(parents=True, exist_ok=True)
     copy = directory / (stem + ".py")
-    copy.write_bytes(_compiled_text(text, stem))
+    copy.write_bytes(compiled)
     (source_root / "mypy.ini").write_text(
         "[mypy]\n"
     )  # mypy reads this, not the user's configuration
@@ -363,13 +374,17 @@ def _compile(
     return files if packages else files[:1]
 
 
-def _compiled_text(text: bytes, name: str) -> bytes:
-    """What mypyc compiles: the module with its static types run at import (native/source.py); a
-    module that is not UTF-8 Python as it stands, for mypy to report."""
-    try:
-        return mypyc_source(text.decode("utf-8"), name).encode("utf-8")
-    except (UnicodeDecodeError, SyntaxError, ValueError, SystemError):  # (SystemError: an ast.parse
-        return text  # another thread of the process ran at the same time, CPython 3.11's bug)
+def _compiled_text(text: bytes, name: str, rendered: RenderedModule | None, module: Path) -> bytes:
+    """What mypyc compiles: the module with its static types and tables run at import, from how
+    it was rendered (native/source.py); without that, the module as it stands."""
+    if rendered is None:
+        return text
+    if rendered.text.encode("utf-8", "surrogatepass") != text:
+        raise NativeBuildError(
+            f"{module}: the module is not the one given as rendered; compile it again, then "
+            "build it"
+        )
+    return mypyc_source(rendered, name).encode("utf-8")
 
 
 def _run(command: list[str], directory: Path, timeout: float | None) -> tuple[int | None, str]:

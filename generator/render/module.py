@@ -15,21 +15,35 @@ import black
 import jinja2
 
 from .. import __version__
-from ..codegen import Code, Name
+from ..codegen import Code, Name, lone_surrogate_literals
 from ..emit.module import Function, ModuleEmitter
 from ..emit.sources import (
     API_PRIMITIVES,
     checker_sources,
     custom_format_imports,
     merged_imports,
+    primitive_returns,
     primitive_sources,
 )
-from ..emit.tree import INDENT, Assign, Header, Stmt, literal_expr, render_block
+from ..emit.tree import (
+    INDENT,
+    Assign,
+    Call,
+    Display,
+    ExprStmt,
+    Header,
+    Lit,
+    Stmt,
+    Tuple,
+    literal_expr,
+    render_block,
+)
 from ..emit.tree import Name as TreeName
 from ..names import module_name_for
 from ..primitives import PRELUDE_IMPORTS
 from . import layout
 from .header import header_fields, header_text, recorded_options
+from .sections import CODE, CONSTANT, DATA, TYPES, RenderedModule, Section
 from .types import ModuleTypes
 
 _BLACK_MODE = black.Mode(
@@ -203,13 +217,101 @@ _STANDALONE = "Standalone: imports only the standard library."
 _WITH_CUSTOM = "Imports only the standard library and its custom format functions."
 
 # Section markers: the template puts one before each top-level section, naming its kind, so that
-# sections are formatted (and cached) one at a time and joined as black joins them.
+# sections are formatted (and cached) one at a time and joined as black joins them; a marker may
+# also name its section's tag (what it is for the mypyc build: render/sections.py), by number.
 _SPLIT = "#<straightline:chunk:"
-_KINDS = ("const", "def", "def-black", "other")
+_MARKER = re.compile(re.escape(_SPLIT) + r"([a-z-]+)(?::([0-9]+))?>\n")
+_UNTAGGED = Section(CODE, "")
 
 
 def _marker(kind: str) -> Code:
     return Code(_SPLIT + kind + ">")
+
+
+class _Tags:
+    """The tags of a module's tagged markers, by number (a section's text is filled in later)."""
+
+    def __init__(self) -> None:
+        self.tags: list[Section] = []
+
+    def marker(self, kind: str, tag: Section) -> Code:
+        self.tags.append(tag)
+        return Code(f"{_SPLIT}{kind}:{len(self.tags) - 1}>")
+
+    def pieces(self, text: str) -> list[tuple[str, Section, str]]:
+        """The text cut at its markers: (marker kind, tag, text after the marker) each, the text
+        before the first marker first (an untagged "other")."""
+        cut = _MARKER.split(text)
+        out = [("other", _UNTAGGED, cut[0])]
+        for at in range(1, len(cut), 3):
+            kind, number, chunk = cut[at : at + 3]
+            out.append((kind, _UNTAGGED if number is None else self.tags[int(number)], chunk))
+        return out
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """A top-level statement as the template writes it: its section marker, then its text."""
+
+    marker: Code
+    text: Code
+
+
+def _constant(tags: _Tags, stmt: Stmt, format: bool, returns: dict[str, str]) -> Tagged:
+    return Tagged(
+        tags.marker("const", _tag(CONSTANT, [stmt], returns)),
+        Code("\n".join(line.text for line in _lines([stmt], 0, format))),
+    )
+
+
+def _tag(kind: str, statements: list[Stmt], returns: dict[str, str]) -> Section:
+    """The tag of a section of `statements`: the names they bind and each one's static type."""
+    bound = [
+        (s.target.id, _declared_type(s, returns))
+        for s in statements
+        if isinstance(s, Assign) and isinstance(s.target, TreeName)
+    ]
+    counted = sum(isinstance(s, (Assign, ExprStmt)) for s in statements)
+    return Section(
+        kind, "", tuple(n for n, _ in bound), tuple(t for _, t in bound), statements=counted
+    )
+
+
+_DISPLAY_TYPES = {"list": "list[Any]", "dict": "dict[Any, Any]", "set": "set[Any]"}
+_INT = re.compile(r"-?(?:[0-9]+|0x[0-9A-F]+)")
+_FLOAT = re.compile(r"-?[0-9.]+(?:e-?[0-9]+)?")
+
+
+def _declared_type(statement: Assign, returns: dict[str, str]) -> str:
+    """The static type a reader of the name `statement` binds declares it by, where the value is
+    run at import (the mypyc build: a dict's `.get` is a C call only on a `dict`): what its
+    `Final[T]` or annotation says, else what its value is (a display, frozenset(...), a call of a
+    function with a return type, a literal); Any where that is not plain."""
+    annotation = statement.annotation
+    if annotation.startswith("Final[") and annotation.endswith("]"):
+        return annotation[len("Final[") : -1]
+    if annotation and annotation != "Final":
+        return annotation
+    value = statement.value
+    if isinstance(value, Tuple):
+        return "tuple[Any, ...]"
+    if isinstance(value, Display):
+        return _DISPLAY_TYPES.get(value.kind, "Any")
+    if isinstance(value, Call) and isinstance(value.func, TreeName):
+        return (
+            "frozenset[Any]" if value.func.id == "frozenset" else returns.get(value.func.id, "Any")
+        )
+    if isinstance(value, Lit):  # (as codegen.literal writes it)
+        text = value.code.text
+        if text[:1] in ("'", '"'):
+            return "str"
+        if text in ("True", "False"):
+            return "bool"
+        if _INT.fullmatch(text):
+            return "int"
+        if _FLOAT.fullmatch(text):
+            return "float"
+    return "Any"
 
 
 def render(
@@ -225,9 +327,9 @@ def render(
     types: ModuleTypes,
     fragment: str = "",
     **context: Any,
-) -> str:
-    """The module text: header, primitives, every emitter's constants and functions, the types,
-    the API."""
+) -> RenderedModule:
+    """The module: header, primitives, every emitter's constants and functions, the types, the
+    API; its text as tagged sections (render/sections.py)."""
     imports, primitive_constants, primitive_functions = _copied_sources(emitters, format)
     imports = _with_types(
         imports, types, any(r.direct for r in roots), any(e.consts.definitions for e in emitters)
@@ -236,16 +338,20 @@ def render(
     recorded = recorded_options(options, fragment)
     metadata = _metadata(profile, recorded, sha)
     contract_name = Name(module_name_for(name)) if name else Code("given to compile_source")
-    late_kind = _late_kind([s for e in emitters for s in e.late_statements()])
+    late = [s for e in emitters for s in e.late_statements()]
+    late_kind = _late_kind(late)
+    tags = _Tags()
+    returns = {
+        **primitive_returns(),
+        **{f.name.id: f.returns for e in emitters for f in e.functions},
+    }
     text = _ENV.get_template(template).render(
         header=Code(header_text(header_fields(profile, recorded, sha))),
         contract_name=contract_name,
         imports=imports,
         primitive_constants=primitive_constants,
         constants=[
-            Code("\n".join(line.text for line in _lines([s], 0, format)))
-            for e in emitters
-            for s in e.consts.definitions
+            _constant(tags, s, format, returns) for e in emitters for s in e.consts.definitions
         ],
         # (a copied function is laid out on its own, once per process: never with a module's text)
         primitives=(
@@ -257,20 +363,34 @@ def render(
         late_constants=[line for e in emitters for line in _lines(e.late_statements(), 0, format)],
         metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
         roots=roots,
-        types=types.definitions,
-        split_const=_marker("const"),
-        split_late=_marker(late_kind),
+        # (the roots' types are the only ones other sections name: the API's TypeGuards)
+        types=[
+            Tagged(
+                tags.marker(
+                    "other",
+                    Section(TYPES, "", tuple(r.type.text for r in roots) if not index else ()),
+                ),
+                definition,
+            )
+            for index, definition in enumerate(types.definitions)
+        ],
+        split_late=tags.marker(late_kind, _tag(DATA, late, returns)),
         split_other=_marker("other"),
         standalone=Code(
             _STANDALONE if not any(e.custom_formats for e in emitters) else _WITH_CUSTOM
         ),
         **context,
     )
-    if not format:
-        for kind in _KINDS:
-            text = text.replace(_SPLIT + kind + ">\n", "")
-        return text
-    return _format(text)
+    pieces = tags.pieces(text)
+    sections = (
+        [_with_text(tag, chunk) for _, tag, chunk in pieces if chunk]
+        if not format
+        else _format(pieces)
+    )
+    found = lone_surrogate_literals(text)
+    return RenderedModule(
+        tuple(sections), tuple(sorted(found.items(), key=lambda item: -len(item[0])))
+    )
 
 
 def _metadata(profile: str, recorded: str, sha: str) -> Assign:
@@ -358,25 +478,31 @@ def _with_types(
     return out
 
 
-def _format(text: str) -> str:
+def _format(pieces: list[tuple[str, Section, str]]) -> list[Section]:
     """black, one top-level section at a time (the template marks them): the fixed parts repeat
     in every module, so their formatting is cached; joined as black joins top-level blocks (two
-    blank lines around a def or class, none between consecutive constant assignments)."""
-    first, *rest = text.split(_SPLIT)
-    sections = [("other", first)] + [tuple(piece.partition(">\n")[::2]) for piece in rest]
-    out: list[str] = []
+    blank lines around a def or class, none between consecutive constant assignments). Each
+    section's text ends with the blank lines after it."""
+    tags: list[Section] = []
+    texts: list[str] = []
     previous = ""
-    for kind, chunk in sections:
+    for kind, tag, chunk in pieces:
         chunk = (
             chunk.strip("\n") if kind == "def" else _format_chunk(chunk.strip("\n")).rstrip("\n")
         )
         if not chunk:
             continue
-        if out:  # black: two blank lines around a def or class, none between constant assignments
-            out.append("\n" if kind == previous == "const" else "\n\n\n")
-        out.append(chunk)
+        if texts:  # black: two blank lines around a def or class, none between constant assignments
+            texts[-1] += "\n" if kind == previous == "const" else "\n\n\n"
+        tags.append(tag)
+        texts.append(chunk)
         previous = kind
-    return "".join(out) + "\n"
+    texts[-1] += "\n"
+    return [_with_text(tag, text) for tag, text in zip(tags, texts)]
+
+
+def _with_text(tag: Section, text: str) -> Section:
+    return Section(tag.kind, text, tag.defines, tag.types, tag.statements)
 
 
 _EXTRA_BLANK_LINES = re.compile(r"\n{4,}")
