@@ -10,7 +10,8 @@ import pytest
 
 from generator import ir
 from generator.keywords import base, registry
-from generator.profiles import DIALECTS, PROFILES
+from generator.pipeline import PROFILES
+from generator.profiles import DIALECTS
 
 KEYWORDS = sorted(registry.KEYWORDS)
 
