@@ -501,8 +501,9 @@ def lower_targets(lowering: Lowering, locations: list[Location]) -> None:
 def lower_definitions(lowered: Lowered) -> list[tuple[str, str]]:
     """The definitions of a lowered root's document below the root (and theirs), in document
     order, as (graph key, entry name), each lowered (the units say which keywords hold them:
-    KeywordTables.definitions). Documents they reach are read from a copy of the registry's mapping: what the
-    compile never read stays out of the module's header (a ReadLog records what it is asked)."""
+    KeywordTables.definitions). Documents they reach are read from a copy of the registry's
+    mapping: what the compile never read stays out of the module's header (a ReadLog records what
+    it is asked)."""
     registry = lowered.lowering.registry
     assert registry is not None
     document, _, pointer = lowered.root.partition("#")

@@ -111,9 +111,9 @@ def join_uri(base: str, ref: str) -> str:
 @dataclass(frozen=True)
 class KeywordReading:
     """What indexing needs to know of the keywords (the compiler's from the registry's tables,
-    lower.compiler_reading; the reference interpreter brings its own): per draft, an object with `id_keyword`, `id_fragment`
-    and `ref_alone` (as profiles.Dialect has them); per keyword, whether its value may be a schema,
-    an array of schemas, a map of schemas."""
+    lower.compiler_reading; the reference interpreter brings its own): per draft, an object with
+    `id_keyword`, `id_fragment` and `ref_alone` (as profiles.Dialect has them); per keyword,
+    whether its value may be a schema, an array of schemas, a map of schemas."""
 
     dialects: Mapping[str, Any]
     holding: Mapping[str, tuple[bool, bool, bool]]

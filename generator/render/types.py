@@ -5,8 +5,8 @@ The types are read from the lowered IR (lower.py): the compile's own graph (api.
 with the definitions no reference reached lowered too, so references, remote documents, `$id`
 base changes, an embedded `$schema` and what each profile enforces are as the validator has them.
 Each keyword unit says what its checks mean as a type (its `types` hook, over the algebra of
-static_types.py; the pipeline hands them in, KeywordTables.type_hooks); this module names and intersects the parts and
-writes the definitions. It reads no schema and names no keyword.
+static_types.py; the pipeline hands them in, KeywordTables.type_hooks); this module names and
+intersects the parts and writes the definitions. It reads no schema and names no keyword.
 
 The rule (the units' hooks keep it): a type is never narrower than the schema. Wherever the
 schema says more than a static type can, the type says less:
