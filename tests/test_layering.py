@@ -70,8 +70,8 @@ STAGE_UNITS: dict[tuple[str, str], str] = {}
 
 # The modules that may import the registry, and why: the pipeline alone. It hands the registry's
 # tables (a KeywordTables) to preflight, hygiene, lower (and through it resolve's index), plan,
-# emit and render/types, and holds the profiles built from them; api, contracts, jobs, the CLI
-# and the reference's profile front take those from the pipeline.
+# emit and render/types, and holds the profiles built from them; contracts, jobs, the CLI and
+# the reference's profile front (reference/profiles.py) take those from the pipeline.
 REGISTRY_IMPORTERS: dict[str, str] = {
     "generator.pipeline": "the orchestrator: builds TABLES and PROFILES once and hands them on",
 }
