@@ -25,7 +25,7 @@ _LAZY = {
     "compile_module": ".api",
     "compile_contract_source": ".contracts",
     "compile_contract_module": ".contracts",
-    "PROFILES": ".profiles",
+    "PROFILES": ".pipeline",
     "load_yaml": ".yaml_loader",  # (a module named load_yaml would shadow the function once imported)
 }
 

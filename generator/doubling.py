@@ -21,10 +21,6 @@ from typing import Any
 
 from . import ir
 from .errors import SchemaError, SchemaWarning
-from .keywords.arrays import Contains, Items, PrefixItems
-from .keywords.objects import AdditionalProperties, PatternProperties, Properties
-from .keywords.property_names import PropertyNames
-from .keywords.unevaluated import Unevaluated, UnevaluatedItems
 from .lower import (
     DynamicTables,
     in_place_targets,
@@ -289,24 +285,9 @@ class _Search:
             here = ir.applied_in_place(check)
             in_place += here
             groups += [-1 - len(groups) - i for i in range(len(here))]
-            if isinstance(check, Properties):
-                members += [(("name", name), sub) for name, sub in check.entries]
-            elif isinstance(check, PatternProperties):
-                members += [(("pattern", source), sub) for source, _, sub in check.entries]
-            elif isinstance(check, AdditionalProperties) and check.schema is not None:
-                members.append((("other", check.known, check.patterns), check.schema))
-            elif isinstance(check, PrefixItems):
-                members += [(("index", i), sub) for i, sub in enumerate(check.schemas)]
-            elif isinstance(check, Items) and check.schema is not None:
-                members.append((("from", check.start), check.schema))
-            elif isinstance(check, Contains) and check.schema is not None:
-                members.append((("from", 0), check.schema))
-            elif isinstance(check, UnevaluatedItems) and check.schema is not None:
-                members.append((("from", 0), check.schema))
-            elif isinstance(check, Unevaluated) and check.schema is not None:
-                members.append((("anyprop",), check.schema))
-            elif isinstance(check, PropertyNames) and check.schema is not None:
-                members.append((("propname",), check.schema))
+            steps = check.member_steps()
+            if steps is not None:
+                members += [(_kind(member), sub) for member, sub in steps]
             else:
                 members += [
                     (_ANY, sub)
@@ -318,6 +299,23 @@ class _Search:
         self._groups[id(node)] = [groups[i] for i in kept]
         self._edges[id(node)] = found
         return found
+
+
+def _kind(member: ir.Member) -> tuple[Any, ...]:
+    """The search's key for a member step (what _compatible compares)."""
+    if isinstance(member, ir.ByName):
+        return ("name", member.name)
+    if isinstance(member, ir.ByPattern):
+        return ("pattern", member.source)
+    if isinstance(member, ir.Additional):
+        return ("other", member.known, member.patterns)
+    if isinstance(member, ir.AtIndex):
+        return ("index", member.index)
+    if isinstance(member, ir.FromIndex):
+        return ("from", member.start)
+    if isinstance(member, ir.AnyProperty):
+        return ("anyprop",)
+    return ("propname",)
 
 
 _OBJECT = {"name", "pattern", "other", "anyprop"}

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import OptionError, SchemaError, SchemaWarning, join_pointer
-from .profiles import DRAFT_PROFILES, Profile
+from .keywords.base import KeywordTables
+from .profiles import DRAFT_NAMES, Profile
 from .resolve import META_SCHEMAS, Document, embedded_draft, normalize_meta_uri, subschema_positions
 
 POLICIES = ("ignore", "warn", "error")
@@ -64,11 +65,10 @@ _EVERY_DRAFT = {"$defs", "definitions", "$comment"}
 
 
 @functools.cache
-def known_keywords(draft: str) -> frozenset[str]:
-    """Every keyword that means something in `draft` (assertions, applicators, core, annotations)."""
-    return frozenset(
-        DRAFT_PROFILES[draft].enforced | _CORE[draft] | _ANNOTATIONS[draft] | _EVERY_DRAFT
-    )
+def known_keywords(draft: str, tables: KeywordTables) -> frozenset[str]:
+    """Every keyword that means something in `draft` (assertions, applicators, core, annotations),
+    its enforced ones as the registry's tables say."""
+    return frozenset(tables.enforced_by(draft) | _CORE[draft] | _ANNOTATIONS[draft] | _EVERY_DRAFT)
 
 
 @dataclass(frozen=True)
@@ -106,26 +106,26 @@ def _suggestion(keyword: str, known: frozenset[str]) -> str | None:
     return close[0] if close else None
 
 
-def _other_draft(keyword: str, draft: str) -> str | None:
-    for other in DRAFT_PROFILES:
-        if other != draft and keyword in known_keywords(other):
+def _other_draft(keyword: str, draft: str, tables: KeywordTables) -> str | None:
+    for other in DRAFT_NAMES:
+        if other != draft and keyword in known_keywords(other, tables):
             return other
     return None
 
 
 def _subschemas(
-    schema: dict[str, Any], known: frozenset[str]
+    schema: dict[str, Any], known: frozenset[str], tables: KeywordTables
 ) -> list[tuple[tuple[str | int, ...], Any]]:
     """(path, subschema) for the subschemas under the keywords `known` holds (where a keyword holds
     schemas is its unit's declaration: resolve.subschema_positions)."""
     return [
         (path, sub)
-        for path, sub in subschema_positions(schema)
+        for path, sub in subschema_positions(schema, tables.holding)
         if path[0] in known and isinstance(sub, dict)
     ]
 
 
-def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
+def unknown_keywords(schema: Any, draft: str, tables: KeywordTables) -> list[UnknownKeyword]:
     """Every unknown keyword in `schema` read as `draft`, in document order (an iterative walk)."""
     found: list[UnknownKeyword] = []
     stack: list[tuple[str, Any, str]] = [("", schema, draft)]
@@ -134,7 +134,7 @@ def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
         if not isinstance(node, dict):
             continue
         in_force = embedded_draft(node, pointer) or in_force
-        known = known_keywords(in_force)
+        known = known_keywords(in_force, tables)
         for keyword in node:
             if keyword not in known and not keyword.startswith("x-"):
                 found.append(
@@ -143,10 +143,10 @@ def unknown_keywords(schema: Any, draft: str) -> list[UnknownKeyword]:
                         keyword,
                         in_force,
                         _suggestion(keyword, known),
-                        _other_draft(keyword, in_force),
+                        _other_draft(keyword, in_force, tables),
                     )
                 )
-        children = _subschemas(node, known)
+        children = _subschemas(node, known, tables)
         stack.extend(
             (join_pointer(pointer, *path), sub, in_force) for path, sub in reversed(children)
         )
@@ -163,6 +163,7 @@ def review(
     schema: Any,
     chosen: Profile,
     *,
+    tables: KeywordTables,
     policy: str = "ignore",
     requested_profile: str | None = None,
     pointer: str = "",
@@ -176,7 +177,8 @@ def review(
         return
     _warn_profile_override(schema, chosen.draft, requested_profile, pointer)
     _report(
-        [(pointer + item.pointer, item) for item in unknown_keywords(schema, chosen.draft)], policy
+        [(pointer + item.pointer, item) for item in unknown_keywords(schema, chosen.draft, tables)],
+        policy,
     )
 
 
@@ -184,6 +186,7 @@ def review_documents(
     documents: tuple[Document, ...],
     chosen: Profile,
     *,
+    tables: KeywordTables,
     policy: str = "ignore",
     reviewed: set[int] | None = None,
 ) -> None:
@@ -201,7 +204,7 @@ def review_documents(
             reviewed.add(id(document.value))
             found += [
                 (f"{document.uri}#{item.pointer}", item)
-                for item in unknown_keywords(document.value, document.draft)
+                for item in unknown_keywords(document.value, document.draft, tables)
             ]
     _report(found, policy)
 

@@ -85,6 +85,12 @@ class Check:
         """The subschemas it applies to an object's members by name (`properties`), else ()."""
         return ()
 
+    def member_steps(self) -> tuple[tuple[Member, Node], ...] | None:
+        """The subschemas it applies to members of the value, each with the members it reaches
+        (see Member); None: not said, so each subschema it holds past the in-place ones may reach
+        any member (doubling.py pairs the steps)."""
+        return None
+
     def constant_values(self) -> tuple[Any, ...] | None:
         """The values it allows, all others failing (`enum`, `const`), else None."""
         return None
@@ -93,6 +99,58 @@ class Check:
         """The subschemas this check holds but applies to no value at all (the `then` of an `if`
         that no value passes): what lies only there is unreachable (see lower.reject_ref_cycles)."""
         return ()
+
+
+# The members of a value a check applies a subschema to (Check.member_steps).
+
+
+@dataclass(frozen=True)
+class ByName:
+    """The property of this name (`properties`)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class ByPattern:
+    """The properties whose names this pattern (an ECMA-262 source) matches."""
+
+    source: str
+
+
+@dataclass(frozen=True)
+class Additional:
+    """The properties neither named in `known` nor matched by one of `patterns`."""
+
+    known: tuple[str, ...]
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AtIndex:
+    """The item at this index (`prefixItems`)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class FromIndex:
+    """Any item at this index or after it (`items`, `contains`, `unevaluatedItems`)."""
+
+    start: int
+
+
+@dataclass(frozen=True)
+class AnyProperty:
+    """Any property's value (`unevaluatedProperties`)."""
+
+
+@dataclass(frozen=True)
+class PropertyName:
+    """The property names themselves, as strings (`propertyNames`)."""
+
+
+Member = Union[ByName, ByPattern, Additional, AtIndex, FromIndex, AnyProperty, PropertyName]
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,8 @@ from .native import (
     native_modules,
     remove_native,
 )
-from .profiles import DRAFT_PROFILES, get_profile, with_options
+from .pipeline import PROFILES, get_profile
+from .profiles import with_options
 from .project import INIT_TEXT, Job, Project, Settings
 from .render.header import is_generated
 from .render.sections import RenderedModule
@@ -210,9 +211,7 @@ class Registries:
 def read_job(job: Job) -> bytes:
     """The source as JSON bytes (a YAML file converted exactly), within the size limit."""
     profile = (
-        get_profile(job.settings.profile)
-        if job.settings.profile
-        else DRAFT_PROFILES["draft2020-12"]
+        get_profile(job.settings.profile) if job.settings.profile else PROFILES["draft2020-12"]
     )
     limits = with_options(profile, job.settings.limit_options()).limits
     path = split_source(job.source)[0]

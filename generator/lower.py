@@ -14,12 +14,12 @@ from typing import Any, Iterable, Iterator
 from urllib.parse import urldefrag
 
 from . import ir
+from .dialects import DIALECTS
 from .errors import SchemaError, join_pointer
-from .keywords.base import Context
-from .keywords.registry import DEFINITIONS, KEYWORDS
+from .keywords.base import Context, KeywordTables
 from .preflight import preflight
 from .profiles import Profile, profile_below
-from .resolve import Location, Registry, embedded_draft, join_id
+from .resolve import KeywordReading, Location, Registry, embedded_draft, join_id
 
 
 class Lowering:
@@ -30,8 +30,11 @@ class Lowering:
         profile: Profile,
         registry: Registry | None = None,
         preflighted: tuple[str, set[str]] = ("", set()),
+        *,
+        tables: KeywordTables,
     ) -> None:
         self.root_profile = profile
+        self.tables = tables  # the registry's: what each keyword lowers to
         # the profile of the schema being lowered: a document or embedded resource of another
         # draft is lowered by that draft's rules (see in_draft)
         self.profile = profile
@@ -98,7 +101,7 @@ class Lowering:
             if self.profile.keyword_status(keyword) != "enforced":
                 continue  # annotations, and unknown keywords of a fail-open profile
             written.append(keyword)
-            lowering = KEYWORDS[keyword].lower
+            lowering = self.tables.keywords[keyword].lower
             if lowering is None:
                 continue  # read by a sibling's lowering (then/else by if)
             for check in lowering(self, value, schema, join_pointer(pointer, keyword), ctx):
@@ -120,7 +123,7 @@ class Lowering:
     ) -> list[ir.Check]:
         """The checks `keyword`'s unit lowers `value` to: for a keyword that reads as another
         (dependencies' array form is dependentRequired)."""
-        lowering = KEYWORDS[keyword].lower
+        lowering = self.tables.keywords[keyword].lower
         assert lowering is not None, keyword
         return lowering(self, value, schema, where, ctx)
 
@@ -135,7 +138,7 @@ class Lowering:
         unsafe-pattern policy). An
         unknown meta-schema (None) keeps the draft in force."""
         outer = self.profile
-        self.profile = profile_below(draft, outer, self.root_profile)
+        self.profile = profile_below(draft, outer, self.root_profile, self.tables)
         try:
             yield
         finally:
@@ -295,9 +298,9 @@ class Lowering:
         ):
             return  # preflight checked it already, by the same rules
         try:
-            preflight(
-                location.schema, self.profile, pointer=location.pointer
-            )  # the rules it is lowered by
+            preflight(  # by the rules it is lowered by
+                location.schema, self.profile, tables=self.tables, pointer=location.pointer
+            )
         except SchemaError as error:
             referrer = self._referred_from.get(location.key)
             if error.code != "not-a-schema" or error.pointer != location.pointer or not referrer:
@@ -429,9 +432,10 @@ def in_place_targets(node: ir.Node, tables: DynamicTables) -> list[tuple[str, st
     return found
 
 
-def lower(schema: Any, profile: Profile, pointer: str = "") -> ir.Node:
-    """The IR of a preflighted schema of a profile without references."""
-    return Lowering(profile).node(schema, pointer)
+def compiler_reading(tables: KeywordTables) -> KeywordReading:
+    """What the resolver's index reads of the keywords, for the compiler: the dialects, and where
+    each keyword holds subschemas as its unit declares it."""
+    return KeywordReading(dialects=DIALECTS, holding=tables.holding)
 
 
 # -- for the static types (render/types.py) ----------------------------------------------------------
@@ -449,6 +453,7 @@ class Lowered:
 def lower_root(
     schema: Any,
     profile: Profile,
+    tables: KeywordTables,
     supplied: Any = None,
     base_uri: str = "",
     fragment: str = "",
@@ -459,20 +464,22 @@ def lower_root(
     the compile's registry with the document alone indexed (api.Built.indexed), reused. Whatever
     does not lower (what the compile never reached) is left out of the graph."""
     if profile.draft is None:
-        lowering = Lowering(profile)
+        lowering = Lowering(profile, tables=tables)
         lowering.graph[""] = lowering.node(schema, "")
         return Lowered(lowering, "")
     supplied = dict(supplied or {})
     if indexed is not None and indexed.draft == profile.draft:
         registry = indexed.copy(supplied)  # (the same tables: no second walk)
     else:
-        registry = Registry(draft=profile.draft, supplied=supplied)
+        registry = Registry(
+            draft=profile.draft, reading=compiler_reading(tables), supplied=supplied
+        )
     document = registry.add(base_uri, schema, profile.draft)
     if fragment:
         start = registry.lookup("#" + fragment.lstrip("#"), document.uri, "")
     else:
         start = registry.location(document.uri, "")
-    lowering = Lowering(profile, registry)
+    lowering = Lowering(profile, registry, tables=tables)
     lower_targets(lowering, [start])
     return Lowered(lowering, start.key)
 
@@ -494,15 +501,16 @@ def lower_targets(lowering: Lowering, locations: list[Location]) -> None:
 def lower_definitions(lowered: Lowered) -> list[tuple[str, str]]:
     """The definitions of a lowered root's document below the root (and theirs), in document
     order, as (graph key, entry name), each lowered (the units say which keywords hold them:
-    DEFINITIONS). Documents they reach are read from a copy of the registry's mapping: what the
-    compile never read stays out of the module's header (a ReadLog records what it is asked)."""
+    KeywordTables.definitions). Documents they reach are read from a copy of the registry's
+    mapping: what the compile never read stays out of the module's header (a ReadLog records what
+    it is asked)."""
     registry = lowered.lowering.registry
     assert registry is not None
     document, _, pointer = lowered.root.partition("#")
     start = registry.location(document, pointer)
     locations = [
         (registry.location(document, join_pointer(pointer, *path)), path[-1])
-        for path in DEFINITIONS(start.schema)
+        for path in lowered.lowering.tables.definitions(start.schema)
     ]
     recording = registry.supplied
     registry.supplied = dict(recording)

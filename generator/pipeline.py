@@ -11,6 +11,11 @@ hashes of every input (what `straightline check` compares).
 
 api.py (compile_source) and contracts/ (compile_contract_source) check their arguments and call
 compile_text() here; neither runs a stage itself.
+
+This module is the one that imports the keyword registry (keywords/registry.py): it hands the
+registry's tables (TABLES, a KeywordTables) to each stage that reads keywords, so no stage
+imports a unit or the registry (tests/test_layering.py), and it holds the profiles built from
+them (PROFILES).
 """
 
 from __future__ import annotations
@@ -29,19 +34,14 @@ from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions
 from .hygiene import review, review_documents
 from .keywords import registry as keywords
+from .keywords.base import KeywordTables
 from .load import load_schema
-from .lower import Lowered, Lowering
+from .lower import Lowered, Lowering, compiler_reading
 from .plan import Plan
 from .plan.order import Ordering
 from .preflight import check_json_value, preflight, source_size, warnings_once
-from .profiles import (
-    DRAFT_PROFILES,
-    Profile,
-    choose_profile,
-    get_profile,
-    with_formats,
-    with_options,
-)
+from .profiles import Profile, choose_profile, profiles_of, with_formats, with_options
+from .profiles import get_profile as _get_profile
 from .render.header import seal
 from .render.module import render, root_of
 from .render.sections import RenderedModule
@@ -50,6 +50,16 @@ from .resolve import Document, ReadLog, Registry, registry_mapping
 
 # The draft whose resolution rules a profile that is no draft follows (it has no references).
 _SEED_DRAFT = "draft2020-12"
+
+# The registry's tables, handed to every stage that reads keywords.
+TABLES: KeywordTables = keywords.TABLES
+# Every named profile (generator.PROFILES), its keyword sets read from the tables.
+PROFILES: dict[str, Profile] = profiles_of(TABLES)
+
+
+def get_profile(name: Any) -> Profile:
+    """The profile of this name; an OptionError naming the known ones."""
+    return _get_profile(name, TABLES)
 
 
 def prepare(
@@ -65,7 +75,7 @@ def prepare(
     and content assertion from `formats`) and the source bytes. `walked`, where given, receives
     the pointer of every subschema preflight checked."""
     named = get_profile(profile) if profile is not None else None
-    given = with_options(named or DRAFT_PROFILES["draft2020-12"], options)  # bad options first
+    given = with_options(named or PROFILES["draft2020-12"], options)  # bad options first
     text_limit = (
         given.limits.max_source_bytes
         if named is not None
@@ -73,7 +83,9 @@ def prepare(
     )
     value, raw = load_schema(schema, text_limit, lambda v: check_json_value(v, given))
     chosen = with_formats(
-        with_options(choose_profile(value, profile, registry_mapping(registry)), options), formats
+        with_options(choose_profile(value, profile, registry_mapping(registry), TABLES), options),
+        formats,
+        TABLES,
     )
     limit = chosen.limits.max_source_bytes
     if limit is not None and not isinstance(schema, (str, bytes, bytearray, memoryview)):
@@ -83,7 +95,7 @@ def prepare(
                 f"the schema is {size} bytes as JSON, over the limit of {limit} bytes",
                 code="limit-exceeded",
             )
-    preflight(value, chosen, walked=walked)
+    preflight(value, chosen, tables=TABLES, walked=walked)
     return value, chosen, raw
 
 
@@ -116,10 +128,16 @@ def build(
 ) -> Built:
     """Resolve, lower, plan and emit a preflighted schema. `preflighted`: the pointers prepare()
     walked in it (reference targets among them are not checked again)."""
-    known = Registry(draft=chosen.draft or _SEED_DRAFT, supplied=registry_mapping(registry))
+    known = Registry(
+        draft=chosen.draft or _SEED_DRAFT,
+        reading=compiler_reading(TABLES),
+        supplied=registry_mapping(registry),
+    )
     document = known.add(base_uri, value, chosen.draft or _SEED_DRAFT)
     indexed = known.copy(known.supplied)  # (before lowering adds the documents references reach)
-    lowering = Lowering(chosen, known, preflighted=(document.uri, preflighted or set()))
+    lowering = Lowering(
+        chosen, known, preflighted=(document.uri, preflighted or set()), tables=TABLES
+    )
     start = (
         _fragment_start(known, document.uri, fragment)
         if fragment
@@ -127,7 +145,7 @@ def build(
     )
     root_key = lowering.target(start, "")
     lowering.lower_pending()
-    ordering = Ordering(keywords.RANKS)
+    ordering = Ordering(TABLES.ranks)
     graph = {key: ordering.node(node) for key, node in lowering.graph.items()}
     tables = lowering.dynamic_tables()
     live, loops = doubling.loops_allowed(graph, tables, root_key, lowering.chain_cycles, chosen)
@@ -137,8 +155,8 @@ def build(
         graph,
         [root, *graph.values()],
         dynamic=bool(tables),
-        checks=keywords.CHECKS,
-        planners=keywords.PLANNERS,
+        checks=TABLES.checks,
+        planners=TABLES.planners,
         memo=memo,
     )
     # the absolute location of each node a dynamic reference may reach (for its errors)
@@ -146,8 +164,8 @@ def build(
     emitter = ModuleEmitter(
         graph,
         plan,
-        checks=keywords.CHECKS,
-        messages=keywords.MESSAGES,
+        checks=TABLES.checks,
+        messages=TABLES.messages,
         dynamic=bool(tables),
         dynamic_tables=tables,
         prefix=prefix,
@@ -245,6 +263,7 @@ def compile_part(
         review(
             value,
             chosen,
+            tables=TABLES,
             policy=unknown_keywords,
             requested_profile=requested_profile,
             pointer=part.pointer,
@@ -259,7 +278,9 @@ def compile_part(
                 prefix=part.prefix,
                 preflighted=walked,
             )
-        review_documents(built.reached, chosen, policy=unknown_keywords, reviewed=reviewed)
+        review_documents(
+            built.reached, chosen, tables=TABLES, policy=unknown_keywords, reviewed=reviewed
+        )
     return Compiled(value, chosen, raw, built)
 
 
@@ -323,6 +344,7 @@ def compile_text(
             )
             for part, one in zip(parts, compiled)
         ],
+        tables=TABLES,
         format=format,
     )  # one set of names for every part
     roots = [

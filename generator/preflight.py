@@ -18,7 +18,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Iterator
 
 from .errors import SchemaError, SchemaWarning, join_pointer
-from .keywords.registry import KEYWORDS
+from .keywords.base import KeywordTables
 from .primitives import is_integral, short_repr
 from .profiles import Profile, profile_below
 from .resolve import embedded_draft
@@ -50,8 +50,13 @@ def warnings_once(prefix: str = "") -> Iterator[None]:
 class Walk:
     """One walk over a schema under a profile; keyword checkers call back into it."""
 
-    def __init__(self, profile: Profile, walked: set[str] | None = None) -> None:
+    def __init__(
+        self, profile: Profile, tables: KeywordTables | None, walked: set[str] | None = None
+    ) -> None:
         self.profile = profile
+        # the registry's: each keyword's check (None: a walk over plain JSON values alone,
+        # check_json_value, which reads no keyword)
+        self.tables = tables
         self.root = (
             profile  # (an embedded resource of another draft is checked by that draft's rules)
         )
@@ -188,6 +193,7 @@ class Walk:
             self.schema(sub, join_pointer(pointer, name), depth + 1)
 
     def schema(self, schema: Any, pointer: str, depth: int) -> None:
+        assert self.tables is not None, "a schema walk reads the keywords"
         limits = self.profile.limits
         if depth > limits.max_depth:
             raise self.fail(
@@ -212,7 +218,7 @@ class Walk:
                 pointer,
                 f"a schema must be an object or a boolean, not {self.describe(schema)}",
             )
-        below = profile_below(embedded_draft(schema, pointer), self.profile, self.root)
+        below = profile_below(embedded_draft(schema, pointer), self.profile, self.root, self.tables)
         if below is not self.profile:  # checked by its own draft's rules, as lowering lowers it
             outer, self.profile = self.profile, below
             try:
@@ -230,7 +236,8 @@ class Walk:
                 )
             status = self.profile.keyword_status(keyword)
             if status != "unknown":
-                KEYWORDS[keyword].check(self, value, join_pointer(pointer, keyword), depth)
+                check = self.tables.keywords[keyword].check
+                check(self, value, join_pointer(pointer, keyword), depth)
             elif self.profile.fail_closed:
                 raise self.fail(
                     "keyword-not-in-profile",
@@ -263,7 +270,7 @@ def check_json_value(value: Any, profile: Profile, *, max_nodes: int | None = No
     before anything expands it (`max_nodes` instead of the profile's source limit when given)."""
     limit = profile.limits.max_source_bytes if max_nodes is None else max_nodes
     ceiling = MAX_EXPANDED_NODES if limit is None else min(limit, MAX_EXPANDED_NODES)
-    walk = Walk(profile)
+    walk = Walk(profile, None)
     expanded: dict[int, int] = {}  # id of a container walked -> values in it, written out
     on_path: set[int] = set()
     # (value, path, leaving it): a path is (parent's path, key), its pointer made only for a
@@ -329,8 +336,14 @@ def _bounded_repr(value: Any) -> str:
 
 
 def preflight(
-    schema: Any, profile: Profile, *, pointer: str = "", walked: set[str] | None = None
+    schema: Any,
+    profile: Profile,
+    *,
+    tables: KeywordTables,
+    pointer: str = "",
+    walked: set[str] | None = None,
 ) -> None:
-    """Raise SchemaError if `schema` is not a valid schema of `profile`. `walked`, where given,
-    receives the pointer of every subschema checked (lowering need not check those again)."""
-    Walk(profile, walked).schema(schema, pointer, 1)
+    """Raise SchemaError if `schema` is not a valid schema of `profile`, each keyword checked as
+    `tables` (the registry's) say. `walked`, where given, receives the pointer of every subschema
+    checked (lowering need not check those again)."""
+    Walk(profile, tables, walked).schema(schema, pointer, 1)

@@ -1,10 +1,12 @@
 """Profiles: named schema subsets, as data. A profile says which keywords it enforces and which it
-knows as annotations (both read from the keyword units' declarations), whether an unknown keyword
-rejects the schema (fail-closed) or is ignored, its limits, and its dialect: the rules that differ
-between drafts, each a named flag."""
+knows as annotations (both read from the keyword units' declarations, in the registry's tables
+that the pipeline hands in: profiles_of), whether an unknown keyword rejects the schema
+(fail-closed) or is ignored, its limits, and its dialect: the rules that differ between drafts,
+each a named flag."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -13,21 +15,21 @@ from .errors import OptionError, SchemaError
 from .format_options import DEFAULT as DEFAULT_FORMATS
 from .format_options import FormatOptions
 from .ir import TYPE_NAMES
-from .keywords.registry import annotations_of, enforced_by, optional_assertions, vocabulary
+from .keywords.base import KeywordTables
 from .names import LIMIT_OPTIONS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES, limit_problem
 from .resolve import META_SCHEMAS, RegistryProblem, normalize_meta_uri
 
 __all__ = [
     "DIALECTS",
-    "DRAFT_PROFILES",
+    "DRAFT_NAMES",
     "Dialect",
     "Limits",
-    "PROFILES",
     "PROFILE_OPTIONS",
     "Profile",
     "TYPE_NAMES",
     "asserts_formats_by_vocabulary",
     "get_profile",
+    "profiles_of",
     "related_profile",
     "with_formats",
     "with_options",
@@ -68,10 +70,13 @@ class Profile:
         return "unknown"
 
 
-OCTOSCRIPT = Profile(
+# The profiles' own facts; their keyword sets are filled from the registry's tables (profiles_of).
+_NO_KEYWORDS: frozenset[str] = frozenset()
+
+_OCTOSCRIPT = Profile(
     name="octoscript",
-    enforced=enforced_by("octoscript"),
-    annotations=annotations_of("octoscript"),
+    enforced=_NO_KEYWORDS,
+    annotations=_NO_KEYWORDS,
     fail_closed=True,
     limits=Limits(
         max_source_bytes=32 * 1024, max_depth=32, max_properties=128, max_enum_values=128
@@ -82,10 +87,10 @@ OCTOSCRIPT = Profile(
     unsafe_patterns="error",
 )
 
-STRICT = Profile(
+_STRICT = Profile(
     name="strict",
-    enforced=enforced_by("strict"),
-    annotations=annotations_of("strict"),
+    enforced=_NO_KEYWORDS,
+    annotations=_NO_KEYWORDS,
     fail_closed=True,
     limits=Limits(
         max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None
@@ -94,27 +99,25 @@ STRICT = Profile(
     unsafe_patterns="error",
 )
 
-LENIENT = Profile(
+_LENIENT = Profile(
     name="lenient",
-    enforced=enforced_by("lenient"),
-    annotations=annotations_of("lenient"),
+    enforced=_NO_KEYWORDS,
+    annotations=_NO_KEYWORDS,
     fail_closed=False,
     limits=Limits(
         max_source_bytes=16 * 1024 * 1024, max_depth=64, max_properties=None, max_enum_values=None
     ),
 )
 
-# The keywords each vocabulary of a custom meta-schema ($vocabulary) can switch off.
-VALIDATION_VOCABULARY = vocabulary("validation")
-APPLICATOR_VOCABULARY = vocabulary("applicator")
-UNEVALUATED_VOCABULARY = vocabulary("unevaluated")
+# The draft profiles, newest first.
+DRAFT_NAMES = ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
 
 
 def _draft(name: str) -> Profile:
     return Profile(
         name=name,
-        enforced=enforced_by(name),
-        annotations=annotations_of(name),
+        enforced=_NO_KEYWORDS,
+        annotations=_NO_KEYWORDS,
         fail_closed=False,
         limits=Limits(
             max_source_bytes=16 * 1024 * 1024,
@@ -127,21 +130,28 @@ def _draft(name: str) -> Profile:
     )
 
 
-DRAFT_PROFILES = {
-    name: _draft(name) for name in ("draft2020-12", "draft2019-09", "draft7", "draft6", "draft4")
-}
+@functools.cache
+def profiles_of(tables: KeywordTables) -> dict[str, Profile]:
+    """Every named profile, its keyword sets read from the registry's tables (built once per
+    tables: generator/pipeline.py PROFILES)."""
+    found = {
+        p.name: replace(
+            p, enforced=tables.enforced_by(p.name), annotations=tables.annotations_of(p.name)
+        )
+        for p in (_OCTOSCRIPT, _STRICT, _LENIENT, *map(_draft, DRAFT_NAMES))
+    }
+    assert sorted(found) == list(PROFILE_NAMES), "names.PROFILE_NAMES lists every profile"
+    return found
 
-PROFILES = {p.name: p for p in (OCTOSCRIPT, STRICT, LENIENT, *DRAFT_PROFILES.values())}
-assert sorted(PROFILES) == list(PROFILE_NAMES), "names.PROFILE_NAMES lists every profile"
 
-
-def get_profile(name: Any) -> Profile:
-    if not isinstance(name, str) or name not in PROFILES:
+def get_profile(name: Any, tables: KeywordTables) -> Profile:
+    profiles = profiles_of(tables)
+    if not isinstance(name, str) or name not in profiles:
         raise OptionError(
-            f"unknown profile {name!r}; choose one of: {', '.join(sorted(PROFILES))}",
+            f"unknown profile {name!r}; choose one of: {', '.join(sorted(profiles))}",
             code="unknown-profile",
         )
-    return PROFILES[name]
+    return profiles[name]
 
 
 # The options with_options takes: the limits, and the unsafe-pattern policy.
@@ -183,14 +193,14 @@ def _with_unsafe_patterns(profile: Profile, policy: Any) -> Profile:
     return profile if profile.fail_closed else replace(profile, unsafe_patterns=policy)
 
 
-def with_formats(profile: Profile, options: FormatOptions) -> Profile:
+def with_formats(profile: Profile, options: FormatOptions, tables: KeywordTables) -> Profile:
     """The profile with each optional assertion (`format`; contentEncoding and contentMediaType in
     draft 7) a check or an annotation as `options` say. Their default is the registry's (`known_by`:
     annotations everywhere), except that `format` asserts under a meta-schema whose $vocabulary
     names format assertion. Derived from the registry each time, so applying it again with other
     options gives what applying those alone would."""
     enforced, annotations = set(profile.enforced), set(profile.annotations)
-    for keyword in optional_assertions(profile.name):
+    for keyword in tables.optional_assertions(profile.name):
         if keyword.vocabulary == "format":
             on = options.asserts_format(
                 profile.name in keyword.known_by or profile.format_vocabulary
@@ -207,25 +217,27 @@ def with_formats(profile: Profile, options: FormatOptions) -> Profile:
     )
 
 
-def profile_below(draft: str | None, outer: Profile, root: Profile) -> Profile:
+def profile_below(
+    draft: str | None, outer: Profile, root: Profile, tables: KeywordTables
+) -> Profile:
     """The profile in force below a `$schema` naming `draft` (None: none we know), `outer` in force
     above it: that draft's (related_profile) where it is another; a profile that is no draft is
     in force everywhere (it has no `$schema` of its own)."""
     if draft is not None and draft != outer.draft and root.draft is not None:
-        return related_profile(draft, root)
+        return related_profile(draft, root, tables)
     return outer
 
 
-def related_profile(draft: str, root: Profile) -> Profile:
+def related_profile(draft: str, root: Profile, tables: KeywordTables) -> Profile:
     """The profile of another draft met inside a schema of `root` (a `$schema` below the root, a
     referenced document): that draft's rules, with the root's limits, unsafe-pattern policy and
     format options."""
     if draft == root.draft:
         return root
     profile = replace(
-        DRAFT_PROFILES[draft], limits=root.limits, unsafe_patterns=root.unsafe_patterns
+        profiles_of(tables)[draft], limits=root.limits, unsafe_patterns=root.unsafe_patterns
     )
-    return with_formats(profile, root.format_options)
+    return with_formats(profile, root.format_options, tables)
 
 
 # The vocabularies that make `format` an assertion when a custom meta-schema's $vocabulary names
@@ -243,18 +255,21 @@ def asserts_formats_by_vocabulary(vocabulary: Any) -> bool:
     return _FORMAT_ASSERTION_2020 in vocabulary or vocabulary.get(_FORMAT_2019) is True
 
 
-def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) -> Profile:
+def choose_profile(
+    value: Any, profile: str | None, registry: dict[str, Any], tables: KeywordTables
+) -> Profile:
     """The named profile; else the draft `$schema` names; else draft 2020-12. A custom
     meta-schema (found in the registry) gives its own draft, less the vocabularies it leaves out."""
-    named = get_profile(profile) if profile is not None else None
+    drafts = profiles_of(tables)
+    named = get_profile(profile, tables) if profile is not None else None
     if named is not None and named.draft is None:
         return named
     meta = value.get("$schema") if isinstance(value, dict) else None
     if not isinstance(meta, str):
-        return named or DRAFT_PROFILES["draft2020-12"]
+        return named or drafts["draft2020-12"]
     uri = normalize_meta_uri(meta)
     if uri in META_SCHEMAS:
-        return named or DRAFT_PROFILES[META_SCHEMAS[uri]]
+        return named or drafts[META_SCHEMAS[uri]]
     custom = registry.get(uri, registry.get(meta))
     if isinstance(custom, RegistryProblem):  # a registry file that could not be loaded
         raise custom.error(f"$schema {meta!r}", "/$schema")
@@ -268,23 +283,20 @@ def choose_profile(value: Any, profile: str | None, registry: dict[str, Any]) ->
         )
     parent = custom.get("$schema")
     base = named or (
-        DRAFT_PROFILES[META_SCHEMAS.get(normalize_meta_uri(parent), "draft2020-12")]
+        drafts[META_SCHEMAS.get(normalize_meta_uri(parent), "draft2020-12")]
         if isinstance(parent, str)
-        else DRAFT_PROFILES["draft2020-12"]
+        else drafts["draft2020-12"]
     )
     vocabulary = custom.get("$vocabulary")
     if not isinstance(vocabulary, dict):
         return base
     dropped: set[str] = set()
-    for name, keywords in (
-        ("validation", VALIDATION_VOCABULARY),
-        ("applicator", APPLICATOR_VOCABULARY),
-        ("unevaluated", UNEVALUATED_VOCABULARY),
-    ):
+    # (the keywords each vocabulary of a custom meta-schema can switch off)
+    for name in ("validation", "applicator", "unevaluated"):
         if not any(
             isinstance(v, str) and v.rstrip("/").endswith("/vocab/" + name) for v in vocabulary
         ):
-            dropped |= keywords
+            dropped |= tables.vocabulary(name)
     return replace(
         base,
         enforced=base.enforced - dropped,

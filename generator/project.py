@@ -43,8 +43,7 @@ from typing import Any, Sequence
 from .errors import ConfigError, OptionError
 from .files import module_path
 from .format_options import UNKNOWN_FORMAT_POLICIES, FormatOptions, custom_formats, format_options
-from .names import NATIVE_BACKENDS, UNSAFE_PATTERN_POLICIES, limit_problem
-from .profiles import PROFILES
+from .names import NATIVE_BACKENDS, PROFILE_NAMES, UNSAFE_PATTERN_POLICIES, limit_problem
 
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.straightline"
@@ -341,11 +340,11 @@ class _Reader:
         settings = base
         if "profile" in table:
             profile = self.string(where, "profile", table["profile"])
-            if profile not in PROFILES:
+            if profile not in PROFILE_NAMES:
                 raise self.error(
                     where,
                     f"profile: unknown profile {profile!r}; choose one of: "
-                    f"{', '.join(sorted(PROFILES))}",
+                    f"{', '.join(sorted(PROFILE_NAMES))}",
                 )
             settings = replace(settings, profile=profile)
         if "registry" in table:

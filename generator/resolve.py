@@ -19,7 +19,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
-from .dialects import DIALECTS
 from .errors import OptionError, SchemaError, join_pointer
 from .uris import not_a_uri, uri_problem
 
@@ -109,41 +108,24 @@ def join_uri(base: str, ref: str) -> str:
         raise MalformedURI(str(exc)) from None
 
 
-@functools.cache
-def _holding() -> dict[str, tuple[bool, bool, bool]]:
-    """keyword -> whether its value may be a schema, an array of schemas, a map of schemas (as each
-    unit declares it in `Keyword.holds`), read once."""
-    from .keywords.registry import KEYWORDS
-
-    table = {}
-    for name, keyword in KEYWORDS.items():
-        forms = keyword.holds.split(" or ")
-        if keyword.holds:
-            table[name] = ("schema" in forms, "schemas" in forms, keyword.holds == "map")
-    return table
-
-
 @dataclass(frozen=True)
 class KeywordReading:
-    """What indexing needs to know of the keywords, for a reader other than the compiler (the
-    reference interpreter brings its own): per draft, an object with `id_keyword`, `id_fragment`
-    and `ref_alone` (as profiles.Dialect has them); per keyword, whether its value may be a schema,
-    an array of schemas, a map of schemas."""
+    """What indexing needs to know of the keywords (the compiler's from the registry's tables,
+    lower.compiler_reading; the reference interpreter brings its own): per draft, an object with
+    `id_keyword`, `id_fragment` and `ref_alone` (as profiles.Dialect has them); per keyword,
+    whether its value may be a schema, an array of schemas, a map of schemas."""
 
     dialects: Mapping[str, Any]
     holding: Mapping[str, tuple[bool, bool, bool]]
 
 
 def subschema_positions(
-    schema: Any, holding: Mapping[str, tuple[bool, bool, bool]] | None = None
+    schema: Any, holding: Mapping[str, tuple[bool, bool, bool]]
 ) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """(path below `schema`, subschema) for the schemas directly inside `schema`: where each
-    keyword holds schemas is declared by its unit (generator/keywords/), whatever the draft, unless
-    `holding` says it."""
+    """(path below `schema`, subschema) for the schemas directly inside `schema`, where `holding`
+    says each keyword holds schemas (KeywordReading.holding), whatever the draft."""
     if not isinstance(schema, dict):
         return
-    if holding is None:
-        holding = _holding()
     for key, value in schema.items():
         forms = holding.get(key) if isinstance(key, str) else None
         if forms is None:
@@ -185,6 +167,9 @@ class Location:
 @dataclass
 class Registry:
     draft: str  # the draft of documents that name none
+    # what the index reads of the keywords (lower.compiler_reading: the units' declarations; the
+    # reference interpreter brings its own)
+    reading: KeywordReading
     documents: dict[str, Document] = field(default_factory=dict)
     resources: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri -> (doc, pointer)
     anchors: dict[str, tuple[str, str]] = field(default_factory=dict)  # uri#name -> (doc, pointer)
@@ -203,8 +188,6 @@ class Registry:
     supplied: Mapping[str, Any] = field(default_factory=dict)
     # the documents read from `supplied` (a registry's files), in the order references reached them
     from_supplied: list[Document] = field(default_factory=list)
-    # what the index reads of the keywords; None: the keyword units' declarations
-    reading: KeywordReading | None = None
 
     # -- documents ------------------------------------------------------------------------
     def add(self, uri: str, value: Any, draft: str | None = None) -> Document:
@@ -240,10 +223,7 @@ class Registry:
         return None
 
     def _index(self, document: Document) -> None:
-        if self.reading is not None:
-            dialects, holding = self.reading.dialects, self.reading.holding
-        else:
-            dialects, holding = DIALECTS, _holding()
+        dialects, holding = self.reading.dialects, self.reading.holding
         if not isinstance(document.value, dict):  # a boolean document is a resource all the same
             self.resources.setdefault(document.uri, (document.uri, ""))
             self.resource_of.setdefault(document.uri + "#", urldefrag(document.uri)[0])

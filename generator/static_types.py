@@ -1,7 +1,7 @@
 """The static types of JSON values (the algebra render/types.py writes as TypedDicts and aliases):
 a `Ty` is a union of Python value kinds, an `Obj` one object shape. The keyword units build them
-from their IR checks through their `types` hook (registered in keywords/registry.py, TYPE_HOOKS);
-render/types.py names and writes them. A leaf: it imports only the IR.
+from their IR checks through their `types` hook (the registry collects them into
+KeywordTables.type_hooks); render/types.py names and writes them. A leaf: it imports only the IR.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from generator.api import build, prepare
 from generator.emit.simplify import names_read
 from generator.emit.tree import FALSE, TRUE, Assign, Call, Compare, If, Name, Return, call
 from generator.formats import _segment, _source_lines, checkers
-from generator.keywords.registry import CHECKS
+from generator.keywords.registry import CHECKS, TABLES
 from generator.plan.cost import Costs
 from generator.render.types import TypedRoot, module_types
 from generator.resolve import ReadLog
@@ -74,7 +74,8 @@ def test_types_read_from_the_compiles_index_are_those_of_a_fresh_index() -> None
     held = dict(built.indexed.documents)
     assert list(held) == ["https://example.com/root.json"]  # taken before lowering added other.json
     fresh = module_types(
-        [TypedRoot("Instance", value, chosen, REGISTRY, "https://example.com/root.json")]
+        [TypedRoot("Instance", value, chosen, REGISTRY, "https://example.com/root.json")],
+        tables=TABLES,
     )
     reused = module_types(
         [
@@ -87,7 +88,8 @@ def test_types_read_from_the_compiles_index_are_those_of_a_fresh_index() -> None
                 "",
                 built.indexed,
             )
-        ]
+        ],
+        tables=TABLES,
     )
     assert [d.text for d in reused.definitions] == [d.text for d in fresh.definitions]
     assert any(

@@ -9,6 +9,9 @@ import counted: at module level, in a function, or under TYPE_CHECKING.
   UNIT_DOOR; a sibling unit only where UNIT_SIBLINGS says why.
 - The leaf modules import only leaf modules.
 - No stage imports a unit: the registry collects the units, and the pipeline hands its tables on.
+- Only the modules REGISTRY_IMPORTERS names import the registry (keywords/registry.py): every
+  stage gets its tables as an argument. (A stage the pipeline calls that took them from the
+  pipeline instead would close a circle, which the first rule refuses.)
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Mapping
 from tests.layering import Graph, circles, module_graph, room, room_graph
 
 KEYWORDS = "generator.keywords"
-NOT_UNITS = {KEYWORDS, f"{KEYWORDS}.registry", f"{KEYWORDS}.base"}
+REGISTRY = f"{KEYWORDS}.registry"
+NOT_UNITS = {KEYWORDS, REGISTRY, f"{KEYWORDS}.base"}
 
 # Room edges left out of the circle check, each with why it is there today.
 ALLOWED_ROOM_EDGES: dict[tuple[str, str], str] = {}  # (none left: the oracle has its own package)
@@ -59,12 +63,17 @@ UNIT_SIBLINGS: dict[tuple[str, str], str] = {
     (f"{KEYWORDS}.objects", f"{KEYWORDS}.strings"): "the property count and pattern helpers",
 }
 
-# A stage importing a unit, and why.
-STAGE_UNITS: dict[tuple[str, str], str] = {
-    ("generator.doubling", f"{KEYWORDS}.{unit}"): (
-        "the doubling search steps into members by the applicators' own IR check classes"
-    )
-    for unit in ("arrays", "objects", "property_names", "unevaluated")
+# A stage importing a unit, and why. (None left: doubling.py reads member steps from the IR,
+# ir.Check.member_steps.)
+STAGE_UNITS: dict[tuple[str, str], str] = {}
+
+
+# The modules that may import the registry, and why: the pipeline alone. It hands the registry's
+# tables (a KeywordTables) to preflight, hygiene, lower (and through it resolve's index), plan,
+# emit and render/types, and holds the profiles built from them; contracts, jobs, the CLI and
+# the reference's profile front (reference/profiles.py) take those from the pipeline.
+REGISTRY_IMPORTERS: dict[str, str] = {
+    "generator.pipeline": "the orchestrator: builds TABLES and PROFILES once and hands them on",
 }
 
 
@@ -136,6 +145,15 @@ def stages_importing_units(modules: Graph) -> list[tuple[str, str]]:
     ]
 
 
+def registry_importers(modules: Graph) -> list[str]:
+    """The modules importing the registry that REGISTRY_IMPORTERS does not name."""
+    return sorted(
+        source
+        for source, targets in modules.items()
+        if REGISTRY in targets and source not in REGISTRY_IMPORTERS
+    )
+
+
 def _edges(modules: Graph) -> set[tuple[str, str]]:
     return {(source, target) for source, targets in modules.items() for target in targets}
 
@@ -169,6 +187,14 @@ def test_no_stage_imports_a_unit() -> None:
     assert stages_importing_units(GRAPH) == []
 
 
+def test_only_the_pipeline_imports_the_registry() -> None:
+    assert registry_importers(GRAPH) == []
+
+
+def test_each_allowed_registry_importer_still_imports_it() -> None:
+    assert [m for m in REGISTRY_IMPORTERS if REGISTRY not in GRAPH.get(m, frozenset())] == []
+
+
 def test_the_graph_sees_deferred_and_type_checking_imports() -> None:
     """A function-local and a TYPE_CHECKING import both count (emit/module.py imports fast.py in
     a method; keywords/base.py imports emit/context.py under TYPE_CHECKING)."""
@@ -196,3 +222,19 @@ def test_each_rule_fails_on_a_violation() -> None:
     assert unit_imports_outside_door(fake) == [(unit, stage)]
     assert leaves_importing_more(fake) == [("generator.values", "generator.emit.fast")]
     assert stages_importing_units(fake) == [("generator.api", f"{KEYWORDS}.objects")]
+    # the stage importing the registry: past the pipeline (which may)
+    fake["generator.pipeline"] = frozenset({REGISTRY})
+    assert registry_importers(fake) == [stage]
+
+
+def test_the_registry_rule_sees_a_deferred_import() -> None:
+    """A stage importing the registry in a function (as resolve.py once did) breaks the rule: the
+    graph is read from this made-up source as from the package's."""
+    import ast
+
+    from tests.layering import _imported
+
+    source = "def holding():\n    from .keywords.registry import TABLES\n    return TABLES\n"
+    known = {"generator.resolve", REGISTRY, KEYWORDS, "generator"}
+    found = _imported("generator.resolve", False, ast.parse(source), known)
+    assert registry_importers({"generator.resolve": frozenset(found)}) == ["generator.resolve"]

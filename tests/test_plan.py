@@ -13,7 +13,7 @@ import pytest
 import generator
 from generator import ir
 from generator.api import build, prepare
-from generator.keywords.registry import CHECKS, RANKS
+from generator.keywords.registry import CHECKS, TABLES
 from generator.plan import tuning
 from generator.plan.cost import CALL, MEMBERS, RECURSIVE, Costs
 from generator.plan.order import order
@@ -398,7 +398,8 @@ def test_every_subschema_at_any_depth_has_its_checks_in_order_of_cost() -> None:
         "pattern",
     ]  # a size before a pattern, whatever the keyword order
     assert [
-        c.keyword for c in order(replace(top, checks=tuple(reversed(top.checks))), RANKS).checks
+        c.keyword
+        for c in order(replace(top, checks=tuple(reversed(top.checks))), TABLES.ranks).checks
     ] == ordered
     properties = next(c for c in root.checks if c.keyword == "properties")
     items = next(c for c in root.checks if c.keyword == "items")

@@ -90,12 +90,12 @@ def test_a_fail_closed_draft_walk_refuses_non_schema_definitions() -> None:
     # the rule belongs to fail-open profiles: the same walk under a fail-closed one refuses
     from dataclasses import replace
 
+    from generator.pipeline import PROFILES, TABLES
     from generator.preflight import preflight
-    from generator.profiles import DRAFT_PROFILES
 
-    closed = replace(DRAFT_PROFILES["draft2020-12"], fail_closed=True)
+    closed = replace(PROFILES["draft2020-12"], fail_closed=True)
     with pytest.raises(SchemaError) as raised:
-        preflight({"$defs": {"description": "x"}}, closed)
+        preflight({"$defs": {"description": "x"}}, closed, tables=TABLES)
     assert (raised.value.code, raised.value.pointer) == ("not-a-schema", "/$defs/description")
 
 

@@ -23,6 +23,7 @@ import pytest
 
 import generator
 from generator import SchemaError, compile_module, compile_source
+from generator.pipeline import PROFILES
 
 # -- the hostile strings ----------------------------------------------------------------------
 
@@ -1081,7 +1082,7 @@ class Provenance:
         if not text.startswith("/"):
             return False
         return all(
-            t.isdigit() or t in self.tokens or t in generator.profiles.STRICT.enforced
+            t.isdigit() or t in self.tokens or t in PROFILES["strict"].enforced
             for t in text[1:].split("/")
         )
 
@@ -1572,9 +1573,9 @@ def test_no_schema_text_outside_string_literals(case):
         "# module-sha256: ",
     )
     from generator.emit.tree import COMMENTS
-    from generator.render.types import NOTES
+    from generator.pipeline import TABLES
 
-    notes = {"# " + note for note in NOTES.values()}  # why a type is Any
+    notes = {"# " + note for note in TABLES.type_notes.values()}  # why a type is Any
     notes |= {"# " + note for note in COMMENTS.values()}  # how a pattern is run
     for comment in comments:
         assert (

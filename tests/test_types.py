@@ -432,14 +432,14 @@ def test_deep_schemas_compile_and_the_reader_stays_within_the_stack(
     module = compiled(nested(120), profile="draft2020-12")
     assert module.is_valid({}) and "Instance" in module.__all__
     import generator.render.types as render_types
-    from generator.profiles import DRAFT_PROFILES
+    from generator.pipeline import PROFILES, TABLES
     from generator.render.types import TypedRoot, module_types
 
-    root = [TypedRoot("Instance", nested(120), DRAFT_PROFILES["draft2020-12"])]
-    whole = module_types(root)
+    root = [TypedRoot("Instance", nested(120), PROFILES["draft2020-12"])]
+    whole = module_types(root, tables=TABLES)
     assert not any("Any" in d.text for d in whole.definitions)  # read to the innermost `str`
     monkeypatch.setattr(render_types, "_MAX_DEPTH", 20)
-    cut = module_types(root)
+    cut = module_types(root, tables=TABLES)
     assert any("Any" in d.text for d in cut.definitions)  # past the reader's depth: Any, wider
     assert len(cut.definitions) < len(whole.definitions)
 
@@ -447,20 +447,20 @@ def test_deep_schemas_compile_and_the_reader_stays_within_the_stack(
 def test_reference_chains_and_wide_enums_are_read_in_one_pass() -> None:
     """A chain of 20,000 plain references names one type (not one alias per hop), and an enum of
     100,000 values is one Literal: the reader stays linear (a quadratic one would not finish)."""
-    from generator.profiles import DRAFT_PROFILES
+    from generator.pipeline import PROFILES, TABLES
     from generator.render.types import TypedRoot, module_types
 
     defs: dict[str, Any] = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(20_000)}
     defs["d20000"] = {"type": "string"}
     chain = {"$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}, "type": "object"}
-    types = module_types([TypedRoot("Instance", chain, DRAFT_PROFILES["draft2020-12"])])
+    types = module_types([TypedRoot("Instance", chain, PROFILES["draft2020-12"])], tables=TABLES)
     assert [d.text for d in types.definitions] == [
         "D20000: TypeAlias = str",
         'Instance = TypedDict("Instance", {"x": D20000}, total=False)',
     ]
     wide = {"enum": [f"v{i}" for i in range(100_000)]}
     (only,) = module_types(
-        [TypedRoot("Instance", wide, DRAFT_PROFILES["draft2020-12"])]
+        [TypedRoot("Instance", wide, PROFILES["draft2020-12"])], tables=TABLES
     ).definitions
     assert only.text.count('"v') == 100_000
 
@@ -821,7 +821,7 @@ def _load(path: Path) -> Any:
 def test_types_come_from_the_units_and_the_reader_names_no_keyword() -> None:
     """render/types.py reads the lowered IR through the units' `types` hooks: no string in its
     code is a keyword, and it imports no resolver (references are lowering's business)."""
-    from generator.keywords.registry import KEYWORDS, TYPE_HOOKS
+    from generator.keywords.registry import KEYWORDS, TABLES
 
     source = (ROOT / "generator" / "render" / "types.py").read_text(encoding="utf-8")
     tree = ast.parse(source)
@@ -835,7 +835,7 @@ def test_types_come_from_the_units_and_the_reader_names_no_keyword() -> None:
     assert not strings & set(KEYWORDS)
     imported = {top.module for top in body if isinstance(top, ast.ImportFrom) and top.module}
     assert "resolve" not in imported and "preflight" not in imported  # (at run time)
-    assert {hook.__module__.rpartition(".")[2] for hook in TYPE_HOOKS} == {
+    assert {hook.__module__.rpartition(".")[2] for hook in TABLES.type_hooks} == {
         "refs",
         "any_instance",
         "objects",
@@ -860,7 +860,7 @@ def test_definitions_no_reference_reaches_leave_the_registry_record_alone() -> N
     """A definition no reference reaches is lowered for its type alone: the documents it refers
     to are not recorded in the module's header (only what the validator read is), and a
     reference of its that does not resolve makes its type Any, with a comment saying why."""
-    from generator.render.types import NOTES
+    from generator.pipeline import TABLES
 
     schema = {
         "$defs": {"loose": {"properties": {"a": {"$ref": "other.json#/x"}}, "type": "object"}},
@@ -869,4 +869,4 @@ def test_definitions_no_reference_reaches_leave_the_registry_record_alone() -> N
     source = generator.compile_source(schema, format=False, registry={})
     assert "registry-document" not in source
     types = type_statements(source)
-    assert "# " + NOTES["unresolved"] in types and "Loose = TypedDict(" in types, types
+    assert "# " + TABLES.type_notes["unresolved"] in types and "Loose = TypedDict(" in types, types

@@ -250,7 +250,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         # the compile commands (imported here: they load the compiler, which takes a moment that
         # Ctrl-C may fall in)
-        from ..profiles import DRAFT_PROFILES, get_profile, with_options
+        from ..pipeline import PROFILES, get_profile
+        from ..profiles import with_options
         from .commands import (
             catalog_command,
             check_command,
@@ -264,7 +265,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "catalog":
             return catalog_command(args)
         with_options(
-            get_profile(args.profile) if args.profile else DRAFT_PROFILES["draft2020-12"],
+            get_profile(args.profile) if args.profile else PROFILES["draft2020-12"],
             limit_options(args),
         )
         format_settings(args)  # a bad --format is a usage error

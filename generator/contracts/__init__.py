@@ -18,9 +18,8 @@ from ..collector import paused
 from ..errors import SchemaError, join_pointer
 from ..format_options import format_options
 from ..load import load_json
-from ..pipeline import Built, Part, compile_text
+from ..pipeline import PROFILES, Built, Part, compile_text, get_profile
 from ..preflight import check_json_value
-from ..profiles import OCTOSCRIPT, get_profile
 from ..render.sections import RenderedModule
 from ..values import dumps_exact
 
@@ -52,7 +51,7 @@ def load_contract(contract: Any) -> tuple[dict[str, Any], bytes]:
         value = load_json(raw, max_bytes=_CONTRACT_BYTES, what="contract")
     elif isinstance(contract, dict):
         check_json_value(
-            contract, OCTOSCRIPT, max_nodes=_CONTRACT_BYTES
+            contract, PROFILES["octoscript"], max_nodes=_CONTRACT_BYTES
         )  # as large as a file may be
         raw = dumps_exact(
             contract, sort_keys=True, ensure_ascii=True

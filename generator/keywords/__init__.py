@@ -10,5 +10,6 @@ error code (the reference interpreter reads keywords by its own tables, generato
 - refs: $ref, $dynamicRef, $recursiveRef   - unevaluated: unevaluatedProperties/Items
 - annotations: $schema, $id, $defs, title, ... (never checks)
 
-registry.py collects them. Import the registry (not this package's units) from the stages.
+registry.py collects them into one KeywordTables (base.py). Only the pipeline imports the
+registry; it hands the tables to the stages, which import neither it nor a unit.
 """

@@ -76,12 +76,18 @@ class PrefixItems(ir.Check):
     schemas: tuple[ir.Node, ...] = ()
     applies_to = "array"
 
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return tuple((ir.AtIndex(i), sub) for i, sub in enumerate(self.schemas))
+
 
 @dataclass(frozen=True)
 class Items(ir.Check):
     start: int = 0  # items before `start` are prefixItems' business
     schema: ir.Node | None = None
     applies_to = "array"
+
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return () if self.schema is None else ((ir.FromIndex(self.start), self.schema),)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,9 @@ class Contains(ir.Check):
     min_keyword: str = "contains"  # where a too-small count is reported
     annotates: bool = False  # contains' matches count as evaluated items (2020-12)
     applies_to = "array"
+
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return () if self.schema is None else ((ir.FromIndex(0), self.schema),)
 
 
 # The messages (emit/context.py, "errors"). contains' params: how many items match, and the bound.

@@ -1,8 +1,8 @@
 """What a keyword unit declares: each keyword (who knows it, how its value is checked, what it
 lowers to) and each IR check (its cost, its fast and error code, what it evaluates for
-unevaluated*). The registry (registry.py) collects them, and the pipeline hands its tables to
-preflight, lowering, planning and emission. (The reference interpreter, generator/reference/, has
-tables of its own.)
+unevaluated*). The registry (registry.py) collects them into a KeywordTables (below), and the
+pipeline hands it to preflight, hygiene, lowering, planning, emission, the static types and the
+profiles. (The reference interpreter, generator/reference/, has tables of its own.)
 
 And what a unit receives from those stages, as Protocols: a unit imports none of the stages, so
 the stages sit above the units (tests/test_layering.py). The emission contexts (emit/context.py)
@@ -11,13 +11,15 @@ are the fourth door.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from ..dialects import Dialect, Limits
 from ..errors import SchemaError
 from ..format_options import FormatOptions
 from ..ir import Node
+from ..static_types import TypesHook
 
 if TYPE_CHECKING:
     from ..emit.context import Branch, ErrorContext, Evaluation, General
@@ -179,3 +181,64 @@ class CheckKind:
     general: GeneralEmit | None = None  # for an in-place check (applies_to is None)
     error: ErrorEmit | None = None
     evaluates: EvaluateEmit | None = None  # the keys/indices it evaluates, for unevaluated*
+
+
+@dataclass(frozen=True, eq=False)
+class KeywordTables:
+    """The registry's tables (registry.py builds the one instance, TABLES, from the units), as the
+    pipeline hands them to the stages: preflight reads each keyword's check, lowering its lowering
+    and the definitions, planning and emission the checks, planners and messages, the static types
+    the hooks and notes, the profiles who knows each keyword. A stage reads these and imports no
+    unit. (Compared and hashed by identity: stages cache what they derive from it.)"""
+
+    keywords: Mapping[str, Keyword]
+    checks: Mapping[type, CheckKind]
+    # message name ("type", "oneOf.several") -> its template (emit/context.py, "errors")
+    messages: Mapping[str, str]
+    # each planner (node, plan) -> that unit's part of the node's plan (plan/parts.py)
+    planners: tuple[Callable[..., Any], ...]
+    # the `types` hooks (render/types.py), in the order a node's types are read and intersected
+    type_hooks: tuple[TypesHook, ...]
+    type_notes: Mapping[str, str]  # why a type is Any, as a comment says it
+    # a schema's definitions ($defs), as pointer paths: each is a named type (render/types.py)
+    definitions: Callable[[Any], list[tuple[str, ...]]]
+
+    @functools.cached_property
+    def ranks(self) -> dict[type, int]:
+        """Check class -> its rank in a node's order (plan/order.py)."""
+        return {kind: c.cost for kind, c in self.checks.items()}
+
+    @functools.cached_property
+    def holding(self) -> dict[str, tuple[bool, bool, bool]]:
+        """Keyword -> whether its value may be a schema, an array of schemas, a map of schemas
+        (Keyword.holds), for the resolver's index (resolve.KeywordReading)."""
+        table = {}
+        for name, keyword in self.keywords.items():
+            forms = keyword.holds.split(" or ")
+            if keyword.holds:
+                table[name] = ("schema" in forms, "schemas" in forms, keyword.holds == "map")
+        return table
+
+    @functools.cached_property
+    def holders(self) -> frozenset[str]:
+        """The keywords whose values hold subschemas."""
+        return frozenset(name for name, keyword in self.keywords.items() if keyword.holds)
+
+    def enforced_by(self, profile: str) -> frozenset[str]:
+        """The keywords a profile or draft enforces."""
+        return frozenset(k.name for k in self.keywords.values() if profile in k.known_by)
+
+    def annotations_of(self, profile: str) -> frozenset[str]:
+        """The keywords a profile or draft knows as annotations (values checked, never a check)."""
+        return frozenset(k.name for k in self.keywords.values() if profile in k.annotation)
+
+    def optional_assertions(self, profile: str) -> list[Keyword]:
+        """The keywords that are optional assertions in a profile or draft (format; content in
+        draft 7): an option makes them checks (see profiles.with_formats)."""
+        return [k for k in self.keywords.values() if profile in k.optional]
+
+    def vocabulary(self, name: str) -> frozenset[str]:
+        """The keywords of one vocabulary (a custom meta-schema's $vocabulary can leave it out)."""
+        return frozenset(
+            k.name for k in self.keywords.values() if k.vocabulary == name and k.known_by
+        )

@@ -102,6 +102,9 @@ class Properties(ir.Check):
     def named_subschemas(self) -> tuple[tuple[str, ir.Node], ...]:
         return self.entries
 
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return tuple((ir.ByName(name), sub) for name, sub in self.entries)
+
 
 @dataclass(frozen=True)
 class AdditionalProperties(ir.Check):
@@ -110,11 +113,19 @@ class AdditionalProperties(ir.Check):
     patterns: tuple[str, ...] = ()  # the patternProperties patterns (ECMA-262 sources)
     applies_to = "object"
 
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        if self.schema is None:
+            return ()
+        return ((ir.Additional(self.known, self.patterns), self.schema),)
+
 
 @dataclass(frozen=True)
 class PatternProperties(ir.Check):
     entries: tuple[tuple[str, str, ir.Node], ...] = ()  # (ECMA source, Python translation, schema)
     applies_to = "object"
+
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return tuple((ir.ByPattern(source), sub) for source, _, sub in self.entries)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,9 @@ class PropertyNames(ir.Check):
     schema: ir.Node | None = None
     applies_to = "object"
 
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return () if self.schema is None else ((ir.PropertyName(), self.schema),)
+
 
 def lower_property_names(
     lw: Lowering, value: Any, schema: dict[str, Any], where: str, ctx: Context | None

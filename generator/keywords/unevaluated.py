@@ -47,11 +47,17 @@ class Unevaluated(ir.Check):
     applies_to = "object"
     evaluates_all: ClassVar[str] = "object"  # when the node holds, every member counts as evaluated
 
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return () if self.schema is None else ((ir.AnyProperty(), self.schema),)
+
 
 @dataclass(frozen=True)
 class UnevaluatedItems(Unevaluated):
     applies_to = "array"
     evaluates_all = "array"
+
+    def member_steps(self) -> tuple[tuple[ir.Member, ir.Node], ...]:
+        return () if self.schema is None else ((ir.FromIndex(0), self.schema),)
 
 
 def lower_properties(

@@ -2,8 +2,9 @@
 then walked by the same walk as the drafts (validator.py), with the profile's table (drafts.py).
 
 Which schemas a profile accepts (its limits, unknown keywords, unsafe patterns) is preflight's
-definition, shared with the compiler; only the verdicts are the reference's own. So preflight is
-imported when a Reference is made, never by importing this package."""
+definition, shared with the compiler; only the verdicts are the reference's own. So preflight, and
+the keyword tables the pipeline hands it, are imported when a Reference is made, never by
+importing this package."""
 
 from __future__ import annotations
 
@@ -31,11 +32,12 @@ class Reference:
         format_options: FormatOptions = DEFAULT_FORMATS,
         **options: Any,
     ) -> None:
+        from ..pipeline import TABLES, get_profile
         from ..preflight import preflight
-        from ..profiles import get_profile, with_formats, with_options
+        from ..profiles import with_formats, with_options
 
-        chosen = with_formats(with_options(get_profile(profile), options), format_options)
-        preflight(schema, chosen)
+        chosen = with_formats(with_options(get_profile(profile), options), format_options, TABLES)
+        preflight(schema, chosen, tables=TABLES)
         self.schema = schema
         if profile in DRAFTS:
             self._walk = DraftReference(schema, profile, format_options=format_options)

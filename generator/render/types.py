@@ -4,9 +4,9 @@ generated module defines, and the root type that `is_valid` is a TypeGuard of.
 The types are read from the lowered IR (lower.py): the compile's own graph (api.Built.lowered),
 with the definitions no reference reached lowered too, so references, remote documents, `$id`
 base changes, an embedded `$schema` and what each profile enforces are as the validator has them.
-Each keyword unit says what its checks mean as a type (its `types` hook, keywords/registry.py
-TYPE_HOOKS, over the algebra of static_types.py); this module names and intersects the parts and
-writes the definitions. It reads no schema and names no keyword.
+Each keyword unit says what its checks mean as a type (its `types` hook, over the algebra of
+static_types.py; the pipeline hands them in, KeywordTables.type_hooks); this module names and
+intersects the parts and writes the definitions. It reads no schema and names no keyword.
 
 The rule (the units' hooks keep it): a type is never narrower than the schema. Wherever the
 schema says more than a static type can, the type says less:
@@ -46,7 +46,6 @@ required and optional keys is a class over two functional TypedDicts, `_NameRequ
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Mapping, Union
@@ -54,7 +53,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from ..codegen import Code, Name, code, comment, join, literal
 from ..ir import Node
-from ..keywords.registry import TYPE_HOOKS, TYPE_NOTES
+from ..keywords.base import KeywordTables
 from ..lower import Lowered, Lowering, lower_definitions, lower_root
 from ..profiles import Profile
 from ..static_types import ANY_OBJECT, NEVER, TOP, Obj, Ty, camel, join_all, ordered_meet
@@ -120,22 +119,14 @@ class Namer:
         return Name(candidate)
 
 
-@functools.cache
-def _structural() -> frozenset[str]:
-    """Keywords whose pointer tokens say nothing about what a definition is: those that hold
-    subschemas (each unit declares it: Keyword.holds)."""
-    from ..keywords.registry import KEYWORDS
-
-    return frozenset(name for name, keyword in KEYWORDS.items() if keyword.holds)
-
-
-def _hint_for(key: str) -> str:
+def _hint_for(key: str, structural: frozenset[str]) -> str:
     """A name for a reference target (a graph key: document URI, `#`, pointer): its last telling
-    pointer token, else its document's name."""
+    pointer token (not one of the `structural` keywords, which hold subschemas and so say nothing
+    of what a definition is), else its document's name."""
     document, _, pointer = key.partition("#")
     tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
     for token in reversed(tokens):
-        if token not in _structural() and not token.isdigit():
+        if token not in structural and not token.isdigit():
             name = camel(token, "")
             if name:
                 return name if not name[0].isdigit() else "Def" + name
@@ -175,8 +166,6 @@ class _Named:
     notes: list[str] = field(default_factory=list)
 
 
-# The comments a definition may carry: why it is Any (fixed text, never schema text).
-NOTES = TYPE_NOTES
 _LINE_LENGTH = 100  # black's, as render/layout.py has it
 _MAX_DEPTH = 150  # deeper subschemas are Any: the reading recurses, and must stay within the stack
 _MEET_BUDGET = 8  # definitions expanded to intersect one pair of types
@@ -187,8 +176,11 @@ class _Reader:
     """Reads lowered nodes into types through each unit's `types` hook; names every definition it
     reaches."""
 
-    def __init__(self, namer: Namer) -> None:
+    def __init__(self, namer: Namer, tables: KeywordTables) -> None:
         self.namer = namer
+        self.tables = tables  # the registry's: the units' hooks, and why a type is Any
+        # the comments a definition may carry: why it is Any (fixed text, never schema text)
+        self.notes = tables.type_notes
         self.named: dict[str, _Named] = {}
         self.queue: deque[str] = deque()
         self.lowerings: list[Lowering] = []
@@ -199,7 +191,13 @@ class _Reader:
     def add_root(self, root: TypedRoot, name: Name) -> None:
         scope = len(self.lowerings)
         lowered = root.lowered or lower_root(
-            root.schema, root.profile, root.registry, root.base_uri, root.fragment, root.indexed
+            root.schema,
+            root.profile,
+            self.tables,
+            root.registry,
+            root.base_uri,
+            root.fragment,
+            root.indexed,
         )
         self.lowerings.append(lowered.lowering)
         self.seeds.append(root.profile.draft is None)
@@ -241,7 +239,9 @@ class _Reader:
         try:
             node = self.lowerings[named.scope].graph.get(named.target)
             named.ty = (
-                self.runtime(NOTES["unresolved"])  # its lowering failed: never read by the compile
+                self.runtime(
+                    self.notes["unresolved"]
+                )  # its lowering failed: never read by the compile
                 if node is None
                 else self.ty(node, named.name.text, 0)
             )
@@ -262,7 +262,7 @@ class _Reader:
             return NEVER
         if depth > _MAX_DEPTH:
             return TOP
-        parts = [part for hook in TYPE_HOOKS for part in hook(self, node, hint, depth)]
+        parts = [part for hook in self.tables.type_hooks for part in hook(self, node, hint, depth)]
         result = TOP
         for part in parts:
             result = self.meet(result, part, _MEET_BUDGET)
@@ -280,13 +280,13 @@ class _Reader:
             return TOP
         lowering = self.lowerings[scope]
         if target in lowering.chain_cycles:
-            return self.runtime(NOTES["cycle"])
+            return self.runtime(self.notes["cycle"])
         if target not in lowering.graph:
-            return self.runtime(NOTES["unresolved"])
+            return self.runtime(self.notes["unresolved"])
         key = self.key(scope, target)
         if key in self.named:  # named already: no hint to work out (it is read once per reference)
             return Ty(refs=(key,))
-        return Ty(refs=(self.schedule(scope, target, _hint_for(target)),))
+        return Ty(refs=(self.schedule(scope, target, _hint_for(target, self.tables.holders)),))
 
     # -- intersection ---------------------------------------------------------------------------
     def meet(self, a: Ty, b: Ty, budget: int) -> Ty:
@@ -752,11 +752,14 @@ class ModuleTypes:
         return Code("from typing import " + ", ".join(n for n in _TYPING if n in wanted))
 
 
-def module_types(roots: list[TypedRoot], *, format: bool = True) -> ModuleTypes:
+def module_types(
+    roots: list[TypedRoot], *, tables: KeywordTables, format: bool = True
+) -> ModuleTypes:
     """The types of one module's roots (one for a schema; input and output for a tool contract),
     sharing one set of names. Never raises for a schema that compiled. `format`: the module is
-    laid out by black (over-long TypedDict entries are split here then, see _Writer.entry_lines)."""
-    reader = _Reader(Namer())
+    laid out by black (over-long TypedDict entries are split here then, see _Writer.entry_lines).
+    `tables`: the registry's (each unit's `types` hook)."""
+    reader = _Reader(Namer(), tables)
     names = [
         reader.namer.name(root.name) for root in roots
     ]  # the roots' names are the module's API
@@ -799,4 +802,4 @@ def _break_alias_cycles(reader: _Reader) -> None:
                 path.pop()
     for key in on_cycle:
         reader.named[key].ty = TOP
-        reader.named[key].notes.append(NOTES["cycle"])
+        reader.named[key].notes.append(reader.notes["cycle"])

@@ -11,6 +11,7 @@ import pytest
 
 import generator
 from generator.hygiene import unknown_keywords
+from generator.pipeline import TABLES
 
 from .helpers import needs_cli, run, write
 
@@ -38,7 +39,7 @@ EXPECTED = [
 
 
 def found(schema: object, draft: str = "draft2020-12") -> list[tuple[str, str, str | None]]:
-    return [(u.pointer, u.keyword, u.suggestion) for u in unknown_keywords(schema, draft)]
+    return [(u.pointer, u.keyword, u.suggestion) for u in unknown_keywords(schema, draft, TABLES)]
 
 
 def test_unknown_keywords_are_found_with_their_pointer_and_suggestion() -> None:
@@ -53,7 +54,7 @@ def test_known_means_of_the_draft_in_force() -> None:
         "examples": [1],
     }
     assert found(schema) == []
-    (unknown,) = unknown_keywords({"prefixItems": [{"minLenght": 1}]}, "draft7")
+    (unknown,) = unknown_keywords({"prefixItems": [{"minLenght": 1}]}, "draft7", TABLES)
     assert (unknown.pointer, unknown.keyword) == ("/prefixItems", "prefixItems")
     assert (
         unknown.message

@@ -32,6 +32,7 @@ from typing import Any, Iterator
 
 from generator import SchemaError, compile_source
 from generator.load import load_json
+from generator.pipeline import TABLES
 from generator.profiles import choose_profile
 
 HOSTS = (
@@ -350,7 +351,7 @@ def reference_verdict(corpus: Corpus, name: str, instance: Any) -> bool | str:
     value = corpus.values[name]
     try:
         with _Guard():
-            draft = choose_profile(value, None, corpus.registry).draft or "draft2020-12"
+            draft = choose_profile(value, None, corpus.registry, TABLES).draft or "draft2020-12"
             return DraftReference(
                 value, draft, registry=corpus.registry, base_uri=corpus.url(name)
             ).is_valid(instance)

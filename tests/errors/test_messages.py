@@ -10,11 +10,11 @@ from generator.keywords import registry
 
 def test_each_message_is_declared_by_one_unit() -> None:
     names = [name for unit in registry.UNITS for name in unit.MESSAGES]
-    assert len(names) == len(set(names)) == len(registry.MESSAGES)
+    assert len(names) == len(set(names)) == len(registry.TABLES.messages)
 
 
 def test_templates_are_fixed_text_with_named_placeholders() -> None:
-    for name, template in registry.MESSAGES.items():
+    for name, template in registry.TABLES.messages.items():
         assert re.fullmatch(r"[a-zA-Z]+(\.[a-z]+)?", name), name
         assert template.isascii() and template == template.strip(), name
         text = re.sub(r"\{[A-Za-z]+\}", "", template)
@@ -25,5 +25,5 @@ def test_templates_are_fixed_text_with_named_placeholders() -> None:
 def test_a_keyword_with_several_messages_names_them_after_it() -> None:
     """`oneOf.several`, `contains.few`: a variant's keyword is its name's first part."""
     keywords = set(registry.KEYWORDS) | {"false"}
-    for name in registry.MESSAGES:
+    for name in registry.TABLES.messages:
         assert name.partition(".")[0] in keywords, name

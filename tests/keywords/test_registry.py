@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import typing
 
 import pytest
 
 from generator import ir
 from generator.keywords import base, registry
-from generator.profiles import DIALECTS, PROFILES
+from generator.pipeline import PROFILES
+from generator.profiles import DIALECTS
 
 KEYWORDS = sorted(registry.KEYWORDS)
 
@@ -112,3 +114,54 @@ def test_a_unit_missing_a_part_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(registry.KEYWORDS, "minLength", broken)
     with pytest.raises(AssertionError, match="lowering"):
         test_a_keyword_declares_every_part("minLength")
+
+
+def _member_fields(check: type) -> list[str]:
+    """The fields of a check class holding subschemas it does not apply in place."""
+    hints = typing.get_type_hints(check)
+    return [
+        f.name
+        for f in dataclasses.fields(check)
+        if "Node" in str(hints[f.name]) and f.name not in check.in_place_fields
+    ]
+
+
+@pytest.mark.parametrize("check", _check_classes(), ids=lambda c: c.__qualname__)
+def test_a_check_applying_subschemas_to_members_says_which(check: type) -> None:
+    """doubling.py pairs the member steps a check declares (ir.Check.member_steps); one holding a
+    subschema outside its in-place fields that declares none would reach every member (correct,
+    but what lies under it would be memoized for nothing)."""
+    declares = check.member_steps is not ir.Check.member_steps  # type: ignore[attr-defined]
+    assert declares == bool(_member_fields(check))
+
+
+def test_the_member_steps_name_the_members() -> None:
+    from generator.api import build, prepare
+
+    schema = {
+        "properties": {"a": {"type": "string"}},
+        "patternProperties": {"^x": {"type": "integer"}},
+        "additionalProperties": {"type": "null"},
+        "propertyNames": {"minLength": 1},
+        "unevaluatedProperties": {"type": "boolean"},
+        "prefixItems": [{"type": "string"}],
+        "items": {"type": "integer"},
+        "contains": {"const": 1},
+        "unevaluatedItems": {"type": "null"},
+    }
+    value, chosen, _ = prepare(schema)
+    steps = {
+        check.keyword: [(member, node.pointer) for member, node in check.member_steps() or ()]
+        for check in build(value, chosen).root.checks
+    }
+    assert steps == {
+        "properties": [(ir.ByName("a"), "/properties/a")],
+        "patternProperties": [(ir.ByPattern("^x"), "/patternProperties/^x")],
+        "additionalProperties": [(ir.Additional(("a",), ("^x",)), "/additionalProperties")],
+        "propertyNames": [(ir.PropertyName(), "/propertyNames")],
+        "unevaluatedProperties": [(ir.AnyProperty(), "/unevaluatedProperties")],
+        "prefixItems": [(ir.AtIndex(0), "/prefixItems/0")],
+        "items": [(ir.FromIndex(1), "/items")],
+        "contains": [(ir.FromIndex(0), "/contains")],
+        "unevaluatedItems": [(ir.FromIndex(0), "/unevaluatedItems")],
+    }

@@ -10,10 +10,10 @@ import pytest
 
 from generator.format_options import format_options
 from generator.keywords import registry
-from generator.profiles import DIALECTS, PROFILES, with_formats
+from generator.pipeline import PROFILES
+from generator.profiles import DIALECTS, with_formats
 from generator.reference import dialects, drafts, messages
 from generator.reference.validator import rules
-from generator.resolve import _holding
 
 OPTIONS = {
     "default": format_options(),
@@ -26,7 +26,7 @@ OPTIONS = {
 @pytest.mark.parametrize("options", sorted(OPTIONS))
 @pytest.mark.parametrize("profile", sorted(PROFILES))
 def test_a_profile_enforces_the_same_keywords_in_both(profile: str, options: str) -> None:
-    compiler = with_formats(PROFILES[profile], OPTIONS[options])
+    compiler = with_formats(PROFILES[profile], OPTIONS[options], registry.TABLES)
     oracle = rules(drafts.TABLES[profile], OPTIONS[options])
     assert set(oracle.checks) == set(compiler.enforced)
 
@@ -46,11 +46,11 @@ def test_the_tables_are_not_vacuous() -> None:
 
 
 def test_the_messages_are_the_units_messages() -> None:
-    assert messages.MESSAGES == registry.MESSAGES
+    assert messages.MESSAGES == registry.TABLES.messages
 
 
 def test_the_subschema_shapes_are_the_units_shapes() -> None:
-    assert dialects.HOLDING == _holding()
+    assert dialects.HOLDING == registry.TABLES.holding
 
 
 @pytest.mark.parametrize("draft", [*sorted(dialects.DIALECTS), "seed"])
@@ -61,4 +61,4 @@ def test_the_draft_rules_are_the_compilers(draft: str) -> None:
 
 
 def test_the_validation_vocabulary_is_the_units() -> None:
-    assert drafts.VALIDATION == registry.vocabulary("validation")
+    assert drafts.VALIDATION == registry.TABLES.vocabulary("validation")
