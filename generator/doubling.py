@@ -12,6 +12,10 @@ where the members can be one (a property name two keywords both name, two `items
 It starts where two derivations part: two different steps from one position. Polynomial in the
 schema's size; a schema too large for the search has every subschema memoized instead (correct,
 only slower).
+
+Only the meetings where the doubling can repeat down the instance are memoized (`repeating`);
+one that cannot (alternatives sharing a definition) costs a factor bounded by the schema and stays
+plain, inlined. The rule and why the work stays polynomial: docs/hostile-input.md, "Doublings".
 """
 
 from __future__ import annotations
