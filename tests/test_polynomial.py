@@ -459,6 +459,23 @@ def test_a_doubling_that_cannot_repeat_stays_plain_and_linear(
             assert _locations(module.errors(instance)) == _locations(reference.errors(instance))
 
 
+def test_only_a_schema_with_a_reference_loop_has_wrappers_that_watch_for_one() -> None:
+    """Without a loop that consumes nothing, no function re-enters on its own value, so the
+    wrappers skip the watch (the lean `_memo_lean`); with one, they watch and the loop is met
+    as ReferenceLoopError."""
+    module = _compile({"allOf": [{"items": R}, {"items": R}], "type": ["array", "integer"]})
+    lean = r'_memo_fast\(\w+, "[^"]*", False\)'
+    assert re.findall(lean, module.__source__)
+    assert module._v0r.__code__ is module._memo_lean(len).__code__
+    loop = {"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]}
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it"):
+        looped = generator.compile_module(loop, format=False)
+    assert "_memo_fast(" in looped.__source__ and not re.findall(lean, looped.__source__)
+    assert looped._v0r.__code__ is not looped._memo_lean(len).__code__
+    with pytest.raises(looped.ReferenceLoopError):
+        looped.is_valid(1)
+
+
 def test_validation_stays_thread_safe_and_re_entrant() -> None:
     """The table of one call is per thread and per outermost call: threads validating at once,
     and a call made from inside another (a custom format checker), each get their own answers."""
