@@ -88,14 +88,6 @@ def memoized(
     return {graph[key] for key in keys} | {graph[root]}
 
 
-def applied_twice(
-    graph: dict[str, ir.Node], tables: DynamicTables, root: str, live: set[str], dynamic: bool
-) -> set[str]:
-    """The live graph keys some instance value can have applied to it more than once in one
-    validation (not counting a reference loop that consumes nothing: `in_place_loops`)."""
-    return _Search(graph, tables, live, dynamic).run(graph[root])
-
-
 def in_place_loops(graph: dict[str, ir.Node], tables: DynamicTables, live: set[str]) -> set[str]:
     """The live keys on a cycle of references that consumes none of the instance."""
     edges = {
@@ -223,6 +215,8 @@ class _Search:
         return reached
 
     def run(self, root: ir.Node) -> set[str]:
+        """The live graph keys some instance value can have applied to it more than once in one
+        validation (not counting a reference loop that consumes nothing: `in_place_loops`)."""
         self.rank = None if self.dynamic else self._ranks(root)
         found: set[str] = set()
         seen_same: set[int] = {id(root)}
@@ -284,7 +278,7 @@ class _Search:
                         found.update(keys)
                         self.meeting[key] = id(a)
                         if self.dynamic or self._plain_ref(a) is None:
-                            continue  # memoized: what follows is evaluated once
+                            continue  # (what follows goes on as one: memoized, or `repeating` (i))
                 self._step(a, b, add)
         return found
 
