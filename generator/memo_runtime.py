@@ -93,15 +93,23 @@ def _memo_owned(run: Any, args: Any) -> Any:
         state.table = state.active = state.dropped = None
 
 
-def _memo_fast(function: Callable[..., bool], where: str) -> Callable[..., bool]:
+def _memo_fast(
+    function: Callable[..., bool], where: str, loops: bool = True
+) -> Callable[..., bool]:
     """A fast-path function evaluated once per value and dynamic scope (typed, so a function that
     returns its answer is checked as returning a bool)."""
-    memoized: Callable[..., bool] = _memo_once(function, where)
+    memoized: Callable[..., bool] = _memo_once(function, where, loops)
     return memoized
 
 
-def _memo_once(function: Any, where: str) -> Any:
-    """A fast-path or annotation function evaluated once per value and dynamic scope."""
+def _memo_once(function: Any, where: str, loops: bool = True) -> Any:
+    """A fast-path or annotation function evaluated once per value and dynamic scope. `loops`:
+    whether the schema has a reference loop that consumes nothing, to be met as a re-entry (in a
+    schema without one no function re-enters on its own value: the wrapper need not watch, and
+    is cheaper on the valid path)."""
+
+    if not loops:
+        return _memo_lean(function)
 
     def memoized(x: Any, *scope: Any) -> Any:
         state = _MEMO
@@ -121,6 +129,24 @@ def _memo_once(function: Any, where: str) -> Any:
             result = function(x, *scope)
         finally:
             active.discard(busy)
+        table[key] = (x, result)
+        return result
+
+    return memoized
+
+
+def _memo_lean(function: Any) -> Any:
+    """_memo_once where no reference loop can be met."""
+
+    def memoized(x: Any, *scope: Any) -> Any:
+        table = getattr(_MEMO, "table", None)
+        if table is None:
+            return _memo_owned(memoized, (x, *scope))
+        key = (function, id(x), scope)
+        found = table.get(key)
+        if found is not None:
+            return found[1]
+        result = function(x, *scope)
         table[key] = (x, result)
         return result
 
@@ -232,7 +258,8 @@ DEPENDS = {
     "ReferenceLoopError": (),
     "_memo_owned": ("_MEMO",),
     "_memo_fast": ("_memo_once", "Callable"),
-    "_memo_once": ("_MEMO", "_memo_owned", "_memo_loop"),
+    "_memo_once": ("_MEMO", "_memo_owned", "_memo_loop", "_memo_lean"),
+    "_memo_lean": ("_MEMO", "_memo_owned"),
     "_memo_rebased": ("_memo_moved",),
     "_memo_moved": ("_thaw",),
     "_memo_errors": (

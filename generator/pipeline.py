@@ -158,6 +158,7 @@ def build(
         checks=TABLES.checks,
         planners=TABLES.planners,
         memo=memo,
+        memo_loops=bool(loops),
     )
     # the absolute location of each node a dynamic reference may reach (for its errors)
     absolutes = {key: lowering.absolute(key) for key in graph} if tables else {}

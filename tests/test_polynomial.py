@@ -6,6 +6,7 @@ compiled module's code, not by timing; the answers are python-jsonschema's where
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import warnings
@@ -144,6 +145,31 @@ SHAPES: list[tuple[str, Any, Callable[[int], Any], Callable[[int], Any]]] = [
         "items and contains",
         {"items": R, "contains": R, "type": ["array", "integer"]},
         lambda d: arrays(d),
+        lambda d: arrays(d, "s"),
+    ),
+    (
+        # (no doubling meets itself again: the root steps down its items while applying `b`, and
+        # every level starts `b` afresh, so `b` meets itself once per level above)
+        "a recursion beside a reference to a recursive definition",
+        {
+            "$defs": {"b": {"items": {"$ref": "#/$defs/b"}, "type": ["array", "integer"]}},
+            "items": R,
+            "allOf": [{"$ref": "#/$defs/b"}],
+            "type": ["array", "integer"],
+        },
+        arrays,
+        lambda d: arrays(d, "s"),
+    ),
+    (
+        # (the root, memoized, is evaluated afresh at every level, and each evaluation starts
+        # `p` down the same items)
+        "a doubling beside a reference to a recursive definition",
+        {
+            "$defs": {"p": {"items": {"$ref": "#/$defs/p"}, "type": ["array", "integer"]}},
+            "allOf": [{"items": R}, {"items": R}, {"$ref": "#/$defs/p"}],
+            "type": ["array", "integer"],
+        },
+        arrays,
         lambda d: arrays(d, "s"),
     ),
     (
@@ -319,6 +345,135 @@ def test_schemas_without_a_doubling_compile_as_before() -> None:
         {"$dynamicAnchor": "n", "type": "array", "items": {"$dynamicRef": "#n"}},
     ):
         assert "_memo_" not in generator.compile_source(schema, format=False)
+
+
+def _resources(depth: int, leaf: Any = "x") -> Any:
+    """A resource holding a resource ... `depth` deep, each with a meta whose tags nest too."""
+    value: Any = {"kind": "a"}
+    for level in range(depth):
+        coding: Any = {"code": leaf}
+        for _ in range(level % 4):
+            coding = {"ext": [coding]}
+        value = {"kind": "ab"[level % 2], "meta": {"tag": [coding]}, "contained": [value]}
+    return value
+
+
+# Doublings that cannot repeat: one subschema applied to one value a bounded number of times
+# (by the alternatives that share it), never again below, so it stays plain (inlined).
+BOUNDED: list[tuple[str, Any, Callable[[int], Any], Callable[[int], Any], list[str]]] = [
+    (
+        "anyOf alternatives sharing a definition",
+        {
+            "$defs": {
+                "d": {"properties": {"x": {"$ref": "#/$defs/leaf"}}},
+                "leaf": {"type": "integer"},
+            },
+            "anyOf": [{"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d", "required": ["x"]}],
+        },
+        lambda d: {"x": d},
+        lambda d: {"x": "s"},
+        [],
+    ),
+    (
+        "anyOf alternatives sharing a recursive definition",
+        {
+            "$defs": {
+                "tree": {
+                    "type": ["object", "integer"],
+                    "properties": {"a": {"$ref": "#/$defs/tree"}},
+                }
+            },
+            "anyOf": [{"$ref": "#/$defs/tree"}, {"$ref": "#/$defs/tree", "required": ["a"]}],
+        },
+        objects,
+        lambda d: objects(d, "s"),
+        [],
+    ),
+    (
+        # (FHIR's shape: a oneOf of resources sharing Meta, each holding resources: the oneOf
+        # doubles itself, memoized, Meta and what it holds do not)
+        "a oneOf of resources that share a definition and hold resources",
+        {
+            "$defs": {
+                "meta": {"properties": {"tag": {"items": {"$ref": "#/$defs/coding"}}}},
+                "coding": {
+                    "type": "object",
+                    "properties": {
+                        "code": {"type": "string"},
+                        "ext": {"items": {"$ref": "#/$defs/coding"}},
+                    },
+                },
+                "a": {
+                    "properties": {
+                        "kind": {"const": "a"},
+                        "meta": {"$ref": "#/$defs/meta"},
+                        "contained": {"items": R},
+                    }
+                },
+                "b": {
+                    "properties": {
+                        "kind": {"const": "b"},
+                        "meta": {"$ref": "#/$defs/meta"},
+                        "contained": {"items": R},
+                    }
+                },
+            },
+            "oneOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}],
+        },
+        _resources,
+        lambda d: _resources(d, 1),
+        [""],
+    ),
+]
+BOUNDED_IDS = [name for name, *_ in BOUNDED]
+
+
+@pytest.mark.parametrize("name,schema,valid,invalid,memoized", BOUNDED, ids=BOUNDED_IDS)
+def test_a_doubling_that_cannot_repeat_stays_plain_and_linear(
+    name: str,
+    schema: Any,
+    valid: Callable[[int], Any],
+    invalid: Callable[[int], Any],
+    memoized: list[str],
+) -> None:
+    """Only the doublings that can repeat down the instance are memoized (doubling.py,
+    `_Search.repeating`): here the shared definitions are inlined as before, and is_valid's
+    calls still grow linearly with depth (each value is met a bounded number of times)."""
+    module = _compile(schema)
+    assert re.findall(r'_memo_fast\(\w+, "([^"]*)"', module.__source__) == memoized
+    for make in (valid, invalid):
+        counts = [count_calls(module, module.is_valid, make(depth)) for depth in (5, 10, 20, 40)]
+        # (linear: twice the depth, at most twice the calls and the constant part again)
+        for smaller, larger in zip(counts, counts[1:]):
+            assert larger <= 2 * smaller + counts[0], (name, counts)
+        # (errors() replays the errors found below each level: the main test's bound)
+        counts = [count_calls(module, module.errors, make(depth)) for depth in (5, 10, 20, 40)]
+        assert counts[1] <= 8 * counts[0], (name, counts)
+        for smaller, larger in zip(counts[1:], counts[2:]):
+            assert larger <= 4 * smaller, (name, counts)
+    oracle = _oracle(schema)
+    reference = DraftReference(schema, "draft2020-12")
+    for depth in (0, 1, 2, 3, 6):
+        for instance in (valid(depth), invalid(depth)):
+            assert module.is_valid(instance) is oracle.is_valid(instance), (depth, instance)
+            assert _locations(module.errors(instance)) == _locations(reference.errors(instance))
+
+
+def test_only_a_schema_with_a_reference_loop_has_wrappers_that_watch_for_one() -> None:
+    """Without a loop that consumes nothing, no function re-enters on its own value, so the
+    wrappers skip the watch (the lean `_memo_lean`); with one, they watch and the loop is met
+    as ReferenceLoopError."""
+    module = _compile({"allOf": [{"items": R}, {"items": R}], "type": ["array", "integer"]})
+    lean = r'_memo_fast\(\w+, "[^"]*", False\)'
+    assert re.findall(lean, module.__source__)
+    assert module._v0r.__code__ is module._memo_lean(len).__code__
+    loop = {"anyOf": [{"type": "string"}, {"not": {"$ref": "#"}}]}
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it"):
+        looped = generator.compile_module(loop, format=False)
+    assert "_memo_fast(" in looped.__source__ and not re.findall(lean, looped.__source__)
+    assert looped._v0r.__code__ is not looped._memo_lean(len).__code__
+    with pytest.raises(looped.ReferenceLoopError):
+        looped.is_valid(1)
 
 
 def test_validation_stays_thread_safe_and_re_entrant() -> None:

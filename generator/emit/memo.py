@@ -23,4 +23,6 @@ def alias(m: ModuleEmitter, which: str, node: ir.Node, name: Name, function: Nam
     wrapper = _WRAPPERS.get(which)
     if wrapper is None or node not in m.plan.memo:
         return Assign(name, function)
+    if which != "error" and not m.plan.memo_loops:  # (no re-entry to watch for: the lean one)
+        return Assign(name, call(m.prim(wrapper), function, lit(node.pointer), lit(False)))
     return Assign(name, call(m.prim(wrapper), function, lit(node.pointer)))

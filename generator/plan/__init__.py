@@ -36,6 +36,7 @@ class Plan:
         checks: Mapping[type, CheckCost],
         planners: Iterable[Planner],
         memo: Iterable[ir.Node] = (),
+        memo_loops: bool = True,
     ) -> None:
         roots = list(roots)
         self.planners = tuple(planners)
@@ -43,6 +44,9 @@ class Plan:
         self.inlining = Inlining(graph, roots, dynamic)
         # the nodes evaluated once per value (doubling.py), where plain references lead
         self.memo = frozenset(self.inlining.through_refs(node)[0] for node in memo)
+        # whether a reference loop that consumes nothing is among them (its wrappers watch for
+        # the re-entry that meets it: memo_runtime.py)
+        self.memo_loops = memo_loops
         # the heads of the graph's cycles, called through an alias and never inlined (recursion),
         # and the memoized nodes (their aliases are the wrappers: emit/memo.py)
         self.recursive = self.inlining.counted(recursion_heads(graph, roots) | self.memo)
