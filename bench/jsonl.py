@@ -13,7 +13,9 @@ Then the same on real schemas (`schemas`): SchemaStore's Dependabot and GitHub w
 samples as compact JSON lines, cycled to 200,000 lines: json.loads alone, msgspec alone (the
 extra `fast`, which the command uses where installed), the command in this process, and as
 commands json.loads alone against `straightline validate --jobs 2`. The target: --jobs 2 within
-1.2x of parsing alone.
+1.2x of parsing alone. Beside each: the load average before and after its rounds (on a shared
+machine the --jobs 2 ratio holds only while a second core is idle), and what compiling its module
+costs every run where no bytecode cache is written (PYTHONDONTWRITEBYTECODE).
 """
 
 from __future__ import annotations
@@ -346,7 +348,9 @@ def _real_schemas(
         if entry["problem"]:
             log(f"jsonl: {name}: WRONG ANSWER, not timed: {entry['problem']}")
             continue
+        entry["module"] = _module_cost(chosen, directory)
         log(f"jsonl: timing {name} ({lines:,} lines of {len(samples)} samples)")
+        entry["load_average"] = [_load()]
         timings: dict[str, Callable[[], Any]] = {"json.loads": lambda path=path: _parse_json(path)}
         if _msgspec_installed():
             timings["msgspec"] = lambda path=path: _parse_msgspec(path)
@@ -365,6 +369,7 @@ def _real_schemas(
             )
         )
         rounds = _rounds(timings, repeats)
+        entry["load_average"].append(_load())
         entry["seconds"] = {label: statistics.median(times) for label, times in rounds.items()}
         entry["records_per_second"] = {
             label: lines / value for label, value in entry["seconds"].items()
@@ -376,6 +381,33 @@ def _real_schemas(
             rounds["straightline --jobs 2 (command)"], rounds["json.loads (command)"]
         )
     return entries
+
+
+def _load() -> float | None:
+    """The 1-minute load average (None where the system has none)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
+def _module_cost(chosen: tuple[str, ...], directory: Path) -> dict[str, Any]:
+    """The size of a schema's module, the seconds compile() takes on it, and whether the commands
+    timed here pay that at every start (no bytecode cache is written for them)."""
+    if chosen[0] == "--module":
+        path = directory / chosen[1]
+    else:
+        from generator.builtin import find
+
+        path = Path(find(chosen[1]).module_path)
+    text = path.read_text(encoding="utf-8")
+    start = time.perf_counter()
+    compile(text, str(path), "exec")
+    return {
+        "bytes": len(text.encode("utf-8")),
+        "compile_seconds": time.perf_counter() - start,
+        "compiled_every_run": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
+    }
 
 
 def _msgspec_installed() -> bool:
@@ -426,4 +458,18 @@ def table(section: dict[str, Any]) -> str:
             f"    ratio --jobs 2 {entry['ratio_jobs_2']:.2f}x (as commands), "
             f"in one process {entry['ratio_in_process']:.2f}x"
         )
+        load = entry.get("load_average") or []
+        if len(load) == 2 and None not in load:
+            out.append(f"    load average {load[0]:.1f} before, {load[1]:.1f} after")
+        module = entry.get("module")
+        if module:
+            paid = (
+                "paid once by every command here (PYTHONDONTWRITEBYTECODE: no bytecode cache)"
+                if module["compiled_every_run"]
+                else "once, then read from its bytecode cache"
+            )
+            out.append(
+                f"    module {module['bytes'] / 1e6:.2f} MB, compiled in "
+                f"{module['compile_seconds']:.2f} s: {paid}"
+            )
     return "\n".join(out)

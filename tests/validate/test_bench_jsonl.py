@@ -66,4 +66,7 @@ def test_real_schemas_report_shape_and_answers(section: dict[str, Any]) -> None:
             "straightline --jobs 2 (command)",
         } <= set(entry["seconds"])
         assert entry["ratio_jobs_2"] > 0 and entry["ratio_in_process"] > 0
-    assert "ratio --jobs 2" in jsonl.table(section)
+        assert len(entry["load_average"]) == 2
+        assert entry["module"]["bytes"] > 100_000 and entry["module"]["compile_seconds"] > 0
+    table = jsonl.table(section)
+    assert "ratio --jobs 2" in table and "load average" in table and "compiled in" in table
