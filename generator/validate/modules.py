@@ -1,18 +1,12 @@
 """A generated module as something that can travel to another process: its source text (a schema
 compiled in the parent) or the path of its file (`--module`). Each process loads a given module
 once (keyed by its text's hash or its path) and reuses it for every chunk it is handed, so nothing
-is executed, let alone compiled, per chunk. A worker process is handed the code the parent
-compiled (marshalled), so a module is compiled once per run, not once per process: where no
-bytecode cache is written (PYTHONDONTWRITEBYTECODE, a read-only directory), a large module's
-compile is most of a short run's start-up (docs/performance.md)."""
+is executed, let alone compiled, per chunk."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import importlib.machinery
 import importlib.util
-import marshal
 import stat
 import types
 from dataclasses import dataclass, field
@@ -24,10 +18,8 @@ from ..errors import OptionError
 # Output formats of the JSON Schema specification that a module's output() may be asked for.
 SPEC_OUTPUT_FORMATS = ("basic", "detailed", "verbose")
 
-# Loaded modules of this process, by ModuleSource.key, and the code each was executed from
-# (absent for a module that is not Python source: a --native extension).
+# Loaded modules of this process, by ModuleSource.key.
 _LOADED: dict[str, types.ModuleType] = {}
-_CODE: dict[str, types.CodeType] = {}
 
 
 @dataclass(frozen=True)
@@ -40,8 +32,6 @@ class ModuleSource:
     path: str | None = None
     key: str = field(default="", compare=False)
     label: str = field(default="", compare=False)  # the path as the user gave it, for messages
-    # the module's code as this process compiled it, marshalled (for_workers): executed as it is
-    code: bytes | None = field(default=None, compare=False, repr=False)
 
     @staticmethod
     def from_text(text: str, name: str = "straightline_validator") -> "ModuleSource":
@@ -78,21 +68,6 @@ class ModuleSource:
             "the module has neither its source text (__source__) nor a file (__file__)"
         )
 
-    def for_workers(self) -> "ModuleSource":
-        """This source with the code this process loaded it from, for worker processes of the
-        same Python (marshal's format is that of the running version): they execute it without
-        compiling it again. Unchanged where this process has not loaded it from Python code."""
-        code = _CODE.get(self.key)
-        if code is None or self.code is not None:
-            return self
-        return dataclasses.replace(self, code=marshal.dumps(code))
-
-    def by_key(self) -> "ModuleSource":
-        """This source without its text and code, for the tasks of a process that has loaded it
-        (ProcessPoolExecutor's initializer did): each task is pickled, and the text of a compiled
-        schema can be megabytes."""
-        return dataclasses.replace(self, text=None, code=None)
-
     def load(self) -> types.ModuleType:
         """The module, executed once per process."""
         module = _LOADED.get(self.key)
@@ -101,35 +76,20 @@ class ModuleSource:
             _LOADED[self.key] = module
         return module
 
-    def _compiled(self) -> types.CodeType:
-        """The code of `text`: the parent's, where it was handed over, else compiled here."""
-        assert self.text is not None
-        if self.code is not None:
-            return marshal.loads(self.code)  # type: ignore[no-any-return]
-        return compile(self.text, f"<straightline {self.name}>", "exec")
-
     def _execute(self) -> types.ModuleType:
         if self.text is not None:
             module = types.ModuleType(self.name)
             module.__dict__["__source__"] = self.text
             try:
-                code = self._compiled()
-                exec(code, module.__dict__)
+                exec(compile(self.text, f"<straightline {self.name}>", "exec"), module.__dict__)
             except (Exception, SystemExit) as exc:  # a custom format's module that does not import
                 raise OptionError(
                     f"the compiled schema cannot be loaded ({type(exc).__name__}: {exc}); "
                     "a custom format's module must be importable (on PYTHONPATH)"
                 ) from None
-            _CODE[self.key] = code
             return module
-        if self.path is None:
-            raise OptionError(f"the module {self.name} is not loaded in this process")
-        module, executed = _import_file(
-            Path(self.path), self.name, self.label or self.path, self.code
-        )
-        if executed is not None:
-            _CODE[self.key] = executed
-        return module
+        assert self.path is not None
+        return _import_file(Path(self.path), self.name, self.label or self.path)
 
 
 def _module_name(path: Path) -> str:
@@ -146,13 +106,9 @@ def _os_reason(exc: OSError) -> str:
     )
 
 
-def _import_file(
-    path: Path, name: str, label: str, marshalled: bytes | None = None
-) -> tuple[types.ModuleType, types.CodeType | None]:
-    """Import a module file (from `marshalled`, its code as the parent compiled it, where given),
-    and the code it was executed from (None for an extension module); any failure is an
-    OptionError naming the file (it is the user's file: a syntax error in it is their mistake,
-    not a crash of ours)."""
+def _import_file(path: Path, name: str, label: str) -> types.ModuleType:
+    """Import a module file; any failure is an OptionError naming the file (it is the user's
+    file: a syntax error in it is their mistake, not a crash of ours)."""
     try:
         is_file = stat.S_ISREG(path.stat().st_mode)
     except OSError as exc:  # absent, or in a directory that cannot be searched
@@ -163,23 +119,13 @@ def _import_file(
     if spec is None or spec.loader is None:
         raise OptionError(f"--module {label}: not a Python module file")
     module = importlib.util.module_from_spec(spec)
-    loader: Any = spec.loader
-    code: types.CodeType | None = None
     try:
-        # what exec_module does for Python source (get_code, then exec), keeping the code
-        if marshalled is not None:
-            code = marshal.loads(marshalled)
-        elif isinstance(loader, importlib.machinery.SourceFileLoader):
-            code = loader.get_code(name)
-        if code is None:
-            loader.exec_module(module)
-        else:
-            exec(code, module.__dict__)
+        spec.loader.exec_module(module)
     except (Exception, SystemExit) as exc:  # arbitrary Python: report, never a traceback or an exit
         raise OptionError(
             f"--module {label}: cannot load it ({type(exc).__name__}: {exc})"
         ) from None
-    return module, code
+    return module
 
 
 def check_module(module: types.ModuleType, output_format: str, where: str) -> None:

@@ -1,8 +1,7 @@
 """--jobs N: the tasks run in N worker processes on this machine, results come back in input order.
 
-The module travels as a ModuleSource (its text, compiled once in the parent, or its file's path,
-with the code the parent compiled, so that no worker compiles it again); each worker loads it once,
-when it starts, and its tasks name it by its key only. Workers are started with `spawn`, so they share
+The module travels as a ModuleSource (its text, compiled once in the parent, or its file's path);
+each worker loads it once, on its first task. Workers are started with `spawn`, so they share
 nothing with the parent but what is handed to them, and import only this package (not the
 compiler). At most 2N tasks are in flight, so memory stays bounded however large the input.
 
@@ -56,8 +55,7 @@ class _Workers:
     """The pool, replaced when a worker's death breaks it."""
 
     def __init__(self, source: ModuleSource, output_format: str, jobs: int) -> None:
-        self.source, self.output_format, self.jobs = source.for_workers(), output_format, jobs
-        self.named = source.by_key()  # what each task carries: its worker has loaded the module
+        self.source, self.output_format, self.jobs = source, output_format, jobs
         self.context = multiprocessing.get_context("spawn")
         self.pools: list[ProcessPoolExecutor] = []  # every pool made (the last one in use)
         self.owner: dict[int, ProcessPoolExecutor] = {}  # id(future) -> its pool
@@ -75,10 +73,10 @@ class _Workers:
 
     def submit(self, task: Task) -> Future[TaskResult]:
         try:
-            future = self.pools[-1].submit(run_task, task, self.named, self.output_format)
+            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
         except BrokenProcessPool:  # it broke since the last result was taken
             self._new_pool()
-            future = self.pools[-1].submit(run_task, task, self.named, self.output_format)
+            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
         self.owner[id(future)] = self.pools[-1]
         return future
 
