@@ -96,7 +96,8 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
     build_c_native (the schema compiled again for its code tree) or mypyc's build_native. The
     validator is the extension's is_valid (checked to be what was imported); the details are the
     build's wall time, the extension's size, the backend its record names and the peak RSS of the
-    build's child processes (the compiler; the C backend's rendering runs in this process)."""
+    build's child processes (the compiler) and of this process (the C backend's rendering runs
+    here)."""
     from generator.api import compile_rendered
     from generator.native import backend_of, build_native
     from generator.native.c_build import build_c_native
@@ -109,6 +110,7 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
     module_file = directory / f"{name}.py"
     module_file.write_text(rendered.text, encoding="utf-8")
     rss_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    self_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter_ns()
     if backend == "c":
         extension = build_c_native(module_file, case.schema_text, timeout=timeout, **options)
@@ -116,6 +118,7 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
         extension = build_native(module_file, rendered, timeout=timeout)
     build_ns = time.perf_counter_ns() - started
     rss_after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    self_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     sys.path.insert(0, str(directory))
     try:
         module = importlib.import_module(name)
@@ -130,6 +133,9 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
         # ru_maxrss (KiB on Linux) is the largest finished descendant's: the build's peak only
         # when it exceeds every earlier child's, else unknown (None)
         "build_peak_rss_bytes": rss_after * 1024 if rss_after > rss_before else None,
+        # this process's own peak, when the build raised it (the C backend compiles the schema
+        # again here): the whole process's RSS, the bench's own data included
+        "build_process_peak_rss_bytes": self_after * 1024 if self_after > self_before else None,
     }
     return module.is_valid, details
 

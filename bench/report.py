@@ -116,14 +116,22 @@ def _mib(value: int | None) -> str:
 def native_build_table(results: dict[str, Any]) -> str:
     """Each native build: the backend its record names, wall time, extension size, peak RSS of
     the build's child processes; or why there is none."""
-    header = ["case", "implementation", "backend", "build s", "extension bytes", "peak RSS MiB"]
+    header = [
+        "case",
+        "implementation",
+        "backend",
+        "build s",
+        "extension bytes",
+        "child peak MiB",
+        "process peak MiB",
+    ]
     rows = []
     for case in results["cases"]:
         for name in NATIVE_BACKEND:
             entry = case["implementations"][name]
             if "native_build_ms" not in entry:
                 cell = _unavailable_cell(entry) if entry["status"] != "ok" else "-"
-                rows.append([case["name"], name, NATIVE_BACKEND[name], cell, "", ""])
+                rows.append([case["name"], name, NATIVE_BACKEND[name], cell, "", "", ""])
                 continue
             rows.append(
                 [
@@ -133,12 +141,14 @@ def native_build_table(results: dict[str, Any]) -> str:
                     f"{entry['native_build_ms'] / 1000:,.1f}",
                     f"{entry['extension_bytes']:,}",
                     _mib(entry.get("build_peak_rss_bytes")),
+                    _mib(entry.get("build_process_peak_rss_bytes")),
                 ]
             )
     title = (
         "Native builds (one run each, through the library as `straightline compile --native` "
         "builds: native = the C backend, native-mypyc = mypyc): wall time, extension size, peak "
-        "RSS of the build's largest child process (- when not measurable)"
+        "RSS of the build's largest child process (the compiler) and of the bench process when "
+        "the build raised it (the C backend renders in process); - when not measurable"
     )
     return title + "\n" + _render(header, rows, left_columns=3)
 
