@@ -106,7 +106,8 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
     rendered = compile_rendered(case.schema_text, **options)[0]
     directory = Path(tempfile.mkdtemp(prefix="straightline-bench-native-"))
     atexit.register(shutil.rmtree, directory, True)  # the extension stays loaded; its file may go
-    name = "straightline_native_" + "".join(c if c.isalnum() else "_" for c in case.name)
+    # a name per backend: both extensions of a case are imported into the same process
+    name = f"straightline_{backend}_" + "".join(c if c.isalnum() else "_" for c in case.name)
     module_file = directory / f"{name}.py"
     module_file.write_text(rendered.text, encoding="utf-8")
     rss_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -108,3 +108,29 @@ def test_a_run_times_mypyc_beside_the_c_backend_only_when_asked(builds: list[str
 def test_mypyc_without_native_builds_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--quick", "--case", "math.add.output", "--no-native", "--mypyc"]) == 2
     assert "--mypyc needs the native builds" in capsys.readouterr().err
+
+
+def test_both_backends_of_one_case_are_imported_side_by_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both extensions of a case live in one process: each is the one its own backend built, not
+    the other one cached under the same module name."""
+    pytest.importorskip("setuptools")
+    pytest.importorskip("mypyc")
+    from generator.native import c_build
+
+    case = _case("math.add.output")
+    c_built = implementations.build(NATIVE, case, native=True, mode="quick")
+    if c_built.short_reason == "no C compiler":
+        pytest.skip(c_built.reason)
+    # the mypyc build itself is slow: the C backend stands in for it, under the mypyc name
+    monkeypatch.setattr(
+        "generator.native.build_native",
+        lambda path, rendered, timeout=None: c_build.build_c_native(
+            path, case.schema_text, timeout=timeout, profile=case.profile, format=False
+        ),
+    )
+    other = implementations.build(NATIVE_MYPYC, case, native=True, mypyc=True, mode="quick")
+    assert c_built.is_valid is not None and other.is_valid is not None, other.reason
+    assert c_built.is_valid is not other.is_valid
+    assert c_built.is_valid.__module__ != other.is_valid.__module__
