@@ -28,6 +28,22 @@ SERIES = (
     ("fastjsonschema", "fastjsonschema", "#e08214"),
     ("jsonschema", "python-jsonschema", "#b2182b"),
 )
+# Since 2026-12-06 the bench's `native` is the C backend's extension and mypyc's is
+# `native-mypyc` (bench/implementations.py); a document of that bench says so in its settings.
+# Older ones, bench/published.json among them, timed mypyc's as `native`.
+NATIVE_C = ("native", "straightline, native (C)", "#1b7837")
+NATIVE_MYPYC = ("native-mypyc", "straightline, native (mypyc)", "#a6dba0")
+
+
+def series(
+    results: dict[str, Any], rows: list[tuple[str, dict[str, float]]]
+) -> tuple[tuple[str, str, str], ...]:
+    """The implementations drawn: `native` labelled by the backend the document timed as it, and
+    the mypyc build beside it where that document timed it."""
+    if "mypyc" not in results.get("settings", {}):
+        return SERIES
+    mypyc = (NATIVE_MYPYC,) if any(NATIVE_MYPYC[0] in ratios for _, ratios in rows) else ()
+    return (NATIVE_C, *mypyc, *SERIES[1:])
 
 
 def figures(results: dict[str, Any]) -> list[tuple[str, dict[str, float]]]:
@@ -47,7 +63,12 @@ def figures(results: dict[str, Any]) -> list[tuple[str, dict[str, float]]]:
     return rows
 
 
-def draw(rows: list[tuple[str, dict[str, float]]], path: Path, note: str = "") -> None:
+def draw(
+    rows: list[tuple[str, dict[str, float]]],
+    path: Path,
+    note: str = "",
+    drawn: tuple[tuple[str, str, str], ...] = SERIES,
+) -> None:
     """The chart as an SVG file (text kept as text, no date: the same figures draw the same file)."""
     import matplotlib
 
@@ -57,8 +78,8 @@ def draw(rows: list[tuple[str, dict[str, float]]], path: Path, note: str = "") -
     plt.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "straightline", "font.size": 9})
     height = 1.4 + 0.42 * len(rows)
     figure, axes = plt.subplots(figsize=(8, height))
-    bar = 0.8 / len(SERIES)
-    for index, (name, label, colour) in enumerate(SERIES):
+    bar = 0.8 / len(drawn)
+    for index, (name, label, colour) in enumerate(drawn):
         positions = [row - 0.4 + bar * (index + 0.5) for row in range(len(rows))]
         values = [ratios.get(name) for _, ratios in rows]
         shown = [(p, v) for p, v in zip(positions, values) if v is not None]
@@ -116,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print(f"{args.results}: no case with a timed valid instance", file=sys.stderr)
         return 2
-    draw(rows, args.output, str(results.get("note", "")))
+    draw(rows, args.output, str(results.get("note", "")), series(results, rows))
     print(f"{args.output}: {len(rows)} cases")
     return 0
 

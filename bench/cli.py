@@ -39,11 +39,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--native",
         action="store_true",
         default=None,
-        help="build and time each case's native module (mypyc; needs a C compiler, tens of seconds "
-        "a case): the default, except with --quick",
+        help="build and time each case's native module as `straightline compile --native` builds "
+        "it (the C backend; needs a C compiler, seconds to minutes a case): the default, except "
+        "with --quick",
     )
     native.add_argument(
         "--no-native", dest="native", action="store_false", help="leave the native modules out"
+    )
+    parser.add_argument(
+        "--mypyc",
+        action="store_true",
+        help="also build and time the mypyc build of each module (native-mypyc, as "
+        "`--native=mypyc` builds it; tens of seconds to minutes a case); not with --no-native",
     )
     parser.add_argument(
         "--jsonl",
@@ -81,8 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     only_jsonl = args.jsonl and not args.case and not args.mcp
     only_mcp = args.mcp and not args.case and not args.jsonl
     only_sections = (args.jsonl or args.mcp) and not args.case
+    if args.mypyc and args.native is False:
+        print("--mypyc needs the native builds: drop --no-native", file=sys.stderr)
+        return 2
+    native = True if args.mypyc and args.quick and args.native is None else args.native
     results = runner.run(
-        [] if only_sections else args.case, quick=args.quick, log=log, native=args.native
+        [] if only_sections else args.case,
+        quick=args.quick,
+        log=log,
+        native=native,
+        mypyc=args.mypyc,
     )
     progress = runner.silent if args.quiet else runner._stderr
     if args.jsonl or not (args.case or args.mcp):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import resource
 import shutil
 import sys
 import tempfile
@@ -22,11 +23,17 @@ from typing import Any
 from .cases import Case
 
 STRAIGHTLINE = "straightline"
-NATIVE = "native"  # the same generated module, compiled with mypyc (generator/native)
+# The generated module's native extension as `straightline compile --native` builds it: the C
+# backend (generator/native/c_build.py).
+NATIVE = "native"
+# The same module compiled with mypyc (`--native=mypyc`): built only when asked (slow builds).
+NATIVE_MYPYC = "native-mypyc"
+NATIVE_BACKEND = {NATIVE: "c", NATIVE_MYPYC: "mypyc"}
 HANDWRITTEN = "handwritten"
 IMPLEMENTATIONS = (
     STRAIGHTLINE,
     NATIVE,
+    NATIVE_MYPYC,
     HANDWRITTEN,
     "jsonschema",
     "fastjsonschema",
@@ -35,8 +42,8 @@ IMPLEMENTATIONS = (
 # Everything straightline is compared with (the ratio columns).
 COMPARED = tuple(name for name in IMPLEMENTATIONS if name != STRAIGHTLINE)
 # What the native module is compared with (its own ratio columns: their time / the native module's).
-COMPARED_NATIVE = (STRAIGHTLINE, "fastjsonschema", "jsonschema-rs")
-# A native build that takes longer is stopped (a bound on a hang; FHIR's build takes a few minutes).
+COMPARED_NATIVE = (STRAIGHTLINE, NATIVE_MYPYC, "fastjsonschema", "jsonschema-rs")
+# A native build that takes longer is stopped (a bound on a hang; FHIR's build takes minutes).
 NATIVE_TIMEOUT_S = {"full": 900.0, "quick": 300.0}
 
 Validator = Callable[[Any], bool]
@@ -83,21 +90,36 @@ def _straightline(case: Case) -> Validator:
     return module.is_valid  # type: ignore[no-any-return]
 
 
-def _native(case: Case, timeout: float) -> tuple[Validator, dict[str, Any]]:
-    """The module `_straightline` executes, written to a file and built with mypyc; the validator
-    is the extension's is_valid (checked to be what was imported)."""
+def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[str, Any]]:
+    """The module `_straightline` executes, written to a file and built by `backend` through the
+    library, as `straightline compile --native[=mypyc]` builds it: the C backend's
+    build_c_native (the schema compiled again for its code tree) or mypyc's build_native. The
+    validator is the extension's is_valid (checked to be what was imported); the details are the
+    build's wall time, the extension's size, the backend its record names and the peak RSS of the
+    build's child processes (the compiler) and of this process (the C backend's rendering runs
+    here)."""
     from generator.api import compile_rendered
-    from generator.native import build_native
+    from generator.native import backend_of, build_native
+    from generator.native.c_build import build_c_native
 
-    rendered = compile_rendered(case.schema_text, profile=case.profile, format=False)[0]
+    options: dict[str, Any] = {"profile": case.profile, "format": False}
+    rendered = compile_rendered(case.schema_text, **options)[0]
     directory = Path(tempfile.mkdtemp(prefix="straightline-bench-native-"))
     atexit.register(shutil.rmtree, directory, True)  # the extension stays loaded; its file may go
-    name = "straightline_native_" + "".join(c if c.isalnum() else "_" for c in case.name)
+    # a name per backend: both extensions of a case are imported into the same process
+    name = f"straightline_{backend}_" + "".join(c if c.isalnum() else "_" for c in case.name)
     module_file = directory / f"{name}.py"
     module_file.write_text(rendered.text, encoding="utf-8")
+    rss_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    self_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter_ns()
-    extension = build_native(module_file, rendered, timeout=timeout)
+    if backend == "c":
+        extension = build_c_native(module_file, case.schema_text, timeout=timeout, **options)
+    else:
+        extension = build_native(module_file, rendered, timeout=timeout)
     build_ns = time.perf_counter_ns() - started
+    rss_after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    self_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     sys.path.insert(0, str(directory))
     try:
         module = importlib.import_module(name)
@@ -106,8 +128,15 @@ def _native(case: Case, timeout: float) -> tuple[Validator, dict[str, Any]]:
     if Path(module.__file__ or "") != extension:
         raise RuntimeError(f"imported {module.__file__}, not the extension {extension}")
     details = {
+        "native_backend": backend_of(module_file),
         "native_build_ms": build_ns / 1e6,
         "extension_bytes": sum(p.stat().st_size for p in directory.glob("*" + extension.suffix)),
+        # ru_maxrss (KiB on Linux) is the largest finished descendant's: the build's peak only
+        # when it exceeds every earlier child's, else unknown (None)
+        "build_peak_rss_bytes": rss_after * 1024 if rss_after > rss_before else None,
+        # this process's own peak, when the build raised it (the C backend compiles the schema
+        # again here): the whole process's RSS, the bench's own data included
+        "build_process_peak_rss_bytes": self_after * 1024 if self_after > self_before else None,
     }
     return module.is_valid, details
 
@@ -157,7 +186,8 @@ _BUILDERS: dict[str, Callable[[Case], Validator]] = {
 # Imported before the build clock starts: build time is compiling the schema, not importing.
 _MODULES: dict[str, tuple[str, ...]] = {
     STRAIGHTLINE: ("generator",),
-    NATIVE: ("generator.native", "mypyc"),
+    NATIVE: ("generator.native.c_build", "setuptools"),
+    NATIVE_MYPYC: ("generator.native", "mypyc"),
     "jsonschema": ("jsonschema.validators", "referencing"),
     "fastjsonschema": ("fastjsonschema",),
     "jsonschema-rs": ("jsonschema_rs",),
@@ -201,16 +231,26 @@ def known_limitation(implementation: str, case: Case) -> str:
     return ""
 
 
-def build(implementation: str, case: Case, *, native: bool = True, mode: str = "full") -> Built:
-    """One implementation's validator for the case (`native`: whether to build the native one,
-    which takes a C compiler and tens of seconds; the quick runs of the tests leave it out)."""
-    if implementation == NATIVE and not native:
+def build(
+    implementation: str,
+    case: Case,
+    *,
+    native: bool = True,
+    mypyc: bool = False,
+    mode: str = "full",
+) -> Built:
+    """One implementation's validator for the case (`native`: whether to build the native ones,
+    which take a C compiler and seconds to minutes; the quick runs of the tests leave them out;
+    `mypyc`: whether to build the mypyc one too, whose builds are far slower)."""
+    if implementation in NATIVE_BACKEND and not native:
         return Built(
             implementation,
             None,
             "native builds are off (a --quick run without --native)",
             "not built",
         )
+    if implementation == NATIVE_MYPYC and not mypyc:
+        return Built(implementation, None, "mypyc builds are off (ask with --mypyc)", "not asked")
     if implementation == HANDWRITTEN:
         if case.handwritten is None:
             return Built(
@@ -225,8 +265,9 @@ def build(implementation: str, case: Case, *, native: bool = True, mode: str = "
     start = time.perf_counter_ns()
     details: dict[str, Any] = {}
     try:
-        if implementation == NATIVE:
-            validator, details = _native(case, NATIVE_TIMEOUT_S[mode])
+        if implementation in NATIVE_BACKEND:
+            backend = NATIVE_BACKEND[implementation]
+            validator, details = _native(case, backend, NATIVE_TIMEOUT_S[mode])
         else:
             validator = _BUILDERS[implementation](case)
     except Exception as exc:  # any failure to compile is reported, never fatal

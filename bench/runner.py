@@ -21,6 +21,7 @@ from .implementations import (
     COMPARED_NATIVE,
     IMPLEMENTATIONS,
     NATIVE,
+    NATIVE_BACKEND,
     STRAIGHTLINE,
     Built,
     build,
@@ -97,16 +98,16 @@ def _implementation_entry(
 
 
 def _evaluate(
-    case: Case, log: Log, native: bool, mode: str
+    case: Case, log: Log, native: bool, mode: str, mypyc: bool = False
 ) -> tuple[dict[str, Built], dict[str, dict[str, Any]]]:
     """Build every implementation and check its answers: the ones that built, and an entry for
     each (its status says whether it may be timed, and if not, why)."""
     built_by_name: dict[str, Built] = {}
     entries: dict[str, dict[str, Any]] = {}
     for name in IMPLEMENTATIONS:
-        if name == NATIVE and native:
-            log(f"  {name}: building (mypyc and the C compiler: this takes a while)")
-        built = build(name, case, native=native, mode=mode)
+        if name in NATIVE_BACKEND and native and (name == NATIVE or mypyc):
+            log(f"  {name}: building ({NATIVE_BACKEND[name]} backend: this takes a while)")
+        built = build(name, case, native=native, mypyc=mypyc, mode=mode)
         disagreements: list[dict[str, Any]]
         if built.absent:
             status, reason, disagreements = ABSENT, built.reason, []
@@ -219,10 +220,16 @@ def _peak_memory(case: Case, timed: dict[str, Built], log: Log) -> dict[str, Any
 
 
 def run_case(
-    case: Case, settings: timing.TimingSettings, runs: dict[str, int], log: Log, native: bool = True
+    case: Case,
+    settings: timing.TimingSettings,
+    runs: dict[str, int],
+    log: Log,
+    native: bool = True,
+    mypyc: bool = False,
 ) -> dict[str, Any]:
     log(f"case {case.name} (straightline profile {case.profile}): building, checking answers")
-    built, entries = _evaluate(case, log, native, "quick" if settings is timing.QUICK else "full")
+    mode = "quick" if settings is timing.QUICK else "full"
+    built, entries = _evaluate(case, log, native, mode, mypyc)
     timed = {name: b for name, b in built.items() if entries[name]["status"] == OK}
     straightline = entries[STRAIGHTLINE]
     compiled = STRAIGHTLINE in built
@@ -259,10 +266,16 @@ def _runs(quick: bool) -> dict[str, int]:
 
 
 def run_one(
-    name: str, *, quick: bool = False, log: Log | None = None, native: bool | None = None
+    name: str,
+    *,
+    quick: bool = False,
+    log: Log | None = None,
+    native: bool | None = None,
+    mypyc: bool = False,
 ) -> dict[str, Any]:
     """One case by its exact name, in this process: its result, or {"note": why it was skipped}.
-    `native` (default: not `quick`): build and time the native module too."""
+    `native` (default: not `quick`): build and time the native module (C backend) too; `mypyc`:
+    and the mypyc one (only with `native`)."""
     log = log or _stderr
     loaders = [load for case_name, load in select_cases([name])[0] if case_name == name]
     if not loaders:
@@ -272,10 +285,13 @@ def run_one(
     except (OSError, ValueError) as exc:  # unreadable or malformed data: note it, go on
         return {"note": f"skipped {name}: could not load it: {describe(exc)[0]}"}
     native = not quick if native is None else native
-    return run_case(case, timing.QUICK if quick else timing.FULL, _runs(quick), log, native)
+    settings = timing.QUICK if quick else timing.FULL
+    return run_case(case, settings, _runs(quick), log, native, mypyc)
 
 
-def _run_isolated(name: str, quick: bool, log: Log, native: bool | None = None) -> dict[str, Any]:
+def _run_isolated(
+    name: str, quick: bool, log: Log, native: bool | None = None, mypyc: bool = False
+) -> dict[str, Any]:
     """run_one in a fresh interpreter (bench/worker.py), so that no case's figures depend on the
     cases that ran before it: earlier cases' garbage and fragmented heap slowed straightline's
     traversal of the CITM instance by a fifth, and the other implementations less."""
@@ -286,6 +302,7 @@ def _run_isolated(name: str, quick: bool, log: Log, native: bool | None = None) 
         name,
         *(["--quick"] if quick else []),
         *([] if native is None else ["--native" if native else "--no-native"]),
+        *(["--mypyc"] if mypyc else []),
     ]
     if log is silent:
         command.append("--quiet")
@@ -303,9 +320,11 @@ def run(
     log: Log | None = None,
     isolate: bool = True,
     native: bool | None = None,
+    mypyc: bool = False,
 ) -> dict[str, Any]:
     """Every selected case (all for None, none for []), each in a process of its own unless
-    `isolate` is False; `native` (default: not `quick`) builds and times the native modules."""
+    `isolate` is False; `native` (default: not `quick`) builds and times the native modules (the
+    C backend's, as `--native` builds them), and `mypyc` the mypyc ones too."""
     log = log or _stderr
     settings = timing.QUICK if quick else timing.FULL
     runs = _runs(quick)
@@ -315,9 +334,9 @@ def run(
     case_results = []
     for name, _ in loaders:
         result = (
-            _run_isolated(name, quick, log, native)
+            _run_isolated(name, quick, log, native, mypyc)
             if isolate
-            else run_one(name, quick=quick, log=log, native=native)
+            else run_one(name, quick=quick, log=log, native=native, mypyc=mypyc)
         )
         if "note" in result and "name" not in result:
             notes.append(result["note"])
@@ -334,6 +353,7 @@ def run(
         "settings": {
             **asdict(settings),
             "native": not quick if native is None else native,
+            "mypyc": mypyc and (not quick if native is None else native),
             "compile_runs": runs["compile"],
             "import_runs": runs["import"],
             "cost_budget_ns": runs["budget_ns"],

@@ -89,3 +89,27 @@ def _written(tmp_path: Path) -> Path:
     path = tmp_path / "results.json"
     path.write_text(json.dumps(RESULTS), encoding="utf-8")
     return path
+
+
+def test_native_is_labelled_by_the_backend_the_document_timed(tmp_path: Path) -> None:
+    """A document of today's bench (its settings name `mypyc`) timed the C backend as `native`,
+    and mypyc's build as `native-mypyc` when asked; an older one (bench/published.json) timed
+    mypyc's as `native`."""
+    older = _written(tmp_path)
+    current = tmp_path / "current.json"
+    with_mypyc = tmp_path / "with-mypyc.json"
+    cases = json.loads(json.dumps(RESULTS["cases"]))
+    current.write_text(json.dumps({"settings": {"mypyc": False}, "cases": cases}))
+    cases[0]["instances"][1]["ratios"]["native-mypyc"] = 0.6
+    with_mypyc.write_text(json.dumps({"settings": {"mypyc": True}, "cases": cases}))
+    labels = {}
+    for name, path in (("older", older), ("current", current), ("with mypyc", with_mypyc)):
+        svg = tmp_path / f"{name}.svg"
+        assert chart.main([str(path), "-o", str(svg)]) == 0
+        texts = _texts(svg.read_text(encoding="utf-8"))
+        labels[name] = [t for t in texts if t.startswith("straightline, native")]
+    assert labels == {
+        "older": ["straightline, native (mypyc)"],
+        "current": ["straightline, native (C)"],
+        "with mypyc": ["straightline, native (C)", "straightline, native (mypyc)"],
+    }
