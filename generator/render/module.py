@@ -363,17 +363,7 @@ def render(
         late_constants=[line for e in emitters for line in _lines(e.late_statements(), 0, format)],
         metadata=Code("\n".join(line.text for line in _lines([metadata], 0, format))),
         roots=roots,
-        # (the roots' types are the only ones other sections name: the API's TypeGuards)
-        types=[
-            Tagged(
-                tags.marker(
-                    "other",
-                    Section(TYPES, "", tuple(r.type.text for r in roots) if not index else ()),
-                ),
-                definition,
-            )
-            for index, definition in enumerate(types.definitions)
-        ],
+        types=_type_sections(tags, types, roots),
         split_late=tags.marker(late_kind, _tag(DATA, late, returns)),
         split_other=_marker("other"),
         standalone=Code(
@@ -381,6 +371,26 @@ def render(
         ),
         **context,
     )
+    return _rendered(tags, text, format)
+
+
+def _type_sections(tags: _Tags, types: ModuleTypes, roots: list[Root]) -> list[Tagged]:
+    """The static types, each its own tagged section; the first declares the roots' types, the
+    only ones other sections name (the API's TypeGuards)."""
+    return [
+        Tagged(
+            tags.marker(
+                "other",
+                Section(TYPES, "", tuple(r.type.text for r in roots) if not index else ()),
+            ),
+            definition,
+        )
+        for index, definition in enumerate(types.definitions)
+    ]
+
+
+def _rendered(tags: _Tags, text: str, format: bool) -> RenderedModule:
+    """The rendered text cut at its markers into sections, with its lone-surrogate literals."""
     pieces = tags.pieces(text)
     sections = (
         [_with_text(tag, chunk) for _, tag, chunk in pieces if chunk]
