@@ -17,7 +17,7 @@ parenthesise every operand that is not atomic.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Sequence
 
@@ -85,9 +85,11 @@ class Name(Expr):
 @dataclass(frozen=True)
 class Lit(Expr):
     """A value rendered by codegen.literal (schema text enters only here), or a constant of the
-    compiler's own (True, None, a small int)."""
+    compiler's own (True, None, a small int). `value` is the value itself, for a backend that
+    renders it in another language (the C backend reads it, never the text)."""
 
     code: Code
+    value: Any = field(default=None, compare=False, hash=False, repr=False)
 
     def render(self) -> str:
         return self.code.text
@@ -96,13 +98,13 @@ class Lit(Expr):
 def lit(value: Any) -> Lit:
     if type(value) is str:  # (exactly str: equal strings are the same literal)
         return _string_lit(value)
-    return Lit(literal(value))
+    return Lit(literal(value), value)
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def _string_lit(value: str) -> Lit:
     """A string's Lit, made once: a compile writes the same names and messages many times."""
-    return Lit(literal(value))
+    return Lit(literal(value), value)
 
 
 TRUE, FALSE, NONE = lit(True), lit(False), lit(None)

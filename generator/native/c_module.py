@@ -25,13 +25,12 @@ Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's re
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import marshal
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, TypeGuard
 
 from ..emit import tree as t
 from ..emit.module import Function
@@ -368,24 +367,20 @@ class CFunction:
         self.emit(f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
         self.emit("}")
 
-    def prefetched_item(self, name: str, text: str) -> str | None:
-        """A borrowed item-or-NULL of `name[text]` (text: a str literal's Python text) that a
-        pass read, looked up again where the pass did not run or the dict changed since; else
-        None."""
-        try:
-            key_value = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            return None
+    def prefetched_item(self, name: str, key: t.Lit) -> str | None:
+        """A borrowed item-or-NULL of `name[key]` (key: a str literal) that a pass read, looked
+        up again where the pass did not run or the dict changed since; else None."""
+        key_value, text = str.__str__(key.value), key.code.text  # (not a str subclass's hash)
         found = self.prefetched.get((name, key_value))
         if found is None:
             return None
         site, slot = found
-        dict_, key = self.name(name), self.literal(text)
+        dict_, constant = self.name(name), self.literal(text)
         item = f"q{len(self.lines)}"
         self.emit(f"PyObject *{item};")
         self.emit(f"if (ok{site} && SL_DICT_VERSION({dict_}) == V{site}) {item} = P{site}[{slot}];")
         self.emit(
-            f"else {{ {item} = sl_dict_find({dict_}, {key}, {_hash_of(key)}); "
+            f"else {{ {item} = sl_dict_find({dict_}, {constant}, {_hash_of(constant)}); "
             f"if ({item} == NULL && PyErr_Occurred()) goto error; }}"
         )
         return item
@@ -691,14 +686,14 @@ class CFunction:
             found = self.found_items.get((container.id, index.code.text))  # type: ignore[attr-defined]
             if found is not None:
                 return found
-            found = self.prefetched_item(container.id, index.code.text)  # type: ignore[attr-defined]
+            found = self.prefetched_item(container.id, index)  # type: ignore[attr-defined]
             if found is not None:
-                key = self.literal(index.code.text)  # type: ignore[attr-defined]
+                key = self.literal(index.code.text)
                 return self.owned(
                     f"{found} != NULL ? Py_NewRef({found}) "
                     f": PyObject_GetItem({self.obj(container)}, {key})"
                 )
-            key = self.literal(index.code.text)  # type: ignore[attr-defined]
+            key = self.literal(index.code.text)
             return self.owned(f"sl_dict_item({self.obj(container)}, {key}, {_hash_of(key)})")
         position = _small_int(index, _SIZE_LITERAL)
         if position is not None and position >= 0:
@@ -765,14 +760,14 @@ class CFunction:
         negated = "!" if expr.op == "not in" else ""
         found = self.int_var()
         item = (
-            self.prefetched_item(container.id, expr.left.code.text)  # type: ignore[attr-defined]
+            self.prefetched_item(container.id, expr.left)  # type: ignore[attr-defined]
             if known == "PyDict_Type" and _is_str_literal(expr.left)
             else None
         )
         if item is not None:
             self.emit(f"{found} = {item} != NULL;")
         elif known == "PyDict_Type" and _is_str_literal(expr.left):
-            key = self.literal(expr.left.code.text)  # type: ignore[attr-defined]
+            key = self.literal(expr.left.code.text)
             right = self.obj(container)
             self.emit(f"{found} = sl_dict_has({right}, {key}, {_hash_of(key)});")
         else:
@@ -807,8 +802,8 @@ class CFunction:
             and self.exact.get(test.right.id) == "PyDict_Type"
         ):
             return None
-        text = test.left.code.text  # type: ignore[attr-defined]
-        item = self.prefetched_item(test.right.id, text)
+        text = test.left.code.text
+        item = self.prefetched_item(test.right.id, test.left)
         if item is None:
             key, container = self.literal(text), self.obj(test.right)
             item = f"f{len(self.lines)}"
@@ -882,7 +877,7 @@ class CFunction:
         arguments = [self.obj(a) for a in args]
         name = func.attr
         item = (
-            self.prefetched_item(func.value.id, args[0].code.text)  # type: ignore[attr-defined]
+            self.prefetched_item(func.value.id, args[0])
             if name == "get"
             and len(arguments) == 2
             and _is_str_literal(args[0])
@@ -933,26 +928,24 @@ def _small_int(expr: t.Expr, bound: int = _SMALL) -> int | None:
     """The value of an int literal small enough to compare in C (within `bound`), else None."""
     while isinstance(expr, t.Paren):
         expr = expr.inner
-    if isinstance(expr, t.Lit) and re.fullmatch(r"-?[0-9]+", expr.code.text):
-        number = int(expr.code.text)
+    if isinstance(expr, t.Lit) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+        number = int.__int__(expr.value)
         return number if -bound < number < bound else None
     return None
 
 
 def _float_literal(expr: t.Expr) -> str | None:
-    """A finite float literal as a C double literal (exact: hexadecimal), else None."""
+    """A float literal as a C double literal (exact: hexadecimal), else None."""
     while isinstance(expr, t.Paren):
         expr = expr.inner
-    if not isinstance(expr, t.Lit) or not re.fullmatch(
-        r"-?[0-9]+\.[0-9]*(e[-+]?[0-9]+)?|-?[0-9]+e[-+]?[0-9]+", expr.code.text
-    ):
+    if not isinstance(expr, t.Lit) or not isinstance(expr.value, float):
         return None
-    value = float(expr.code.text)
+    value = float.__float__(expr.value)
     return value.hex() if math.isfinite(value) else None
 
 
-def _is_str_literal(expr: t.Expr) -> bool:
-    return isinstance(expr, t.Lit) and expr.code.text[:1] in ("'", '"')
+def _is_str_literal(expr: t.Expr) -> TypeGuard[t.Lit]:
+    return isinstance(expr, t.Lit) and isinstance(expr.value, str)
 
 
 def _hash_of(constant: str) -> str:
@@ -967,11 +960,8 @@ def _literal_keys(name: str, block: Iterable[t.Stmt]) -> set[str]:
 
     def key_of(expr: t.Expr) -> None:
         if _is_str_literal(expr):
-            try:
-                value = ast.literal_eval(expr.code.text)  # type: ignore[attr-defined]
-            except (ValueError, SyntaxError):
-                return
-            if isinstance(value, str) and value.isascii():
+            value = str.__str__(expr.value)
+            if value.isascii():
                 keys.add(value)
 
     def is_dict(expr: t.Expr) -> bool:
