@@ -28,6 +28,7 @@ from generator.native import (
     EXTENSION_SUFFIX,
     CompilerNotFound,
     NativeBuildError,
+    NativeModule,
     _compile,
     _compiled_text,
     _failure,
@@ -95,6 +96,55 @@ def test_an_extension_of_another_version_of_the_module_is_not_used(tmp_path: Pat
     module.write_bytes(MODULE_TEXT + b"# edited\n")
     assert _problems(module) == ["it was built from another version of the module"]
     assert not is_current(module)
+
+
+def test_every_extension_of_the_module_is_found_and_judged(tmp_path: Path) -> None:
+    """Among other files, each extension any interpreter would import in the module's place, with
+    whether straightline built it (a record) and what is wrong with it."""
+    module, extension = _built(tmp_path)
+    for other in ("a.txt", "alpha" + EXTENSION_SUFFIX, "contract.txt", "contract_x.so"):
+        (tmp_path / other).write_bytes(b"other")
+    foreign = tmp_path / "contract.abi3.so"
+    foreign.write_bytes(b"not ours")
+    assert native_modules(module) == [
+        NativeModule(
+            foreign,
+            False,
+            "an extension module straightline did not build (no record beside it)",
+            False,
+        ),
+        NativeModule(extension, True, None, True),
+    ]
+    assert native_modules(tmp_path / "absent" / "contract.py") == []
+
+
+def test_a_record_that_does_not_name_the_extension_is_unreadable(tmp_path: Path) -> None:
+    module, extension = _built(tmp_path)
+    fields = json.loads(record_path(extension).read_text())
+    unreadable = [
+        "not json",
+        "[]",
+        json.dumps({**fields, "format": "straightline-native/2"}),
+        json.dumps({**fields, "files": [extension.name]}),
+        json.dumps({**fields, "files": {"other.so": fields["files"][extension.name]}}),
+    ]
+    for text in unreadable:
+        record_path(extension).write_text(text)
+        assert native_modules(module) == [
+            NativeModule(extension, True, "its record is unreadable", True)
+        ], text
+    record_path(extension).write_text(json.dumps(fields))
+    module.unlink()
+    assert native_modules(module) == [NativeModule(extension, True, "its module is missing", True)]
+
+
+def test_a_stale_or_changed_extension_is_still_one_straightline_built(tmp_path: Path) -> None:
+    module, extension = _built(tmp_path)
+    module.write_bytes(MODULE_TEXT + b"# edited\n")
+    assert [found.recorded for found in native_modules(module)] == [True]
+    module.write_bytes(MODULE_TEXT)
+    extension.write_bytes(b"changed")
+    assert [found.recorded for found in native_modules(module)] == [True]
 
 
 # -- the build's other steps ---------------------------------------------------------------------
@@ -501,7 +551,9 @@ def test_the_record_names_the_module_its_files_and_what_built_them(tmp_path: Pat
         "python": sys.implementation.cache_tag,
         "mypy": mypy_version,
     }
-    assert record_path(extension).read_text().endswith("}\n")
+    # sorted and indented, as a person reading the file or a diff of it wants it
+    text = record_path(extension).read_text()
+    assert text == json.dumps(_record(extension), indent=2, sort_keys=True) + "\n"
     assert backend_of(module) == "mypyc"
     c_built = _install(_module(tmp_path / "c"), TEXT, [b"extension"], backend="c")
     fields = _record(c_built)
