@@ -44,6 +44,14 @@ def test_a_copy_stays_where_its_source_or_itself_is_bound_again_or_read_before()
     # in a loop, the source bound again by the loop after the copy
     loop = [t.For(X, t.Name("items"), (t.Assign(Y, X),)), t.Return(Y)]
     assert fuse(loop) is None
+    # the copy's name bound again by a loop and by an assignment: each binding counts once
+    again = [
+        t.Assign(Y, X),
+        t.For(Y, t.Name("items"), (t.Pass(),)),
+        t.Assign(Y, t.lit(2)),
+        t.Return(t.Tuple((X, Y))),
+    ]
+    assert fuse(again) is None
 
 
 def test_adjacent_ifs_with_the_same_first_test_are_fused() -> None:
