@@ -52,6 +52,18 @@ def test_a_copy_stays_where_its_source_or_itself_is_bound_again_or_read_before()
         t.Return(t.Tuple((X, Y))),
     ]
     assert fuse(again) is None
+    # bound again by a loop alone: after it, x is still x and y the loop's last item
+    looped = [t.Assign(Y, X), t.For(Y, t.Name("items"), (t.Pass(),)), t.Return(t.Tuple((X, Y)))]
+    assert fuse(looped) is None
+
+
+def test_a_name_read_before_its_copy_is_not_renamed() -> None:
+    """`y = x` with y read before it (a parameter, say): that y is not x, wherever it is read."""
+    items, a, i = t.Name("items"), t.Name("a"), t.Name("i")
+    in_assignment = [t.Assign(a, Y), t.Assign(Y, X), t.Return(t.Tuple((a, Y)))]
+    assert fuse(in_assignment) is None
+    in_loop = [t.For(i, items, (t.Return(Y),)), t.Assign(Y, X), t.Return(Y)]
+    assert fuse(in_loop) is None
 
 
 def test_adjacent_ifs_with_the_same_first_test_are_fused() -> None:
