@@ -301,6 +301,12 @@ def test_the_document_hash_is_this_encoding_of_the_document() -> None:
         + b";}"
     )
     assert document_sha256(document) == hashlib.sha256(encoded).hexdigest()
+
+    class Odd:  # no JSON value (the Python API takes any object), its repr no UTF-8
+        def __repr__(self) -> str:
+            return "\ud800"
+
+    assert document_sha256(Odd()) == hashlib.sha256(b"?('Odd', ?);").hexdigest()
     # null, true and false are told apart, wherever they are
     assert len({document_sha256(v) for v in (None, True, False, [None], [True], [False])}) == 6
 
