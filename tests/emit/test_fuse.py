@@ -353,3 +353,49 @@ def test_a_condition_that_may_leave_is_not_moved_up() -> None:
         ], inner
     for inner in leaves:
         assert fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])]) is None, inner
+
+
+def test_a_condition_moves_up_past_at_most_four_flag_statements() -> None:
+    """Past `if c:` / `if not c:` tests, flag settings (its own included) and comments: four at
+    most."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    passed = [
+        t.if_(C1, [t.RETURN_FALSE]),
+        t.Comment("str-tests"),
+        t.if_(t.Not(t.Name("c5")), [t.RETURN_FALSE]),
+    ]
+    moved = fuse([condition_1, *passed, t.Assign(C2, t.TRUE), condition_2])
+    assert _text(moved) == [
+        "c2 = True",
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "if c1:",
+        "    return False",
+        f"# {t.COMMENTS['str-tests']}",
+        "if not c5:",
+        "    return False",
+    ]
+    five = [condition_1, *passed, t.if_(t.Name("c6"), [t.RETURN_FALSE]), t.Assign(C2, t.TRUE)]
+    assert fuse([*five, condition_2]) is None
+
+
+def test_a_condition_stays_below_a_negated_check() -> None:
+    """`if not (len(x) > 0)` is a check the condition could rely on, unlike `if not c1`."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    check = t.fail_if(t.Not(t.Compare(t.call("len", X), ">", t.lit(0))))
+    assert fuse([condition_1, check, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])]) is None
+
+
+def test_the_flag_a_condition_sets_moves_up_with_it() -> None:
+    """`c2 = True` just before the condition that may clear it moves too, even right after the
+    partner `if`."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert _text(fuse([condition_1, t.Assign(C2, t.TRUE), condition_2])) == [
+        "c2 = True",
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+    ]
