@@ -399,3 +399,41 @@ def test_the_flag_a_condition_sets_moves_up_with_it() -> None:
         "    c1 = False",
         "    c2 = False",
     ]
+
+
+def test_tests_without_effects_are_fused_and_others_not() -> None:
+    """Names, literals, comparisons, `and`/`or`, `not`, `type()` and `len()` are made again
+    freely; a look-up (which may raise) or another call is not, nor a comparison holding one."""
+    both = t.BoolOp("and", (_is(X, "dict"), t.Compare(t.call("len", X), ">", t.lit(0))))
+    for test in (both, t.Not(_is(X, "dict"))):
+        fused = fuse([t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])])
+        assert _text(fused) == [f"if {test.render()}:", "    c1 = False", "    c2 = False"]
+    effects = (
+        t.Subscript(X, t.lit("a")),
+        t.Compare(t.call("_check", X), "==", t.lit(1)),
+        t.BoolOp("or", (Y, t.call("_check", X))),
+        t.Not(t.call("_check", X)),
+    )
+    for test in effects:
+        same = [t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])]
+        assert fuse(same) is None, test
+
+
+def test_copies_inside_ifs_and_loops_are_propagated() -> None:
+    items, i, a = t.Name("items"), t.Name("i"), t.Name("a")
+    loop = [t.For(i, items, (t.Assign(Y, X), t.Return(Y)))]
+    assert _text(fuse(loop)) == ["for i in items:", "    return x"]
+    in_else = [t.For(i, items, (t.Pass(),), (t.Assign(Y, X), t.Return(Y)))]
+    assert _text(fuse(in_else)) == ["for i in items:", "    pass", "else:", "    return x"]
+    branch = [t.if_(a, [t.Assign(Y, X), t.Return(Y)])]
+    assert _text(fuse(branch)) == ["if a:", "    return x"]
+
+
+def test_a_condition_is_not_moved_over_what_reads_the_flag_it_sets() -> None:
+    """Moved up, the condition (and its own `c2 = True`) would change the c2 that a statement it
+    passes, or the partner `if` itself, reads."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert fuse([condition_1, t.if_(C2, [t.RETURN_FALSE]), condition_2]) is None
+    reads_c2 = t.if_(_is(X, "dict"), [t.if_(C2, [t.Assign(C1, t.FALSE)])])
+    assert fuse([reads_c2, t.Assign(C2, t.TRUE), condition_2]) is None
