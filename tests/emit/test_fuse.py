@@ -427,6 +427,8 @@ def test_copies_inside_ifs_and_loops_are_propagated() -> None:
     assert _text(fuse(in_else)) == ["for i in items:", "    pass", "else:", "    return x"]
     branch = [t.if_(a, [t.Assign(Y, X), t.Return(Y)])]
     assert _text(fuse(branch)) == ["if a:", "    return x"]
+    other = [t.if_(a, [t.Return(a)], [t.Assign(Y, X), t.Return(Y)])]
+    assert _text(fuse(other)) == ["if a:", "    return a", "else:", "    return x"]
 
 
 def test_a_condition_is_not_moved_over_what_reads_the_flag_it_sets() -> None:
