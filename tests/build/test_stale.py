@@ -458,6 +458,17 @@ def test_a_sealed_header_reads_back_as_written() -> None:
         assert broken is not None and broken.sealed and not broken.intact
 
 
+def test_a_text_holding_a_lone_surrogate_is_sealed_and_read_back() -> None:
+    """(A str the compiler holds may carry one: JSON allows "\\ud800"; it is hashed as the
+    UTF-8-like bytes of its code point, never refused.)"""
+    text = header_text(header_fields("draft7", "{}", "ab" * 32)) + "\nx = '\ud800'\n"
+    sealed = seal(text)
+    header = parse_header(sealed)
+    assert header is not None and header.intact
+    edited = parse_header(sealed.replace("\ud800", "\ud801"))
+    assert edited is not None and not edited.intact
+
+
 def test_only_the_opening_comment_lines_are_the_header() -> None:
     text = _sealed()
     lines = text.splitlines(keepends=True)
