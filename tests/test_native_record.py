@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import sysconfig
 import time
@@ -290,7 +291,18 @@ def test_the_worker_runs_in_its_directory_with_no_input_and_its_output_read(
         "print('to stderr', file=sys.stderr, flush=True);"
         "sys.stdout.buffer.write(b'\\xff\\n'); sys.exit(3)"
     )
-    status, output = _run(_python(code), tmp_path, timeout=60)
+    # (this process's input holds data the worker must not read)
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"not for the worker\n")
+    os.close(write_end)
+    saved = os.dup(0)
+    os.dup2(read_end, 0)
+    try:
+        status, output = _run(_python(code), tmp_path, timeout=60)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(read_end)
     assert status == 3
     assert output.splitlines() == [str(tmp_path), "''", "to stderr", "\ufffd"]
 
@@ -326,13 +338,13 @@ def test_a_worker_over_its_time_is_stopped_with_what_it_started(tmp_path: Path) 
 
 
 def test_a_refused_module_is_reported_with_its_first_type_errors(tmp_path: Path) -> None:
-    relative = "pkg/contract.py"
+    relative = "pkg/sub/contract.py"
     errors = [f"{relative}:{n}: error: bad {n} in {relative}  [misc]" for n in range(1, 11)]
     output = "\n".join(["building", *errors, "Found 10 errors"])
-    message = _failure("pkg.contract", relative, output)
+    message = _failure("pkg.sub.contract", relative, output)
     shown = [f"contract.py:{n}: error: bad {n} in {relative}  [misc]" for n in range(1, 9)]
     assert message == (
-        "mypyc refused module pkg.contract (10 type error(s) (and 2 more)); the pure-Python "
+        "mypyc refused module pkg.sub.contract (10 type error(s) (and 2 more)); the pure-Python "
         "module is used:\n  " + "\n  ".join(shown)
     )
     eight = _failure("contract", "contract.py", "\n".join(errors[:8]))
@@ -448,6 +460,13 @@ def test_a_worker_that_fails_or_builds_too_little_is_a_failed_build(
             f"the C build of module {name} failed; the pure-Python module is used:\n"
             + worker.output
         )
+    refused = _Worker(status=1, output="pkg/contract.py:3: error: no  [misc]\n")
+    monkeypatch.setattr(native, "_run", refused)
+    work = tmp_path / "refused"
+    work.mkdir()
+    with pytest.raises(NativeBuildError) as raised:
+        _compile(work, "pkg.contract", TEXT, 3, None)
+    assert raised.value.message.endswith(":\n  contract.py:3: error: no  [misc]")
     monkeypatch.setattr(native, "_run", _Worker(status=None))
     work = tmp_path / "late"
     work.mkdir()
@@ -489,9 +508,12 @@ def test_a_module_changed_while_it_was_compiled_is_not_installed(
 ) -> None:
     module = _module(tmp_path)
 
+    commands: list[list[str]] = []
+
     def edit_while_building(
         command: list[str], directory: Path, timeout: float | None
     ) -> tuple[int | None, str]:
+        commands.append(command)
         module.write_bytes(TEXT + b"# edited\n")
         return _Worker(writes=("contract" + EXTENSION_SUFFIX,))(command, directory, timeout)
 
@@ -502,6 +524,11 @@ def test_a_module_changed_while_it_was_compiled_is_not_installed(
         f"{module}: the module changed while it was being compiled; build it again"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["contract.py"]
+    # (the defaults: -O3, in a temporary directory named for straightline)
+    [command] = commands
+    assert command[command.index("--opt-level") + 1] == "3"
+    work = Path(command[command.index("--lib") + 1]).parent
+    assert work.name.startswith("straightline-native-")
 
 
 def test_only_a_module_file_named_as_an_identifier_is_built(
@@ -619,10 +646,21 @@ def test_removal_may_keep_the_current_extension(tmp_path: Path) -> None:
     module = _module(tmp_path)
     extension = _install(module, TEXT, [b"extension"])
     assert remove_native(module, keep_current=True) == []
+    assert remove_native(module) == [extension]  # by default, current or not
+    extension = _install(module, TEXT, [b"extension"])
+    assert remove_native(module, keep_current=True) == []
     assert extension.exists() and record_path(extension).exists()
     module.write_bytes(TEXT + b"# edited\n")  # no longer current: removed either way
     assert remove_native(module, keep_current=True) == [extension]
     assert not extension.exists() and not record_path(extension).exists()
+
+
+def test_a_library_already_gone_is_no_error_on_removal(tmp_path: Path) -> None:
+    module = _module(tmp_path)
+    extension = _install(module, TEXT, [b"extension", b"library"])
+    library_path(module).unlink()
+    assert remove_native(module) == [extension]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["contract.py"]
 
 
 def test_an_extension_with_an_unreadable_record_is_removed(tmp_path: Path) -> None:

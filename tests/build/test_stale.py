@@ -345,7 +345,7 @@ def test_a_header_line_is_one_ascii_line() -> None:
     ):
         with pytest.raises(ValueError, match="^header lines must be single ASCII lines$"):
             header_text(header_fields(f"a{bad}b", "{}", "0" * 64))
-    assert "# profile: a\tb ~" in header_text(header_fields("a\tb ~", "{}", "0" * 64))
+    assert "# profile: a\tb ~X" in header_text(header_fields("a\tb ~X", "{}", "0" * 64))
 
 
 def test_options_are_recorded_sorted_and_compact_with_the_fragment() -> None:
@@ -410,20 +410,21 @@ def test_the_seal_adds_the_inputs_and_last_the_hash_of_the_text() -> None:
         requested_profile="draft7",
         base_uri="https://example.com/\u00e9.json",
         registry={"u:b": {"type": "string"}, "u:a": {}},
-        asked=["u:b", "u:c", "u:a"],
+        asked=["u:b", "u:c", "u:a", "u:\u00e9 x"],
     )
     lines = text.splitlines(keepends=True)
-    assert lines[5:10] == [
+    assert lines[5:11] == [
         "# requested-profile: draft7\n",
         '# base-uri: "https://example.com/\\u00e9.json"\n',
         f'# registry-document: {document_sha256({})} "u:a"\n',
         f'# registry-document: {document_sha256({"type": "string"})} "u:b"\n',
         '# registry-document: absent "u:c"\n',
+        '# registry-document: absent "u:\\u00e9 x"\n',
     ]
-    module_line = lines[10]
-    unsealed = "".join(lines[:10] + lines[11:])
+    module_line = lines[11]
+    unsealed = "".join(lines[:11] + lines[12:])
     assert module_line == f"# module-sha256: {hashlib.sha256(unsealed.encode()).hexdigest()}\n"
-    assert lines[11:] == ["x = 1\n"]
+    assert lines[12:] == ["x = 1\n"]
     plain = _sealed().splitlines()
     assert plain[5:7] == ["# requested-profile: -", '# base-uri: ""']
     assert plain[7].startswith("# module-sha256: ")
@@ -436,7 +437,7 @@ def test_a_sealed_header_reads_back_as_written() -> None:
         requested_profile="draft7",
         base_uri="https://example.com/a.json",
         registry={"u:a": {}},
-        asked=["u:a", "u:gone"],
+        asked=["u:a", "u:gone away"],
     )
     header = parse_header(text)
     assert header == parse_header(text) and header is not None
@@ -447,7 +448,7 @@ def test_a_sealed_header_reads_back_as_written() -> None:
         options="{}",
         source_sha256="ab" * 32,
         base_uri="https://example.com/a.json",
-        registry={"u:a": document_sha256({}), "u:gone": None},
+        registry={"u:a": document_sha256({}), "u:gone away": None},
     )
     plain = parse_header(_sealed())
     assert plain is not None
@@ -467,6 +468,22 @@ def test_a_text_holding_a_lone_surrogate_is_sealed_and_read_back() -> None:
     assert header is not None and header.intact
     edited = parse_header(sealed.replace("\ud800", "\ud801"))
     assert edited is not None and not edited.intact
+
+
+def test_a_header_of_other_fields_or_without_the_inputs_reads_back() -> None:
+    """Every field as written (another version, options, a value ending in any letter); a header
+    without the input lines (as an older straightline wrote it): no profile asked for, no base
+    URI, no registry, and unsealed."""
+    fields = {
+        "straightline-version": "0.0.1",
+        "profile": "draftX",
+        "options": '{"a":1}',
+        "source-sha256": "ab" * 32,
+    }
+    header = parse_header(header_text(fields) + "\nx = 1\n")
+    assert header is not None and header.profile == "draftX"
+    assert header.inputs == Inputs(version="0.0.1", options='{"a":1}', source_sha256="ab" * 32)
+    assert header.sealed is False and header.intact is False
 
 
 def test_only_the_opening_comment_lines_are_the_header() -> None:
