@@ -44,6 +44,26 @@ def test_a_copy_stays_where_its_source_or_itself_is_bound_again_or_read_before()
     # in a loop, the source bound again by the loop after the copy
     loop = [t.For(X, t.Name("items"), (t.Assign(Y, X),)), t.Return(Y)]
     assert fuse(loop) is None
+    # the copy's name bound again by a loop and by an assignment: each binding counts once
+    again = [
+        t.Assign(Y, X),
+        t.For(Y, t.Name("items"), (t.Pass(),)),
+        t.Assign(Y, t.lit(2)),
+        t.Return(t.Tuple((X, Y))),
+    ]
+    assert fuse(again) is None
+    # bound again by a loop alone: after it, x is still x and y the loop's last item
+    looped = [t.Assign(Y, X), t.For(Y, t.Name("items"), (t.Pass(),)), t.Return(t.Tuple((X, Y)))]
+    assert fuse(looped) is None
+
+
+def test_a_name_read_before_its_copy_is_not_renamed() -> None:
+    """`y = x` with y read before it (a parameter, say): that y is not x, wherever it is read."""
+    items, a, i = t.Name("items"), t.Name("a"), t.Name("i")
+    in_assignment = [t.Assign(a, Y), t.Assign(Y, X), t.Return(t.Tuple((a, Y)))]
+    assert fuse(in_assignment) is None
+    in_loop = [t.For(i, items, (t.Return(Y),)), t.Assign(Y, X), t.Return(Y)]
+    assert fuse(in_loop) is None
 
 
 def test_adjacent_ifs_with_the_same_first_test_are_fused() -> None:
@@ -333,3 +353,89 @@ def test_a_condition_that_may_leave_is_not_moved_up() -> None:
         ], inner
     for inner in leaves:
         assert fuse([*before, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE), inner])]) is None, inner
+
+
+def test_a_condition_moves_up_past_at_most_four_flag_statements() -> None:
+    """Past `if c:` / `if not c:` tests, flag settings (its own included) and comments: four at
+    most."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    passed = [
+        t.if_(C1, [t.RETURN_FALSE]),
+        t.Comment("str-tests"),
+        t.if_(t.Not(t.Name("c5")), [t.RETURN_FALSE]),
+    ]
+    moved = fuse([condition_1, *passed, t.Assign(C2, t.TRUE), condition_2])
+    assert _text(moved) == [
+        "c2 = True",
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+        "if c1:",
+        "    return False",
+        f"# {t.COMMENTS['str-tests']}",
+        "if not c5:",
+        "    return False",
+    ]
+    five = [condition_1, *passed, t.if_(t.Name("c6"), [t.RETURN_FALSE]), t.Assign(C2, t.TRUE)]
+    assert fuse([*five, condition_2]) is None
+
+
+def test_a_condition_stays_below_a_negated_check() -> None:
+    """`if not (len(x) > 0)` is a check the condition could rely on, unlike `if not c1`."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    check = t.fail_if(t.Not(t.Compare(t.call("len", X), ">", t.lit(0))))
+    assert fuse([condition_1, check, t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])]) is None
+
+
+def test_the_flag_a_condition_sets_moves_up_with_it() -> None:
+    """`c2 = True` just before the condition that may clear it moves too, even right after the
+    partner `if`."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert _text(fuse([condition_1, t.Assign(C2, t.TRUE), condition_2])) == [
+        "c2 = True",
+        "if type(x) is dict:",
+        "    c1 = False",
+        "    c2 = False",
+    ]
+
+
+def test_tests_without_effects_are_fused_and_others_not() -> None:
+    """Names, literals, comparisons, `and`/`or`, `not`, `type()` and `len()` are made again
+    freely; a look-up (which may raise) or another call is not, nor a comparison holding one."""
+    both = t.BoolOp("and", (_is(X, "dict"), t.Compare(t.call("len", X), ">", t.lit(0))))
+    for test in (both, t.Not(_is(X, "dict"))):
+        fused = fuse([t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])])
+        assert _text(fused) == [f"if {test.render()}:", "    c1 = False", "    c2 = False"]
+    effects = (
+        t.Subscript(X, t.lit("a")),
+        t.Compare(t.call("_check", X), "==", t.lit(1)),
+        t.BoolOp("or", (Y, t.call("_check", X))),
+        t.Not(t.call("_check", X)),
+    )
+    for test in effects:
+        same = [t.if_(test, [t.Assign(C1, t.FALSE)]), t.if_(test, [t.Assign(C2, t.FALSE)])]
+        assert fuse(same) is None, test
+
+
+def test_copies_inside_ifs_and_loops_are_propagated() -> None:
+    items, i, a = t.Name("items"), t.Name("i"), t.Name("a")
+    loop = [t.For(i, items, (t.Assign(Y, X), t.Return(Y)))]
+    assert _text(fuse(loop)) == ["for i in items:", "    return x"]
+    in_else = [t.For(i, items, (t.Pass(),), (t.Assign(Y, X), t.Return(Y)))]
+    assert _text(fuse(in_else)) == ["for i in items:", "    pass", "else:", "    return x"]
+    branch = [t.if_(a, [t.Assign(Y, X), t.Return(Y)])]
+    assert _text(fuse(branch)) == ["if a:", "    return x"]
+    other = [t.if_(a, [t.Return(a)], [t.Assign(Y, X), t.Return(Y)])]
+    assert _text(fuse(other)) == ["if a:", "    return a", "else:", "    return x"]
+
+
+def test_a_condition_is_not_moved_over_what_reads_the_flag_it_sets() -> None:
+    """Moved up, the condition (and its own `c2 = True`) would change the c2 that a statement it
+    passes, or the partner `if` itself, reads."""
+    condition_1 = t.if_(_is(X, "dict"), [t.Assign(C1, t.FALSE)])
+    condition_2 = t.if_(_is(X, "dict"), [t.Assign(C2, t.FALSE)])
+    assert fuse([condition_1, t.if_(C2, [t.RETURN_FALSE]), condition_2]) is None
+    reads_c2 = t.if_(_is(X, "dict"), [t.if_(C2, [t.Assign(C1, t.FALSE)])])
+    assert fuse([reads_c2, t.Assign(C2, t.TRUE), condition_2]) is None

@@ -72,6 +72,8 @@ def module_text(module: str) -> str:
     mutated_path, original_path = _paths(module)
     text = original_path.read_text(encoding="utf-8")
     active = _mutant()
+    if active == "fail":  # mutmut's check that a failure reaches the tests: the copies fail too
+        text = _failing(text)
     owner, _, mutant = active.rpartition(".")
     if owner == module and "__mutmut_" in mutant:
         function = mutant.partition("__mutmut_")[0][len("x_") :]
@@ -87,6 +89,18 @@ def module_text(module: str) -> str:
             text = "".join(lines[:first] + [replacement] + lines[last:])
     _texts[module] = text
     return text
+
+
+def _failing(text: str) -> str:
+    """The module text with each top-level function raising as it is called (mutmut's forced
+    failure makes every trampoline raise; a copied function has none)."""
+    lines = text.splitlines(keepends=True)
+    functions = [n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)]
+    for node in reversed(functions):
+        first = node.body[0]
+        indent = " " * first.col_offset
+        lines.insert(first.lineno - 1, f"{indent}raise AssertionError('mutmut: forced failure')\n")
+    return "".join(lines)
 
 
 def _owner(obj: Any) -> str | None:

@@ -82,6 +82,21 @@ def test_the_active_mutant_replaces_its_function_and_nothing_else(
     assert plugin._getsource(lambda obj: "unused")(function) == "def _other(a):\n    return a\n"
 
 
+def test_under_the_forced_failure_every_copied_function_fails(
+    copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mutmut checks its setup by making every trampoline raise and requiring a test to fail; the
+    tests of outputs.py reach it through the copies in generated modules, which must fail too."""
+    monkeypatch.setattr(plugin, "_mutant", lambda: "fail")
+    namespace: dict[str, object] = {}
+    exec(plugin.module_text("generator.outputs"), namespace)
+    for name, args in (("_pick", (1, 2)), ("_other", (1,))):
+        function = namespace[name]
+        assert callable(function)
+        with pytest.raises(AssertionError, match="mutmut: forced failure"):
+            function(*args)
+
+
 def _score(statuses: dict[str, str], listed: dict[str, str]) -> run.Score:
     module = run.Module("outputs", ["generator/outputs.py"], ["tests/errors"])
     return run.score(statuses, listed, module)
