@@ -25,6 +25,7 @@ import pytest
 
 import generator
 from generator import native
+from generator.api import compile_rendered
 from generator.native import (
     EXTENSION_SUFFIX,
     CompilerNotFound,
@@ -363,13 +364,18 @@ def test_a_failed_c_build_is_reported_with_the_end_of_its_output() -> None:
     )
 
 
-def test_mypyc_compiles_the_module_with_its_types_run_at_import() -> None:
-    source = generator.compile_source({"type": "object", "required": ["a"]}, name="contract")
-    text = source.encode()
-    assert _compiled_text(text, "contract") == mypyc_source(source, "contract").encode()
-    # a module that is not UTF-8 Python as it stands goes to mypy as it is, for mypy to report
+def test_mypyc_compiles_the_module_with_its_types_run_at_import(tmp_path: Path) -> None:
+    rendered = compile_rendered({"type": "object", "required": ["a"]}, name="contract")[0]
+    text = rendered.text.encode()
+    module = tmp_path / "contract.py"
+    compiled = _compiled_text(text, "contract", rendered, module)
+    assert compiled == mypyc_source(rendered, "contract").encode() and compiled != text
+    # without how it was rendered, the module goes to mypy as it stands, for mypy to report
     for broken in (b"\xff\xfe not utf-8", b"def broken(:\n"):
-        assert _compiled_text(broken, "contract") == broken
+        assert _compiled_text(broken, "contract", None, module) == broken
+    # a rendered module that is not the file's text is refused, naming the file
+    with pytest.raises(NativeBuildError, match="contract.py: the module is not the one given"):
+        _compiled_text(text + b"# edited\n", "contract", rendered, module)
 
 
 # -- the build around the worker ----------------------------------------------------------------
@@ -425,7 +431,7 @@ def test_the_worker_is_given_the_module_in_its_package_layout(
     assert (source / "mypy.ini").read_text() == "[mypy]\n"
     assert (source / "pkg" / "__init__.py").read_bytes() == b""
     assert (source / "pkg" / "sub" / "__init__.py").read_bytes() == b""
-    assert (source / "pkg" / "sub" / "contract.py").read_bytes() == _compiled_text(TEXT, "contract")
+    assert (source / "pkg" / "sub" / "contract.py").read_bytes() == TEXT  # what it was handed
 
 
 def test_a_top_level_module_builds_its_extension_alone(
