@@ -23,40 +23,13 @@ from __future__ import annotations
 from _thread import _local
 from typing import Any, Callable
 
-from .primitives import _thaw
+from .primitives import ValidationError, _thaw
 
 # What the copied functions need from the standard library, as the module must import it.
 PRELUDE_IMPORTS = {
     "_local": "from _thread import _local",
     "Callable": "from typing import Callable",
 }
-
-
-# Each generated module defines ValidationError (the template); this stand-in, never copied, only
-# lets this file be checked and imported on its own.
-class ValidationError(ValueError):
-    def __init__(
-        self,
-        message: str,
-        instance_location: str,
-        keyword_location: str,
-        absolute_keyword_location: str | None = None,
-        keyword: str | None = None,
-        params: dict[str, Any] | None = None,
-        instance: Any = None,
-        context: list[Any] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.instance_location = instance_location
-        self.keyword_location = keyword_location
-        self.absolute_keyword_location = absolute_keyword_location
-        self.keyword = keyword
-        self.params: dict[str, Any] = {} if params is None else params
-        self.instance = instance
-        self.context: list[Any] = [] if context is None else context
-        self.branch: int | None = None
-        self._matches = False
 
 
 MAX_ERRORS = 1000

@@ -577,7 +577,7 @@ def _fill(template: str, params: Any, x: Any) -> str:
 
 # -- the error path's helpers -------------------------------------------------------------------
 # Each generated module defines ValidationError (the template); this stand-in, never copied, only
-# lets this file be checked and imported on its own.
+# lets this file and memo_runtime.py be checked and imported on their own.
 class ValidationError(ValueError):
     def __init__(
         self,
@@ -591,6 +591,14 @@ class ValidationError(ValueError):
         context: list[Any] | None = None,
     ) -> None:
         super().__init__(message)
+        self.message = message
+        self.instance_location = instance_location
+        self.keyword_location = keyword_location
+        self.absolute_keyword_location = absolute_keyword_location
+        self.keyword = keyword
+        self.params: dict[str, Any] = {} if params is None else params
+        self.instance = instance
+        self.context: list[Any] = [] if context is None else context
         self.branch: int | None = None
         self._matches = False
 
