@@ -18,10 +18,20 @@ class Terminated(SystemExit):
     SystemExit is."""
 
 
+def _restored(cls: type[BaseException], args: tuple[object, ...]) -> BaseException:
+    """An error unpickled: made without __init__ (whose arguments are not its args), then given
+    its attributes back by pickle."""
+    return cls.__new__(cls, *args)
+
+
 class StraightlineError(Exception):
     """Base of every error straightline reports to a user (never a bare traceback)."""
 
     code: str = "error"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # (pickled for worker processes, dask and multiprocessing)
+        return (_restored, (type(self), self.args), self.__dict__)
 
     def __init__(self, message: str, *, code: str | None = None, pointer: str = "") -> None:
         if code is not None:
@@ -115,6 +125,9 @@ class SchemaWarning(UserWarning):
         self.message = message
         self.several = several
         super().__init__(f"{shown_pointer(pointer)}: {message} [{code}]")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_restored, (type(self), self.args), self.__dict__)
 
 
 class ConfigError(StraightlineError):
