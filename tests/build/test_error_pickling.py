@@ -10,6 +10,7 @@ import pytest
 
 from generator.build import BuildError, compile_project
 from generator.errors import ConfigError, OptionError, SchemaError, SchemaWarning
+from generator.jobs import SourceFailed
 
 
 def _round_trip(value: BaseException) -> BaseException:
@@ -65,7 +66,8 @@ def test_build_error_keeps_its_result(tmp_path: Path) -> None:
     again = _round_trip(caught.value)
     assert isinstance(again, BuildError)
     assert not again.result.ok
-    assert [f.source for f in again.result.failures] == ["c/bad.json"]
-    assert [f.error.code for f in again.result.failures] == ["bad-keyword-value"]
+    failures = again.result.failures
+    assert [(type(f), f.error.code) for f in failures] == [(SourceFailed, "bad-keyword-value")]
+    assert [f.source for f in failures if isinstance(f, SourceFailed)] == ["c/bad.json"]
     warned = [w.code for e in again.result.events for w in getattr(e, "found", ())]
     assert warned == ["unknown-keyword"]
