@@ -34,6 +34,7 @@ from generator.regex.simple import always_matches, simple_tests
 
 from .conftest import ROOT
 from .native_hostile import LyingStr, assert_same
+from .suite import DRAFTS, groups, optional_files, suite_files
 from .test_native_c import _asan_runtime
 
 pytestmark = pytest.mark.skipif(
@@ -221,6 +222,57 @@ STRINGS = [
     "xyyy",
     "yyy",
 ]
+# The official suite's files of patterns: their patterns, and the strings of their instances.
+SUITE_FILES = {
+    "pattern.json",
+    "patternProperties.json",
+    "ecmascript-regex.json",
+    "non-bmp-regex.json",
+}
+
+
+def _suite_patterns() -> tuple[list[str], list[str]]:
+    patterns: set[str] = set()
+    strings: set[str] = set()
+
+    def in_schema(schema: Any) -> None:
+        if isinstance(schema, dict):
+            for key, value in schema.items():
+                if key == "pattern" and isinstance(value, str):
+                    patterns.add(value)
+                elif key == "patternProperties" and isinstance(value, dict):
+                    patterns.update(value)
+                in_schema(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                in_schema(value)
+
+    def in_data(data: Any) -> None:
+        if isinstance(data, str):
+            strings.add(data)
+        elif isinstance(data, dict):
+            strings.update(data)
+            for value in data.values():
+                in_data(value)
+        elif isinstance(data, list):
+            for value in data:
+                in_data(value)
+
+    for draft in DRAFTS:
+        for path in suite_files(draft) + optional_files(draft):
+            if path.name in SUITE_FILES:
+                for _, schema, tests in groups(path):
+                    in_schema(schema)
+                    for test in tests:
+                        in_data(test["data"])
+    return sorted(patterns), sorted(strings)
+
+
+SUITE_PATTERNS, SUITE_STRINGS = _suite_patterns()
+SUITE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "properties": {f"s{i}": {"pattern": p} for i, p in enumerate(SUITE_PATTERNS)},
+}
 # Characters the patterns tell apart, for the generated strings.
 ALPHABET = sorted(set("".join(STRINGS[:60])) | set("abcdefxyz019AZ _-.,@/$^!"))
 
@@ -232,7 +284,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]
     package = directory / PACKAGE
     package.mkdir()
     (package / "__init__.py").write_text("")
-    schemas = {"patterns": SCHEMA, "deep": DEEP}
+    schemas = {"patterns": SCHEMA, "deep": DEEP, "suite": SUITE_SCHEMA}
     jobs = []
     for name, schema in schemas.items():
         path = package / f"{name}.py"
@@ -322,6 +374,18 @@ def test_chosen_strings_answer_as_the_pure_module(built: dict[str, tuple[Any, An
     assert checked > 5000
 
 
+def test_the_suite_s_patterns_answer_as_the_pure_module(
+    built: dict[str, tuple[Any, Any]],
+) -> None:
+    """The official suite's pattern files (every draft): each pattern on each string of their
+    instances and on the chosen strings."""
+    native, pure = built["suite"]
+    assert len(SUITE_PATTERNS) > 20 and len(SUITE_STRINGS) > 50
+    for index in range(len(SUITE_PATTERNS)):
+        for text in SUITE_STRINGS + STRINGS:
+            assert_same(native, pure, {f"s{index}": text})
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     st.text(
@@ -339,6 +403,10 @@ def test_generated_strings_answer_as_the_pure_module(
         instance = {f"p{index}": text}
         assert native.is_valid(instance) == pure.is_valid(instance), (PATTERNS[index], text)
     assert_same(native, pure, {text: 1})
+    suite_native, suite_pure = built["suite"]
+    for index in range(len(SUITE_PATTERNS)):
+        instance = {f"s{index}": text}
+        assert suite_native.is_valid(instance) == suite_pure.is_valid(instance), text
     hexes = "".join(c for c in text if c in "0123456789abcdef")
     for candidate in (HEX[: 64 - len(hexes)] + hexes, hexes):
         assert native.is_valid({"p0": candidate}) == pure.is_valid({"p0": candidate})
