@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ from generator.regex.simple import always_matches, simple_tests
 
 from .conftest import ROOT
 from .native_hostile import LyingStr, assert_same
+from .regex import patterns as regex_patterns
 from .suite import DRAFTS, groups, optional_files, suite_files
 from .test_native_c import _asan_runtime
 
@@ -273,6 +275,40 @@ SUITE_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "properties": {f"s{i}": {"pattern": p} for i, p in enumerate(SUITE_PATTERNS)},
 }
+
+
+def _random_patterns(count: int, seed: int) -> list[str]:
+    """Distinct patterns made as tests/regex's strategy makes them (atoms and assertions joined,
+    alternated, quantified, grouped), from a fixed seed: the same module every run."""
+    rng = random.Random(seed)
+    leaves = regex_patterns.ATOMS + regex_patterns.ASSERTIONS
+
+    def make(depth: int) -> str:
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice(leaves)
+        parts = [make(depth - 1) for _ in range(rng.randint(2, 3))]
+        shape = rng.randrange(4)
+        if shape == 0:
+            return "".join(parts)
+        if shape == 1:
+            return "(?:" + "|".join(parts) + ")"
+        if shape == 2:
+            return "(?:" + parts[0] + ")" + rng.choice(regex_patterns.QUANTIFIERS)
+        return "(" + parts[0] + ")"
+
+    found: list[str] = []
+    while len(found) < count:
+        pattern = make(3)
+        if pattern not in found:
+            found.append(pattern)
+    return found
+
+
+RANDOM_PATTERNS = _random_patterns(150, 32)
+RANDOM_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "properties": {f"r{i}": {"pattern": p} for i, p in enumerate(RANDOM_PATTERNS)},
+}
 # Characters the patterns tell apart, for the generated strings.
 ALPHABET = sorted(set("".join(STRINGS[:60])) | set("abcdefxyz019AZ _-.,@/$^!"))
 
@@ -284,7 +320,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]
     package = directory / PACKAGE
     package.mkdir()
     (package / "__init__.py").write_text("")
-    schemas = {"patterns": SCHEMA, "deep": DEEP, "suite": SUITE_SCHEMA}
+    schemas = {"patterns": SCHEMA, "deep": DEEP, "suite": SUITE_SCHEMA, "random": RANDOM_SCHEMA}
     jobs = []
     for name, schema in schemas.items():
         path = package / f"{name}.py"
@@ -410,6 +446,26 @@ def test_generated_strings_answer_as_the_pure_module(
     hexes = "".join(c for c in text if c in "0123456789abcdef")
     for candidate in (HEX[: 64 - len(hexes)] + hexes, hexes):
         assert native.is_valid({"p0": candidate}) == pure.is_valid({"p0": candidate})
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(
+        alphabet=st.one_of(
+            st.sampled_from(regex_patterns.ALPHABET), st.sampled_from("\ud83d\ude00\u2028A")
+        ),
+        max_size=12,
+    )
+)
+def test_generated_patterns_answer_as_the_pure_module(
+    built: dict[str, tuple[Any, Any]], text: str
+) -> None:
+    """150 patterns made as tests/regex makes them (most run with `re` by the pure module, their
+    DFAs in C), on strings of the characters they tell apart."""
+    native, pure = built["random"]
+    for index in range(len(RANDOM_PATTERNS)):
+        instance = {f"r{index}": text}
+        assert native.is_valid(instance) == pure.is_valid(instance), (RANDOM_PATTERNS[index], text)
 
 
 def test_values_other_than_strs_answer_as_the_pure_module(
