@@ -91,6 +91,9 @@ class ModuleEmitter:
         self.custom_formats: dict[str, tuple[str, str]] = {}  # alias -> (module, function) imported
         self.uses_re = False
         self.matchers: set[str] = set()  # the linear-time matchers (regex/matcher.py) it copies in
+        # the ECMA-262 source of each pattern constant (a `search` or a matcher's table), by the
+        # constant's name: the C backend builds its automaton from it (native/c_module.py)
+        self.pattern_sources: dict[str, str] = {}
         self.uses_decimal = False
         self.has_refs = False  # whether validation can recurse (then RecursionError is caught)
         self.functions: list[Function] = []
@@ -143,12 +146,15 @@ class ModuleEmitter:
             self.uses_decimal = True
         return literal_expr(value)
 
-    def regex(self, python: str) -> Name:
-        """The `search` of a compiled pattern, a module constant."""
+    def regex(self, python: str, source: str) -> Name:
+        """The `search` of a compiled pattern, a module constant (`python` the translation of
+        the ECMA-262 pattern `source`)."""
         self.uses_re = True
         compiled = call(Attr(Name("_re"), "compile"), lit(python))
         # keyed by the pattern itself: rendering a long translated pattern for a key is costly
-        return self.constant("P", Attr(compiled, "search"), key=python)
+        name = self.constant("P", Attr(compiled, "search"), key=python)
+        self.pattern_sources.setdefault(name.id, source)
+        return name
 
     def pattern(self, source: str, value: Expr) -> Expr:
         """True when the ECMA-262 pattern `source` matches the string `value`: str tests, `re`

@@ -68,17 +68,18 @@ def pattern_test(m: ModuleEmitter, source: str, value: Expr) -> Expr:
         # the pattern without its scanning lookaheads, and the pattern itself only where the
         # text they look for is there (regex/guard.py)
         absent = and_(*(Compare(lit(text), "not in", value) for text in guard.texts))
-        whole = Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+        whole = Compare(Call(m.regex(plan.python, source), (value,)), "is not", NONE)
         return and_(pattern_test(m, guard.reduced, value), Paren(or_(absent, whole)))
     if plan.kind == "automaton":
         assert plan.function is not None and plan.table is not None
         m.matchers.add(plan.function)
         table = m.constant("M", literal_expr(plan.table), annotation=_TABLE_TYPES[plan.function])
+        m.pattern_sources.setdefault(table.id, source)
         return call(plan.function, value, table)
     tests = simple_tests(source) if plan.kind == "re" and isinstance(value, Name) else None
     if tests:
         return str_tests(m, tests, value)
-    search = Compare(Call(m.regex(plan.python), (value,)), "is not", NONE)
+    search = Compare(Call(m.regex(plan.python, source), (value,)), "is not", NONE)
     accept = ascii_accept(source) if plan.kind == "re" and isinstance(value, Name) else None
     if accept is not None:  # ASCII first, as str tests; any other string asks re
         return or_(Paren(ascii_test(accept, value)), search)

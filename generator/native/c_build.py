@@ -49,6 +49,7 @@ def render_c(schema: Any, module_text: str, dotted: str, filename: str, **option
         built.emitter.aliases,
         filename,
         built.emitter.consts.definitions,
+        built.emitter.pattern_sources,
     )
     module.render()
     return module

@@ -30,10 +30,16 @@ import marshal
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, TypeGuard
+from typing import Iterable, Mapping, TypeGuard
 
 from ..emit import tree as t
 from ..emit.module import Function
+from ..regex.automaton import compile_automaton
+from ..regex.ecma import parse
+from ..regex.matcher import _DfaTable
+from ..regex.nfa import TooLarge
+from ..regex.nfa import Unsupported as NfaUnsupported
+from ..regex.plan import plan_pattern
 
 # The exact built-in types the fast path tests (`type(x) is dict`), by name.
 _TYPES = {
@@ -723,6 +729,9 @@ class CFunction:
     def compare(self, expr: t.Compare) -> _Value:
         op = expr.op
         if op in ("is", "is not"):
+            searched = self.pattern_search(expr)
+            if searched is not None:
+                return _Value("bool", searched if op == "is not" else f"!{searched}")
             left, right = self.obj(expr.left), self.obj(expr.right)
             return _Value("bool", f"({left} {'==' if op == 'is' else '!='} {right})")
         if op in ("in", "not in"):
@@ -750,6 +759,44 @@ class CFunction:
             self.emit(f"{found} = sl_compare({left}, {right}, {_RICH[op]});")
         self.emit(f"if ({found} < 0) goto error;")
         return _Value("bool", found)
+
+    def pattern_search(self, expr: t.Compare) -> str | None:
+        """`_P3(s) is None` / `is not None`, `_P3` a compiled pattern's `search` whose pattern
+        has a DFA: a C int, whether it matched (the DFA run over a str, the call otherwise)."""
+        call_, none = expr.left, expr.right
+        if not (
+            isinstance(none, t.Lit)
+            and none.code.text == "None"
+            and isinstance(call_, t.Call)
+            and isinstance(call_.func, t.Name)
+            and call_.func.id not in self.locals
+            and len(call_.args) == 1
+        ):
+            return None
+        dfa = self.module.dfa(call_.func.id, "search")
+        if dfa is None:
+            return None
+        search = self.name(call_.func.id)
+        argument = self.obj(call_.args[0])
+        found = self.int_var()
+        self.emit(f"{found} = sl_pattern_search({argument}, &{dfa}, {search});")
+        self.emit(f"if ({found} < 0) goto error;")
+        return found
+
+    def matcher_search(self, value: t.Expr, table: t.Expr) -> str | None:
+        """`_dfa_search(s, _M3)`, the pure module's matcher on a table constant: a C int, the
+        DFA run over an exact str (the call otherwise)."""
+        if not isinstance(table, t.Name) or "_dfa_search" in self.locals:
+            return None
+        dfa = self.module.dfa(table.id, "matcher")
+        if dfa is None:
+            return None
+        function, table_ = self.name("_dfa_search"), self.name(table.id)
+        argument = self.obj(value)
+        found = self.int_var()
+        self.emit(f"{found} = sl_matcher_search({argument}, &{dfa}, {function}, {table_});")
+        self.emit(f"if ({found} < 0) goto error;")
+        return found
 
     def contains(self, expr: t.Compare) -> _Value:
         """`a in b` / `a not in b`: a str literal in a dict known exact by its precomputed hash,
@@ -839,6 +886,10 @@ class CFunction:
                 self.emit(f"{found} = sl_unique({argument}, {self.name(func.id)});")
                 self.emit(f"if ({found} < 0) goto error;")
                 return _Value("bool", found)
+            if func.id == "_dfa_search" and len(expr.args) == 2:
+                found_ = self.matcher_search(expr.args[0], expr.args[1])
+                if found_ is not None:
+                    return _Value("bool", found_)
             if func.id == "type" and len(expr.args) == 1:
                 return _Value("obj", f"((PyObject *)Py_TYPE({self.obj(expr.args[0])}))")
             if func.id == "len" and len(expr.args) == 1:
@@ -1093,6 +1144,7 @@ class CModule:
         aliases: list[t.Stmt],
         filename: str,
         constants: Iterable[t.Stmt] = (),
+        pattern_sources: Mapping[str, str] | None = None,
     ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
@@ -1124,6 +1176,11 @@ class CModule:
                 )
             )
         }
+        # each pattern constant's ECMA-262 source (a `search` or a matcher's table), by name
+        self.pattern_sources = dict(pattern_sources or {})
+        # the DFAs rendered as C tables: (constant name, how it is called) -> its C symbol
+        self.dfas: dict[tuple[str, str], str | None] = {}
+        self.dfa_tables: list[_DfaTable] = []
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
         self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
@@ -1137,6 +1194,22 @@ class CModule:
     @staticmethod
     def symbol(name: str) -> str:
         return "sl" + name
+
+    def dfa(self, name: str, called: str) -> str | None:
+        """The C symbol of the DFA of the pattern constant `name`, if it has one: `called`
+        "search" for a compiled pattern's `search` (the automaton built from its ECMA-262
+        source, which the translation `re` runs means exactly), "matcher" for a table the pure
+        module's `_dfa_search` runs (that table itself). None: no DFA (an NFA, a look-around,
+        a back-reference, too large), so the call stays."""
+        key = (name, called)
+        if key not in self.dfas:
+            table = _dfa_table(self.pattern_sources.get(name), called)
+            symbol = None
+            if table is not None:
+                symbol = f"sl_dfa{len(self.dfa_tables)}"
+                self.dfa_tables.append(table)
+            self.dfas[key] = symbol
+        return self.dfas[key]
 
     def render(self) -> str:
         """The C file (rendered once)."""
@@ -1171,6 +1244,8 @@ class CModule:
         yield f"static Py_hash_t sl_kh[{len(self.symbols.constants) + 1}];"
         yield from _table("sl_n", self.symbols.names)
         yield ""
+        for number, table in enumerate(self.dfa_tables):
+            yield from _dfa_c(f"sl_dfa{number}", table)
         for name in self.fast:
             yield f"static int {self.symbol(name)}(PyObject *x);"
         for name in self.fast:
@@ -1247,6 +1322,51 @@ class CModule:
         yield "    Py_DECREF(module);"
         yield "    return NULL;"
         yield "}"
+
+
+def _dfa_table(source: str | None, called: str) -> _DfaTable | None:
+    """The DFA table of a pattern (see CModule.dfa), or None."""
+    if source is None:
+        return None
+    if called == "matcher":
+        plan = plan_pattern(source)
+        found = plan.table if plan.function == "_dfa_search" else None
+    else:
+        try:
+            compiled = compile_automaton(parse(source))
+        except (NfaUnsupported, TooLarge):
+            return None
+        found = compiled.table if compiled.function == "_dfa_search" else None
+    if found is None:
+        return None
+    dfa: _DfaTable = found  # type: ignore[assignment]
+    return dfa if dfa[5] - 48 + 1 < 2**16 else None  # (cells are C unsigned shorts)
+
+
+def _dfa_c(symbol: str, table: _DfaTable) -> Iterable[str]:
+    """A DFA as static C tables and its sl_dfa (c_runtime.h). The pure table's states are
+    48 + state * width and its classes 48 + class (regex/matcher.py): the C's are the same less
+    48, so a cell is `state + class` in both, and `stop` (a match) and `stop + 1` (none) keep
+    their meaning."""
+    ascii_classes, bounds, classes, cells, start, stop, at_end, width = table
+    padding = 2 * 48  # (the pure table opens with it: state 48 + class 48)
+
+    def array(c_type: str, name: str, values: list[int]) -> Iterable[str]:
+        values = values or [0]  # (C has no empty arrays; an empty one is never read)
+        yield f"static const {c_type} {symbol}_{name}[{len(values)}] = {{"
+        for first in range(0, len(values), 16):
+            yield "    " + ", ".join(str(v) for v in values[first : first + 16]) + ","
+        yield "};"
+
+    yield from array("unsigned short", "ascii", [ord(c) - 48 for c in ascii_classes])
+    yield from array("Py_UCS4", "bounds", [ord(c) for c in bounds])
+    yield from array("unsigned short", "classes", [ord(c) - 48 for c in classes])
+    yield from array("unsigned short", "cells", [ord(c) - 48 for c in cells[padding:]])
+    yield from array("unsigned char", "at_end", [1 if c == "1" else 0 for c in at_end])
+    yield (
+        f"static const sl_dfa {symbol} = {{{start - 48}, {stop - 48}, {width}, {len(bounds)}, "
+        f"{symbol}_ascii, {symbol}_bounds, {symbol}_classes, {symbol}_cells, {symbol}_at_end}};"
+    )
 
 
 def _table(array: str, slots: dict[str, int]) -> Iterable[str]:

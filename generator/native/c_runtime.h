@@ -527,4 +527,115 @@ static int sl_install(PyObject *module, PyObject *dict, PyMethodDef *methods) {
     return status;
 }
 
+/* A pattern's DFA (generator/regex/automaton.py's, as c_module.py writes it): states are
+   offsets (state * width) into `cells`, whose entry for (state, class) is the next state, `stop`
+   (a match is found) or `stop + 1` (none can be any more); code points below 128 have their
+   class in `ascii`, others that of the last interval of `bounds` (the first code point of each,
+   from 128 up) at or below them; `at_end[state / width]` says a match ends at the end. The
+   search is the pure module's `_dfa_search`: unanchored, over code points (a lone surrogate is
+   one, as in a str). */
+typedef struct {
+    unsigned int start, stop, width;
+    Py_ssize_t n_bounds;
+    const unsigned short *ascii;
+    const Py_UCS4 *bounds;
+    const unsigned short *classes;
+    const unsigned short *cells;
+    const unsigned char *at_end;
+} sl_dfa;
+
+static inline unsigned int sl_dfa_class(const sl_dfa *d, Py_UCS4 c) {
+    if (c < 128) {
+        return d->ascii[c];
+    }
+    Py_ssize_t low = 0, high = d->n_bounds; /* bounds[low] <= c < bounds[high] */
+    while (high - low > 1) {
+        Py_ssize_t middle = low + (high - low) / 2;
+        if (d->bounds[middle] <= c) {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    return d->classes[low];
+}
+
+#define SL_DFA_LOOP(TYPE)                                                   \
+    {                                                                       \
+        const TYPE *text = (const TYPE *)data;                              \
+        for (Py_ssize_t i = 0; i < n; i++) {                                \
+            state = d->cells[state + sl_dfa_class(d, (Py_UCS4)text[i])];    \
+            if (state >= d->stop) {                                         \
+                return state == d->stop;                                    \
+            }                                                               \
+        }                                                                   \
+        break;                                                              \
+    }
+
+/* Whether the DFA's pattern matches somewhere in the str `s` (any str, subclasses too: their
+   text is read, no method called): 1, 0, or -1 with an exception set. */
+static int sl_dfa_run(PyObject *s, const sl_dfa *d) {
+    unsigned int state = d->start;
+    if (state >= d->stop) {
+        return state == d->stop;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) {
+        return -1;
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    const void *data = PyUnicode_DATA(s);
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND:
+        SL_DFA_LOOP(Py_UCS1)
+    case PyUnicode_2BYTE_KIND:
+        SL_DFA_LOOP(Py_UCS2)
+    default:
+        SL_DFA_LOOP(Py_UCS4)
+    }
+    return d->at_end[state / d->width];
+}
+
+/* `search(s) is not None`, `search` a compiled pattern's (the pure module's `re`) whose DFA is
+   `d`: a str is searched in C, counting the level CPython counts for the call of `search`;
+   anything else is `search`'s to answer (or refuse). */
+static int sl_pattern_search(PyObject *s, const sl_dfa *d, PyObject *search) {
+    if (PyUnicode_Check(s)) {
+        if (sl_counted()) {
+            return -1;
+        }
+        return sl_dfa_run(s, d);
+    }
+    PyObject *found = PyObject_CallOneArg(search, s);
+    if (found == NULL) {
+        return -1;
+    }
+    int matched = found != Py_None;
+    Py_DECREF(found);
+    return matched;
+}
+
+/* `_dfa_search(s, table)` (the pure module's matcher, regex/matcher.py) whose table is `d`: an
+   exact str is searched in C, counting the two levels the pure function's frame and the calls
+   in it take; anything else (a str subclass may iterate as it likes) calls the function. */
+static int sl_matcher_search(PyObject *s, const sl_dfa *d, PyObject *function, PyObject *table) {
+    if (PyUnicode_CheckExact(s)) {
+        if (Py_EnterRecursiveCall(" while calling a Python object")) {
+            return -1;
+        }
+        int matched = sl_counted() ? -1 : sl_dfa_run(s, d);
+        Py_LeaveRecursiveCall();
+        return matched;
+    }
+    PyObject *arguments[] = {s, table};
+    PyObject *found = PyObject_Vectorcall(function, arguments, 2, NULL);
+    if (found == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(found);
+    Py_DECREF(found);
+    return truth;
+}
+
 #endif
