@@ -1,0 +1,154 @@
+"""The C backend's translation units (generator/native/c_build.py, c_units): a module's C cut into
+several units, compiled in parallel and linked, answers as the pure module and as the same module
+built from one C file; a unit that does not compile fails the build as one file's failure does,
+leaving nothing beside the module."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import generator
+from generator.native import EXTENSION_SUFFIX, NativeBuildError, c_build, is_current
+from generator.native.c_build import build_c_natives, c_units, render_c
+
+from .conftest import ROOT
+from .native_hostile import assert_same, hostile_instances
+from .test_native import CHECKS
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler on this machine",
+)
+
+PACKAGE = "straightline_c_units"
+DATA = ROOT / "bench" / "data"
+# name -> (schema, compile options, instance files of bench/data)
+CASES: dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]] = {
+    "fast": (
+        json.loads((DATA / "fast_schema.json").read_text()),
+        {},
+        ("fast_valid.json", "fast_invalid.json"),
+    ),
+    "recursive": (
+        json.loads((DATA / "recursive_schema.json").read_text()),
+        {},
+        ("recursive_instance.json",),
+    ),
+    "checks": (CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, ()),
+}
+# Small enough that every case's C is cut into several units.
+SMALL_UNITS = 3_000
+
+
+def _pure(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(f"pure_units_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(package: Path, name: str, schema: Any, options: dict[str, Any]) -> Path:
+    module = package / f"{name}.py"
+    module.write_text(generator.compile_source(schema, name=name, **options))
+    return module
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, Any]]:
+    """Each case as (units build, one-file build, pure module)."""
+    directory = tmp_path_factory.mktemp("native_c_units")
+    package = directory / PACKAGE
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    jobs: dict[int, list[tuple[Path, Any, dict[str, Any]]]] = {SMALL_UNITS: [], 10**9: []}
+    for name, (schema, options, _) in CASES.items():
+        for unit_bytes, suffix in ((SMALL_UNITS, "units"), (10**9, "whole")):
+            module = _write(package, f"{name}_{suffix}", schema, options)
+            jobs[unit_bytes].append((module, schema, {**options, "name": module.stem}))
+    for unit_bytes, modules in jobs.items():
+        build_c_natives(modules, unit_bytes=unit_bytes, timeout=1200)
+    sys.path.insert(0, str(directory))
+    try:
+        return {
+            name: (
+                importlib.import_module(f"{PACKAGE}.{name}_units"),
+                importlib.import_module(f"{PACKAGE}.{name}_whole"),
+                _pure(package / f"{name}_whole.py"),
+            )
+            for name in CASES
+        }
+    finally:
+        sys.path.remove(str(directory))
+
+
+def test_each_case_is_cut_into_several_units_at_a_small_unit_size() -> None:
+    for name, (schema, options, _) in CASES.items():
+        text = generator.compile_source(schema, name=name, **options)
+        c_text = render_c(schema, text, name, f"{name}.py", name=name, **options).render()
+        units = c_units(c_text, SMALL_UNITS)
+        assert len(units) > 2, name
+        assert c_units(c_text, len(c_text)) == [c_text]  # (functions within one unit: not cut)
+        # every fast function is defined in exactly one unit, none in the first (the data's)
+        defined = [unit.count("(PyObject *x) {\n") for unit in units]
+        assert defined[0] == 0 and sum(defined) == c_text.count("(PyObject *x) {\n"), name
+
+
+def test_the_units_build_answers_as_the_one_file_build_and_the_pure_module(
+    built: dict[str, tuple[Any, Any, Any]],
+) -> None:
+    for name, (_, _, files) in CASES.items():
+        units, whole, pure = built[name]
+        assert units.__file__.endswith(EXTENSION_SUFFIX)
+        assert whole.__file__.endswith(EXTENSION_SUFFIX)
+        assert is_current(Path(units.__file__).with_name(f"{name}_units.py"))
+        assert type(units._v0).__name__ == "builtin_function_or_method"
+        instances = [json.loads((DATA / file).read_text()) for file in files]
+        for instance in instances + hostile_instances():
+            assert_same(units, pure, instance)
+            assert_same(units, whole, instance)
+        answers = {units.is_valid(instance) for instance in instances}
+        assert answers == ({True, False} if name == "fast" else {True} if instances else set())
+
+
+def test_a_unit_that_does_not_compile_fails_the_build_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema, options, _ = CASES["fast"]
+    module = _write(tmp_path, "m", schema, options)
+    cut: list[list[str]] = []
+
+    def broken_last_unit(c_text: str, unit_bytes: int) -> list[str]:
+        units = c_units(c_text, unit_bytes)
+        cut.append(units)
+        return units[:-1] + [units[-1] + "\n#error a unit that does not compile\n"]
+
+    monkeypatch.setattr(c_build, "c_units", broken_last_unit)
+    with pytest.raises(NativeBuildError, match="C build of m failed") as raised:
+        c_build.build_c_native(module, schema, name="m", unit_bytes=SMALL_UNITS, **options)
+    assert "a unit that does not compile" in raised.value.message
+    assert len(cut[0]) > 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_a_file_with_a_part_the_cut_does_not_know_stays_one_file() -> None:
+    function = "static int sl_f%d(PyObject *x) {\n    return %d;\n}\n"
+    known = '#include "straightline_c.h"\nstatic int sl_f0(PyObject *x);\n' + "".join(
+        function % (n, n) for n in range(4)
+    )
+    assert len(c_units(known, 40)) > 2
+    for unknown in (
+        "struct sl_pair { int a, b; };\n",  # a type: where would it go
+        "int (*sl_pointer)(PyObject *);\n",  # a function pointer object
+        "#if 1\n",  # a directive among the functions
+    ):
+        text = known + unknown + function % (9, 9)
+        assert c_units(text, 40) == [text], unknown
