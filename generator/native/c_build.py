@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 C_HEADERS = {"straightline_c.h": "c_runtime.h", "straightline_stack.h": "stack.h"}
 # The C of functions one compiler process takes (c_units): a larger module is cut into units.
 UNIT_BYTES = 1_000_000
+# The C compiler's optimisation level (opt_level None): a module cut into units is compiled at
+# -O1, which takes about 0.6 of -O2's time (FHIR, docs/native.md); others at -O2.
+OPT_LEVEL, UNITS_OPT_LEVEL = 2, 1
 
 
 def render_c(
@@ -73,7 +76,7 @@ def build_c_native(
     schema: Any,
     *,
     timeout: float | None = None,
-    opt_level: int = 2,
+    opt_level: int | None = None,
     sanitize: bool = False,
     unit_bytes: int = UNIT_BYTES,
     compiled: tuple[str, Built] | None = None,
@@ -86,7 +89,8 @@ def build_c_native(
     the module has changed). `sanitize` builds with AddressSanitizer and UndefinedBehaviorSanitizer
     (gcc or clang; the process that imports it must load the sanitizer's runtime first).
     `unit_bytes`: the C of a module whose functions come to more is compiled in units of about
-    that size, in parallel (c_units). `compiled`: compile_built(schema, **options), when the
+    that size, in parallel (c_units). `opt_level`: the C compiler's for every module; None: -O2,
+    and -O1 for a module cut into units. `compiled`: compile_built(schema, **options), when the
     caller has it (render_c)."""
     return build_c_natives(
         [(module_path, schema, options)],
@@ -102,7 +106,7 @@ def build_c_natives(
     jobs: list[tuple[str | os.PathLike[str], Any, dict[str, Any]]],
     *,
     timeout: float | None = None,
-    opt_level: int = 2,
+    opt_level: int | None = None,
     sanitize: bool = False,
     unit_bytes: int = UNIT_BYTES,
     compiled: list[tuple[str, Built] | None] | None = None,
@@ -160,7 +164,7 @@ def build_c_natives(
 def _compile(
     work: Path,
     sources: list[tuple[str, list[str]]],
-    opt_level: int,
+    opt_level: int | None,
     sanitize: bool,
     timeout: float | None,
 ) -> list[bytes]:
@@ -184,7 +188,9 @@ def _compile(
         str(here / "worker.py"),
         *pairs,
         "--opt-level",
-        str(opt_level),
+        str(OPT_LEVEL if opt_level is None else opt_level),
+        "--units-opt-level",
+        str(UNITS_OPT_LEVEL if opt_level is None else opt_level),
         "--build",
         str(work / "build"),
         "--lib",

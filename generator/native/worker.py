@@ -29,6 +29,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="worker.py")
     parser.add_argument("--opt-level", default="3", choices=("0", "1", "2", "3"))
     parser.add_argument(
+        "--units-opt-level",
+        choices=("0", "1", "2", "3"),
+        help="(--c) the level for an extension of several units (a large module); --opt-level's if not given",
+    )
+    parser.add_argument(
         "--part-bytes",
         type=int,
         default=1_500_000,
@@ -116,7 +121,8 @@ def c_extension(name: str, sources: str, args: argparse.Namespace) -> object:
     from setuptools import Extension
 
     files = sources.split(",")
-    flags = [f"-O{args.opt_level}", "-g0"] if os.name != "nt" else []
+    level = args.units_opt_level if len(files) > 1 and args.units_opt_level else args.opt_level
+    flags = [f"-O{level}", "-g0"] if os.name != "nt" else []
     if len(files) > 1 and os.name != "nt":
         # (what one file kept static is shared between units, hidden outside the extension; each
         # unit has the runtime header's static functions, most unused there)
