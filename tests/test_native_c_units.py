@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -152,3 +153,22 @@ def test_a_file_with_a_part_the_cut_does_not_know_stays_one_file() -> None:
     ):
         text = known + unknown + function % (9, 9)
         assert c_units(text, 40) == [text], unknown
+
+
+def test_a_module_cut_into_units_is_compiled_at_its_own_level_with_hidden_names() -> None:
+    from generator.native import worker
+
+    if os.name == "nt":
+        pytest.skip("the flags are gcc's and clang's")
+
+    def flags(sources: str, *levels: str) -> list[str]:
+        args = worker.argparse.Namespace(
+            opt_level=levels[0], units_opt_level=levels[1], sanitize=False
+        )
+        return worker.c_extension("m", sources, args).extra_compile_args  # type: ignore[attr-defined,no-any-return]
+
+    assert flags("m.c", "2", "1") == ["-O2", "-g0"]
+    units = flags("m.c,m__unit1.c,m__unit2.c", "2", "1")
+    assert units[:2] == ["-O1", "-g0"] and "-fvisibility=hidden" in units
+    assert "-Werror=implicit-function-declaration" in units
+    assert flags("m.c,m__unit1.c", "2", None)[0] == "-O2"
