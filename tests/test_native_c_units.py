@@ -10,6 +10,7 @@ import importlib.util
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from generator.native.c_build import build_c_natives, c_units, render_c
 from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .test_native import CHECKS
+from .test_native_deep import SCHEMA as REPRO
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -44,6 +46,7 @@ CASES: dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]] = {
         ("recursive_instance.json",),
     ),
     "checks": (CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, ()),
+    "repro": (REPRO, {}, ()),
 }
 # Small enough that every case's C is cut into several units.
 SMALL_UNITS = 3_000
@@ -101,6 +104,10 @@ def test_each_case_is_cut_into_several_units_at_a_small_unit_size() -> None:
         # every fast function is defined in exactly one unit, none in the first (the data's)
         defined = [unit.count("(PyObject *x) {\n") for unit in units]
         assert defined[0] == 0 and sum(defined) == c_text.count("(PyObject *x) {\n"), name
+        # stack.h's per-thread state: defined by the first unit, shared by the others
+        state = "\n_Thread_local straightline_stack straightline_this_stack;\n"
+        assert [unit.count(state) for unit in units] == [1] + [0] * (len(units) - 1)
+        assert all(unit.startswith("#define STRAIGHTLINE_STACK_SHARED 1\n") for unit in units)
 
 
 def test_the_units_build_answers_as_the_one_file_build_and_the_pure_module(
@@ -118,6 +125,60 @@ def test_the_units_build_answers_as_the_one_file_build_and_the_pure_module(
             assert_same(units, whole, instance)
         answers = {units.is_valid(instance) for instance in instances}
         assert answers == ({True, False} if name == "fast" else {True} if instances else set())
+
+
+def _nest(depth: int) -> Any:
+    instance: Any = {"i": 1}
+    for _ in range(depth):
+        instance = {"i": 1, "r": instance}
+    return instance
+
+
+def test_deep_instances_are_refused_where_the_one_file_build_refuses_them(
+    built: dict[str, tuple[Any, Any, Any]],
+) -> None:
+    units, whole, pure = built["repro"]
+    for depth in (50, 400, 900, 1000, 2500):
+        assert_same(units, pure, _nest(depth))
+        assert_same(units, whole, _nest(depth))
+
+
+_SMALL_STACK = """
+import importlib, json, sys, threading
+sys.path.insert(0, sys.argv[1])
+x = {"i": 1}
+for _ in range(5000):
+    x = {"i": 1, "r": x}
+found = []
+def run():
+    sys.setrecursionlimit(1_000_000)
+    for name in ("repro_units", "repro_whole"):
+        module = importlib.import_module(%r + "." + name)
+        found.append((module.is_valid(x), [e.message for e in module.errors(x)][:1]))
+threading.stack_size(256 * 1024)
+thread = threading.Thread(target=run)
+thread.start()
+thread.join()
+print(json.dumps(found))
+"""
+
+
+def test_a_small_thread_stack_is_checked_in_every_unit_never_a_crash(
+    built: dict[str, tuple[Any, Any, Any]],
+) -> None:
+    """The stack check's state is one for all units: each answers on a 256 KiB thread stack with a
+    raised limit as the one-file build does, in a child process."""
+    directory = Path(built["repro"][0].__file__).parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", _SMALL_STACK % PACKAGE, str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    units, whole = json.loads(done.stdout)
+    assert units == whole and units[0] in (True, False)
+    assert units[1] == [] or "deep" in units[1][0]
 
 
 def test_a_unit_that_does_not_compile_fails_the_build_and_leaves_nothing(

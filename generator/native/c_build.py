@@ -230,6 +230,13 @@ _STATIC_FUNCTION = re.compile(
     r"static\s+(?!inline\b)([^;{}=]*?\b(\w+)\s*\([^;{}]*\))\s*\{.*\}\s*\Z", re.S
 )
 _STATIC_OBJECT = re.compile(r"static\s+([^;{}()=]*?\b\w+\s*(?:\[[^\]]*\]\s*)*)(?:=|;\s*\Z)", re.S)
+# stack.h's per-thread state, one for all units (else each finds the thread's stack again)
+_SHARED_STACK = "#define STRAIGHTLINE_STACK_SHARED 1\n"
+_STACK_STATE = (
+    "#ifdef STRAIGHTLINE_KNOWS_STACKS\n"
+    "_Thread_local straightline_stack straightline_this_stack;\n"
+    "#endif\n"
+)
 _LEADING_COMMENTS = re.compile(r"(?:\s+|/\*.*?\*/)*", re.S)
 
 
@@ -281,8 +288,8 @@ def c_units(c_text: str, unit_bytes: int = UNIT_BYTES) -> list[str]:
     for function in functions:  # (in order: a unit holds neighbours, which call each other)
         units[min(count - 1, done * count // size)].append(function)
         done += len(function)
-    head = "".join(prelude)
-    return [head + "".join(data)] + [head + "".join(unit) for unit in units]
+    head = _SHARED_STACK + "".join(prelude)
+    return [head + _STACK_STATE + "".join(data)] + [head + "".join(unit) for unit in units]
 
 
 __all__ = ["C_HEADERS", "UNIT_BYTES", "build_c_native", "build_c_natives", "c_units", "render_c"]
