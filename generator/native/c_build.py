@@ -2,10 +2,11 @@
 code tree (c_module.py) and built with the system C compiler, through setuptools and sysconfig's
 settings, into the extension module beside the module file, as build_native puts mypyc's.
 
-The code tree comes from compiling the schema again with the options the module was compiled with;
-the module text that compile renders must be the module file's, byte for byte, so the C is always
+The code tree comes from compiling the schema again with the options the module was compiled with
+(or from the caller, who has it: `compiled`); the module text that compile renders must be the module file's, byte for byte, so the C is always
 the fast path of exactly that module (the record names the text it was built from, as for mypyc).
-No mypy: a C compiler and Python's headers are all the build needs.
+No mypy: a C compiler and Python's headers are all the build needs. A large module's C is cut into
+units compiled in parallel (c_units).
 """
 
 from __future__ import annotations
