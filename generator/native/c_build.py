@@ -260,7 +260,7 @@ def c_units(c_text: str, unit_bytes: int = UNIT_BYTES) -> list[str]:
         if not code.strip():
             data.append(part)
         elif code.startswith("#"):
-            if functions or data:  # (a directive among definitions may guard them)
+            if functions or any(d.strip() for d in data):  # (among definitions: may guard them)
                 return [c_text]
             prelude.append(part)
         elif match := _STATIC_PROTOTYPE.match(code):
