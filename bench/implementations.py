@@ -93,7 +93,7 @@ def _straightline(case: Case) -> Validator:
 def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[str, Any]]:
     """The module `_straightline` executes, written to a file and built by `backend` through the
     library, as `straightline compile --native[=mypyc]` builds it: the C backend's
-    build_c_native (the schema compiled again for its code tree) or mypyc's build_native. The
+    build_c_native (given the code tree this compile built) or mypyc's build_native. The
     validator is the extension's is_valid (checked to be what was imported); the details are the
     build's wall time, the extension's size, the backend its record names and the peak RSS of the
     build's child processes (the compiler) and of this process (the C backend's rendering runs
@@ -103,7 +103,7 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
     from generator.native.c_build import build_c_native
 
     options: dict[str, Any] = {"profile": case.profile, "format": False}
-    rendered = compile_rendered(case.schema_text, **options)[0]
+    rendered, built = compile_rendered(case.schema_text, **options)
     directory = Path(tempfile.mkdtemp(prefix="straightline-bench-native-"))
     atexit.register(shutil.rmtree, directory, True)  # the extension stays loaded; its file may go
     # a name per backend: both extensions of a case are imported into the same process
@@ -114,7 +114,13 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
     self_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter_ns()
     if backend == "c":
-        extension = build_c_native(module_file, case.schema_text, timeout=timeout, **options)
+        extension = build_c_native(
+            module_file,
+            case.schema_text,
+            timeout=timeout,
+            compiled=(rendered.text, built),
+            **options,
+        )
     else:
         extension = build_native(module_file, rendered, timeout=timeout)
     build_ns = time.perf_counter_ns() - started
@@ -134,8 +140,8 @@ def _native(case: Case, backend: str, timeout: float) -> tuple[Validator, dict[s
         # ru_maxrss (KiB on Linux) is the largest finished descendant's: the build's peak only
         # when it exceeds every earlier child's, else unknown (None)
         "build_peak_rss_bytes": rss_after * 1024 if rss_after > rss_before else None,
-        # this process's own peak, when the build raised it (the C backend compiles the schema
-        # again here): the whole process's RSS, the bench's own data included
+        # this process's own peak, when the build raised it (the C backend renders its C
+        # here): the whole process's RSS, the bench's own data included
         "build_process_peak_rss_bytes": self_after * 1024 if self_after > self_before else None,
     }
     return module.is_valid, details

@@ -2,19 +2,21 @@
 code tree (c_module.py) and built with the system C compiler, through setuptools and sysconfig's
 settings, into the extension module beside the module file, as build_native puts mypyc's.
 
-The code tree comes from compiling the schema again with the options the module was compiled with;
-the module text that compile renders must be the module file's, byte for byte, so the C is always
+The code tree comes from compiling the schema again with the options the module was compiled with
+(or from the caller, who has it: `compiled`); the module text that compile renders must be the module file's, byte for byte, so the C is always
 the fast path of exactly that module (the record names the text it was built from, as for mypyc).
-No mypy: a C compiler and Python's headers are all the build needs.
+No mypy: a C compiler and Python's headers are all the build needs. A large module's C is cut into
+units compiled in parallel (c_units).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import (
     EXTENSION_SUFFIX,
@@ -27,16 +29,32 @@ from . import (
 )
 from .c_module import CModule
 
+if TYPE_CHECKING:
+    from ..api import Built
+
 # The headers of generator/native the C file includes, by the names it includes them by.
 C_HEADERS = {"straightline_c.h": "c_runtime.h", "straightline_stack.h": "stack.h"}
+# The C of functions one compiler process takes (c_units): a larger module is cut into units.
+UNIT_BYTES = 1_000_000
+# The C compiler's optimisation level (opt_level None): a module cut into units is compiled at
+# -O1, which takes about 0.6 of -O2's time (FHIR, docs/native.md); others at -O2.
+OPT_LEVEL, UNITS_OPT_LEVEL = 2, 1
 
 
-def render_c(schema: Any, module_text: str, dotted: str, filename: str, **options: Any) -> CModule:
-    """The C module of the module text compiled from `schema` with `options` (compile_source's);
-    NativeBuildError when that compile does not give `module_text`."""
+def render_c(
+    schema: Any,
+    module_text: str,
+    dotted: str,
+    filename: str,
+    compiled: tuple[str, Built] | None = None,
+    **options: Any,
+) -> CModule:
+    """The C module of the module text compiled from `schema` with `options` (compile_source's),
+    or of `compiled` (compile_built's answer for them, when the caller has it: the schema is then
+    not compiled again); NativeBuildError when that text is not `module_text`."""
     from ..api import compile_built
 
-    text, built = compile_built(schema, **options)
+    text, built = compiled if compiled is not None else compile_built(schema, **options)
     if text != module_text:
         raise NativeBuildError(
             f"{filename}: the module is not what this schema compiles to with these options; "
@@ -60,8 +78,10 @@ def build_c_native(
     schema: Any,
     *,
     timeout: float | None = None,
-    opt_level: int = 2,
+    opt_level: int | None = None,
     sanitize: bool = False,
+    unit_bytes: int = UNIT_BYTES,
+    compiled: tuple[str, Built] | None = None,
     **options: Any,
 ) -> Path:
     """Build the C backend's extension of the generated module at `module_path` (compiled from
@@ -69,9 +89,18 @@ def build_c_native(
     the extension's path. Raises CompilerNotFound without a C compiler or Python's headers, and
     NativeBuildError when the module is not the schema's or the C build fails (then nothing beside
     the module has changed). `sanitize` builds with AddressSanitizer and UndefinedBehaviorSanitizer
-    (gcc or clang; the process that imports it must load the sanitizer's runtime first)."""
+    (gcc or clang; the process that imports it must load the sanitizer's runtime first).
+    `unit_bytes`: the C of a module whose functions come to more is compiled in units of about
+    that size, in parallel (c_units). `opt_level`: the C compiler's for every module; None: -O2,
+    and -O1 for a module cut into units. `compiled`: compile_built(schema, **options), when the
+    caller has it (render_c)."""
     return build_c_natives(
-        [(module_path, schema, options)], timeout=timeout, opt_level=opt_level, sanitize=sanitize
+        [(module_path, schema, options)],
+        timeout=timeout,
+        opt_level=opt_level,
+        sanitize=sanitize,
+        unit_bytes=unit_bytes,
+        compiled=[compiled],
     )[0]
 
 
@@ -79,14 +108,19 @@ def build_c_natives(
     jobs: list[tuple[str | os.PathLike[str], Any, dict[str, Any]]],
     *,
     timeout: float | None = None,
-    opt_level: int = 2,
+    opt_level: int | None = None,
     sanitize: bool = False,
+    unit_bytes: int = UNIT_BYTES,
+    compiled: list[tuple[str, Built] | None] | None = None,
 ) -> list[Path]:
     """build_c_native of each (module path, schema, options), in one build that compiles the C
-    files in parallel; the modules' dotted names must differ. A failure builds none."""
+    files in parallel; the modules' dotted names must differ. A failure builds none. `compiled`:
+    each job's compile_built answer, or None (render_c)."""
     check_toolchain(mypyc=False)
     modules = []
-    for module_path, schema, options in jobs:
+    for (module_path, schema, options), tree in zip(
+        jobs, compiled or [None] * len(jobs), strict=True
+    ):
         module = Path(module_path)
         if module.suffix != ".py" or not module.stem.isidentifier():
             raise NativeBuildError(
@@ -103,7 +137,8 @@ def build_c_natives(
             ) from None
         name = dotted_name(module)
         # (options may hold the module's own `name`: the C module's is its dotted name)
-        modules.append((module, data, name, render_c(schema, text, name, module.name, **options)))
+        c_module = render_c(schema, text, name, module.name, tree, **options)
+        modules.append((module, data, name, c_module))
     names = [name for _, _, name, _ in modules]
     if len(set(names)) != len(names):
         raise NativeBuildError(
@@ -112,7 +147,7 @@ def build_c_natives(
     with tempfile.TemporaryDirectory(prefix="straightline-c-") as work:
         built = _compile(
             Path(work),
-            [(name, c.render()) for _, _, name, c in modules],
+            [(name, c_units(c.render(), unit_bytes)) for _, _, name, c in modules],
             opt_level,
             sanitize,
             timeout,
@@ -130,28 +165,34 @@ def build_c_natives(
 
 def _compile(
     work: Path,
-    sources: list[tuple[str, str]],
-    opt_level: int,
+    sources: list[tuple[str, list[str]]],
+    opt_level: int | None,
     sanitize: bool,
     timeout: float | None,
 ) -> list[bytes]:
-    """Build each (dotted name, C text) in one worker; the extensions' bytes."""
+    """Build each (dotted name, its C units) in one worker; the extensions' bytes."""
     here = Path(__file__).parent
     pairs = []
-    for index, (name, c_text) in enumerate(sources):
+    for index, (name, units) in enumerate(sources):
         directory = work / f"source{index}"
         directory.mkdir()
-        source = directory / (name.rsplit(".", 1)[-1] + ".c")
-        source.write_text(c_text, encoding="utf-8")
+        stem = name.rsplit(".", 1)[-1]
+        files = []
+        for number, unit in enumerate(units):
+            source = directory / (f"{stem}__unit{number}.c" if number else f"{stem}.c")
+            source.write_text(unit, encoding="utf-8")
+            files.append(source.relative_to(work).as_posix())
         for copied, original in C_HEADERS.items():
             (directory / copied).write_bytes((here / original).read_bytes())
-        pairs += ["--c", f"{name}={source.relative_to(work).as_posix()}"]
+        pairs += ["--c", f"{name}={','.join(files)}"]
     command = [
         sys.executable,
         str(here / "worker.py"),
         *pairs,
         "--opt-level",
-        str(opt_level),
+        str(OPT_LEVEL if opt_level is None else opt_level),
+        "--units-opt-level",
+        str(UNITS_OPT_LEVEL if opt_level is None else opt_level),
         "--build",
         str(work / "build"),
         "--lib",
@@ -177,4 +218,80 @@ def _compile(
     return [path.read_bytes() for path in extensions]
 
 
-__all__ = ["C_HEADERS", "build_c_native", "build_c_natives", "render_c"]
+# -- translation units ----------------------------------------------------------------------------
+# One compiler process on one C file took most of a large module's build (FHIR's 6 MB of
+# functions: about 100 CPU s at -O2). Over unit_bytes of functions, the file is cut into units,
+# compiled in parallel and linked: what the file kept to itself (`static`) becomes hidden
+# (-fvisibility=hidden) and is declared in the prelude every unit starts with.
+
+_STATIC_PROTOTYPE = re.compile(
+    r"static\s+(?!inline\b)[^;{}=]*?\b(\w+)\s*\([^;{}]*\)\s*;\s*\Z", re.S
+)
+_STATIC_INLINE = re.compile(r"static\s+inline\b[^;{}=]*\([^;{}]*\)\s*\{.*\}\s*\Z", re.S)
+_STATIC_FUNCTION = re.compile(
+    r"static\s+(?!inline\b)([^;{}=]*?\b(\w+)\s*\([^;{}]*\))\s*\{.*\}\s*\Z", re.S
+)
+_STATIC_OBJECT = re.compile(r"static\s+([^;{}()=]*?\b\w+\s*(?:\[[^\]]*\]\s*)*)(?:=|;\s*\Z)", re.S)
+# stack.h's per-thread state, one for all units (else each finds the thread's stack again)
+_SHARED_STACK = "#define STRAIGHTLINE_STACK_SHARED 1\n"
+_STACK_STATE = (
+    "#ifdef STRAIGHTLINE_KNOWS_STACKS\n"
+    "_Thread_local straightline_stack straightline_this_stack;\n"
+    "#endif\n"
+)
+_LEADING_COMMENTS = re.compile(r"(?:\s+|/\*.*?\*/)*", re.S)
+
+
+def c_units(c_text: str, unit_bytes: int = UNIT_BYTES) -> list[str]:
+    """The C file `c_text` (c_module.py's) as translation units: the first holds the module's data
+    and initialisation, each other about `unit_bytes` of its functions. [c_text] when its functions
+    come to `unit_bytes` or less, or it has a top-level part this cut does not know."""
+    from .worker import _top_level_units
+
+    parts = _top_level_units(c_text)
+    if parts is None or "".join(parts) != c_text:
+        return [c_text]
+    prelude: list[str] = []  # every unit's: directives, declarations, inline functions
+    data: list[str] = []  # the first unit's: the module's data and its initialisation
+    functions: list[str] = []
+    declared: set[str] = set()
+    for part in parts:
+        at = _LEADING_COMMENTS.match(part).end()  # type: ignore[union-attr]
+        code, unstatic = part[at:], part[:at] + part[at + len("static") :].lstrip()
+        if not code.strip():
+            data.append(part)
+        elif code.startswith("#"):
+            if functions or any(d.strip() for d in data):  # (among definitions: may guard them)
+                return [c_text]
+            prelude.append(part)
+        elif match := _STATIC_PROTOTYPE.match(code):
+            declared.add(match.group(1))
+            prelude.append(unstatic)
+        elif _STATIC_INLINE.match(code):
+            prelude.append(part)
+        elif match := _STATIC_FUNCTION.match(code):
+            if match.group(2) not in declared:
+                declared.add(match.group(2))
+                prelude.append(match.group(1).strip() + ";\n")
+            functions.append(unstatic)
+        elif match := _STATIC_OBJECT.match(code):
+            prelude.append("extern " + match.group(1).strip() + ";\n")
+            data.append(unstatic)
+        elif code.startswith("PyMODINIT_FUNC "):
+            data.append(part)
+        else:
+            return [c_text]
+    size = sum(map(len, functions))
+    if size <= unit_bytes:
+        return [c_text]
+    count = -(-size // unit_bytes)
+    units: list[list[str]] = [[] for _ in range(count)]
+    done = 0
+    for function in functions:  # (in order: a unit holds neighbours, which call each other)
+        units[min(count - 1, done * count // size)].append(function)
+        done += len(function)
+    head = _SHARED_STACK + "".join(prelude)
+    return [head + _STACK_STATE + "".join(data)] + [head + "".join(unit) for unit in units]
+
+
+__all__ = ["C_HEADERS", "UNIT_BYTES", "build_c_native", "build_c_natives", "c_units", "render_c"]

@@ -34,7 +34,13 @@ typedef struct {
     uintptr_t floor;
     int state;
 } straightline_stack;
+#ifdef STRAIGHTLINE_STACK_SHARED
+/* (a C backend module cut into units, generator/native/c_build.py: one state for them all, so a
+   thread finds its stack once, defined in the first unit) */
+extern _Thread_local straightline_stack straightline_this_stack;
+#else
 static _Thread_local straightline_stack straightline_this_stack;
+#endif
 
 static void straightline_find_stack(straightline_stack *stack) {
     uintptr_t low = 0, high = 0;

@@ -4,9 +4,10 @@ temporary directory that holds a copy of the module in its package layout.
 
     python generator/native/worker.py --opt-level 3 --part-bytes N --build DIR --lib DIR PACKAGE/PATH/MODULE.py
 
-or, with `--c NAME=FILE.c` (the C backend, c_module.py; repeated, built in parallel), each C file is
-built as the extension module of that dotted name, mypyc unused (`--sanitize`: with AddressSanitizer
-and UndefinedBehaviorSanitizer).
+or, with `--c NAME=FILE.c[,FILE.c...]` (the C backend, c_module.py; repeated, built in parallel),
+each C file (or the units c_build.c_units cut it into, linked) is built as the extension module
+of that dotted name, mypyc unused (`--sanitize`: with AddressSanitizer and
+UndefinedBehaviorSanitizer).
 
 The extension lands in the --lib directory under the module's package path. Exit status 0 on
 success; otherwise mypy's or the compiler's messages are on the output and the status is not 0
@@ -27,6 +28,11 @@ import sys
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="worker.py")
     parser.add_argument("--opt-level", default="3", choices=("0", "1", "2", "3"))
+    parser.add_argument(
+        "--units-opt-level",
+        choices=("0", "1", "2", "3"),
+        help="(--c) the level for an extension of several units (a large module); --opt-level's if not given",
+    )
     parser.add_argument(
         "--part-bytes",
         type=int,
@@ -109,11 +115,18 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def c_extension(name: str, source: str, args: argparse.Namespace) -> object:
-    """The C backend's extension NAME: its one C file, the headers beside it."""
+def c_extension(name: str, sources: str, args: argparse.Namespace) -> object:
+    """The C backend's extension NAME: its C files (comma-separated: the units c_build.c_units
+    cut, compiled in parallel), the headers beside them."""
     from setuptools import Extension
 
-    flags = [f"-O{args.opt_level}", "-g0"] if os.name != "nt" else []
+    files = sources.split(",")
+    level = args.units_opt_level if len(files) > 1 and args.units_opt_level else args.opt_level
+    flags = [f"-O{level}", "-g0"] if os.name != "nt" else []
+    if len(files) > 1 and os.name != "nt":
+        # (what one file kept static is shared between units, hidden outside the extension; each
+        # unit has the runtime header's static functions, most unused there)
+        flags += ["-fvisibility=hidden", "-Wno-unused-function", *STRICT_FLAGS]
     linked = []
     if args.sanitize:
         sanitize = [
@@ -124,8 +137,8 @@ def c_extension(name: str, source: str, args: argparse.Namespace) -> object:
         flags, linked = flags + sanitize, sanitize
     return Extension(
         name,
-        sources=[source],
-        include_dirs=[os.path.dirname(os.path.abspath(source))],
+        sources=files,
+        include_dirs=[os.path.dirname(os.path.abspath(files[0]))],
         extra_compile_args=flags,
         extra_link_args=linked,
     )
