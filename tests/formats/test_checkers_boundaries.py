@@ -30,6 +30,8 @@ CASES: dict[str, list[tuple[str, bool, str]]] = {
         (_A64, False, "RFC 5890 2.3.2.1: an A-label of 64 octets"),
         ("a" * 55 + "\u00e9", True, "RFC 5890 2.3.2.1: a U-label whose A-label is 63 octets"),
         ("a" * 56 + "\u00e9", False, "RFC 5890 2.3.2.1: a U-label whose A-label is 64 octets"),
+        ("a" * 50 + "\u00e9", True, "an A-label of 58 octets (its quick bound is 64)"),
+        ("a" * 54 + "\u00e9\u00fc\u00f6", False, "RFC 5890 2.3.2.1: an A-label of 67 octets"),
         (".".join([_U63] * 3) + "." + "b" * 61, True, "RFC 1034 3.1: 253 octets as A-labels"),
         (".".join([_U63] * 3) + "." + "b" * 62, False, "RFC 1034 3.1: 254 octets as A-labels"),
         (".".join([_U57] * 4) + ".bbb", True, "235 octets as A-labels (the quick bounds say 259)"),
@@ -58,6 +60,7 @@ CASES: dict[str, list[tuple[str, bool, str]]] = {
     "uri": [
         ("http://user@example.com:80/", True, "RFC 3986 3.2: userinfo, host and port"),
         ("http://[::1]:a80/", False, "RFC 3986 3.2.3: port = *DIGIT"),
+        ("urn:a?b|c", False, 'RFC 3986 3.4: query = *( pchar / "/" / "?" ), no "|"'),
     ],
     "uri_reference": [
         (":a", False, 'RFC 3986 4.2: no scheme, and ":" in the first segment'),
