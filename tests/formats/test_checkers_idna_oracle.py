@@ -60,3 +60,50 @@ def test_the_labels_exercise_every_outcome() -> None:
     for template in TEMPLATES:
         answers = {checkers._fmt_ulabel_ok(template.format(chr(cp))) for cp in sample}
         assert answers == {True, False}, template
+
+
+# The ends of the ranges RFC 5892 names (IgnorableBlocks, OldHangulJamo, the Arabic-Indic digits
+# of A.8 and A.9) and labels for the Bidi rule's last-character and NSM cases (RFC 5893 2, rules
+# 3 and 6): the stride above reaches few of them.
+EDGE_CODE_POINTS = [
+    cp + step
+    for cp in (0x20D0, 0x20FF, 0x1D100, 0x1D24F, 0xA960, 0xA97F, 0xD7B0, 0xD7FF, 0x1100, 0x11FF)
+    for step in (-1, 0, 1)
+]
+EDGE_LABELS = [
+    "\u0660\u0669",
+    "\u0669\u06f9",
+    "\u06f0\u06f9",
+    "\u0669\u0628",
+    "\u06f9\u0628",
+    "\u0628\u0669",
+    "\u0628\u06f9",
+    "\u0628\u0660",
+    "\u05d0\u0660",  # R ... AN
+    "\u05d0\u0031",  # R ... EN
+    "\u05d0\u0300",  # R then NSM
+    "\u05d0\u0300\u0300",
+    "a\u0300",  # L then NSM
+    "a1",  # L ... EN
+    "a\u0660",
+    "\u05d0\u05d1\u0300\u05d2",
+    "\u0628\u200c\u064b\u0628",  # ZWNJ, then a transparent mark, then a dual-joining letter
+    "\u0628\u064b\u200c\u0628",
+    "\u0628\u200c\u064b\u064b\u0627",
+    "\u0915\u094d\u200d",
+    "\u094d\u200d",
+]
+
+
+@pytest.mark.parametrize("cp", EDGE_CODE_POINTS)
+def test_range_ends_agree_with_the_idna_package(cp: int) -> None:
+    for template in TEMPLATES:
+        label = template.format(chr(cp))
+        ours = checkers._fmt_ulabel_ok(label) and checkers._fmt_bidi_ok([label])
+        assert ours == _idna_accepts(label), (hex(cp), template)
+
+
+@pytest.mark.parametrize("label", EDGE_LABELS)
+def test_context_and_bidi_edges_agree_with_the_idna_package(label: str) -> None:
+    ours = checkers._fmt_ulabel_ok(label) and checkers._fmt_bidi_ok([label])
+    assert ours == _idna_accepts(label)

@@ -4,7 +4,9 @@ gives the same answers as the imported checkers, needs no other name, and passes
 
 from __future__ import annotations
 
+import ast
 import builtins
+import inspect
 import subprocess
 import sys
 import warnings
@@ -208,3 +210,93 @@ def test_sources_pass_mypy_strict(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- reading checkers.py: the tables above are built at import, so these call the readers in a test
+# (where a mutation run can see which tests reach them)
+
+
+def test_read_checkers_splits_the_file_as_ast_does() -> None:
+    """Each import, constant and function of checkers.py is the text ast.get_source_segment gives
+    for its statement (functions with a final newline), in definition order; the __future__
+    import is not copied (a generated module has its own)."""
+    source = inspect.getsource(checkers)
+    imports, constants, functions, order = formats._read_checkers()
+    assert imports == {
+        "_binascii": "import binascii as _binascii",
+        "_json": "import json as _json",
+        "_re": "import re as _re",
+        "_unicodedata": "import unicodedata as _unicodedata",
+        "_bisect_right": "from bisect import bisect_right as _bisect_right",
+    }
+    expected_order = list(imports)
+    for node in ast.parse(source).body:
+        text = ast.get_source_segment(source, node)
+        if isinstance(node, ast.Assign):
+            (target,) = node.targets
+            assert isinstance(target, ast.Name)
+            assert constants[target.id] == text
+            expected_order.append(target.id)
+        elif isinstance(node, ast.AnnAssign):
+            assert isinstance(node.target, ast.Name)
+            assert constants[node.target.id] == text
+            expected_order.append(node.target.id)
+        elif isinstance(node, ast.FunctionDef):
+            assert functions[node.name] == f"{text}\n"
+            expected_order.append(node.name)
+    assert order == expected_order
+    assert len(order) == len(imports) + len(constants) + len(functions)
+    assert constants["_FMT_CACHE_LIMIT"] == "_FMT_CACHE_LIMIT = 4096"
+    assert constants["_FMT_IDNA_CLASS_CACHE"] == "_FMT_IDNA_CLASS_CACHE: dict[str, int] = {}"
+    assert functions["_fmt_json_constant"].startswith(
+        "def _fmt_json_constant(name: str) -> None:\n"
+    )
+    assert functions["_fmt_json_constant"].endswith("    raise ValueError(name)\n")
+
+
+def test_source_lines_split_at_every_line_end_as_ast_does() -> None:
+    assert formats._source_lines("a\r\nb\rc\nd") == ["a\r\n", "b\r", "c\n", "d"]
+    assert formats._source_lines("a\n\n") == ["a\n", "\n"]
+    assert formats._source_lines("") == []
+    assert formats._source_lines("x") == ["x"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'x = "\u00e9"; y = "\u00fc"\n',  # two statements on a line: offsets count UTF-8 bytes
+        'w = 1; v = ("\u00e9",\n  "\u00fc",\n  "\u00f6"); u = 2\n',  # one over three lines
+        "def f():\r\n    return 1\r\n\r\ng = 2\r\n",
+    ],
+)
+def test_segment_is_ast_get_source_segment(source: str) -> None:
+    lines = formats._source_lines(source)
+    for node in ast.parse(source).body:
+        assert formats._segment(lines, node) == ast.get_source_segment(source, node)
+
+
+def test_read_depends_gives_the_known_names_each_definition_uses() -> None:
+    _, _, _, order = formats._read_checkers()
+    depends = formats._read_depends(order)
+    assert set(depends) == {*order, "annotations"}  # (the __future__ import is read too)
+    for name in ("annotations", "_binascii", "_json", "_re", "_unicodedata", "_bisect_right"):
+        assert depends[name] == ()
+    assert depends["_format_date"] == ("_FMT_DATE_RE", "_fmt_valid_date")
+    assert depends["_FMT_DATE_RE"] == ("_re",)
+    assert depends["_FMT_JOINING_TABLE"] == ()  # an annotated assignment
+    assert depends["_FMT_URI_PARTS"] == (
+        "_FMT_URI_PATH_RE",
+        "_FMT_URI_QUERY_RE",
+        "_FMT_URI_REG_NAME_RE",
+        "_FMT_URI_USERINFO_RE",
+    )
+    assert depends["_fmt_joining_type"] == (
+        "_FMT_JOINING_TABLE",
+        "_FMT_JOINING_TYPES",
+        "_bisect_right",
+        "_unicodedata",
+    )
+    # only the names asked about count
+    assert formats._read_depends(["_FMT_DATE_RE", "_format_date"])["_format_date"] == (
+        "_FMT_DATE_RE",
+    )
