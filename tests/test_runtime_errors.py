@@ -356,3 +356,61 @@ def test_an_unknown_ticket_id_is_no_open_ticket(math_add: Any) -> None:
     with pytest.raises(TicketError):
         runtime.complete(Ticket(open_ticket.id + 1, "math.add", {}), {"total": 3})
     assert runtime.pending() == [open_ticket]
+
+
+class _PlainError:
+    """A contract error that is no exception (the runtime reads only its three fields)."""
+
+    def __init__(self, location: str, message: str) -> None:
+        self.instance_location = location
+        self.keyword_location = "/type"
+        self.message = message
+
+
+class _Envelope(ValueError):
+    instance_location = ""
+    keyword_location = ""
+    message = "not an object"
+
+
+class _Listing:
+    """A contract module whose errors are given: plain objects, or an envelope error among
+    others."""
+
+    NAME = "listing"
+    DESCRIPTION = ""
+    CATALOG_ENTRY: dict[str, Any] = {}
+    EnvelopeError = _Envelope
+
+    def __init__(self, errors: list[Any]) -> None:
+        self.errors = errors
+
+    def is_valid_input(self, instance: Any) -> bool:
+        return False
+
+    def input_errors(self, instance: Any) -> list[Any]:
+        return self.errors
+
+    is_valid_output = is_valid_input
+    output_errors = input_errors
+
+
+def test_errors_that_are_no_exceptions_are_reported_without_a_cause() -> None:
+    runtime = ToolRuntime()
+    runtime.register(_Listing([_PlainError("/a", "a is wrong")]), lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("listing", {"a": 1})
+    assert denied.value.__cause__ is None and not denied.value.envelope
+    assert denied.value.message == "listing: input rejected: a is wrong at /a"
+    assert runtime.records()[0].errors == (("/a", "/type", "a is wrong"),)
+
+
+def test_an_envelope_error_among_others_marks_the_refusal_as_an_envelope_one() -> None:
+    runtime = ToolRuntime()
+    runtime.register(_Listing([_PlainError("/a", "a"), _Envelope()]), lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("listing", {"a": 1})
+    assert denied.value.envelope
+    assert (
+        denied.value.message == "listing: input is not a JSON object or array: a at /a (and 1 more)"
+    )
