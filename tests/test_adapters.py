@@ -664,3 +664,44 @@ def test_register_typed_takes_dataclasses_only() -> None:
     with pytest.raises(HandlerFailed) as failed:
         runtime.call("math.add", {"left": 1, "right": 2})
     assert str(failed.value.__cause__) == "the handler returned list, not AddOutput at the root"
+
+
+@dataclass
+class Stamped:
+    name: str
+    tags: list[str] = field(default_factory=list)
+    kind: str = field(default="plain", init=False)
+
+
+class Maybe(enum.Enum):
+    NOTHING = None
+    ONE = 1
+    TEXT = "text"
+
+
+def test_defaults_from_a_factory_and_fields_outside_init() -> None:
+    # a missing key takes the factory's value; a field outside __init__ is never read...
+    assert from_json(Stamped, {"name": "a", "kind": "special"}) == Stamped("a", [])
+    assert from_json(Stamped, {"name": "a", "tags": ["t"]}).tags == ["t"]
+    # ...but it is written
+    assert to_json(Stamped("a", ["t"])) == {"name": "a", "tags": ["t"], "kind": "plain"}
+
+
+def test_unions_and_literals_try_each_member_in_order() -> None:
+    assert from_json(None | int, 3) == 3 and from_json(None | int, None) is None
+    assert from_json(Literal[None, "a"], "a") == "a"
+    assert from_json(Literal[None, "a"], None) is None
+    assert from_json(Maybe, None) is Maybe.NOTHING and from_json(Maybe, "text") is Maybe.TEXT
+    with pytest.raises(AdapterError):
+        from_json(Literal["a"], None)
+
+
+def test_every_supported_annotation_passes_the_check() -> None:
+    for fine in (bool, int, float, str, Decimal, list, dict, Maybe, Stamped, dict[str, list[int]]):
+        check_type(fine)
+    with pytest.raises(TypeError) as nested:
+        check_type(dict[str, set[int]])
+    assert str(nested.value) == "unsupported type set[int] in dict[str, set[int]]"
+    with pytest.raises(TypeError) as in_union:
+        check_type(int | set[str])
+    assert str(in_union.value) == "unsupported type set[str] in int | set[str]"
