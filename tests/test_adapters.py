@@ -21,7 +21,9 @@ from generator.runtime.adapters import AdapterError, check_type, from_json, regi
 
 
 def contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:
-    return generator.compile_contract_module({"name": name, "input": input, "output": output})
+    return generator.compile_contract_module(
+        {"name": name, "input": input, "output": output}, format=False
+    )
 
 
 def obj(

@@ -274,7 +274,8 @@ def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_floa
 
     contract = generator.compile_contract_module(
         '{"name": "exact", "profile": "draft2020-12", "input": {"type": "object", "properties": '
-        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}'
+        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}',
+        format=False,
     )
     assert contract.INPUT_SCHEMA["properties"]["x"]["maximum"] == Decimal("0.30000000000000000001")
     runtime = ToolRuntime()

@@ -33,12 +33,12 @@ from .test_runtime import MATH_ADD, OPEN
 
 @pytest.fixture(scope="module")
 def math_add() -> Any:
-    return generator.compile_contract_module(MATH_ADD)
+    return generator.compile_contract_module(MATH_ADD, format=False)
 
 
 @pytest.fixture(scope="module")
 def open_contract() -> Any:
-    return generator.compile_contract_module(OPEN)
+    return generator.compile_contract_module(OPEN, format=False)
 
 
 def _add(request: Any) -> Any:
@@ -228,7 +228,7 @@ def test_registration_says_what_is_missing_or_wrong(math_add: Any) -> None:
         "is_valid_output, output_errors"
     )
     for name in ("", 3):
-        nameless = generator.compile_contract_module(MATH_ADD)
+        nameless = generator.compile_contract_module(MATH_ADD, format=False)
         nameless.NAME = name
         with pytest.raises(TypeError) as bad_name:
             runtime.register(nameless, _add)
