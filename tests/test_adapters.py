@@ -707,3 +707,13 @@ def test_every_supported_annotation_passes_the_check() -> None:
     with pytest.raises(TypeError) as in_union:
         check_type(int | set[str])
     assert str(in_union.value) == "unsupported type set[str] in int | set[str]"
+
+
+class Unwritable(enum.Enum):
+    SET = frozenset({1})
+
+
+def test_an_enum_value_json_cannot_hold_is_named_at_its_place() -> None:
+    with pytest.raises(AdapterError) as caught:
+        to_json({"a": [Unwritable.SET]})
+    assert str(caught.value) == "a frozenset is not JSON-serializable at /a/0"
