@@ -717,3 +717,14 @@ def test_an_enum_value_json_cannot_hold_is_named_at_its_place() -> None:
     with pytest.raises(AdapterError) as caught:
         to_json({"a": [Unwritable.SET]})
     assert str(caught.value) == "a frozenset is not JSON-serializable at /a/0"
+
+
+@dataclass
+class Carrier:
+    payload: Any = field(metadata={"json_name": "pay/load"})
+
+
+def test_a_dataclass_field_json_cannot_hold_is_named_by_its_json_name() -> None:
+    with pytest.raises(AdapterError) as caught:
+        to_json([Carrier({"inner": Carrier(object())})])
+    assert str(caught.value) == "a object is not JSON-serializable at /0/pay~1load/inner/pay~1load"
