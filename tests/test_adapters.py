@@ -665,7 +665,9 @@ def test_register_typed_takes_dataclasses_only() -> None:
     runtime = typed_runtime(MATH_ADD, lambda request: [request.left], AddInput, AddOutput)
     with pytest.raises(HandlerFailed) as failed:
         runtime.call("math.add", {"left": 1, "right": 2})
-    assert str(failed.value.__cause__) == "the handler returned list, not AddOutput at the root"
+    cause = failed.value.__cause__
+    assert isinstance(cause, AdapterError) and cause.location == ""
+    assert str(cause) == "the handler returned list, not AddOutput at the root"
 
 
 @dataclass
