@@ -730,3 +730,26 @@ def test_a_dataclass_field_json_cannot_hold_is_named_by_its_json_name() -> None:
     with pytest.raises(AdapterError) as caught:
         to_json([Carrier({"inner": Carrier(object())})])
     assert str(caught.value) == "a object is not JSON-serializable at /0/pay~1load/inner/pay~1load"
+
+
+@dataclass
+class LateName:
+    kind: str = field(default="fixed", init=False)
+    name: str = field(default="unnamed")
+
+
+@dataclass
+class Repeats:
+    bad: set[int]
+    first: int
+    second: int
+
+
+def test_a_field_outside_init_does_not_end_the_reading() -> None:
+    assert from_json(LateName, {"name": "given", "kind": "other"}).name == "given"
+
+
+def test_a_type_met_again_does_not_end_the_check() -> None:
+    with pytest.raises(TypeError) as caught:
+        check_type(Repeats)
+    assert str(caught.value).startswith("unsupported type set[int] in ")
