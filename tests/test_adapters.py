@@ -753,3 +753,37 @@ def test_a_type_met_again_does_not_end_the_check() -> None:
     with pytest.raises(TypeError) as caught:
         check_type(Repeats)
     assert str(caught.value).startswith("unsupported type set[int] in ")
+
+
+@dataclass
+class AfterAny:
+    bad: set[int]
+    anything: Any
+
+
+@dataclass
+class AfterLiteral:
+    bad: set[int]
+    mode: Literal["a"]
+
+
+@dataclass
+class AfterEnum:
+    bad: set[int]
+    shade: Shade
+
+
+def test_any_literals_and_enums_do_not_end_the_check() -> None:
+    for tp in (AfterAny, AfterLiteral, AfterEnum):
+        with pytest.raises(TypeError) as caught:
+            check_type(tp)
+        assert str(caught.value).startswith("unsupported type set[int] in "), tp
+
+
+def test_a_type_variable_is_no_supported_annotation() -> None:
+    from typing import TypeVar
+
+    free = TypeVar("free")
+    with pytest.raises(TypeError) as caught:
+        check_type(free)
+    assert str(caught.value) == "unsupported type ~free in ~free"
