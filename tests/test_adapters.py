@@ -21,7 +21,9 @@ from generator.runtime.adapters import AdapterError, check_type, from_json, regi
 
 
 def contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:
-    return generator.compile_contract_module({"name": name, "input": input, "output": output})
+    return generator.compile_contract_module(
+        {"name": name, "input": input, "output": output}, format=False
+    )
 
 
 def obj(
@@ -499,3 +501,289 @@ def test_unsupported_types_fail_at_registration() -> None:
     with pytest.raises(TypeError):
         check_type(tuple[int, int])
     check_type(Listing)  # recursive and nested: fine
+
+
+# ---------------------------------------------------------------------------- the messages
+
+
+@pytest.mark.parametrize(
+    "tp, value, message",
+    [
+        (int, "x", "expected an integer, got str 'x'"),
+        (int, True, "expected an integer, got a bool"),
+        (int, 1.5, "expected an integer, got float 1.5"),
+        (int, Decimal("1.5"), "expected an integer, got Decimal Decimal('1.5')"),
+        (int, Decimal("Infinity"), "expected an integer, got Decimal Decimal('Infinity')"),
+        (float, True, "expected a number, got a bool"),
+        (float, "1", "expected a number, got str '1'"),
+        (Decimal, False, "expected a number, got a bool"),
+        (Decimal, "1", "expected a number, got str '1'"),
+        (str, 1, "expected a string, got int 1"),
+        (bool, 1, "expected a boolean, got int 1"),
+        (None, 0, "expected null, got int 0"),
+        (type(None), "", "expected null, got str ''"),
+        (Literal[1, "a"], 2, "expected one of [1, 'a'], got int 2"),
+        (Literal[True], 1, "expected one of [True], got int 1"),
+        (Literal[None], 0, "expected one of [None], got int 0"),
+        (Optional[int], "x", "str 'x' fits no member of typing.Optional[int]"),
+        (int | str, None, "NoneType None fits no member of int | str"),
+        (list[int], {}, "expected an array, got dict {}"),
+        (list, 3, "expected an array, got int 3"),
+        (dict[str, int], [], "expected an object, got list []"),
+        (dict, 3, "expected an object, got int 3"),
+        (AddInput, 3, "expected an object for AddInput, got int 3"),
+        (Shade, 9, "int 9 is not a value of Shade [1, 2]"),
+        (Shade, "1", "str '1' is not a value of Shade [1, 2]"),
+        (int, "x" * 100, "expected an integer, got " + ("str '" + "x" * 100)[:80]),
+    ],
+)
+def test_a_value_that_does_not_fit_says_what_was_expected_and_what_came(
+    tp: Any, value: Any, message: str
+) -> None:
+    with pytest.raises(AdapterError) as caught:
+        from_json(tp, value)
+    assert (caught.value.message, caught.value.location) == (message, "")
+    assert str(caught.value) == f"{message} at the root"
+
+
+def test_a_missing_field_is_named_at_its_place() -> None:
+    with pytest.raises(AdapterError) as caught:
+        from_json(list[AddInput], [{"left": 1, "right": 2}, {"left": 1}])
+    assert str(caught.value) == "missing field 'right' of AddInput at /1/right"
+
+
+def test_values_that_fit_come_back_as_the_type_says() -> None:
+    from typing import Annotated
+
+    assert from_json(Annotated[int, "meta"], 3) == 3
+    assert from_json(list, [1, "a"]) == [1, "a"] and from_json(dict, {"a": 1}) == {"a": 1}
+    value = (1,)
+    assert from_json(Any, value) is value and from_json(object, value) is value
+    assert from_json(type(None), None) is None and from_json(None, None) is None
+    for tp, given, expected in [
+        (Decimal, 5, Decimal("5")),
+        (Decimal, Decimal("1.50"), Decimal("1.50")),
+        (int, 5.0, 5),
+        (int, Decimal("5.0"), 5),
+        (float, Decimal("0.5"), 0.5),
+        (bool, False, False),
+        (Literal["a", None], None, None),
+        (Literal[False, 0], 0, 0),
+        (Literal[0, False], False, False),
+        (Optional[Shade], 1, Shade.LIGHT),
+        (int | None, None, None),
+        (str | int, 3, 3),
+    ]:
+        got = from_json(tp, given)
+        assert got == expected and type(got) is type(expected), (tp, given, got)
+    assert from_json(dict[str, Decimal], {"a": 1}) == {"a": Decimal(1)}
+
+
+@dataclass
+class Inner:
+    shade: Shade
+    note: Optional[str] = field(default=None, metadata={"omit_none": True})
+
+
+@dataclass
+class Outer:
+    klass: str = field(metadata={"json_name": "class"})
+    inner: list[Inner] = field(default_factory=list)
+    extra: Optional[int] = None
+
+
+def test_to_json_writes_names_enums_and_omissions() -> None:
+    out = to_json(Outer("a", [Inner(Shade.DARK), Inner(Shade.LIGHT, "n")]))
+    assert out == {
+        "class": "a",
+        "inner": [{"shade": 2}, {"shade": 1, "note": "n"}],
+        "extra": None,
+    }
+    assert to_json(Decimal("1.5")) == Decimal("1.5") and to_json(True) is True
+    with pytest.raises(AdapterError) as caught:
+        to_json({"a~/b": {"c": Outer}})
+    assert str(caught.value) == "a type is not JSON-serializable at /a~0~1b/c"
+    with pytest.raises(AdapterError) as key:
+        to_json({"a": {Kind.DIR: 1, 2: 3}})
+    assert str(key.value) == "object key 2 is not a string at /a"
+
+
+def test_unsupported_annotations_are_named() -> None:
+    class Weird(enum.Enum):
+        LIST = (1, 2)
+
+    @dataclass
+    class Renamed:
+        a: int = field(metadata={"json_name": 1})
+
+    @dataclass
+    class Twice:
+        a: int = field(metadata={"json_name": "x"})
+        b: int = field(metadata={"json_name": "x"})
+
+    for tp, message in [
+        (Literal[1.5], "unsupported Literal value 1.5 in typing.Literal[1.5]"),
+        (dict[int, str], "dict keys must be str (JSON object keys) in dict[int, str]"),
+        (
+            Weird,
+            "test_unsupported_annotations_are_named.<locals>.Weird.LIST: value is not a "
+            "JSON scalar",
+        ),
+        (list[set[int]], "unsupported type set[int] in list[set[int]]"),
+        (
+            Renamed,
+            "test_unsupported_annotations_are_named.<locals>.Renamed.a: json_name must "
+            "be a string",
+        ),
+        (
+            Twice,
+            "test_unsupported_annotations_are_named.<locals>.Twice: two fields have the "
+            "same JSON name",
+        ),
+    ]:
+        with pytest.raises(TypeError) as caught:
+            check_type(tp)
+        assert str(caught.value) == message
+    for fine in (Optional[list[dict[str, Literal["a", 1, True, None]]]], Shade, Any, object, None):
+        check_type(fine)
+    with pytest.raises(TypeError) as unsupported:
+        from_json(set[int], [1])
+    assert str(unsupported.value) == "unsupported type set[int]"
+
+
+def test_register_typed_takes_dataclasses_only() -> None:
+    for role, args in (
+        ("input_type", (int, AddOutput)),
+        ("output_type", (AddInput, list[int])),
+    ):
+        with pytest.raises(TypeError) as caught:
+            register_typed(ToolRuntime(), MATH_ADD, lambda r: r, *args)
+        assert (
+            str(caught.value)
+            == f"{role} must be a dataclass, not {args[0 if role == 'input_type' else 1]!r}"
+        )
+    runtime = typed_runtime(MATH_ADD, lambda request: [request.left], AddInput, AddOutput)
+    with pytest.raises(HandlerFailed) as failed:
+        runtime.call("math.add", {"left": 1, "right": 2})
+    cause = failed.value.__cause__
+    assert isinstance(cause, AdapterError) and cause.location == ""
+    assert str(cause) == "the handler returned list, not AddOutput at the root"
+
+
+@dataclass
+class Stamped:
+    name: str
+    tags: list[str] = field(default_factory=list)
+    kind: str = field(default="plain", init=False)
+
+
+class Maybe(enum.Enum):
+    NOTHING = None
+    ONE = 1
+    TEXT = "text"
+
+
+def test_defaults_from_a_factory_and_fields_outside_init() -> None:
+    # a missing key takes the factory's value; a field outside __init__ is never read...
+    assert from_json(Stamped, {"name": "a", "kind": "special"}) == Stamped("a", [])
+    assert from_json(Stamped, {"name": "a", "tags": ["t"]}).tags == ["t"]
+    # ...but it is written
+    assert to_json(Stamped("a", ["t"])) == {"name": "a", "tags": ["t"], "kind": "plain"}
+
+
+def test_unions_and_literals_try_each_member_in_order() -> None:
+    assert from_json(None | int, 3) == 3 and from_json(None | int, None) is None
+    assert from_json(Literal[None, "a"], "a") == "a"
+    assert from_json(Literal[None, "a"], None) is None
+    assert from_json(Maybe, None) is Maybe.NOTHING and from_json(Maybe, "text") is Maybe.TEXT
+    with pytest.raises(AdapterError):
+        from_json(Literal["a"], None)
+
+
+def test_every_supported_annotation_passes_the_check() -> None:
+    for fine in (bool, int, float, str, Decimal, list, dict, Maybe, Stamped, dict[str, list[int]]):
+        check_type(fine)
+    with pytest.raises(TypeError) as nested:
+        check_type(dict[str, set[int]])
+    assert str(nested.value) == "unsupported type set[int] in dict[str, set[int]]"
+    with pytest.raises(TypeError) as in_union:
+        check_type(int | set[str])
+    assert str(in_union.value) == "unsupported type set[str] in int | set[str]"
+
+
+class Unwritable(enum.Enum):
+    SET = frozenset({1})
+
+
+def test_an_enum_value_json_cannot_hold_is_named_at_its_place() -> None:
+    with pytest.raises(AdapterError) as caught:
+        to_json({"a": [Unwritable.SET]})
+    assert str(caught.value) == "a frozenset is not JSON-serializable at /a/0"
+
+
+@dataclass
+class Carrier:
+    payload: Any = field(metadata={"json_name": "pay/load"})
+
+
+def test_a_dataclass_field_json_cannot_hold_is_named_by_its_json_name() -> None:
+    with pytest.raises(AdapterError) as caught:
+        to_json([Carrier({"inner": Carrier(object())})])
+    assert str(caught.value) == "a object is not JSON-serializable at /0/pay~1load/inner/pay~1load"
+
+
+@dataclass
+class LateName:
+    kind: str = field(default="fixed", init=False)
+    name: str = field(default="unnamed")
+
+
+@dataclass
+class Repeats:
+    bad: set[int]
+    first: int
+    second: int
+
+
+def test_a_field_outside_init_does_not_end_the_reading() -> None:
+    assert from_json(LateName, {"name": "given", "kind": "other"}).name == "given"
+
+
+def test_a_type_met_again_does_not_end_the_check() -> None:
+    with pytest.raises(TypeError) as caught:
+        check_type(Repeats)
+    assert str(caught.value).startswith("unsupported type set[int] in ")
+
+
+@dataclass
+class AfterAny:
+    bad: set[int]
+    anything: Any
+
+
+@dataclass
+class AfterLiteral:
+    bad: set[int]
+    mode: Literal["a"]
+
+
+@dataclass
+class AfterEnum:
+    bad: set[int]
+    shade: Shade
+
+
+def test_any_literals_and_enums_do_not_end_the_check() -> None:
+    for tp in (AfterAny, AfterLiteral, AfterEnum):
+        with pytest.raises(TypeError) as caught:
+            check_type(tp)
+        assert str(caught.value).startswith("unsupported type set[int] in "), tp
+
+
+def test_a_type_variable_is_no_supported_annotation() -> None:
+    from typing import TypeVar
+
+    free = TypeVar("free")
+    with pytest.raises(TypeError) as caught:
+        check_type(free)
+    assert str(caught.value) == "unsupported type ~free in ~free"

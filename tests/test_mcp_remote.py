@@ -189,7 +189,8 @@ def _renamed(name: str) -> Any:
     import generator
 
     return generator.compile_contract_module(
-        {"name": name, "input": math_add.INPUT_SCHEMA, "output": math_add.OUTPUT_SCHEMA}
+        {"name": name, "input": math_add.INPUT_SCHEMA, "output": math_add.OUTPUT_SCHEMA},
+        format=False,
     )
 
 

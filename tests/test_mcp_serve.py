@@ -10,6 +10,7 @@ reason; async and externally completed handlers take the same path; each call le
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import queue
@@ -273,7 +274,8 @@ def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_floa
 
     contract = generator.compile_contract_module(
         '{"name": "exact", "profile": "draft2020-12", "input": {"type": "object", "properties": '
-        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}'
+        '{"x": {"maximum": 0.30000000000000000001}}}, "output": {"type": "object"}}',
+        format=False,
     )
     assert contract.INPUT_SCHEMA["properties"]["x"]["maximum"] == Decimal("0.30000000000000000001")
     runtime = ToolRuntime()
@@ -399,3 +401,32 @@ def test_served_over_streamable_http(http_server: str) -> None:
             await _served_scenario(client)
 
     run(session)
+
+
+def test_serve_async_over_http_in_this_process_announces_its_url_and_answers() -> None:
+    """serve_async's HTTP branch run in this process (the subprocess tests above run it where no
+    mutant of the runtime is active): the URL it announces, the name it serves under, and the
+    served scenario; cancelling the task stops it."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    from generator.runtime.mcp import serve_async
+
+    async def body() -> None:
+        announced: list[str] = []
+        task = asyncio.ensure_future(
+            serve_async(served.build(), http="127.0.0.1:0", name="here", announce=announced.append)
+        )
+        while not announced:
+            assert not task.done(), task
+            await asyncio.sleep(0.05)
+        [url] = announced
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        assert int(url.removeprefix("http://127.0.0.1:").removesuffix("/mcp")) > 0
+        async with Client(streamable_http_client(url), cache=None) as client:
+            assert client.server_info is not None and client.server_info.name == "here"
+            await _served_scenario(client)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(body(), BOUND))

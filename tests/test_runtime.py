@@ -64,12 +64,12 @@ NOT_ENVELOPES = ["3", 3, 2.5, None, True, Decimal("1"), (1, 2), {1, 2}]
 
 @pytest.fixture(scope="module")
 def math_add() -> Any:
-    return generator.compile_contract_module(MATH_ADD)
+    return generator.compile_contract_module(MATH_ADD, format=False)
 
 
 @pytest.fixture(scope="module")
 def open_contract() -> Any:
-    return generator.compile_contract_module(OPEN)
+    return generator.compile_contract_module(OPEN, format=False)
 
 
 class Handler:
@@ -303,7 +303,8 @@ def test_an_array_envelope_is_accepted_when_the_contract_says_array() -> None:
             "name": "sum",
             "input": {"type": "array", "items": {"type": "integer"}, "maxItems": 3},
             "output": {"type": "array", "items": {"type": "integer"}},
-        }
+        },
+        format=False,
     )
     runtime = ToolRuntime()
     runtime.register(contract, lambda xs: [sum(xs)])
@@ -770,11 +771,11 @@ def test_registration_rules(math_add: Any) -> None:
     runtime = ToolRuntime()
     runtime.register(math_add, Handler())
     with pytest.raises(DuplicateTool):
-        runtime.register(generator.compile_contract_module(MATH_ADD), Handler())
+        runtime.register(generator.compile_contract_module(MATH_ADD, format=False), Handler())
     with pytest.raises(TypeError, match="not a compiled contract module"):
         runtime.register(generator.compile_module({"type": "object"}), Handler())
     with pytest.raises(TypeError, match="not callable"):
-        runtime.register(generator.compile_contract_module(OPEN), "handler")  # type: ignore[arg-type]
+        runtime.register(generator.compile_contract_module(OPEN, format=False), "handler")  # type: ignore[arg-type]
     with pytest.raises(UnknownTool):
         runtime.remaining_budget("open")
     with pytest.raises(UnknownTool) as caught:

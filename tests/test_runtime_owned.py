@@ -34,7 +34,7 @@ MATH_ADD = {
 
 @pytest.fixture(scope="module")
 def math_add() -> Any:
-    return generator.compile_contract_module(MATH_ADD)
+    return generator.compile_contract_module(MATH_ADD, format=False)
 
 
 class ShiftyDict(dict):  # type: ignore[type-arg]
@@ -149,7 +149,8 @@ def test_non_json_and_self_containing_values_are_still_denied(math_add: Any) -> 
         runtime.call("math.add", {"left": Decimal("NaN"), "right": 2})
     assert runtime.remaining_budget("math.add") == 3
     runtime.register(
-        generator.compile_contract_module({**MATH_ADD, "name": "echo"}), lambda r: {"total": (1, 2)}
+        generator.compile_contract_module({**MATH_ADD, "name": "echo"}, format=False),
+        lambda r: {"total": (1, 2)},
     )
     with pytest.raises(OutputRejected):
         runtime.call("echo", {"left": 1, "right": 2})
@@ -231,7 +232,7 @@ class UnusableName(str):
 
 @pytest.fixture(scope="module")
 def open_tool() -> Any:
-    return generator.compile_contract_module(OPEN)
+    return generator.compile_contract_module(OPEN, format=False)
 
 
 FOREIGN_VALUES = {

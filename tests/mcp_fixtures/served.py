@@ -13,7 +13,8 @@ from generator.runtime import ToolRuntime
 
 def _contract(name: str, input: dict[str, Any], output: dict[str, Any]) -> Any:
     return generator.compile_contract_module(
-        {"name": name, "description": f"The {name} tool.", "input": input, "output": output}
+        {"name": name, "description": f"The {name} tool.", "input": input, "output": output},
+        format=False,
     )
 
 
