@@ -115,3 +115,23 @@ def test_errors_are_cut_at_max_errors_by_the_public_function() -> None:
     assert [e.keyword for e in cut[:2]] == [e.keyword for e in every[:2]]
     assert len(cut) == 3 and cut[-1].keyword == "maxErrors"
     assert cut[-1].params["left_out"] == len(every) - 2
+
+
+def test_which_member_steps_may_reach_one_member() -> None:
+    """The search pairs two member steps only where they may reach the same member: a name and
+    a pattern that may match it; a name and additionalProperties where no sibling takes the name
+    (a pattern certainly matching it, or `properties` naming it). A pattern the linear planner
+    cannot read counts as matching any name (a pair kept: memoized at worst, never missed) and
+    as taking none."""
+    from generator.doubling import _compatible, _matches, _may_match
+
+    assert _may_match("^a", "ab") and not _may_match("^a", "b")
+    assert _may_match("[", "b")  # (RegexTranslationError: may match)
+    assert _matches("^a", "ab") and not _matches("^a", "b")
+    assert not _matches("[", "b")  # (never certainly matching)
+    other = ("other", ("x",), ("^a",))
+    assert not _compatible(("name", "ab"), other)  # (the pattern takes it)
+    assert _compatible(("name", "zz"), other)
+    assert not _compatible(("name", "x"), other)  # (properties names it)
+    assert _compatible(("pattern", "^a"), ("name", "ab"))
+    assert not _compatible(("pattern", "^a"), ("name", "b"))
