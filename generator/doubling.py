@@ -74,14 +74,17 @@ def memoized(
     graph: dict[str, ir.Node], tables: DynamicTables, root: str, live: set[str], loops: set[str]
 ) -> set[ir.Node]:
     """The nodes whose functions are memoized: those applied twice to one value where the
-    doubling can repeat down the instance (`_Search.repeating`), those on a loop, and then the
-    root (its wrapper owns the table of one call). None in the common case."""
+    doubling can repeat down the instance (`_Search.repeating`) and those on a loop. None in the
+    common case. `repeating` counts the root as memoized whenever anything is (every derivation
+    starts there); it is left plain unless it too can be applied twice to one value (found) or
+    is on a loop: applied at most once a value, its wrapper would never find an answer in the
+    table. The public functions own the call's table (render/module.py, Root.memo)."""
     search = _Search(graph, tables, live, bool(tables))
     found = search.run(graph[root])
     keys = search.repeating(found, loops, graph[root]) | loops
-    if not keys:
-        return set()
-    return {graph[key] for key in keys} | {graph[root]}
+    if root not in found and root not in loops:
+        keys.discard(root)
+    return {graph[key] for key in keys}
 
 
 def in_place_loops(graph: dict[str, ir.Node], tables: DynamicTables, live: set[str]) -> set[str]:
@@ -352,7 +355,7 @@ class _Search:
             late = {self.meeting[pair] for pair in after if pair in self.meeting}
             more = {n for n in keys_of if n not in memo and (n in reaching or n in late)}
             if not more and memo and id(root) not in memo:
-                more = {id(root)}  # (whose wrapper owns the table: memoized too)
+                more = {id(root)}  # (where every derivation starts: counted as memoized)
             if not more:
                 break
             memo |= more

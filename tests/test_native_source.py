@@ -194,9 +194,10 @@ def test_swagger_constants_stay_compiled_and_its_tables_are_run() -> None:
     assert not [d for d in annotated if d.startswith("_Q")]  # only the tables read them
     # an alias through a memo wrapper is declared by the wrapper's return type
     recursive = ast.parse(mypyc_source(_bench_module("recursive"), "recursive"))
-    assert "_v0r: Callable[..., bool]" in {
+    declared = {
         ast.unparse(s) for s in recursive.body if isinstance(s, ast.AnnAssign) and s.value is None
     }
+    assert any(re.fullmatch(r"_v\d+r: Callable\[\.\.\., bool\]", d) for d in declared), declared
 
 
 def test_a_module_too_large_for_mypycs_top_level_runs_its_constants_at_import(

@@ -19,7 +19,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
 
 from ..errors import OptionError, SchemaError, StraightlineError, shown_pointer
 from ..names import LIMIT_OPTIONS, PROFILE_NAMES
@@ -39,6 +39,9 @@ from .format_flags import (
     add_unsafe_patterns,
     format_settings,
 )
+
+if TYPE_CHECKING:
+    from ..validate.parallel import Workers
 
 OUTPUTS = ("text", "json", "basic", "detailed", "verbose")
 
@@ -199,7 +202,7 @@ def validate_command(args: argparse.Namespace) -> int:
             return 2
         return 0
     try:
-        files, source = _prepare(args)
+        files, source, workers = _prepare(args)
     except SchemaError as error:
         for each in error.errors:  # a line for each problem (every unresolvable reference)
             _complain(f"{args.schema}:{shown_pointer(each.pointer)}: {each.message} [{each.code}]")
@@ -208,7 +211,7 @@ def validate_command(args: argparse.Namespace) -> int:
         _complain(f"straightline validate: {error.message}")
         return 2
     try:
-        return _run(args, files, source)
+        return _run(args, files, source, workers)
     except OptionError as error:  # found once running: an unreachable Dask scheduler
         _complain(f"straightline validate: {error.message}")
         return 2
@@ -220,6 +223,9 @@ def validate_command(args: argparse.Namespace) -> int:
         drop_output()
         _complain(f"straightline validate: cannot write the report to standard output: {lost}")
         return 2
+    finally:
+        if workers is not None:  # (ended by the run already, unless it stopped before starting)
+            workers.shutdown()
 
 
 class _ReportLost(Exception):
@@ -249,9 +255,10 @@ def _complain(line: str) -> None:
         print(escape(line), file=sys.stderr)
 
 
-def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
+def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource, Workers | None]:
     """The data files and the module, checked before any data is read: every usage, schema or
-    module problem is raised here (exit status 2)."""
+    module problem is raised here (exit status 2). With --jobs N (not --dask), the worker
+    processes too: they load the module while the parent does not (start_workers)."""
     _check_options(args)
     skipped: list[Skipped] = []
     files = discover(args.data, args.glob, args.data_format, skipped)
@@ -285,8 +292,12 @@ def _prepare(args: argparse.Namespace) -> tuple[list[DataFile], ModuleSource]:
         )
     else:
         source, where = _compiled_source(args), f"--schema {args.schema}"
+    if args.jobs > 1 and args.dask is None:
+        from ..validate.parallel import start_workers
+
+        return files, source, start_workers(source, args.output, args.jobs, where)
     check_module(source.load(), args.output, where)
-    return files, source
+    return files, source, None
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -441,7 +452,9 @@ def _stdin_schema(raw: bytes) -> bytes:
     return raw
 
 
-def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) -> int:
+def _run(
+    args: argparse.Namespace, files: list[DataFile], source: ModuleSource, workers: Workers | None
+) -> int:
     out = sys.stdout
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="backslashreplace")  # a terminal that cannot show a character
@@ -455,7 +468,7 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
     )
     merger = Merger(files, reporter)
     try:
-        for task, result in _results(args, files, source):
+        for task, result in _results(args, files, source, workers):
             merger.add(task, result)
             progress.advance(task.size)
     finally:
@@ -466,7 +479,7 @@ def _run(args: argparse.Namespace, files: list[DataFile], source: ModuleSource) 
 
 
 def _results(
-    args: argparse.Namespace, files: list[DataFile], source: ModuleSource
+    args: argparse.Namespace, files: list[DataFile], source: ModuleSource, workers: Workers | None
 ) -> Iterator[tuple[Task, TaskResult]]:
     if args.dask is not None:
         from ..validate.dask import run_on_dask
@@ -474,10 +487,8 @@ def _results(
         return run_on_dask(
             plan(files, args.chunk_size or DASK_CHUNK_BYTES), source, args.output, args.dask
         )
-    if args.jobs > 1:
+    if workers is not None:
         from ..validate.parallel import run_parallel
 
-        return run_parallel(
-            plan(files, args.chunk_size or CHUNK_BYTES), source, args.output, args.jobs
-        )
+        return run_parallel(plan(files, args.chunk_size or CHUNK_BYTES), workers)
     return run_serial(plan(files, args.chunk_size or CHUNK_BYTES), source, args.output)

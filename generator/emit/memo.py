@@ -24,5 +24,6 @@ def alias(m: ModuleEmitter, which: str, node: ir.Node, name: Name, function: Nam
     if wrapper is None or node not in m.plan.memo:
         return Assign(name, function)
     if which != "error" and not m.plan.memo_loops:  # (no re-entry to watch for: the lean one)
-        return Assign(name, call(m.prim(wrapper), function, lit(node.pointer), lit(False)))
+        lean = (lit(False),) if m.dynamic else (lit(False), lit(False))  # (False: no scope)
+        return Assign(name, call(m.prim(wrapper), function, lit(node.pointer), *lean))
     return Assign(name, call(m.prim(wrapper), function, lit(node.pointer)))

@@ -94,6 +94,9 @@ class Root:
     # "object"), so is_valid needs no envelope test of its own
     envelope_in_fast: bool = False
     direct: bool = False  # is_valid is the root's fast function itself (no recursion possible)
+    # the module memoizes subschemas (doubling.py): each public call owns the table of its call
+    # (memo_runtime._memo_owned), so the root's own function need not be wrapped
+    memo: bool = False
     type: Name = Name(
         "Instance"
     )  # the static type of a valid value (render/types.py): is_valid's TypeGuard
@@ -102,6 +105,11 @@ class Root:
     def tests_envelope(self) -> bool:
         """is_valid tests the envelope itself (the root's fast path does not refuse what it refuses)."""
         return self.envelope and not self.envelope_in_fast
+
+    @property
+    def scope_args(self) -> Code:
+        """The root's scope arguments as a tuple's items (the error-path owner's `scope`)."""
+        return Code("()," if self.scope.text else "")
 
     @property
     def deep_valid(self) -> Name:
@@ -117,7 +125,11 @@ def root_of(emitter: ModuleEmitter, fast: TreeName, error: TreeName, **names: An
     root = Root(
         Name(fast.id), Name(error.id), Code(", ()") if emitter.dynamic else Code(""), **names
     )
-    if emitter.dynamic or emitter.has_refs or root.tests_envelope:
+    if emitter.plan.memo:
+        emitter.prim("_memo_owned")
+        emitter.prim("_memo_errors_owner")
+        root = replace(root, memo=True)
+    if root.memo or emitter.dynamic or emitter.has_refs or root.tests_envelope:
         emitter.prim("_on_fresh_stack")  # (used by the public functions when recursion runs deep)
         return root
     return replace(root, direct=True)

@@ -1,7 +1,8 @@
 """--jobs N: the tasks run in N worker processes on this machine, results come back in input order.
 
 The module travels as a ModuleSource (its text, compiled once in the parent, or its file's path);
-each worker loads it once, on its first task. Workers are started with `spawn`, so they share
+each worker loads it once, as it starts, and the parent need not load it at all (start_workers).
+Workers are started with `spawn`, so they share
 nothing with the parent but what is handed to them, and import only this package (not the
 compiler). At most 2N tasks are in flight, so memory stays bounded however large the input.
 
@@ -22,21 +23,60 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any, Iterable, Iterator
 
-from .modules import ModuleSource
+from .modules import ModuleSource, check_module
 from .runner import Failure, TaskResult, checker_for, run_task
 from .tasks import Task
 
 
 def _load_in_worker(source: ModuleSource, output_format: str) -> None:
-    """Worker start-up: load the module before the first task arrives."""
-    checker_for(source, output_format)
+    """Worker start-up: load the module before the first task arrives. A module that cannot be
+    loaded is the parent's to report (start_workers): nothing is raised here, where the pool
+    would log a traceback and break; each task that finds it so reports that."""
+    try:
+        checker_for(source, output_format)
+    except Exception:
+        pass
 
 
-def run_parallel(
-    tasks: Iterable[Task], source: ModuleSource, output_format: str, jobs: int
-) -> Iterator[tuple[Task, TaskResult]]:
-    """Each task and its result, in input order, computed by `jobs` worker processes."""
-    workers = _Workers(source, output_format, jobs)
+def _module_checks(source: ModuleSource, output_format: str, where: str) -> bool:
+    """In a worker: whether the module loads and can do what was asked (check_module)."""
+    try:
+        check_module(source.load(), output_format, where)
+    except Exception:
+        return False
+    return True
+
+
+def start_workers(source: ModuleSource, output_format: str, jobs: int, where: str) -> "Workers":
+    """The worker processes, started before the parent has loaded the module: each loads it
+    (compiling its text: a large module takes a second, and no bytecode cache is written under
+    PYTHONDONTWRITEBYTECODE) while one of them checks it. Only where that check fails does the
+    parent load and check the module itself, so a module's problem is reported (OptionError) as
+    without workers; the parent never pays for compiling it otherwise."""
+    workers = Workers(source, output_format, jobs)
+    try:
+        try:
+            # (one check a worker: the pool starts a worker for each task submitted while none
+            # is idle, so all of them start, and load the module, side by side now)
+            pool = workers.pools[-1]
+            checks = [
+                pool.submit(_module_checks, source, output_format, where) for _ in range(jobs)
+            ]
+            usable = all([check.result() for check in checks])
+        except BrokenProcessPool:  # a worker died at start-up: the tasks will say so
+            usable = False
+        if not usable:
+            check_module(source.load(), output_format, where)
+    except BaseException:
+        workers.shutdown()
+        raise
+    return workers
+
+
+def run_parallel(tasks: Iterable[Task], workers: "Workers") -> Iterator[tuple[Task, TaskResult]]:
+    """Each task and its result, in input order, computed by the worker processes (start_workers);
+    they are shut down at the end."""
+    jobs = workers.jobs
     pending: deque[tuple[Task, Future[TaskResult]]] = deque()
     try:
         for task in tasks:
@@ -51,7 +91,7 @@ def run_parallel(
         workers.shutdown()
 
 
-class _Workers:
+class Workers:
     """The pool, replaced when a worker's death breaks it."""
 
     def __init__(self, source: ModuleSource, output_format: str, jobs: int) -> None:
@@ -96,6 +136,7 @@ class _Workers:
             return _not_checked(task, f"validating {_them(task)} raised {_detail(exc)}")
 
     def shutdown(self) -> None:
+        """Wait for every pool's workers to end (called again, it does nothing more)."""
         for pool in self.pools:
             pool.shutdown(wait=True, cancel_futures=True)
 

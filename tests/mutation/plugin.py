@@ -28,6 +28,7 @@ import pytest
 
 # The modules whose functions generated modules copy as source text.
 COPIED = (
+    "generator.memo_runtime",
     "generator.outputs",
     "generator.primitives",
     "generator.regex.matcher",

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import HANG_LIMIT, STRAIGHTLINE, run, write
+from .conftest import SCHEMA as SCHEMA_PAIR
 
 VALID = {"left": 1, "right": 2}
 MISSING_RIGHT = {"left": 1}
@@ -366,6 +367,42 @@ def test_a_module_that_exits_while_loading_is_refused_not_taken_for_valid_data(
     assert result.returncode == 2, result.stderr
     assert "--module exits.py: cannot load it (SystemExit: 0)" in result.stderr
     assert result.stdout == ""
+
+
+def test_with_jobs_a_module_problem_is_reported_as_without(tmp_path: Path) -> None:
+    """--jobs N starts the workers before the parent loads the module (they load it while it
+    waits): a module that cannot be used is still exit 2 with the same message, and no output."""
+    write(tmp_path / "d.jsonl", json.dumps(VALID) + "\n")
+    write(tmp_path / "broken.py", "def is_valid(:\n")
+    write(tmp_path / "other.py", "X = 1\n")
+    write(tmp_path / "exits.py", "raise SystemExit(0)\n")
+    for module in ("broken.py", "other.py", "exits.py", "missing.py"):
+        alone = run("--module", module, "d.jsonl", cwd=tmp_path)
+        jobs = run("--module", module, "--jobs", "2", "d.jsonl", cwd=tmp_path)
+        assert alone.returncode == jobs.returncode == 2, (module, jobs.stderr)
+        assert jobs.stderr == alone.stderr and jobs.stdout == "", (module, jobs.stderr)
+
+
+def test_with_jobs_only_the_workers_load_the_module(tmp_path: Path) -> None:
+    """The parent of --jobs 2 leaves loading (compiling) the module to its workers: the module
+    is executed by two worker processes and never by the parent; without --jobs, by it alone."""
+    import generator
+
+    log = tmp_path / "loaded.txt"
+    recorder = (
+        "\nimport multiprocessing as _mp\n"
+        f"with open({str(log)!r}, 'a', encoding='utf-8') as _log:\n"
+        "    _log.write('parent\\n' if _mp.parent_process() is None else 'worker\\n')\n"
+    )
+    write(tmp_path / "m.py", generator.compile_source(SCHEMA_PAIR, format=False) + recorder)
+    write(tmp_path / "d.jsonl", "".join(json.dumps(VALID) + "\n" for _ in range(50)))
+    result = run("--module", "m.py", "--jobs", "2", "d.jsonl", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert _lines(result.stdout)[-1] == "50 records in 1 file: 50 valid, 0 invalid, 0 unreadable"
+    assert sorted(_lines(log.read_text(encoding="utf-8"))) == ["worker", "worker"]
+    log.unlink()
+    assert run("--module", "m.py", "d.jsonl", cwd=tmp_path).returncode == 0
+    assert _lines(log.read_text(encoding="utf-8")) == ["parent"]
 
 
 def test_a_custom_format_module_that_does_not_import_is_a_usage_error(tmp_path: Path) -> None:

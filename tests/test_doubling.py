@@ -1,0 +1,137 @@
+"""Who owns a call's memo table (generator/doubling.py, generator/memo_runtime.py): the public
+functions (is_valid, errors...), so the root's own function is wrapped only where it can be
+applied twice to one value; each public call gets a table of its own, and one made during
+another puts the outer call's table back."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+import jsonschema
+import pytest
+
+import generator
+
+D = {"$ref": "#/$defs/d"}
+# d doubles at every level of an array (repeating: memoized); the root parts (properties and
+# allOf) and both sides meet at d on /a, but nothing applies the root to a value twice
+SCHEMA = {
+    "$defs": {"d": {"allOf": [{"items": D}, {"items": D}], "type": ["array", "integer"]}},
+    "properties": {"a": D},
+    "allOf": [{"properties": {"a": D}}],
+}
+
+
+def arrays(depth: int, leaf: Any) -> Any:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+def _module() -> Any:
+    return generator.compile_module(SCHEMA, format=False)
+
+
+def _raw_function(module: Any, pointer: str) -> str:
+    """The name of the function a memo wrapper of the subschema at `pointer` wraps."""
+    found = re.findall(rf'= _memo_fast\((\w+), "{re.escape(pointer)}"', module.__source__)
+    assert len(found) == 1, found
+    return str(found[0])
+
+
+def _runs(module: Any, name: str, entry: Any, instance: Any) -> int:
+    """How often the function `name` of the module runs during entry(instance)."""
+    runs = 0
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        nonlocal runs
+        if event == "call" and frame.f_code.co_name == name:
+            runs += 1
+
+    sys.setprofile(profile)
+    try:
+        entry(instance)
+    finally:
+        sys.setprofile(None)
+    return runs
+
+
+def test_the_root_is_plain_unless_it_doubles() -> None:
+    module = _module()
+    assert "_memo_fast(_v0," not in module.__source__
+    assert _raw_function(module, "/$defs/d") != "_v0"
+    # the root that can meet itself on one value stays memoized (its own doubling)
+    doubled = generator.compile_module(
+        {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}]}, format=False
+    )
+    assert "_memo_fast(_v0," in doubled.__source__
+
+
+@pytest.mark.parametrize("depth", [0, 1, 6])
+def test_one_table_serves_the_whole_call(depth: int) -> None:
+    """Both sides of the root reach d on /a: the table the public function made serves both,
+    so d is evaluated once on each value (two tables, one per side, would evaluate it twice)."""
+    module = _module()
+    name = _raw_function(module, "/$defs/d")
+    instance = {"a": arrays(depth, 1)}
+    assert _runs(module, name, module.is_valid, instance) == depth + 1
+    oracle = jsonschema.Draft202012Validator(SCHEMA)
+    for value in (instance, {"a": arrays(depth, "s")}, {"a": "s"}, {"b": 1}, []):
+        assert module.is_valid(value) is oracle.is_valid(value), value
+        assert bool(module.errors(value)) is not oracle.is_valid(value), value
+
+
+def test_a_call_made_during_another_gets_its_own_table_and_puts_the_outer_one_back() -> None:
+    """A custom format checker that validates during a validation: its call gets a fresh table,
+    and the outer call goes on with its own (else it would lose its answers, or share them)."""
+    module = _module()
+    seen: list[Any] = []
+
+    def run(instance: Any) -> bool:
+        outer = module._MEMO.table
+        answer = module.is_valid(instance)
+        seen.append((outer is not None, module._MEMO.table is outer))
+        return bool(answer)
+
+    assert module._memo_owned(run, ({"a": arrays(3, 1)},)) is True
+    assert seen == [(True, True)]
+    assert module._MEMO.table is None  # (dropped once the outermost call ends)
+
+
+def test_errors_are_cut_at_max_errors_by_the_public_function() -> None:
+    """The root's error function is plain now: errors() cuts the list at MAX_ERRORS itself,
+    and its last entry says how many were left out."""
+    module = _module()
+    bad = {"a": ["s"] * 7}
+    every = module.errors(bad)
+    assert len(every) > 3 and all(e.keyword != "maxErrors" for e in every)
+    module.MAX_ERRORS = 2
+    try:
+        cut = module.errors(bad)
+    finally:
+        module.MAX_ERRORS = 1000
+    assert [e.keyword for e in cut[:2]] == [e.keyword for e in every[:2]]
+    assert len(cut) == 3 and cut[-1].keyword == "maxErrors"
+    assert cut[-1].params["left_out"] == len(every) - 2
+
+
+def test_which_member_steps_may_reach_one_member() -> None:
+    """The search pairs two member steps only where they may reach the same member: a name and
+    a pattern that may match it; a name and additionalProperties where no sibling takes the name
+    (a pattern certainly matching it, or `properties` naming it). A pattern the linear planner
+    cannot read counts as matching any name (a pair kept: memoized at worst, never missed) and
+    as taking none."""
+    from generator.doubling import _compatible, _matches, _may_match
+
+    assert _may_match("^a", "ab") and not _may_match("^a", "b")
+    assert _may_match("[", "b")  # (RegexTranslationError: may match)
+    assert _matches("^a", "ab") and not _matches("^a", "b")
+    assert not _matches("[", "b")  # (never certainly matching)
+    other = ("other", ("x",), ("^a",))
+    assert not _compatible(("name", "ab"), other)  # (the pattern takes it)
+    assert _compatible(("name", "zz"), other)
+    assert not _compatible(("name", "x"), other)  # (properties names it)
+    assert _compatible(("pattern", "^a"), ("name", "ab"))
+    assert not _compatible(("pattern", "^a"), ("name", "b"))
