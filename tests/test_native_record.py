@@ -605,6 +605,12 @@ def test_a_rendered_module_is_handed_to_the_worker_as_mypyc_compiles_it(
     assert handed == [compiled.encode()]
     assert "'<data of contract>'" in compiled and mypyc_source(rendered, "pkg.contract") != compiled
     assert native.is_current(module)
+    # a file that is no longer the text given as rendered is refused, naming the file
+    module.write_bytes(rendered.text.encode() + b"# edited\n")
+    with pytest.raises(NativeBuildError) as raised:
+        build_native(module, rendered)
+    assert raised.value.message.startswith(f"{module}: the module is not the one given")
+    assert len(handed) == 1
 
 
 def test_only_a_module_file_named_as_an_identifier_is_built(
