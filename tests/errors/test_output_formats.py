@@ -269,6 +269,45 @@ def test_past_a_reference_of_the_root_only_units_with_their_error_are_kept() -> 
     assert module(schema).output({"x": 1}, "detailed") == {**root, "errors": [leaf]}
 
 
+def test_no_absolute_location_is_derived_across_a_reference() -> None:
+    """An evaluation above a $ref gets no absolute location from an error beneath it, even where
+    the error's absolute location happens to end with the keywords between them (a definition
+    named "$ref")."""
+    schema = {
+        "$id": "https://example.com/s",
+        "properties": {"a": {"$ref": "#/$defs/$ref"}},
+        "$defs": {"$ref": {"type": "number"}},
+    }
+    target = "https://example.com/s#/$defs/$ref"
+    leaf = {
+        "valid": False,
+        "keywordLocation": "/properties/a/$ref/type",
+        "absoluteKeywordLocation": target + "/type",
+        "instanceLocation": "/a",
+        "error": '"x" is not of type "number"',
+    }
+    reference = {
+        "valid": False,
+        "keywordLocation": "/properties/a/$ref",
+        "absoluteKeywordLocation": target,
+        "instanceLocation": "/a",
+        "errors": [leaf],
+    }
+    member = {
+        "valid": False,
+        "keywordLocation": "/properties/a",
+        "instanceLocation": "/a",
+        "errors": [reference],
+    }
+    properties = {"valid": False, "keywordLocation": "/properties", "instanceLocation": ""}
+    assert module(schema).output({"a": "x"}, "verbose") == {
+        "valid": False,
+        "keywordLocation": "",
+        "instanceLocation": "",
+        "errors": [{**properties, "errors": [member]}],
+    }
+
+
 def test_the_workflow_mistakes_in_every_format() -> None:
     for _, document, _, _ in MISTAKES:
         for fmt in ("basic", "detailed", "verbose"):
