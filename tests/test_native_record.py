@@ -15,8 +15,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import signal
 import sys
 import sysconfig
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -335,6 +337,48 @@ def test_a_worker_over_its_time_is_stopped_with_what_it_started(tmp_path: Path) 
         raise AssertionError(f"the worker's child {child} still runs")
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
+def test_an_interrupted_worker_is_stopped_with_what_it_started(tmp_path: Path) -> None:
+    """Interrupted (^C) while the worker runs, the build stops it and the compilers it started,
+    then lets the interrupt through."""
+    started = tmp_path / "child.pid"
+    code = (
+        "import subprocess, sys, time\n"
+        f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(30)'])\n"
+        f"open({str(started) + '.part'!r}, 'w').write(str(child.pid))\n"
+        f"import os; os.replace({str(started) + '.part'!r}, {str(started)!r})\n"
+        "time.sleep(30)\n"
+    )
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    def interrupt_once_started() -> None:
+        while not started.exists():
+            time.sleep(0.02)
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGUSR1)
+
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    watcher = threading.Thread(target=interrupt_once_started, daemon=True)
+    watcher.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _run(_python(code), tmp_path, timeout=None)
+    finally:
+        watcher.join(60)
+        signal.signal(signal.SIGUSR1, previous)
+    child = Path(f"/proc/{started.read_text()}/stat")
+    for _ in range(200):  # killed: gone, or a zombie until whoever adopted it reaps it
+        try:
+            if child.read_text().rpartition(")")[2].split()[0] == "Z":
+                break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the worker's child {child} still runs")
+
+
 # -- a failed build's message -------------------------------------------------------------------
 
 
@@ -535,6 +579,38 @@ def test_a_module_changed_while_it_was_compiled_is_not_installed(
     assert command[command.index("--opt-level") + 1] == "3"
     work = Path(command[command.index("--lib") + 1]).parent
     assert work.name.startswith("straightline-native-")
+
+
+def test_a_rendered_module_is_handed_to_the_worker_as_mypyc_compiles_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_toolchain_check: list[bool]
+) -> None:
+    """Built with how it was rendered, the worker gets mypyc's text of the module, whose runs at
+    import name the module by its own name (not its package's) in their code's file name."""
+    rendered = compile_rendered({"type": "object", "required": ["a"]}, name="contract")[0]
+    package = tmp_path / "pkg"
+    module = _module(package, rendered.text.encode())
+    (package / "__init__.py").write_bytes(b"")
+    handed: list[bytes] = []
+
+    def worker(
+        command: list[str], directory: Path, timeout: float | None
+    ) -> tuple[int | None, str]:
+        handed.append((directory / command[-1]).read_bytes())
+        writes = ("contract" + EXTENSION_SUFFIX, "contract__mypyc" + EXTENSION_SUFFIX)
+        return _Worker(writes=writes)(command, directory, timeout)
+
+    monkeypatch.setattr(native, "_run", worker)
+    build_native(module, rendered)
+    compiled = mypyc_source(rendered, "contract")
+    assert handed == [compiled.encode()]
+    assert "'<data of contract>'" in compiled and mypyc_source(rendered, "pkg.contract") != compiled
+    assert native.is_current(module)
+    # a file that is no longer the text given as rendered is refused, naming the file
+    module.write_bytes(rendered.text.encode() + b"# edited\n")
+    with pytest.raises(NativeBuildError) as raised:
+        build_native(module, rendered)
+    assert raised.value.message.startswith(f"{module}: the module is not the one given")
+    assert len(handed) == 1
 
 
 def test_only_a_module_file_named_as_an_identifier_is_built(

@@ -217,8 +217,10 @@ class Header:
             reasons.append(
                 f"base URI {got.base_uri or '(none)'} is not {expected.base_uri or '(none)'}"
             )
+        # a URI only one side holds: the other side has no document for it (as when it looked
+        # one up and found none)
         for uri in sorted(set(got.registry) | set(expected.registry)):
-            before, now = got.registry.get(uri, _ABSENT), expected.registry.get(uri, _ABSENT)
+            before, now = got.registry.get(uri), expected.registry.get(uri)
             if before != now:
                 change = "appeared" if before is None else "is gone" if now is None else "changed"
                 reasons.append(f"registry document {uri} {change}")
@@ -234,7 +236,9 @@ def parse_header(text: str) -> Header | None:
     module_at: tuple[int, int] | None = None
     offset = 0
     for line in text.splitlines(keepends=True):
-        match = _LINE.match(line.rstrip("\n"))
+        # the value ends where the line does: a "\r\n" line end (a checkout that turned the
+        # line ends) is no part of it, a blank before it is
+        match = _LINE.match(line.splitlines()[0])
         if not line.startswith("#"):
             break
         if match:

@@ -559,6 +559,52 @@ def test_each_difference_from_the_expected_inputs_is_named() -> None:
     ) == ["compiled with profile draft7, now (from $schema)"]
 
 
+def test_a_registry_document_only_one_side_holds_appeared_or_is_gone() -> None:
+    """A URI only the expected inputs hold is a document that appeared; one only the recorded
+    inputs hold, a document that is gone; on the side that does not hold it there is no
+    document, as for a URI looked up and found absent, so absent against not held is no
+    difference. (`straightline check` hashes the URIs the header names, so both sides hold the
+    same ones; the method is exact for any two.)"""
+    recorded = Inputs(registry={"u:held": "1" * 64, "u:looked": None, "u:same": "5" * 64})
+    expected = Inputs(registry={"u:new": "3" * 64, "u:none": None, "u:same": "5" * 64})
+    header = Header(profile="draft7", inputs=recorded, sealed=True, intact=True)
+    assert header.differences(expected) == [
+        "registry document u:held is gone",
+        "registry document u:new appeared",
+    ]
+    assert Header(profile="draft7", inputs=expected, sealed=True, intact=True).differences(
+        recorded
+    ) == ["registry document u:held appeared", "registry document u:new is gone"]
+    assert header.differences(Inputs()) == [
+        "registry document u:held is gone",
+        "registry document u:same is gone",
+    ]
+
+
+def test_a_header_value_is_its_line_without_the_line_end() -> None:
+    """A module whose line ends a checkout turned into "\r\n" reads back the same inputs (its
+    text is no longer what straightline wrote, and only that is reported); a blank ending a
+    value is part of the value, as every other character of the line."""
+    text = _sealed(
+        requested_profile="draft7",
+        base_uri="https://example.com/a.json",
+        registry={"u:a": {}},
+        asked=["u:a"],
+    )
+    header = parse_header(text)
+    crlf = parse_header(text.replace("\n", "\r\n"))
+    assert header is not None and crlf is not None
+    assert crlf.inputs == header.inputs and crlf.profile == "draft7"
+    assert crlf.sealed and not crlf.intact
+    assert crlf.differences(header.inputs) == [
+        "it was edited by hand: its text is not what straightline wrote"
+    ]
+    blank = parse_header(text.replace("# profile: draft7\n", "# profile: draft7 \t\n"))
+    assert blank is not None and blank.profile == "draft7 \t"
+    lone_cr = parse_header(text.replace("# profile: draft7\n", "# profile: draft7\r"))
+    assert lone_cr is not None and lone_cr.profile == "draft7"
+
+
 def test_a_file_is_read_as_a_module_only_when_it_opens_as_one(tmp_path: Path) -> None:
     module = tmp_path / "a.py"
     module.write_text(_sealed())

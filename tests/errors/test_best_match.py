@@ -510,3 +510,21 @@ def test_equally_relevant_errors_of_two_alternatives_still_stop_the_descent() ->
         "",
         "anyOf",
     )
+
+
+def test_of_siblings_as_deep_the_later_location_wins_before_weakness() -> None:
+    """python-jsonschema's relevance compares the instance location right after its depth: of two
+    sibling errors the later member wins even when it is a weak anyOf (then its context is looked
+    into), and array indices compare as numbers (index 10 after index 9)."""
+    alternatives = {"anyOf": [{"type": "string", "minLength": 5}, {"type": "integer"}]}
+    members = {"properties": {"a": {"type": "string"}, "b": alternatives}}
+    best = ours(members, {"a": 1, "b": "x"})
+    assert python_jsonschema_best(members, {"a": 1, "b": "x"}) == ("/b", "minLength")
+    assert (best.instance_location, best.keyword_location) == (
+        "/b",
+        "/properties/b/anyOf/0/minLength",
+    )
+    items = {"prefixItems": [{}] * 9 + [{"type": "string"}], "items": alternatives}
+    best = ours(items, [0] * 9 + [1, "x"])
+    assert python_jsonschema_best(items, [0] * 9 + [1, "x"]) == ("/10", "minLength")
+    assert (best.instance_location, best.keyword_location) == ("/10", "/items/anyOf/0/minLength")

@@ -248,6 +248,66 @@ def test_without_an_absolute_id_no_absolute_locations() -> None:
     ]
 
 
+def test_past_a_reference_of_the_root_only_units_with_their_error_are_kept() -> None:
+    """Without an absolute URI no unit has an absolute location: the evaluations past a
+    reference, the root's own first keyword here, are replaced by their children (verbose keeps
+    the $ref itself and the error's unit)."""
+    schema = {"$ref": "#/$defs/a", "$defs": {"a": {"properties": {"x": {"type": "string"}}}}}
+    leaf = {
+        "valid": False,
+        "keywordLocation": "/$ref/properties/x/type",
+        "instanceLocation": "/x",
+        "error": '1 is not of type "string"',
+    }
+    root = {"valid": False, "keywordLocation": "", "instanceLocation": ""}
+    assert module(schema).output({"x": 1}, "verbose") == {
+        **root,
+        "errors": [
+            {"valid": False, "keywordLocation": "/$ref", "instanceLocation": "", "errors": [leaf]}
+        ],
+    }
+    assert module(schema).output({"x": 1}, "detailed") == {**root, "errors": [leaf]}
+
+
+def test_no_absolute_location_is_derived_across_a_reference() -> None:
+    """An evaluation above a $ref gets no absolute location from an error beneath it, even where
+    the error's absolute location happens to end with the keywords between them (a definition
+    named "$ref")."""
+    schema = {
+        "$id": "https://example.com/s",
+        "properties": {"a": {"$ref": "#/$defs/$ref"}},
+        "$defs": {"$ref": {"type": "number"}},
+    }
+    target = "https://example.com/s#/$defs/$ref"
+    leaf = {
+        "valid": False,
+        "keywordLocation": "/properties/a/$ref/type",
+        "absoluteKeywordLocation": target + "/type",
+        "instanceLocation": "/a",
+        "error": '"x" is not of type "number"',
+    }
+    reference = {
+        "valid": False,
+        "keywordLocation": "/properties/a/$ref",
+        "absoluteKeywordLocation": target,
+        "instanceLocation": "/a",
+        "errors": [leaf],
+    }
+    member = {
+        "valid": False,
+        "keywordLocation": "/properties/a",
+        "instanceLocation": "/a",
+        "errors": [reference],
+    }
+    properties = {"valid": False, "keywordLocation": "/properties", "instanceLocation": ""}
+    assert module(schema).output({"a": "x"}, "verbose") == {
+        "valid": False,
+        "keywordLocation": "",
+        "instanceLocation": "",
+        "errors": [{**properties, "errors": [member]}],
+    }
+
+
 def test_the_workflow_mistakes_in_every_format() -> None:
     for _, document, _, _ in MISTAKES:
         for fmt in ("basic", "detailed", "verbose"):

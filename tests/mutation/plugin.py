@@ -6,9 +6,12 @@ mutant under test. The functions a generated module copies as source text (gener
 primitives.py, regex/matcher.py, formats/checkers.py, read with `inspect.getsource`) would be
 copied as that trampoline, which a generated module cannot run. Here their source is read from
 the original file instead, with the function of the mutant under test replaced by its mutated
-body, so a generated module runs the mutant as the compiler's own calls do. The tests that
-compiled a module holding a copy are counted as tests of the copied function (mutmut's stats
-only see calls that pass through a trampoline).
+body, so a generated module runs the mutant as the compiler's own calls do. While mutmut finds
+which tests reach which function (its "stats" run), each copied function opens with a line that
+records a hit of that function when the copy runs (mutmut's stats only see calls that pass
+through a trampoline): a test counts as a copy's test only when it runs the copy, and a mutant of
+a copied function is run against those tests alone. (A copy read as part of its whole module,
+formats' checkers, records nothing: formats/ parses that text.)
 
 mutmut forks each mutant's run from a server that imported only the test tools ([tool.mutmut]
 forkserver_warmup): the compiler and the tests are imported in the run, with the mutant active.
@@ -38,7 +41,10 @@ COPIED = (
 MEMOS = (("generator.validate.readers", "_YAML_LOADER", None),)
 _ACTIVE = "MUTANT_UNDER_TEST" in os.environ
 _texts: dict[str, str] = {}
-_copied: set[str] = set()  # "module.x_function": the copied functions this process served
+# The line a copied function opens with during the stats run: a hit of "module.x_function" (as
+# mutmut names the function), recorded by copy_ran where this plugin is loaded and nothing
+# elsewhere (a module written by a test may be run by another process: `id` is then called).
+_HIT = "getattr(__import__('sys').modules.get({plugin!r}), 'copy_ran', id)({name!r})\n"
 
 
 def _mutant() -> str:
@@ -104,6 +110,35 @@ def _failing(text: str) -> str:
     return "".join(lines)
 
 
+def _recording(function_text: str, function: str, name: str) -> str:
+    """The text of the top-level function `function` with a hit of `name` recorded before its
+    first statement (below its docstring). Unchanged where the statement shares a line with
+    what comes before it: no line to put the hit on."""
+    node = _top_level(ast.parse(function_text), function)
+    if node is None:
+        return function_text
+    lines = function_text.splitlines(keepends=True)
+    first = node.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        if isinstance(first.value.value, str):  # the docstring stays first: the hit goes below
+            end = first.end_lineno or first.lineno
+            if lines[end - 1][first.end_col_offset :].strip():
+                return function_text
+            hit = " " * first.col_offset + _HIT.format(plugin=__name__, name=name)
+            return "".join(lines[:end] + [hit] + lines[end:])
+    if lines[first.lineno - 1][: first.col_offset].strip():
+        return function_text
+    hit = " " * first.col_offset + _HIT.format(plugin=__name__, name=name)
+    return "".join(lines[: first.lineno - 1] + [hit] + lines[first.lineno - 1 :])
+
+
+def copy_ran(name: str) -> None:
+    """A copied function ran in a generated module: a hit of it for the test under way."""
+    from mutmut.stats import record_trampoline_hit
+
+    record_trampoline_hit(name)
+
+
 def _owner(obj: Any) -> str | None:
     name = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
     return name if name in COPIED else None
@@ -120,9 +155,11 @@ def _getsource(original: Callable[[Any], str]) -> Callable[[Any], str]:
         node = _top_level(ast.parse(text), obj.__name__)
         if node is None:
             return original(obj)
-        _copied.add(f"{module}.x_{obj.__name__}")
         first, last = _lines(text, node)
-        return "".join(text.splitlines(keepends=True)[first:last])
+        copied = "".join(text.splitlines(keepends=True)[first:last])
+        if _mutant() == "stats":
+            return _recording(copied, obj.__name__, f"{module}.x_{obj.__name__}")
+        return copied
 
     return getsource
 
@@ -154,7 +191,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if not _ACTIVE:
         return
     _texts.clear()
-    _copied.clear()
     _forget_memos()
     formats = sys.modules.get("generator.formats")
     if formats is not None:
@@ -170,13 +206,3 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     counted as reached by every test that needs it, not by the first alone."""
     if _ACTIVE and _mutant() == "stats":
         _forget_memos()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item) -> Any:
-    yield
-    if _ACTIVE and _copied and _mutant() == "stats":
-        from mutmut.stats import record_trampoline_hit
-
-        for name in sorted(_copied):
-            record_trampoline_hit(name)

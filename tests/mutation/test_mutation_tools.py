@@ -97,6 +97,70 @@ def test_under_the_forced_failure_every_copied_function_fails(
             function(*args)
 
 
+def _copy(text: str, name: str) -> types.FunctionType:
+    namespace: dict[str, object] = {}
+    exec(text, namespace)
+    function = namespace[name]
+    assert isinstance(function, types.FunctionType)
+    return function
+
+
+def test_while_reach_is_counted_a_copy_records_a_hit_each_time_it_runs(
+    copied_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test counts as a copied function's test when the copy runs during it, not when some
+    module holding the copy was compiled: the copy records each of its runs, as mutmut names the
+    function, and nothing while it is not called."""
+    hits: list[str] = []
+    monkeypatch.setattr(plugin, "copy_ran", hits.append)
+    monkeypatch.setattr(plugin, "_mutant", lambda: "stats")
+    getsource = plugin._getsource(lambda obj: "unused")
+    functions = {}
+    for name in ("_pick", "_other"):
+        original = types.FunctionType(compile(f"def {name}(): pass", "x", "exec").co_consts[0], {})
+        original.__module__ = "generator.outputs"
+        functions[name] = _copy(getsource(original), name)
+    assert hits == []
+    assert functions["_pick"](1, 2) == 2 and functions["_pick"](3, 2) == 3
+    assert hits == ["generator.outputs.x__pick"] * 2
+    assert functions["_other"](5) == 5
+    assert hits[2:] == ["generator.outputs.x__other"]
+    # where the plugin is not loaded (a module a test wrote, run by another process) the copy
+    # records nothing and runs as it would
+    monkeypatch.delitem(sys.modules, plugin.__name__)
+    assert functions["_pick"](1, 2) == 2 and len(hits) == 3
+    # outside the stats run the copy is the function's text alone
+    monkeypatch.setattr(plugin, "_mutant", lambda: "generator.regex.nfa.x_step__mutmut_3")
+    plugin._texts.clear()
+    original = types.FunctionType(compile("def _pick(): pass", "x", "exec").co_consts[0], {})
+    original.__module__ = "generator.outputs"
+    assert getsource(original) == "def _pick(a, b):\n    return a if a > b else b\n"
+
+
+def test_the_hit_goes_before_the_first_statement_below_the_docstring(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hits: list[str] = []
+    monkeypatch.setattr(plugin, "copy_ran", hits.append)
+    documented = (
+        'def f(a):\n    """Doc\n    string."""\n    if a:\n        return 1\n    return 2\n'
+    )
+    recorded = plugin._recording(documented, "f", "m.x_f")
+    function = _copy(recorded, "f")
+    assert function.__doc__ == "Doc\n    string."
+    assert (function(1), function(0), hits) == (1, 2, ["m.x_f", "m.x_f"])
+    assert recorded.splitlines()[:3] == documented.splitlines()[:3]
+    assert len(recorded.splitlines()) == len(documented.splitlines()) + 1
+    only_doc = _copy(plugin._recording('def g():\n    "Doc."\n', "g", "m.x_g"), "g")
+    assert only_doc() is None and only_doc.__doc__ == "Doc." and hits[2:] == ["m.x_g"]
+    decorated = "@(lambda f: f)\ndef h(\n    a,\n):\n    return a\n"
+    assert _copy(plugin._recording(decorated, "h", "m.x_h"), "h")(4) == 4
+    assert hits[3:] == ["m.x_h"]
+    # a body on the line of the def, or after the docstring on its line: left as it is
+    for unchanged, name in (("def k(a): return a\n", "k"), ('def k():\n    "D"; return 1\n', "k")):
+        assert plugin._recording(unchanged, name, "m.x_k") == unchanged
+
+
 def _score(statuses: dict[str, str], listed: dict[str, str]) -> run.Score:
     module = run.Module("outputs", ["generator/outputs.py"], ["tests/errors"])
     return run.score(statuses, listed, module)
