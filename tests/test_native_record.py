@@ -325,16 +325,7 @@ def test_a_worker_over_its_time_is_stopped_with_what_it_started(tmp_path: Path) 
     status, output = _run(_python(code), tmp_path, timeout=5)
     assert status is None and output == "started\n"
     assert time.monotonic() - begun < 50  # (a hang limit: stopped, not run to its end)
-    child = Path(f"/proc/{started.read_text()}/stat")
-    for _ in range(200):  # killed: gone, or a zombie until whoever adopted it reaps it
-        try:
-            if child.read_text().rpartition(")")[2].split()[0] == "Z":
-                break
-        except OSError:
-            break
-        time.sleep(0.05)
-    else:
-        raise AssertionError(f"the worker's child {child} still runs")
+    _assert_stopped(int(started.read_text()))
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
@@ -367,16 +358,7 @@ def test_an_interrupted_worker_is_stopped_with_what_it_started(tmp_path: Path) -
     finally:
         watcher.join(60)
         signal.signal(signal.SIGUSR1, previous)
-    child = Path(f"/proc/{started.read_text()}/stat")
-    for _ in range(200):  # killed: gone, or a zombie until whoever adopted it reaps it
-        try:
-            if child.read_text().rpartition(")")[2].split()[0] == "Z":
-                break
-        except OSError:
-            break
-        time.sleep(0.05)
-    else:
-        raise AssertionError(f"the worker's child {child} still runs")
+    _assert_stopped(int(started.read_text()))
 
 
 # -- a failed build's message -------------------------------------------------------------------
@@ -760,3 +742,16 @@ def test_a_package_takes_the_current_extension_and_its_library(tmp_path: Path) -
     assert built_files(module) == [extension, library_path(module)]
     module.write_bytes(TEXT + b"# edited\n")
     assert built_files(module) == []
+
+
+def _assert_stopped(pid: int) -> None:
+    """The process `pid` ends within 10 s: gone, or a zombie until whoever adopted it reaps it."""
+    child = Path(f"/proc/{pid}/stat")
+    for _ in range(200):
+        try:
+            if child.read_text().rpartition(")")[2].split()[0] == "Z":
+                return
+        except OSError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the worker's child {child} still runs")
