@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .api import compile_rendered, compile_source
+from .api import Built, compile_rendered, compile_source
 from .contracts import compile_contract_rendered, compile_contract_source, is_contract
 from .errors import SchemaWarning, StraightlineError
 from .files import split_source, write_atomic
@@ -328,15 +328,23 @@ def render_job(
 ) -> RenderedModule:
     """build_job's module for one job (named by its file), as tagged sections: what the mypyc
     build reads (generator/native/source.py)."""
-    found: list[RenderedModule] = []
+    return render_job_built(job, registries, on_event=on_event)[0]
+
+
+def render_job_built(
+    job: Job, registries: Registries, *, on_event: Callable[[Event], None]
+) -> tuple[RenderedModule, Built | None]:
+    """render_job's module and the Built it was rendered from (its code tree, which the C
+    backend renders as C: generator/native/c_build.py); None for a tool contract's module."""
+    found: list[tuple[RenderedModule, Built | None]] = []
 
     def schema(raw: Any, **options: Any) -> str:
-        found.append(compile_rendered(raw, **options)[0])
-        return found[-1].text
+        found.append(compile_rendered(raw, **options))
+        return found[-1][0].text
 
     def contract(raw: Any, **options: Any) -> str:
-        found.append(compile_contract_rendered(raw, **options))
-        return found[-1].text
+        found.append((compile_contract_rendered(raw, **options), None))
+        return found[-1][0].text
 
     build_job(
         job,
@@ -377,15 +385,21 @@ def compile_jobs(
         )
     registries = Registries()
     written: list[Job] = []
-    rendered: dict[int, RenderedModule] = {}  # by id(job): the modules the mypyc build reads
+    # by id(job), what a native job's build reads: the module as rendered (mypyc), or its text
+    # and the code tree it was rendered from (the C backend, so the schema is compiled once; None
+    # for a tool contract). Held until the builds: FHIR's Built is about 37 MB, its C 16 MB.
+    rendered: dict[int, RenderedModule] = {}
+    trees: dict[int, tuple[str, Built] | None] = {}
     for job in jobs:
         try:
-            module = render_job(job, registries, on_event=record)
+            module, built = render_job_built(job, registries, on_event=record)
         except StraightlineError as error:
             record(SourceFailed(job.shown, error))
             continue
         if job.settings.native and job.settings.native_backend == "mypyc":
             rendered[id(job)] = module
+        elif job.settings.native:
+            trees[id(job)] = None if built is None else (module.text, built)
         problem = _write_module(job, module.text)
         if problem is not None:
             record(FileFailed(job.target, problem))
@@ -394,7 +408,7 @@ def compile_jobs(
         written.append(job)
     if project is not None:
         _write_packages(project, record)  # before the native builds: a package names its modules
-    _native_step(written, record, registries, rendered)
+    _native_step(written, record, rendered, trees)
     if project is not None:
         for orphan in orphans(project):
             try:
@@ -471,11 +485,12 @@ def orphans(project: Project) -> list[Path]:
 def _native_step(
     jobs: list[Job],
     record: Callable[[Event], None],
-    registries: Registries,
     rendered: dict[int, RenderedModule],
+    trees: dict[int, tuple[str, Built] | None],
 ) -> None:
-    """Build the native jobs' extensions, each by its backend, and remove the others'
-    (generator/native). A module whose build fails keeps no extension: the pure module is used."""
+    """Build the native jobs' extensions, each by its backend (mypyc's from `rendered`, the C
+    backend's from `trees`, by id(job)), and remove the others' (generator/native). A module whose
+    build fails keeps no extension: the pure module is used."""
     wanted: list[Job] = []
     for job in jobs:
         try:
@@ -505,8 +520,8 @@ def _native_step(
                 wanted.append(job)
     if not wanted:
         return
-    # mypyc's several at a time (a build is mostly the C compiler); the C backend's in turn (its
-    # schema is compiled again, which reads registries in this process); reported in job order
+    # mypyc's several at a time (a build is mostly the C compiler); the C backend's in turn, as
+    # before (a large module's units are compiled in parallel within its build); in job order
     mypyc = [job for job in wanted if job.settings.native_backend == "mypyc"]
     workers = max(1, min(len(mypyc), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -517,8 +532,8 @@ def _native_step(
             )
         )
     for job in wanted:
-        if id(job) not in outcomes:
-            outcomes[id(job)] = _build_one(job, registries)
+        if id(job) not in outcomes:  # (its code tree let go once built)
+            outcomes[id(job)] = _build_one(job, tree=trees.pop(id(job)))
     for job in wanted:
         outcome = outcomes[id(job)]
         if isinstance(outcome, StraightlineError):
@@ -528,39 +543,32 @@ def _native_step(
 
 
 def _build_one(
-    job: Job, registries: Registries | None = None, rendered: RenderedModule | None = None
+    job: Job, rendered: RenderedModule | None = None, tree: tuple[str, Built] | None = None
 ) -> tuple[Path, float] | StraightlineError:
-    """One job's extension: mypyc's (of the module as `rendered`), or (given the registries) the
-    C backend's."""
+    """One job's extension: mypyc's (of the module as `rendered`), or the C backend's (of the
+    module text and code tree `tree`, None for a tool contract's module)."""
     started = time.monotonic()
     try:
         built = (
-            build_native(job.target, rendered) if registries is None else _build_c(job, registries)
+            build_native(job.target, rendered)
+            if job.settings.native_backend == "mypyc"
+            else _build_c(job, tree)
         )
-    except StraightlineError as error:  # (the C backend compiles the schema again)
+    except StraightlineError as error:  # (NativeBuildError and the compiler's typed errors)
         return NativeBuildError(f"native build failed: {error.message}", code=error.code)
     except OSError as error:
         return NativeBuildError(f"native build failed: cannot write: {error.strerror or error}")
     return built, time.monotonic() - started
 
 
-def _build_c(job: Job, registries: Registries) -> Path:
-    """The C backend's extension of a job's module (written by build_job with its settings): the
-    schema compiled again, with the same options, for its code tree (generator/native/c_build)."""
+def _build_c(job: Job, tree: tuple[str, Built] | None) -> Path:
+    """The C backend's extension of a job's module (written by compile_jobs), from the module text
+    and code tree `tree` that compile rendered it from (generator/native/c_build): the schema is
+    not compiled again. None: the module is a tool contract's, which has no C form."""
     from .native.c_build import build_c_native
 
-    if is_contract_file(job.source, read_job(job)):
+    if tree is None:
         raise NativeBuildError(
             "the C backend builds a schema's module, not a tool contract's: use --native=mypyc"
         )
-    built: list[Path] = []
-
-    def build(raw: Any, **options: Any) -> str:
-        built.append(build_c_native(job.target, raw, **options))
-        return ""
-
-    # (its warnings were reported when the module was written)
-    build_job(
-        job, registries, name=job.target.stem, on_event=lambda event: None, compile_schema=build
-    )
-    return built[0]
+    return build_c_native(job.target, None, compiled=tree)

@@ -727,6 +727,43 @@ def test_native_on_the_command_line_is_the_c_backend_and_mypyc_stays_reachable(
     assert back.returncode == 0 and "(native, C," in back.stdout and _backend(extension) == "c"
 
 
+def test_a_native_compile_runs_the_pipeline_once_per_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`compile --native` builds each C extension from the code tree of the compile that wrote
+    its module, never compiling the schema again: the pipeline (generator/api.py's compile_text,
+    which every schema's compile runs) runs once per schema, and the modules are byte for byte
+    those of a compile without --native."""
+    from generator import api
+    from generator.cli.main import main
+
+    schemas = {
+        "point": {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
+        "names": {"type": "array", "items": {"type": "string", "pattern": "^[a-z]+$"}},
+    }
+    sources = []
+    for stem, schema in schemas.items():
+        (tmp_path / f"{stem}.json").write_text(json.dumps(schema))
+        sources.append(str(tmp_path / f"{stem}.json"))
+    runs: list[Any] = []
+    pipeline = api.compile_text
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        runs.append(args[0])
+        return pipeline(*args, **kwargs)
+
+    monkeypatch.setattr(api, "compile_text", counted)
+    native, pure = tmp_path / "native", tmp_path / "pure"
+    assert main(["compile", *sources, "--out", str(native), "--native"]) == 0
+    assert sorted(json.loads(part.schema)["type"] for (part,) in runs) == ["array", "object"]
+    assert main(["compile", *sources, "--out", str(pure)]) == 0
+    assert len(runs) == 4
+    for stem in schemas:
+        module = native / f"{stem}.py"
+        assert module.read_bytes() == (pure / module.name).read_bytes()
+        assert is_current(module) and _backend(module.with_name(stem + EXTENSION_SUFFIX)) == "c"
+
+
 def test_a_native_backend_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
     source = str(ROOT / "contracts" / "octoscript" / "math.add.input.json")
     done = _straightline(
@@ -737,8 +774,8 @@ def test_a_native_backend_that_does_not_exist_is_a_usage_error(tmp_path: Path) -
 
 
 def test_a_tool_contract_file_asks_for_mypyc(tmp_path: Path) -> None:
-    """The C backend compiles a schema again for its code tree; a tool contract file's module
-    is two schemas': its build fails with a message naming mypyc, and the pure module stays."""
+    """The C backend renders a schema's code tree; a tool contract file's module is two
+    schemas': its build fails with a message naming mypyc, and the pure module stays."""
     source = str(ROOT / "contracts" / "tools" / "math.add.json")
     out = tmp_path / "out"
     done = _straightline("compile", source, "--out", str(out), "--native", cwd=tmp_path)

@@ -2,11 +2,13 @@
 code tree (c_module.py) and built with the system C compiler, through setuptools and sysconfig's
 settings, into the extension module beside the module file, as build_native puts mypyc's.
 
-The code tree comes from compiling the schema again with the options the module was compiled with
-(or from the caller, who has it: `compiled`); the module text that compile renders must be the module file's, byte for byte, so the C is always
-the fast path of exactly that module (the record names the text it was built from, as for mypyc).
-No mypy: a C compiler and Python's headers are all the build needs. A large module's C is cut into
-units compiled in parallel (c_units).
+The code tree comes from the caller who compiled the module (`compiled`: `straightline compile`,
+the build hooks and the bench pass theirs, so a schema is compiled once per build), or else from
+compiling the schema again with the options the module was compiled with; the module text of that
+compile must be the module file's, byte for byte, so the C is always the fast path of exactly that
+module (the record names the text it was built from, as for mypyc). No mypy: a C compiler and
+Python's headers are all the build needs. A large module's C is cut into units compiled in
+parallel (c_units).
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def build_c_native(
     `unit_bytes`: the C of a module whose functions come to more is compiled in units of about
     that size, in parallel (c_units). `opt_level`: the C compiler's for every module; None: -O2,
     and -O1 for a module cut into units. `compiled`: compile_built(schema, **options), when the
-    caller has it (render_c)."""
+    caller has it (render_c; `schema` and `options` are then not read)."""
     return build_c_natives(
         [(module_path, schema, options)],
         timeout=timeout,
