@@ -20,6 +20,7 @@ import pytest
 import generator
 from generator.native import EXTENSION_SUFFIX, NativeBuildError, c_build, is_current
 from generator.native.c_build import build_c_natives, c_units, render_c
+from generator.native.c_module import CUnit
 
 from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
@@ -97,10 +98,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any,
 def test_each_case_is_cut_into_several_units_at_a_small_unit_size() -> None:
     for name, (schema, options, _) in CASES.items():
         text = generator.compile_source(schema, name=name, **options)
-        c_text = render_c(schema, text, name, f"{name}.py", name=name, **options).render()
-        units = c_units(c_text, SMALL_UNITS)
+        module = render_c(schema, text, name, f"{name}.py", name=name, **options)
+        c_text, file_units = module.render(), module.units()
+        assert "".join(unit.text for unit in file_units) == c_text  # (the units are the file)
+        units = c_units(file_units, SMALL_UNITS)
         assert len(units) > 2, name
-        assert c_units(c_text, len(c_text)) == [c_text]  # (functions within one unit: not cut)
+        assert c_units(file_units, len(c_text)) == [c_text]  # (functions within one unit: not cut)
         # every fast function is defined in exactly one unit, none in the first (the data's)
         defined = [unit.count("(PyObject *x) {\n") for unit in units]
         assert defined[0] == 0 and sum(defined) == c_text.count("(PyObject *x) {\n"), name
@@ -108,6 +111,35 @@ def test_each_case_is_cut_into_several_units_at_a_small_unit_size() -> None:
         state = "\n_Thread_local straightline_stack straightline_this_stack;\n"
         assert [unit.count(state) for unit in units] == [1] + [0] * (len(units) - 1)
         assert all(unit.startswith("#define STRAIGHTLINE_STACK_SHARED 1\n") for unit in units)
+        _assert_each_unit_where_it_belongs(file_units, units)
+
+
+def _assert_each_unit_where_it_belongs(file_units: list[CUnit], units: list[str]) -> None:
+    """Each function of the file is defined once, in a unit after the first, in file order, not
+    static, and declared in every unit; each static datum is defined once, in the first unit, and
+    declared `extern` in every unit; the init is the first unit's."""
+    functions = [unit for unit in file_units if unit.kind == "function"]
+    data = [unit for unit in file_units if unit.kind == "data"]
+    (init,) = [unit for unit in file_units if unit.kind == "init"]
+    assert functions and data
+    found = []
+    for function in functions:
+        defined = [(index, unit.find(function.shared)) for index, unit in enumerate(units)]
+        (where,) = [(index, at) for index, at in defined if at >= 0]
+        assert where[0] > 0 and units[where[0]].count(function.shared) == 1
+        found.append(where)
+        assert all(function.declarator + ";\n" in unit for unit in units)
+        assert not any(f"static {function.declarator}" in unit for unit in units)
+    assert found == sorted(found)  # (neighbours stay neighbours)
+    for datum in data:
+        # (`PyObject *sl_g[3];` defined is its extern declaration less `extern `)
+        defined = [
+            unit.count(datum.shared) - unit.count("extern " + datum.shared) for unit in units
+        ]
+        assert defined == [1] + [0] * (len(units) - 1)
+        assert all(f"extern {datum.declarator};\n" in unit for unit in units)
+        assert not any(f"static {datum.declarator}" in unit for unit in units)
+    assert [unit.count(init.text) for unit in units] == [1] + [0] * (len(units) - 1)
 
 
 def test_the_units_build_answers_as_the_one_file_build_and_the_pure_module(
@@ -188,8 +220,8 @@ def test_a_unit_that_does_not_compile_fails_the_build_and_leaves_nothing(
     module = _write(tmp_path, "m", schema, options)
     cut: list[list[str]] = []
 
-    def broken_last_unit(c_text: str, unit_bytes: int) -> list[str]:
-        units = c_units(c_text, unit_bytes)
+    def broken_last_unit(file_units: list[CUnit], unit_bytes: int) -> list[str]:
+        units = c_units(file_units, unit_bytes)
         cut.append(units)
         return units[:-1] + [units[-1] + "\n#error a unit that does not compile\n"]
 
@@ -201,19 +233,33 @@ def test_a_unit_that_does_not_compile_fails_the_build_and_leaves_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
 
 
-def test_a_file_with_a_part_the_cut_does_not_know_stays_one_file() -> None:
-    function = "static int sl_f%d(PyObject *x) {\n    return %d;\n}\n"
-    known = '#include "straightline_c.h"\nstatic int sl_f0(PyObject *x);\n' + "".join(
-        function % (n, n) for n in range(4)
+def _function(number: int) -> CUnit:
+    declarator = f"int sl_f{number}(PyObject *x)"
+    return CUnit(
+        "function", f"static {declarator} {{\n    return {number};\n}}\n", declarator, lead="\n"
     )
-    assert len(c_units(known, 40)) > 2
+
+
+def test_a_file_with_a_part_the_cut_does_not_know_stays_one_file() -> None:
+    known = [
+        CUnit("directive", '#include "straightline_c.h"\n'),
+        CUnit("prototype", "static int sl_f0(PyObject *x);\n", "int sl_f0(PyObject *x)"),
+        *map(_function, range(4)),
+        CUnit("data", "static int sl_d = 1;\n", "int sl_d"),
+        CUnit("init", "PyMODINIT_FUNC PyInit_m(void) { return NULL; }\n"),
+    ]
+    units = c_units(known, 40)
+    assert len(units) > 2
+    _assert_each_unit_where_it_belongs(known, units)
+    pointer = "int (*sl_pointer)(PyObject *)"
     for unknown in (
-        "struct sl_pair { int a, b; };\n",  # a type: where would it go
-        "int (*sl_pointer)(PyObject *);\n",  # a function pointer object
-        "#if 1\n",  # a directive among the functions
+        CUnit("type", "struct sl_pair { int a, b; };\n"),  # type: ignore[arg-type]  # (where?)
+        CUnit("data", pointer + ";\n", pointer),  # (not static: declared as what?)
+        CUnit("data", "static int sl_d = 1;\n"),  # (no declarator: nothing to declare)
+        CUnit("directive", "#if 1\n"),  # (a directive among the definitions: may guard them)
     ):
-        text = known + unknown + function % (9, 9)
-        assert c_units(text, 40) == [text], unknown
+        file_units = known + [unknown, _function(9)]
+        assert c_units(file_units, 40) == ["".join(unit.text for unit in file_units)], unknown
 
 
 def test_a_module_cut_into_units_is_compiled_at_its_own_level_with_hidden_names() -> None:

@@ -8,13 +8,12 @@ compiling the schema again with the options the module was compiled with; the mo
 compile must be the module file's, byte for byte, so the C is always the fast path of exactly that
 module (the record names the text it was built from, as for mypyc). No mypy: a C compiler and
 Python's headers are all the build needs. A large module's C is cut into units compiled in
-parallel (c_units).
+parallel (c_units), along the top-level units c_module.py records as it writes the C.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path
@@ -29,7 +28,7 @@ from . import (
     check_toolchain,
     dotted_name,
 )
-from .c_module import CModule
+from .c_module import CModule, CUnit
 
 if TYPE_CHECKING:
     from ..api import Built
@@ -149,7 +148,7 @@ def build_c_natives(
     with tempfile.TemporaryDirectory(prefix="straightline-c-") as work:
         built = _compile(
             Path(work),
-            [(name, c_units(c.render(), unit_bytes)) for _, _, name, c in modules],
+            [(name, c_units(c.units(), unit_bytes)) for _, _, name, c in modules],
             opt_level,
             sanitize,
             timeout,
@@ -224,16 +223,9 @@ def _compile(
 # One compiler process on one C file took most of a large module's build (FHIR's 6 MB of
 # functions: about 100 CPU s at -O2). Over unit_bytes of functions, the file is cut into units,
 # compiled in parallel and linked: what the file kept to itself (`static`) becomes hidden
-# (-fvisibility=hidden) and is declared in the prelude every unit starts with.
+# (-fvisibility=hidden) and is declared in the prelude every unit starts with. The cut follows
+# the file's top-level units as c_module.py recorded them when it wrote the file (CUnit).
 
-_STATIC_PROTOTYPE = re.compile(
-    r"static\s+(?!inline\b)[^;{}=]*?\b(\w+)\s*\([^;{}]*\)\s*;\s*\Z", re.S
-)
-_STATIC_INLINE = re.compile(r"static\s+inline\b[^;{}=]*\([^;{}]*\)\s*\{.*\}\s*\Z", re.S)
-_STATIC_FUNCTION = re.compile(
-    r"static\s+(?!inline\b)([^;{}=]*?\b(\w+)\s*\([^;{}]*\))\s*\{.*\}\s*\Z", re.S
-)
-_STATIC_OBJECT = re.compile(r"static\s+([^;{}()=]*?\b\w+\s*(?:\[[^\]]*\]\s*)*)(?:=|;\s*\Z)", re.S)
 # stack.h's per-thread state, one for all units (else each finds the thread's stack again)
 _SHARED_STACK = "#define STRAIGHTLINE_STACK_SHARED 1\n"
 _STACK_STATE = (
@@ -241,51 +233,47 @@ _STACK_STATE = (
     "_Thread_local straightline_stack straightline_this_stack;\n"
     "#endif\n"
 )
-_LEADING_COMMENTS = re.compile(r"(?:\s+|/\*.*?\*/)*", re.S)
 
 
-def c_units(c_text: str, unit_bytes: int = UNIT_BYTES) -> list[str]:
-    """The C file `c_text` (c_module.py's) as translation units: the first holds the module's data
-    and initialisation, each other about `unit_bytes` of its functions. [c_text] when its functions
-    come to `unit_bytes` or less, or it has a top-level part this cut does not know."""
-    from .worker import _top_level_units
-
-    parts = _top_level_units(c_text)
-    if parts is None or "".join(parts) != c_text:
-        return [c_text]
+def c_units(file_units: list[CUnit], unit_bytes: int = UNIT_BYTES) -> list[str]:
+    """The C file of `file_units` (CModule.units()) as translation units: the first holds the
+    module's data and initialisation, each other about `unit_bytes` of its functions. The file
+    whole, alone, when its functions come to `unit_bytes` or less, or it has a unit this cut does
+    not know (a kind it has no place for, a static unit that does not open with its declarator, a
+    directive after a definition)."""
+    whole = ["".join(unit.text for unit in file_units)]
     prelude: list[str] = []  # every unit's: directives, declarations, inline functions
     data: list[str] = []  # the first unit's: the module's data and its initialisation
     functions: list[str] = []
     declared: set[str] = set()
-    for part in parts:
-        at = _LEADING_COMMENTS.match(part).end()  # type: ignore[union-attr]
-        code, unstatic = part[at:], part[:at] + part[at + len("static") :].lstrip()
-        if not code.strip():
-            data.append(part)
-        elif code.startswith("#"):
-            if functions or any(d.strip() for d in data):  # (among definitions: may guard them)
-                return [c_text]
-            prelude.append(part)
-        elif match := _STATIC_PROTOTYPE.match(code):
-            declared.add(match.group(1))
-            prelude.append(unstatic)
-        elif _STATIC_INLINE.match(code):
-            prelude.append(part)
-        elif match := _STATIC_FUNCTION.match(code):
-            if match.group(2) not in declared:
-                declared.add(match.group(2))
-                prelude.append(match.group(1).strip() + ";\n")
-            functions.append(unstatic)
-        elif match := _STATIC_OBJECT.match(code):
-            prelude.append("extern " + match.group(1).strip() + ";\n")
-            data.append(unstatic)
-        elif code.startswith("PyMODINIT_FUNC "):
-            data.append(part)
+    for unit in file_units:
+        static = unit.kind in ("prototype", "function", "data")
+        if static and not (unit.declarator and unit.code.startswith(f"static {unit.declarator}")):
+            return whole  # (what it declares is not what it says: no declaration to share)
+        if unit.kind == "directive":
+            if functions or data:  # (among definitions: it may guard them)
+                return whole
+            prelude.append(unit.text)
+        elif unit.kind == "prototype":
+            declared.add(unit.declarator)
+            prelude.append(unit.shared)
+        elif unit.kind == "inline":
+            prelude.append(unit.text)
+        elif unit.kind == "function":
+            if unit.declarator not in declared:
+                declared.add(unit.declarator)
+                prelude.append(unit.declarator + ";\n")
+            functions.append(unit.shared)
+        elif unit.kind == "data":
+            prelude.append("extern " + unit.declarator + ";\n")
+            data.append(unit.shared)
+        elif unit.kind == "init":
+            data.append(unit.text)
         else:
-            return [c_text]
+            return whole
     size = sum(map(len, functions))
     if size <= unit_bytes:
-        return [c_text]
+        return whole
     count = -(-size // unit_bytes)
     units: list[list[str]] = [[] for _ in range(count)]
     done = 0

@@ -30,7 +30,7 @@ import marshal
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, TypeGuard
+from typing import Iterable, Literal, Mapping, TypeGuard
 
 from ..emit import tree as t
 from ..emit.module import Function
@@ -177,7 +177,7 @@ class CFunction:
         owned = [f"L_{name}" for name in self.locals.values()] + [
             f"t{i}" for i in range(self.temps)
         ]
-        head = [f"static int {self.symbol}(PyObject *x) {{", "    int result = -1;"]
+        head = [f"static {_fast_declarator(self.symbol)} {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
         head += [f"    Py_ssize_t S_{name} = PY_SSIZE_T_MIN;" for name in sorted(self.used_sizes)]
         for site, count in enumerate(self.sites):
@@ -1133,8 +1133,52 @@ def _runs_no_code(stmt: t.Stmt) -> bool:
     return simple(stmt.value)
 
 
+# What a top-level unit of the C file is (CUnit), which says where c_build.c_units puts it when it
+# cuts the file into translation units: a preprocessor directive, a static function's prototype,
+# a static inline function, a static function, static data, the module's init function.
+UnitKind = Literal["directive", "prototype", "inline", "function", "data", "init"]
+
+
+@dataclass(frozen=True)
+class CUnit:
+    """One top-level unit of the C file, recorded as it is written: `lead` the blank lines and
+    comments before it, `code` the unit itself. A prototype, function or data unit is `static`:
+    its code is `static ` + `declarator` (what it declares, `int sl_v0(PyObject *x)`,
+    `PyObject *sl_g[3]`) + the rest."""
+
+    kind: UnitKind
+    code: str
+    declarator: str = ""
+    lead: str = ""
+
+    @property
+    def text(self) -> str:
+        """The unit as it stands in the C file."""
+        return self.lead + self.code
+
+    @property
+    def shared(self) -> str:
+        """The unit without `static`: as one of several translation units has it, shared with
+        the others."""
+        return self.lead + self.code.removeprefix("static ")
+
+
+def _unit(kind: UnitKind, *lines: str, declarator: str = "") -> CUnit:
+    return CUnit(kind, "".join(line + "\n" for line in lines), declarator)
+
+
+def _static(kind: UnitKind, declarator: str, rest: str, *lines: str) -> CUnit:
+    """A static unit: `static DECLARATOR` + `rest` its first line, then `lines`."""
+    return _unit(kind, f"static {declarator}{rest}", *lines, declarator=declarator)
+
+
+def _fast_declarator(symbol: str) -> str:
+    """A fast function's declaration (its prototype, less `static`)."""
+    return f"int {symbol}(PyObject *x)"
+
+
 class CModule:
-    """A module's fast functions as one C file (render())."""
+    """A module's fast functions as one C file (render()), recorded unit by unit (units())."""
 
     def __init__(
         self,
@@ -1184,6 +1228,7 @@ class CModule:
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
         self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
+        self._units: list[CUnit] | None = None
         self._c_text: str | None = None
 
     def target(self, name: str) -> str | None:
@@ -1214,6 +1259,13 @@ class CModule:
     def render(self) -> str:
         """The C file (rendered once)."""
         if self._c_text is None:
+            self._c_text = "".join(unit.text for unit in self.units())
+        return self._c_text
+
+    def units(self) -> list[CUnit]:
+        """The C file's top-level units, in order (rendered once): c_build.c_units cuts the file
+        into translation units by them."""
+        if self._units is None:
             for name, function in self.fast.items():
                 try:
                     self.rendered[name] = CFunction(self, function).render()
@@ -1221,107 +1273,140 @@ class CModule:
                     self.fallbacks[name] = str(why)
             for name in self.fallbacks:
                 self.symbols.global_(name)  # (its pure function, fetched before any is replaced)
-            self._c_text = "\n".join(self._file()) + "\n"
-        return self._c_text
+            units: list[CUnit] = []
+            lead: list[str] = []
+            for part in self._file():
+                if isinstance(part, str):
+                    lead.append(part + "\n")
+                else:
+                    units.append(dataclasses.replace(part, lead="".join(lead)))
+                    lead = []
+            if lead:  # (none today: the file ends with its init function)
+                raise AssertionError("the C file ends with lines of no unit")
+            self._units = units
+        return self._units
 
-    def _file(self) -> Iterable[str]:
+    def _file(self) -> Iterable[CUnit | str]:
+        """The C file's units in order; each blank line or comment (a str) goes with the unit
+        after it."""
         # (dont_inherit: not this file's __future__ flags; optimize=0: as a plain import compiles it)
         code = marshal.dumps(
             compile(self.text, self.filename, "exec", dont_inherit=True, optimize=0)
         )
         yield "/* Generated by straightline's C backend (generator/native/c_module.py). Do not edit. */"
-        yield "#define PY_SSIZE_T_CLEAN"
-        yield '#include "straightline_c.h"'
+        yield _unit("directive", "#define PY_SSIZE_T_CLEAN", '#include "straightline_c.h"')
         yield ""
-        yield f"static const char sl_module_name[] = {_c_string(self.name)};"
+        yield _static("data", "const char sl_module_name[]", f" = {_c_string(self.name)};")
         yield "/* the module's code (marshal data of its text) */"
-        yield "static const char sl_code[] ="
-        for start in range(0, len(code), _CHUNK):
-            yield "    " + _c_bytes(code[start : start + _CHUNK])
-        yield "    ;"
+        yield _static(
+            "data",
+            "const char sl_code[]",
+            " =",
+            *(
+                "    " + _c_bytes(code[start : start + _CHUNK])
+                for start in range(0, len(code), _CHUNK)
+            ),
+            "    ;",
+        )
         yield from _table("sl_g", self.symbols.globals)
         yield from _table("sl_k", self.symbols.constants)
-        yield f"static Py_hash_t sl_kh[{len(self.symbols.constants) + 1}];"
+        yield _static("data", f"Py_hash_t sl_kh[{len(self.symbols.constants) + 1}]", ";")
         yield from _table("sl_n", self.symbols.names)
         yield ""
         for number, table in enumerate(self.dfa_tables):
             yield from _dfa_c(f"sl_dfa{number}", table)
         for name in self.fast:
-            yield f"static int {self.symbol(name)}(PyObject *x);"
+            yield _static("prototype", _fast_declarator(self.symbol(name)), ";")
         for name in self.fast:
             symbol = self.symbol(name)
             if name in self.rendered:
-                yield (
+                yield _unit(
+                    "inline",
                     f"static inline int sl_call_{symbol}(PyObject *x) {{ if (sl_enter()) return -1; "
-                    f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}"
+                    f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}",
                 )
             else:
-                yield f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}"
+                yield _unit(
+                    "inline",
+                    f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}",
+                )
         yield ""
         for name in self.fast:
             if name in self.rendered:
-                yield from self.rendered[name]
+                lines = self.rendered[name]
+                yield _unit("function", *lines, declarator=_fast_declarator(self.symbol(name)))
             else:
                 yield f"/* {name}: the pure module's ({_c_comment(self.fallbacks[name])}) */"
-                yield f"static int {self.symbol(name)}(PyObject *x) {{"
-                yield f"    return sl_call_pure({self.symbols.global_(name)}, x);"
-                yield "}"
+                yield _static(
+                    "function",
+                    _fast_declarator(self.symbol(name)),
+                    " {",
+                    f"    return sl_call_pure({self.symbols.global_(name)}, x);",
+                    "}",
+                )
             yield ""
         rendered = [name for name in self.fast if name in self.rendered]
         for name in rendered:
-            yield (
-                f"static PyObject *sl_py{name}(PyObject *self, PyObject *x) {{ "
-                f"return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}"
+            yield _static(
+                "function",
+                f"PyObject *sl_py{name}(PyObject *self, PyObject *x)",
+                f" {{ return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}",
             )
-        yield "static PyMethodDef sl_methods[] = {"
-        for name in rendered:
-            yield f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}},"
-        yield "    {NULL, NULL, 0, NULL}};"
+        yield _static(
+            "data",
+            "PyMethodDef sl_methods[]",
+            " = {",
+            *(f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}}," for name in rendered),
+            "    {NULL, NULL, 0, NULL}};",
+        )
         yield ""
-        yield "static struct PyModuleDef sl_definition = {PyModuleDef_HEAD_INIT, sl_module_name, NULL, -1, NULL};"
+        yield _static(
+            "data",
+            "struct PyModuleDef sl_definition",
+            " = {PyModuleDef_HEAD_INIT, sl_module_name, NULL, -1, NULL};",
+        )
         yield ""
-        yield f"PyMODINIT_FUNC PyInit_{self.name.rsplit('.', 1)[-1]}(void) {{"
-        yield "    PyObject *module = PyModule_Create(&sl_definition);"
-        yield "    if (module == NULL) {"
-        yield "        return NULL;"
-        yield "    }"
-        yield "    PyObject *dict = PyModule_GetDict(module);"
-        yield "    PyObject *code = NULL, *ran = NULL;"
-        yield '    if (PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) < 0) {'
-        yield "        goto fail;"
-        yield "    }"
-        yield "    code = PyMarshal_ReadObjectFromString(sl_code, sizeof(sl_code) - 1);"
-        yield "    if (code == NULL) {"
-        yield "        goto fail;"
-        yield "    }"
-        yield "    ran = PyEval_EvalCode(code, dict, dict);"
-        yield "    Py_DECREF(code);"
-        yield "    if (ran == NULL) {"
-        yield "        goto fail;"
-        yield "    }"
-        yield "    Py_DECREF(ran);"
-        yield (
+        yield _unit(
+            "init",
+            f"PyMODINIT_FUNC PyInit_{self.name.rsplit('.', 1)[-1]}(void) {{",
+            "    PyObject *module = PyModule_Create(&sl_definition);",
+            "    if (module == NULL) {",
+            "        return NULL;",
+            "    }",
+            "    PyObject *dict = PyModule_GetDict(module);",
+            "    PyObject *code = NULL, *ran = NULL;",
+            '    if (PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) < 0) {',
+            "        goto fail;",
+            "    }",
+            "    code = PyMarshal_ReadObjectFromString(sl_code, sizeof(sl_code) - 1);",
+            "    if (code == NULL) {",
+            "        goto fail;",
+            "    }",
+            "    ran = PyEval_EvalCode(code, dict, dict);",
+            "    Py_DECREF(code);",
+            "    if (ran == NULL) {",
+            "        goto fail;",
+            "    }",
+            "    Py_DECREF(ran);",
             "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_kh, sl_k_texts, sl_n, sl_n_texts) < 0"
-            " || sl_install(module, dict, sl_methods) < 0) {"
-        )
-        yield "        PyObject *type, *value, *traceback;"
-        yield "        PyErr_Fetch(&type, &value, &traceback);"
-        yield (
+            " || sl_install(module, dict, sl_methods) < 0) {",
+            "        PyObject *type, *value, *traceback;",
+            "        PyErr_Fetch(&type, &value, &traceback);",
             '        int warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: its C fast path could not be set '
-            "up (%S); the pure module's is used\", sl_module_name, value ? value : Py_None);"
+            "up (%S); the pure module's is used\", sl_module_name, value ? value : Py_None);",
+            "        Py_XDECREF(type);",
+            "        Py_XDECREF(value);",
+            "        Py_XDECREF(traceback);",
+            "        if (warned < 0) {",
+            "            goto fail;",
+            "        }",
+            "    }",
+            "    return module;",
+            "  fail:",
+            "    Py_DECREF(module);",
+            "    return NULL;",
+            "}",
         )
-        yield "        Py_XDECREF(type);"
-        yield "        Py_XDECREF(value);"
-        yield "        Py_XDECREF(traceback);"
-        yield "        if (warned < 0) {"
-        yield "            goto fail;"
-        yield "        }"
-        yield "    }"
-        yield "    return module;"
-        yield "  fail:"
-        yield "    Py_DECREF(module);"
-        yield "    return NULL;"
-        yield "}"
 
 
 def _dfa_table(source: str | None, called: str) -> _DfaTable | None:
@@ -1343,7 +1428,7 @@ def _dfa_table(source: str | None, called: str) -> _DfaTable | None:
     return dfa if dfa[5] - 48 + 1 < 2**16 else None  # (cells are C unsigned shorts)
 
 
-def _dfa_c(symbol: str, table: _DfaTable) -> Iterable[str]:
+def _dfa_c(symbol: str, table: _DfaTable) -> Iterable[CUnit]:
     """A DFA as static C tables and its sl_dfa (c_runtime.h). The pure table's states are
     48 + state * width and its classes 48 + class (regex/matcher.py): the C's are the same less
     48, so a cell is `state + class` in both, and `stop` (a match) and `stop + 1` (none) keep
@@ -1351,33 +1436,41 @@ def _dfa_c(symbol: str, table: _DfaTable) -> Iterable[str]:
     ascii_classes, bounds, classes, cells, start, stop, at_end, width = table
     padding = 2 * 48  # (the pure table opens with it: state 48 + class 48)
 
-    def array(c_type: str, name: str, values: list[int]) -> Iterable[str]:
+    def array(c_type: str, name: str, values: list[int]) -> CUnit:
         values = values or [0]  # (C has no empty arrays; an empty one is never read)
-        yield f"static const {c_type} {symbol}_{name}[{len(values)}] = {{"
-        for first in range(0, len(values), 16):
-            yield "    " + ", ".join(str(v) for v in values[first : first + 16]) + ","
-        yield "};"
+        return _static(
+            "data",
+            f"const {c_type} {symbol}_{name}[{len(values)}]",
+            " = {",
+            *(
+                "    " + ", ".join(str(v) for v in values[first : first + 16]) + ","
+                for first in range(0, len(values), 16)
+            ),
+            "};",
+        )
 
-    yield from array("unsigned short", "ascii", [ord(c) - 48 for c in ascii_classes])
-    yield from array("Py_UCS4", "bounds", [ord(c) for c in bounds])
-    yield from array("unsigned short", "classes", [ord(c) - 48 for c in classes])
-    yield from array("unsigned short", "cells", [ord(c) - 48 for c in cells[padding:]])
-    yield from array("unsigned char", "at_end", [1 if c == "1" else 0 for c in at_end])
-    yield (
-        f"static const sl_dfa {symbol} = {{{start - 48}, {stop - 48}, {width}, {len(bounds)}, "
-        f"{symbol}_ascii, {symbol}_bounds, {symbol}_classes, {symbol}_cells, {symbol}_at_end}};"
+    yield array("unsigned short", "ascii", [ord(c) - 48 for c in ascii_classes])
+    yield array("Py_UCS4", "bounds", [ord(c) for c in bounds])
+    yield array("unsigned short", "classes", [ord(c) - 48 for c in classes])
+    yield array("unsigned short", "cells", [ord(c) - 48 for c in cells[padding:]])
+    yield array("unsigned char", "at_end", [1 if c == "1" else 0 for c in at_end])
+    yield _static(
+        "data",
+        f"const sl_dfa {symbol}",
+        f" = {{{start - 48}, {stop - 48}, {width}, {len(bounds)}, "
+        f"{symbol}_ascii, {symbol}_bounds, {symbol}_classes, {symbol}_cells, {symbol}_at_end}};",
     )
 
 
-def _table(array: str, slots: dict[str, int]) -> Iterable[str]:
+def _table(array: str, slots: dict[str, int]) -> Iterable[CUnit]:
     """A static array of objects and the texts that make them (slot order), NULL-terminated."""
-    yield f"static PyObject *{array}[{len(slots) + 1}];"
-    yield f"static const char *const {array}_texts[] = {{"
-    for text in sorted(slots, key=slots.__getitem__):
-        for line in _c_lines(text):
-            yield "    " + line
-        yield "    ,"
-    yield "    NULL};"
+    yield _static("data", f"PyObject *{array}[{len(slots) + 1}]", ";")
+    texts = [
+        line
+        for text in sorted(slots, key=slots.__getitem__)
+        for line in [*("    " + part for part in _c_lines(text)), "    ,"]
+    ]
+    yield _static("data", f"const char *const {array}_texts[]", " = {", *texts, "    NULL};")
 
 
 def _c_lines(text: str) -> list[str]:
@@ -1411,4 +1504,4 @@ def _c_comment(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9 ,.;:()'_-]", " ", text)[:200]
 
 
-__all__ = ["CModule", "Unsupported", "is_fast"]
+__all__ = ["CModule", "CUnit", "UnitKind", "Unsupported", "is_fast"]
