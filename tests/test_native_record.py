@@ -400,8 +400,11 @@ def test_mypyc_compiles_the_module_with_its_types_run_at_import(tmp_path: Path) 
     for broken in (b"\xff\xfe not utf-8", b"def broken(:\n"):
         assert _compiled_text(broken, "contract", None, module) == broken
     # a rendered module that is not the file's text is refused, naming the file
-    with pytest.raises(NativeBuildError, match="contract.py: the module is not the one given"):
+    with pytest.raises(NativeBuildError) as raised:
         _compiled_text(text + b"# edited\n", "contract", rendered, module)
+    assert raised.value.message == (
+        f"{module}: the module is not the one given as rendered; compile it again, then build it"
+    )
 
 
 # -- the build around the worker ----------------------------------------------------------------
@@ -569,9 +572,12 @@ def test_a_rendered_module_is_handed_to_the_worker_as_mypyc_compiles_it(
     """Built with how it was rendered, the worker gets mypyc's text of the module, whose runs at
     import name the module by its own name (not its package's) in their code's file name."""
     rendered = compile_rendered({"type": "object", "required": ["a"]}, name="contract")[0]
-    package = tmp_path / "pkg"
+    # two packages deep: the name is the last part of outer.pkg.contract, not what follows the
+    # first dot
+    package = tmp_path / "outer" / "pkg"
     module = _module(package, rendered.text.encode())
     (package / "__init__.py").write_bytes(b"")
+    (package.parent / "__init__.py").write_bytes(b"")
     handed: list[bytes] = []
 
     def worker(
@@ -586,6 +592,7 @@ def test_a_rendered_module_is_handed_to_the_worker_as_mypyc_compiles_it(
     compiled = mypyc_source(rendered, "contract")
     assert handed == [compiled.encode()]
     assert "'<data of contract>'" in compiled and mypyc_source(rendered, "pkg.contract") != compiled
+    assert native.dotted_name(module) == "outer.pkg.contract"
     assert native.is_current(module)
     # a file that is no longer the text given as rendered is refused, naming the file
     module.write_bytes(rendered.text.encode() + b"# edited\n")
