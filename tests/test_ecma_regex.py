@@ -131,6 +131,16 @@ SEMANTICS = [
     # groups and look-arounds
     (r"^(?!.*\.\.)[a-z./]+$", ["a/b.c", "./x"], ["a..b", "A", "a/../b", ""]),
     (r"^(?=.*\d)(?=.*[a-z]).{6,}$", ["abc123"], ["abcdef", "123456", "ab1"]),
+    # look-aheads at the start: `$` inside one is the input's end, `^` holds there
+    (r"^(?!latest$).+", ["latestx", "xlatest", "1.0", "latest\nx"], ["latest", "", "\n"]),
+    (
+        r"^(?!/)(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_./-]+$",
+        ["src/main.py", "a..b", "a/b..", "..a/b"],
+        ["src/../etc", "..", "../a", "a/..", "/abs", ""],
+    ),
+    (r"^(?=(?:^|x)y)", ["y", "yx", "xy"], ["", "ay", "xx", "axy"]),
+    (r"^(?!\b).", [" a", "-"], ["a", "_b", ""]),
+    (r"^(?!latest$)(?!stable$)[a-z]+$", ["latestx", "beta"], ["latest", "stable", "x1"]),
     (r"(?<=\$)\d+", ["$42"], ["42", "\u00a342"]),
     (r"(?<!-)\b\d+", ["x 42", "42"], ["-42"]),
     (r"^(?:ab|cd)+$", ["abcd", "cdab"], ["abc", ""]),

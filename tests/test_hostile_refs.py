@@ -562,7 +562,7 @@ def test_the_doubling_check_never_runs_a_backtracking_pattern_on_the_schema_s_ow
     name = "a" * 40 + "!"
     schema = {
         "properties": {name: {"$ref": "#"}},
-        "patternProperties": {"^(?=(a+)+$)": {"$ref": "#"}},
+        "patternProperties": {"(?=(a+)+$)": {"$ref": "#"}},
     }
     started = time.perf_counter()
     with pytest.warns(generator.SchemaWarning, match="unsafe"):

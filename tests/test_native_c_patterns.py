@@ -1,7 +1,7 @@
 """The C backend's patterns (generator/native/c_module.py, c_runtime.h): a pattern the pure module
 runs with `re` or with its `_dfa_search` matcher, whose automaton (generator/regex/automaton.py)
-is a DFA, is run in C over the str's code points from static tables; an NFA, a look-around and a
-pattern reduced to str tests stay as they were. The gate: the C is_valid (and errors()) answer
+is a DFA (look-aheads right after `^` included), is run in C over the str's code points from
+static tables; an NFA, another look-around and a pattern reduced to str tests stay as they were. The gate: the C is_valid (and errors()) answer
 as the pure module does, on chosen strings (empty, long, lone surrogates, non-BMP, line
 terminators, at every bound of a counted repeat) and on generated ones, at the depth the pure
 module refuses, and under AddressSanitizer and UndefinedBehaviorSanitizer.
@@ -31,6 +31,7 @@ import generator
 from generator.native import EXTENSION_SUFFIX
 from generator.native.c_build import build_c_natives, render_c
 from generator.regex import plan_pattern
+from generator.regex.guard import literal_guard
 from generator.regex.simple import always_matches, simple_tests
 
 from .conftest import ROOT
@@ -94,9 +95,22 @@ MATCHER_DFA = [
     "(x+x+)+y",
     "^(\\w+\\s?)*$",
     "é+$",
+    "^(?!.*(?:foo)+bar).*$",  # a look-ahead: backtracking in it is super-linear
 ]
-# What stays as it was: str tests, a pattern every string matches, NFAs (`_nfa_search`), and a
-# look-ahead (`re`, guarded or not).
+# Look-aheads right after `^`, run by the pure module with `re` (where guarded, regex/guard.py,
+# the pattern without the scanning look-ahead is a DFA too): their product DFA runs in C.
+ENTRY_PATH = "^(?!/)(?!.*(?:^|/)\\.\\.(?:/|$))[A-Za-z0-9_./-]+$"
+LOOKAHEAD_DFA = [
+    "^(?!x)y+$",
+    ENTRY_PATH,
+    "^(?!latest$).+",
+    "^(?=.*\\d)(?=.*[a-z]).{6,}$",
+    "^(?!.*ab)(?=.*\\bb).*x",
+    "^(?!\\b).",
+    "^(?!.*\\u{1F600})\\S+$",
+]
+# What stays as it was: str tests, a pattern every string matches, NFAs (`_nfa_search`), and
+# look-arounds elsewhere than right after `^` (`re`).
 UNCHANGED = [
     "abc",
     "^abc",
@@ -107,10 +121,11 @@ UNCHANGED = [
     "x*$",
     "[ab]*a[ab]{12}$",
     "^([ab]*a[ab]{12})+$",
-    "^(?!x)y+$",
-    "^(?!/)(?!.*(?:^|/)\\.\\.(?:/|$))[A-Za-z0-9_./-]+$",
+    "a(?!b)",
+    "(?<=a)b",
+    "^(?!a)b|c",
 ]
-PATTERNS = RE_DFA + MATCHER_DFA + UNCHANGED
+PATTERNS = RE_DFA + MATCHER_DFA + LOOKAHEAD_DFA + UNCHANGED
 # Keys tested by patternProperties (a pattern on an object's keys).
 KEY_PATTERNS = [SHA256, "^(a+)+$", "\\bword\\b", "[\\u{10000}-\\u{10FFFF}]"]
 SCHEMA = {
@@ -223,6 +238,14 @@ STRINGS = [
     "/abs",
     "xyyy",
     "yyy",
+    "latest",
+    "latestx",
+    "src/../etc",
+    "src/..",
+    "abc123",
+    "bx",
+    "ab",
+    "b",
 ]
 # The official suite's files of patterns: their patterns, and the strings of their instances.
 SUITE_FILES = {
@@ -345,7 +368,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any]
 
 def test_the_dfas_are_rendered_in_c_and_the_rest_stays() -> None:
     """Every pattern with a DFA that the pure module runs with `re` or `_dfa_search` is a C
-    search; str tests, NFAs and look-arounds are what they were (a call, or no call at all)."""
+    search, a look-ahead right after `^` too; str tests, NFAs and other look-arounds are what
+    they were (a call, or no call at all)."""
     text = generator.compile_source(SCHEMA, name="patterns", unsafe_patterns="allow")
     module = render_c(
         SCHEMA, text, "patterns", "patterns.py", name="patterns", unsafe_patterns="allow"
@@ -365,20 +389,30 @@ def test_the_dfas_are_rendered_in_c_and_the_rest_stays() -> None:
         assert [(called, bool(symbol)) for called, symbol in by_source[source]] == [
             ("matcher", True)
         ], source
+    # (a scanning negative look-ahead is guarded: the pattern without it first, emit/patterns.py)
+    guards = [guard for guard in map(literal_guard, LOOKAHEAD_DFA) if guard is not None]
+    assert "^(?!/)[A-Za-z0-9_./-]+$" in [guard.reduced for guard in guards]
+    for source in LOOKAHEAD_DFA + [guard.reduced for guard in guards]:
+        assert plan_pattern(source).kind == "re" and not simple_tests(source), source
+        assert [(called, bool(symbol)) for called, symbol in by_source[source]] == [
+            ("search", True)
+        ], source
     for source in UNCHANGED:
         assert all(symbol is None for _, symbol in by_source.get(source, [])), source
         assert (
             always_matches(source)
             or simple_tests(source)
             or plan_pattern(source).function == "_nfa_search"
-            or "(?!" in source
+            or "(?" in source
         ), source
-    # the look-aheads' searches are still called (the NFAs' `_nfa_search` never asks for a DFA)
-    called = {module.pattern_sources[c] for (c, _), s in module.dfas.items() if s is None}
-    assert "^(?!x)y+$" in called and all("(?!" in source for source in called)
+    # the other look-arounds' searches are still called (`_nfa_search` never asks for a DFA)
+    still_called = {module.pattern_sources[c] for (c, _), s in module.dfas.items() if s is None}
+    assert still_called == {"a(?!b)", "(?<=a)b", "^(?!a)b|c"}
     assert "_nfa_search" in c_text
     rendered = sum(1 for s in module.dfas.values() if s)
-    assert c_text.count("static const sl_dfa ") == rendered == len(RE_DFA) + len(MATCHER_DFA)
+    # (a reduced pattern that is one of RE_DFA's, `^\S+$`, is the same constant)
+    dfas = len({*RE_DFA, *MATCHER_DFA, *LOOKAHEAD_DFA, *(guard.reduced for guard in guards)})
+    assert c_text.count("static const sl_dfa ") == rendered == dfas
     assert c_text.count("sl_pattern_search(") >= len(RE_DFA)
     assert c_text.count("sl_matcher_search(") >= len(MATCHER_DFA)
 

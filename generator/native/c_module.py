@@ -1244,8 +1244,9 @@ class CModule:
         """The C symbol of the DFA of the pattern constant `name`, if it has one: `called`
         "search" for a compiled pattern's `search` (the automaton built from its ECMA-262
         source, which the translation `re` runs means exactly), "matcher" for a table the pure
-        module's `_dfa_search` runs (that table itself). None: no DFA (an NFA, a look-around,
-        a back-reference, too large), so the call stays."""
+        module's `_dfa_search` runs (that table itself). None: no DFA (an NFA, a look-around
+        other than a look-ahead right after `^`, a back-reference, too large), so the call
+        stays."""
         key = (name, called)
         if key not in self.dfas:
             table = _dfa_table(self.pattern_sources.get(name), called)

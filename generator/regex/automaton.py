@@ -9,8 +9,13 @@ is encoded for ``_dfa_search``; otherwise the automaton itself is encoded for ``
 Either way the tables are plain literals: a tuple of strings and ints, states and classes
 written as characters (compact in source, and black leaves long strings on one line).
 
-Patterns with a back-reference that can match text, or a look-around, have no such automaton
-(:class:`nfa.Unsupported`); a pattern whose counted repetitions expand to more than
+A pattern ``^(?!X)Y`` or ``^(?=X)Y`` (one alternative: ``^``, then one or more look-aheads,
+then the rest) is regular: it matches s iff no prefix (for ``(?=``: some prefix) of s matches
+``^(?:X)`` and some prefix matches ``^Y``, each an exact automaton searched from the start of s.
+Each is determinized on its own, and the DFA of the pattern is their product over a common
+partition of the alphabet (bounded by ``MAX_DFA_CELLS`` too; there is no NFA form, so beyond it
+the pattern is too large).  Other look-arounds, and back-references that can match text, have no
+automaton (:class:`nfa.Unsupported`); a pattern whose counted repetitions expand to more than
 ``MAX_POSITIONS`` positions is too large (:class:`nfa.TooLarge`).
 """
 
@@ -20,9 +25,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
-from .ecma import ParsedPattern
+from .ecma import ParsedPattern, _Assert, _Disjunction, _Group, _Term
 from .matcher import _DfaTable, _NfaTable
-from .nfa import Automaton, Builder, TooLarge, split_automaton
+from .nfa import Automaton, Builder, TooLarge, group_body, split_automaton
 
 __all__ = [
     "MAX_POSITIONS",
@@ -62,6 +67,9 @@ def compile_automaton(
 ) -> CompiledAutomaton:
     """The linear-time matcher table of a parsed pattern; raises nfa.Unsupported or
     nfa.TooLarge when there is none."""
+    leading = _leading_lookaheads(parsed)
+    if leading is not None:
+        return _compile_lookaheads(parsed, *leading, max_positions, max_dfa_cells)
     builder = Builder(parsed, "exact", max_positions=max_positions)
     fragment = builder.pattern(parsed.body)
     automaton = split_automaton(builder, fragment)
@@ -76,6 +84,147 @@ def compile_automaton(
             f"{len(automaton.edges)} states (the bound is {max_nfa_states})",
         )
     return _encode_nfa(automaton)
+
+
+# ---------------------------------------------------------------------------------------------
+# Look-aheads at the start: a product of DFAs.
+
+
+def _leading_lookaheads(
+    parsed: ParsedPattern,
+) -> Optional[tuple[_Assert, list[_Group], list[_Term]]]:
+    """(the ``^``, the look-aheads right after it, the terms after them) of a pattern of one
+    alternative ``^(?!X)...(?=Z)Y``; None for any other pattern, or one with a back-reference
+    (which the exact automaton refuses, as before)."""
+    if len(parsed.body) != 1 or parsed.parser.refs:
+        return None
+    terms = parsed.body[0]
+    if not terms or not isinstance(terms[0], _Assert) or terms[0].kind != "start":
+        return None
+    lookaheads: list[_Group] = []
+    for term in terms[1:]:
+        if not (isinstance(term, _Group) and term.kind in ("ahead", "nahead")):
+            break
+        lookaheads.append(term)
+    if not lookaheads:
+        return None
+    return terms[0], lookaheads, terms[1 + len(lookaheads) :]
+
+
+def _prefix_automaton(
+    parsed: ParsedPattern, start: _Assert, body: _Disjunction, max_positions: int
+) -> tuple[Automaton, int]:
+    """The exact automaton of ``^(?:body)``: its search finds a match iff some prefix of the
+    input matches ``body`` from the input's start (with ``^``, ``$`` and ``\\b`` decided
+    there); and the positions it used."""
+    builder = Builder(parsed, "exact", max_positions=max_positions)
+    fragment = builder.concat(builder.term(start), builder.disjunction(body))
+    return split_automaton(builder, fragment), len(builder.sets)
+
+
+def _compile_lookaheads(
+    parsed: ParsedPattern,
+    start: _Assert,
+    lookaheads: list[_Group],
+    rest: list[_Term],
+    max_positions: int,
+    max_dfa_cells: int,
+) -> CompiledAutomaton:
+    """The DFA of ``^(?!X)...(?=Z)Y`` (see the module docstring)."""
+    parts: list[tuple[bool, _Disjunction]] = [
+        (group.kind == "nahead", group_body(group)) for group in lookaheads
+    ]
+    parts.append((False, [rest]))
+    automata: list[tuple[bool, Automaton, int, list[list[int]], list[bool]]] = []
+    room = max_positions
+    for negated, body in parts:
+        automaton, used = _prefix_automaton(parsed, start, body, room)
+        room -= used
+        dfa = _determinize(automaton, max_dfa_cells)
+        if dfa is None:
+            raise TooLarge(
+                max_dfa_cells + 1,
+                max_dfa_cells,
+                f"the DFA of one of its look-aheads' parts needs more than {max_dfa_cells} cells "
+                "(a look-ahead has no NFA form)",
+            )
+        part_start, part_rows, part_ends = dfa
+        automata.append((negated, automaton, part_start, part_rows, part_ends))
+    common, columns = _common_classes([a for _, a, *_ in automata])
+    width = common.n_classes
+    # A part in _ACCEPT or _DEAD has its answer: what it is for the pattern depends on whether
+    # the part is negated (a prefix matching X fails the pattern), and it stays.
+    met = [_DEAD if negated else _ACCEPT for negated, *_ in automata]
+    failed = [_ACCEPT if negated else _DEAD for negated, *_ in automata]
+
+    def product(values: tuple[int, ...]) -> Union[int, tuple[int, ...]]:
+        """_DEAD if some part has failed, _ACCEPT if all have their answer, else the state."""
+        if any(v == f for v, f in zip(values, failed)):
+            return _DEAD
+        if all(v == m for v, m in zip(values, met)):
+            return _ACCEPT
+        return values
+
+    first = product(tuple(starting for _, _, starting, _, _ in automata))
+    if isinstance(first, int):
+        return _encode_dfa(common, first, [], [])
+    index = {first: 0}
+    states = [first]
+    rows: list[list[int]] = []
+    while len(rows) < len(states):
+        values = states[len(rows)]
+        row = []
+        for k in range(width):
+            moved = tuple(
+                v if v < 0 else part_rows[v][column[k]]
+                for v, (_, _, _, part_rows, _), column in zip(values, automata, columns)
+            )
+            target = product(moved)
+            if isinstance(target, int):
+                row.append(target)
+                continue
+            number = index.get(target)
+            if number is None:
+                number = index[target] = len(states)
+                states.append(target)
+                if len(states) * width > max_dfa_cells:
+                    raise TooLarge(
+                        len(states) * width,
+                        max_dfa_cells,
+                        f"the DFA of its look-aheads needs more than {max_dfa_cells} cells "
+                        "(a look-ahead has no NFA form)",
+                    )
+            row.append(number)
+        rows.append(row)
+    at_end = [
+        all(
+            (v == _ACCEPT or (v >= 0 and part_ends[v])) != negated
+            for v, (negated, _, _, _, part_ends) in zip(values, automata)
+        )
+        for values in states
+    ]
+    return _encode_dfa(common, 0, rows, at_end)
+
+
+def _common_classes(automata: list[Automaton]) -> tuple[Automaton, list[list[int]]]:
+    """An automaton holding only the coarsest partition of the alphabet that refines every
+    one of ``automata``'s classes, and per automaton, each common class's class in it."""
+    points = sorted({point for a in automata for point in a.bounds})
+    common = Automaton()
+    classes: dict[tuple[int, ...], int] = {}
+    for point in points:
+        key = tuple(a.interval_class[bisect_right(a.bounds, point) - 1] for a in automata)
+        number = classes.setdefault(key, len(classes))
+        if common.interval_class and common.interval_class[-1] == number:
+            continue
+        common.bounds.append(point)
+        common.interval_class.append(number)
+    common.class_kind = ["x"] * len(classes)
+    columns = [[0] * len(classes) for _ in automata]
+    for key, number in classes.items():
+        for column, part_class in zip(columns, key):
+            column[number] = part_class
+    return common, columns
 
 
 # ---------------------------------------------------------------------------------------------
