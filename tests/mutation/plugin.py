@@ -190,6 +190,9 @@ def pytest_configure(config: pytest.Config) -> None:
     imported."""
     if not _ACTIVE:
         return
+    # mutmut's trampoline adds two frames to each call of a mutated function: the regex parser's
+    # 100 nested groups, refused by its own limit, would otherwise end in a RecursionError
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * 1000 + 1000))
     _texts.clear()
     _forget_memos()
     formats = sys.modules.get("generator.formats")
