@@ -44,6 +44,10 @@ CASES: dict[str, list[tuple[str, bool, str]]] = {
         ("\u00e9.ab--c", False, "RFC 5891 4.2.3.1: no -- in the third and fourth places"),
         ("xn--bcher-kva.a-", False, "RFC 1123 2.1: every label after an A-label is checked"),
         ("\uff76", True, "CHOICE: RFC 5895 2 maps <narrow> HALFWIDTH KATAKANA KA to KA"),
+        ("xn----9ia", False, "RFC 5891 4.2.3.1: its U-label -\u00e9 starts with a hyphen"),
+        ("-\u00e9", False, "RFC 5891 4.2.3.1: a U-label starting with a hyphen"),
+        ("\u05d0.a1", True, "RFC 5893 2 rule 6: an LTR label may end in EN"),
+        ("\u05d0.a\u02b9", False, "RFC 5893 2 rule 6: an LTR label of a Bidi name ends in ON"),
     ],
     "email": [
         ("a@" + "b." * 160 + "c", False, "RFC 5321 4.5.3.1: longer than any valid path"),
@@ -270,6 +274,40 @@ REGEX_AS_NODE_ANSWERS: list[tuple[str, bool]] = [
     ("\\u{0000000041}", True),
     ("[\\u{100}-\\u0101]", True),
     ("[\\ud800\\ue000-\\ue000]", True),
+    # A surrogate pair written as two code points (as JSON's escaped pairs may be read, and
+    # as a JavaScript string holds it) is one character with the u flag: a range's end, in
+    # order or not beside \\u{...}; a lone lead at the end, two trails, a lead before U+E000.
+    ("[\ud800\udc00]", True),
+    ("[\ud800\udc00-\ud800\udc00]", True),
+    ("[\udbff\udfff-\udbff\udfff]", True),
+    ("[\ud800\udc00-\\u{10000}]", True),
+    ("[\\u{10000}-\ud800\udc00]", True),
+    ("[\udbff\udfff-\\u{10FFFF}]", True),
+    ("[\\u{10FFFF}-\udbff\udfff]", True),
+    ("[\ud83d\ude00-\\u{1F600}]", True),
+    ("[\\u{1F600}-\ud83d\ude00]", True),
+    ("[\udc00\udc00-\U0010ffff]", True),
+    ("[\ud800\ue000-\ud800\ue000]", False),
+    ("[\ud83d", False),
+    # \\p{...} property names, escapes, a leading ^ before a range, ranges ending at 0, group
+    # names, a back-reference too long to read, quantifier bounds, \\k<...> names refused
+    ("\\p{General_Category=Lu}", True),
+    ("\\p{sc=Greek}", True),
+    ("\\p{Script_Extensions=Greek}", True),
+    ("[}\\p{L}]", True),
+    ("\\u{X}", False),
+    ("\\0X", True),
+    ("[\\xfa-\\u0100]", True),
+    ("[^-\\d]", True),
+    ("[^-A]", True),
+    ("[\\0-\\0]", True),
+    ("[\\x00-\\x00]", True),
+    ("(?<$->a)", False),
+    ("(a)\\12345678901", False),
+    ("a{2,01}", False),
+    ("a\\k<\\x>", False),
+    ("a\\k<\\ud800>", False),
+    ("a\\k<->", False),
 ]
 
 

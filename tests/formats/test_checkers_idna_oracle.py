@@ -92,6 +92,10 @@ EDGE_LABELS = [
     "\u0628\u200c\u064b\u064b\u0627",
     "\u0915\u094d\u200d",
     "\u094d\u200d",
+    "\u200c\u0915\u094d",  # ZWNJ first: no Virama before it (the last character is one)
+    "\u0628\u200d\u0628",  # ZWJ between joining letters, with no Virama before it
+    "\ua872\u200c\ua840",  # ZWNJ after a left-joining letter (PHAGS-PA SUPERFIXED RA)
+    "\u05d0\u02b9",  # R ... ON: rule 3
 ]
 
 
