@@ -39,7 +39,7 @@ from generator.native import (
 from generator.native.c_build import build_c_native, build_c_natives, render_c
 
 from .conftest import ROOT
-from .native_hostile import assert_same, hostile_instances
+from .native_hostile import Int, LyingDict, LyingStr, assert_same, hostile_instances
 from .strategies import JSON
 from .suite import DRAFTS, groups, remotes, suite_files
 from .test_native import CHECKS, CONTENT
@@ -92,6 +92,17 @@ DEEP = {
             "propertyNames": {"maxLength": 3},
         },
         "nest(depth, lambda x: {'a': x, 'b': {}}, {})",
+    ),
+    # uniqueItems of dicts read in C, its deepest level the pure function's call of items()
+    "d_unique": (
+        {
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer", "maximum": 5},
+                "r": {"type": "array", "uniqueItems": True, "items": {"$ref": "#"}},
+            },
+        },
+        "nest(depth, lambda x: {'n': leaf, 'r': [x, {'s': 'a'}]}, {})",
     ),
 }
 FULL_SUITE = os.environ.get("STRAIGHTLINE_NATIVE_C_SUITE", "") not in ("", "0")
@@ -155,6 +166,43 @@ CONSTRUCT_TESTS += [
         [{"a": "x"}, {"a": "x"}],
     )
 ]
+# uniqueItems of exact dicts: C answers True where the items' sets of (key, str value) pairs
+# have pairwise different hashes (the pure function's sets would compare nothing); anything
+# else (equal hashes, a key or value not of an exact JSON type, mixed items) calls it
+_MANY = [{"name": f"p{n}", "in": "query", "n": n} for n in range(20)]
+_WIDE = {f"k{n}": f"v{n}" for n in range(20)}
+_DICT_TAGS: list[Any] = [
+    [{"a": "x"}],
+    [{"a": "x"}, {"a": "y"}],
+    [{"a": "x"}, {"b": "x"}],
+    [{"a": "x", "b": "y"}, {"a": "y", "b": "x"}],
+    [{"a": "x", "b": "y"}, {"b": "y", "a": "x"}],
+    [{"a": "x"}, {"a": "y"}, {"a": "x"}],
+    [{"a": "x", "n": 1}, {"a": "x", "n": 2}],
+    [{"a": "x", "n": 1}, {"a": "x", "n": 1}],
+    [{"a": "x", "n": 1}, {"a": "x", "n": 1.0}],
+    [{"a": "x", "n": True}, {"a": "x", "n": 1}],
+    [{}, {}],
+    [{}, {"n": None}],
+    [{}, {"a": "x"}],
+    [{"a": "x", "d": {"a": 1}, "l": [1]}, {"a": "y", "d": {"a": 1}, "l": [1]}],
+    [{"a": "x", "d": {"a": "z"}}, {"a": "x", "d": {"a": "z"}}],
+    [{"a": "\ud83d"}, {"a": "\udc00"}, {"a": "\U0001f600"}],
+    [{"a": "x"}, "x"],
+    [{"a": "x"}, {"a": "x"}, ["x"]],
+    [{1: "x"}, {2: "x"}],
+    [{1: "x"}, {1: "x"}],
+    [{"a": LyingStr("x")}, {"a": "x"}],
+    [{"a": LyingStr("x")}, {"a": "y"}],
+    [{"a": "x", "n": Int(1)}, {"a": "y", "n": 1}],
+    [{"a": "x"}, LyingDict({"a": "x"})],
+    _MANY,
+    _MANY + [{"name": "p3", "in": "query", "n": 3}],
+    _MANY + [{"name": "p3", "in": "query", "n": 4}],
+    [_WIDE, {**_WIDE, "k7": "w"}],
+    [_WIDE, dict(reversed(_WIDE.items()))],
+]
+CONSTRUCT_TESTS += [{"i": 5, "tags": v} for v in _DICT_TAGS]
 
 
 class Case:
@@ -551,6 +599,9 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
         # (the one-pass key read, C sizes, unpacking, uniqueItems: valid, then invalid late)
         ("constructs", {"i": 5, "r": {"i": 1}, "a": [1, 2], "tags": ["a", "b"], "bar": [1, "a"]}),
         ("constructs", {"tags": ["a", "b", "a"], "i": 5, "r": {"i": 1}, "a": [1, 2]}),
+        # (uniqueItems of dicts: different shapes in C, equal shapes through the pure function)
+        ("constructs", {"tags": [{"a": "y"}, {"a": "x", "n": 1}, {"b": "x"}], "i": 5}),
+        ("constructs", {"tags": [{"a": "x", "n": 1}, {"a": "x", "n": 1}], "i": 5}),
         (
             "checks",
             {"date": "2020-01-01", "risky": "aab", "unique": [1, 2], "enum": [1, 2], "any": "ab"},

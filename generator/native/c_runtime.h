@@ -252,15 +252,179 @@ static PyObject *sl_item_small(PyObject *a, Py_ssize_t i, PyObject *index) {
     return PyObject_GetItem(a, index);
 }
 
+/* Python's own hashes of a 2-tuple and of a frozenset (Objects/tupleobject.c's tuplehash and
+   Objects/setobject.c's frozenset_hash, unchanged from 3.8 to 3.13), from their items' hashes:
+   which two objects a set would compare (a set compares two keys only when their hashes are
+   equal). Checked against the real hashes before first use (sl_set_hashes_hold). */
+#define SL_XXPRIME_1 ((Py_uhash_t)11400714785074694791ULL)
+#define SL_XXPRIME_2 ((Py_uhash_t)14029467366897019727ULL)
+#define SL_XXPRIME_5 ((Py_uhash_t)2870177450012600261ULL)
+static inline Py_uhash_t sl_pair_hash(Py_uhash_t first, Py_uhash_t second) {
+    Py_uhash_t acc = SL_XXPRIME_5;
+    acc += first * SL_XXPRIME_2;
+    acc = (acc << 31) | (acc >> 33);
+    acc *= SL_XXPRIME_1;
+    acc += second * SL_XXPRIME_2;
+    acc = (acc << 31) | (acc >> 33);
+    acc *= SL_XXPRIME_1;
+    acc += 2 ^ (SL_XXPRIME_5 ^ 3527539UL);
+    return acc == (Py_uhash_t)-1 ? 1546275796 : acc;
+}
+static inline Py_uhash_t sl_shuffle_bits(Py_uhash_t h) {
+    return ((h ^ 89869747UL) ^ (h << 16)) * 3644798167UL;
+}
+/* `shuffled`: the xor of sl_shuffle_bits of each member's hash; `size`: the member count. */
+static Py_uhash_t sl_frozenset_hash(Py_uhash_t shuffled, Py_ssize_t size) {
+    Py_uhash_t hash = shuffled ^ (((Py_uhash_t)size + 1) * 1927868237UL);
+    hash ^= (hash >> 11) ^ (hash >> 25);
+    hash = hash * 69069U + 907133923UL;
+    return hash == (Py_uhash_t)-1 ? 590923713UL : hash;
+}
+
+/* 1 where the hashes above are this Python's (a frozenset of two pairs hashed both ways), 0
+   where not or not known (the pure function is called then). Checked once (per unit). */
+static int sl_set_hashes_checked = 0;
+static int sl_set_hashes_hold(void) {
+#if SIZEOF_PY_UHASH_T == 8 && PY_VERSION_HEX >= 0x03080000
+    if (sl_set_hashes_checked == 0) {
+        PyObject *a = PyUnicode_FromString("sl_a"), *b = PyUnicode_FromString("sl_b");
+        PyObject *first = a && b ? PyTuple_Pack(2, a, b) : NULL;
+        PyObject *second = a && b ? PyTuple_Pack(2, b, a) : NULL;
+        PyObject *set = first && second ? PyFrozenSet_New(NULL) : NULL;
+        int held = 0;
+        if (set != NULL && PySet_Add(set, first) == 0 && PySet_Add(set, second) == 0) {
+            Py_uhash_t ha = (Py_uhash_t)PyObject_Hash(a), hb = (Py_uhash_t)PyObject_Hash(b);
+            Py_uhash_t h1 = sl_pair_hash(ha, hb), h2 = sl_pair_hash(hb, ha);
+            held = h1 == (Py_uhash_t)PyObject_Hash(first) && h2 == (Py_uhash_t)PyObject_Hash(second)
+                   && sl_frozenset_hash(sl_shuffle_bits(h1) ^ sl_shuffle_bits(h2), 2)
+                          == (Py_uhash_t)PyObject_Hash(set);
+        }
+        if (PyErr_Occurred()) {
+            PyErr_Clear();  /* (not known: checked again next time) */
+        } else {
+            sl_set_hashes_checked = held ? 1 : -1;
+        }
+        Py_XDECREF(set);
+        Py_XDECREF(second);
+        Py_XDECREF(first);
+        Py_XDECREF(b);
+        Py_XDECREF(a);
+    }
+    return sl_set_hashes_checked == 1;
+#else
+    return 0;
+#endif
+}
+
+/* An exact str's hash: the one it keeps once computed (never -1 then, and never a call). */
+static inline Py_uhash_t sl_str_hash(PyObject *text) {
+    Py_hash_t hash = ((PyASCIIObject *)text)->hash;
+    return (Py_uhash_t)(hash != -1 ? hash : PyObject_Hash(text));
+}
+
+static int sl_hash_order(const void *left, const void *right) {
+    Py_uhash_t a = *(const Py_uhash_t *)left, b = *(const Py_uhash_t *)right;
+    return a < b ? -1 : a > b;
+}
+
+/* Whether n hashes are pairwise different (a scratch array: sorted in place when long). */
+static int sl_hashes_differ(Py_uhash_t *hashes, Py_ssize_t n) {
+    if (n <= 16) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            for (Py_ssize_t j = i + 1; j < n; j++) {
+                if (hashes[i] == hashes[j]) {
+                    return 0;
+                }
+            }
+        }
+        return 1;
+    }
+    qsort(hashes, (size_t)n, sizeof(Py_uhash_t), sl_hash_order);
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (hashes[i - 1] == hashes[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The pure `_unique`'s answer for an exact list of n >= 2 exact dicts, where it is True at its
+   first test: the "shapes" (each item's frozenset of its (key, str value) pairs) pairwise
+   different. Its sets compare two pairs or two shapes only where their hashes are equal (a
+   comparison counts recursion levels, and may call a str subclass), so: 1 where every key is an
+   exact str, every value of an exact JSON type, and no two pairs of an item nor two shapes have
+   equal hashes (no comparison made: the pure function answers True, its sets never compared);
+   0 where anything else (the pure function must run). */
+static int sl_shapes_differ(PyObject *items, Py_ssize_t n) {
+    Py_uhash_t shapes_here[16], members_here[16];
+    Py_uhash_t *shapes = n <= 16 ? shapes_here : PyMem_Malloc((size_t)n * sizeof(Py_uhash_t));
+    Py_uhash_t *members = members_here;
+    Py_ssize_t room = 16;
+    int differ = shapes != NULL;
+    for (Py_ssize_t i = 0; i < n && differ; i++) {
+        PyObject *item = PyList_GET_ITEM(items, i), *key, *value;
+        if (PyDict_GET_SIZE(item) > room) {
+            if (members != members_here) {
+                PyMem_Free(members);
+            }
+            room = PyDict_GET_SIZE(item);
+            members = PyMem_Malloc((size_t)room * sizeof(Py_uhash_t));
+            if (members == NULL) {
+                differ = 0;
+                break;
+            }
+        }
+        Py_ssize_t position = 0, count = 0;
+        Py_uhash_t shuffled = 0;
+        while (PyDict_Next(item, &position, &key, &value)) {
+            PyTypeObject *type = Py_TYPE(value);
+            if (!PyUnicode_CheckExact(key)) {
+                differ = 0;
+                break;
+            }
+            if (type == &PyUnicode_Type) {
+                Py_uhash_t pair = sl_pair_hash(sl_str_hash(key), sl_str_hash(value));
+                members[count++] = pair;
+                shuffled ^= sl_shuffle_bits(pair);
+            } else if (!(type == &PyLong_Type || type == &PyFloat_Type || type == &PyBool_Type
+                         || value == Py_None || type == &PyDict_Type || type == &PyList_Type)) {
+                differ = 0; /* (isinstance(value, str) may be a subclass's, or __class__'s) */
+                break;
+            }
+        }
+        if (differ) {
+            differ = sl_hashes_differ(members, count);
+            shapes[i] = sl_frozenset_hash(shuffled, count);
+        }
+    }
+    if (differ) {
+        differ = sl_hashes_differ(shapes, n);
+    }
+    if (members != members_here) {
+        PyMem_Free(members);
+    }
+    if (shapes != shapes_here) {
+        PyMem_Free(shapes);
+    }
+    return differ;
+}
+
 /* The pure module's `_unique(items)` (no two items JSON-equal) where items is an exact list of
-   exact strs: JSON equality is then str equality. One recursion level counted, as the pure
-   function's frame. Anything else: the pure function. 0/1, -1 on error. */
+   fewer than two items (True), of exact strs (JSON equality is then str equality), or of exact
+   dicts whose shapes differ (sl_shapes_differ: True). The levels the pure function's run
+   reaches are counted: its frame, and for dicts the calls it makes of C methods (`item.items()`,
+   `shapes.add()`) one level further. Anything else: the pure function. 0/1, -1 on error. */
 static int sl_unique(PyObject *items, PyObject *pure) {
     if (Py_IS_TYPE(items, &PyList_Type)) {
         Py_ssize_t n = PyList_GET_SIZE(items);
-        int plain = 1;
-        for (Py_ssize_t i = 0; i < n && plain; i++) {
-            plain = PyUnicode_CheckExact(PyList_GET_ITEM(items, i));
+        if (n < 2) {
+            return sl_counted() ? -1 : 1;
+        }
+        int plain = 1, dicts = 1;
+        for (Py_ssize_t i = 0; i < n && (plain || dicts); i++) {
+            PyObject *item = PyList_GET_ITEM(items, i);
+            plain = plain && PyUnicode_CheckExact(item);
+            dicts = dicts && PyDict_CheckExact(item);
         }
         if (plain) {
             if (sl_counted()) {
@@ -287,6 +451,14 @@ static int sl_unique(PyObject *items, PyObject *pure) {
             int unique = PySet_GET_SIZE(seen) == n;
             Py_DECREF(seen);
             return unique;
+        }
+        if (dicts && sl_set_hashes_hold() && sl_shapes_differ(items, n)) {
+            if (Py_EnterRecursiveCall(" while calling a Python object")) {
+                return -1;
+            }
+            int counted = sl_counted();
+            Py_LeaveRecursiveCall();
+            return counted ? -1 : 1;
         }
     }
     return sl_call_pure(pure, items);
