@@ -135,3 +135,65 @@ def test_which_member_steps_may_reach_one_member() -> None:
     assert not _compatible(("name", "x"), other)  # (properties names it)
     assert _compatible(("pattern", "^a"), ("name", "ab"))
     assert not _compatible(("pattern", "^a"), ("name", "b"))
+
+
+LOOP_MESSAGE = (
+    "the schema's references at {} loop back to the same subschema without consuming any of the "
+    "instance, so this value can never be validated"
+)
+
+
+@pytest.mark.parametrize(
+    "schema,instance,place,named,relative",
+    [
+        ({"$ref": "#"}, 1, "", "the root", "/$ref/$ref"),
+        (
+            {
+                "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
+                "properties": {"p": {"$ref": "#/$defs/a"}},
+            },
+            {"p": 1},
+            "/$defs/a",
+            "/$defs/a",
+            "/allOf/0/$ref",
+        ),
+    ],
+)
+def test_a_reference_loop_error_names_the_subschema_it_re_enters(
+    schema: Any, instance: Any, place: str, named: str, relative: str
+) -> None:
+    """ReferenceLoopError's message names the subschema the loop re-enters ("the root" for the
+    root); the fast path (is_valid, validate) knows no location but that subschema's, the error
+    path the keyword path from the re-entered subschema's own evaluation to the re-entry."""
+    with pytest.warns(generator.SchemaWarning):
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    for run, keyword_location in (
+        (module.is_valid, place),
+        (module.validate, place),
+        (module.errors, relative),
+    ):
+        with pytest.raises(module.ReferenceLoopError) as raised:
+            run(instance)
+        error = raised.value
+        assert error.message == LOOP_MESSAGE.format(named)
+        assert (error.instance_location, error.keyword_location) == ("", keyword_location)
+        assert (error.keyword, error.params) == ("$ref", {"subschema": place})
+
+
+def test_a_loop_through_a_dynamic_reference_is_met_as_a_reference_loop_error() -> None:
+    """The loop search follows a dynamic reference to its candidates (the dynamic tables): the
+    root's own anchor here, so `not` re-enters the root on the same value."""
+    schema = {
+        "$id": "https://example.com/root",
+        "$dynamicAnchor": "node",
+        "anyOf": [{"type": "string"}, {"not": {"$dynamicRef": "#node"}}],
+    }
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it") as caught:
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    (warning,) = [w.message for w in caught if isinstance(w.message, generator.SchemaWarning)]
+    assert warning.pointer == "/anyOf/1/not/$dynamicRef"
+    assert module.is_valid("s") and module.errors("s") == []
+    for run in (module.is_valid, module.errors):
+        with pytest.raises(module.ReferenceLoopError) as raised:
+            run(1)
+        assert raised.value.params == {"subschema": ""}
