@@ -197,3 +197,96 @@ def test_a_loop_through_a_dynamic_reference_is_met_as_a_reference_loop_error() -
         with pytest.raises(module.ReferenceLoopError) as raised:
             run(1)
         assert raised.value.params == {"subschema": ""}
+
+
+def _error(message: str, ip: str, kp: str, context: list[Any] | None = None) -> Any:
+    from generator.primitives import ValidationError
+
+    return ValidationError(message, ip, kp, "https://e/s#" + kp, "k", {"n": [1]}, [ip], context)
+
+
+def _shape(error: Any) -> Any:
+    """(message, locations, nested errors' shapes) of an error tree."""
+    return (error.message, error.instance_location, error.keyword_location) + tuple(
+        _shape(inner) for inner in error.context
+    )
+
+
+def test_a_replayed_error_keeps_as_much_context_as_the_room_allows_shallowest_first() -> None:
+    """An application of a memoized subschema copies its errors below its own locations, with at
+    most room[0] nested errors: every alternative's own error before any error nested in one."""
+    from generator.memo_runtime import _memo_rebased
+
+    tree = _error(
+        "top",
+        "",
+        "/anyOf",
+        [
+            _error("a", "", "/anyOf/0", [_error("a0", "/0", "/anyOf/0/items")]),
+            _error("b", "", "/anyOf/1", [_error("b0", "/1", "/anyOf/1/items")]),
+        ],
+    )
+    expected = {
+        0: ("top", "/x", "/p/anyOf"),
+        1: ("top", "/x", "/p/anyOf", ("a", "/x", "/p/anyOf/0")),
+        2: ("top", "/x", "/p/anyOf", ("a", "/x", "/p/anyOf/0"), ("b", "/x", "/p/anyOf/1")),
+        3: (
+            "top",
+            "/x",
+            "/p/anyOf",
+            ("a", "/x", "/p/anyOf/0", ("a0", "/x/0", "/p/anyOf/0/items")),
+            ("b", "/x", "/p/anyOf/1"),
+        ),
+    }
+    for room, shape in expected.items():
+        left = [room]
+        assert _shape(_memo_rebased(tree, "/x", "/p", left)) == shape, room
+        assert left == [0]
+    left = [10]
+    whole = _memo_rebased(tree, "/x", "/p", left)
+    assert left == [6] and _shape(whole)[3][3] == ("a0", "/x/0", "/p/anyOf/0/items")
+    assert _shape(tree)[:3] == ("top", "", "/anyOf")  # (the recorded errors stay as they were)
+
+
+ANY = ("any",)
+PROPNAME = ("propname",)
+ADDITIONAL = ("other", ("x",), ("^a",))  # (beside properties {x} and patternProperties {^a})
+# (first step, second step, whether they may reach one member), each read both ways round
+MEMBER_STEPS = [
+    (ANY, PROPNAME, True),  # (a step to any member: nothing is told apart)
+    (ANY, ("index", 0), True),
+    (PROPNAME, PROPNAME, True),  # (propertyNames: the names as values, met only by itself)
+    (PROPNAME, ("index", 0), False),
+    (PROPNAME, ("name", "ab"), False),
+    (("name", "ab"), ("index", 0), False),  # (an object's members are no array's)
+    (("anyprop",), ("from", 0), False),
+    (("index", 0), ("index", 0), True),
+    (("index", 1), ("index", 0), False),
+    (("index", 0), ("from", 1), False),  # (items from 1 on: never the first)
+    (("index", 1), ("from", 1), True),
+    (("index", 2), ("from", 1), True),
+    (("from", 1), ("from", 2), True),
+    (("name", "ab"), ("name", "ab"), True),
+    (("name", "ab"), ("name", "b"), False),
+    (("name", "ab"), ("anyprop",), True),
+    (("pattern", "^a"), ("anyprop",), True),
+    (("name", "ab"), ("pattern", "^a"), True),
+    (("name", "b"), ("pattern", "^a"), False),
+    (("pattern", "^a"), ("pattern", "^b"), True),  # (two patterns: not told apart)
+    (("name", "ab"), ADDITIONAL, False),  # (the pattern takes it)
+    (("name", "x"), ADDITIONAL, False),  # (properties names it)
+    (("name", "zz"), ADDITIONAL, True),
+    (("pattern", "^a"), ADDITIONAL, False),  # (what the pattern matches is no other's)
+    (("pattern", "^b"), ADDITIONAL, True),
+    (ADDITIONAL, ("other", (), ()), True),
+]
+
+
+@pytest.mark.parametrize("first,second,may_meet", MEMBER_STEPS)
+def test_two_member_steps_are_paired_only_where_they_may_reach_one_member(
+    first: Any, second: Any, may_meet: bool
+) -> None:
+    from generator.doubling import _compatible
+
+    assert _compatible(first, second) is may_meet
+    assert _compatible(second, first) is may_meet
