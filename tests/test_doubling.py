@@ -290,3 +290,47 @@ def test_two_member_steps_are_paired_only_where_they_may_reach_one_member(
 
     assert _compatible(first, second) is may_meet
     assert _compatible(second, first) is may_meet
+
+
+def test_each_member_step_has_the_key_its_pairing_reads() -> None:
+    from generator import ir
+    from generator.doubling import _kind
+
+    assert _kind(ir.ByName("a")) == ("name", "a")
+    assert _kind(ir.ByPattern("^a")) == ("pattern", "^a")
+    assert _kind(ir.Additional(("a",), ("^b",))) == ("other", ("a",), ("^b",))
+    assert _kind(ir.AtIndex(2)) == ("index", 2)
+    assert _kind(ir.FromIndex(3)) == ("from", 3)
+    assert _kind(ir.AnyProperty()) == ("anyprop",)
+    assert _kind(ir.PropertyName()) == ("propname",)
+
+
+def test_the_vertices_on_cycles_and_what_a_start_reaches() -> None:
+    """Tarjan's components, iteratively: a vertex is on a cycle when its component has two or
+    more vertices or an edge to itself; the order of the starts changes nothing."""
+    from generator.doubling import _closure, _on_cycles
+
+    # 1 -> 2 -> 3 -> 1 (a cycle), 3 -> 4 -> 4 (a loop), 4 -> 5, 6 -> 5, 7 alone, 8 <-> 9
+    edges = {1: [2], 2: [3], 3: [4, 1], 4: [4, 5], 6: [5], 8: [9], 9: [8]}
+    vertices = list(range(1, 10))
+    for order in (
+        vertices,
+        vertices[::-1],
+        [5, 4, 3, 2, 1, 6, 7, 9, 8],
+        [2, 6, 9, 1, 3, 4, 5, 7, 8],
+    ):
+        assert _on_cycles(edges, order) == {1, 2, 3, 4, 8, 9}, order
+    assert _on_cycles({1: [2], 2: [3], 3: []}, [1, 2, 3]) == set()
+    # a cycle reached through a vertex off it, and a chain into it from behind
+    assert _on_cycles({0: [1], 1: [2], 2: [1], 5: [0]}, [5, 0, 1, 2]) == {1, 2}
+    assert _on_cycles({0: [1, 3], 1: [2], 2: [0], 3: [4], 4: [3]}, [0, 1, 2, 3, 4]) == {
+        0,
+        1,
+        2,
+        3,
+        4,
+    }
+    assert _closure([6], edges) == {6, 5}
+    assert _closure([1], edges) == {1, 2, 3, 4, 5}
+    assert _closure([7, 8], edges) == {7, 8, 9}
+    assert _closure([], edges) == set()
