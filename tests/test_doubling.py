@@ -334,3 +334,56 @@ def test_the_vertices_on_cycles_and_what_a_start_reaches() -> None:
     assert _closure([1], edges) == {1, 2, 3, 4, 5}
     assert _closure([7, 8], edges) == {7, 8, 9}
     assert _closure([], edges) == set()
+
+
+def test_a_replayed_error_is_a_copy_of_every_field_below_the_new_locations() -> None:
+    from generator.memo_runtime import _memo_moved
+    from generator.primitives import ValidationError
+
+    class Special(ValidationError):
+        pass
+
+    error = Special("m", "/0", "/items", "https://e/s#/items", "type", {"n": [1]}, [2], [])
+    error.context.append(_error("inner", "", ""))
+    error.branch = 3
+    error._matches = True
+    copy = _memo_moved(error, "/a", "/p")
+    assert type(copy) is Special
+    assert (copy.message, copy.instance_location, copy.keyword_location) == (
+        "m",
+        "/a/0",
+        "/p/items",
+    )
+    assert (copy.absolute_keyword_location, copy.keyword) == ("https://e/s#/items", "type")
+    assert copy.params == {"n": [1]} and copy.params["n"] is not error.params["n"]
+    assert copy.instance is error.instance and copy.context == []
+    assert (copy.branch, copy._matches) == (3, True)
+
+
+def _memoized(schema: Any, profile: str = "draft2020-12") -> list[str]:
+    """The pointers of the subschemas whose fast path is memoized (doubling.py decides)."""
+    source = generator.compile_source(schema, profile=profile, format=False)
+    return re.findall(r'_memo_fast\(\w+, "([^"]*)"', source)
+
+
+R = {"$ref": "#"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"allOf": [{"items": R}, {"allOf": [{"items": R}]}]},
+        {"allOf": [{"allOf": [{"items": R}]}, {"items": R}]},
+        {"allOf": [{"items": R}, {"not": {"not": {"items": R}}}]},
+        {"allOf": [{"not": {"not": {"items": R}}}, {"items": R}]},
+    ],
+)
+def test_a_doubling_is_found_whichever_side_steps_in_place_first(schema: Any) -> None:
+    """One side steps to the items while the other has in-place steps left before its own: the
+    first waits (a pending member step) until the second reaches a member step, and they meet at
+    the root on every item."""
+    assert _memoized(schema) == [""]
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    for instance in (arrays(3, 1), [[1], [[]]], arrays(2, "s")):
+        assert module.is_valid(instance) is oracle.is_valid(instance) is True
