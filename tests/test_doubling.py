@@ -5,14 +5,17 @@ another puts the outer call's table back."""
 
 from __future__ import annotations
 
+import inspect
 import re
 import sys
+import warnings
 from typing import Any
 
 import jsonschema
 import pytest
 
 import generator
+from generator import pipeline
 
 D = {"$ref": "#/$defs/d"}
 # d doubles at every level of an array (repeating: memoized); the root parts (properties and
@@ -387,3 +390,47 @@ def test_a_doubling_is_found_whichever_side_steps_in_place_first(schema: Any) ->
     oracle = jsonschema.Draft202012Validator(schema)
     for instance in (arrays(3, 1), [[1], [[]]], arrays(2, "s")):
         assert module.is_valid(instance) is oracle.is_valid(instance) is True
+
+
+def test_a_loop_behind_a_branch_nothing_applies_compiles_without_a_warning() -> None:
+    """Only a loop some instance can reach counts: the search starts from the root (`loop` is
+    lowered, behind the `else` of an `if` every value passes, but never applied)."""
+    schema = {
+        "properties": {"p": {"if": {}, "else": {"$ref": "#/$defs/loop"}}},
+        "$defs": {"loop": {"anyOf": [{"$ref": "#/$defs/loop"}, {"type": "null"}]}},
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    assert module.is_valid({"p": 1}) and module.errors({"p": None}) == []
+
+
+def test_the_loop_warning_is_raised_from_the_compiler_s_pipeline() -> None:
+    """(stacklevel=2: the warning names the compile step that lowered the schema, the caller of
+    doubling.loops_allowed, not the warn call itself)"""
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it") as caught:
+        generator.compile_source({"$ref": "#"}, profile="draft2020-12", format=False)
+    (warning,) = [w for w in caught if isinstance(w.message, generator.SchemaWarning)]
+    lines, first = inspect.getsourcelines(pipeline.build)
+    (call,) = [first + i for i, line in enumerate(lines) if "doubling.loops_allowed(" in line]
+    assert (warning.filename, warning.lineno) == (pipeline.__file__, call)
+
+
+def test_with_dynamic_references_every_meeting_is_memoized() -> None:
+    """The same anyOf sharing a definition: plain (it cannot repeat down the instance) in a
+    schema of static references; memoized with a dynamic reference in the schema, where the
+    simple rule holds (every subschema applied twice to one value)."""
+    shared = {
+        "$defs": {
+            "d": {"properties": {"x": {"$ref": "#/$defs/leaf"}}},
+            "leaf": {"type": "integer"},
+        },
+        "anyOf": [{"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d", "required": ["x"]}],
+    }
+    assert _memoized({**shared, "properties": {"y": R}}) == []
+    dynamic = {**shared, "$dynamicAnchor": "n", "properties": {"y": {"$dynamicRef": "#n"}}}
+    assert _memoized(dynamic) == ["/$defs/d"]
+    module = generator.compile_module(dynamic, format=False)
+    oracle = jsonschema.Draft202012Validator(dynamic)
+    for instance in ({"x": 1}, {"x": "s"}, {"y": {"x": 1}}, {"y": {"x": "s"}}, {}):
+        assert module.is_valid(instance) is oracle.is_valid(instance), instance
