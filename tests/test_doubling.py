@@ -434,3 +434,24 @@ def test_with_dynamic_references_every_meeting_is_memoized() -> None:
     oracle = jsonschema.Draft202012Validator(dynamic)
     for instance in ({"x": 1}, {"x": "s"}, {"y": {"x": 1}}, {"y": {"x": "s"}}, {}):
         assert module.is_valid(instance) is oracle.is_valid(instance), instance
+
+
+DYNAMIC = {"$dynamicRef": "#n"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$dynamicAnchor": "n", "allOf": [{"items": DYNAMIC}, {"items": DYNAMIC}]},
+        {"$dynamicAnchor": "n", "allOf": [{"items": DYNAMIC}, {"allOf": [{"items": DYNAMIC}]}]},
+        {"$dynamicAnchor": "n", "allOf": [{"allOf": [{"items": DYNAMIC}]}, {"items": DYNAMIC}]},
+    ],
+)
+def test_a_doubling_through_dynamic_references_is_found(schema: Any) -> None:
+    """Without an order of the in-place steps (dynamic references), both sides step on their
+    own and then to their members together: the two `items` meet at the root on every item."""
+    assert _memoized(schema) == [""]
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    for instance in (arrays(3, 1), [[1], [[]]], [1, "s"]):
+        assert module.is_valid(instance) is oracle.is_valid(instance) is True
