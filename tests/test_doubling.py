@@ -455,3 +455,44 @@ def test_a_doubling_through_dynamic_references_is_found(schema: Any) -> None:
     oracle = jsonschema.Draft202012Validator(schema)
     for instance in (arrays(3, 1), [[1], [[]]], [1, "s"]):
         assert module.is_valid(instance) is oracle.is_valid(instance) is True
+
+
+A = {"$ref": "#/$defs/a"}
+
+
+@pytest.mark.parametrize(
+    "schema,memoized",
+    [
+        # (items and properties never reach one member)
+        ({"allOf": [{"items": R}, {"properties": {"a": R}}]}, []),
+        # (the root meets itself on every item: through the reference and through allOf)
+        ({"$defs": {"a": {"items": R}}, "$ref": "#/$defs/a", "allOf": [{"items": R}]}, [""]),
+        (
+            {
+                "$defs": {"a": {"type": ["array", "integer"]}},
+                "$ref": "#/$defs/a",
+                "allOf": [{"items": R}, {"items": R}],
+            },
+            [""],
+        ),
+        ({"$defs": {"a": {"items": R}}, "allOf": [A, {"items": R}], "properties": {"x": R}}, [""]),
+        # (`a`, a reference with a type beside it and a plain one, meets itself on the root's value;
+        # each of its items is the root, which parts again: the doubling repeats at `a`)
+        ({"$defs": {"a": {"items": R}}, "allOf": [{**A, "type": "array"}, A]}, ["/$defs/a"]),
+        # (b meets itself on the root's value, through a plain reference and directly; below it
+        # one derivation goes on: bounded, plain)
+        (
+            {
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"items": A}},
+                "allOf": [A, {"$ref": "#/$defs/b"}],
+            },
+            [],
+        ),
+    ],
+)
+def test_which_subschemas_are_memoized(schema: Any, memoized: list[str]) -> None:
+    assert _memoized(schema) == memoized
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    for instance in (arrays(3, 1), [[1], [[]]], [1, "s"], {"a": [1]}, {"x": [[]]}):
+        assert module.is_valid(instance) is oracle.is_valid(instance), instance
