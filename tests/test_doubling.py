@@ -494,5 +494,6 @@ def test_which_subschemas_are_memoized(schema: Any, memoized: list[str]) -> None
     assert _memoized(schema) == memoized
     module = generator.compile_module(schema, format=False)
     oracle = jsonschema.Draft202012Validator(schema)
-    for instance in (arrays(3, 1), [[1], [[]]], [1, "s"], {"a": [1]}, {"x": [[]]}):
+    instances: list[Any] = [arrays(3, 1), [[1], [[]]], [1, "s"], {"a": [1]}, {"x": [[]]}]
+    for instance in instances:
         assert module.is_valid(instance) is oracle.is_valid(instance), instance
