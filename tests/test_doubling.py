@@ -497,3 +497,66 @@ def test_which_subschemas_are_memoized(schema: Any, memoized: list[str]) -> None
     instances: list[Any] = [arrays(3, 1), [[1], [[]]], [1, "s"], {"a": [1]}, {"x": [[]]}]
     for instance in instances:
         assert module.is_valid(instance) is oracle.is_valid(instance), instance
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        # (dynamic references: the wrapper takes the dynamic scope too)
+        {
+            "$dynamicAnchor": "n",
+            "allOf": [{"items": DYNAMIC}, {"items": DYNAMIC}],
+            "type": ["array", "integer"],
+        },
+        # (a loop that consumes nothing elsewhere: the wrapper watches for a re-entry)
+        {
+            "$defs": {"loop": {"allOf": [{"$ref": "#/$defs/loop"}]}},
+            "properties": {"never": {"$ref": "#/$defs/loop"}},
+            "allOf": [{"items": R}, {"items": R}],
+            "type": ["array", "integer", "object"],
+        },
+    ],
+)
+@pytest.mark.parametrize("depth", [0, 1, 5])
+def test_each_wrapper_evaluates_its_subschema_once_per_value(schema: Any, depth: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the loop's own warning)
+        module = generator.compile_module(schema, format=False)
+    name = _raw_function(module, "")
+    oracle = jsonschema.Draft202012Validator(schema)
+    for leaf, valid in ((1, True), ("s", False)):
+        instance = arrays(depth, leaf)
+        # (the same value again and again: each evaluation is a table look-up after the first)
+        assert _runs(module, name, module.is_valid, instance) == depth + 1
+        assert module.is_valid(instance) is valid is oracle.is_valid(instance)
+        assert module.is_valid(instance) is valid  # (a second call: a table of its own)
+        assert (module.errors(instance) == []) is valid
+
+
+def test_the_error_path_wrapper_replays_each_value_s_own_errors() -> None:
+    """d's error path is memoized: each value gets its own entry (an item that fails beside one
+    that passes), MAX_ERRORS = 1 cuts at one, and the wrapper called without a call's table (not
+    through errors()) makes one of its own and drops it."""
+    from generator.reference import DraftReference
+
+    module = _module()
+    instance = {"a": [1, "s", [["s"], 2]]}
+    found = sorted((e.instance_location, e.keyword_location) for e in module.errors(instance))
+    expected = DraftReference(SCHEMA, "draft2020-12").errors(instance)
+    assert found == sorted((e.instance_location, e.keyword_location) for e in expected)
+    assert len(found) > 2
+    module.MAX_ERRORS = 1
+    try:
+        cut = module.errors(instance)
+    finally:
+        module.MAX_ERRORS = 1000
+    assert [e.keyword for e in cut] == ["type", "maxErrors"]
+    assert cut[1].params == {"left_out": len(found) - 1, "max_errors": 1}
+    (wrapper,) = re.findall(r'(\w+) = _memo_errors\(\w+, "/\$defs/d"', module.__source__)
+    out: list[Any] = []
+    getattr(module, wrapper)(["s", 1], "/x", "/k", out, None)
+    alone = DraftReference({**SCHEMA["$defs"]["d"], "$defs": SCHEMA["$defs"]}, "draft2020-12")
+    assert sorted((e.instance_location, e.keyword_location) for e in out) == sorted(
+        ("/x" + e.instance_location, "/k" + e.keyword_location) for e in alone.errors(["s", 1])
+    )
+    assert len(out) == 2 and module._MEMO.table is None
