@@ -5,14 +5,17 @@ another puts the outer call's table back."""
 
 from __future__ import annotations
 
+import inspect
 import re
 import sys
+import warnings
 from typing import Any
 
 import jsonschema
 import pytest
 
 import generator
+from generator import pipeline
 
 D = {"$ref": "#/$defs/d"}
 # d doubles at every level of an array (repeating: memoized); the root parts (properties and
@@ -135,3 +138,425 @@ def test_which_member_steps_may_reach_one_member() -> None:
     assert not _compatible(("name", "x"), other)  # (properties names it)
     assert _compatible(("pattern", "^a"), ("name", "ab"))
     assert not _compatible(("pattern", "^a"), ("name", "b"))
+
+
+LOOP_MESSAGE = (
+    "the schema's references at {} loop back to the same subschema without consuming any of the "
+    "instance, so this value can never be validated"
+)
+
+
+@pytest.mark.parametrize(
+    "schema,instance,place,named,relative",
+    [
+        ({"$ref": "#"}, 1, "", "the root", "/$ref/$ref"),
+        (
+            {
+                "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}},
+                "properties": {"p": {"$ref": "#/$defs/a"}},
+            },
+            {"p": 1},
+            "/$defs/a",
+            "/$defs/a",
+            "/allOf/0/$ref",
+        ),
+    ],
+)
+def test_a_reference_loop_error_names_the_subschema_it_re_enters(
+    schema: Any, instance: Any, place: str, named: str, relative: str
+) -> None:
+    """ReferenceLoopError's message names the subschema the loop re-enters ("the root" for the
+    root); the fast path (is_valid, validate) knows no location but that subschema's, the error
+    path the keyword path from the re-entered subschema's own evaluation to the re-entry."""
+    with pytest.warns(generator.SchemaWarning):
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    for run, keyword_location in (
+        (module.is_valid, place),
+        (module.validate, place),
+        (module.errors, relative),
+    ):
+        with pytest.raises(module.ReferenceLoopError) as raised:
+            run(instance)
+        error = raised.value
+        assert error.message == LOOP_MESSAGE.format(named)
+        assert (error.instance_location, error.keyword_location) == ("", keyword_location)
+        assert (error.keyword, error.params) == ("$ref", {"subschema": place})
+
+
+def test_a_loop_through_a_dynamic_reference_is_met_as_a_reference_loop_error() -> None:
+    """The loop search follows a dynamic reference to its candidates (the dynamic tables): the
+    root's own anchor here, so `not` re-enters the root on the same value."""
+    schema = {
+        "$id": "https://example.com/root",
+        "$dynamicAnchor": "node",
+        "anyOf": [{"type": "string"}, {"not": {"$dynamicRef": "#node"}}],
+    }
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it") as caught:
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    (warning,) = [w.message for w in caught if isinstance(w.message, generator.SchemaWarning)]
+    assert warning.pointer == "/anyOf/1/not/$dynamicRef"
+    assert module.is_valid("s") and module.errors("s") == []
+    for run in (module.is_valid, module.errors):
+        with pytest.raises(module.ReferenceLoopError) as raised:
+            run(1)
+        assert raised.value.params == {"subschema": ""}
+
+
+def _error(message: str, ip: str, kp: str, context: list[Any] | None = None) -> Any:
+    from generator.primitives import ValidationError
+
+    return ValidationError(message, ip, kp, "https://e/s#" + kp, "k", {"n": [1]}, [ip], context)
+
+
+def _shape(error: Any) -> Any:
+    """(message, locations, nested errors' shapes) of an error tree."""
+    return (error.message, error.instance_location, error.keyword_location) + tuple(
+        _shape(inner) for inner in error.context
+    )
+
+
+def test_a_replayed_error_keeps_as_much_context_as_the_room_allows_shallowest_first() -> None:
+    """An application of a memoized subschema copies its errors below its own locations, with at
+    most room[0] nested errors: every alternative's own error before any error nested in one."""
+    from generator.memo_runtime import _memo_rebased
+
+    tree = _error(
+        "top",
+        "",
+        "/anyOf",
+        [
+            _error("a", "", "/anyOf/0", [_error("a0", "/0", "/anyOf/0/items")]),
+            _error("b", "", "/anyOf/1", [_error("b0", "/1", "/anyOf/1/items")]),
+        ],
+    )
+    expected = {
+        0: ("top", "/x", "/p/anyOf"),
+        1: ("top", "/x", "/p/anyOf", ("a", "/x", "/p/anyOf/0")),
+        2: ("top", "/x", "/p/anyOf", ("a", "/x", "/p/anyOf/0"), ("b", "/x", "/p/anyOf/1")),
+        3: (
+            "top",
+            "/x",
+            "/p/anyOf",
+            ("a", "/x", "/p/anyOf/0", ("a0", "/x/0", "/p/anyOf/0/items")),
+            ("b", "/x", "/p/anyOf/1"),
+        ),
+    }
+    for room, shape in expected.items():
+        left = [room]
+        assert _shape(_memo_rebased(tree, "/x", "/p", left)) == shape, room
+        assert left == [0]
+    left = [10]
+    whole = _memo_rebased(tree, "/x", "/p", left)
+    assert left == [6] and _shape(whole)[3][3] == ("a0", "/x/0", "/p/anyOf/0/items")
+    assert _shape(tree)[:3] == ("top", "", "/anyOf")  # (the recorded errors stay as they were)
+
+
+ANY = ("any",)
+PROPNAME = ("propname",)
+ADDITIONAL = ("other", ("x",), ("^a",))  # (beside properties {x} and patternProperties {^a})
+# (first step, second step, whether they may reach one member), each read both ways round
+MEMBER_STEPS = [
+    (ANY, PROPNAME, True),  # (a step to any member: nothing is told apart)
+    (ANY, ("index", 0), True),
+    (PROPNAME, PROPNAME, True),  # (propertyNames: the names as values, met only by itself)
+    (PROPNAME, ("index", 0), False),
+    (PROPNAME, ("name", "ab"), False),
+    (("name", "ab"), ("index", 0), False),  # (an object's members are no array's)
+    (("anyprop",), ("from", 0), False),
+    (("index", 0), ("index", 0), True),
+    (("index", 1), ("index", 0), False),
+    (("index", 0), ("from", 1), False),  # (items from 1 on: never the first)
+    (("index", 1), ("from", 1), True),
+    (("index", 2), ("from", 1), True),
+    (("from", 1), ("from", 2), True),
+    (("name", "ab"), ("name", "ab"), True),
+    (("name", "ab"), ("name", "b"), False),
+    (("name", "ab"), ("anyprop",), True),
+    (("pattern", "^a"), ("anyprop",), True),
+    (("name", "ab"), ("pattern", "^a"), True),
+    (("name", "b"), ("pattern", "^a"), False),
+    (("pattern", "^a"), ("pattern", "^b"), True),  # (two patterns: not told apart)
+    (("name", "ab"), ADDITIONAL, False),  # (the pattern takes it)
+    (("name", "x"), ADDITIONAL, False),  # (properties names it)
+    (("name", "zz"), ADDITIONAL, True),
+    (("pattern", "^a"), ADDITIONAL, False),  # (what the pattern matches is no other's)
+    (("pattern", "^b"), ADDITIONAL, True),
+    (ADDITIONAL, ("other", (), ()), True),
+]
+
+
+@pytest.mark.parametrize("first,second,may_meet", MEMBER_STEPS)
+def test_two_member_steps_are_paired_only_where_they_may_reach_one_member(
+    first: Any, second: Any, may_meet: bool
+) -> None:
+    from generator.doubling import _compatible
+
+    assert _compatible(first, second) is may_meet
+    assert _compatible(second, first) is may_meet
+
+
+def test_each_member_step_has_the_key_its_pairing_reads() -> None:
+    from generator import ir
+    from generator.doubling import _kind
+
+    assert _kind(ir.ByName("a")) == ("name", "a")
+    assert _kind(ir.ByPattern("^a")) == ("pattern", "^a")
+    assert _kind(ir.Additional(("a",), ("^b",))) == ("other", ("a",), ("^b",))
+    assert _kind(ir.AtIndex(2)) == ("index", 2)
+    assert _kind(ir.FromIndex(3)) == ("from", 3)
+    assert _kind(ir.AnyProperty()) == ("anyprop",)
+    assert _kind(ir.PropertyName()) == ("propname",)
+
+
+def test_the_vertices_on_cycles_and_what_a_start_reaches() -> None:
+    """Tarjan's components, iteratively: a vertex is on a cycle when its component has two or
+    more vertices or an edge to itself; the order of the starts changes nothing."""
+    from generator.doubling import _closure, _on_cycles
+
+    # 1 -> 2 -> 3 -> 1 (a cycle), 3 -> 4 -> 4 (a loop), 4 -> 5, 6 -> 5, 7 alone, 8 <-> 9
+    edges = {1: [2], 2: [3], 3: [4, 1], 4: [4, 5], 6: [5], 8: [9], 9: [8]}
+    vertices = list(range(1, 10))
+    for order in (
+        vertices,
+        vertices[::-1],
+        [5, 4, 3, 2, 1, 6, 7, 9, 8],
+        [2, 6, 9, 1, 3, 4, 5, 7, 8],
+    ):
+        assert _on_cycles(edges, order) == {1, 2, 3, 4, 8, 9}, order
+    assert _on_cycles({1: [2], 2: [3], 3: []}, [1, 2, 3]) == set()
+    # a cycle reached through a vertex off it, and a chain into it from behind
+    assert _on_cycles({0: [1], 1: [2], 2: [1], 5: [0]}, [5, 0, 1, 2]) == {1, 2}
+    assert _on_cycles({0: [1, 3], 1: [2], 2: [0], 3: [4], 4: [3]}, [0, 1, 2, 3, 4]) == {
+        0,
+        1,
+        2,
+        3,
+        4,
+    }
+    assert _closure([6], edges) == {6, 5}
+    assert _closure([1], edges) == {1, 2, 3, 4, 5}
+    assert _closure([7, 8], edges) == {7, 8, 9}
+    assert _closure([], edges) == set()
+
+
+def test_a_replayed_error_is_a_copy_of_every_field_below_the_new_locations() -> None:
+    from generator.memo_runtime import _memo_moved
+    from generator.primitives import ValidationError
+
+    class Special(ValidationError):
+        pass
+
+    error = Special("m", "/0", "/items", "https://e/s#/items", "type", {"n": [1]}, [2], [])
+    error.context.append(_error("inner", "", ""))
+    error.branch = 3
+    error._matches = True
+    copy = _memo_moved(error, "/a", "/p")
+    assert type(copy) is Special
+    assert (copy.message, copy.instance_location, copy.keyword_location) == (
+        "m",
+        "/a/0",
+        "/p/items",
+    )
+    assert (copy.absolute_keyword_location, copy.keyword) == ("https://e/s#/items", "type")
+    assert copy.params == {"n": [1]} and copy.params["n"] is not error.params["n"]
+    assert copy.instance is error.instance and copy.context == []
+    assert (copy.branch, copy._matches) == (3, True)
+
+
+def _memoized(schema: Any, profile: str = "draft2020-12") -> list[str]:
+    """The pointers of the subschemas whose fast path is memoized (doubling.py decides)."""
+    source = generator.compile_source(schema, profile=profile, format=False)
+    return re.findall(r'_memo_fast\(\w+, "([^"]*)"', source)
+
+
+R = {"$ref": "#"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"allOf": [{"items": R}, {"allOf": [{"items": R}]}]},
+        {"allOf": [{"allOf": [{"items": R}]}, {"items": R}]},
+        {"allOf": [{"items": R}, {"not": {"not": {"items": R}}}]},
+        {"allOf": [{"not": {"not": {"items": R}}}, {"items": R}]},
+    ],
+)
+def test_a_doubling_is_found_whichever_side_steps_in_place_first(schema: Any) -> None:
+    """One side steps to the items while the other has in-place steps left before its own: the
+    first waits (a pending member step) until the second reaches a member step, and they meet at
+    the root on every item."""
+    assert _memoized(schema) == [""]
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    for instance in (arrays(3, 1), [[1], [[]]], arrays(2, "s")):
+        assert module.is_valid(instance) is oracle.is_valid(instance) is True
+
+
+def test_a_loop_behind_a_branch_nothing_applies_compiles_without_a_warning() -> None:
+    """Only a loop some instance can reach counts: the search starts from the root (`loop` is
+    lowered, behind the `else` of an `if` every value passes, but never applied)."""
+    schema = {
+        "properties": {"p": {"if": {}, "else": {"$ref": "#/$defs/loop"}}},
+        "$defs": {"loop": {"anyOf": [{"$ref": "#/$defs/loop"}, {"type": "null"}]}},
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        module = generator.compile_module(schema, profile="draft2020-12", format=False)
+    assert module.is_valid({"p": 1}) and module.errors({"p": None}) == []
+
+
+def test_the_loop_warning_is_raised_from_the_compiler_s_pipeline() -> None:
+    """(stacklevel=2: the warning names the compile step that lowered the schema, the caller of
+    doubling.loops_allowed, not the warn call itself)"""
+    with pytest.warns(generator.SchemaWarning, match="an instance that reaches it") as caught:
+        generator.compile_source({"$ref": "#"}, profile="draft2020-12", format=False)
+    (warning,) = [w for w in caught if isinstance(w.message, generator.SchemaWarning)]
+    lines, first = inspect.getsourcelines(pipeline.build)
+    (call,) = [first + i for i, line in enumerate(lines) if "doubling.loops_allowed(" in line]
+    assert (warning.filename, warning.lineno) == (pipeline.__file__, call)
+
+
+def test_with_dynamic_references_every_meeting_is_memoized() -> None:
+    """The same anyOf sharing a definition: plain (it cannot repeat down the instance) in a
+    schema of static references; memoized with a dynamic reference in the schema, where the
+    simple rule holds (every subschema applied twice to one value)."""
+    shared = {
+        "$defs": {
+            "d": {"properties": {"x": {"$ref": "#/$defs/leaf"}}},
+            "leaf": {"type": "integer"},
+        },
+        "anyOf": [{"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d", "required": ["x"]}],
+    }
+    assert _memoized({**shared, "properties": {"y": R}}) == []
+    dynamic = {**shared, "$dynamicAnchor": "n", "properties": {"y": {"$dynamicRef": "#n"}}}
+    assert _memoized(dynamic) == ["/$defs/d"]
+    module = generator.compile_module(dynamic, format=False)
+    oracle = jsonschema.Draft202012Validator(dynamic)
+    for instance in ({"x": 1}, {"x": "s"}, {"y": {"x": 1}}, {"y": {"x": "s"}}, {}):
+        assert module.is_valid(instance) is oracle.is_valid(instance), instance
+
+
+DYNAMIC = {"$dynamicRef": "#n"}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$dynamicAnchor": "n", "allOf": [{"items": DYNAMIC}, {"items": DYNAMIC}]},
+        {"$dynamicAnchor": "n", "allOf": [{"items": DYNAMIC}, {"allOf": [{"items": DYNAMIC}]}]},
+        {"$dynamicAnchor": "n", "allOf": [{"allOf": [{"items": DYNAMIC}]}, {"items": DYNAMIC}]},
+    ],
+)
+def test_a_doubling_through_dynamic_references_is_found(schema: Any) -> None:
+    """Without an order of the in-place steps (dynamic references), both sides step on their
+    own and then to their members together: the two `items` meet at the root on every item."""
+    assert _memoized(schema) == [""]
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    for instance in (arrays(3, 1), [[1], [[]]], [1, "s"]):
+        assert module.is_valid(instance) is oracle.is_valid(instance) is True
+
+
+A = {"$ref": "#/$defs/a"}
+
+
+@pytest.mark.parametrize(
+    "schema,memoized",
+    [
+        # (items and properties never reach one member)
+        ({"allOf": [{"items": R}, {"properties": {"a": R}}]}, []),
+        # (the root meets itself on every item: through the reference and through allOf)
+        ({"$defs": {"a": {"items": R}}, "$ref": "#/$defs/a", "allOf": [{"items": R}]}, [""]),
+        (
+            {
+                "$defs": {"a": {"type": ["array", "integer"]}},
+                "$ref": "#/$defs/a",
+                "allOf": [{"items": R}, {"items": R}],
+            },
+            [""],
+        ),
+        ({"$defs": {"a": {"items": R}}, "allOf": [A, {"items": R}], "properties": {"x": R}}, [""]),
+        # (`a`, a reference with a type beside it and a plain one, meets itself on the root's value;
+        # each of its items is the root, which parts again: the doubling repeats at `a`)
+        ({"$defs": {"a": {"items": R}}, "allOf": [{**A, "type": "array"}, A]}, ["/$defs/a"]),
+        # (b meets itself on the root's value, through a plain reference and directly; below it
+        # one derivation goes on: bounded, plain)
+        (
+            {
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"items": A}},
+                "allOf": [A, {"$ref": "#/$defs/b"}],
+            },
+            [],
+        ),
+    ],
+)
+def test_which_subschemas_are_memoized(schema: Any, memoized: list[str]) -> None:
+    assert _memoized(schema) == memoized
+    module = generator.compile_module(schema, format=False)
+    oracle = jsonschema.Draft202012Validator(schema)
+    instances: list[Any] = [arrays(3, 1), [[1], [[]]], [1, "s"], {"a": [1]}, {"x": [[]]}]
+    for instance in instances:
+        assert module.is_valid(instance) is oracle.is_valid(instance), instance
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        # (dynamic references: the wrapper takes the dynamic scope too)
+        {
+            "$dynamicAnchor": "n",
+            "allOf": [{"items": DYNAMIC}, {"items": DYNAMIC}],
+            "type": ["array", "integer"],
+        },
+        # (a loop that consumes nothing elsewhere: the wrapper watches for a re-entry)
+        {
+            "$defs": {"loop": {"allOf": [{"$ref": "#/$defs/loop"}]}},
+            "properties": {"never": {"$ref": "#/$defs/loop"}},
+            "allOf": [{"items": R}, {"items": R}],
+            "type": ["array", "integer", "object"],
+        },
+    ],
+)
+@pytest.mark.parametrize("depth", [0, 1, 5])
+def test_each_wrapper_evaluates_its_subschema_once_per_value(schema: Any, depth: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the loop's own warning)
+        module = generator.compile_module(schema, format=False)
+    name = _raw_function(module, "")
+    oracle = jsonschema.Draft202012Validator(schema)
+    for leaf, valid in ((1, True), ("s", False)):
+        instance = arrays(depth, leaf)
+        # (the same value again and again: each evaluation is a table look-up after the first)
+        assert _runs(module, name, module.is_valid, instance) == depth + 1
+        assert module.is_valid(instance) is valid is oracle.is_valid(instance)
+        assert module.is_valid(instance) is valid  # (a second call: a table of its own)
+        assert (module.errors(instance) == []) is valid
+
+
+def test_the_error_path_wrapper_replays_each_value_s_own_errors() -> None:
+    """d's error path is memoized: each value gets its own entry (an item that fails beside one
+    that passes), MAX_ERRORS = 1 cuts at one, and the wrapper called without a call's table (not
+    through errors()) makes one of its own and drops it."""
+    from generator.reference import DraftReference
+
+    module = _module()
+    instance = {"a": [1, "s", [["s"], 2]]}
+    found = sorted((e.instance_location, e.keyword_location) for e in module.errors(instance))
+    expected = DraftReference(SCHEMA, "draft2020-12").errors(instance)
+    assert found == sorted((e.instance_location, e.keyword_location) for e in expected)
+    assert len(found) > 2
+    module.MAX_ERRORS = 1
+    try:
+        cut = module.errors(instance)
+    finally:
+        module.MAX_ERRORS = 1000
+    assert [e.keyword for e in cut] == ["type", "maxErrors"]
+    assert cut[1].params == {"left_out": len(found) - 1, "max_errors": 1}
+    (wrapper,) = re.findall(r'(\w+) = _memo_errors\(\w+, "/\$defs/d"', module.__source__)
+    out: list[Any] = []
+    getattr(module, wrapper)(["s", 1], "/x", "/k", out, None)
+    alone = DraftReference({**SCHEMA["$defs"]["d"], "$defs": SCHEMA["$defs"]}, "draft2020-12")
+    assert sorted((e.instance_location, e.keyword_location) for e in out) == sorted(
+        ("/x" + e.instance_location, "/k" + e.keyword_location) for e in alone.errors(["s", 1])
+    )
+    assert len(out) == 2 and module._MEMO.table is None
