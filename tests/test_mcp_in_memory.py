@@ -1,0 +1,475 @@
+"""generator.runtime.mcp's client run in this process against servers that are in this process
+too: the SDK's low-level server over its in-memory transport, or a stand-in for the session.
+tools/list's pages, its errors and what it keeps of each tool; a call cut off by ``close``;
+the servers' defaults. (tests/test_mcp_remote.py runs the same code against real processes.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import mcp_types  # noqa: E402
+from mcp import MCPError  # noqa: E402
+from mcp.server.lowlevel import Server  # noqa: E402
+
+from generator.runtime import mcp  # noqa: E402
+from generator.runtime.mcp import (  # noqa: E402
+    HttpServer,
+    MalformedResponse,
+    ProtocolTimeout,
+    RemoteError,
+    ServerGone,
+    protocol_handler,
+)
+
+BOUND = 120  # seconds: catches a hang, never a slow machine
+
+ListHandler = Callable[[Any, Any], Awaitable[mcp_types.ListToolsResult]]
+
+
+class InMemory(mcp._Server):
+    """A server reached through the SDK's in-memory transport; notes each timeout tools/list is
+    given."""
+
+    def __init__(self, on_list_tools: ListHandler, **options: Any) -> None:
+        super().__init__(connect_timeout=BOUND)
+        self.sdk_server = Server("in-memory", on_list_tools=on_list_tools, **options)
+        self.timeouts: list[Any] = []
+
+    def _transport(self) -> Any:
+        return self.sdk_server
+
+    def __str__(self) -> str:
+        return "the in-memory server"
+
+    async def _list_tools(self, timeout: float) -> list[mcp_types.Tool]:
+        self.timeouts.append(timeout)
+        return await super()._list_tools(timeout)
+
+
+def _listing(*tools: mcp_types.Tool) -> ListHandler:
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult(tools=list(tools))
+
+    return on_list_tools
+
+
+def _failing(exc: BaseException) -> ListHandler:
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        raise exc
+
+    return on_list_tools
+
+
+# ------------------------------------------------------------------------------ list_tools
+
+
+def test_list_tools_keeps_name_description_and_schemas_and_drops_the_rest() -> None:
+    server = InMemory(
+        _listing(
+            mcp_types.Tool.model_validate(
+                {
+                    "name": "add",
+                    "title": "Addition",
+                    "description": "Adds two numbers.",
+                    "inputSchema": {"type": "object", "properties": {"left": {"type": "integer"}}},
+                    "outputSchema": {"type": "object", "required": ["total"]},
+                    "annotations": {"readOnlyHint": True},
+                    "_meta": {"origin": "test"},
+                }
+            ),
+            mcp_types.Tool(name="bare", input_schema={"type": "object"}),
+        )
+    )
+    assert mcp.list_tools(server) == [
+        {
+            "name": "add",
+            "description": "Adds two numbers.",
+            "inputSchema": {"type": "object", "properties": {"left": {"type": "integer"}}},
+            "outputSchema": {"type": "object", "required": ["total"]},
+        },
+        {"name": "bare", "inputSchema": {"type": "object"}},
+    ]
+    assert server.timeouts == [30.0]
+    assert server._loop is None  # closed after listing
+
+
+def test_list_tools_gives_each_page_its_timeout() -> None:
+    server = InMemory(_listing(mcp_types.Tool(name="one", input_schema={"type": "object"})))
+    assert [tool["name"] for tool in mcp.list_tools(server, timeout=7.5)] == ["one"]
+    assert server.timeouts == [7.5]
+
+
+class Parsed(InMemory):
+    """tools/list's tools as the client parsed them from the wire (where a server that is not
+    the SDK's may have written ``Infinity``, which the parser reads as a float)."""
+
+    def __init__(self, tools: list[mcp_types.Tool]) -> None:
+        super().__init__(_listing())
+        self.tools = tools
+
+    async def _list_tools(self, timeout: float) -> list[mcp_types.Tool]:
+        return self.tools
+
+
+def test_a_listed_number_json_cannot_hold_comes_out_as_json() -> None:
+    """The listing is JSON (``mode="json"``): a float JSON has no text for is its null."""
+    wide = mcp_types.Tool.model_validate_json(
+        '{"name": "wide", "inputSchema": {"type": "number", "maximum": Infinity}}'
+    )
+    [tool] = mcp.list_tools(Parsed([wide]))
+    assert tool == {"name": "wide", "inputSchema": {"type": "number", "maximum": None}}
+    assert json.loads(json.dumps(tool, allow_nan=False)) == tool
+
+
+def test_a_tools_list_error_is_a_remote_error_with_its_code() -> None:
+    server = InMemory(_failing(MCPError(code=-32042, message="no listing today")))
+    with pytest.raises(RemoteError) as caught:
+        mcp.list_tools(server)
+    error = caught.value
+    assert str(error) == "the in-memory server: tools/list failed: no listing today"
+    assert (error.code, error.server, error.tool) == (-32042, "the in-memory server", None)
+    assert isinstance(error.__cause__, MCPError)
+    assert server._loop is None
+
+
+def test_a_tools_list_that_never_answers_is_a_protocol_timeout() -> None:
+    never = threading.Event()
+
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        await asyncio.to_thread(never.wait, BOUND)
+        return mcp_types.ListToolsResult(tools=[])
+
+    server = InMemory(on_list_tools)
+    try:
+        with pytest.raises(ProtocolTimeout) as caught:
+            mcp.list_tools(server, timeout=0.25)
+    finally:
+        never.set()
+    error = caught.value
+    assert str(error) == "the in-memory server: tools/list got no response within 0.25 s"
+    assert (error.server, error.tool) == ("the in-memory server", None)
+    assert error.__cause__ is None and error.__suppress_context__
+
+
+class Failing(InMemory):
+    """tools/list fails in the client with an exception that is not the protocol's."""
+
+    def __init__(self, exc: Exception) -> None:
+        super().__init__(_listing())
+        self.exc = exc
+
+    async def _list_tools(self, timeout: float) -> list[mcp_types.Tool]:
+        raise self.exc
+
+
+def test_any_other_failure_of_tools_list_is_a_malformed_response() -> None:
+    cause = ValueError("page 2 is not a page\nand more")
+    server = Failing(cause)
+    with pytest.raises(MalformedResponse) as caught:
+        mcp.list_tools(server)
+    error = caught.value
+    assert str(error) == (
+        "the in-memory server: tools/list failed: ValueError: page 2 is not a page"
+    )
+    assert (error.server, error.tool) == ("the in-memory server", None)
+    assert error.__cause__ is cause
+    assert server._loop is None
+
+
+# ------------------------------------------------------------------- _Server._list_tools
+
+
+class Page:
+    def __init__(self, tools: list[str], next_cursor: str | None) -> None:
+        self.tools = tools
+        self.next_cursor = next_cursor
+
+
+class Session:
+    """A stand-in for the SDK's session: tools/list answered from ``pages`` by cursor (the
+    first page under ``None``), each request's params noted."""
+
+    def __init__(self, pages: dict[str | None, Page], *, endless: bool = False) -> None:
+        self.pages = pages
+        self.endless = endless
+        self.params: list[Any] = []
+
+    async def list_tools(self, *, params: Any) -> Page:
+        self.params.append(params)
+        if self.endless:
+            return Page([], f"page {len(self.params)}")
+        return self.pages[params.cursor if params is not None else None]
+
+
+class Paged(mcp._Server):
+    def __init__(self, session: Session) -> None:
+        super().__init__(connect_timeout=BOUND)
+        self.session = session
+
+    def __str__(self) -> str:
+        return "the paged server"
+
+    async def _connected(self) -> Any:
+        return self  # (the client: what _list_tools reads of it is .session)
+
+
+def test_tools_list_follows_the_cursor_page_by_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[Any] = []
+    wait_for = asyncio.wait_for
+
+    async def noting_wait_for(awaitable: Any, timeout: Any) -> Any:
+        waits.append(timeout)
+        return await wait_for(awaitable, timeout)
+
+    monkeypatch.setattr(asyncio, "wait_for", noting_wait_for)
+    session = Session(
+        {
+            None: Page(["a", "b"], "second"),
+            "second": Page(["c"], "third"),
+            "third": Page(["d"], ""),
+        }
+    )
+    tools: list[Any] = asyncio.run(Paged(session)._list_tools(4.5))
+    monkeypatch.undo()
+    assert tools == ["a", "b", "c", "d"]
+    assert session.params[0] is None
+    assert [params.cursor for params in session.params[1:]] == ["second", "third"]
+    assert all(isinstance(p, mcp_types.PaginatedRequestParams) for p in session.params[1:])
+    assert waits == [4.5, 4.5, 4.5]
+
+
+def test_a_cursor_that_never_ends_stops_after_10000_pages() -> None:
+    session = Session({}, endless=True)
+    with pytest.raises(MalformedResponse) as caught:
+        asyncio.run(Paged(session)._list_tools(5))
+    error = caught.value
+    assert str(error) == "the paged server: tools/list did not end after 10,000 pages"
+    assert (error.server, error.tool) == ("the paged server", None)
+    assert len(session.params) == 10_000
+
+
+# ------------------------------------------------------------------------ the caller
+
+
+class Stuck(mcp._Server):
+    """Every call waits until the connection is closed."""
+
+    def __init__(self) -> None:
+        super().__init__(connect_timeout=BOUND)
+        self.calling = threading.Event()
+
+    def __str__(self) -> str:
+        return "the stuck server"
+
+    async def _call(self, tool: str, arguments: Any, timeout: float) -> Any:
+        self.calling.set()
+        await asyncio.Event().wait()
+
+
+def test_a_call_awaited_while_the_server_closes_is_server_gone() -> None:
+    server = Stuck()
+    handler = protocol_handler(server, "slow")
+
+    async def body() -> None:
+        task = asyncio.ensure_future(handler({"x": 1}))
+        await asyncio.to_thread(server.calling.wait, BOUND)
+        await asyncio.to_thread(server.close)
+        with pytest.raises(ServerGone) as caught:
+            await task
+        error = caught.value
+        assert str(error) == "slow: the connection to the stuck server was closed during the call"
+        assert (error.tool, error.server) == ("slow", "the stuck server")
+        assert error.__cause__ is None and error.__suppress_context__
+
+    asyncio.run(asyncio.wait_for(body(), BOUND))
+
+
+def test_a_call_awaited_by_a_task_that_is_cancelled_is_cancelled() -> None:
+    server = Stuck()
+    handler = protocol_handler(server, "slow")
+
+    async def body() -> None:
+        task = asyncio.ensure_future(handler({"x": 1}))
+        await asyncio.to_thread(server.calling.wait, BOUND)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    try:
+        asyncio.run(asyncio.wait_for(body(), BOUND))
+    finally:
+        server.close()
+
+
+def test_an_http_server_waits_30_seconds_for_a_connection_by_default() -> None:
+    server = HttpServer("http://127.0.0.1:9/mcp")
+    assert server.connect_timeout == 30.0 and type(server.connect_timeout) is float
+
+
+# ------------------------------------------------------------------------- serving over HTTP
+
+
+def test_parse_address_bounds_the_port_and_takes_only_a_bracketed_pair_off() -> None:
+    assert mcp.parse_address("127.0.0.1:65535") == ("127.0.0.1", 65535)
+    with pytest.raises(ValueError) as caught:
+        mcp.parse_address("127.0.0.1:65536")
+    assert str(caught.value) == "expected HOST:PORT (e.g. 127.0.0.1:8000), not '127.0.0.1:65536'"
+    # one bracket alone is part of the host (which binding then refuses)
+    assert mcp.parse_address("[::1:8000") == ("[::1", 8000)
+    assert mcp.parse_address("::1]:8000") == ("::1]", 8000)
+    with pytest.raises(ValueError) as caught:
+        mcp.parse_address(8000)  # type: ignore[arg-type]
+    assert str(caught.value) == "expected HOST:PORT, not 8000"
+
+
+def _host_refused(url: str) -> int:
+    """The status of a request to ``url`` that claims another host (a DNS rebinding)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=BOUND)
+    try:
+        connection.request(
+            "POST",
+            parts.path,
+            body=b"{}",
+            headers={
+                "Host": "rebound.example:80",
+                "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+            },
+        )
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+async def _list_names(url: str) -> tuple[str, list[str]]:
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with Client(streamable_http_client(url), cache=None) as client:
+        assert client.server_info is not None
+        listed = await client.list_tools()
+        return client.server_info.name, [tool.name for tool in listed.tools]
+
+
+def test_serve_runs_until_cancelled_under_its_default_name_quietly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """serve in a thread of its own: the URL it announces, the default name, the DNS rebinding
+    protection of a loopback host, uvicorn's info lines not written."""
+    from .mcp_fixtures import served
+
+    runtime = served.build()
+    announced: list[tuple[str, asyncio.AbstractEventLoop, asyncio.Task[Any] | None]] = []
+    listening = threading.Event()
+    ended: list[BaseException | None] = []
+
+    def announce(url: str) -> None:
+        announced.append((url, asyncio.get_running_loop(), asyncio.current_task()))
+        listening.set()
+
+    def run() -> None:
+        try:
+            mcp.serve(runtime, http="127.0.0.1:0", announce=announce)
+            ended.append(None)
+        except BaseException as exc:  # noqa: BLE001  (what ended it is asserted below)
+            ended.append(exc)
+            listening.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert listening.wait(BOUND) and announced, ended
+    [(url, loop, task)] = announced
+    try:
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        name, tools = asyncio.run(asyncio.wait_for(_list_names(url), BOUND))
+        assert name == "straightline"
+        assert tools == [entry["name"] for entry in runtime.catalog()]
+        assert _host_refused(url) == 421
+    finally:
+        assert task is not None
+        loop.call_soon_threadsafe(task.cancel)
+        thread.join(BOUND)
+    assert not thread.is_alive()
+    [end] = ended
+    assert isinstance(end, asyncio.CancelledError)
+    err = capsys.readouterr().err
+    assert "Uvicorn running" not in err and "Application startup" not in err
+
+
+def test_serve_async_over_ipv6_loopback_announces_a_bracketed_url() -> None:
+    from .mcp_fixtures import served
+
+    async def body() -> None:
+        announced: list[str] = []
+        task = asyncio.ensure_future(
+            mcp.serve_async(served.build(), http="[::1]:0", announce=announced.append)
+        )
+        while not announced:
+            assert not task.done(), task
+            await asyncio.sleep(0.05)
+        [url] = announced
+        assert url.startswith("http://[::1]:") and url.endswith("/mcp")
+        name, tools = await _list_names(url)
+        assert name == "straightline" and "math.add" in tools
+        assert await asyncio.to_thread(_host_refused, url) == 421
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(body(), BOUND))
+
+
+# ------------------------------------------------------------------------ serving over stdio
+
+
+def test_serve_async_over_stdio_answers_and_sends_a_handlers_print_to_standard_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """serve_async's stdio branch in this process: the SDK's stdio_server replaced by memory
+    streams (the real one takes over the process's descriptors 0 and 1)."""
+    from contextlib import asynccontextmanager
+
+    from mcp import Client
+    from mcp.server import stdio as sdk_stdio
+    from mcp.shared.memory import create_client_server_memory_streams
+
+    from .mcp_fixtures import served
+
+    async def body() -> None:
+        async with create_client_server_memory_streams() as (client_streams, server_streams):
+
+            @asynccontextmanager
+            async def stdio_server() -> Any:
+                yield server_streams
+
+            @asynccontextmanager
+            async def transport() -> Any:
+                yield client_streams
+
+            monkeypatch.setattr(sdk_stdio, "stdio_server", stdio_server)
+            task = asyncio.ensure_future(mcp.serve_async(served.build(), name="piped"))
+            async with Client(transport(), cache=None, mode="legacy") as client:
+                assert client.server_info is not None and client.server_info.name == "piped"
+                printed = await client.call_tool("echo.print", {"text": "still"})
+                assert printed.structured_content == {"text": "still"}
+            await client_streams[1].aclose()  # the client leaves: the server's input ends
+            await task  # (returns: the client left)
+            assert task.exception() is None
+
+    asyncio.run(asyncio.wait_for(body(), BOUND))
+    captured = capsys.readouterr()
+    assert "a handler's print must not reach the protocol's standard output" in captured.err
+    assert "a handler's print" not in captured.out
