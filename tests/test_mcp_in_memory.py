@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -473,3 +474,229 @@ def test_serve_async_over_stdio_answers_and_sends_a_handlers_print_to_standard_e
     captured = capsys.readouterr()
     assert "a handler's print must not reach the protocol's standard output" in captured.err
     assert "a handler's print" not in captured.out
+
+
+# ---------------------------------------------------------------------------- _Server._call
+
+
+class Sending(mcp._Server):
+    """tools/call through a stand-in session: ``answer`` returns a result or raises; each
+    request and the SDK timeout it was given noted."""
+
+    def __init__(self, answer: Callable[[], Awaitable[Any]]) -> None:
+        super().__init__(connect_timeout=BOUND)
+        self.answer = answer
+        self.sent: list[tuple[Any, Any]] = []
+        self.session = self
+
+    def __str__(self) -> str:
+        return "the stand-in server"
+
+    async def _connected(self) -> Any:
+        # the client (what _call reads of it is .session), held as a connected one is
+        self._client = self  # type: ignore[assignment]
+        return self
+
+    async def send_request(
+        self, request: Any, result_type: Any, *, request_read_timeout_seconds: Any
+    ) -> Any:
+        self.sent.append((request, request_read_timeout_seconds))
+        return await self.answer()
+
+
+def _raising(exc: BaseException) -> Callable[[], Awaitable[Any]]:
+    async def answer() -> Any:
+        raise exc
+
+    return answer
+
+
+def test_a_call_gives_the_sdk_its_timeout_and_bounds_it_a_second_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def answer() -> Any:
+        return mcp_types.CallToolResult(content=[], structured_content={"y": 2})
+
+    waits: list[Any] = []
+    wait_for = asyncio.wait_for
+
+    async def noting_wait_for(awaitable: Any, timeout: Any) -> Any:
+        waits.append(timeout)
+        return await wait_for(awaitable, timeout)
+
+    server = Sending(answer)
+    monkeypatch.setattr(asyncio, "wait_for", noting_wait_for)
+    result = asyncio.run(server._call("t", {"a": 1}, 2.5))
+    monkeypatch.undo()
+    assert result.structured_content == {"y": 2}
+    [(request, read_timeout)] = server.sent
+    assert (request.params.name, request.params.arguments, read_timeout) == ("t", {"a": 1}, 2.5)
+    assert waits == [3.5]
+
+
+def test_a_call_the_sdk_never_times_out_is_bounded_by_ours() -> None:
+    async def never() -> Any:
+        await asyncio.Event().wait()
+
+    with pytest.raises(ProtocolTimeout) as caught:
+        asyncio.run(asyncio.wait_for(Sending(never)._call("t", {}, 0.05), BOUND))
+    error = caught.value
+    assert str(error) == "t: no response from the stand-in server within 0.05 s"
+    assert (error.tool, error.server) == ("t", "the stand-in server")
+    assert error.__cause__ is None and error.__suppress_context__
+
+
+def test_the_sdks_timeout_is_a_protocol_timeout() -> None:
+    cause = MCPError(code=mcp_types.REQUEST_TIMEOUT, message="timed out")
+    with pytest.raises(ProtocolTimeout) as caught:
+        asyncio.run(Sending(_raising(cause))._call("t", {}, 4))
+    error = caught.value
+    assert str(error) == "t: no response from the stand-in server within 4 s"
+    assert (error.tool, error.server, error.__cause__) == ("t", "the stand-in server", cause)
+
+
+def test_an_error_response_is_a_remote_error_with_its_code() -> None:
+    cause = MCPError(code=-32050, message="not today")
+    with pytest.raises(RemoteError) as caught:
+        asyncio.run(Sending(_raising(cause))._call("t", {}, 4))
+    error = caught.value
+    assert str(error) == "t: the stand-in server answered with error -32050: not today"
+    assert (error.code, error.tool, error.server) == (-32050, "t", "the stand-in server")
+    assert error.__cause__ is cause
+
+
+def test_a_connection_closed_during_a_call_is_server_gone_and_dropped() -> None:
+    cause = MCPError(code=mcp_types.CONNECTION_CLOSED, message="closed")
+    server = Sending(_raising(cause))
+    with pytest.raises(ServerGone) as caught:
+        asyncio.run(server._call("t", {}, 4))
+    error = caught.value
+    assert str(error) == "t: the connection to the stand-in server closed during the call"
+    assert (error.tool, error.server, error.__cause__) == ("t", "the stand-in server", cause)
+    assert server._client is None  # the next call connects again
+
+
+def test_a_connection_that_fails_is_server_unavailable_with_its_reason() -> None:
+    class Unreachable(InMemory):
+        def _transport(self) -> Any:
+            raise OSError("no route to the server\nmore")
+
+    server = Unreachable(_listing())
+    with pytest.raises(mcp.ServerUnavailable) as caught:
+        mcp.list_tools(server)
+    error = caught.value
+    assert str(error) == "the in-memory server: cannot connect: OSError: no route to the server"
+    assert (error.tool, error.server) == (None, "the in-memory server")
+    assert isinstance(error.__cause__, OSError)
+
+
+def test_calls_share_one_connection_while_it_lasts() -> None:
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(content=[], structured_content={"n": params.arguments})
+
+    class Counting(InMemory):
+        connections = 0
+
+        def _transport(self) -> Any:
+            self.connections += 1
+            return super()._transport()
+
+    server = Counting(_listing(), on_call_tool=on_call_tool)
+    handler = protocol_handler(server, "count")
+    try:
+        assert [handler({"i": i}) for i in range(3)] == [{"n": {"i": i}} for i in range(3)]
+        assert server.connections == 1
+    finally:
+        server.close()
+
+
+def test_a_call_waited_for_while_the_server_closes_is_server_gone() -> None:
+    server = Stuck()
+    handler = protocol_handler(server, "slow")
+    outcome: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            handler({"x": 1})
+        except BaseException as exc:  # noqa: BLE001  (asserted below)
+            outcome.append(exc)
+
+    caller = threading.Thread(target=call, daemon=True)
+    caller.start()
+    assert server.calling.wait(BOUND)
+    server.close()
+    caller.join(BOUND)
+    [error] = outcome
+    assert isinstance(error, ServerGone)
+    assert str(error) == "slow: the connection to the stuck server was closed during the call"
+    assert (error.tool, error.server) == ("slow", "the stuck server")
+    assert error.__cause__ is None and error.__suppress_context__
+
+
+def test_a_stdio_servers_transport_has_its_command_cwd_and_error_stream(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    import mcp as sdk
+
+    made: list[tuple[Any, Any]] = []
+
+    def stdio_client(parameters: Any, *, errlog: Any) -> str:
+        made.append((parameters, errlog))
+        return "the transport"
+
+    monkeypatch.setattr(sdk, "stdio_client", stdio_client)
+    with open(tmp_path / "given", "w") as given, open(tmp_path / "stderr", "w") as stderr:
+        monkeypatch.setattr(sys, "stderr", stderr)
+        server = mcp.StdioServer(["python", "s.py", "-q"], env={"A": "1"}, cwd="/srv", errlog=given)
+        assert server._transport() == "the transport"
+        assert mcp.StdioServer(["python"])._transport() == "the transport"
+        [(parameters, errlog), (plain, plain_errlog)] = made
+        assert (parameters.command, parameters.args, parameters.env, parameters.cwd) == (
+            "python",
+            ["s.py", "-q"],
+            {"A": "1"},
+            "/srv",
+        )
+        assert errlog is given
+        assert (plain.command, plain.args, plain.env, plain.cwd) == ("python", [], None, None)
+        assert plain_errlog is stderr  # (the standard error of the moment)
+
+
+def test_remote_errors_name_no_server_unless_told() -> None:
+    assert RemoteError("m", code=1).server == ""
+    assert mcp.RemoteToolError("m", text="t").server == ""
+
+
+def test_a_remote_tools_failure_names_the_tool_and_the_server() -> None:
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text="boom")], is_error=True)
+
+    server = InMemory(_listing(), on_call_tool=on_call_tool)
+    try:
+        with pytest.raises(mcp.RemoteToolError) as caught:
+            protocol_handler(server, "fails")({})
+    finally:
+        server.close()
+    error = caught.value
+    assert (str(error), error.text) == ("fails: the remote tool failed: boom", "boom")
+    assert (error.tool, error.server) == ("fails", "the in-memory server")
+
+
+def test_text_that_is_not_json_names_the_tool_and_the_server() -> None:
+    result = mcp_types.CallToolResult(content=[mcp_types.TextContent(text="{oops")])
+    with pytest.raises(MalformedResponse) as caught:
+        mcp._output(result, "t", Sending(_raising(ValueError())))
+    assert (caught.value.tool, caught.value.server) == ("t", "the stand-in server")
+
+
+def test_a_built_server_is_named_straightline_with_no_version() -> None:
+    from mcp import Client
+
+    from generator.runtime import ToolRuntime
+
+    async def body() -> Any:
+        async with Client(mcp.build_server(ToolRuntime()), cache=None, mode="legacy") as client:
+            return client.server_info
+
+    info = asyncio.run(asyncio.wait_for(body(), BOUND))
+    assert info is not None and (info.name, info.version) == ("straightline", "")
