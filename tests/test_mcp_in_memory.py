@@ -700,3 +700,59 @@ def test_a_built_server_is_named_straightline_with_no_version() -> None:
 
     info = asyncio.run(asyncio.wait_for(body(), BOUND))
     assert info is not None and (info.name, info.version) == ("straightline", "")
+
+
+def test_a_connection_ended_by_what_is_not_an_exception_is_server_gone() -> None:
+    class Ended(BaseException):
+        pass
+
+    class Ending(InMemory):
+        def _transport(self) -> Any:
+            raise Ended()
+
+    server = Ending(_listing())
+    with pytest.raises(ServerGone) as caught:
+        mcp.list_tools(server)
+    error = caught.value
+    assert str(error) == "the in-memory server: the connection ended"
+    assert (error.tool, error.server) == (None, "the in-memory server")
+
+
+def test_the_connections_thread_never_keeps_the_process_alive() -> None:
+    server = InMemory(_listing())
+
+    async def nothing() -> int:
+        return 1
+
+    try:
+        assert server._submit(nothing()).result(BOUND) == 1
+        assert server._thread is not None and server._thread.daemon is True
+    finally:
+        server.close()
+
+
+def test_without_a_process_standard_error_the_stream_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", None)
+    assert mcp._with_descriptor(stream) is stream
+
+
+class _Contract:
+    @staticmethod
+    def best_match(errors: list[Any]) -> Any:
+        return errors[-1]
+
+
+class _Runtime:
+    def contract(self, name: str) -> Any:
+        return _Contract()
+
+
+def test_the_best_of_two_errors_comes_first() -> None:
+    first, second = object(), object()
+    ordered = mcp._best_first(_Runtime(), "t", [first, second])  # type: ignore[arg-type,list-item]
+    assert ordered == [second, first]
