@@ -207,6 +207,27 @@ def test_a_sync_handler_returning_a_coroutine_has_it_closed_unrun(math_add: Any)
     assert runtime.remaining_budget("math.add") == 1
 
 
+class _AwaitableOnly:
+    """Awaitable, with nothing to close (not a coroutine)."""
+
+    def __await__(self) -> Any:
+        return iter(())
+
+
+def test_a_sync_handler_returning_an_awaitable_without_close_fails_the_same(
+    math_add: Any,
+) -> None:
+    runtime = ToolRuntime()
+    runtime.register(math_add, lambda request: _AwaitableOnly())
+    with pytest.raises(HandlerFailed) as failed:
+        runtime.call("math.add", {"left": 1, "right": 2})
+    assert failed.value.message == (
+        "math.add: the handler failed: the handler returned an awaitable; use "
+        "'await runtime.call_async(...)'"
+    )
+    assert [record.outcome for record in runtime.records()] == ["handler_error"]
+
+
 # -------------------------------------------------------------------------- registration
 
 
