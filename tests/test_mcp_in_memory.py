@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import socket
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -410,6 +411,16 @@ def test_serve_runs_until_cancelled_under_its_default_name_quietly(
     assert "Uvicorn running" not in err and "Application startup" not in err
 
 
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="this machine has no IPv6 loopback")
 def test_serve_async_over_ipv6_loopback_announces_a_bracketed_url() -> None:
     from .mcp_fixtures import served
 
