@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import socket
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
