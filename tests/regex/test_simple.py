@@ -175,6 +175,10 @@ SHAPES = {
     ),
     r"^(#[Mm][Ss]\.[Gg]1)$": (CaselessTest("#ms.g1"),),  # (non-letters as they are)
     "^[Pp]resent$": None,  # a letter of one case: not caseless
+    "^([Aa][-])$": (CaselessTest("a-"),),  # a one-character class of no letter
+    "^([Aa][+-/])$": None,  # a class of several characters
+    "^([Aa][\\x80])$": None,  # a class of a non-ASCII character
+    "^([Aa]\\x80)$": None,  # a non-ASCII literal
     "^([Yy]|no)$": None,
     "[Yy][Ee][Ss]": None,  # (only the whole string)
 }
