@@ -528,3 +528,115 @@ def test_of_siblings_as_deep_the_later_location_wins_before_weakness() -> None:
     best = ours(items, [0] * 9 + [1, "x"])
     assert python_jsonschema_best(items, [0] * 9 + [1, "x"]) == ("/10", "minLength")
     assert (best.instance_location, best.keyword_location) == ("/10", "/items/anyOf/0/minLength")
+
+
+def test_a_digit_name_comes_before_a_word_among_siblings_as_deep() -> None:
+    """An object's digit name ("5") is placed as an index: before any other name, so of two sibling
+    errors as deep the word's is the later and wins, as in python-jsonschema (which compares the
+    names as text)."""
+    schema = {"properties": {"5": {"type": "string"}, "a": {"type": "string"}}}
+    instance = {"5": 1, "a": 1}
+    assert python_jsonschema_best(schema, instance) == ("/a", "type")
+    assert ours(schema, instance).instance_location == "/a"
+
+
+def test_of_member_errors_tied_at_their_object_a_digit_name_is_the_first_place() -> None:
+    """Names additionalProperties refuses are ranked at their object, so they tie; the first place
+    wins, and a digit name, placed as an index, comes before a word."""
+    schema = {"type": "object", "additionalProperties": False}
+    found = errors(schema, {"a": 1, "5": 2})
+    assert sorted(e.instance_location for e in found) == ["/5", "/a"]
+    for order in (found, list(reversed(found))):
+        assert module(schema).best_match(order).instance_location == "/5"
+
+
+def test_a_member_one_alternative_fails_alone_is_no_shared_cause() -> None:
+    """The two most relevant context errors are tied at their object (/x), at different members:
+    the first (/x/a) is failed by one alternative only, so no cause is shared by all and the
+    descent stops at the anyOf, though every alternative fails at the second (/x/b)."""
+    schema = {
+        "anyOf": [
+            {"properties": {"x": {"additionalProperties": False}}},
+            {"properties": {"x": {"properties": {"a": {}}, "additionalProperties": False}}},
+        ]
+    }
+    found = errors(schema, {"x": {"a": 1, "b": 1}})
+    assert [(e.instance_location, e.branch) for e in found[0].context] == [
+        ("/x/a", 0),
+        ("/x/b", 0),
+        ("/x/b", 1),
+    ]
+    assert ours(schema, {"x": {"a": 1, "b": 1}}).keyword == "anyOf"
+
+
+def _discriminated(alternatives: list[Any], instance: Any) -> tuple[str, str]:
+    best = ours({"anyOf": alternatives}, instance)
+    return best.instance_location, best.keyword_location
+
+
+def test_an_alternative_of_another_type_does_not_discriminate() -> None:
+    """A const the instance fails rules its alternative out only where another alternative *of the
+    instance's type* accepts that member: here the other two are not objects, so the const's
+    alternative stays, and its error is the deepest."""
+    alternatives = [
+        {"type": "object", "properties": {"kind": {"const": "A"}}},
+        {"type": "array"},
+        {"type": "string"},
+    ]
+    assert _discriminated(alternatives, {"kind": "B"}) == (
+        "/kind",
+        "/anyOf/0/properties/kind/const",
+    )
+
+
+def test_a_member_every_alternative_of_the_type_fails_does_not_discriminate() -> None:
+    """Two alternatives fail the same member's const and the third is not an object: no
+    alternative of the object's type accepts that member, so none is ruled out, and the two const
+    errors tie: the anyOf stands."""
+    alternatives = [
+        {"properties": {"kind": {"const": "A"}}},
+        {"properties": {"kind": {"const": "C"}}},
+        {"type": "array"},
+    ]
+    assert _discriminated(alternatives, {"kind": "B"}) == ("", "/anyOf")
+
+
+def test_an_enum_discriminates_like_a_const() -> None:
+    alternatives = [
+        {"properties": {"kind": {"enum": ["A"]}}, "required": ["a"]},
+        {"properties": {"kind": {"enum": ["B"]}}, "required": ["b"]},
+    ]
+    assert _discriminated(alternatives, {"kind": "B"}) == ("", "/anyOf/1/required")
+
+
+def test_a_const_of_the_whole_object_or_a_deeper_member_does_not_discriminate() -> None:
+    """Only a const or enum of one of the object's own members discriminates: one of the whole
+    object, or of a member's member, rules no alternative out."""
+    whole = [
+        {"const": {"kind": "A"}},
+        {"properties": {"kind": {"type": "integer"}}},
+        {"properties": {"kind": {"type": "boolean"}}},
+    ]
+    assert _discriminated(whole, {"kind": "B"}) == ("", "/anyOf")
+    deeper = [
+        {"properties": {"x": {"properties": {"k": {"const": "A"}}}}},
+        {"properties": {"z": {"type": "integer"}}},
+        {"properties": {"z": {"type": "boolean"}}},
+    ]
+    assert _discriminated(deeper, {"x": {"k": "B"}, "z": "s"}) == (
+        "/x/k",
+        "/anyOf/0/properties/x/properties/k/const",
+    )
+
+
+def test_when_every_alternative_is_ruled_out_all_are_looked_into() -> None:
+    """Each alternative fails a member's const that the other accepts: ruling both out would leave
+    nothing, so both count, and the context's descent goes on to /kind's error."""
+    alternatives = [
+        {"properties": {"kind": {"const": "A"}}},
+        {"properties": {"name": {"const": "B"}}},
+    ]
+    assert _discriminated(alternatives, {"kind": "X", "name": "Y"}) == (
+        "/kind",
+        "/anyOf/0/properties/kind/const",
+    )

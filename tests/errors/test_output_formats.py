@@ -411,3 +411,23 @@ def test_evaluations_are_placed_under_the_keywords_that_apply_them() -> None:
 
 def _units(unit: dict[str, Any]) -> list[dict[str, Any]]:
     return [unit, *(u for inner in unit.get("errors", []) for u in _units(inner))]
+
+
+def test_a_long_unknown_format_is_named_by_its_first_80_characters() -> None:
+    with pytest.raises(ValueError) as raised:
+        module(POLYGON).output(POINTS, "x" * 200)
+    assert str(raised.value).endswith(" not '" + "x" * 79)
+
+
+def test_an_absolute_location_is_given_only_under_an_absolute_uri() -> None:
+    """A `#` and a `:` in a location's pointer (a $defs name "a:b#c") do not make it absolute: only
+    the part before the first `#`, the schema's URI, decides."""
+    for base, absolute in ((None, False), ("schema.json", False), ("https://e.com/s", True)):
+        schema: dict[str, Any] = {
+            "properties": {"x": {"$ref": "#/$defs/a:b%23c"}},
+            "$defs": {"a:b#c": {"type": "number"}},
+        }
+        if base is not None:
+            schema["$id"] = base
+        (unit,) = module(schema).output({"x": "s"}, "basic")["errors"]
+        assert ("absoluteKeywordLocation" in unit) is absolute, base
