@@ -31,6 +31,19 @@ GUARDED = {
     r"^\0(?!.*x)1": LiteralGuard(("x",), r"^\0(?:)1"),
     r"\uD83D(?!.*x)\uDE00": LiteralGuard(("x",), r"\uD83D(?:)\uDE00"),
     "\ud83d(?!.*x)\ude00": LiteralGuard(("x",), "\ud83d(?:)\ude00"),
+    # the bounds of the lead surrogates: the first and last are read on, a trail one is not
+    r"\uD800(?!.*x)\uDC00": LiteralGuard(("x",), r"\uD800(?:)\uDC00"),
+    r"\uDBFF(?!.*x)\uDFFF": LiteralGuard(("x",), r"\uDBFF(?:)\uDFFF"),
+    r"\uDC00(?!.*x)\uDC00": LiteralGuard(("x",), r"\uDC00\uDC00"),
+    # a scan inside a group, or inside a bounded repetition of one
+    r"^(?!(?:.*--))[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),
+    r"^(?!(.*--))[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),
+    r"^(?!(?:.*--){2})[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),
+    # texts read through a repetition of at least one, beside texts read before it
+    r"^(?!.*(?:ab)+$)[a-z]+$": LiteralGuard(("ab",), "^[a-z]+$"),
+    r"^(?!.*ab(?:c)+)x": LiteralGuard(("ab",), "^x"),
+    r"^(?!.*[-][-])[a-z-]+$": LiteralGuard(("--",), "^[a-z-]+$"),  # classes of one character
+    r"^(?!.*\uE000)a": LiteralGuard(("\ue000",), "^a"),  # the first character past the surrogates
 }
 # A lookahead between two terms that are one without it: a string each pattern matches.
 JOINED = {
@@ -48,6 +61,9 @@ UNGUARDED = [
     r"^(?=.*x).*$",
     "^[a-z]+$",
     r"^(?:(?!.*x)a)+$",
+    # a lone surrogate is no text to look for (the first and the last)
+    r"^(?!.*\uD800)a",
+    r"^(?!.*\uDFFF)a",
 ]
 
 

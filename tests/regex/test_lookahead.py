@@ -188,8 +188,13 @@ def test_a_lookahead_product_respects_the_size_bounds() -> None:
     # no NFA form: a DFA beyond the cells allowed is too large, for the look-ahead or the rest
     with pytest.raises(TooLarge):
         compile_automaton(parse(VERSION), max_dfa_cells=0)
-    with pytest.raises(TooLarge):
+    with pytest.raises(TooLarge) as raised:
         compile_automaton(parse(r"^(?!x)[ab]*a[ab]{12}$"))
+    assert (raised.value.size, raised.value.limit) == (4097, 4096)  # one past the bound
+    assert str(raised.value) == (
+        "the DFA of one of its look-aheads' parts needs more than 4096 cells "
+        "(a look-ahead has no NFA form)"
+    )
     with pytest.raises(TooLarge):
         compile_automaton(parse(r"^(?![ab]*a[ab]{12}$)x"))
     compiled = compile_automaton(parse(VERSION))
@@ -200,6 +205,21 @@ def test_a_lookahead_product_respects_the_size_bounds() -> None:
     with pytest.raises(TooLarge):
         compile_automaton(parse(r"^(?=a{6})a{6}"), max_positions=11)
     assert compile_automaton(parse(r"^(?=a{6})a{6}"), max_positions=12).states > 0
+
+
+def test_the_product_s_cell_bound_is_exact() -> None:
+    # VERSION's product before it is settled: the start and a state per prefix of "latest" read
+    # (the rest has matched by then), over 7 classes (l, a, t, e, s, line terminators, others);
+    # a part that has its answer leaves the product's state, so no other state is made
+    cells = 7 * 7
+    assert compile_automaton(parse(VERSION), max_dfa_cells=cells).function == "_dfa_search"
+    with pytest.raises(TooLarge) as raised:
+        compile_automaton(parse(VERSION), max_dfa_cells=cells - 1)
+    assert (raised.value.size, raised.value.limit) == (cells, cells - 1)
+    assert str(raised.value) == (
+        f"the DFA of its look-aheads needs more than {cells - 1} cells "
+        "(a look-ahead has no NFA form)"
+    )
 
 
 def test_a_risky_lookahead_pattern_plans_as_the_dfa() -> None:

@@ -202,8 +202,8 @@ def test_matcher_sources_give_only_what_is_asked() -> None:
     assert len(aliases) == 1 and aliases[0].startswith("_DfaTable = ")
     assert len(sources) == 1 and sources[0].startswith("def _dfa_search(")
     assert matcher_sources([]) == ([], [], [])
-    with pytest.raises(ValueError):
-        matcher_sources(["_no_such_matcher"])
+    with pytest.raises(ValueError, match=r"^unknown matcher functions: \['_no_such_matcher'\]$"):
+        matcher_sources(["_no_such_matcher", "_dfa_search"])
     namespace = _standalone_namespace(["_nfa_search"])
     assert "_nfa_search" in namespace and "_dfa_search" not in namespace
 

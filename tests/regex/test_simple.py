@@ -181,6 +181,11 @@ SHAPES = {
     "^([Aa]\\x80)$": None,  # a non-ASCII literal
     "^([Yy]|no)$": None,
     "[Yy][Ee][Ss]": None,  # (only the whole string)
+    "^[Yy][Ee][Ss]": None,  # (anchored at one end only)
+    "^(-|[Cc])$": None,  # an alternative with no letter class
+    "^[Zz][Ii][Pp]$": (CaselessTest("zip"),),  # (Z, the last upper-case letter)
+    r"^[\[{][Aa]$": None,  # [ and { are 0x20 apart too, and no letters
+    "^a(?:bc)d$": (LiteralTest("abcd", True, True),),  # a group of one literal alternative
 }
 
 
@@ -300,6 +305,7 @@ ASCII_SHAPES = {
     r"^.{1,64}$": AsciiAccept("\n\r", 1, 64, printable=False),
     "^[^/]+$": AsciiAccept("/", 1, None, printable=False),
     "^(?:[^ab]{2})$": AsciiAccept("ab", 2, 2, printable=False),
+    r"^[^~\x7f]+$": AsciiAccept("~\x7f", 1, None, printable=False),  # (the last two)
     r"^[\s\S]{3}$": AsciiAccept("", 3, 3, printable=False),
     r"^[^\x00-\x1f]+$": AsciiAccept(
         "", 1, None, printable=True
@@ -422,6 +428,18 @@ def test_emitted_ascii_first_at_the_length_bounds(ascii_modules: dict, pattern: 
         assert module.is_valid({"v": s}) is matches, (pattern, s)
         assert module.is_valid({"o": {s: 1}}) is matches, (pattern, s)
         assert (module.errors({"o": {s: 1}}) == []) is matches, (pattern, s)
+
+
+@pytest.mark.parametrize("pattern", ["^.{1,4}$", "^[^/]{2,8}$", "^(?:[^ab]{2})$", r"^[\s\S]{3}$"])
+def test_ascii_accepts_answers_as_the_pattern_on_ascii_strings(pattern: str) -> None:
+    """A run of a class that holds every ASCII character but the excluded ones (no printable
+    form): on an ASCII string, ascii_accepts is the pattern's answer, both ways."""
+    accept = ascii_accept(pattern)
+    assert accept is not None and not accept.printable, pattern
+    search = compile_pattern(pattern).search
+    for s in BOUND_SUBJECTS:
+        if s.isascii():
+            assert ascii_accepts(accept, s) is (search(s) is not None), (pattern, s)
 
 
 # -- patterns every string matches: no check at all --------------------------------------------
