@@ -230,7 +230,7 @@ def _cases() -> list[Case]:
         Case("checks", CHECKS, {"format_assertion": True, "unsafe_patterns": "allow"}, []),
         Case("content", CONTENT, {"content_assertion": True}, []),
         Case("counted", COUNTED, {}, [[1, 1], [1], [1, 2, 1, 1], [], "a", [1.0, True, 1]]),
-        # a doubling (issue 29): its memo wrappers have no C form, the C calls them in Python
+        # a doubling (issue 29): its memo wrapper's C form (sl_memo_lean) calls the C
         Case(
             "doubling",
             DOUBLING,
@@ -342,11 +342,12 @@ def test_the_extensions_are_the_c_backends_and_replace_the_fast_functions(sample
 
 
 def test_a_doubling_s_memoized_functions_are_called_from_the_c(sample: Sample) -> None:
-    """The memo wrappers (Python) stand under the aliases the C calls; 40 levels (2**40 steps
-    without them) answer as the pure module does."""
+    """The lean memo wrappers' C form stands under the aliases (the C's and the public
+    functions' calls: tests/test_native_c_memo.py); 40 levels (2**40 steps without the table)
+    answer as the pure module does."""
     native, pure = sample.native["doubling"], sample.pure["doubling"]
-    assert type(native._v0r).__name__ == "function"
-    assert native._v0r.__qualname__.startswith("_memo_lean.")  # (a wrapper it made)
+    assert type(native._v0r).__name__ == "builtin_function_or_method"
+    assert native._v0r.__name__ == "_v0r" and native._v0r is not native._v0
     for leaf, valid in ((1, True), ("s", False)):
         assert native.is_valid(_nested(40, leaf)) is pure.is_valid(_nested(40, leaf)) is valid
 

@@ -873,6 +873,13 @@ class CFunction:
         if isinstance(func, t.Attr):
             return self.method(func, expr.args)
         if isinstance(func, t.Name) and func.id not in self.locals:
+            memo = self.module.memo(func.id)
+            if memo is not None and len(expr.args) == 1:
+                argument = self.obj(expr.args[0])
+                found = self.int_var()
+                self.emit(f"{found} = sl_memo_{self.module.symbol(memo)}({argument}, 0);")
+                self.emit(f"if ({found} < 0) goto error;")
+                return _Value("bool", found)
             target = self.module.target(func.id)
             if target is not None and len(expr.args) == 1:
                 argument = self.obj(expr.args[0])
@@ -1201,6 +1208,14 @@ class CModule:
             and isinstance(a.target, t.Name)
             and isinstance(a.value, t.Name)
         }
+        # the memoized fast functions the C calls without the pure wrapper: alias -> function,
+        # where the alias is the lean unscoped wrapper (no reference loop, no dynamic scope)
+        self.memos: dict[str, str] = {}
+        for a in aliases:
+            if isinstance(a, t.Assign) and isinstance(a.target, t.Name):
+                wrapped = _lean_memo(a.value)
+                if wrapped is not None and wrapped in self.fast:
+                    self.memos[a.target.id] = wrapped
         # the module-level frozensets (`_Y0: Final = frozenset({dict, list})`) by name, with
         # their elements' texts
         self.frozensets = {
@@ -1228,13 +1243,39 @@ class CModule:
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
         self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
+        self.memo_callers: list[CUnit] = []  # (made with the units, after the functions)
         self._units: list[CUnit] | None = None
         self._c_text: str | None = None
+
+    def memo(self, name: str) -> str | None:
+        """The fast function a name's lean memo wrapper wraps, if it is one."""
+        return self.memos.get(name)
 
     def target(self, name: str) -> str | None:
         """The fast function a name calls (through its alias), if it is one."""
         name = self.aliases.get(name, name)
         return name if name in self.fast else None
+
+    def _memo_caller(self, alias: str, name: str) -> CUnit:
+        """`sl_memo_<symbol>(x, from_python)`: a call of `alias`, the lean memo wrapper of the
+        fast function `name` (sl_memo_lean, c_runtime.h), keyed by the pure function as the
+        wrapper keys it, with the wrapper itself for a call without a table (both fetched before
+        any function is replaced)."""
+        symbol = self.symbol(name)
+        arguments = ", ".join(
+            (
+                f"sl_call_{symbol}",
+                self.symbols.global_(name),
+                self.symbols.global_(alias),
+                self.symbols.global_("_MEMO"),
+                self.symbols.name("table"),
+            )
+        )
+        return _unit(
+            "inline",
+            f"static inline int sl_memo_{symbol}(PyObject *x, int from_python) {{ "
+            f"return sl_memo_lean(x, {arguments}, from_python); }}",
+        )
 
     @staticmethod
     def symbol(name: str) -> str:
@@ -1274,6 +1315,9 @@ class CModule:
                     self.fallbacks[name] = str(why)
             for name in self.fallbacks:
                 self.symbols.global_(name)  # (its pure function, fetched before any is replaced)
+            self.memo_callers = [
+                self._memo_caller(alias, name) for alias, name in self.memos.items()
+            ]
             units: list[CUnit] = []
             lead: list[str] = []
             for part in self._file():
@@ -1331,6 +1375,7 @@ class CModule:
                     "inline",
                     f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}",
                 )
+        yield from self.memo_callers
         yield ""
         for name in self.fast:
             if name in self.rendered:
@@ -1353,6 +1398,15 @@ class CModule:
                 f"PyObject *sl_py{name}(PyObject *self, PyObject *x)",
                 f" {{ return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}",
             )
+        # each memo wrapper's C form, installed in its place (the public functions and the
+        # Python error path call it too: one table, one answer per value)
+        for alias, name in self.memos.items():
+            yield _static(
+                "function",
+                f"PyObject *sl_py{alias}(PyObject *self, PyObject *x)",
+                f" {{ return sl_from_int(sl_stack_low() ? -1 : sl_memo_{self.symbol(name)}(x, 1)); }}",
+            )
+        rendered += self.memos
         yield _static(
             "data",
             "PyMethodDef sl_methods[]",
@@ -1408,6 +1462,28 @@ class CModule:
             "    return NULL;",
             "}",
         )
+
+
+def _lean_memo(value: t.Expr) -> str | None:
+    """The function `_memo_fast(_vN, "<pointer>", False, False)` wraps, if `value` is that:
+    memo_runtime's lean unscoped wrapper (emit/memo.py writes it where no reference loop can be
+    met and nothing is scoped)."""
+    if not (
+        isinstance(value, t.Call)
+        and isinstance(value.func, t.Name)
+        and value.func.id == "_memo_fast"
+        and len(value.args) == 4
+    ):
+        return None
+    function, where, *flags = value.args
+    if (
+        isinstance(function, t.Name)
+        and isinstance(where, t.Lit)
+        and type(where.value) is str
+        and all(isinstance(flag, t.Lit) and flag.value is False for flag in flags)
+    ):
+        return function.id
+    return None
 
 
 def _dfa_table(source: str | None, called: str) -> _DfaTable | None:

@@ -58,6 +58,64 @@ static int sl_call_pure(PyObject *function, PyObject *x) {
     return truth;
 }
 
+/* A memoized fast function: what memo_runtime._memo_lean's unscoped wrapper does, without its
+   Python frame. The answer for (pure, id(x)) is read from, or added to, the table of the running
+   call (`state.table`, the thread-local slot the public function filled): the very entries the
+   pure wrapper reads and writes. The wrapper's level and the function's each count one, as the
+   pure module's two frames do (`from_python`: the wrapper's is counted already, as CPython
+   counts the call of a C function). With no table (called other than through a public
+   function) the pure wrapper is called: it makes one. `call` runs the fast function, counting
+   its own level. 1, 0, or -1 with an exception set. */
+static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), PyObject *pure, PyObject *wrapper,
+                        PyObject *state, PyObject *table_name, int from_python) {
+    PyObject *table = PyObject_GetAttr(state, table_name);
+    if (table == NULL) {
+        return -1;
+    }
+    if (!PyDict_CheckExact(table)) {  /* (None: the wrapper owns the call's table) */
+        Py_DECREF(table);
+        return sl_call_pure(wrapper, x);
+    }
+    int result = -1;
+    PyObject *key = NULL;
+    if (!from_python && sl_enter()) {
+        goto done;
+    }
+    PyObject *id = PyLong_FromVoidPtr(x);  /* id(x) */
+    key = id == NULL ? NULL : PyTuple_Pack(2, pure, id);
+    Py_XDECREF(id);
+    if (key != NULL) {
+        PyObject *found = PyDict_GetItemWithError(table, key);
+        if (found != NULL && PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) == 2) {
+            PyObject *answer = Py_NewRef(PyTuple_GET_ITEM(found, 1));  /* (x, answer) */
+            result = PyObject_IsTrue(answer);
+            Py_DECREF(answer);
+        } else if (found != NULL) {  /* (not the wrappers' entry: found[1], as they read it) */
+            Py_INCREF(found);
+            PyObject *answer = PySequence_GetItem(found, 1);
+            Py_DECREF(found);
+            result = answer == NULL ? -1 : PyObject_IsTrue(answer);
+            Py_XDECREF(answer);
+        } else if (!PyErr_Occurred()) {
+            result = call(x);
+            if (result >= 0) {  /* (held with its value, so the id is not reused meanwhile) */
+                PyObject *entry = PyTuple_Pack(2, x, result ? Py_True : Py_False);
+                if (entry == NULL || PyDict_SetItem(table, key, entry) < 0) {
+                    result = -1;
+                }
+                Py_XDECREF(entry);
+            }
+        }
+    }
+    if (!from_python) {
+        Py_LeaveRecursiveCall();
+    }
+  done:
+    Py_XDECREF(key);
+    Py_DECREF(table);
+    return result;
+}
+
 static void sl_unbound(const char *name) {
     PyErr_Format(PyExc_UnboundLocalError, "local variable '%s' referenced before assignment", name);
 }
