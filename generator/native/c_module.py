@@ -73,6 +73,19 @@ _TYPE_POINTERS = {
     **{name: f"((PyObject *)&{c_type})" for name, c_type in _TYPES.items()},
     "type(None)": "((PyObject *)Py_TYPE(Py_None))",
 }
+# The str methods of no argument, or one, that C tests on an exact str (c_runtime.h), by the
+# C call that takes the receiver, the argument if any, and the method's name.
+_STR_METHODS = {
+    "isascii": "sl_isascii",
+    "isprintable": "sl_isprintable",
+    "isdigit": "sl_isdigit",
+    "isalpha": "sl_isalpha",
+    "isalnum": "sl_isalnum",
+    "islower": "sl_islower",
+    "isupper": "sl_isupper",
+    "startswith": "sl_startswith",
+    "endswith": "sl_endswith",
+}
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Parts of a C string literal (compilers limit one literal's length).
 _CHUNK = 2000
@@ -833,6 +846,9 @@ class CFunction:
                 )
             elif frozen:
                 self.emit(f"{found} = sl_set_contains({right}, {left});")
+            elif _is_str_literal(expr.left) and len(str.__str__(expr.left.value)) == 1:
+                code_point = ord(str.__str__(expr.left.value))
+                self.emit(f"{found} = sl_str_has_char({right}, 0x{code_point:X}, {left});")
             else:
                 self.emit(f"{found} = PySequence_Contains({right}, {left});")
         self.emit(f"if ({found} < 0) goto error;")
@@ -969,10 +985,11 @@ class CFunction:
             self.emit(f"{found} = sl_is_integer({receiver}, {self.module.symbols.name(name)});")
             self.emit(f"if ({found} < 0) goto error;")
             return _Value("bool", found)
-        if name in ("isascii", "startswith") and len(arguments) == (name == "startswith"):
+        if name in _STR_METHODS and len(arguments) == name.endswith("with"):
+            # (an exact str's test in C; anything else calls the method)
             found = self.int_var()
-            helper = "sl_isascii" if name == "isascii" else "sl_startswith"
-            extra = f", {arguments[0]}" if arguments else ""
+            helper = _STR_METHODS[name]
+            extra = "".join(f", {a}" for a in arguments)
             self.emit(f"{found} = {helper}({receiver}{extra}, {self.module.symbols.name(name)});")
             self.emit(f"if ({found} < 0) goto error;")
             return _Value("bool", found)

@@ -571,6 +571,120 @@ static int sl_startswith(PyObject *s, PyObject *prefix, PyObject *name) {
     return sl_method_truth(name, arguments, 2);
 }
 
+/* `s.endswith(suffix)`. */
+static int sl_endswith(PyObject *s, PyObject *suffix, PyObject *name) {
+    if (Py_IS_TYPE(s, &PyUnicode_Type) && Py_IS_TYPE(suffix, &PyUnicode_Type)) {
+        if (sl_counted()) {
+            return -1;
+        }
+        Py_ssize_t found = PyUnicode_Tailmatch(s, suffix, 0, PY_SSIZE_T_MAX, 1);
+        return found < 0 ? -1 : (int)found;
+    }
+    PyObject *arguments[2] = {s, suffix};
+    return sl_method_truth(name, arguments, 2);
+}
+
+/* `s.isprintable()`: an exact str read in place, counting the level CPython counts for the
+   method's call; an ASCII one is printable where every character is 0x20 to 0x7E, any other
+   where Py_UNICODE_ISPRINTABLE (str.isprintable's test) holds of every code point. Anything
+   else (a subclass may override the method) calls it. */
+static int sl_isprintable(PyObject *s, PyObject *name) {
+    if (!Py_IS_TYPE(s, &PyUnicode_Type)) {
+        PyObject *arguments[1] = {s};
+        return sl_method_truth(name, arguments, 1);
+    }
+    if (sl_counted()) {
+        return -1;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) {
+        return -1;
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s)) {
+        const Py_UCS1 *text = PyUnicode_1BYTE_DATA(s);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if ((Py_UCS1)(text[i] - 0x20) > 0x7E - 0x20) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!Py_UNICODE_ISPRINTABLE(PyUnicode_READ(kind, data, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The ASCII classes of regex/simple.py's str tests (sl_str_class). */
+enum { SL_ISDIGIT, SL_ISALPHA, SL_ISALNUM, SL_ISLOWER, SL_ISUPPER };
+
+/* `s.isdigit()`, `isalpha()`, `isalnum()`, `islower()`, `isupper()` (`test` which): an exact
+   ASCII str read in place, as CPython's ASCII paths of these methods read it (counting the
+   level CPython counts for the call); any other value calls the method (a non-ASCII str's
+   classes are Unicode's, a subclass may override it). */
+static int sl_str_class(PyObject *s, int test, PyObject *name) {
+    if (!Py_IS_TYPE(s, &PyUnicode_Type) || !PyUnicode_IS_COMPACT_ASCII(s)) {
+        PyObject *arguments[1] = {s};
+        return sl_method_truth(name, arguments, 1);
+    }
+    if (sl_counted()) {
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    const Py_UCS1 *text = PyUnicode_1BYTE_DATA(s);
+    int small = 0, capital = 0; /* (a lower case letter seen, an upper case one) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS1 c = text[i];
+        int digit = c >= '0' && c <= '9';
+        int lower = c >= 'a' && c <= 'z', upper = c >= 'A' && c <= 'Z';
+        if ((test == SL_ISDIGIT && !digit) || (test == SL_ISALPHA && !lower && !upper)
+            || (test == SL_ISALNUM && !digit && !lower && !upper)
+            || (test == SL_ISLOWER && upper) || (test == SL_ISUPPER && lower)) {
+            return 0;
+        }
+        small |= lower;
+        capital |= upper;
+    }
+    /* (empty: False for each; islower and isupper need a letter of their case) */
+    return test == SL_ISLOWER ? small : test == SL_ISUPPER ? capital : n > 0;
+}
+
+static int sl_isdigit(PyObject *s, PyObject *name) {
+    return sl_str_class(s, SL_ISDIGIT, name);
+}
+
+static int sl_isalpha(PyObject *s, PyObject *name) {
+    return sl_str_class(s, SL_ISALPHA, name);
+}
+
+static int sl_isalnum(PyObject *s, PyObject *name) {
+    return sl_str_class(s, SL_ISALNUM, name);
+}
+
+static int sl_islower(PyObject *s, PyObject *name) {
+    return sl_str_class(s, SL_ISLOWER, name);
+}
+
+static int sl_isupper(PyObject *s, PyObject *name) {
+    return sl_str_class(s, SL_ISUPPER, name);
+}
+
+/* `c in s`, `c` a str literal of one character whose code point is `ch`: an exact str searched
+   in place (what str's `in` does with one character); anything else as `in` asks it. */
+static int sl_str_has_char(PyObject *s, Py_UCS4 ch, PyObject *c) {
+    if (Py_IS_TYPE(s, &PyUnicode_Type)) {
+        Py_ssize_t found = PyUnicode_FindChar(s, ch, 0, PY_SSIZE_T_MAX, 1);
+        return found == -2 ? -1 : found >= 0;
+    }
+    return PySequence_Contains(s, c);
+}
+
 static void sl_dict_changed(void) {
     PyErr_SetString(PyExc_RuntimeError, "dictionary changed size during iteration");
 }
