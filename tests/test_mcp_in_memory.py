@@ -545,6 +545,20 @@ def test_a_call_gives_the_sdk_its_timeout_and_bounds_it_a_second_later(
     assert waits == [3.5]
 
 
+def test_a_response_that_is_no_call_result_is_malformed_naming_its_first_problem() -> None:
+    async def answer() -> Any:
+        return mcp_types.CallToolResult.model_validate({"content": 5})  # (raises)
+
+    with pytest.raises(MalformedResponse) as caught:
+        asyncio.run(asyncio.wait_for(Sending(answer)._call("t", {}, BOUND), BOUND))
+    error = caught.value
+    assert str(error) == (
+        "t: the stand-in server sent a response that is not a tools/call result: "
+        "Input should be a valid list at content"
+    )
+    assert (error.tool, error.server) == ("t", "the stand-in server")
+
+
 def test_a_call_the_sdk_never_times_out_is_bounded_by_ours() -> None:
     async def never() -> Any:
         await asyncio.Event().wait()
