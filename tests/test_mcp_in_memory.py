@@ -888,3 +888,17 @@ def test_a_served_call_lists_the_contracts_best_match_first() -> None:
         assert result.structured_content["outcome"] == outcome
         listed = result.structured_content["errors"]
         assert [e["instanceLocation"] for e in listed] == ["/second", "/first"]
+
+
+def test_serve_hands_its_arguments_to_serve_async(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.runtime import ToolRuntime
+
+    given: list[tuple[Any, ...]] = []
+
+    async def serve_async(runtime: Any, *, http: Any, name: Any, announce: Any) -> None:
+        given.append((runtime, http, name, announce))
+
+    monkeypatch.setattr(mcp, "serve_async", serve_async)
+    runtime = ToolRuntime()
+    mcp.serve(runtime, http="127.0.0.1:0", name="other", announce=print)
+    assert given == [(runtime, "127.0.0.1:0", "other", print)]
