@@ -545,6 +545,20 @@ def test_a_call_gives_the_sdk_its_timeout_and_bounds_it_a_second_later(
     assert waits == [3.5]
 
 
+def test_a_response_that_is_no_call_result_is_malformed_naming_its_first_problem() -> None:
+    async def answer() -> Any:
+        return mcp_types.CallToolResult.model_validate({"content": 5})  # (raises)
+
+    with pytest.raises(MalformedResponse) as caught:
+        asyncio.run(asyncio.wait_for(Sending(answer)._call("t", {}, BOUND), BOUND))
+    error = caught.value
+    assert str(error) == (
+        "t: the stand-in server sent a response that is not a tools/call result: "
+        "Input should be a valid list at content"
+    )
+    assert (error.tool, error.server) == ("t", "the stand-in server")
+
+
 def test_a_call_the_sdk_never_times_out_is_bounded_by_ours() -> None:
     async def never() -> Any:
         await asyncio.Event().wait()
@@ -599,6 +613,53 @@ def test_a_connection_that_fails_is_server_unavailable_with_its_reason() -> None
     assert str(error) == "the in-memory server: cannot connect: OSError: no route to the server"
     assert (error.tool, error.server) == (None, "the in-memory server")
     assert isinstance(error.__cause__, OSError)
+
+
+def test_a_failed_connection_still_closing_does_not_stop_the_next_from_connecting() -> None:
+    class Lingering(InMemory):
+        """The first connection fails but its task lingers (its transport still closing)."""
+
+        attempts = 0
+
+        async def _hold(self, ready: asyncio.Future[Any], stop: asyncio.Event) -> None:
+            self.attempts += 1
+            if self.attempts > 1:
+                return await super()._hold(ready, stop)
+            ready.set_exception(OSError("refused"))
+            await asyncio.Event().wait()  # until close cancels it
+
+    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(content=[], structured_content={"n": params.arguments})
+
+    server = Lingering(_listing(), on_call_tool=on_call_tool)
+    handler = protocol_handler(server, "count")  # (list_tools would close after each failure)
+    try:
+        with pytest.raises(mcp.ServerUnavailable):
+            handler({"i": 1})
+        assert handler({"i": 2}) == {"n": {"i": 2}}
+        assert server.attempts == 2
+    finally:
+        server.close()
+
+
+def test_a_connection_not_made_in_time_is_server_unavailable_naming_the_server() -> None:
+    class Silent(InMemory):
+        """A connection that never completes (its handshake never answered)."""
+
+        async def _hold(self, ready: asyncio.Future[Any], stop: asyncio.Event) -> None:
+            await asyncio.Event().wait()
+
+    server = Silent(_listing())
+    server.connect_timeout = 0.25
+    try:
+        with pytest.raises(mcp.ServerUnavailable) as caught:
+            protocol_handler(server, "t")({})
+    finally:
+        server.close()
+    error = caught.value
+    assert str(error) == "the in-memory server: no connection within 0.25 s"
+    assert (error.tool, error.server) == (None, "the in-memory server")
+    assert error.__cause__ is None and error.__suppress_context__
 
 
 def test_calls_share_one_connection_while_it_lasts() -> None:
@@ -767,3 +828,77 @@ def test_the_best_of_two_errors_comes_first() -> None:
     first, second = object(), object()
     ordered = mcp._best_first(_Runtime(), "t", [first, second])  # type: ignore[arg-type,list-item]
     assert ordered == [second, first]
+
+
+class _Problem:
+    def __init__(self, location: str) -> None:
+        self.instance_location = location
+        self.keyword_location = "/type"
+        self.message = f"{location} is wrong"
+
+
+class _Ranked:
+    """A contract stand-in that rejects what its side names (input or output) with two errors,
+    the second of them its best match."""
+
+    DESCRIPTION = ""
+    EnvelopeError = ValueError
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+        self.NAME = f"ranked.{side}"
+        self.CATALOG_ENTRY = {
+            "name": self.NAME,
+            "description": "",
+            "input_schema": {"type": "object"},
+            "output_schema": {"type": "object"},
+        }
+
+    def best_match(self, errors: list[Any]) -> Any:
+        return errors[1]
+
+    def is_valid_input(self, instance: Any) -> bool:
+        return self.side != "input"
+
+    def input_errors(self, instance: Any) -> list[Any]:
+        return [_Problem("/first"), _Problem("/second")]
+
+    def is_valid_output(self, instance: Any) -> bool:
+        return self.side != "output"
+
+    output_errors = input_errors
+
+
+def test_a_served_call_lists_the_contracts_best_match_first() -> None:
+    from mcp import Client
+
+    from generator.runtime import ToolRuntime
+
+    runtime = ToolRuntime()
+    for side in ("input", "output"):
+        runtime.register(_Ranked(side), lambda request: request)
+
+    async def body() -> list[mcp_types.CallToolResult]:
+        async with Client(mcp.build_server(runtime), cache=None) as client:
+            return [await client.call_tool(f"ranked.{side}", {}) for side in ("input", "output")]
+
+    denied, rejected = asyncio.run(asyncio.wait_for(body(), BOUND))
+    for result, outcome in ((denied, "denied"), (rejected, "output_rejected")):
+        assert result.is_error and result.structured_content is not None
+        assert result.structured_content["outcome"] == outcome
+        listed = result.structured_content["errors"]
+        assert [e["instanceLocation"] for e in listed] == ["/second", "/first"]
+
+
+def test_serve_hands_its_arguments_to_serve_async(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.runtime import ToolRuntime
+
+    given: list[tuple[Any, ...]] = []
+
+    async def serve_async(runtime: Any, *, http: Any, name: Any, announce: Any) -> None:
+        given.append((runtime, http, name, announce))
+
+    monkeypatch.setattr(mcp, "serve_async", serve_async)
+    runtime = ToolRuntime()
+    mcp.serve(runtime, http="127.0.0.1:0", name="other", announce=print)
+    assert given == [(runtime, "127.0.0.1:0", "other", print)]
