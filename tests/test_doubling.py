@@ -560,3 +560,349 @@ def test_the_error_path_wrapper_replays_each_value_s_own_errors() -> None:
         ("/x" + e.instance_location, "/k" + e.keyword_location) for e in alone.errors(["s", 1])
     )
     assert len(out) == 2 and module._MEMO.table is None
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": "#/$defs/" + name}
+
+
+# d is applied twice on the root's value only (the alternatives share it), once a level: plain in
+# a search with an order of the in-place steps, memoized in one without (a loop in place)
+SHARED = {"d": {"properties": {"x": _ref("leaf")}}, "leaf": {"type": "integer"}}
+ALTERNATIVES = [_ref("d"), {**_ref("d"), "required": ["x"]}]
+# Schemas where a change to the search (doubling.py) changes what is memoized; those with a
+# bare id were shrunk from random schemas that told a change apart (2026-12-07), and exercise
+# the step the id names.
+SEARCH_CASES = [
+    # (a loop in place leaves the search without an order of the in-place steps: every meeting
+    # is memoized, d and the loop at y; a loop missed would leave d plain)
+    pytest.param(
+        {
+            "properties": {"y": {"anyOf": [{"$ref": "#/properties/y"}, {"type": "null"}]}},
+            "anyOf": ALTERNATIVES,
+            "$defs": SHARED,
+        },
+        ["/properties/y", "/$defs/d"],
+        id="a loop in place that starts at a member",
+    ),
+    pytest.param(
+        {
+            "properties": {"y": {"allOf": [_ref("leaf"), {"$ref": "#/properties/y"}]}},
+            "anyOf": ALTERNATIVES,
+            "$defs": SHARED,
+        },
+        ["/properties/y", "/$defs/d"],
+        id="a loop in place through a second step",
+    ),
+    pytest.param(
+        {
+            "anyOf": [R, _ref("a")],
+            "$defs": {
+                "a": {"properties": {"y": {"contains": _ref("c"), "prefixItems": [_ref("c")]}}},
+                "c": {"patternProperties": {"^y": R}},
+            },
+        },
+        ["", "/$defs/a", "/$defs/c"],
+        id="a loop in place through the root",
+    ),
+    # (two references on one node are two steps: d applied twice on the root's value, and
+    # again on each item)
+    pytest.param(
+        {"$defs": {"d": {"items": R}}, "$ref": "#/$defs/d", "$dynamicRef": "#/$defs/d"},
+        ["/$defs/d"],
+        id="two references of one node part",
+    ),
+    # (J meets itself once, on the root's value; K doubles on every item below it: J plain)
+    pytest.param(
+        {
+            "$defs": {
+                "J": {"properties": {"x": _ref("K")}},
+                "K": {"allOf": [{"items": _ref("K")}, {"items": _ref("K")}]},
+            },
+            "anyOf": [_ref("J"), {**_ref("J"), "required": ["x"]}],
+        },
+        ["/$defs/K"],
+        id="a repeating doubling below a bounded one",
+    ),
+    # (A and B go down the items in step, a cycle of pairs with no fresh start on it: M is
+    # applied twice a value, never more; plain)
+    pytest.param(
+        {
+            "$defs": {
+                "A": {"items": _ref("A"), "properties": {"x": _ref("M")}},
+                "B": {"items": _ref("B"), "properties": {"x": _ref("M")}},
+                "M": {"properties": {"y": _ref("L")}},
+                "L": {"type": "integer"},
+            },
+            "anyOf": [_ref("A"), _ref("B")],
+        },
+        [],
+        id="two derivations in step meet a bounded number of times",
+    ),
+    pytest.param(
+        {
+            "not": {"prefixItems": [_ref("b")]},
+            "$defs": {
+                "b": {"items": {"anyOf": [_ref("c")]}},
+                "c": {"allOf": [{"if": _ref("b"), "prefixItems": [R]}]},
+            },
+        },
+        ["/$defs/b"],
+        id="keys by node",
+    ),
+    pytest.param(
+        {
+            "not": {"prefixItems": [_ref("b")]},
+            "$defs": {
+                "b": {"items": {"propertyNames": R, "anyOf": [_ref("c")]}},
+                "c": {
+                    "allOf": [{"if": _ref("b")}],
+                    "items": {"patternProperties": {".": _ref("b")}},
+                },
+            },
+        },
+        [],
+        id="member index by kind",
+    ),
+    pytest.param(
+        {"dependentSchemas": {"x": _ref("a")}, "$defs": {"a": {"contains": R}}},
+        [],
+        id="members not applied in place",
+    ),
+    pytest.param(
+        {
+            "additionalProperties": {"dependentSchemas": {"x": {}}, "$ref": "#/$defs/a"},
+            "$defs": {"a": _ref("b"), "b": {"if": R}},
+        },
+        [],
+        id="groups of in-place steps",
+    ),
+    pytest.param(
+        {
+            "anyOf": [_ref("a")],
+            "$defs": {
+                "a": {
+                    "properties": {
+                        "y": {"dependentSchemas": {"x": _ref("b")}, "prefixItems": [_ref("a")]}
+                    }
+                },
+                "b": {"contains": R},
+            },
+        },
+        ["/$defs/a"],
+        id="ranks from every start",
+    ),
+    pytest.param(
+        {"unevaluatedItems": {"if": R}, "allOf": [_ref("b")], "$defs": {"b": {"prefixItems": [R]}}},
+        [""],
+        id="a node side against a pending side",
+    ),
+    pytest.param(
+        {
+            "additionalProperties": _ref("a"),
+            "$defs": {
+                "a": {
+                    "prefixItems": [{"contains": _ref("b")}],
+                    "oneOf": [{"prefixItems": [R]}, _ref("b")],
+                },
+                "b": {"contains": {"allOf": [_ref("a")]}},
+            },
+        },
+        ["/$defs/b"],
+        id="ranks of every in-place step",
+    ),
+    pytest.param(
+        {
+            "additionalProperties": _ref("a"),
+            "$defs": {
+                "a": {
+                    "prefixItems": [{"prefixItems": [_ref("c"), R]}],
+                    "oneOf": [{"prefixItems": [{}, R]}, _ref("b")],
+                },
+                "b": {"contains": {"allOf": [_ref("a")]}},
+                "c": {},
+            },
+        },
+        [""],
+        id="every member step waits for the other side",
+    ),
+    pytest.param(
+        {
+            "$ref": "#",
+            "dependentSchemas": {"x": _ref("c")},
+            "$defs": {"a": {}, "c": {"additionalProperties": _ref("a")}},
+        },
+        ["", "/$defs/c"],
+        id="in-place steps of every check",
+    ),
+    pytest.param(
+        {"$ref": "#", "items": {}, "dependentSchemas": {"x": {}}}, [""], id="refers of siblings"
+    ),
+    pytest.param(
+        {
+            "properties": {"x": {"allOf": [{"if": _ref("c")}, _ref("c")]}},
+            "$defs": {"b": _ref("b"), "c": {"propertyNames": _ref("b")}},
+        },
+        ["/$defs/c", "/$defs/c/propertyNames"],
+        id="ranks: a loop below a start",
+    ),
+    pytest.param(
+        {
+            "additionalProperties": {"unevaluatedItems": {"additionalProperties": _ref("a")}},
+            "$defs": {
+                "a": {"oneOf": [_ref("b")]},
+                "b": {
+                    "items": {"prefixItems": [_ref("c")], "not": _ref("a")},
+                    "properties": {"z": _ref("c")},
+                },
+                "c": {"contains": _ref("a")},
+            },
+        },
+        ["/$defs/a"],
+        id="named members meet only their name",
+    ),
+    pytest.param(
+        {
+            "anyOf": [_ref("c")],
+            "items": {"allOf": [_ref("a")]},
+            "$defs": {
+                "a": {"if": {}, "then": {"oneOf": [R]}},
+                "b": {"items": _ref("c")},
+                "c": {"$ref": "#/$defs/b", "type": "object"},
+            },
+        },
+        ["/$defs/c"],
+        id="a reference beside a type is no plain reference",
+    ),
+    pytest.param(
+        {
+            "propertyNames": {
+                "if": _ref("c"),
+                "then": {},
+                "else": {"if": {"type": "string"}, "else": R},
+                "allOf": [R, {}],
+            },
+            "$defs": {"c": {}},
+        },
+        [""],
+        id="groups of one check's in-place steps",
+    ),
+    pytest.param(
+        {
+            "patternProperties": {"^y": {}},
+            "$ref": "#/$defs/c",
+            "$defs": {
+                "c": {"unevaluatedItems": {"if": {}, "then": R}, "items": {"allOf": [_ref("c"), R]}}
+            },
+        },
+        ["", "/$defs/c"],
+        id="the root counted as memoized",
+    ),
+    pytest.param(
+        {
+            "properties": {
+                "x": {"contains": _ref("b"), "unevaluatedItems": _ref("b"), "allOf": [R]}
+            },
+            "$defs": {"b": {"$ref": "#", "properties": {"z": {}}}},
+        },
+        ["/$defs/b"],
+        id="every parting node reached",
+    ),
+    pytest.param(
+        {
+            "not": {
+                "unevaluatedItems": {"prefixItems": [R]},
+                "anyOf": [{"if": {}, "then": _ref("c")}],
+            },
+            "$defs": {"c": {"items": {"prefixItems": [_ref("c")]}}},
+        },
+        ["/$defs/c"],
+        id="a fresh start on either side",
+    ),
+    pytest.param(
+        {
+            "properties": {
+                "z": {"$ref": "#/$defs/A", "$dynamicRef": "#/$defs/B"},
+                "b": _ref("A"),
+                "c": _ref("B"),
+            },
+            "$defs": {
+                "A": {"allOf": [_ref("k1"), _ref("k2"), _ref("k3")]},
+                "B": {"anyOf": [_ref("k1"), _ref("k2"), _ref("k3")]},
+                "k1": {"properties": {"p": R}},
+                "k2": {"properties": {"q": R}},
+                "k3": {"properties": {"r": R}},
+            },
+        },
+        ["/$defs/k1", "/$defs/k2", "/$defs/k3"],
+        id="three meetings after the last node that parts",
+    ),
+]
+
+
+@pytest.mark.parametrize("schema,memoized", SEARCH_CASES)
+def test_the_search_memoizes_the_subschemas_whose_doubling_can_repeat(
+    schema: Any, memoized: list[str]
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the loops' own warnings)
+        assert _memoized(schema) == memoized
+
+
+def _search_of(schema: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Any]:
+    """A search over the lowered `schema` (not yet run), its graph and its root node."""
+    from generator import doubling
+
+    calls: list[Any] = []
+    monkeypatch.setattr(doubling, "memoized", lambda *args: calls.append(args) or set())
+    generator.compile_source(schema, format=False)
+    graph, tables, root, live, _ = calls[0]
+    return doubling._Search(graph, tables, live, bool(tables)), graph, graph[root]
+
+
+def test_a_pending_member_step_to_a_plain_reference_waits_at_its_target(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(a plain reference is its target: one pair for both, a pending side too)"""
+    from generator import doubling
+
+    schema = {"items": _ref("t"), "$defs": {"t": {"items": R, "type": "array"}}}
+    search, graph, root = _search_of(schema, monkeypatch)
+    search.run(root)
+    ((kind, member),) = search.edges(root)[1]
+    assert search._plain_ref(member) is not None
+    pending = search._through(doubling._Pending(kind, member))
+    assert (pending.kind, pending.node) == (kind, graph["#/$defs/t"])
+
+
+def test_the_search_gives_up_only_past_max_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past MAX_PAIRS it gives up (every live key counts as found); at MAX_PAIRS it goes on."""
+    from generator import doubling
+
+    schema = {"allOf": [{"items": R}, {"items": R}], "properties": {"a": R, "b": R}}
+    search, graph, root = _search_of(schema, monkeypatch)
+    found = search.run(root)
+    pairs = len(search.sides)
+    assert pairs > 1 and not search.gave_up and found == {"#"}
+    for limit, gives_up in ((pairs, False), (pairs - 1, True)):
+        monkeypatch.setattr(doubling, "MAX_PAIRS", limit)
+        again = doubling._Search(graph, search.tables, search.live, False)
+        assert again.run(root) == (search.live if gives_up else found)
+        assert again.gave_up is gives_up
+
+
+def test_no_pair_of_the_search_holds_a_plain_reference_as_a_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each side is followed through plain references (`_through`): the items' two references
+    to t are one pair (t, t), where the two derivations meet (t's own items: the root)."""
+    schema = {
+        "allOf": [{"items": _ref("t")}, {"items": _ref("t")}],
+        "$defs": {"t": {"items": R, "type": "array"}},
+    }
+    search, graph, root = _search_of(schema, monkeypatch)
+    assert "#/$defs/t" in search.run(root)
+    plain = {key for key, node in search.nodes.items() if search._plain_ref(node) is not None}
+    sides = {side for pair in search.sides.values() for side in pair}
+    assert len(plain) == 3 and id(graph["#/$defs/t"]) in sides
+    assert not plain & sides

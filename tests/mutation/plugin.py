@@ -16,13 +16,21 @@ formats' checkers, records nothing: formats/ parses that text.)
 mutmut forks each mutant's run from a server that imported only the test tools ([tool.mutmut]
 forkserver_warmup): the compiler and the tests are imported in the run, with the mutant active.
 pytest_configure still clears what a run may inherit (caches, copied texts, formats' tables), for
-a server that collected the tests first."""
+a server that collected the tests first.
+
+In a mutant's run each test has a CPU time limit: TIME_FACTOR times its duration in mutmut's stats
+run (mutants/mutmut-stats.json), at least TIME_FLOOR seconds. A test over it ends the run with
+mutmut's exit code for a timeout: a mutant that makes the compiler loop is cut in seconds, not
+after mutmut's own limit of the whole run (timeout_multiplier x all its tests' time). The tests
+run fastest first (mutmut runs them with -x: the first failure ends the run)."""
 
 from __future__ import annotations
 
 import ast
 import inspect
+import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -45,6 +53,17 @@ _texts: dict[str, str] = {}
 # mutmut names the function), recorded by copy_ran where this plugin is loaded and nothing
 # elsewhere (a module written by a test may be run by another process: `id` is then called).
 _HIT = "getattr(__import__('sys').modules.get({plugin!r}), 'copy_ran', id)({name!r})\n"
+
+
+# A test of a mutant's run may use TIME_FACTOR times the time it took in the stats run (wall time
+# there, with hits recorded: more than its CPU time in a clean run), and TIME_FLOOR seconds at
+# least (a test may be the first to build what later tests reuse). CPU time, not wall time: the
+# machine's load does not cut a test.
+TIME_FACTOR = 10.0
+TIME_FLOOR = 10.0
+TIMEOUT_EXIT = 36  # (mutmut's exit code for "timeout")
+STATS = "mutmut-stats.json"  # (in mutants/, where mutmut runs the tests)
+_durations: dict[str, float] = {}
 
 
 def _mutant() -> str:
@@ -209,3 +228,55 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     counted as reached by every test that needs it, not by the first alone."""
     if _ACTIVE and _mutant() == "stats":
         _forget_memos()
+
+
+def durations(stats: Path) -> dict[str, float]:
+    """Each test's duration in mutmut's stats run, by node id ({} without a stats file)."""
+    try:
+        found = json.loads(stats.read_text(encoding="utf-8"))["duration_by_test"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return {str(test): float(seconds) for test, seconds in found.items()}
+
+
+def time_limit(nodeid: str, known: dict[str, float]) -> float:
+    """The CPU seconds a test may use in a mutant's run."""
+    return max(TIME_FLOOR, TIME_FACTOR * known.get(nodeid, 0.0))
+
+
+def _limited() -> bool:
+    """A run of one mutant (not the stats run, the clean run or the forced failure)."""
+    return _ACTIVE and "__mutmut_" in _mutant()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """In a mutant's run: the tests fastest first, those the stats run did not time last."""
+    if not _limited():
+        return
+    _durations.clear()
+    _durations.update(durations(Path.cwd() / STATS))
+    items.sort(key=lambda item: _durations.get(item.nodeid, float("inf")))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """In a mutant's run: the test ends the run as a timeout once over its CPU time limit."""
+    if not _limited():
+        yield
+        return
+    limit = time_limit(item.nodeid, _durations)
+
+    def over(signum: int, frame: Any) -> None:
+        pytest.exit(
+            f"{item.nodeid}: over its limit of {limit:.1f} s of CPU time under the mutant "
+            f"(tests/mutation/plugin.py TIME_FACTOR): a hang",
+            returncode=TIMEOUT_EXIT,
+        )
+
+    previous = signal.signal(signal.SIGPROF, over)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)

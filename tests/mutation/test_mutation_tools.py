@@ -4,6 +4,7 @@ generated module copies under mutmut (tests/mutation/plugin.py); mutmut itself i
 from __future__ import annotations
 
 import ast
+import json
 import sys
 import tomllib
 import types
@@ -240,3 +241,95 @@ def test_a_workspace_config_is_the_projects_with_the_modules_files_and_tests(
     assert not (where / "generator").is_symlink()
     for path in ("generator/api.py", "templates/module.py.j2", "tests/mutation/plugin.py"):
         assert (where / path).read_bytes() == (run.ROOT / path).read_bytes()
+
+
+class _Item:
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+@pytest.fixture
+def mutant_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, float]:
+    """A mutant's run in a workspace's mutants/ (tmp_path) whose stats timed two tests."""
+    known = {"tests/t.py::slow": 2.5, "tests/t.py::fast": 0.01}
+    (tmp_path / plugin.STATS).write_text(json.dumps({"duration_by_test": known, "other": 1}))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(plugin, "_ACTIVE", True)
+    monkeypatch.setattr(plugin, "_mutant", lambda: "generator.doubling.x_memoized__mutmut_1")
+    return known
+
+
+def test_a_test_s_cpu_limit_is_ten_times_its_stats_time_and_ten_seconds_at_least(
+    tmp_path: Path, mutant_run: dict[str, float]
+) -> None:
+    assert plugin.durations(tmp_path / plugin.STATS) == mutant_run
+    assert plugin.durations(tmp_path / "absent.json") == {}
+    (tmp_path / "bad.json").write_text("{")
+    assert plugin.durations(tmp_path / "bad.json") == {}
+    assert plugin.time_limit("tests/t.py::slow", mutant_run) == 25.0
+    assert plugin.time_limit("tests/t.py::fast", mutant_run) == plugin.TIME_FLOOR == 10.0
+    assert plugin.time_limit("tests/t.py::new", mutant_run) == 10.0
+
+
+@pytest.mark.parametrize("mutant", ["generator.doubling.x_memoized__mutmut_1", "stats", "fail", ""])
+def test_a_mutant_s_run_takes_its_tests_fastest_first(
+    mutant_run: dict[str, float], monkeypatch: pytest.MonkeyPatch, mutant: str
+) -> None:
+    """(only a mutant's: the stats run, the clean run and the forced failure keep pytest's order)"""
+    monkeypatch.setattr(plugin, "_mutant", lambda: mutant)
+    items = [_Item(n) for n in ("tests/t.py::new", "tests/t.py::slow", "tests/t.py::fast")]
+    plugin.pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    order = [item.nodeid for item in items]
+    if mutant == "stats" or "__mutmut_" not in mutant:
+        assert order == ["tests/t.py::new", "tests/t.py::slow", "tests/t.py::fast"]
+    else:
+        assert order == ["tests/t.py::fast", "tests/t.py::slow", "tests/t.py::new"]
+
+
+def _spin(limit_seconds: float) -> None:
+    """Use CPU time until a signal handler raises (or `limit_seconds` of it pass)."""
+    import time
+
+    end = time.process_time() + limit_seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_a_test_over_its_cpu_limit_ends_a_mutant_s_run_as_a_timeout(
+    mutant_run: dict[str, float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    monkeypatch.setattr(plugin, "TIME_FLOOR", 0.2)
+    plugin.pytest_collection_modifyitems([])
+    before = signal.getsignal(signal.SIGPROF)
+    call = plugin.pytest_runtest_call(_Item("tests/t.py::fast"))  # type: ignore[arg-type]
+    next(call)
+    with pytest.raises(pytest.exit.Exception) as stopped:
+        _spin(30.0)
+    assert stopped.value.returncode == plugin.TIMEOUT_EXIT == 36
+    assert "tests/t.py::fast: over its limit of 0.2 s of CPU time" in str(stopped.value)
+    with pytest.raises(StopIteration):
+        call.send(None)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGPROF) is before
+    # a test within its limit runs to its end, and leaves no timer behind
+    call = plugin.pytest_runtest_call(_Item("tests/t.py::slow"))  # type: ignore[arg-type]
+    next(call)
+    _spin(0.3)
+    with pytest.raises(StopIteration):
+        call.send(None)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_outside_a_mutant_s_run_no_test_has_a_cpu_limit(
+    mutant_run: dict[str, float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    monkeypatch.setattr(plugin, "_mutant", lambda: "stats")
+    call = plugin.pytest_runtest_call(_Item("tests/t.py::fast"))  # type: ignore[arg-type]
+    next(call)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
+    with pytest.raises(StopIteration):
+        call.send(None)
