@@ -275,9 +275,12 @@ class Sample:
     """The sample modules, built by the C backend (imported by name) and pure (the same files,
     executed)."""
 
-    def __init__(self, directory: Path, cases: list[Case], sanitize: bool = False) -> None:
+    def __init__(
+        self, directory: Path, cases: list[Case], sanitize: bool = False, package_name: str = PACKAGE
+    ) -> None:
         self.directory = directory
-        package = directory / PACKAGE
+        self.package_name = package_name
+        package = directory / package_name
         package.mkdir()
         (package / "__init__.py").write_text("")
         self.cases = [case for case in cases if self._write(package, case)]
@@ -293,10 +296,13 @@ class Sample:
         self.pure: dict[str, Any] = {}
         if sanitize:
             return  # (imported only by a child process that has the sanitizers' runtime)
+        # Each test file names its own package: a second one of the same name would be
+        # answered from sys.modules, where the first file's package already is.
+        assert package_name not in sys.modules, f"{package_name} is already imported"
         sys.path.insert(0, str(directory))
         try:
             for case in self.cases:
-                self.native[case.name] = importlib.import_module(f"{PACKAGE}.{case.name}")
+                self.native[case.name] = importlib.import_module(f"{package_name}.{case.name}")
         finally:
             sys.path.remove(str(directory))
         for case in self.cases:

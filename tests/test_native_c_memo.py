@@ -23,7 +23,7 @@ from generator.native.c_build import render_c
 from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .test_doubling import SCHEMA as SHARED_D
-from .test_native_c import _BOUNDARY, _FLAT, DOUBLING, PACKAGE, Case, Sample, _nested
+from .test_native_c import _BOUNDARY, _FLAT, DOUBLING, Case, Sample, _nested
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -96,6 +96,7 @@ TREE_TESTS += [
     {},
     "s",
 ]
+PACKAGE = "straightline_c_memo"  # (not test_native_c's: both may be imported in one run)
 ARRAYS: list[Any] = [_nested(depth, leaf) for depth in (0, 1, 5, 40) for leaf in (1, "s", None)]
 
 
@@ -114,7 +115,7 @@ def _cases() -> list[Case]:
 def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (the loop's own warning)
-        return Sample(tmp_path_factory.mktemp("native_c_memo"), _cases())
+        return Sample(tmp_path_factory.mktemp("native_c_memo"), _cases(), package_name=PACKAGE)
 
 
 def _python_calls(run: Any, instance: Any) -> list[str]:
