@@ -276,7 +276,11 @@ class Sample:
     executed)."""
 
     def __init__(
-        self, directory: Path, cases: list[Case], sanitize: bool = False, package_name: str = PACKAGE
+        self,
+        directory: Path,
+        cases: list[Case],
+        sanitize: bool = False,
+        package_name: str = PACKAGE,
     ) -> None:
         self.directory = directory
         self.package_name = package_name
