@@ -941,6 +941,15 @@ class CFunction:
                     f"{found} = Py_IS_TYPE({left}, &PyType_Type) ? ({tests}) "
                     f": sl_set_contains({right}, {left});"
                 )
+            elif frozen and container.id in self.module.str_sets:  # type: ignore[attr-defined]
+                # (an exact str is one of the set's strs where its text is: found in C)
+                number = self.module.used_str_sets.setdefault(
+                    container.id, len(self.module.used_str_sets)  # type: ignore[attr-defined]
+                )
+                self.emit(
+                    f"{found} = sl_str_key({left}) ? sl_sfind{number}({left}) >= 0 "
+                    f": sl_set_contains({right}, {left});"
+                )
             elif frozen:
                 self.emit(f"{found} = sl_set_contains({right}, {left});")
             elif _is_str_literal(expr.left) and len(str.__str__(expr.left.value)) == 1:
@@ -1354,6 +1363,20 @@ class CModule:
                 )
             )
         }
+        # the frozensets of str literals only (property names: `k not in _K3`), with their strs
+        self.str_sets = {
+            c.target.id: tuple(str.__str__(e.value) for e in c.value.args[0].items)  # type: ignore[attr-defined]
+            for c in constants
+            if isinstance(c, t.Assign)
+            and isinstance(c.target, t.Name)
+            and c.target.id in self.frozensets
+            and isinstance(c.value, t.Call)
+            and c.value.args
+            and c.value.args[0].items  # type: ignore[attr-defined]
+            and all(_is_str_literal(e) for e in c.value.args[0].items)  # type: ignore[attr-defined]
+        }
+        # the sets a rendered function looks a key up in in C, by name: their number (sl_sfind<N>)
+        self.used_str_sets: dict[str, int] = {}
         # the module-level tables the fast path looks up by a run-time key (`_F3.get(k)`), read
         # from the statements that fill them after the functions, by name
         self.tables = _tables(constants, late)
@@ -1555,6 +1578,11 @@ class CModule:
                 )
         yield from self.memo_callers
         yield ""
+        if self.used_str_sets:
+            yield "/* the sets of strs a key is looked up in in C */"
+            for name, number in self.used_str_sets.items():
+                yield _table_find(f"sl_sfind{number}", self.str_sets[name])
+            yield ""
         if self.used_tables:
             yield "/* the tables looked up in C: each one's entries, key finder and calls */"
             yield _static("data", f"uint64_t sl_tv[{len(self.used_tables)}]", ";")
