@@ -31,7 +31,7 @@ from generator.native.c_build import render_c
 
 from .native_hostile import assert_same, hostile_instances
 from .strategies import JSON
-from .test_native_c import _BOUNDARY, _FLAT, Case, Sample
+from .test_native_c import _BOUNDARY, _FLAT, Case, Sample, _pure
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -359,3 +359,42 @@ def test_the_tables_c_is_not_written_for_a_module_without_tables(tmp_path: Path)
     text = generator.compile_source(schema, name="small")
     c_text = render_c(schema, text, "small", "small.py", name="small").render()
     assert "sl_tfind" not in c_text and "sl_table_ready(" not in c_text
+
+
+def test_the_tables_cut_into_units_answer_as_the_pure_module(tmp_path: Path) -> None:
+    """A module whose C is cut into translation units (c_build.c_units): the tables' entries and
+    versions are the first unit's data, their find and call functions are shared with the units
+    that look them up."""
+    import importlib
+
+    import generator
+    from generator.native.c_build import build_c_natives, c_units
+
+    package_name = "straightline_c_tables_units"
+    package = tmp_path / package_name
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    names = ("patterned", "known", "dispatch")
+    jobs: list[tuple[Any, Any, dict[str, Any]]] = []
+    for name in names:
+        module = package / f"{name}.py"
+        module.write_text(generator.compile_source(SCHEMAS[name], name=name))
+        rendered = render_c(SCHEMAS[name], module.read_text(), name, module.name, name=name)
+        assert len(c_units(rendered.units(), 3_000)) > 2, name  # (the control: cut)
+        jobs.append((module, SCHEMAS[name], {"name": name}))
+    build_c_natives(jobs, unit_bytes=3_000, timeout=1200)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        native = {name: importlib.import_module(f"{package_name}.{name}") for name in names}
+    finally:
+        sys.path.remove(str(tmp_path))
+    for name in names:
+        assert str(native[name].__file__).endswith(EXTENSION_SUFFIX)
+        pure = _pure(package / f"{name}.py")
+        for instance in _instances(name):
+            assert_same(native[name], pure, instance)
+        tables = [n for n in vars(pure) if re.fullmatch(r"_[FD]\d+", n)]
+        for table in tables:  # (the init, in the first unit, read the table)
+            hidden = _unseen_references(getattr(native[name], table))
+            assert [unseen for unseen, _ in hidden] == [count for _, count in hidden], name
+        assert len(tables) == (name != "known"), name
