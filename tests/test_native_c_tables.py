@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -29,9 +30,10 @@ from hypothesis import strategies as st
 from generator.native import EXTENSION_SUFFIX
 from generator.native.c_build import render_c
 
+from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .strategies import JSON
-from .test_native_c import _BOUNDARY, _FLAT, Case, Sample, _pure
+from .test_native_c import _BOUNDARY, _FLAT, _SANITIZED, Case, Sample, _asan_runtime, _pure
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -398,3 +400,38 @@ def test_the_tables_cut_into_units_answer_as_the_pure_module(tmp_path: Path) -> 
             hidden = _unseen_references(getattr(native[name], table))
             assert [unseen for unseen, _ in hidden] == [count for _, count in hidden], name
         assert len(tables) == (name != "known"), name
+
+
+@pytest.mark.skipif(
+    _asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed"
+)
+def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Path) -> None:
+    """The tables' C built with -fsanitize=address,undefined, run in a child process with the
+    sanitizers' runtime: the instances (as JSON carries them) answer as the pure modules, and no
+    sanitizer reports anything (the switches' reads stay within each key)."""
+    package_name = "straightline_c_tables_asan"
+    names = ("closed", "patterned", "known", "dispatch")
+    cases = [Case(name, SCHEMAS[name], {}, _instances(name)) for name in names]
+    built = Sample(tmp_path, cases, sanitize=True, package_name=package_name)
+    environment = {
+        **os.environ,
+        "LD_PRELOAD": _asan_runtime() or "",
+        "PYTHONMALLOC": "malloc",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    }
+    script = _SANITIZED.format(package=package_name, suffix=EXTENSION_SUFFIX)
+    # (str subclasses become strs, keys JSON cannot hold are left out)
+    payload = json.dumps(
+        [(case.name, case.tests) for case in built.cases], skipkeys=True, default=repr
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=environment,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
+    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
+    assert int(done.stdout.split()[-1]) > 300
