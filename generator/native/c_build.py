@@ -69,6 +69,7 @@ def render_c(
         filename,
         built.emitter.consts.definitions,
         built.emitter.pattern_sources,
+        built.emitter.consts.late,
     )
     module.render()
     return module

@@ -160,6 +160,12 @@ class CFunction:
         # the items one PyDict_Next pass read (prefetch): (dict name, key) -> (site, slot)
         self.prefetched: dict[tuple[str, str], tuple[int, int]] = {}
         self.sites: list[int] = []  # each pass's number of keys
+        # the locals a table look-up assigns somewhere (`f = _F3.get(k)`): each has a C index
+        # W_<name> of the entry found in C (-1: none, or looked up as a dict)
+        self.table_targets = _table_targets(function.body, module.tables)
+        # where the code being rendered runs, the locals that hold what a table look-up found,
+        # by the table's name
+        self.table_locals: dict[str, str] = {}
 
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -193,6 +199,11 @@ class CFunction:
         head = [f"static {_fast_declarator(self.symbol)} {{", "    int result = -1;"]
         head += [f"    PyObject *{name} = NULL;" for name in owned]
         head += [f"    Py_ssize_t S_{name} = PY_SSIZE_T_MIN;" for name in sorted(self.used_sizes)]
+        head += [
+            f"    Py_ssize_t W_{self.locals[name]} = -1;"
+            for name in sorted(self.table_targets)
+            if name in self.locals
+        ]
         for site, count in enumerate(self.sites):
             head.append(f"    PyObject *P{site}[{count}] = {{NULL}};")
             head.append(f"    int ok{site} = 0;")
@@ -269,6 +280,8 @@ class CFunction:
             for index, element in enumerate(target.elements):
                 self.assign(element, f"{items}[{index}]")
             return
+        if self.table_lookup(target, value):
+            return
         self.assign(target, self.obj(value))
         if (
             isinstance(target, t.Name)
@@ -281,9 +294,90 @@ class CFunction:
         ):
             self.type_of[target.id] = value.args[0].id
 
+    def table_lookup(self, target: t.Expr, value: t.Expr) -> bool:
+        """`f = _F3.get(k)`, `_F3` a module table (CModule.tables): an exact str key's entry
+        found in C by its text (CTable's find function) while the table is the one its init
+        read (its dict's version); the entry's number kept in W_f for the call of what it holds
+        (table_call). Any other key, or a table changed since, is looked up as the dict's `get`
+        looks it up. Whether it was rendered so."""
+        if not (
+            isinstance(target, t.Name)
+            and target.id in self.table_targets
+            and isinstance(value, t.Call)
+            and isinstance(value.func, t.Attr)
+            and value.func.attr == "get"
+            and isinstance(value.func.value, t.Name)
+            and value.func.value.id not in self.locals
+            and value.func.value.id in self.module.tables
+            and len(value.args) == 1
+        ):
+            return False
+        table_name = value.func.value.id
+        number = self.module.use_table(table_name)
+        table, key = self.name(table_name), self.obj(value.args[0])
+        local = self.local(target)
+        self.forget(target.id)
+        index = "W_" + self.locals[target.id]
+        self.emit(f"if (sl_table_key({table}, sl_tv[{number}], {key})) {{")
+        self.emit(f"    {index} = sl_tfind{number}({key});")
+        self.emit(
+            f"    Py_XSETREF({local}, Py_NewRef({index} >= 0 ? sl_te{number}[{index}] : Py_None));"
+        )
+        self.emit("} else {")
+        self.emit(f"    {index} = -1;")
+        get = self.module.symbols.name("get")
+        self.emit(f"    Py_XSETREF({local}, sl_dict_get1({table}, {key}, {get}));")
+        self.emit(f"    if ({local} == NULL) goto error;")
+        self.emit("}")
+        self.assigned.add(target.id)
+        self.table_locals[target.id] = table_name
+        return True
+
+    def table_call(self, expr: t.Call) -> _Value | None:
+        """`f[0](v)` (a property table's pair) or `f(x)` (a dispatch table's function), `f`
+        what a table look-up found here: the entry's C function called directly where the
+        look-up was C's and the entry has a C form, counting the level its call would (as
+        call() does); else the call as the interpreter makes it."""
+        func = expr.func
+        if isinstance(func, t.Subscript) and isinstance(func.value, t.Name):
+            name, form = func.value.id, "pair"
+            first = func.index
+            if not (isinstance(first, t.Lit) and type(first.value) is int and first.value == 0):
+                return None
+        elif isinstance(func, t.Name):
+            name, form = func.id, "function"
+        else:
+            return None
+        table_name = self.table_locals.get(name)
+        if table_name is None or len(expr.args) != 1:
+            return None
+        if self.module.tables[table_name].kind != form:
+            return None
+        number = self.module.use_table(table_name)
+        self.name(name)  # (unbound: raised as the pure module raises it)
+        index = "W_" + self.locals[name]
+        found = self.int_var()
+        self.emit(f"if ({index} >= 0) {{")
+        self.depth += 1
+        self.emit(f"{found} = sl_tcall{number}({index}, {self.obj(expr.args[0])});")
+        self.depth -= 1
+        self.emit("} else {")
+        self.emit(f"    {found} = -2;")
+        self.emit("}")
+        self.emit(f"if ({found} == -2) {{")  # (no C form: the call)
+        self.depth += 1
+        callee = self.obj(func)
+        result = self.vectorcall(callee, [self.obj(a) for a in expr.args])
+        self.emit(f"{found} = PyObject_IsTrue({result});")
+        self.depth -= 1
+        self.emit("}")
+        self.emit(f"if ({found} < 0) goto error;")
+        return _Value("bool", found)
+
     def forget(self, name: str) -> None:
         """What was known of a name before it is assigned again."""
         self.exact.pop(name, None)
+        self.table_locals.pop(name, None)
         self.type_of.pop(name, None)
         for holder in [h for h, held in self.type_of.items() if held == name]:
             del self.type_of[holder]
@@ -450,6 +544,9 @@ class CFunction:
             self.lines[-1] = f"{'    ' * self.depth}if ({local} == NULL) goto error;"
         else:
             self.emit(f"Py_XSETREF({local}, Py_NewRef({value}));")
+        if target.id in self.table_targets:  # type: ignore[attr-defined]
+            # (no entry found in C: what it holds now is called as the interpreter calls it)
+            self.emit(f"W_{self.locals[target.id]} = -1;")  # type: ignore[attr-defined]
         self.assigned.add(target.id)  # type: ignore[attr-defined]
 
     def for_loop(self, stmt: t.For) -> None:
@@ -844,6 +941,15 @@ class CFunction:
                     f"{found} = Py_IS_TYPE({left}, &PyType_Type) ? ({tests}) "
                     f": sl_set_contains({right}, {left});"
                 )
+            elif frozen and container.id in self.module.str_sets:  # type: ignore[attr-defined]
+                # (an exact str is one of the set's strs where its text is: found in C)
+                number = self.module.used_str_sets.setdefault(
+                    container.id, len(self.module.used_str_sets)  # type: ignore[attr-defined]
+                )
+                self.emit(
+                    f"{found} = sl_str_key({left}) ? sl_sfind{number}({left}) >= 0 "
+                    f": sl_set_contains({right}, {left});"
+                )
             elif frozen:
                 self.emit(f"{found} = sl_set_contains({right}, {left});")
             elif _is_str_literal(expr.left) and len(str.__str__(expr.left.value)) == 1:
@@ -885,6 +991,9 @@ class CFunction:
     def call(self, expr: t.Call) -> _Value:
         if any(isinstance(a, (t.GenExp, t.ListComp)) for a in expr.args):
             raise Unsupported("a generator expression")
+        direct = self.table_call(expr)
+        if direct is not None:
+            return direct
         func = expr.func
         if isinstance(func, t.Attr):
             return self.method(func, expr.args)
@@ -1213,11 +1322,13 @@ class CModule:
         filename: str,
         constants: Iterable[t.Stmt] = (),
         pattern_sources: Mapping[str, str] | None = None,
+        late: Iterable[t.Stmt] = (),
     ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
         self.filename = filename
         self.fast = {f.name.id: f for f in functions if is_fast(f)}
+        constants = list(constants)
         self.aliases = {
             a.target.id: a.value.id
             for a in aliases
@@ -1252,6 +1363,25 @@ class CModule:
                 )
             )
         }
+        # the frozensets of str literals only (property names: `k not in _K3`), with their strs
+        self.str_sets = {
+            c.target.id: tuple(str.__str__(e.value) for e in c.value.args[0].items)  # type: ignore[attr-defined]
+            for c in constants
+            if isinstance(c, t.Assign)
+            and isinstance(c.target, t.Name)
+            and c.target.id in self.frozensets
+            and isinstance(c.value, t.Call)
+            and c.value.args
+            and c.value.args[0].items  # type: ignore[attr-defined]
+            and all(_is_str_literal(e) for e in c.value.args[0].items)  # type: ignore[attr-defined]
+        }
+        # the sets a rendered function looks a key up in in C, by name: their number (sl_sfind<N>)
+        self.used_str_sets: dict[str, int] = {}
+        # the module-level tables the fast path looks up by a run-time key (`_F3.get(k)`), read
+        # from the statements that fill them after the functions, by name
+        self.tables = _tables(constants, late)
+        # the tables a rendered function looks up in C, by name: their number (sl_te<N>...)
+        self.used_tables: dict[str, int] = {}
         # each pattern constant's ECMA-262 source (a `search` or a matcher's table), by name
         self.pattern_sources = dict(pattern_sources or {})
         # the DFAs rendered as C tables: (constant name, how it is called) -> its C symbol
@@ -1298,6 +1428,46 @@ class CModule:
     def symbol(name: str) -> str:
         return "sl" + name
 
+    def use_table(self, name: str) -> int:
+        """The number of a table a rendered function looks up in C (its C: sl_tfind<N>...)."""
+        return self.used_tables.setdefault(name, len(self.used_tables))
+
+    def table_callee(self, name: str) -> str | None:
+        """The C call, on `v`, of a table entry's function `name` as call() makes it (a lean
+        memo wrapper's C form, a fast function through its alias), or None: no C form."""
+        memo = self.memo(name)
+        if memo is not None:
+            return f"sl_memo_{self.symbol(memo)}(v, 0)"
+        target = self.target(name)
+        return f"sl_call_{self.symbol(target)}(v)" if target is not None else None
+
+    def _table_c(self, name: str, number: int) -> Iterable[CUnit]:
+        """A table's C: its entries (read at init, sl_table_ready), the function that finds a
+        key's entry number from its text, and the one that calls an entry's function."""
+        table = self.tables[name]
+        yield _static("data", f"PyObject *sl_te{number}[{len(table.keys)}]", ";")
+        yield _table_find(f"sl_tfind{number}", table.keys)
+        calls: dict[str, list[int]] = {}
+        for index, callee in enumerate(table.callees):
+            call_ = self.table_callee(callee)
+            if call_ is not None:
+                calls.setdefault(call_, []).append(index)
+        lines = ["    switch (i) {"]
+        for call_, indexes in calls.items():
+            lines += ["    " + " ".join(f"case {i}:" for i in indexes), f"        return {call_};"]
+        lines += [
+            "    default:",
+            "        return -2;  /* (no C form: called as Python calls it) */",
+        ]
+        yield _static(
+            "function",
+            f"int sl_tcall{number}(Py_ssize_t i, PyObject *v)",
+            " {",
+            *lines,
+            "    }",
+            "}",
+        )
+
     def dfa(self, name: str, called: str) -> str | None:
         """The C symbol of the DFA of the pattern constant `name`, if it has one: `called`
         "search" for a compiled pattern's `search` (the automaton built from its ECMA-262
@@ -1314,6 +1484,20 @@ class CModule:
                 self.dfa_tables.append(table)
             self.dfas[key] = symbol
         return self.dfas[key]
+
+    def _tables_ready(self) -> list[str]:
+        """The end of the init's test of the install: where it succeeded, each table is read
+        (sl_table_ready) now that the C functions are in it."""
+        if not self.used_tables:
+            return ["    }"]
+        lines = ["    } else {"]
+        for name, number in self.used_tables.items():
+            size, table = len(self.tables[name].keys), self.symbols.global_(name)
+            lines.append(
+                f"        sl_table_ready({table}, {size}, sl_tfind{number}, sl_te{number}, "
+                f"&sl_tv[{number}]);"
+            )
+        return lines + ["    }"]
 
     def render(self) -> str:
         """The C file (rendered once)."""
@@ -1394,6 +1578,17 @@ class CModule:
                 )
         yield from self.memo_callers
         yield ""
+        if self.used_str_sets:
+            yield "/* the sets of strs a key is looked up in in C */"
+            for name, number in self.used_str_sets.items():
+                yield _table_find(f"sl_sfind{number}", self.str_sets[name])
+            yield ""
+        if self.used_tables:
+            yield "/* the tables looked up in C: each one's entries, key finder and calls */"
+            yield _static("data", f"uint64_t sl_tv[{len(self.used_tables)}]", ";")
+            for name, number in self.used_tables.items():
+                yield from self._table_c(name, number)
+            yield ""
         for name in self.fast:
             if name in self.rendered:
                 lines = self.rendered[name]
@@ -1472,13 +1667,170 @@ class CModule:
             "        if (warned < 0) {",
             "            goto fail;",
             "        }",
-            "    }",
+            *self._tables_ready(),
             "    return module;",
             "  fail:",
             "    Py_DECREF(module);",
             "    return NULL;",
             "}",
         )
+
+
+@dataclass(frozen=True)
+class CTable:
+    """A module-level dict the fast path looks up by a run-time key and calls what it finds: a
+    property table (`_F3`: property name -> (fast, error) pair, called as `f[0](v)`, kind
+    "pair") or a dispatch table (`_D5`: a discriminator's value -> fast function, called as
+    `f(x)`, kind "function"). `keys` in the dict's order; `callees[i]` the name of the function
+    (or alias) key i's entry calls."""
+
+    kind: Literal["pair", "function"]
+    keys: tuple[str, ...]
+    callees: tuple[str, ...]
+
+
+def _tables(constants: Iterable[t.Stmt], late: Iterable[t.Stmt]) -> dict[str, CTable]:
+    """The tables the module defines empty (`_F3: Final[...] = {}`) and fills after the
+    functions with str-literal keys only (`_F3.update({"a": _Q0, ...})`, `_D5["a"] = _v2`), each
+    entry a pair (`_Q0 = (_v1, _e1)`) or each a function; a table any other statement names is
+    none of them."""
+    empty = {
+        c.target.id
+        for c in constants
+        if isinstance(c, t.Assign)
+        and isinstance(c.target, t.Name)
+        and isinstance(c.value, t.Display)
+        and c.value.kind == "dict"
+        and not c.value.items
+    }
+    late = list(late)
+    pairs: dict[str, str] = {}
+    for stmt in late:
+        if (
+            isinstance(stmt, t.Assign)
+            and isinstance(stmt.target, t.Name)
+            and isinstance(stmt.value, t.Tuple)
+            and len(stmt.value.elements) == 2
+            and all(isinstance(e, t.Name) for e in stmt.value.elements)
+        ):
+            pairs[stmt.target.id] = stmt.value.elements[0].id  # type: ignore[attr-defined]
+    filled: dict[str, dict[str, str]] = {}
+    spoiled: set[str] = set()
+    for stmt in late:
+        rows = _table_rows(stmt)
+        if rows is not None and rows[0] in empty:
+            filled.setdefault(rows[0], {}).update(rows[1])  # (as the dict takes them)
+        else:
+            spoiled |= {n.id for n in _nodes(stmt) if isinstance(n, t.Name) and n.id in empty}
+    tables: dict[str, CTable] = {}
+    for name, entries in filled.items():
+        kinds = {"pair" if value in pairs else "function" for value in entries.values()}
+        if name in spoiled or len(kinds) != 1:
+            continue
+        kind: Literal["pair", "function"] = "pair" if kinds == {"pair"} else "function"
+        callees = tuple(pairs[v] if kind == "pair" else v for v in entries.values())
+        tables[name] = CTable(kind, tuple(entries), callees)
+    return tables
+
+
+def _table_rows(stmt: t.Stmt) -> tuple[str, dict[str, str]] | None:
+    """A table and the rows a statement fills it with, each a str literal key and a name:
+    `T.update({"a": N, ...})` or `T["a"] = N`; None for any other statement."""
+    if (
+        isinstance(stmt, t.ExprStmt)
+        and isinstance(stmt.value, t.Call)
+        and isinstance(stmt.value.func, t.Attr)
+        and stmt.value.func.attr == "update"
+        and isinstance(stmt.value.func.value, t.Name)
+        and len(stmt.value.args) == 1
+        and isinstance(stmt.value.args[0], t.Display)
+        and stmt.value.args[0].kind == "dict"
+    ):
+        rows: dict[str, str] = {}
+        for key, value in stmt.value.args[0].items:
+            if not (_is_str_literal(key) and isinstance(value, t.Name)):
+                return None
+            rows[str.__str__(key.value)] = value.id
+        return stmt.value.func.value.id, rows
+    if (
+        isinstance(stmt, t.Assign)
+        and isinstance(stmt.target, t.Subscript)
+        and isinstance(stmt.target.value, t.Name)
+        and _is_str_literal(stmt.target.index)
+        and isinstance(stmt.value, t.Name)
+    ):
+        return stmt.target.value.id, {str.__str__(stmt.target.index.value): stmt.value.id}
+    return None
+
+
+def _table_targets(block: Iterable[t.Stmt], tables: Mapping[str, CTable]) -> set[str]:
+    """The locals a block assigns a table's look-up to (`f = _F3.get(k)`), anywhere in it."""
+    return {
+        node.target.id
+        for node in _nodes(block)
+        if isinstance(node, t.Assign)
+        and isinstance(node.target, t.Name)
+        and isinstance(node.value, t.Call)
+        and isinstance(node.value.func, t.Attr)
+        and node.value.func.attr == "get"
+        and isinstance(node.value.func.value, t.Name)
+        and node.value.func.value.id in tables
+    }
+
+
+_KINDS = {1: "Py_UCS1", 2: "Py_UCS2", 4: "Py_UCS4"}
+
+
+def _table_find(symbol: str, keys: tuple[str, ...]) -> CUnit:
+    """`Py_ssize_t symbol(PyObject *k)`: the number of the key equal to the exact str `k`, else
+    -1. A str equals a key where their kinds (the width of their code units, which CPython keeps
+    the narrowest that holds the str), lengths and code units are equal, as CPython's own
+    comparison decides it: a switch on the kind, the length and the first code unit, then the
+    other units compared."""
+    found: dict[int, dict[int, dict[int, list[tuple[int, list[int]]]]]] = {}
+    for index, key in enumerate(keys):
+        units = [ord(c) for c in key]
+        width = 1 if max(units, default=0) < 0x100 else 2 if max(units) < 0x10000 else 4
+        by_first = found.setdefault(width, {}).setdefault(len(units), {})
+        by_first.setdefault(units[0] if units else -1, []).append((index, units))
+    lines = [
+        "    Py_ssize_t n = PyUnicode_GET_LENGTH(k);",
+        "    const void *data = PyUnicode_DATA(k);",
+        "    switch (PyUnicode_KIND(k)) {",
+    ]
+    for width, by_length in sorted(found.items()):
+        c_type = _KINDS[width]
+        lines.append(f"    case PyUnicode_{width}BYTE_KIND: {{")
+        lines.append(f"        const {c_type} *s = (const {c_type} *)data;")
+        lines.append("        switch (n) {")
+        for length, by_first in sorted(by_length.items()):
+            lines.append(f"        case {length}:")
+            if length == 0:  # (the empty str: one key at most)
+                ((index, _),) = by_first[-1]
+                lines.append(f"            return {index};")
+                continue
+            lines.append("            switch (s[0]) {")
+            for first, entries in sorted(by_first.items()):
+                lines.append(f"            case 0x{first:X}:")
+                for index, units in entries:
+                    rest = units[1:]
+                    if not rest:
+                        lines.append(f"                return {index};")
+                        continue
+                    if width == 1:
+                        text = _c_bytes(bytes(rest))
+                    else:
+                        text = f"(const {c_type}[]){{{', '.join(f'0x{u:X}' for u in rest)}}}"
+                    lines.append(
+                        f"                if (memcmp(s + 1, {text}, {len(rest) * width}) == 0) "
+                        f"return {index};"
+                    )
+                lines.append("                break;")
+            lines.append("            }")
+            lines.append("            break;")
+        lines += ["        }", "        break;", "    }"]
+    lines += ["    }", "    (void)data;", "    return -1;"]
+    return _static("function", f"Py_ssize_t {symbol}(PyObject *k)", " {", *lines, "}")
 
 
 def _lean_memo(value: t.Expr) -> str | None:
@@ -1598,4 +1950,4 @@ def _c_comment(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9 ,.;:()'_-]", " ", text)[:200]
 
 
-__all__ = ["CModule", "CUnit", "UnitKind", "Unsupported", "is_fast"]
+__all__ = ["CModule", "CTable", "CUnit", "UnitKind", "Unsupported", "is_fast"]

@@ -170,6 +170,54 @@ static int sl_compare(PyObject *left, PyObject *right, int op) {
 #define SL_DICT_VERSION(d) ((uint64_t)0)
 #endif
 
+/* Whether `k` is a str whose text alone says which str constant it equals (an exact str: a
+   subclass's __eq__ and __hash__ may answer otherwise), in a form the find functions read. */
+static inline int sl_str_key(PyObject *k) {
+    return PyUnicode_CheckExact(k) && PyUnicode_IS_COMPACT(k);
+}
+
+/* A module-level table the fast path looks up by a run-time key and calls what it finds (a
+   property table's pairs, a dispatch table's functions; c_module.py's CTable), read in C:
+   `find` gives the number of the key an exact str equals, from its text. At init, once the C
+   functions are in the table, sl_table_ready keeps its values as `entries` and records its
+   version, only where it holds exactly the keys `find` knows, each once (else the version
+   stays 0: never read in C). A look-up reads the entries while the table's version is that one
+   (sl_table_key): a table changed since, a key that is not an exact str (its own __eq__ and
+   __hash__ answer), or Python 3.12+ (no dict version) is looked up as the dict's `get`. */
+#define SL_TABLES SL_PREFETCH
+static void sl_table_ready(PyObject *table, Py_ssize_t count, Py_ssize_t (*find)(PyObject *),
+                           PyObject **entries, uint64_t *version) {
+    *version = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_CLEAR(entries[i]);
+    }
+    if (!SL_TABLES || !PyDict_CheckExact(table) || PyDict_GET_SIZE(table) != count) {
+        return;
+    }
+    Py_ssize_t position = 0, read = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(table, &position, &key, &value)) {
+        Py_ssize_t i = sl_str_key(key) ? find(key) : -1;
+        if (i < 0 || i >= count || entries[i] != NULL) {
+            break;
+        }
+        entries[i] = Py_NewRef(value);
+        read++;
+    }
+    if (read == count) {
+        *version = SL_DICT_VERSION(table);
+        return;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_CLEAR(entries[i]);
+    }
+}
+
+/* Whether `k` is looked up in C in `table`, read at init with `version`. */
+static inline int sl_table_key(PyObject *table, uint64_t version, PyObject *k) {
+    return SL_TABLES && version != 0 && SL_DICT_VERSION(table) == version && sl_str_key(k);
+}
+
 /* `d[key]` of an exact dict and a str constant: a new reference; a missing key raises KeyError
    as the dict's subscript does. */
 static PyObject *sl_dict_item(PyObject *d, PyObject *key, Py_hash_t hash) {
