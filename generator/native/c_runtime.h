@@ -148,7 +148,7 @@ static Py_NO_INLINE int sl_memo_grow(sl_memo *table) {
    Python frame, on the C table of the running call. The wrapper's level and the function's each
    count one, as the pure module's two frames do (`from_python`: the wrapper's is counted
    already, as CPython counts the call of a C function; the function's, by `call`, checks the C
-   stack too). With no table (called other than through a public function) the pure wrapper is
+   stack too), and a hit two more while it runs, as the wrapper's key comparison is counted. With no table (called other than through a public function) the pure wrapper is
    called: it makes one. 1, 0, or -1 with an exception set. */
 static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyObject *wrapper,
                         int from_python) {
@@ -162,7 +162,15 @@ static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyOb
     int result;
     uint32_t *slot = table->room == 0 ? NULL : sl_memo_slot(table, x, function);
     if (slot != NULL && *slot != 0) {
-        result = table->entries[*slot - 1].answer;
+        /* (the wrapper's look-up compares its key with the entry's, two tuples, which
+           compares two id ints: two levels CPython counts while they run; on a miss the
+           function's level stands for the one its `id(x)` counts) */
+        int deep = Py_EnterRecursiveCall(" in comparison");
+        if (!deep) {
+            deep = sl_counted();
+            Py_LeaveRecursiveCall();
+        }
+        result = deep ? -1 : table->entries[*slot - 1].answer;
     } else {
         uint32_t *index = table->index;
         table->holders++;  /* (held through the call, whatever the thread runs meanwhile) */
