@@ -9,6 +9,7 @@ reference-loop errors, no leak.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -24,7 +25,16 @@ from generator.native.c_build import render_c
 from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .test_doubling import SCHEMA as SHARED_D
-from .test_native_c import _BOUNDARY, _FLAT, DOUBLING, Case, Sample, _nested
+from .test_native_c import (
+    _BOUNDARY,
+    _FLAT,
+    _SANITIZED,
+    DOUBLING,
+    Case,
+    Sample,
+    _asan_runtime,
+    _nested,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -360,3 +370,51 @@ def test_the_memo_callers_are_rendered_for_lean_wrappers_only(sample: Sample) ->
         # (the C owner only where the C keeps a table: elsewhere the Python one, and its dict)
         assert ('{"_memo_owned", sl_py_memo_owned' in module.render()) is lean, case.name
         assert (type(sample.native[case.name]._memo_owned).__name__ == "function") is not lean
+
+
+# (after _SANITIZED's checks: values made and dropped during one call, each keyed by its address)
+_FRESH = """
+tree = importlib.import_module({package!r} + ".tree")
+def fresh(module):
+    return [module._v1r(["s"] if number % 2 else [1]) for number in range(200)]
+assert tree._memo_owned(fresh, (tree,)) == [False, True] * 100
+doubling = importlib.import_module({package!r} + ".doubling")
+wide = [[number] for number in range(600)]  # (601 entries: the table grows 128 -> 1,024)
+for _ in range(20):
+    assert doubling.is_valid(wide) is True and doubling.is_valid([*wide, ["s"]]) is False
+print(checked + 1)
+"""
+
+
+@pytest.mark.skipif(
+    _asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed"
+)
+def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Path) -> None:
+    """The memoized cases built with -fsanitize=address,undefined (no recovery from undefined
+    behaviour), run in a child process with the sanitizers' runtime preloaded: the cases' and
+    hostile instances answer as the pure modules, values made and dropped during a call are
+    answered each for itself, and no sanitizer reports anything (the C table's entries, its
+    growth past its first 128 entries, and its release)."""
+    memoized = ("tree", "recursive", "doubling", "shared")
+    cases = sorted((c for c in _cases() if c.name in memoized), key=lambda c: c.name != "tree")
+    built = Sample(tmp_path, cases, sanitize=True, package_name=PACKAGE)
+    environment = {
+        **os.environ,
+        "LD_PRELOAD": _asan_runtime() or "",
+        "PYTHONMALLOC": "malloc",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    }
+    script = _SANITIZED.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
+    script += _FRESH.format(package=PACKAGE)
+    payload = json.dumps([(case.name, case.tests) for case in built.cases])
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=environment,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
+    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
+    assert int(done.stdout.split()[-1]) > 200
