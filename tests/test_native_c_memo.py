@@ -1,13 +1,15 @@
 """The C backend's memoized fast functions (c_module.py's memo callers, c_runtime.h's
 sl_memo_lean): where a subschema's fast function is wrapped by memo_runtime's lean wrapper, the
-C calls it through the call's memo table itself, never through the Python wrapper (the bench's
-Recursive spent most of its call there), and answers as the pure module does: the same entries,
-the same depth, the same reference-loop errors, no leak.
+C keeps the call's answers in a table of its own (made by the module's `_memo_owned`, C too),
+never through the Python wrapper or its dict (the bench's Recursive spent most of its call
+there), and answers as the pure module does: the same evaluations, the same depth, the same
+reference-loop errors, no leak.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -23,7 +25,16 @@ from generator.native.c_build import render_c
 from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .test_doubling import SCHEMA as SHARED_D
-from .test_native_c import _BOUNDARY, _FLAT, DOUBLING, Case, Sample, _nested
+from .test_native_c import (
+    _BOUNDARY,
+    _FLAT,
+    _SANITIZED,
+    DOUBLING,
+    Case,
+    Sample,
+    _asan_runtime,
+    _nested,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -146,48 +157,101 @@ def _python_calls(run: Any, instance: Any) -> list[str]:
 def test_lean_memoized_functions_run_in_c_through_the_call_s_table(
     sample: Sample, name: str, instances: list[Any]
 ) -> None:
-    """is_valid runs no Python but itself and the table's owner: no memo wrapper, no pure
+    """is_valid runs no Python but itself: not the table's owner, no memo wrapper, no pure
     function (the memoized subschema, 2**40 evaluations without its table, is C too), and its
     answer is the pure module's."""
     native, pure = sample.native[name], sample.pure[name]
     assert [n for n in dir(native) if n.endswith("r") and n.startswith("_v")]  # (memoized ones)
+    assert type(native._memo_owned).__name__ == "builtin_function_or_method"
     for instance in instances:
-        assert _python_calls(native.is_valid, instance) == ["is_valid", "_memo_owned"]
+        assert _python_calls(native.is_valid, instance) == ["is_valid"]
         assert native.is_valid(instance) is pure.is_valid(instance)
     # (the control: the pure module runs its wrappers and functions in Python)
     assert len(set(_python_calls(pure.is_valid, instances[0]))) > 3
 
 
-def test_the_c_and_the_pure_wrappers_share_the_table(sample: Sample) -> None:
-    """The C's wrapper stands in the pure one's place and keeps the entries the pure wrapper
-    keeps, under the same key (the pure function, the value's id): what the C wrote is the
-    wrapper's entry, and an entry already there is the answer (no evaluation)."""
+class _Leaf(int):
+    """An int the fast path does not read in C: each evaluation of it calls the pure `_ok`, a
+    Python function, so its calls count the memoized function's evaluations of the leaf."""
+
+
+@pytest.mark.parametrize(
+    "name,instance,leaves",
+    [
+        ("doubling", _nested(12, _Leaf(1)), 1),
+        ("doubling", [_nested(3, _Leaf(1)), _nested(3, _Leaf(1)), [[_Leaf(2)]]], 3),
+        ("shared", {"a": _nested(12, _Leaf(1))}, 1),
+    ],
+)
+def test_the_c_table_evaluates_each_value_once_as_the_pure_module_does(
+    sample: Sample, name: str, instance: Any, leaves: int
+) -> None:
+    """Each application after the first answers from the call's C table: each leaf (a distinct
+    object) is evaluated once, as the pure module evaluates it (each doubling level applies the
+    subschema twice: 2**12 evaluations of the leaf without a table)."""
+    native, pure = sample.native[name], sample.pure[name]
+    evaluated = [_python_calls(m.is_valid, instance).count("_ok") for m in (native, pure)]
+    assert evaluated == [leaves, leaves]
+    assert native.is_valid(instance) is pure.is_valid(instance)
+
+
+def test_the_c_table_holds_each_value_it_keys_until_the_call_ends(sample: Sample) -> None:
+    """An entry is keyed by its value's address, so it holds the value: a value made and dropped
+    during the call leaves its address to no other (the next one made would take it, and be
+    answered the first one's answer), and is let go when the call returns."""
+    native, pure = sample.native["tree"], sample.pure["tree"]
+
+    def fresh_values(module: Any) -> list[bool]:
+        answers = []
+        for number in range(40):  # (each dropped before the next is made)
+            answers.append(module._v1r(["s"] if number % 2 else [1]))
+        return answers
+
+    for module in (native, pure):
+        assert module._memo_owned(fresh_values, (module,)) == [False, True] * 20
+    value = ["s"]
+    counts = [sys.getrefcount(value)]
+
+    def held(x: Any) -> bool:
+        counts.append(sys.getrefcount(x))
+        answer = bool(native._v1r(x))
+        counts.append(sys.getrefcount(x))
+        return answer
+
+    assert native._memo_owned(held, (value,)) is True
+    counts.append(sys.getrefcount(value))
+    assert counts[2] == counts[1] + 1 and counts[3] == counts[0]
+
+
+def test_the_c_table_is_not_the_python_wrappers_dict(sample: Sample) -> None:
+    """The owner gives each call a fresh dict (the error path's Python wrappers keep theirs in
+    it) and a C table: the C writes nothing into the dict, and both are gone after the call."""
     native = sample.native["tree"]
     assert type(native._v1r).__name__ == "builtin_function_or_method"
     node = _tree(7, "s")
-    tables: list[dict[Any, Any]] = []
+    tables: list[Any] = []
 
     def keep_table(x: Any) -> bool:
+        tables.append(native._MEMO.table)
         valid = native._v0(x)
         tables.append(dict(native._MEMO.table))
         return bool(valid)
 
     assert native._memo_owned(keep_table, ([node],)) is True
-    keys = list(tables[0])
-    pure_function = keys[0][0]
-    assert type(pure_function).__name__ == "function" and pure_function.__name__ == "_v1"
-    assert all(key[0] is pure_function and len(key) == 2 for key in keys)
-    assert tables[0][(pure_function, id(node))] == (node, True)
-    # (node, the 7 levels below it, the 3 objects' content lists, and "s": one str object)
-    assert len(keys) == 12
-    unknown_tag = [{"tag": "d"}]  # (invalid: an entry saying valid is read, not evaluated)
+    assert tables == [{}, {}]
+    assert native._MEMO.table is None
+    # (an owner inside an owner: the inner call's tables, then the outer's again)
+    inner: list[Any] = []
 
-    def marked_valid(x: Any) -> bool:
-        native._MEMO.table[(pure_function, id(x[0]))] = (x[0], True)
+    def nested(x: Any) -> bool:
+        outer = native._MEMO.table
+        inner.append(native.is_valid(x) is True)
+        inner.append(native._MEMO.table is outer)
         return bool(native._v0(x))
 
-    assert native.is_valid(unknown_tag) is False
-    assert native._memo_owned(marked_valid, (unknown_tag,)) is True
+    assert native._memo_owned(nested, ([node],)) is True
+    assert inner == [True, True]
+    assert native._memo_owned(nested, ([{"tag": "d"}],)) is False
 
 
 def test_without_a_table_the_c_calls_the_wrapper_which_makes_one(sample: Sample) -> None:
@@ -303,3 +367,54 @@ def test_the_memo_callers_are_rendered_for_lean_wrappers_only(sample: Sample) ->
         lean = case.name in ("recursive", "tree", "doubling", "shared")
         assert bool(module.memos) is lean, case.name
         assert ("sl_memo_lean(x, " in module.render()) is lean, case.name
+        # (the C owner only where the C keeps a table: elsewhere the Python one, and its dict)
+        assert ('{"_memo_owned", sl_py_memo_owned' in module.render()) is lean, case.name
+        assert (type(sample.native[case.name]._memo_owned).__name__ == "function") is not lean
+
+
+# (after _SANITIZED's checks: values made and dropped during one call, each keyed by its address)
+_FRESH = """
+tree = importlib.import_module({package!r} + ".tree")
+def fresh(module):
+    return [module._v1r(["s"] if number % 2 else [1]) for number in range(200)]
+assert tree._memo_owned(fresh, (tree,)) == [False, True] * 100
+doubling = importlib.import_module({package!r} + ".doubling")
+wide = [[number] for number in range(600)]  # (601 entries: the table grows 128 -> 1,024)
+for _ in range(20):
+    assert doubling.is_valid(wide) is True and doubling.is_valid([*wide, ["s"]]) is False
+print(checked + 1)
+"""
+
+
+@pytest.mark.skipif(
+    _asan_runtime() is None, reason="gcc's AddressSanitizer runtime is not installed"
+)
+def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Path) -> None:
+    """The memoized cases built with -fsanitize=address,undefined (no recovery from undefined
+    behaviour), run in a child process with the sanitizers' runtime preloaded: the cases' and
+    hostile instances answer as the pure modules, values made and dropped during a call are
+    answered each for itself, and no sanitizer reports anything (the C table's entries, its
+    growth past its first 128 entries, and its release)."""
+    memoized = ("tree", "recursive", "doubling", "shared")
+    cases = sorted((c for c in _cases() if c.name in memoized), key=lambda c: c.name != "tree")
+    built = Sample(tmp_path, cases, sanitize=True, package_name=PACKAGE)
+    environment = {
+        **os.environ,
+        "LD_PRELOAD": _asan_runtime() or "",
+        "PYTHONMALLOC": "malloc",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
+    }
+    script = _SANITIZED.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
+    script += _FRESH.format(package=PACKAGE)
+    payload = json.dumps([(case.name, case.tests) for case in built.cases])
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=environment,
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
+    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
+    assert int(done.stdout.split()[-1]) > 200

@@ -227,12 +227,14 @@ def _compile(
 # (-fvisibility=hidden) and is declared in the prelude every unit starts with. The cut follows
 # the file's top-level units as c_module.py recorded them when it wrote the file (CUnit).
 
-# stack.h's per-thread state, one for all units (else each finds the thread's stack again)
+# stack.h's per-thread state, one for all units (else each finds the thread's stack again), and
+# c_runtime.h's (the running call's memo table: one for all units, as the call is)
 _SHARED_STACK = "#define STRAIGHTLINE_STACK_SHARED 1\n"
 _STACK_STATE = (
     "#ifdef STRAIGHTLINE_KNOWS_STACKS\n"
     "_Thread_local straightline_stack straightline_this_stack;\n"
     "#endif\n"
+    "_Thread_local sl_memo *sl_memo_now;\n"  # (c_runtime.h's memo table of the running call)
 )
 
 

@@ -1403,21 +1403,13 @@ class CModule:
         name = self.aliases.get(name, name)
         return name if name in self.fast else None
 
-    def _memo_caller(self, alias: str, name: str) -> CUnit:
+    def _memo_caller(self, number: int, alias: str, name: str) -> CUnit:
         """`sl_memo_<symbol>(x, from_python)`: a call of `alias`, the lean memo wrapper of the
-        fast function `name` (sl_memo_lean, c_runtime.h), keyed by the pure function as the
-        wrapper keys it, with the wrapper itself for a call without a table (both fetched before
-        any function is replaced)."""
+        fast function `name` (sl_memo_lean, c_runtime.h), keyed in the call's C table by
+        `number`, with the wrapper itself for a call without a table (fetched before any
+        function is replaced)."""
         symbol = self.symbol(name)
-        arguments = ", ".join(
-            (
-                f"sl_call_{symbol}",
-                self.symbols.global_(name),
-                self.symbols.global_(alias),
-                self.symbols.global_("_MEMO"),
-                self.symbols.name("table"),
-            )
-        )
+        arguments = ", ".join((f"sl_call_{symbol}", str(number), self.symbols.global_(alias)))
         return _unit(
             "inline",
             f"static inline int sl_memo_{symbol}(PyObject *x, int from_python) {{ "
@@ -1517,8 +1509,12 @@ class CModule:
             for name in self.fallbacks:
                 self.symbols.global_(name)  # (its pure function, fetched before any is replaced)
             self.memo_callers = [
-                self._memo_caller(alias, name) for alias, name in self.memos.items()
+                self._memo_caller(number, alias, name)
+                for number, (alias, name) in enumerate(self.memos.items())
             ]
+            if self.memos:  # (the owner's: fetched before `_memo_owned` is replaced)
+                self.symbols.global_("_MEMO")
+                self.symbols.name("table")
             units: list[CUnit] = []
             lead: list[str] = []
             for part in self._file():
@@ -1619,11 +1615,21 @@ class CModule:
                 f" {{ return sl_from_int(sl_stack_low() ? -1 : sl_memo_{self.symbol(name)}(x, 1)); }}",
             )
         rendered += self.memos
+        methods = [f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}}," for name in rendered]
+        if self.memos:
+            # the call's owner in C (sl_memo_owned): it makes the C table the C form reads
+            yield _static(
+                "function",
+                "PyObject *sl_py_memo_owned(PyObject *self, PyObject *arguments)",
+                f" {{ return sl_memo_owned({self.symbols.global_('_MEMO')},"
+                f" {self.symbols.name('table')}, arguments); }}",
+            )
+            methods.append('    {"_memo_owned", sl_py_memo_owned, METH_VARARGS, NULL},')
         yield _static(
             "data",
             "PyMethodDef sl_methods[]",
             " = {",
-            *(f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}}," for name in rendered),
+            *methods,
             "    {NULL, NULL, 0, NULL}};",
         )
         yield ""

@@ -58,61 +58,199 @@ static int sl_call_pure(PyObject *function, PyObject *x) {
     return truth;
 }
 
-/* A memoized fast function: what memo_runtime._memo_lean's unscoped wrapper does, without its
-   Python frame. The answer for (pure, id(x)) is read from, or added to, the table of the running
-   call (`state.table`, the thread-local slot the public function filled): the very entries the
-   pure wrapper reads and writes. The wrapper's level and the function's each count one, as the
-   pure module's two frames do (`from_python`: the wrapper's is counted already, as CPython
-   counts the call of a C function). With no table (called other than through a public
-   function) the pure wrapper is called: it makes one. `call` runs the fast function, counting
-   its own level. 1, 0, or -1 with an exception set. */
-static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), PyObject *pure, PyObject *wrapper,
-                        PyObject *state, PyObject *table_name, int from_python) {
-    PyObject *table = PyObject_GetAttr(state, table_name);
-    if (table == NULL) {
+/* The memo table of one validation call in C: what memo_runtime's lean wrapper keeps in the
+   call's dict under (the pure function, id(value)), kept here under (the memoized function's
+   number in the module, the value's address): its entries in order, and an index of them by
+   that key (open addressing). Each entry holds a reference to its value, so no other object
+   takes that address while the table lives. The module's `_memo_owned` (the C form of
+   memo_runtime's: sl_memo_owned below) makes one for each call and lets it go when the call
+   returns: nothing is kept from one call to the next. */
+typedef struct {
+    PyObject *value;
+    int function;
+    int answer;
+} sl_memo_entry;
+
+typedef struct {
+    Py_ssize_t holders;      /* its owner call, and each memoized call running on it */
+    sl_memo_entry *entries;  /* one block: `room` entries, then the index's 2 * room slots */
+    uint32_t *index;         /* each slot: an entry's position + 1, or 0 (empty) */
+    uint32_t used;
+    uint32_t room;           /* 0 before the first entry */
+    size_t mask;             /* the index's slots - 1 */
+} sl_memo;
+
+/* The table of the call running in this thread (NULL between calls). */
+#ifdef STRAIGHTLINE_STACK_SHARED
+extern _Thread_local sl_memo *sl_memo_now;  /* (one for all the units: c_build.py) */
+#else
+static _Thread_local sl_memo *sl_memo_now;
+#endif
+
+static void sl_memo_let_go(sl_memo *table) {
+    if (--table->holders > 0) {
+        return;
+    }
+    sl_memo_entry *entries = table->entries;
+    uint32_t used = table->used;
+    PyMem_Free(table);
+    for (uint32_t i = 0; i < used; i++) {  /* (a value's finalizer may run: the table is gone) */
+        Py_DECREF(entries[i].value);
+    }
+    PyMem_Free(entries);
+}
+
+/* The index slot of (function, x): the one holding its entry, or the empty one where it would
+   go (at most half the slots are used). */
+static inline uint32_t *sl_memo_slot(const sl_memo *table, PyObject *x, int function) {
+    uint64_t h = (((uint64_t)(uintptr_t)x >> 4) ^ ((uint64_t)(unsigned)function << 40)) *
+                 0x9E3779B97F4A7C15ull;
+    size_t i = (size_t)(h >> 32) & table->mask;
+    for (;;) {
+        uint32_t *slot = &table->index[i];
+        if (*slot == 0) {
+            return slot;
+        }
+        const sl_memo_entry *entry = &table->entries[*slot - 1];
+        if (entry->value == x && entry->function == function) {
+            return slot;
+        }
+        i = (i + 1) & table->mask;
+    }
+}
+
+/* Room for one more entry: twice the room (128 entries first, 3 KiB: the bench's Recursive
+   makes 67 a call). 0, or -1 with MemoryError set. */
+static Py_NO_INLINE int sl_memo_grow(sl_memo *table) {
+    uint32_t room = table->room == 0 ? 128 : table->room * 2;
+    size_t bytes = (size_t)room * (sizeof(sl_memo_entry) + 2 * sizeof(uint32_t));
+    sl_memo_entry *entries = room > (1u << 28) ? NULL : PyMem_Malloc(bytes);
+    if (entries == NULL) {
+        PyErr_NoMemory();
         return -1;
     }
-    if (!PyDict_CheckExact(table)) {  /* (None: the wrapper owns the call's table) */
-        Py_DECREF(table);
+    if (table->used > 0) {
+        memcpy(entries, table->entries, table->used * sizeof(sl_memo_entry));
+    }
+    PyMem_Free(table->entries);
+    table->entries = entries;
+    table->index = (uint32_t *)(entries + room);
+    memset(table->index, 0, (size_t)room * 2 * sizeof(uint32_t));
+    table->room = room;
+    table->mask = (size_t)room * 2 - 1;
+    for (uint32_t i = 0; i < table->used; i++) {
+        *sl_memo_slot(table, entries[i].value, entries[i].function) = i + 1;
+    }
+    return 0;
+}
+
+/* A memoized fast function: what memo_runtime._memo_lean's unscoped wrapper does, without its
+   Python frame, on the C table of the running call. The wrapper's level and the function's each
+   count one, as the pure module's two frames do (`from_python`: the wrapper's is counted
+   already, as CPython counts the call of a C function; the function's, by `call`, checks the C
+   stack too), and a hit two more while it runs, as the wrapper's key comparison is counted. With no table (called other than through a public function) the pure wrapper is
+   called: it makes one. 1, 0, or -1 with an exception set. */
+static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyObject *wrapper,
+                        int from_python) {
+    sl_memo *table = sl_memo_now;
+    if (table == NULL) {
         return sl_call_pure(wrapper, x);
     }
-    int result = -1;
-    PyObject *key = NULL;
-    if (!from_python && sl_enter()) {
-        goto done;
+    if (!from_python && Py_EnterRecursiveCall(" in is_valid")) {
+        return -1;
     }
-    PyObject *id = PyLong_FromVoidPtr(x);  /* id(x) */
-    key = id == NULL ? NULL : PyTuple_Pack(2, pure, id);
-    Py_XDECREF(id);
-    if (key != NULL) {
-        PyObject *found = PyDict_GetItemWithError(table, key);
-        if (found != NULL && PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) == 2) {
-            PyObject *answer = Py_NewRef(PyTuple_GET_ITEM(found, 1));  /* (x, answer) */
-            result = PyObject_IsTrue(answer);
-            Py_DECREF(answer);
-        } else if (found != NULL) {  /* (not the wrappers' entry: found[1], as they read it) */
-            Py_INCREF(found);
-            PyObject *answer = PySequence_GetItem(found, 1);
-            Py_DECREF(found);
-            result = answer == NULL ? -1 : PyObject_IsTrue(answer);
-            Py_XDECREF(answer);
-        } else if (!PyErr_Occurred()) {
-            result = call(x);
-            if (result >= 0) {  /* (held with its value, so the id is not reused meanwhile) */
-                PyObject *entry = PyTuple_Pack(2, x, result ? Py_True : Py_False);
-                if (entry == NULL || PyDict_SetItem(table, key, entry) < 0) {
-                    result = -1;
+    int result;
+    uint32_t *slot = table->room == 0 ? NULL : sl_memo_slot(table, x, function);
+    if (slot != NULL && *slot != 0) {
+        /* (the wrapper's look-up compares its key with the entry's, two tuples, which
+           compares two id ints: two levels CPython counts while they run; on a miss the
+           function's level stands for the one its `id(x)` counts) */
+        int deep = Py_EnterRecursiveCall(" in comparison");
+        if (!deep) {
+            deep = sl_counted();
+            Py_LeaveRecursiveCall();
+        }
+        result = deep ? -1 : table->entries[*slot - 1].answer;
+    } else {
+        uint32_t *index = table->index;
+        table->holders++;  /* (held through the call, whatever the thread runs meanwhile) */
+        result = call(x);
+        if (table->holders == 1) {  /* (its owner returned meanwhile: nothing to keep) */
+            sl_memo_let_go(table);
+        } else if (--table->holders, result >= 0) {
+            /* (the slot found before if the index is the same and it is still empty: the
+               first empty one of the key's probe, as no entry leaves the table) */
+            if (table->used == table->room && sl_memo_grow(table) < 0) {
+                result = -1;
+            } else {
+                if (slot == NULL || table->index != index || *slot != 0) {
+                    slot = sl_memo_slot(table, x, function);
                 }
-                Py_XDECREF(entry);
+                if (*slot == 0) {
+                    table->entries[table->used] = (sl_memo_entry){Py_NewRef(x), function, 0};
+                    *slot = ++table->used;
+                }
+                /* (as the wrapper's `table[key] = ...`: the last answer) */
+                table->entries[*slot - 1].answer = result;
             }
         }
     }
     if (!from_python) {
         Py_LeaveRecursiveCall();
     }
-  done:
-    Py_XDECREF(key);
-    Py_DECREF(table);
+    return result;
+}
+
+/* memo_runtime._memo_owned(run, args): run(*args) with a fresh table, the call's dict for the
+   Python wrappers (the error path's) in `state.table` and the C table in sl_memo_now, each the
+   outer call's again on the way out. A C function of variable arguments, which CPython counts
+   as one level on every path, as the pure function's frame is counted. */
+static PyObject *sl_memo_owned(PyObject *state, PyObject *table_name, PyObject *arguments) {
+    PyObject *run, *run_arguments;
+    if (!PyArg_UnpackTuple(arguments, "_memo_owned", 2, 2, &run, &run_arguments)) {
+        return NULL;
+    }
+    PyObject *outer = PyObject_GetAttr(state, table_name);
+    if (outer == NULL) {
+        return NULL;
+    }
+    PyObject *fresh = PyDict_New();
+    int failed = fresh == NULL || PyObject_SetAttr(state, table_name, fresh) < 0;
+    Py_XDECREF(fresh);
+    if (failed) {
+        Py_DECREF(outer);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
+    if (table == NULL) {
+        PyErr_NoMemory();
+    } else {
+        table->holders = 1;
+        sl_memo *outer_table = sl_memo_now;
+        sl_memo_now = table;
+        if (PyTuple_Check(run_arguments)) {
+            result = PyObject_Call(run, run_arguments, NULL);
+        } else {  /* (`*args` of another iterable) */
+            PyObject *unpacked = PySequence_Tuple(run_arguments);
+            result = unpacked == NULL ? NULL : PyObject_Call(run, unpacked, NULL);
+            Py_XDECREF(unpacked);
+        }
+        sl_memo_now = outer_table;
+        sl_memo_let_go(table);
+    }
+    /* finally: state.table = outer */
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    if (PyObject_SetAttr(state, table_name, outer) < 0) {  /* (its error replaces run's) */
+        Py_CLEAR(result);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(traceback);
+    } else {
+        PyErr_Restore(type, value, traceback);
+    }
+    Py_DECREF(outer);
     return result;
 }
 
