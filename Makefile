@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-.PHONY: generate builtin test check bench docs mutate clean
+.PHONY: generate builtin test coverage check bench docs mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ builtin: $(STAMP)
 # the branch coverage of generator/ ([tool.coverage] in pyproject.toml).
 test: $(STAMP)
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered
+
+# The suite again, measuring also the Python subprocesses the tests start (the CLI's commands,
+# servers, workers): on demand, as it makes those tests about twice as slow.
+coverage: $(STAMP)
+	$(BIN)/python -m pytest --cov --cov-config=tests/coverage-subprocesses.toml \
+		--cov-report=term:skip-covered
 
 # Exit non-zero if generated/ is missing a module or holds a stale one (naming the reason).
 check: $(STAMP)
