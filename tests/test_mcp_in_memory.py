@@ -908,11 +908,19 @@ def test_serve_hands_its_arguments_to_serve_async(monkeypatch: pytest.MonkeyPatc
 # ------------------------------------------------------------------ closing, and what it waits for
 
 
-def _counting_server() -> InMemory:
-    async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
-        return mcp_types.CallToolResult(content=[], structured_content={"n": params.arguments})
+class Connecting(InMemory):
+    """Calls answered with their arguments; counts its connections."""
 
-    return InMemory(_listing(), on_call_tool=on_call_tool)
+    def __init__(self) -> None:
+        async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+            return mcp_types.CallToolResult(content=[], structured_content={"n": params.arguments})
+
+        super().__init__(_listing(), on_call_tool=on_call_tool)
+        self.connections = 0
+
+    def _transport(self) -> Any:
+        self.connections += 1
+        return super()._transport()
 
 
 def _in_thread(function: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
@@ -937,7 +945,7 @@ def test_a_close_that_cannot_stop_the_loop_in_time_gives_up_and_the_next_call_st
     short here) for the session, as long for the thread, then returns without closing the loop
     that still runs, and forgets that loop's connection: the next call connects in a new one."""
     monkeypatch.setattr(mcp, "_CLOSE_SECONDS", 0.2)
-    server = _counting_server()
+    server = Connecting()
     handler = protocol_handler(server, "count", timeout=30)
     blocking, released = threading.Event(), threading.Event()
 
@@ -961,6 +969,7 @@ def test_a_close_that_cannot_stop_the_loop_in_time_gives_up_and_the_next_call_st
         assert not old_thread.is_alive()
         assert handler({"i": 2}) == {"n": {"i": 2}}
         assert server._loop is not None and server._loop is not old_loop
+        assert server.connections == 2  # (not the connection of the loop that was stopped)
     finally:
         released.set()
         server.close()
@@ -975,7 +984,7 @@ def test_a_close_that_cannot_stop_the_loop_in_time_gives_up_and_the_next_call_st
 
 
 def test_a_normal_close_closes_the_loop_and_ends_its_thread() -> None:
-    server = _counting_server()
+    server = Connecting()
     handler = protocol_handler(server, "count")
     try:
         assert handler({"i": 1}) == {"n": {"i": 1}}
