@@ -521,7 +521,7 @@ def test_an_interrupted_handler_is_recorded_with_its_exception(math_add: Any) ->
 
 class _Unreadable:
     @property  # type: ignore[misc]
-    def __class__(self) -> type:  # type: ignore[override]
+    def __class__(self) -> type:
         raise RuntimeError("__class__ raises")
 
 
