@@ -7,6 +7,7 @@ the servers' defaults. (tests/test_mcp_remote.py runs the same code against real
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import socket
 import sys
@@ -902,3 +903,187 @@ def test_serve_hands_its_arguments_to_serve_async(monkeypatch: pytest.MonkeyPatc
     runtime = ToolRuntime()
     mcp.serve(runtime, http="127.0.0.1:0", name="other", announce=print)
     assert given == [(runtime, "127.0.0.1:0", "other", print)]
+
+
+# ------------------------------------------------------------------ closing, and what it waits for
+
+
+class Connecting(InMemory):
+    """Calls answered with their arguments; counts its connections."""
+
+    def __init__(self) -> None:
+        async def on_call_tool(ctx: Any, params: Any) -> mcp_types.CallToolResult:
+            return mcp_types.CallToolResult(content=[], structured_content={"n": params.arguments})
+
+        super().__init__(_listing(), on_call_tool=on_call_tool)
+        self.connections = 0
+
+    def _transport(self) -> Any:
+        self.connections += 1
+        return super()._transport()
+
+
+def _in_thread(function: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
+    """``function`` run in a thread of its own; the list gets what it returned or raised."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(function())
+        except BaseException as exc:  # noqa: BLE001  (the caller asserts on it)
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, outcome
+
+
+def test_a_close_that_cannot_stop_the_loop_in_time_gives_up_and_the_next_call_starts_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loop held up by a callback that blocks its thread: close waits _CLOSE_SECONDS (made
+    short here) for the session, as long for the thread, then returns without closing the loop
+    that still runs, and forgets that loop's connection: the next call connects in a new one."""
+    monkeypatch.setattr(mcp, "_CLOSE_SECONDS", 0.2)
+    server = Connecting()
+    handler = protocol_handler(server, "count", timeout=30)
+    blocking, released = threading.Event(), threading.Event()
+
+    async def block() -> None:
+        blocking.set()
+        released.wait()  # (blocks the loop's own thread)
+
+    old_loop = old_thread = None
+    try:
+        assert handler({"i": 1}) == {"n": {"i": 1}}
+        old_loop, old_thread = server._loop, server._thread
+        assert old_loop is not None and old_thread is not None
+        server._submit(block())
+        assert blocking.wait(BOUND)
+        closing, closed = _in_thread(server.close)
+        closing.join(BOUND)
+        assert closed == [None]  # returned, and raised nothing
+        assert not old_loop.is_closed() and server._loop is None
+        released.set()
+        old_thread.join(BOUND)
+        assert not old_thread.is_alive()
+        assert handler({"i": 2}) == {"n": {"i": 2}}
+        assert server._loop is not None and server._loop is not old_loop
+        assert server.connections == 2  # (not the connection of the loop that was stopped)
+    finally:
+        released.set()
+        server.close()
+        if old_loop is not None and old_thread is not None and not old_thread.is_alive():
+            # what the stopped loop still held: ended here, so nothing is left pending
+            left = asyncio.all_tasks(old_loop)
+            for task in left:
+                task.cancel()
+            if left:
+                old_loop.run_until_complete(asyncio.wait(left, timeout=BOUND))
+            old_loop.close()
+
+
+def test_a_normal_close_closes_the_loop_and_ends_its_thread() -> None:
+    server = Connecting()
+    handler = protocol_handler(server, "count")
+    try:
+        assert handler({"i": 1}) == {"n": {"i": 1}}
+        loop, thread = server._loop, server._thread
+        assert loop is not None and thread is not None
+    finally:
+        server.close()
+    assert loop.is_closed() and not thread.is_alive()
+    assert server._loop is None and server._thread is None
+
+
+def test_a_failed_connection_leaves_no_task_error_for_asyncio_to_report(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The holder hands its failure to the caller through ``ready`` and keeps none of its own
+    (else asyncio logs "Task exception was never retrieved" once the task is dropped)."""
+
+    class Unreachable(InMemory):
+        def _transport(self) -> Any:
+            raise OSError("refused")
+
+    server = Unreachable(_listing())
+    handler = protocol_handler(server, "t")
+    try:
+        for _ in range(3):  # (each new attempt drops the task of the one before)
+            with pytest.raises(mcp.ServerUnavailable) as caught:
+                handler({})
+            assert str(caught.value) == "the in-memory server: cannot connect: OSError: refused"
+    finally:
+        server.close()
+    gc.collect()
+    assert [r.getMessage() for r in caplog.records if "never retrieved" in r.getMessage()] == []
+
+
+class Closing(mcp._Server):
+    """A connection whose every call finds it closed, and whose transport then takes forever to
+    close (until cancelled); notes what closing it went through."""
+
+    def __init__(self) -> None:
+        super().__init__(connect_timeout=BOUND)
+        self.session = self
+        self.closing: list[str] = []
+
+    def __str__(self) -> str:
+        return "the closing server"
+
+    async def _hold(self, ready: asyncio.Future[Any], stop: asyncio.Event) -> None:
+        ready.set_result(self)  # (the client: what _call reads of it is .session)
+        await stop.wait()
+        self.closing.append("asked")
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.closing.append("cancelled")
+            raise
+
+    async def send_request(self, request: Any, result_type: Any, **options: Any) -> Any:
+        raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="closed")
+
+
+def test_a_connection_closed_during_a_call_is_given_close_seconds_to_end_then_cancelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Before the call's ServerGone is raised, the closed connection's task is asked to end,
+    waited for _CLOSE_SECONDS (made short here) and, still running, cancelled."""
+    monkeypatch.setattr(mcp, "_CLOSE_SECONDS", 0.2)
+    server = Closing()
+    handler = protocol_handler(server, "t")
+    try:
+        calling, outcome = _in_thread(lambda: handler({}))
+        calling.join(BOUND)
+        [error] = outcome
+        assert isinstance(error, ServerGone)
+        assert str(error) == "t: the connection to the closing server closed during the call"
+        assert server.closing == ["asked", "cancelled"]
+        assert server._client is None
+    finally:
+        server.close()
+
+
+class SlowToLeave(Stuck):
+    """Every call waits until cancelled, then takes a moment to give its request up."""
+
+    async def _call(self, tool: str, arguments: Any, timeout: float) -> Any:
+        self.calling.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.5)
+            raise
+
+
+def test_close_waits_for_a_cancelled_call_to_end_so_its_caller_hears_server_gone() -> None:
+    server = SlowToLeave()
+    handler = protocol_handler(server, "slow")
+    calling, outcome = _in_thread(lambda: handler({"x": 1}))
+    assert server.calling.wait(BOUND)
+    server.close()
+    calling.join(BOUND)
+    [error] = outcome
+    assert isinstance(error, ServerGone)
+    assert str(error) == "slow: the connection to the stuck server was closed during the call"

@@ -414,3 +414,14 @@ def test_cancelling_is_read_from_the_current_task() -> None:
         return seen
 
     assert asyncio.run(body()) == [False, True]
+
+
+def test_register_protocol_refuses_a_contract_without_a_name_when_no_tool_is_given() -> None:
+    class Nameless:
+        pass
+
+    runtime = ToolRuntime()
+    with pytest.raises(TypeError) as refused:
+        runtime.register_protocol(Nameless(), SERVER)  # type: ignore[arg-type]
+    assert str(refused.value) == "the remote tool's name must be a non-empty string"
+    assert runtime.tools() == []

@@ -435,3 +435,175 @@ def test_an_envelope_error_among_others_marks_the_refusal_as_an_envelope_one() -
     assert (
         denied.value.message == "listing: input is not a JSON object or array: a at /a (and 1 more)"
     )
+
+
+class _Raising(_Listing):
+    """A contract module whose check raises."""
+
+    NAME = "raising"
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    def is_valid_input(self, instance: Any) -> bool:
+        raise RuntimeError("validator bug")
+
+
+def test_a_check_that_raises_is_one_error_at_the_root_and_no_envelope_error() -> None:
+    runtime = ToolRuntime()
+    runtime.register(_Raising(), lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("raising", {"a": 1})
+    [error] = denied.value.errors
+    assert (error.instance_location, str(error)) == (
+        "",
+        "(root): the contract check raised RuntimeError: validator bug",
+    )
+    assert not denied.value.envelope
+    assert denied.value.message == (
+        "raising: input rejected: the contract check raised RuntimeError: validator bug "
+        "at the root"
+    )
+    assert runtime.records()[0].errors == (
+        ("", "", "the contract check raised RuntimeError: validator bug"),
+    )
+
+
+def test_the_copy_goes_on_after_a_bad_key_a_repeated_key_or_a_cycle(open_contract: Any) -> None:
+    class Key(str):
+        def __hash__(self) -> int:
+            return id(self)
+
+        def __eq__(self, other: object) -> bool:
+            return self is other
+
+    looped: list[Any] = []
+    looped.append(looped)
+    runtime = ToolRuntime()
+    runtime.register(open_contract, lambda request: request)
+    value = {
+        "a": {1: "one", "b": float("nan")},
+        "k": {Key("k"): 1, Key("k"): 2, "c": float("inf")},
+        "l": looped,
+        "z": (1,),
+    }
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("open", value)
+    assert [(e.instance_location, e.message) for e in denied.value.errors] == [
+        ("/a", "object key 1 is not a string"),
+        ("/a/b", "nan is not a JSON number"),
+        ("/k", "object key 'k' appears twice"),
+        ("/k/c", "inf is not a JSON number"),
+        ("/l/0", "the value contains itself (a cycle)"),
+        ("/z", "a tuple is not a JSON value"),
+    ]
+
+
+def test_false_is_copied_as_false(open_contract: Any) -> None:
+    runtime = ToolRuntime()
+    runtime.register(open_contract, lambda request: request)
+    returned = runtime.call("open", {"f": False, "l": [False, True, None]})
+    assert returned == {"f": False, "l": [False, True, None]}
+    assert returned["f"] is False and returned["l"][0] is False
+
+
+def test_an_interrupted_handler_is_recorded_with_its_exception(math_add: Any) -> None:
+    def interrupted(request: Any) -> Any:
+        raise KeyboardInterrupt("stop now")
+
+    runtime = ToolRuntime()
+    runtime.register(math_add, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runtime.call("math.add", {"left": 1, "right": 2})
+    [record] = runtime.records()
+    assert (record.outcome, record.detail) == ("handler_error", "KeyboardInterrupt: stop now")
+
+
+class _Unreadable:
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        raise RuntimeError("__class__ raises")
+
+
+def test_a_value_that_cannot_be_read_is_one_error_at_the_root_and_no_envelope_error(
+    open_contract: Any,
+) -> None:
+    runtime = ToolRuntime()
+    runtime.register(open_contract, lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("open", _Unreadable())
+    [error] = denied.value.errors
+    assert (error.instance_location, error.message) == (
+        "",
+        "the value cannot be read: RuntimeError: __class__ raises",
+    )
+    assert not denied.value.envelope
+    assert denied.value.message == (
+        "open: input rejected: the value cannot be read: RuntimeError: __class__ raises "
+        "at the root"
+    )
+
+
+class _Lying(_Listing):
+    """A contract module that says valid (or not) and reports no error either way."""
+
+    NAME = "lying"
+
+    def __init__(self, valid: bool) -> None:
+        super().__init__([])
+        self.valid = valid
+
+    def is_valid_input(self, instance: Any) -> bool:
+        return self.valid
+
+
+def test_a_contract_that_contradicts_itself_is_refused_at_the_root() -> None:
+    runtime = ToolRuntime()
+    runtime.register(_Lying(valid=False), lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("lying", {"a": 1})
+    [error] = denied.value.errors
+    assert (error.instance_location, str(error)) == (
+        "",
+        "(root): rejected by the contract (no error reported)",
+    )
+    assert not denied.value.envelope
+    assert denied.value.message == (
+        "lying: input rejected: rejected by the contract (no error reported) at the root"
+    )
+
+    runtime = ToolRuntime()
+    runtime.register(_Lying(valid=True), lambda request: request)
+    with pytest.raises(ToolDenied) as denied:
+        runtime.call("lying", "text")  # accepted by the module, but no JSON object or array
+    [error] = denied.value.errors
+    assert (error.instance_location, str(error)) == (
+        "",
+        "(root): a str is not a JSON object or array",
+    )
+    assert denied.value.envelope
+    assert denied.value.message == (
+        "lying: input is not a JSON object or array: a str is not a JSON object or array "
+        "at the root"
+    )
+
+
+class _Veiled:
+    """A callable whose attributes cannot be looked up (a proxy, say): calling it still works,
+    the interpreter finds __call__ on its type."""
+
+    def __getattribute__(self, name: str) -> Any:
+        raise AttributeError(name)
+
+    def __call__(self, request: Any) -> Any:
+        return request
+
+
+def test_a_handler_whose_attributes_cannot_be_looked_up_is_a_sync_handler(
+    open_contract: Any,
+) -> None:
+    handler = _Veiled()
+    assert not is_async_callable(handler)
+    runtime = ToolRuntime()
+    runtime.register(open_contract, handler)
+    assert runtime.call("open", {"a": 1}) == {"a": 1}
