@@ -423,6 +423,10 @@ def test_the_loop_warning_is_raised_from_the_compiler_s_pipeline(
     with pytest.warns(generator.SchemaWarning, match="an instance that reaches it") as caught:
         generator.compile_source({"$ref": "#"}, profile="draft2020-12", format=False)
     (warning,) = [w for w in caught if isinstance(w.message, generator.SchemaWarning)]
+    assert str(warning.message) == (
+        "/$ref: this $ref starts a cycle of references that never reaches a schema: an instance"
+        " that reaches it gets a ReferenceLoopError there [ref-cycle]"
+    )
     assert (warning.filename, warning.lineno) in callers
     # (mutmut's runs put its trampoline between the two: the line is checked only without it)
     if doubling.loops_allowed.__code__.co_filename == doubling.__file__:
