@@ -9,7 +9,6 @@ reference-loop errors, no leak.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -27,13 +26,14 @@ from .native_hostile import assert_same, hostile_instances
 from .test_doubling import SCHEMA as SHARED_D
 from .test_native_c import (
     _BOUNDARY,
-    _FLAT,
     _SANITIZED,
     DOUBLING,
     Case,
     Sample,
     _asan_runtime,
     _nested,
+    flat_over_100000_calls,
+    sanitized_run,
 )
 
 pytestmark = pytest.mark.skipif(
@@ -329,21 +329,8 @@ def test_memory_and_reference_counts_stay_flat(sample: Sample) -> None:
         ("doubling", _nested(12, 1)),
         ("doubling", _nested(12, "s")),
     ]
-    script = _FLAT.format(package=PACKAGE)
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(sample.directory), json.dumps(calls)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    results = json.loads(done.stdout)
-    assert len(results) == len(calls)
+    results = flat_over_100000_calls(sample.directory, PACKAGE, calls)
     assert sorted(valid for valid, *_ in results.values()) == [0, 0, 100_000, 100_000]
-    for key, (_, grown, rss_grown, counts, counts_after) in results.items():
-        assert grown < 64 * 1024, (key, grown)
-        assert rss_grown < 4 * 1024 * 1024, (key, rss_grown)
-        assert counts_after == counts, key
 
 
 def test_the_memo_callers_are_rendered_for_lean_wrappers_only(sample: Sample) -> None:
@@ -398,23 +385,7 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     memoized = ("tree", "recursive", "doubling", "shared")
     cases = sorted((c for c in _cases() if c.name in memoized), key=lambda c: c.name != "tree")
     built = Sample(tmp_path, cases, sanitize=True, package_name=PACKAGE)
-    environment = {
-        **os.environ,
-        "LD_PRELOAD": _asan_runtime() or "",
-        "PYTHONMALLOC": "malloc",
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
-        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
-    }
     script = _SANITIZED.format(package=PACKAGE, suffix=EXTENSION_SUFFIX)
     script += _FRESH.format(package=PACKAGE)
     payload = json.dumps([(case.name, case.tests) for case in built.cases])
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env=environment,
-    )
-    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
-    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
-    assert int(done.stdout.split()[-1]) > 200
+    assert sanitized_run(tmp_path, script, payload) > 200

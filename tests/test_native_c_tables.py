@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -30,10 +29,18 @@ from hypothesis import strategies as st
 from generator.native import EXTENSION_SUFFIX
 from generator.native.c_build import render_c
 
-from .conftest import ROOT
 from .native_hostile import assert_same, hostile_instances
 from .strategies import JSON
-from .test_native_c import _BOUNDARY, _FLAT, _SANITIZED, Case, Sample, _asan_runtime, _pure
+from .test_native_c import (
+    _BOUNDARY,
+    _SANITIZED,
+    Case,
+    Sample,
+    _asan_runtime,
+    _pure,
+    flat_over_100000_calls,
+    sanitized_run,
+)
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -336,21 +343,8 @@ def test_memory_and_reference_counts_stay_flat_over_100000_calls(sample: Sample)
         ("dispatch", {"kind": "中", "v": None}),
         ("dispatch", {"kind": "中", "v": 1}),
     ]
-    script = _FLAT.format(package=PACKAGE)
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(sample.directory), json.dumps(calls)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    results = json.loads(done.stdout)
-    assert len(results) == len(calls)
+    results = flat_over_100000_calls(sample.directory, PACKAGE, calls)
     assert {valid for valid, *_ in results.values()} == {0, 100_000}
-    for key, (_, grown, rss_grown, counts, counts_after) in results.items():
-        assert grown < 64 * 1024, (key, grown)
-        assert rss_grown < 4 * 1024 * 1024, (key, rss_grown)
-        assert counts_after == counts, key
 
 
 def test_the_tables_c_is_not_written_for_a_module_without_tables(tmp_path: Path) -> None:
@@ -413,25 +407,9 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     names = ("closed", "patterned", "known", "dispatch")
     cases = [Case(name, SCHEMAS[name], {}, _instances(name)) for name in names]
     built = Sample(tmp_path, cases, sanitize=True, package_name=package_name)
-    environment = {
-        **os.environ,
-        "LD_PRELOAD": _asan_runtime() or "",
-        "PYTHONMALLOC": "malloc",
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=0:exitcode=99",
-        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:exitcode=98",
-    }
     script = _SANITIZED.format(package=package_name, suffix=EXTENSION_SUFFIX)
     # (str subclasses become strs, keys JSON cannot hold are left out)
     payload = json.dumps(
         [(case.name, case.tests) for case in built.cases], skipkeys=True, default=repr
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script, str(tmp_path), str(ROOT), payload],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env=environment,
-    )
-    assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
-    assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
-    assert int(done.stdout.split()[-1]) > 300
+    assert sanitized_run(tmp_path, script, payload) > 300
