@@ -646,10 +646,9 @@ class _Parser:
         return unit
 
     def character_escape(self, start: int, in_class: bool) -> int:
-        """CharacterEscape after the backslash (``start`` is the backslash's index)."""
+        """CharacterEscape after the backslash (``start`` is the backslash's index); its callers
+        have refused a backslash at the end of the pattern."""
         c = self.peek()
-        if c == "":
-            self.error("\\ at end of pattern", start)
         self.pos += 1
         if c in _CONTROL_ESCAPES:
             return _CONTROL_ESCAPES[c]

@@ -97,3 +97,17 @@ def test_refused_property_escape_reaches_the_schema_error_with_its_pointer() -> 
     assert caught.value.code == "bad-regex"
     assert caught.value.pointer == "/properties/a/pattern"
     assert "invalid property name 'g^=L' (at 1)" in caught.value.message
+
+
+@pytest.mark.parametrize("body", ["Lowercase", "Alpha", "ID_Start", "XID_Continue"])
+def test_binary_property_without_exact_data_is_refused_with_the_reason(body: str) -> None:
+    assert refusal(rf"a\P{{{body}}}") == (
+        f"unicode property {body} is not supported "
+        "(it cannot be computed exactly with Python's unicodedata)",
+        1,
+    )
+
+
+@pytest.mark.parametrize("pattern", ["[a\\", "x[\\"])
+def test_backslash_ending_a_pattern_inside_a_class_is_refused_at_itself(pattern: str) -> None:
+    assert refusal(pattern) == ("\\ at end of pattern", 2)
