@@ -145,20 +145,11 @@ def _extended(own: _Table, other: _Table, through: Routes, before: bool) -> _Tab
 
 
 def _union(tables: list[_Table]) -> _Table:
-    """The entries of several first (or last) tables, route counts added up."""
-    present = [table for table in tables if table]
-    if len(present) <= 1:
-        return present[0] if present else {}
+    """The entries of several first (or last) tables.  Every term makes positions of its own,
+    so the tables of alternatives never share a position: no route counts to add up."""
     result: _Table = {}
-    for table in present:
-        for key, routes in table.items():
-            if key in result:
-                into = dict(result[key])
-                for labels, count in routes.items():
-                    _add(into, labels, count)
-                result[key] = into
-            else:
-                result[key] = routes
+    for table in tables:
+        result.update(table)
     return result
 
 
