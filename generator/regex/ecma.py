@@ -659,7 +659,7 @@ class _Parser:
                 return ord(letter) % 32
             self.error("invalid control escape \\c", start)
         if c == "0":
-            if self.peek() in _DIGITS and self.peek() != "":
+            if self.peek() in _DIGITS:
                 self.error("invalid decimal escape (octal escapes are not allowed)", start)
             return 0
         if c == "x":
@@ -672,8 +672,8 @@ class _Parser:
             return self.unicode_escape(start)
         if c in _SYNTAX_CHARS or c == "/" or (in_class and c == "-"):
             return ord(c)
-        if c in _DIGITS:
-            self.error("invalid decimal escape" if in_class else "invalid escape", start)
+        if c in _DIGITS:  # (only in a class: outside one, atom_escape reads 1-9 as references)
+            self.error("invalid decimal escape", start)
         shown = "\\" + c if c.isprintable() else "(backslash before U+%04X)" % ord(c)
         self.error(f"invalid escape {shown}", start)
 

@@ -1,0 +1,63 @@
+"""Character escapes (ECMA-262 u-mode CharacterEscape, in and out of a class): what each one
+reads, and each refusal's message and position (the backslash's index)."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.regex import RegexTranslationError, compile_pattern, translate
+
+
+def refusal(pattern: str) -> tuple[str, int]:
+    with pytest.raises(RegexTranslationError) as caught:
+        translate(pattern)
+    return caught.value.message, caught.value.position
+
+
+@pytest.mark.parametrize(
+    "pattern, code_point",
+    [
+        # \c and an ASCII letter of either case, both ends of each range: the letter mod 32
+        (r"\ca", 1),
+        (r"\cb", 2),
+        (r"\cz", 26),
+        (r"\cA", 1),
+        (r"\cZ", 26),
+        (r"[\cz]", 26),
+        # \0 not followed by a digit, also at the very end of the pattern
+        ("\\0", 0),
+        ("[\\0]", 0),
+    ],
+)
+def test_escape_reads_its_code_point(pattern: str, code_point: int) -> None:
+    compiled = compile_pattern("^" + pattern + "$")
+    assert compiled.search(chr(code_point))
+    assert not compiled.search(chr(code_point + 1))
+
+
+@pytest.mark.parametrize(
+    "pattern, message",
+    [
+        ("x\\c1", "invalid control escape \\c"),
+        ("x\\c", "invalid control escape \\c"),
+        ("x\\c_", "invalid control escape \\c"),
+        ("x\\01", "invalid decimal escape (octal escapes are not allowed)"),
+        ("[\\01]", "invalid decimal escape (octal escapes are not allowed)"),
+        ("x\\xZ1", "invalid \\x escape"),
+        ("x\\x1", "invalid \\x escape"),
+        ("[\\1]", "invalid decimal escape"),
+        ("[\\9]", "invalid decimal escape"),
+        ("x\\q", "invalid escape \\q"),
+        ("x\\\u00e9", "invalid escape \\\u00e9"),
+        ("x\\\x07", "invalid escape (backslash before U+0007)"),
+        ("x\\\u200b", "invalid escape (backslash before U+200B)"),
+    ],
+)
+def test_invalid_escape_is_refused_at_its_backslash(pattern: str, message: str) -> None:
+    start = pattern.index("\\")
+    assert refusal(pattern) == (message, start)
+
+
+@pytest.mark.parametrize("pattern", ["a{12", "a{1,", "a{1,23", "x{"])
+def test_unclosed_brace_after_an_atom_is_a_lone_bracket(pattern: str) -> None:
+    assert refusal(pattern) == ("lone quantifier brackets", 1)
