@@ -1,0 +1,145 @@
+"""Group names and \\u escapes in generator/regex/ecma.py: the whole message and position of each
+refusal, as translate() raises it and as the compiler reports it for a schema's `pattern`, and
+how surrogate-pair escapes combine (or do not)."""
+
+from __future__ import annotations
+
+import pytest
+
+import generator
+from generator.regex import RegexTranslationError, compile_pattern, translate
+from generator.regex.ecma import parse
+
+
+def assert_refused(pattern: str, message: str, position: int) -> None:
+    """translate() raises exactly (message, position), and a schema with that pattern is refused
+    with the same message and position in its bad-regex SchemaError."""
+    with pytest.raises(RegexTranslationError) as info:
+        translate(pattern)
+    err = info.value
+    assert (err.message, err.position) == (message, position)
+    assert str(err) == f"{message} (at position {position})"
+    with pytest.raises(generator.SchemaError) as refused:
+        generator.compile_source({"pattern": pattern}, profile="strict", format=False)
+    schema_err = refused.value
+    assert (schema_err.code, schema_err.pointer) == ("bad-regex", "/pattern")
+    assert schema_err.message == f"pattern {pattern!r}: {message} (at {position})"
+
+
+def assert_same_as(pattern: str, python: str, matching: str, failing: str) -> None:
+    """The translation is `python`; it and a compiled schema match `matching`, not `failing`."""
+    assert translate(pattern) == python
+    assert compile_pattern(pattern).search(matching) is not None
+    assert compile_pattern(pattern).search(failing) is None
+    module = generator.compile_module({"pattern": pattern}, profile="strict", format=False)
+    assert module.is_valid(matching) is True
+    assert module.is_valid(failing) is False
+
+
+# -- group names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern, position", [(r"(?<\x41>a)", 3), (r"(?<a\n>b)", 4)])
+def test_group_name_escape_other_than_u_is_refused_at_its_backslash(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "invalid escape in group name", position)
+
+
+@pytest.mark.parametrize("pattern, position", [("(?<ab", 5), ("(?<", 3)])
+def test_unterminated_group_name_is_refused_at_the_end_of_the_pattern(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "unterminated group name", position)
+
+
+@pytest.mark.parametrize("pattern, position", [("(?<1a>x)", 3), ("(?<a-b>x)", 4)])
+def test_group_name_character_that_is_not_an_identifier_is_refused_at_it(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "invalid character in group name", position)
+
+
+def test_empty_group_name_is_refused_at_its_closing_bracket() -> None:
+    assert_refused("(?<>x)", "empty group name", 3)
+
+
+@pytest.mark.parametrize(
+    "pattern, message, position",
+    [
+        (r"(?<\u{110000}>x)", "unicode escape out of range", 3),
+        (r"(?<a\u00g>x)", "invalid unicode escape", 4),
+        (r"(?<a\u{}>x)", "invalid unicode escape", 4),
+    ],
+)
+def test_bad_unicode_escape_in_group_name_is_refused_at_its_backslash(
+    pattern: str, message: str, position: int
+) -> None:
+    assert_refused(pattern, message, position)
+
+
+def test_group_name_of_several_characters_is_kept_whole() -> None:
+    assert parse(r"(?<ab>x)\k<ab>").groups[0].name == "ab"
+    assert translate(r"(?<ab>x)\k<ab>") == r"(?P<ab>x)(?(1)\1)"
+    assert_refused("(?<ab>x)(?<ab>y)", "duplicate capture group name 'ab'", 8)
+
+
+# -- \u escapes ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pattern, position",
+    [
+        (r"\u{12", 0),  # no closing brace
+        (r"a\u{}", 1),  # no digit
+        (r"\u{g1}", 0),  # the first character after the brace is not a hex digit
+    ],
+)
+def test_braced_unicode_escape_without_hex_digits_and_brace_is_refused_at_its_backslash(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "invalid unicode escape", position)
+
+
+def test_braced_unicode_escape_above_10ffff_is_refused_at_its_backslash() -> None:
+    assert_refused(r"a\u{110000}", "unicode escape out of range", 1)
+
+
+@pytest.mark.parametrize("pattern, position", [(r"\u12", 0), (r"a\u004", 1)])
+def test_unicode_escape_with_fewer_than_four_hex_digits_is_refused_at_its_backslash(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "invalid unicode escape", position)
+
+
+def test_high_surrogate_escape_then_a_bad_escape_is_refused_at_the_second_backslash() -> None:
+    # the high surrogate stands alone; the escape after it is parsed (and refused) on its own
+    assert_refused(r"\uD800\uZZZZ", "invalid unicode escape", 6)
+
+
+@pytest.mark.parametrize(
+    "pattern, python, astral, units",
+    [
+        (r"^\uD800\uDC00$", r"\A\U00010000\Z", "\U00010000", "\ud800\udc00"),  # the lowest pair
+        (r"^\uDBFF\uDFFF$", r"\A\U0010ffff\Z", "\U0010ffff", "\udbff\udfff"),  # the highest pair
+    ],
+)
+def test_surrogate_pair_escapes_are_one_astral_character(
+    pattern: str, python: str, astral: str, units: str
+) -> None:
+    assert_same_as(pattern, python, astral, units)
+
+
+@pytest.mark.parametrize(
+    "pattern, python, lone, other",
+    [
+        # U+E000 is just above the low surrogates
+        (r"^\uD800\uE000$", r"\A\ud800\ue000\Z", "\ud800\ue000", "\U00010400"),
+        # a plain character after the high surrogate: both stay, in order
+        (r"^\uD800\u0041$", r"\A\ud800A\Z", "\ud800A", "\ud800"),
+    ],
+)
+def test_high_surrogate_escape_before_a_non_low_surrogate_escape_stays_alone(
+    pattern: str, python: str, lone: str, other: str
+) -> None:
+    assert_same_as(pattern, python, lone, other)
