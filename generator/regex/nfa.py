@@ -192,10 +192,11 @@ class Builder:
 
     # -- entry point ------------------------------------------------------------------------
 
-    def pattern(self, body: _Disjunction, search: bool = True) -> Fragment:
-        """The fragment of a whole pattern (a top-level disjunction)."""
-        if search:
-            self._once = _leading_lookarounds(body)
+    def pattern(self, body: _Disjunction) -> Fragment:
+        """The fragment of a whole pattern (a top-level disjunction), or of a look-around's body
+        analysed on its own: in both, a look-around right after a leading ``^`` is evaluated at
+        most once per evaluation of the whole (``^`` fails everywhere else)."""
+        self._once = _leading_lookarounds(body)
         return self.disjunction(body)
 
     # -- combinators ------------------------------------------------------------------------

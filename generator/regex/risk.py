@@ -118,7 +118,7 @@ def _assess_body(parsed: ParsedPattern, body: _Disjunction, search: bool) -> Ris
         backref_width=BACKREF_WIDTH,
     )
     try:
-        fragment = builder.pattern(body, search=search)
+        fragment = builder.pattern(body)
     except TooLarge as exc:
         return Risk(True, f"the pattern is too large to analyse ({exc})")
     if builder.flags:
