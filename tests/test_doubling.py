@@ -856,6 +856,31 @@ SEARCH_CASES = [
         ["/$defs/k1", "/$defs/k2", "/$defs/k3"],
         id="three meetings after the last node that parts",
     ),
+    pytest.param(
+        {
+            "allOf": [_ref("a")],
+            "$defs": {
+                "a": {"contains": {"oneOf": [_ref("c")]}},
+                "c": {
+                    "unevaluatedItems": {"prefixItems": [R], "oneOf": [_ref("a")]},
+                    "items": {"patternProperties": {"^y": _ref("c")}},
+                },
+            },
+        },
+        ["/$defs/a"],
+        id="pending sides of one kind at two nodes",
+    ),
+    # (pending sides keyed by their objects, not kind and node: the id of one freed is reused
+    # for another, taken as a pair already searched)
+    pytest.param(
+        {
+            "patternProperties": {".": {"items": {"anyOf": [R]}}},
+            "oneOf": [{"unevaluatedItems": R, "anyOf": [{"prefixItems": [_ref("a")]}]}],
+            "$defs": {"a": {"unevaluatedItems": _ref("a")}},
+        },
+        ["/$defs/a"],
+        id="pending sides made again",
+    ),
 ]
 
 
@@ -925,3 +950,21 @@ def test_no_pair_of_the_search_holds_a_plain_reference_as_a_side(
     sides = {side for pair in search.sides.values() for side in pair}
     assert len(plain) == 3 and id(graph["#/$defs/t"]) in sides
     assert not plain & sides
+
+
+def test_a_pending_side_is_keyed_by_its_member_step_and_node(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pair's key says what its sides are: a pending side's, the kind of its member step and
+    the node it waits at, not the object holding them (one made again, by another pair or where a
+    freed one's id is reused, is the same pair: searched once, never taken for another)."""
+    schema = {
+        "items": _ref("t"),
+        "allOf": [_ref("t")],
+        "$defs": {"t": {"items": R, "type": "array"}},
+    }
+    search, graph, root = _search_of(schema, monkeypatch)
+    search.run(root)
+    t = id(graph["#/$defs/t"])
+    # (t, reached in place, against the root's step to its items, waiting at t)
+    assert (("n", t), ("p", ("from", 0), t)) in search.sides
