@@ -1,0 +1,64 @@
+"""Groups: each refusal's message and position (the group's opening parenthesis), and the
+nesting bound, which counts the groups open around a point, not every group seen so far."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.regex import RegexTranslationError, translate
+from generator.regex.ecma import MAX_NESTING
+
+
+def refusal(pattern: str) -> tuple[str, int]:
+    with pytest.raises(RegexTranslationError) as caught:
+        translate(pattern)
+    return caught.value.message, caught.value.position
+
+
+_FLAGS = "inline flags and pattern modifiers (?flags:...) are not supported"
+
+
+@pytest.mark.parametrize(
+    "pattern, message",
+    [
+        ("x(?i:a)", _FLAGS),
+        ("x(?-i:a)", _FLAGS),
+        ("x(?m)", _FLAGS),
+        ("x(?s:a)", _FLAGS),
+        # anything else after (? is no group at all
+        ("x(?X)", "invalid group"),
+        ("x(?P<a>b)", "invalid group"),
+        ("x(?#c)", "invalid group"),
+        ("x(a", "unterminated group"),
+        ("x(?:a", "unterminated group"),
+        ("x(?=a", "unterminated group"),
+    ],
+)
+def test_bad_group_is_refused_at_its_parenthesis(pattern: str, message: str) -> None:
+    assert refusal(pattern) == (message, 1)
+
+
+def test_groups_one_after_another_do_not_add_up_to_the_nesting_bound() -> None:
+    translate("(a)" * (MAX_NESTING + 5))
+    translate("(?:a)" * (MAX_NESTING + 5))
+
+
+def test_nesting_bound_counts_the_groups_open_after_an_inner_group_closed() -> None:
+    def nested(depth_after: int) -> str:
+        # two groups open, one opened and closed inside them, then depth_after more
+        return "((" + "(a)" + "(" * depth_after + "b" + ")" * depth_after + "))"
+
+    translate(nested(MAX_NESTING - 2))  # MAX_NESTING deep at most: accepted
+    first_too_deep = 5 + MAX_NESTING - 2
+    assert refusal(nested(MAX_NESTING - 1)) == (
+        f"groups nested more than {MAX_NESTING} deep",
+        first_too_deep,
+    )
+
+
+def test_nesting_bound_after_closed_groups_still_holds() -> None:
+    deep = MAX_NESTING + 1
+    assert refusal("()" * 3 + "(" * deep + ")" * deep) == (
+        f"groups nested more than {MAX_NESTING} deep",
+        6 + MAX_NESTING,
+    )
