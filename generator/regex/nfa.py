@@ -366,11 +366,17 @@ class Builder:
             # "aaa", so its iterations are not empty ones
             raise Unsupported("a back-reference", reference.pos)
         copies = min(node.min, 2 if self.mode == "sre" else 1)
+        optional = self.mode == "sre" and (node.max is None or node.max > node.min)
         fragment = _epsilon()
+        if not copies and not optional:
+            return fragment
+        # Built once and used for every copy: it has no positions, so the copies share nothing
+        # that differs, and building it again per copy made nested ones exponential in depth.
+        part = self.term(node.atom)
         for _ in range(copies):
-            fragment = self.concat(fragment, self.term(node.atom))
-        if self.mode == "sre" and (node.max is None or node.max > node.min):
-            fragment = self.concat(fragment, self.alternation([self.term(node.atom), _epsilon()]))
+            fragment = self.concat(fragment, part)
+        if optional:
+            fragment = self.concat(fragment, self.alternation([part, _epsilon()]))
         return fragment
 
     def optional_chain(self, atom: _Term, count: int) -> Fragment:

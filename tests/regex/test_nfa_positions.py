@@ -52,3 +52,43 @@ def test_copies_of_a_group_get_positions_of_their_own(
     pattern: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert _build_checking_disjoint(pattern, "sre", monkeypatch) >= 1
+
+
+def _nested_zero_width(depth: int) -> str:
+    pattern = r"\b"
+    for _ in range(depth):
+        pattern = r"(?:\b" + pattern + "){2,3}"
+    return pattern
+
+
+@pytest.mark.parametrize("mode", ["exact", "sre"])
+def test_nested_zero_width_repetitions_build_each_part_once(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each level used to build its part once per copy (up to three): 3**depth terms, so a
+    # 200-character pattern held the risk analysis for days
+    built: list[int] = []
+    term = nfa.Builder.term
+
+    def counting(self: nfa.Builder, node: Any) -> nfa.Fragment:
+        built.append(1)
+        return term(self, node)
+
+    monkeypatch.setattr(nfa.Builder, "term", counting)
+    counts = []
+    for depth in (5, 10, 20, 40):
+        built.clear()
+        parsed = parse(_nested_zero_width(depth))
+        nfa.Builder(parsed, mode, max_positions=100).pattern(parsed.body)
+        counts.append(len(built))
+    assert counts == [3 * depth + 1 for depth in (5, 10, 20, 40)]
+
+
+def test_nested_zero_width_repetitions_are_assessed_as_one_level_is() -> None:
+    from generator.regex import assess_risk
+
+    # the optional third iteration is a second way through the same point at every level (in
+    # Python's re a failing search of this pattern does not end), reported as for one level
+    one_level = assess_risk("^" + _nested_zero_width(1) + "a$")
+    assert one_level.risky
+    assert assess_risk("^" + _nested_zero_width(60) + "a$") == one_level
