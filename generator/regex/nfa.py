@@ -184,7 +184,10 @@ class Builder:
         )  # position -> source indexes of enclosing repetitions
         self.follow: dict[tuple[int, int], Routes] = {}
         self.flags: list[tuple[str, int]] = []  # sre mode: (risk, position) found while building
-        self.lookarounds: list[tuple[_Group, bool]] = []  # sre mode: (node, evaluated once)
+        # sre mode: (node, evaluated once) -> how many times one evaluation of the whole meets it
+        # (once per copy of each enclosing counted repetition, folded ones counted by their bound)
+        self.lookarounds: dict[tuple[_Group, bool], int] = {}
+        self._times = 1  # the product of the folded counted repetitions being built
         self.uses_word = False
         self._repetitions: tuple[int, ...] = ()
         self._once: set[int] = set()
@@ -295,7 +298,8 @@ class Builder:
         if self.mode == "exact":
             what = "a look-ahead" if node.kind in ("ahead", "nahead") else "a look-behind"
             raise Unsupported(what, node.pos)
-        self.lookarounds.append((node, id(node) in self._once))
+        key = (node, id(node) in self._once)
+        self.lookarounds[key] = self.lookarounds.get(key, 0) + self._times
         return _epsilon(frozenset((MAYFAIL,)))
 
     def reference(self, node: _Ref) -> Fragment:
@@ -372,7 +376,14 @@ class Builder:
             return fragment
         # Built once and used for every copy: it has no positions, so the copies share nothing
         # that differs, and building it again per copy made nested ones exponential in depth.
-        part = self.term(node.atom)
+        # Python runs every minimum iteration (and tries one more where more are allowed): a
+        # look-around in the part runs that many times
+        times = self._times
+        self._times = times * max(1, node.min + (node.max is None or node.max > node.min))
+        try:
+            part = self.term(node.atom)
+        finally:
+            self._times = times
         for _ in range(copies):
             fragment = self.concat(fragment, part)
         if optional:
@@ -399,7 +410,12 @@ class Builder:
         return Fragment({_NO_CONDITIONS: 1}, copies[0].first, last)
 
     def folded(self, node: _Quant) -> Fragment:
-        body = self.term(node.atom)
+        times = self._times
+        self._times = times * (node.max if node.max is not None else 1)  # (unbounded: per char)
+        try:
+            body = self.term(node.atom)
+        finally:
+            self._times = times
         self.check_empty_loop(body, node)
         nullable: Routes = {_NO_CONDITIONS: 1} if node.min == 0 else dict(body.nullable)
         return self.loop(body, nullable)

@@ -39,6 +39,10 @@ What else costs more than a bounded step, and the rule for each:
   (one match attempt, no search), and either bounded in width (at most ``LOOKAROUND_WIDTH``
   characters) or tried once (right after a ``^`` opening a top-level alternative:
   ``^(?=.*\\d)(?!.*\\.\\.)...``);
+* a look-around runs once per copy of each counted repetition around it, and each run runs its
+  body's look-arounds as often again: risky past ``LOOKAROUND_EVALUATIONS`` runs of one per
+  attempt (``^(?:(?=(?:(?=(?:(?=(?:(?=a)a){20})a){20})a){20})a){20}`` runs the innermost 20**4
+  times);
 * a back-reference compares the captured text: the group must be bounded in width (at most
   ``BACKREF_WIDTH``), and the path analysis sees the reference as an optional copy of the group;
 * a repetition too large to expand (more than ``FOLD_ABOVE`` positions) is folded into one copy
@@ -72,6 +76,9 @@ BUDGET = 400_000
 """Most steps of the product construction; beyond it the pattern is reported risky."""
 LOOKAROUND_WIDTH = 64
 """Widest look-around body tried at many positions that is still a bounded step."""
+LOOKAROUND_EVALUATIONS = 10_000
+"""Most runs of one look-around per attempt of the whole pattern: a look-around in a counted
+repetition runs once per copy, and each run runs its body's look-arounds as often again."""
 BACKREF_WIDTH = 64
 """Widest group a back-reference may refer to and still be a bounded step."""
 
@@ -109,7 +116,11 @@ def assess_parsed(parsed: ParsedPattern) -> Risk:
     return _assess_body(parsed, parsed.body, search=True)
 
 
-def _assess_body(parsed: ParsedPattern, body: _Disjunction, search: bool) -> Risk:
+def _assess_body(
+    parsed: ParsedPattern, body: _Disjunction, search: bool, evaluations: int = 1
+) -> Risk:
+    """The verdict for ``body``, itself evaluated ``evaluations`` times per attempt of the whole
+    pattern (more than once inside look-arounds that repetitions copy)."""
     builder = Builder(
         parsed,
         "sre",
@@ -131,15 +142,26 @@ def _assess_body(parsed: ParsedPattern, body: _Disjunction, search: bool) -> Ris
         return Risk(True, "the pattern is too complex to analyse for backtracking")
     if verdict.risky:
         return verdict
-    for node, once in builder.lookarounds:
-        verdict = _assess_lookaround(parsed, node, once)
+    # one verdict per node, however many copies meet it (assessing each copy again made nested
+    # ones exponential in depth); the copies multiply how often its body's own look-arounds run
+    for (node, once), times in builder.lookarounds.items():
+        verdict = _assess_lookaround(parsed, node, once, evaluations * times)
         if verdict.risky:
             return verdict
     return _SAFE
 
 
-def _assess_lookaround(parsed: ParsedPattern, node: _Group, once: bool) -> Risk:
+def _assess_lookaround(
+    parsed: ParsedPattern, node: _Group, once: bool, evaluations: int = 1
+) -> Risk:
     what = "look-ahead" if node.kind in ("ahead", "nahead") else "look-behind"
+    if evaluations > LOOKAROUND_EVALUATIONS:
+        return Risk(
+            True,
+            f"the {what} at position {node.pos} runs {evaluations} times each time the pattern "
+            "is tried (look-arounds in counted repetitions, nested in look-arounds)",
+            node.pos,
+        )
     widest = _width(group_body(node))[1]
     if not once and (widest is None or widest > LOOKAROUND_WIDTH):
         return Risk(
@@ -149,7 +171,7 @@ def _assess_lookaround(parsed: ParsedPattern, node: _Group, once: bool) -> Risk:
             + " each time it is tried, at every position",
             node.pos,
         )
-    inner = _assess_body(parsed, group_body(node), search=False)
+    inner = _assess_body(parsed, group_body(node), search=False, evaluations=evaluations)
     if inner.risky:
         return Risk(True, f"inside the {what} at position {node.pos}: {inner.reason}", node.pos)
     return _SAFE

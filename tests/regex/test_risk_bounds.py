@@ -78,3 +78,68 @@ def test_look_ahead_leading_a_look_ahead_body_is_still_tried_at_every_position(
 def test_look_ahead_after_a_caret_inside_a_look_ahead_is_tried_once(pattern: str) -> None:
     # the inner ^ fails at every position but the first, so the inner look-ahead runs once
     assert assess(pattern) == risk.Risk(False)
+
+
+def _nested_lookaheads(depth: int) -> str:
+    pattern = "a"
+    for _ in range(depth):
+        pattern = "(?:(?=" + pattern + ")a){20}"
+    return "^" + pattern + "$"
+
+
+def test_look_ahead_in_a_counted_repetition_is_assessed_once_per_node(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # each of the 20 copies met the look-ahead again, and each assessed its body again: 20**depth
+    assessed: list[int] = []
+    assess_lookaround = risk._assess_lookaround
+
+    def counting(*args: object, **kwargs: object) -> risk.Risk:
+        assessed.append(1)
+        return assess_lookaround(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(risk, "_assess_lookaround", counting)
+    for depth in (1, 2, 3):
+        assessed.clear()
+        assert assess(_nested_lookaheads(depth)) == risk.Risk(False)
+        assert len(assessed) == depth
+
+
+def test_look_aheads_nested_in_counted_repetitions_multiply_their_runs() -> None:
+    # Python's re runs the innermost look-ahead 20**depth times on a match: 0.2 ms at depth 3,
+    # about 1 s at 6, minutes at 8
+    positions = [4 + 6 * level for level in range(4)]  # each level opens with "(?:(?="
+    inner = "the look-ahead at position {} runs 160000 times each time the pattern is tried "
+    inner += "(look-arounds in counted repetitions, nested in look-arounds)"
+    reason = inner.format(positions[3])
+    for outer in reversed(positions[:3]):
+        reason = f"inside the look-ahead at position {outer}: {reason}"
+    assert assess(_nested_lookaheads(4)) == risk.Risk(True, reason, positions[0])
+    for depth in (5, 12):
+        assert assess(_nested_lookaheads(depth)).risky
+
+
+def test_folded_counted_repetition_multiplies_by_its_bound() -> None:
+    # 300 copies of one position are folded into a loop, which still runs the look-ahead 300 times
+    inner = "(?:(?=(?:(?=a)a){30})a){30}"
+    assert assess("^(?:(?=" + inner + ")a){10}$") == risk.Risk(False)  # 9,000 runs
+    folded = assess("^(?:(?=" + inner + ")a){300}$")  # 270,000 runs
+    assert folded.risky and "runs 270000 times" in folded.reason
+
+
+def test_repetition_of_a_look_ahead_alone_runs_it_once_per_iteration() -> None:
+    # (?:(?=X)){64} reads nothing, yet Python runs X 64 times: 64**3 runs at depth 3 (3 ms),
+    # 64**5 at depth 5 (seconds), 64**6 at depth 6 (minutes)
+    def nested(depth: int, quantifier: str) -> str:
+        pattern = "a"
+        for _ in range(depth):
+            pattern = "(?:(?=" + pattern + "))" + quantifier
+        return "^" + pattern
+
+    assert assess(nested(2, "{64}")) == risk.Risk(False)  # 4,096 runs
+    deep = assess(nested(3, "{64}"))
+    assert deep.risky and "the look-ahead at position 16 runs 262144 times" in deep.reason
+    # {2,3}: two iterations, and a third tried: 3 runs per level
+    assert assess(nested(8, "{2,3}")) == risk.Risk(False)  # 3**8 = 6,561
+    assert "runs 19683 times" in assess(nested(9, "{2,3}")).reason
+    assert assess(nested(12, "?")) == risk.Risk(False)  # tried once a level
