@@ -144,6 +144,10 @@ class CFunction:
         self.temps = 0
         self.ints = 0
         self.lines: list[str] = []
+        # whether a line written so far may hold a local or a temporary: until one does, a
+        # return skips their releases (`released`: only the passes' slots are let go)
+        self.may_own = False
+        self.skips_releases = False
         self.depth = 1
         self.loops: list[str] = []  # the `broken` flag of each enclosing for loop
         # the locals assigned on every path to the statement being rendered (no check when read)
@@ -160,6 +164,7 @@ class CFunction:
         # the items one PyDict_Next pass read (prefetch): (dict name, key) -> (site, slot)
         self.prefetched: dict[tuple[str, str], tuple[int, int]] = {}
         self.sites: list[int] = []  # each pass's number of keys
+        self.passes: list[CUnit] = []  # each pass's function (pass_function)
         # the locals a table look-up assigns somewhere (`f = _F3.get(k)`): each has a C index
         # W_<name> of the entry found in C (-1: none, or looked up as a dict)
         self.table_targets = _table_targets(function.body, module.tables)
@@ -170,6 +175,8 @@ class CFunction:
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+        if "Py_XSETREF(" in line:  # (every local and temporary is set so; passes apart)
+            self.may_own = True
 
     def temp(self) -> str:
         self.temps += 1
@@ -210,8 +217,11 @@ class CFunction:
             head.append(f"    uint64_t V{site} = 0;")
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
         tail += [f"    Py_XDECREF({name});" for name in owned]
+        if self.skips_releases:
+            tail.append("  released:")
+        # (ok 0: no pass has filled the slots, or the last one failed and emptied them)
         tail += [
-            f"    for (int i = 0; i < {count}; i++) Py_XDECREF(P{site}[i]);"
+            f"    if (ok{site}) for (int i = 0; i < {count}; i++) Py_XDECREF(P{site}[i]);"
             for site, count in enumerate(self.sites)
         ]
         tail += [f"    (void)ok{site}; (void)V{site};" for site in range(len(self.sites))]
@@ -236,8 +246,14 @@ class CFunction:
         elif isinstance(stmt, t.Return):
             if stmt.value is None:
                 raise Unsupported("return without a value")
-            self.emit(f"result = {self.test(stmt.value)};")
-            self.emit("goto done;")
+            test = self.test(stmt.value)
+            if self.may_own:
+                self.emit(f"result = {test};")
+                self.emit("goto done;")
+            else:  # (every local and temporary still NULL: nothing of theirs to release)
+                self.emit(f"result = {test};")
+                self.emit("goto released;")
+                self.skips_releases = True
         elif isinstance(stmt, t.Assign):
             self.assignment(stmt)
         elif isinstance(stmt, t.ExprStmt):
@@ -435,50 +451,64 @@ class CFunction:
     def prefetch(self, name: str, body: tuple[t.Stmt, ...]) -> None:
         """One PyDict_Next pass over the exact dict `name` that reads every str-literal key the
         branch looks up in it (`d.get("k", ...)`, `"k" in d`, `d["k"]`): a switch on the key's
-        length, then its characters. Each look-up then reads the item the pass found, while the
-        dict's version is the one the pass saw (a dict changed since is looked up again). Where
-        a key is not an exact str (its own __eq__ may answer), or the dict is much larger than
-        the keys read, there is no pass: each look-up is the dict's."""
+        length, then its characters, in a function of its own (pass_function) that the branch's
+        first look-up calls, so a branch that decides before it looks a key up (`len(x) != 17`)
+        never walks the dict. Each look-up then reads the item the pass found, while the dict's
+        version is the one the pass saw (a dict changed since is looked up again). Where a key is
+        not an exact str (its own __eq__ may answer), or the dict is much larger than the keys
+        read, the pass fails: each look-up is the dict's."""
         keys = sorted(_literal_keys(name, body))
         if len(keys) < 2:
             return
         site = len(self.sites)
         self.sites.append(len(keys))
-        dict_ = self.name(name)
+        for slot, key in enumerate(keys):
+            self.prefetched[(name, key)] = (site, slot)
+        self.passes.append(self.pass_function(site, keys))
+        # (-1: not passed yet; the slots of an earlier entry are cleared by the next pass)
+        self.emit(f"ok{site} = -1;")
+
+    def pass_function(self, site: int, keys: list[str]) -> CUnit:
+        """`sl_pass_<symbol>_<site>(d, P, V)`: the pass of `site` over the exact dict `d`, each
+        key's item (a new reference) in its slot of P and the dict's version in V; 1, or 0 with
+        every slot empty where the pass cannot stand for the look-ups. Raises nothing."""
         by_length: dict[int, list[tuple[int, str]]] = {}
         for slot, key in enumerate(keys):
             by_length.setdefault(len(key), []).append((slot, key))
-            self.prefetched[(name, key)] = (site, slot)
-        self.emit(f"for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
-        self.emit(f"ok{site} = SL_PREFETCH && PyDict_GET_SIZE({dict_}) <= {2 * len(keys) + 8};")
-        self.emit(f"if (ok{site}) {{")
-        self.emit("    Py_ssize_t position = 0;")
-        self.emit("    PyObject *key, *item;")
-        self.emit(f"    while (PyDict_Next({dict_}, &position, &key, &item)) {{")
-        self.emit(f"        if (!PyUnicode_CheckExact(key)) {{ ok{site} = 0; break; }}")
-        # (a non-ASCII key equals no ASCII literal; a legacy string: looked up instead)
-        self.emit(
+        lines = [
+            f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P[i]);",
+            f"    if (!SL_PREFETCH || PyDict_GET_SIZE(d) > {2 * len(keys) + 8}) return 0;",
+            "    Py_ssize_t position = 0;",
+            "    PyObject *key, *item;",
+            "    while (PyDict_Next(d, &position, &key, &item)) {",
+            "        if (!PyUnicode_CheckExact(key)) goto fail;",
+            # (a non-ASCII key equals no ASCII literal; a legacy string: looked up instead)
             "        if (!PyUnicode_IS_COMPACT_ASCII(key)) "
-            f"{{ if (PyUnicode_IS_COMPACT(key)) continue; ok{site} = 0; break; }}"
-        )
-        self.emit("        const char *text = (const char *)PyUnicode_1BYTE_DATA(key);")
-        self.emit("        switch (PyUnicode_GET_LENGTH(key)) {")
+            "{ if (PyUnicode_IS_COMPACT(key)) continue; goto fail; }",
+            "        const char *text = (const char *)PyUnicode_1BYTE_DATA(key);",
+            "        switch (PyUnicode_GET_LENGTH(key)) {",
+        ]
         for length, slots in sorted(by_length.items()):
-            self.emit(f"        case {length}:")
+            lines.append(f"        case {length}:")
             for slot, key in slots:
                 literal = _c_bytes(key.encode("ascii"))
-                self.emit(
+                lines.append(
                     f"            if (memcmp(text, {literal}, {length}) == 0) "
-                    f"{{ Py_XSETREF(P{site}[{slot}], Py_NewRef(item)); break; }}"
+                    f"{{ Py_XSETREF(P[{slot}], Py_NewRef(item)); break; }}"
                 )
-            self.emit("            break;")
-        self.emit("        }")
-        self.emit("    }")
-        self.emit(f"    V{site} = SL_DICT_VERSION({dict_});")
-        self.emit("}")
-        self.emit(f"if (!ok{site}) {{")
-        self.emit(f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P{site}[i]);")
-        self.emit("}")
+            lines.append("            break;")
+        lines += [
+            "        }",
+            "    }",
+            "    *V = SL_DICT_VERSION(d);",
+            "    return 1;",
+            "  fail:",
+            f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P[i]);",
+            "    return 0;",
+            "}",
+        ]
+        declarator = f"int sl_pass_{self.symbol}_{site}(PyObject *d, PyObject **P, uint64_t *V)"
+        return _static("function", declarator, " {", *lines)
 
     def prefetched_item(self, name: str, key: t.Lit) -> str | None:
         """A borrowed item-or-NULL of `name[key]` (key: a str literal) that a pass read, looked
@@ -491,7 +521,12 @@ class CFunction:
         dict_, constant = self.name(name), self.literal(text)
         item = f"q{len(self.lines)}"
         self.emit(f"PyObject *{item};")
-        self.emit(f"if (ok{site} && SL_DICT_VERSION({dict_}) == V{site}) {item} = P{site}[{slot}];")
+        self.emit(
+            f"if (ok{site} < 0) ok{site} = sl_pass_{self.symbol}_{site}({dict_}, P{site}, &V{site});"
+        )
+        self.emit(
+            f"if (ok{site} > 0 && SL_DICT_VERSION({dict_}) == V{site}) {item} = P{site}[{slot}];"
+        )
         self.emit(
             f"else {{ {item} = sl_dict_find({dict_}, {constant}, {_hash_of(constant)}); "
             f"if ({item} == NULL && PyErr_Occurred()) goto error; }}"
@@ -1390,6 +1425,7 @@ class CModule:
         self.symbols = Symbols()
         self.rendered: dict[str, list[str]] = {}
         self.fallbacks: dict[str, str] = {}  # function -> why it is not rendered
+        self.passes: dict[str, list[CUnit]] = {}  # function -> its key passes' functions
         self.memo_callers: list[CUnit] = []  # (made with the units, after the functions)
         self._units: list[CUnit] | None = None
         self._c_text: str | None = None
@@ -1503,7 +1539,9 @@ class CModule:
         if self._units is None:
             for name, function in self.fast.items():
                 try:
-                    self.rendered[name] = CFunction(self, function).render()
+                    rendering = CFunction(self, function)
+                    self.rendered[name] = rendering.render()
+                    self.passes[name] = rendering.passes
                 except Unsupported as why:
                     self.fallbacks[name] = str(why)
             for name in self.fallbacks:
@@ -1587,6 +1625,7 @@ class CModule:
             yield ""
         for name in self.fast:
             if name in self.rendered:
+                yield from self.passes[name]  # (beside their caller: one translation unit)
                 lines = self.rendered[name]
                 yield _unit("function", *lines, declarator=_fast_declarator(self.symbol(name)))
             else:

@@ -1,0 +1,136 @@
+"""The C backend's one-pass key reads (c_module.py, CFunction.prefetch) run at a branch's first
+key look-up, not at its start, and a return before any local or temporary is set skips their
+releases: a closed object with a key missing is refused by its size alone, as the pure module
+refuses it, with no walk of the dict (issue 32's "missing provenance"). The answers stay the pure
+module's."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import generator
+from generator.api import compile_built
+from generator.native.c_build import build_c_native, render_c
+
+from .native_hostile import assert_same, hostile_instances
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler on this machine",
+)
+
+KEYS = ("alpha", "beta", "gamma", "delta")
+# every key required and no other: the root tests the size before it looks any key up
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "alpha": {"type": "integer", "minimum": 0},
+        "beta": {"type": "string", "maxLength": 3},
+        "gamma": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        "delta": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": list(KEYS),
+    "additionalProperties": False,
+}
+NAME = "straightline_c_passes"
+
+
+def _root_c() -> tuple[str, str]:
+    """The C of the root's fast function and of the file."""
+    text, built = compile_built(SCHEMA, name=NAME)
+    module = render_c(SCHEMA, text, NAME, f"{NAME}.py", compiled=(text, built))
+    c_text = module.render()
+    start = c_text.index("static int sl_v0(PyObject *x) {")
+    return c_text[start : c_text.index("\n}\n", start)], c_text
+
+
+def test_the_root_tests_the_size_before_its_key_pass_runs() -> None:
+    root, c_text = _root_c()
+    size_test = root.index(f"PyDict_GET_SIZE(x) != {len(KEYS)}")
+    first_pass = root.index("sl_pass_sl_v0_0(x, P0, &V0)")
+    assert size_test < first_pass
+    assert "PyDict_Next" not in root[:first_pass]  # (the pass is a function of its own)
+    assert re.search(
+        r"static int sl_pass_sl_v0_0\(PyObject \*d, PyObject \*\*P, uint64_t \*V\) \{\n"
+        r"(.*\n)*?    while \(PyDict_Next\(d, &position, &key, &item\)\)",
+        c_text,
+    )
+    # the branch marks its pass as not run yet, and each look-up runs it when it has not run
+    assert root.index("ok0 = -1;") < size_test
+    runs = root.count("if (ok0 < 0) ok0 = sl_pass_sl_v0_0(x, P0, &V0);")
+    assert runs >= len(KEYS)
+    assert runs == len(re.findall(r"q\d+ = P0\[\d\];", root))
+
+
+def test_a_refusal_before_any_reference_is_held_skips_their_releases() -> None:
+    root, _ = _root_c()
+    refusal = re.search(r"if \(b0\) \{\n\s*result = 0;\n\s*goto (\w+);", root)
+    assert refusal is not None and refusal.group(1) == "released"
+    released, done = root.index("  released:"), root.index("  done:")
+    assert done < released
+    # every local and temporary is released between `done` and `released`, the pass's slots after
+    between = root[done:released]
+    assert between.count("Py_XDECREF(") >= 1
+    assert "P0[" not in between
+    assert "if (ok0) for (int i = 0; i < 4; i++) Py_XDECREF(P0[i]);" in root[released:]
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    """(the C build, the pure module) of SCHEMA."""
+    directory = tmp_path_factory.mktemp("native_c_passes")
+    path = directory / f"{NAME}.py"
+    path.write_text(generator.compile_source(SCHEMA, name=NAME))
+    build_c_native(path, SCHEMA, timeout=1200, name=NAME)
+    sys.path.insert(0, str(directory))
+    try:
+        native = importlib.import_module(NAME)
+    finally:
+        sys.path.remove(str(directory))
+    assert Path(native.__file__ or "").suffix != ".py"
+    spec = importlib.util.spec_from_file_location(f"pure_{NAME}", path)
+    assert spec is not None and spec.loader is not None
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    return native, pure
+
+
+VALID = {"alpha": 1, "beta": "ab", "gamma": {"x": 2}, "delta": ["a"]}
+
+
+def _instances() -> list[Any]:
+    found: list[Any] = [VALID, {}]
+    for key in KEYS:
+        missing = {k: v for k, v in VALID.items() if k != key}
+        found += [missing, {**missing, "other": 1}, {**missing, key.upper(): VALID[key]}]
+        found.append({**VALID, key: "x" * 4 if key != "beta" else 5})
+    found += [{**VALID, "other": 1}, {1: 1, **missing}, {"alph\u00e9": 1, **missing}]
+    return found + hostile_instances()
+
+
+def test_answers_are_the_pure_modules(modules: tuple[Any, Any]) -> None:
+    native, pure = modules
+    assert native.is_valid(VALID) is True
+    assert native.is_valid({k: VALID[k] for k in KEYS[:3]}) is False
+    for instance in _instances():
+        assert_same(native, pure, instance)
+
+
+def test_a_dict_changed_between_calls_is_read_again(modules: tuple[Any, Any]) -> None:
+    native, pure = modules
+    instance = dict(VALID)
+    assert native.is_valid(instance) is True
+    del instance["gamma"]
+    assert native.is_valid(instance) is pure.is_valid(instance) is False
+    instance["gamma"] = {"x": "no"}
+    assert native.is_valid(instance) is pure.is_valid(instance) is False
+    instance["gamma"] = {"x": 3}
+    assert native.is_valid(instance) is pure.is_valid(instance) is True
