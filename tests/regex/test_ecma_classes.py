@@ -54,3 +54,11 @@ def test_count_past_python_limit_is_refused_however_many_digits() -> None:
     huge = "0" * 999 + "1" + "0" * 999 + "3"
     assert refusal("a{" + huge + "}") == ("quantifier bound too large for Python re", 1)
     assert refusal("a{2," + huge + "}") == ("quantifier bound too large for Python re", 1)
+
+
+@pytest.mark.parametrize(
+    "pattern, translated",
+    [("[a-cd-f]", "[a-f]"), ("[a-cc-e]", "[a-e]"), ("[d-fa-c]", "[a-f]"), ("[a-ce]", "[a-ce]")],
+)
+def test_adjacent_and_overlapping_ranges_are_merged(pattern: str, translated: str) -> None:
+    assert translate(pattern) == translated

@@ -143,3 +143,42 @@ def test_repetition_of_a_look_ahead_alone_runs_it_once_per_iteration() -> None:
     assert assess(nested(8, "{2,3}")) == risk.Risk(False)  # 3**8 = 6,561
     assert "runs 19683 times" in assess(nested(9, "{2,3}")).reason
     assert assess(nested(12, "?")) == risk.Risk(False)  # tried once a level
+
+
+def test_literals_past_the_position_bound_are_refused_at_the_first_one_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(risk, "MAX_POSITIONS", 50)
+    assert assess("x" * 50) == risk.Risk(False)
+    assert assess("x" * 51) == risk.Risk(
+        True,
+        "the pattern is too large to analyse (it needs 51 automaton positions (the bound is 50))",
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern, once",
+    [
+        # right after a ^ that opens an alternative, past other assertions: tried once
+        (r"^(?=.*x)(?!.*y)", True),
+        (r"^\b(?=.*a)", True),
+        (r"^^(?=.*x)", True),
+        (r"x|^(?=.*a)", True),
+        # after a group that reads (capturing or not), the rule stops looking
+        (r"^(a)(?=.*x)", False),
+        (r"^(?:a)(?=.*x)", False),
+    ],
+)
+def test_only_look_arounds_leading_after_a_caret_count_as_tried_once(
+    pattern: str, once: bool
+) -> None:
+    verdict = assess(pattern)
+    assert verdict.risky is not once
+    if not once:
+        at = pattern.index("(?=")
+        assert verdict == risk.Risk(
+            True,
+            f"the look-ahead at position {at} can scan unboundedly far each time it is tried, "
+            "at every position",
+            at,
+        )
