@@ -49,6 +49,11 @@ def test_ambiguity_names_the_repetition_the_paths_share_or_their_innermost(
         # "abc" is a+bc or ab+c: two ways that part outside any repetition of their own
         r"^x(?:a|ab)(?:c|bc)*$",
         r"^(?:x(a+)|xa*)a$",
+        # two empty alternatives: two ways through the same point, counted as two
+        r"^x(?:|)y$",
+        # the same, reached after a part that may read nothing: one way times two
+        r"^(?:x|)(?:|)a$",
+        r"^x?(?:|)a$",
     ],
 )
 def test_ambiguity_outside_any_repetition_names_no_position(pattern: str) -> None:
