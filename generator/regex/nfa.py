@@ -129,9 +129,10 @@ def _is_unit(fragment: Fragment) -> bool:
     return not fragment.first and fragment.nullable == {_NO_CONDITIONS: 1}
 
 
-def _extended(own: _Table, other: _Table, through: Routes, before: bool) -> _Table:
-    """``own`` plus ``other``'s entries reached through the routes ``through`` (placed before
-    them for first positions, after them for last positions); ``own`` itself if none are."""
+def _extended(own: _Table, other: _Table, through: Routes) -> _Table:
+    """``own`` plus ``other``'s entries reached through the routes ``through`` (before them for
+    first positions, after them for last positions: a route's labels are a set, so the same);
+    ``own`` itself if none are."""
     if not through or not other:
         return own
     result = dict(own)
@@ -216,8 +217,8 @@ class Builder:
         for a, ca in left.nullable.items():
             for b, cb in right.nullable.items():
                 _add(nullable, a | b, ca * cb)
-        first = _extended(left.first, right.first, left.nullable, before=True)
-        last = _extended(right.last, left.last, right.nullable, before=False)
+        first = _extended(left.first, right.first, left.nullable)
+        last = _extended(right.last, left.last, right.nullable)
         self._link(left.last, right.first)
         return Fragment(nullable, first, last)
 

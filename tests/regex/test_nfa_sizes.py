@@ -203,3 +203,28 @@ def _repeated_first(node: _Term) -> _Term:
     assert isinstance(node, _Quant) and isinstance(node.atom, _Group)
     assert node.atom.body is not None
     return node.atom.body[0][0]
+
+
+@pytest.mark.parametrize(
+    "max_edges, needed",
+    # (a|b) then (c|d): 2 x 2 routes; then (c|d) then e: 2 more, 6 in all
+    [(3, 4), (4, 6), (5, 6)],
+)
+def test_route_bound_is_checked_before_each_link_with_what_it_would_reach(
+    max_edges: int, needed: int
+) -> None:
+    parsed = parse("(?:a|b)(?:c|d)e")
+    builder = Builder(parsed, "exact", max_positions=100, max_edges=max_edges)
+    with pytest.raises(TooLarge) as caught:
+        builder.pattern(parsed.body)
+    assert (caught.value.size, caught.value.limit) == (needed, max_edges)
+    assert str(caught.value) == (
+        f"it needs up to {needed} automaton edges (the bound is {max_edges})"
+    )
+
+
+def test_route_bound_met_exactly_is_enough() -> None:
+    parsed = parse("(?:a|b)(?:c|d)e")
+    builder = Builder(parsed, "exact", max_positions=100, max_edges=6)
+    builder.pattern(parsed.body)
+    assert len(builder.follow) == 6

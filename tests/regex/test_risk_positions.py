@@ -54,6 +54,9 @@ def test_ambiguity_names_the_repetition_the_paths_share_or_their_innermost(
         # the same, reached after a part that may read nothing: one way times two
         r"^(?:x|)(?:|)a$",
         r"^x?(?:|)a$",
+        r"^a(?:(?:|)b)c$",
+        r"^a(?:x?(?:|))b$",
+        r"^(?:x?(?:|)a)$",
     ],
 )
 def test_ambiguity_outside_any_repetition_names_no_position(pattern: str) -> None:
