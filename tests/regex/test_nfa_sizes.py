@@ -228,3 +228,11 @@ def test_route_bound_met_exactly_is_enough() -> None:
     builder = Builder(parsed, "exact", max_positions=100, max_edges=6)
     builder.pattern(parsed.body)
     assert len(builder.follow) == 6
+
+
+def test_first_positions_of_a_part_after_one_that_reads_are_not_first() -> None:
+    # x(?:ab): a is first of (?:ab), b is not (a is not optional): routes x->a and a->b only
+    parsed = parse("x(?:ab)")
+    builder = Builder(parsed, "exact", max_positions=100, max_edges=2)
+    builder.pattern(parsed.body)
+    assert set(builder.follow) == {(0, 1), (1, 2)}
