@@ -369,8 +369,19 @@ def test_a_compile_stopped_by_a_signal_in_mid_write_leaves_no_file(
 
     (tmp_path / "a.json").write_text('{"type": "string"}', encoding="utf-8")
     command = [sys.executable, "-c", _STOPPED_IN_A_WRITE, "compile", "a.json", "--out", "out"]
+
+    def as_from_a_terminal() -> None:
+        # a job a shell starts in the background inherits SIGINT ignored, and Python then leaves
+        # it ignored: the command is started as from a terminal, where Ctrl-C reaches it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     with subprocess.Popen(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=as_from_a_terminal,
     ) as proc:
         assert proc.stdout is not None
         assert (
