@@ -188,7 +188,7 @@ class Builder:
         # sre mode: (node, evaluated once) -> how many times one evaluation of the whole meets it
         # (once per copy of each enclosing counted repetition, folded ones counted by their bound)
         self.lookarounds: dict[tuple[_Group, bool], int] = {}
-        self._times = 1  # the product of the folded counted repetitions being built
+        self._times = 1  # the product of the folded and zero-width repetitions being built
         self.uses_word = False
         self._repetitions: tuple[int, ...] = ()
         self._once: set[int] = set()

@@ -40,8 +40,8 @@ What else costs more than a bounded step, and the rule for each:
   characters) or tried once (right after a ``^`` opening a top-level alternative:
   ``^(?=.*\\d)(?!.*\\.\\.)...``);
 * a look-around runs once per copy of each counted repetition around it, and each run runs its
-  body's look-arounds as often again: risky past ``LOOKAROUND_EVALUATIONS`` runs of one per
-  attempt (``^(?:(?=(?:(?=(?:(?=(?:(?=a)a){20})a){20})a){20})a){20}`` runs the innermost 20**4
+  body's look-arounds as often again: a look-around inside another is risky past
+  ``LOOKAROUND_EVALUATIONS`` runs per attempt (``^(?:(?=(?:(?=(?:(?=(?:(?=a)a){20})a){20})a){20})a){20}`` runs the innermost 20**4
   times);
 * a back-reference compares the captured text: the group must be bounded in width (at most
   ``BACKREF_WIDTH``), and the path analysis sees the reference as an optional copy of the group;
@@ -117,10 +117,15 @@ def assess_parsed(parsed: ParsedPattern) -> Risk:
 
 
 def _assess_body(
-    parsed: ParsedPattern, body: _Disjunction, search: bool, evaluations: int = 1
+    parsed: ParsedPattern,
+    body: _Disjunction,
+    search: bool,
+    evaluations: int = 1,
+    nested: bool = False,
 ) -> Risk:
     """The verdict for ``body``, itself evaluated ``evaluations`` times per attempt of the whole
-    pattern (more than once inside look-arounds that repetitions copy)."""
+    pattern (more than once inside look-arounds that repetitions copy); ``nested``: the body of
+    a look-around."""
     builder = Builder(
         parsed,
         "sre",
@@ -145,17 +150,19 @@ def _assess_body(
     # one verdict per node, however many copies meet it (assessing each copy again made nested
     # ones exponential in depth); the copies multiply how often its body's own look-arounds run
     for (node, once), times in builder.lookarounds.items():
-        verdict = _assess_lookaround(parsed, node, once, evaluations * times)
+        verdict = _assess_lookaround(parsed, node, once, evaluations * times, nested)
         if verdict.risky:
             return verdict
     return _SAFE
 
 
 def _assess_lookaround(
-    parsed: ParsedPattern, node: _Group, once: bool, evaluations: int = 1
+    parsed: ParsedPattern, node: _Group, once: bool, evaluations: int = 1, nested: bool = False
 ) -> Risk:
     what = "look-ahead" if node.kind in ("ahead", "nahead") else "look-behind"
-    if evaluations > LOOKAROUND_EVALUATIONS:
+    # (at the top level each copy of a counted repetition reads on, as any repetition does:
+    # only nesting in look-arounds, which read nothing, multiplies the runs at one place)
+    if nested and evaluations > LOOKAROUND_EVALUATIONS:
         return Risk(
             True,
             f"the {what} at position {node.pos} runs {evaluations} times each time the pattern "
@@ -171,7 +178,9 @@ def _assess_lookaround(
             + " each time it is tried, at every position",
             node.pos,
         )
-    inner = _assess_body(parsed, group_body(node), search=False, evaluations=evaluations)
+    inner = _assess_body(
+        parsed, group_body(node), search=False, evaluations=evaluations, nested=True
+    )
     if inner.risky:
         return Risk(True, f"inside the {what} at position {node.pos}: {inner.reason}", node.pos)
     return _SAFE

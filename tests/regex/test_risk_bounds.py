@@ -182,3 +182,9 @@ def test_only_look_arounds_leading_after_a_caret_count_as_tried_once(
             "at every position",
             at,
         )
+
+
+def test_look_ahead_in_a_long_counted_repetition_at_the_top_level_is_not_multiplied() -> None:
+    # 20,000 runs, but each copy reads a character on, as [ab]{20000} does: no more than linear
+    assert assess("^(?:(?=a)[ab]){20000}$") == risk.Risk(False)
+    assert assess("^(?:(?=a)){20000}$").reason.startswith("the repetition at position 1 runs")
