@@ -3,7 +3,10 @@ strings to match them against, and the adversarial inputs that make backtracking
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import strategies as st
+
+from generator.regex import RegexTranslationError, translate
 
 ATOMS = [
     "a",
@@ -51,3 +54,11 @@ def adversarial_inputs(length: int) -> list[str]:
         for tail in ("", "!", "\n", " "):
             out.append(body + tail)
     return out
+
+
+def refusal(pattern: str) -> tuple[str, int]:
+    """The message and position of the RegexTranslationError that translating ``pattern`` raises
+    (the test fails if it raises none)."""
+    with pytest.raises(RegexTranslationError) as caught:
+        translate(pattern)
+    return caught.value.message, caught.value.position

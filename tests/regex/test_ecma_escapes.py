@@ -5,13 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.regex import RegexTranslationError, compile_pattern, translate
+from generator.regex import compile_pattern
 
-
-def refusal(pattern: str) -> tuple[str, int]:
-    with pytest.raises(RegexTranslationError) as caught:
-        translate(pattern)
-    return caught.value.message, caught.value.position
+from .patterns import refusal
 
 
 @pytest.mark.parametrize(

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from generator.regex import RegexTranslationError, translate
+from generator.regex import translate
 from generator.regex.ecma import MAX_NESTING
 
-
-def refusal(pattern: str) -> tuple[str, int]:
-    with pytest.raises(RegexTranslationError) as caught:
-        translate(pattern)
-    return caught.value.message, caught.value.position
-
+from .patterns import refusal
 
 _FLAGS = "inline flags and pattern modifiers (?flags:...) are not supported"
 

@@ -8,15 +8,11 @@ import pytest
 
 from generator.api import compile_source
 from generator.errors import SchemaError
-from generator.regex import RegexTranslationError, compile_pattern, translate
+from generator.regex import compile_pattern
+
+from .patterns import refusal
 
 _SCRIPTS = "(script data is not available in Python's unicodedata)"
-
-
-def refusal(pattern: str) -> tuple[str, int]:
-    with pytest.raises(RegexTranslationError) as caught:
-        translate(pattern)
-    return caught.value.message, caught.value.position
 
 
 @pytest.mark.parametrize(
