@@ -286,6 +286,16 @@ class Builder:
             return self.reference(node)
         raise AssertionError(f"unexpected node {node!r}")  # pragma: no cover
 
+    def term_run(self, node: _Term, times: int) -> Fragment:
+        """``term(node)`` for a part that one evaluation of its repetition runs ``times`` times
+        (the look-arounds in it count each run)."""
+        outer = self._times
+        self._times = outer * times
+        try:
+            return self.term(node)
+        finally:
+            self._times = outer
+
     def position(self, ranges: _Ranges) -> Fragment:
         index = len(self.sets)
         if index >= self.max_positions:
@@ -379,12 +389,7 @@ class Builder:
         # that differs, and building it again per copy made nested ones exponential in depth.
         # Python runs every minimum iteration (and tries one more where more are allowed): a
         # look-around in the part runs that many times
-        times = self._times
-        self._times = times * max(1, node.min + (node.max is None or node.max > node.min))
-        try:
-            part = self.term(node.atom)
-        finally:
-            self._times = times
+        part = self.term_run(node.atom, max(1, node.min + optional))
         for _ in range(copies):
             fragment = self.concat(fragment, part)
         if optional:
@@ -411,12 +416,7 @@ class Builder:
         return Fragment({_NO_CONDITIONS: 1}, copies[0].first, last)
 
     def folded(self, node: _Quant) -> Fragment:
-        times = self._times
-        self._times = times * (node.max if node.max is not None else 1)  # (unbounded: per char)
-        try:
-            body = self.term(node.atom)
-        finally:
-            self._times = times
+        body = self.term_run(node.atom, node.max if node.max is not None else 1)  # (per char)
         self.check_empty_loop(body, node)
         nullable: Routes = {_NO_CONDITIONS: 1} if node.min == 0 else dict(body.nullable)
         return self.loop(body, nullable)

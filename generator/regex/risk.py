@@ -117,15 +117,11 @@ def assess_parsed(parsed: ParsedPattern) -> Risk:
 
 
 def _assess_body(
-    parsed: ParsedPattern,
-    body: _Disjunction,
-    search: bool,
-    evaluations: int = 1,
-    nested: bool = False,
+    parsed: ParsedPattern, body: _Disjunction, search: bool, evaluations: int = 1
 ) -> Risk:
-    """The verdict for ``body``, itself evaluated ``evaluations`` times per attempt of the whole
-    pattern (more than once inside look-arounds that repetitions copy); ``nested``: the body of
-    a look-around."""
+    """The verdict for ``body`` (the whole pattern, searched, or a look-around's body, not),
+    itself evaluated ``evaluations`` times per attempt of the whole pattern (more than once
+    inside look-arounds that repetitions copy)."""
     builder = Builder(
         parsed,
         "sre",
@@ -150,7 +146,7 @@ def _assess_body(
     # one verdict per node, however many copies meet it (assessing each copy again made nested
     # ones exponential in depth); the copies multiply how often its body's own look-arounds run
     for (node, once), times in builder.lookarounds.items():
-        verdict = _assess_lookaround(parsed, node, once, evaluations * times, nested)
+        verdict = _assess_lookaround(parsed, node, once, evaluations * times, not search)
         if verdict.risky:
             return verdict
     return _SAFE
@@ -178,9 +174,7 @@ def _assess_lookaround(
             + " each time it is tried, at every position",
             node.pos,
         )
-    inner = _assess_body(
-        parsed, group_body(node), search=False, evaluations=evaluations, nested=True
-    )
+    inner = _assess_body(parsed, group_body(node), search=False, evaluations=evaluations)
     if inner.risky:
         return Risk(True, f"inside the {what} at position {node.pos}: {inner.reason}", node.pos)
     return _SAFE
