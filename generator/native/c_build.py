@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..render.module import root_of
 from . import (
     EXTENSION_SUFFIX,
     NativeBuildError,
@@ -28,7 +29,7 @@ from . import (
     check_toolchain,
     dotted_name,
 )
-from .c_module import CModule, CUnit
+from .c_module import CModule, CUnit, public_is_valid
 
 if TYPE_CHECKING:
     from ..api import Built
@@ -70,6 +71,7 @@ def render_c(
         built.emitter.consts.definitions,
         built.emitter.pattern_sources,
         built.emitter.consts.late,
+        public_is_valid(text, root_of(built.emitter, built.fast, built.error)),
     )
     module.render()
     return module

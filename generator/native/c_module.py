@@ -5,8 +5,10 @@ extension module beside the module file (c_build.py).
 The extension is the module: its init runs the module's own code (its text compiled, embedded as
 marshal data) in the new module's namespace, so every name, class, error path and output format
 is the pure module's; then each fast function rendered in C replaces the pure one under every
-module-level name that holds it (its alias, `is_valid` where that is the root function). errors(),
-best_match() and output() stay Python and call the C fast path where they call `_vN`.
+module-level name that holds it (its alias, `is_valid` where that is the root function). Where
+is_valid is the template's function that calls the root (directly or through `_memo_owned`), a C
+form of that function replaces it too (PublicIsValid). errors(), best_match() and output() stay
+Python and call the C fast path where they call `_vN`.
 
 One semantics: each construct of the tree is rendered as the interpreter runs it (a comparison
 through PyObject_RichCompare, a method call through PyObject_VectorcallMethod, iteration through
@@ -18,7 +20,7 @@ it calls the pure module's function, so the answer is always the pure module's.
 Depth: each C fast function called from C counts one level against Python's recursion limit
 (Py_EnterRecursiveCall), as its pure function's frame does, and calls the pure module's
 primitives at the same depth; so a deep instance raises RecursionError where the pure module's
-does, and the module's own is_valid (Python) answers it as it answers the pure path. Before it
+does, and the module's is_valid answers it on a fresh stack as it answers the pure path. Before it
 goes deeper the C also checks the thread's C stack (stack.h). On Python 3.12 and later,
 Py_EnterRecursiveCall counts C calls against a limit of its own, not Python's recursion limit.
 """
@@ -40,6 +42,7 @@ from ..regex.matcher import _DfaTable
 from ..regex.nfa import TooLarge
 from ..regex.nfa import Unsupported as NfaUnsupported
 from ..regex.plan import plan_pattern
+from ..render.module import Root
 
 # The exact built-in types the fast path tests (`type(x) is dict`), by name.
 _TYPES = {
@@ -1358,11 +1361,13 @@ class CModule:
         constants: Iterable[t.Stmt] = (),
         pattern_sources: Mapping[str, str] | None = None,
         late: Iterable[t.Stmt] = (),
+        public: PublicIsValid | None = None,
     ) -> None:
         self.name = name  # the module's dotted name
         self.text = text
         self.filename = filename
         self.fast = {f.name.id: f for f in functions if is_fast(f)}
+        self.public = public  # (rendered in C where its root is: public_is_valid())
         constants = list(constants)
         self.aliases = {
             a.target.id: a.value.id
@@ -1429,6 +1434,16 @@ class CModule:
         self.memo_callers: list[CUnit] = []  # (made with the units, after the functions)
         self._units: list[CUnit] | None = None
         self._c_text: str | None = None
+
+    def public_is_valid(self) -> list[PublicIsValid]:
+        """The public is_valid rendered in C (sl_public_is_valid): the module's, where its root
+        is rendered and its `_memo_owned`, if it calls it, is C (its table is then the C
+        call's)."""
+        public = self.public
+        if public is None:
+            return []
+        rendered = self.target(public.fast) in self.rendered or self.memo(public.fast) is not None
+        return [public] if rendered and (not public.owned or self.memos) else []
 
     def memo(self, name: str) -> str | None:
         """The fast function a name's lean memo wrapper wraps, if it is one."""
@@ -1546,13 +1561,13 @@ class CModule:
                     self.fallbacks[name] = str(why)
             for name in self.fallbacks:
                 self.symbols.global_(name)  # (its pure function, fetched before any is replaced)
+            for public in self.public_is_valid():  # (what its RecursionError calls)
+                self.symbols.global_("_on_fresh_stack")
+                self.symbols.global_(public.deep)
             self.memo_callers = [
                 self._memo_caller(number, alias, name)
                 for number, (alias, name) in enumerate(self.memos.items())
             ]
-            if self.memos:  # (the owner's: fetched before `_memo_owned` is replaced)
-                self.symbols.global_("_MEMO")
-                self.symbols.name("table")
             units: list[CUnit] = []
             lead: list[str] = []
             for part in self._file():
@@ -1655,13 +1670,35 @@ class CModule:
             )
         rendered += self.memos
         methods = [f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}}," for name in rendered]
+        for number, public in enumerate(self.public_is_valid()):
+            # its root's call, as the pure one makes it (a call of a C function, which CPython
+            # counts): the C function's own or its memo wrapper's
+            memo = self.memo(public.fast)
+            root = (
+                f"sl_memo_{self.symbol(memo)}(x, 1)"
+                if memo is not None
+                else f"{self.symbol(self.target(public.fast) or public.fast)}(x)"
+            )
+            yield _static(
+                "function",
+                f"int sl_public_root{number}(PyObject *x)",
+                f" {{ if (sl_enter()) return -1; int r = {root}; Py_LeaveRecursiveCall(); return r; }}",
+            )
+            yield _static(
+                "function",
+                f"PyObject *sl_public{number}(PyObject *self, PyObject *x)",
+                f" {{ return sl_public_is_valid(x, sl_public_root{number}, {int(public.owned)},"
+                f" {self.symbols.global_('_on_fresh_stack')},"
+                f" {self.symbols.global_(public.deep)}); }}",
+            )
+            doc = _c_string(public.name + "(instance, /)\n--\n\n" + public.doc)
+            methods.append(f"    {{{_c_string(public.name)}, sl_public{number}, METH_O, {doc}}},")
         if self.memos:
             # the call's owner in C (sl_memo_owned): it makes the C table the C form reads
             yield _static(
                 "function",
                 "PyObject *sl_py_memo_owned(PyObject *self, PyObject *arguments)",
-                f" {{ return sl_memo_owned({self.symbols.global_('_MEMO')},"
-                f" {self.symbols.name('table')}, arguments); }}",
+                " { return sl_memo_owned(arguments); }",
             )
             methods.append('    {"_memo_owned", sl_py_memo_owned, METH_VARARGS, NULL},')
         yield _static(
@@ -1701,7 +1738,9 @@ class CModule:
             "    }",
             "    Py_DECREF(ran);",
             "    if (sl_fetch(dict, sl_g, sl_g_texts, sl_k, sl_kh, sl_k_texts, sl_n, sl_n_texts) < 0"
-            " || sl_install(module, dict, sl_methods) < 0) {",
+            " || sl_install(module, dict, sl_methods) < 0"
+            + (" || sl_install_memo_state(dict) < 0" if self.memos else "")
+            + ") {",
             "        PyObject *type, *value, *traceback;",
             "        PyErr_Fetch(&type, &value, &traceback);",
             '        int warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "%s: its C fast path could not be set '
@@ -1876,6 +1915,70 @@ def _table_find(symbol: str, keys: tuple[str, ...]) -> CUnit:
         lines += ["        }", "        break;", "    }"]
     lines += ["    }", "    (void)data;", "    return -1;"]
     return _static("function", f"Py_ssize_t {symbol}(PyObject *k)", " {", *lines, "}")
+
+
+@dataclass(frozen=True)
+class PublicIsValid:
+    """A public is_valid as templates/api.py.j2 writes it, where it calls its root (`fast`):
+    through `_memo_owned` (owned) or directly, and `deep` on a fresh stack when the call raises
+    RecursionError."""
+
+    name: str
+    fast: str
+    owned: bool
+    deep: str
+    doc: str
+
+
+def public_is_valid(text: str, root: Root) -> PublicIsValid | None:
+    """The module's public is_valid for `root` (render/module.py's root_of), where it is
+    api.py.j2's function that calls the root with no dynamic scope and no envelope test (a tool
+    contract's, which the C backend does not build), and the module text holds that function
+    exactly; else None: the pure one stays."""
+    if root.direct or root.scope.text or root.tests_envelope:
+        return None
+    call = (
+        f"valid: bool = _memo_owned({root.fast.text}, (instance,))\n        return valid"
+        if root.memo
+        else f"return {root.fast.text}(instance)"
+    )
+    body = (
+        "    try:\n"
+        f"        {call}\n"
+        "    except RecursionError:  # deep: answered on a fresh stack, whatever the caller's depth\n"
+        f"        return bool(_on_fresh_stack({root.deep_valid.text}, instance))\n"
+    )
+    head = f"\ndef {root.is_valid.text}(instance: Any) -> TypeGuard["
+    start = text.find(head)
+    if start < 0 or text.find(head, start + 1) >= 0:
+        return None
+    doc_at = text.find("\n", start + len(head)) + 1
+    doc_end = text.find("\n", doc_at)
+    doc = text[doc_at:doc_end]
+    end = doc_end + 1 + len(body)
+    if not (
+        doc_at > 0
+        and doc_end > 0
+        and doc.startswith('    """')
+        and doc.endswith('"""')
+        and len(doc) >= 10
+        and '"""' not in doc[7:-3]
+        and text[doc_end + 1 : end] == body
+        and _ends_there(text, end)
+    ):
+        return None
+    return PublicIsValid(
+        root.is_valid.text, root.fast.text, root.memo, root.deep_valid.text, doc[7:-3]
+    )
+
+
+def _ends_there(text: str, at: int) -> bool:
+    """Whether the function whose body runs to `at` ends there: its next line that is neither
+    blank nor a comment is not indented."""
+    for line in text[at:].splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            return not line[0].isspace()
+    return True
 
 
 def _lean_memo(value: t.Expr) -> str | None:

@@ -78,6 +78,7 @@ typedef struct {
     uint32_t used;
     uint32_t room;           /* 0 before the first entry */
     size_t mask;             /* the index's slots - 1 */
+    PyObject *python_table;  /* the Python wrappers' dict (`_MEMO.table`), made at first read */
 } sl_memo;
 
 /* The table of the call running in this thread (NULL between calls). */
@@ -93,11 +94,13 @@ static void sl_memo_let_go(sl_memo *table) {
     }
     sl_memo_entry *entries = table->entries;
     uint32_t used = table->used;
+    PyObject *python_table = table->python_table;
     PyMem_Free(table);
     for (uint32_t i = 0; i < used; i++) {  /* (a value's finalizer may run: the table is gone) */
         Py_DECREF(entries[i].value);
     }
     PyMem_Free(entries);
+    Py_XDECREF(python_table);
 }
 
 /* The index slot of (function, x): the one holding its entry, or the empty one where it would
@@ -201,57 +204,111 @@ static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyOb
     return result;
 }
 
-/* memo_runtime._memo_owned(run, args): run(*args) with a fresh table, the call's dict for the
-   Python wrappers (the error path's) in `state.table` and the C table in sl_memo_now, each the
-   outer call's again on the way out. A C function of variable arguments, which CPython counts
-   as one level on every path, as the pure function's frame is counted. */
-static PyObject *sl_memo_owned(PyObject *state, PyObject *table_name, PyObject *arguments) {
+/* memo_runtime._memo_owned(run, args): run(*args) with a fresh C table in sl_memo_now, the
+   outer call's again on the way out. The Python wrappers' dict (the error path's) is the
+   table's too, made when a wrapper first reads `_MEMO.table` (sl_memo_state below): an is_valid
+   that runs only C makes none, and touches no thread-local Python object. A C function of
+   variable arguments, which CPython counts as one level on every path, as the pure function's
+   frame is counted. */
+static PyObject *sl_memo_owned(PyObject *arguments) {
     PyObject *run, *run_arguments;
     if (!PyArg_UnpackTuple(arguments, "_memo_owned", 2, 2, &run, &run_arguments)) {
         return NULL;
     }
-    PyObject *outer = PyObject_GetAttr(state, table_name);
-    if (outer == NULL) {
-        return NULL;
-    }
-    PyObject *fresh = PyDict_New();
-    int failed = fresh == NULL || PyObject_SetAttr(state, table_name, fresh) < 0;
-    Py_XDECREF(fresh);
-    if (failed) {
-        Py_DECREF(outer);
-        return NULL;
-    }
-    PyObject *result = NULL;
     sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
     if (table == NULL) {
-        PyErr_NoMemory();
-    } else {
-        table->holders = 1;
-        sl_memo *outer_table = sl_memo_now;
-        sl_memo_now = table;
-        if (PyTuple_Check(run_arguments)) {
-            result = PyObject_Call(run, run_arguments, NULL);
-        } else {  /* (`*args` of another iterable) */
-            PyObject *unpacked = PySequence_Tuple(run_arguments);
-            result = unpacked == NULL ? NULL : PyObject_Call(run, unpacked, NULL);
-            Py_XDECREF(unpacked);
-        }
-        sl_memo_now = outer_table;
-        sl_memo_let_go(table);
+        return PyErr_NoMemory();
     }
-    /* finally: state.table = outer */
-    PyObject *type, *value, *traceback;
-    PyErr_Fetch(&type, &value, &traceback);
-    if (PyObject_SetAttr(state, table_name, outer) < 0) {  /* (its error replaces run's) */
-        Py_CLEAR(result);
-        Py_XDECREF(type);
-        Py_XDECREF(value);
-        Py_XDECREF(traceback);
-    } else {
-        PyErr_Restore(type, value, traceback);
+    table->holders = 1;
+    sl_memo *outer_table = sl_memo_now;
+    sl_memo_now = table;
+    PyObject *result;
+    if (PyTuple_Check(run_arguments)) {
+        result = PyObject_Call(run, run_arguments, NULL);
+    } else {  /* (`*args` of another iterable) */
+        PyObject *unpacked = PySequence_Tuple(run_arguments);
+        result = unpacked == NULL ? NULL : PyObject_Call(run, unpacked, NULL);
+        Py_XDECREF(unpacked);
     }
-    Py_DECREF(outer);
+    sl_memo_now = outer_table;
+    sl_memo_let_go(table);
     return result;
+}
+
+/* A public is_valid of templates/api.py.j2's shape (c_module.py's PublicIsValid) in C, without
+   its Python frame: the root called (through the owner of a fresh table: `owned`) at the depth
+   the pure function calls it (the owner's level, then the root's call's: `call` counts it), and
+   a RecursionError answered by `on_fresh_stack(deep, x)`, as the pure one answers it. CPython
+   counts this call's level as it counts the pure function's frame. */
+static PyObject *sl_public_is_valid(PyObject *x, int (*call)(PyObject *), int owned,
+                                    PyObject *on_fresh_stack, PyObject *deep) {
+    int valid = -1;
+    if (!owned) {
+        valid = call(x);
+    } else if (!Py_EnterRecursiveCall(" while calling a Python object")) {
+        sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
+        if (table == NULL) {
+            PyErr_NoMemory();
+        } else {
+            table->holders = 1;
+            sl_memo *outer_table = sl_memo_now;
+            sl_memo_now = table;
+            valid = call(x);
+            sl_memo_now = outer_table;
+            sl_memo_let_go(table);
+        }
+        Py_LeaveRecursiveCall();
+    }
+    if (valid >= 0) {
+        return Py_NewRef(valid ? Py_True : Py_False);
+    }
+    if (!PyErr_ExceptionMatches(PyExc_RecursionError)) {
+        return NULL;
+    }
+    PyErr_Clear();
+    PyObject *answer = PyObject_CallFunctionObjArgs(on_fresh_stack, deep, x, NULL);
+    if (answer == NULL) {
+        return NULL;
+    }
+    int truth = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return truth < 0 ? NULL : Py_NewRef(truth ? Py_True : Py_False);
+}
+
+/* The module's `_MEMO` where its owner is C: `table` reads the running call's dict (made at
+   the first read), None between calls, as memo_runtime's thread-local slot gives it. */
+static PyObject *sl_memo_state_table(PyObject *self, void *closure) {
+    sl_memo *table = sl_memo_now;
+    if (table == NULL) {
+        Py_RETURN_NONE;
+    }
+    if (table->python_table == NULL && (table->python_table = PyDict_New()) == NULL) {
+        return NULL;
+    }
+    return Py_NewRef(table->python_table);
+}
+
+static PyGetSetDef sl_memo_state_getset[] = {
+    {"table", sl_memo_state_table, NULL, "the running call's table, or None", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyType_Slot sl_memo_state_slots[] = {
+    {Py_tp_getset, sl_memo_state_getset}, {0, NULL}};
+
+static PyType_Spec sl_memo_state_spec = {
+    "straightline._MemoState", 0, 0, Py_TPFLAGS_DEFAULT, sl_memo_state_slots};
+
+/* `_MEMO` in the module's dict replaced by the C state. 0, or -1 with an exception set. */
+static int sl_install_memo_state(PyObject *dict) {
+    PyObject *type = PyType_FromSpec(&sl_memo_state_spec);
+    if (type == NULL) {
+        return -1;
+    }
+    PyObject *state = PyObject_CallNoArgs(type);
+    Py_DECREF(type);
+    int failed = state == NULL || PyDict_SetItemString(dict, "_MEMO", state) < 0;
+    Py_XDECREF(state);
+    return failed ? -1 : 0;
 }
 
 static void sl_unbound(const char *name) {
