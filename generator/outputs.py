@@ -61,6 +61,11 @@ _MEMBERS = frozenset(
     }
 )
 _REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+# What a URI's fragment holds as it is (RFC 3986: unreserved, sub-delims, ":", "@", "/", "?");
+# any other character of a JSON pointer is percent-encoded as UTF-8 (RFC 6901, section 6).
+_FRAGMENT_SAFE = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?"
+)
 
 
 def _relevance(error: Any) -> Any:
@@ -173,11 +178,25 @@ def _intended(error: Any) -> list[Any]:
     return kept if kept else list(error.context)
 
 
+def _uri(location: str) -> str:
+    """An absolute keyword location as a URI: its fragment, a JSON pointer, percent-encoded where
+    a fragment does not allow a character (a name with a space, a "%", a non-ASCII letter)."""
+    base, mark, pointer = location.partition("#")
+    encoded: list[str] = []
+    for character in pointer:
+        if character in _FRAGMENT_SAFE:
+            encoded.append(character)
+        else:
+            for byte in character.encode("utf-8", "surrogatepass"):
+                encoded.append("%" + "0123456789ABCDEF"[byte >> 4] + "0123456789ABCDEF"[byte & 15])
+    return base + mark + "".join(encoded)
+
+
 def _unit(error: Any) -> dict[str, Any]:
     """An error as an output unit."""
     unit: dict[str, Any] = {"valid": False, "keywordLocation": error.keyword_location}
     if _absolute(error.absolute_keyword_location):
-        unit["absoluteKeywordLocation"] = error.absolute_keyword_location
+        unit["absoluteKeywordLocation"] = _uri(error.absolute_keyword_location)
     unit["instanceLocation"] = error.instance_location
     unit["error"] = error.message
     return unit
@@ -293,7 +312,7 @@ def _close(node: dict[str, Any], children: list[Any], condensed: bool) -> list[A
         return children
     unit: dict[str, Any] = {"valid": False, "keywordLocation": node["kp"]}
     if _absolute(node["ak"]):
-        unit["absoluteKeywordLocation"] = node["ak"]
+        unit["absoluteKeywordLocation"] = _uri(node["ak"])
     unit["instanceLocation"] = node["ip"]
     if own is not None:
         unit["error"] = own
@@ -349,7 +368,8 @@ DEPENDS = {
         "_WEAK",
     ),
     "_absolute": (),
-    "_unit": ("_absolute",),
+    "_uri": ("_FRAGMENT_SAFE",),
+    "_unit": ("_absolute", "_uri"),
     "_flatten": (),
     "_steps": ("_NAMED", "_INDEXED", "_MEMBERS"),
     "_derived_absolute": ("_REFERENCES",),
@@ -357,7 +377,7 @@ DEPENDS = {
     "_tree": ("_node", "_flatten", "_steps", "_derived_absolute"),
     "_render": ("_own_units", "_close"),
     "_own_units": ("_unit",),
-    "_close": ("_absolute", "_unplaced"),
+    "_close": ("_absolute", "_unplaced", "_uri"),
     "_unplaced": ("_absolute", "_REFERENCES"),
     "_output": ("_FORMATS", "_unit", "_flatten", "_tree", "_render"),
 }
@@ -374,6 +394,10 @@ CONSTANTS = {
         '"contains"})'
     ),
     "_REFERENCES": '_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})',
+    "_FRAGMENT_SAFE": (
+        '_FRAGMENT_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+        "0123456789-._~!$&'()*+,;=:@/?\")"
+    ),
 }
 
 # Public names for tests.

@@ -431,3 +431,62 @@ def test_an_absolute_location_is_given_only_under_an_absolute_uri() -> None:
             schema["$id"] = base
         (unit,) = module(schema).output({"x": "s"}, "basic")["errors"]
         assert ("absoluteKeywordLocation" in unit) is absolute, base
+
+
+def _absolute_locations(output: dict[str, Any]) -> set[str]:
+    found = {output["absoluteKeywordLocation"]} if "absoluteKeywordLocation" in output else set()
+    for unit in output.get("errors", []):
+        found |= _absolute_locations(unit)
+    return found
+
+
+@pytest.mark.parametrize(
+    "name,encoded",
+    [
+        ("a b", "a%20b"),
+        ("100%", "100%25"),
+        ("x#y", "x%23y"),
+        ("é", "%C3%A9"),
+        ("\U0001f600", "%F0%9F%98%80"),
+        ('"<>[]^`{|}\\', "%22%3C%3E%5B%5D%5E%60%7B%7C%7D%5C"),
+        ("a~b/c", "a~0b~1c"),  # (the pointer's own escapes are fragment characters)
+        ("q?:@!$&'()*+,;=-._", "q?:@!$&'()*+,;=-._"),
+    ],
+)
+def test_absolute_locations_are_uris_with_the_pointer_percent_encoded(
+    name: str, encoded: str
+) -> None:
+    """absoluteKeywordLocation is a URI (core, "Output Formatting"): where its JSON pointer holds
+    a character a URI fragment does not allow, the character is percent-encoded as UTF-8
+    (RFC 6901, section 6), in every format; keywordLocation and the error's own
+    absolute_keyword_location keep the JSON pointer as it is."""
+    schema = {
+        "$id": "https://example.com/s",
+        "$ref": "#/$defs/d",
+        "$defs": {"d": {"properties": {name: {"type": "number"}}}},
+    }
+    escaped = name.replace("~", "~0").replace("/", "~1")
+    expected = "https://example.com/s#/$defs/d/properties/" + encoded + "/type"
+    validator = module(schema)
+    for format in ("basic", "detailed", "verbose"):
+        output = validator.output({name: "s"}, format)
+        assert_conforms(output)
+        assert expected in _absolute_locations(output), format
+        assert all(" " not in location for location in _absolute_locations(output))
+    (error,) = validator.errors({name: "s"})
+    assert error.keyword_location == "/$ref/properties/" + escaped + "/type"
+    assert error.absolute_keyword_location == (
+        "https://example.com/s#/$defs/d/properties/" + escaped + "/type"
+    )
+
+
+def test_a_lone_surrogate_in_a_name_is_encoded_not_raised() -> None:
+    """A name with a lone surrogate (JSON allows `\\ud800`): its UTF-8-style bytes, never a
+    UnicodeEncodeError from output()."""
+    schema = {
+        "$id": "https://example.com/s",
+        "$ref": "#/$defs/d",
+        "$defs": {"d": {"properties": {"\ud800": {"type": "number"}}}},
+    }
+    (unit,) = module(schema).output({"\ud800": "s"}, "basic")["errors"]
+    assert unit["absoluteKeywordLocation"].endswith("/properties/%ED%A0%80/type")
