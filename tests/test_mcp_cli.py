@@ -142,6 +142,17 @@ def test_usage_errors_are_one_line_and_status_2(
     assert message in err and "Traceback" not in err
 
 
+def test_serve_refuses_a_schema_the_protocol_cannot_carry_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A number no double holds (1e-400 would be sent as 0): status 2 and one line naming the
+    tool and where, before any server starts; never a traceback or a changed schema."""
+    assert main(["mcp", "serve", "tests.mcp_fixtures.served:build_unsendable"]) == 2
+    err = capsys.readouterr().err
+    assert "tiny: the input schema holds 1E-400 at /properties/x/minimum" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
 def test_import_refuses_an_output_path_that_is_a_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

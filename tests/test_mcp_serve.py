@@ -31,7 +31,11 @@ from mcp import Client, MCPError, StdioServerParameters  # noqa: E402
 
 from generated.tools import math_add  # noqa: E402
 from generator.runtime import ToolRuntime  # noqa: E402
-from generator.runtime.mcp import build_server, parse_address  # noqa: E402
+from generator.runtime.mcp import (  # noqa: E402
+    UnsendableNumber,
+    build_server,
+    parse_address,
+)
 
 from .conftest import ROOT  # noqa: E402
 from .mcp_fixtures import served  # noqa: E402
@@ -292,6 +296,86 @@ def test_a_number_only_a_decimal_holds_is_published_and_sent_as_the_nearest_floa
     assert result.structured_content == {"exact": 0.3, "whole": 2}
     assert type(result.structured_content["whole"]) is int
     assert _texts(result) == '{"exact":0.3,"whole":2}'
+
+
+def _contract_with(number: str) -> Any:
+    import generator
+
+    return generator.compile_contract_module(
+        '{"name": "edge", "profile": "draft2020-12", "input": {"type": "object", "properties": '
+        '{"a b": {"type": "array", "prefixItems": [{"maximum": '
+        + number
+        + '}]}}}, "output": {"type": "object"}}',
+        format=False,
+    )
+
+
+HUGE = "1" + "0" * 309 + ".5"  # (a double's largest is about 1.8e308: this one is infinity)
+
+
+@pytest.mark.parametrize("number", [HUGE, "-" + HUGE, "1e-400", "-2.5e-330"])
+def test_a_schema_number_no_double_holds_is_refused_before_the_server_starts(number: str) -> None:
+    """Sent as the nearest double, it would arrive as infinity (which the SDK writes as null)
+    or as zero: a changed schema. Refused instead, naming the tool and the location."""
+    runtime = ToolRuntime()
+    runtime.register(_contract_with(number), lambda request: {})
+    with pytest.raises(UnsendableNumber) as caught:
+        build_server(runtime)
+    error = caught.value
+    assert (error.tool, error.what, error.location) == (
+        "edge",
+        "input schema",
+        "/properties/a b/prefixItems/0/maximum",
+    )
+    assert "edge: the input schema holds" in str(error) and "/properties/a b/prefixItems/0" in str(
+        error
+    )
+
+
+def test_a_schema_number_a_double_holds_near_its_limits_is_sent() -> None:
+    """The largest and smallest numbers a double holds (subnormals included) are sent as the
+    nearest double, and an integral one of any size as its int."""
+    for number, sent in [
+        ("1.7976931348623157e308", 1.7976931348623157e308),
+        ("5e-324", 5e-324),
+        ("-2.2250738585072014e-308", -2.2250738585072014e-308),
+        ("1e400", 10**400),
+    ]:
+        runtime = ToolRuntime()
+        runtime.register(_contract_with(number), lambda request: {})
+
+        async def body(client: Client) -> Any:
+            return await client.list_tools()
+
+        listed = in_process(runtime, body)
+        items = listed.tools[0].input_schema["properties"]["a b"]["prefixItems"]
+        assert items == [{"maximum": sent}], number
+
+
+@pytest.mark.parametrize(
+    "output,location",
+    [
+        ({"x": Decimal(HUGE)}, "/x"),
+        ({"x": [1, Decimal("1e-400")]}, "/x/1"),
+        ({"a/b": {"c": Decimal("-" + HUGE)}}, "/a~1b/c"),
+    ],
+)
+def test_an_output_number_no_double_holds_is_an_is_error_result(
+    output: dict[str, Any], location: str
+) -> None:
+    """Never sent as "Infinity", null or 0: an isError result naming where it is. (A float
+    infinity or NaN never gets this far: the contract refuses it as no JSON number.)"""
+    runtime = ToolRuntime()
+    runtime.register(_contract_with("1"), lambda request: output)
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("edge", {})
+
+    result = in_process(runtime, body)
+    assert result.is_error is True
+    text = _texts(result)
+    assert "edge: the output holds" in text and f"at {location}," in text, text
+    assert "Infinity" not in text and "NaN" not in text
 
 
 def test_serve_takes_a_tool_runtime() -> None:

@@ -363,7 +363,9 @@ def test_values_go_on_the_wire_as_json_numbers() -> None:
     assert wired == {"a": [2, 0.5, 100], "b": {"c": 0}}
     assert [type(v) for v in wired["a"]] == [int, float, int]
     assert mcp._wire("x") == "x" and mcp._wire(None) is None
-    assert mcp._json_text({"a": [Decimal("1.5"), "é"]}) == '{"a":[1.5,"é"]}'
+    assert mcp._json_text(mcp._wire({"a": [Decimal("1.5"), "é"]})) == '{"a":[1.5,"é"]}'
+    with pytest.raises(ValueError):  # (a value not wired: JSON has no infinity)
+        mcp._json_text({"a": float("inf")})
 
 
 def test_a_reason_is_one_line_the_first_leaf_of_a_group() -> None:

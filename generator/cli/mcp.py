@@ -97,7 +97,7 @@ def add_mcp_parser(commands: Any) -> None:
 
 
 def mcp_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from ..runtime.mcp import SDKNotInstalled
+    from ..runtime.mcp import SDKNotInstalled, UnsendableNumber
 
     try:
         if args.mcp_command == "serve":
@@ -105,7 +105,7 @@ def mcp_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         return _import(args)
     except _UsageError as error:
         parser.error(str(error))
-    except SDKNotInstalled as error:
+    except (SDKNotInstalled, UnsendableNumber) as error:
         say(f"straightline mcp: {error}", sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -72,6 +72,7 @@ __all__ = [
     "ServerGone",
     "ServerUnavailable",
     "StdioServer",
+    "UnsendableNumber",
     "build_server",
     "list_tools",
     "protocol_handler",
@@ -144,6 +145,25 @@ class RemoteToolError(ProtocolError):
     ) -> None:
         super().__init__(message, tool=tool, server=server)
         self.text = text
+
+
+class UnsendableNumber(ValueError):
+    """A number a tool's schema or output holds that the protocol cannot carry: the SDK sends
+    numbers as JSON's ints and doubles, and this one is beyond a double's range (it would
+    arrive as infinity or null, or as zero). ``tool`` names the tool and
+    ``location`` the JSON pointer, within its ``what`` (input schema, output schema, output)."""
+
+    def __init__(self, number: object, *, tool: str, what: str, location: str) -> None:
+        shown = str(number)
+        shown = shown if len(shown) <= 40 else shown[:20] + "..." + shown[-12:]
+        super().__init__(
+            f"{tool}: the {what} holds {shown} at {location or '/'}, a number the protocol "
+            "cannot carry (its numbers are sent as ints and doubles, and a double cannot hold "
+            "this one)"
+        )
+        self.tool = tool
+        self.what = what
+        self.location = location
 
 
 def require_sdk() -> None:
@@ -580,18 +600,21 @@ def build_server(
     from mcp import MCPError
     from mcp.server.lowlevel import Server
 
-    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
-        tools = []
-        for entry in runtime.catalog():
-            tools.append(
-                mcp_types.Tool(
-                    name=entry["name"],
-                    description=entry["description"] or None,
-                    input_schema=_wire(entry["input_schema"]),
-                    output_schema=_wire(entry["output_schema"]),
-                )
+    def listed() -> list[mcp_types.Tool]:
+        return [
+            mcp_types.Tool(
+                name=entry["name"],
+                description=entry["description"] or None,
+                input_schema=_wire(entry["input_schema"], entry["name"], "input schema"),
+                output_schema=_wire(entry["output_schema"], entry["name"], "output schema"),
             )
-        return mcp_types.ListToolsResult(tools=tools)
+            for entry in runtime.catalog()
+        ]
+
+    listed()  # (a schema a double cannot carry is refused before the server starts)
+
+    async def on_list_tools(ctx: Any, params: Any) -> mcp_types.ListToolsResult:
+        return mcp_types.ListToolsResult(tools=listed())
 
     async def on_call_tool(
         ctx: Any, params: mcp_types.CallToolRequestParams
@@ -615,9 +638,12 @@ def build_server(
             return _error_result("budget_exhausted", exhausted.message, ())
         except HandlerFailed as failed:
             return _error_result("handler_error", failed.message, ())
+        try:
+            sent = _wire(output, params.name, "output")
+        except UnsendableNumber as unsendable:
+            return _error_result("output_rejected", str(unsendable), ())
         return mcp_types.CallToolResult(
-            content=[mcp_types.TextContent(text=_json_text(output))],
-            structured_content=_wire(output),
+            content=[mcp_types.TextContent(text=_json_text(sent))], structured_content=sent
         )
 
     return Server(name, version=version, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
@@ -740,20 +766,35 @@ def parse_address(address: str) -> tuple[str, int]:
 # ------------------------------------------------------------------------------- JSON values
 
 
-def _wire(value: Any) -> Any:
+def _wire(value: Any, tool: str = "", what: str = "value", at: str = "") -> Any:
     """``value`` as the SDK can send it: a Decimal (a number a float would round) as the
-    nearest float, an integral one as its int; the rest as it is."""
+    nearest float, an integral one as its int; the rest as it is. UnsendableNumber for a
+    Decimal no double holds (one that would become infinity or zero), never a changed schema or
+    output (`tool`, `what` and the location `at` name where it is). (A float is finite here:
+    contracts refuse infinity and NaN as no JSON number.)"""
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+        if value.is_finite() and value == value.to_integral_value():
+            return int(value)
+        near = float(value)
+        if not math.isfinite(near) or (near == 0.0 and value != 0):
+            raise UnsendableNumber(value, tool=tool, what=what, location=at)
+        return near
     if isinstance(value, dict):
-        return {key: _wire(member) for key, member in value.items()}
+        return {
+            key: _wire(member, tool, what, at + "/" + _escaped(key))
+            for key, member in value.items()
+        }
     if isinstance(value, list):
-        return [_wire(member) for member in value]
+        return [_wire(member, tool, what, f"{at}/{index}") for index, member in enumerate(value)]
     return value
 
 
+def _escaped(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
 def _json_text(value: Any) -> str:
-    return json.dumps(_wire(value), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _with_descriptor(stream: TextIO) -> TextIO:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from decimal import Decimal
 from typing import Any
 
 import generator
@@ -59,6 +60,14 @@ def build() -> ToolRuntime:
     runtime.register(_contract("echo.wrong", ECHO_IN, ECHO_OUT), lambda request: {"text": 5})
     runtime.register(_contract("echo.boom", ECHO_IN, ECHO_OUT), _boom)
     runtime.register(_contract("echo.print", ECHO_IN, ECHO_OUT), _printing)
+    return runtime
+
+
+def build_unsendable() -> ToolRuntime:
+    """A tool whose input schema holds a number no double holds: `mcp serve` refuses it."""
+    runtime = ToolRuntime()
+    tiny = {"type": "object", "properties": {"x": {"minimum": Decimal("1e-400")}}}
+    runtime.register(_contract("tiny", tiny, ECHO_OUT), echo_async)
     return runtime
 
 
