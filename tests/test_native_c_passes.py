@@ -83,6 +83,29 @@ def test_a_refusal_before_any_reference_is_held_skips_their_releases() -> None:
     assert "if (ok0) for (int i = 0; i < 4; i++) Py_XDECREF(P0[i]);" in root[released:]
 
 
+@pytest.mark.parametrize(
+    "schema",
+    [
+        SCHEMA,
+        {"type": "array", "items": {"type": "integer"}},
+        {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+        {"type": "object", "additionalProperties": {"type": "integer"}, "maxProperties": 3},
+        {"type": "array", "items": {"type": "array", "items": {"enum": [1, "a"]}}},
+    ],
+)
+def test_no_return_inside_a_loop_skips_the_releases(schema: Any) -> None:
+    """A return in a loop's body may run after an earlier round set a local or a temporary:
+    every return from the first loop on releases them (`goto done`), whatever the loop's head
+    holds."""
+    text, built = compile_built(schema, name=NAME)
+    c_text = render_c(schema, text, NAME, f"{NAME}.py", compiled=(text, built)).render()
+    functions = re.findall(r"static int sl_v\d+\(PyObject \*x\) \{\n(?:.*\n)*?\}\n", c_text)
+    looping = [f for f in functions if "for (;;)" in f]
+    assert looping  # (the control: the schema's functions do loop)
+    for function in looping:
+        assert "goto released;" not in function[function.index("for (;;)") :], function
+
+
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     """(the C build, the pure module) of SCHEMA."""

@@ -601,6 +601,8 @@ class CFunction:
         ):
             view, source = source.func.attr, source.func.value
         container = self.obj(source)
+        # (a return in the body may run after an earlier round set a local: never `released`)
+        self.may_own = True
         # (the body runs again after it assigns: nothing known of what it or the loop assigns)
         for assigned in _assigned_names([stmt]):
             self.forget(assigned)
