@@ -359,13 +359,40 @@ def test_build_server_and_serve_refuse_what_is_not_a_runtime() -> None:
 
 def test_values_go_on_the_wire_as_json_numbers() -> None:
     value = {"a": [Decimal("2"), Decimal("0.5"), Decimal("1E+2")], "b": {"c": Decimal("-0")}}
-    wired = mcp._wire(value)
+    wired = mcp._wire(value, "t", "output")
     assert wired == {"a": [2, 0.5, 100], "b": {"c": 0}}
     assert [type(v) for v in wired["a"]] == [int, float, int]
-    assert mcp._wire("x") == "x" and mcp._wire(None) is None
-    assert mcp._json_text(mcp._wire({"a": [Decimal("1.5"), "é"]})) == '{"a":[1.5,"é"]}'
+    assert mcp._wire("x", "t", "output") == "x" and mcp._wire(None, "t", "output") is None
+    assert (
+        mcp._json_text(mcp._wire({"a": [Decimal("1.5"), "é"]}, "t", "output")) == '{"a":[1.5,"é"]}'
+    )
     with pytest.raises(ValueError):  # (a value not wired: JSON has no infinity)
         mcp._json_text({"a": float("inf")})
+
+
+def test_an_unsendable_number_says_which_tool_what_and_where() -> None:
+    """The whole message: the number (a long one shortened to its first 20 and last 12
+    characters), the tool, what holds it and the JSON pointer ("/" for the whole value)."""
+    tail = ", a number the protocol cannot carry (its numbers are sent as ints and doubles, and a double cannot hold this one)"
+    error = mcp.UnsendableNumber(Decimal("1e-400"), tool="t", what="output", location="/a/0")
+    assert str(error) == "t: the output holds 1E-400 at /a/0" + tail
+    assert (error.tool, error.what, error.location) == ("t", "output", "/a/0")
+    whole = mcp.UnsendableNumber(Decimal("-1e-400"), tool="u", what="input schema", location="")
+    assert str(whole) == "u: the input schema holds -1E-400 at /" + tail
+    forty, forty_one = "1" * 38 + ".5", "1" * 39 + ".5"
+    assert f"holds {forty} at" in str(
+        mcp.UnsendableNumber(Decimal(forty), tool="t", what="o", location="")
+    )
+    shortened = str(mcp.UnsendableNumber(Decimal(forty_one), tool="t", what="o", location=""))
+    assert "holds " + "1" * 20 + "..." + "1" * 10 + ".5 at" in shortened
+    digits = "1234567890" * 4 + ".5"
+    shortened = str(mcp.UnsendableNumber(Decimal(digits), tool="t", what="o", location=""))
+    assert "holds 12345678901234567890...1234567890.5 at" in shortened
+    with pytest.raises(mcp.UnsendableNumber) as caught:
+        mcp._wire({"x": [Decimal("1" + "0" * 400 + ".5")]}, "t", "output")
+    assert str(caught.value).startswith(
+        "t: the output holds 10000000000000000000...0000000000.5 at /x/0,"
+    )
 
 
 def test_a_reason_is_one_line_the_first_leaf_of_a_group() -> None:

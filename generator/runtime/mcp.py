@@ -766,7 +766,7 @@ def parse_address(address: str) -> tuple[str, int]:
 # ------------------------------------------------------------------------------- JSON values
 
 
-def _wire(value: Any, tool: str = "", what: str = "value", at: str = "") -> Any:
+def _wire(value: Any, tool: str, what: str, at: str = "") -> Any:
     """``value`` as the SDK can send it: a Decimal (a number a float would round) as the
     nearest float, an integral one as its int; the rest as it is. UnsendableNumber for a
     Decimal no double holds (one that would become infinity or zero), never a changed schema or
@@ -776,7 +776,7 @@ def _wire(value: Any, tool: str = "", what: str = "value", at: str = "") -> Any:
         if value.is_finite() and value == value.to_integral_value():
             return int(value)
         near = float(value)
-        if not math.isfinite(near) or (near == 0.0 and value != 0):
+        if not math.isfinite(near) or near == 0.0:  # (a value here is not integral: not 0)
             raise UnsendableNumber(value, tool=tool, what=what, location=at)
         return near
     if isinstance(value, dict):
