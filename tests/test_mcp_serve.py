@@ -332,6 +332,27 @@ def test_a_schema_number_no_double_holds_is_refused_before_the_server_starts(num
     )
 
 
+def test_an_output_schema_s_number_is_refused_with_its_escaped_location() -> None:
+    import generator
+
+    contract = generator.compile_contract_module(
+        '{"name": "edge", "profile": "draft2020-12", "input": {"type": "object"}, "output": '
+        '{"type": "object", "properties": {"m~x": {"maximum": 1e-400}}}}',
+        format=False,
+    )
+    runtime = ToolRuntime()
+    runtime.register(contract, lambda request: {})
+    with pytest.raises(UnsendableNumber) as caught:
+        build_server(runtime)
+    error = caught.value
+    assert (error.tool, error.what, error.location) == (
+        "edge",
+        "output schema",
+        "/properties/m~0x/maximum",
+    )
+    assert str(error).startswith("edge: the output schema holds 1E-400 at /properties/m~0x/")
+
+
 def test_a_schema_number_a_double_holds_near_its_limits_is_sent() -> None:
     """The largest and smallest numbers a double holds (subnormals included) are sent as the
     nearest double, and an integral one of any size as its int."""
