@@ -235,3 +235,42 @@ def test_a_fifo_put_in_place_of_a_data_file_is_unreadable_not_waited_on(tmp_path
     assert [(r.unreadable, [f.problem for f in r.failures]) for r in results] == [
         (1, ["cannot read: no longer a regular file"])
     ] * 4
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["msgspec", "json"])
+def test_a_record_too_large_for_memory_is_its_own_problem(
+    monkeypatch: pytest.MonkeyPatch, fast: bool
+) -> None:
+    """A JSON Lines record whose parse ran out of memory (MemoryError) ended the run in a
+    traceback without --jobs, and with it lost its whole block; it is now that line's
+    problem, and the lines around it are validated."""
+    import generator
+    from generator.validate import readers, runner
+    from generator.validate.modules import ModuleSource
+    from generator.validate.tasks import Task
+
+    def out_of_memory(decode: Any) -> Any:
+        def decoding(line: Any) -> Any:
+            if (b"HUGE" if isinstance(line, bytes) else "HUGE") in line:
+                raise MemoryError
+            return decode(line)
+
+        return decoding
+
+    if fast:
+        real = readers.fast_json_decoder()
+        if real is None:
+            pytest.skip("msgspec (the extra `fast`) is not installed")
+        monkeypatch.setattr(runner, "fast_json_decoder", lambda: out_of_memory(real))
+    else:
+        monkeypatch.setattr(runner, "fast_json_decoder", lambda: None)
+        monkeypatch.setattr(runner, "JSON_DECODE", out_of_memory(readers.JSON_DECODE))
+    source = ModuleSource.from_text(generator.compile_source({"required": ["right"]}, format=False))
+    data = b'{"right": 1}\n["HUGE"]\n{"left": 1}\n'
+    task = Task(0, "<data>", "jsonl", first=True, last=True, size=len(data), data=data)
+    result = runner.run_task(task, source, "text")
+    assert (result.records, result.invalid, result.unreadable, result.lines) == (2, 1, 1, 3)
+    assert [(f.line, f.problem) for f in result.failures] == [
+        (2, "cannot read: too large to hold in memory"),
+        (3, None),
+    ]
