@@ -94,13 +94,11 @@ def start_workers(source: ModuleSource, output_format: str, jobs: int, where: st
     workers = Workers(source, output_format, jobs)
     try:
         try:
-            # (one check a worker: the pool starts a worker for each task submitted while none
-            # is idle, so all of them start, and load the module, side by side now)
-            pool = workers.pools[-1]
-            with _sigint_blocked():
-                checks = [
-                    pool.submit(_module_checks, source, output_format, where) for _ in range(jobs)
-                ]
+            # (one check a worker: all of them started, they load the module side by side now)
+            pool = workers.pool()
+            checks = [
+                pool.submit(_module_checks, source, output_format, where) for _ in range(jobs)
+            ]
             usable = all([check.result() for check in checks])
         except BrokenProcessPool:  # a worker died at start-up: the tasks will say so
             usable = False
@@ -141,25 +139,40 @@ class Workers:
         self.context = multiprocessing.get_context("spawn")
         self.pools: list[ProcessPoolExecutor] = []  # every pool made (the last one in use)
         self.owner: dict[int, ProcessPoolExecutor] = {}  # id(future) -> its pool
+        self.launched: list[ProcessPoolExecutor] = []  # the pools whose workers are started
         self._new_pool()
 
     def _new_pool(self) -> None:
-        self.pools.append(
-            ProcessPoolExecutor(
-                max_workers=self.jobs,
-                mp_context=self.context,
-                initializer=_load_in_worker,
-                initargs=(self.source, self.output_format),
-            )
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=self.context,
+            initializer=_load_in_worker,
+            initargs=(self.source, self.output_format),
         )
+        self.pools.append(pool)
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The pool in use, all its workers started before its first task is submitted (and
+        its manager thread with it): a worker started by a later submit raced that thread's
+        clean-up of a pool a worker's death broke, in a traceback ("dictionary changed size
+        during iteration", "handle is closed"). (Private, hence getattr: otherwise the pool
+        starts them as tasks come. Not at the pool's making: one never used would not stop
+        them.)"""
+        pool = self.pools[-1]
+        if pool not in self.launched:
+            self.launched.append(pool)
+            launch = getattr(pool, "_launch_processes", None)
+            if launch is not None:
+                with _sigint_blocked():
+                    launch()
+        return pool
 
     def submit(self, task: Task) -> Future[TaskResult]:
-        with _sigint_blocked():  # (a submit may start a worker)
-            try:
-                future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
-            except BrokenProcessPool:  # it broke since the last result was taken
-                self._new_pool()
-                future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
+        try:
+            future = self.pool().submit(run_task, task, self.source, self.output_format)
+        except BrokenProcessPool:  # it broke since the last result was taken
+            self._new_pool()
+            future = self.pool().submit(run_task, task, self.source, self.output_format)
         self.owner[id(future)] = self.pools[-1]
         return future
 

@@ -274,3 +274,31 @@ def test_a_record_too_large_for_memory_is_its_own_problem(
         (2, "cannot read: too large to hold in memory"),
         (3, None),
     ]
+
+
+def test_a_pools_workers_all_start_before_its_first_task(tmp_path: Path, module_file: Path) -> None:
+    """A worker started by a submit raced the clean-up of a pool that a worker's death had
+    broken: a module that exits in workers, over a few hundred files, printed "dictionary
+    changed size during iteration" from the pool's thread or ended in an "OSError: handle is
+    closed" traceback about one run in four. A pool's workers now all start with its first
+    task, so no later submit starts one."""
+    import multiprocessing
+
+    from generator.validate.discover import discover
+    from generator.validate.modules import ModuleSource
+    from generator.validate.parallel import Workers
+    from generator.validate.tasks import plan
+
+    write(tmp_path / "d.json", {"left": 1, "right": 2})
+    (task,) = plan(discover([str(tmp_path / "d.json")], [], None))
+    before = set(multiprocessing.active_children())
+    workers = Workers(ModuleSource.from_path(module_file), "text", 2)
+    try:
+        future = workers.submit(task)
+        started = [child for child in multiprocessing.active_children() if child not in before]
+        assert len(started) == 2
+        result = workers.result(task, future)
+        assert (result.records, result.invalid, result.unreadable) == (1, 0, 0)
+    finally:
+        workers.shutdown()
+    assert [child for child in multiprocessing.active_children() if child not in before] == []
