@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -193,48 +192,6 @@ def test_more_jobs_than_the_machine_can_use_is_a_usage_error(
         f"argument --jobs: at most {8 * cpus} (8 per usable CPU: {cpus} here), not {jobs}\n"
     )
     assert result.stdout == ""
-
-
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
-def test_a_fifo_put_in_place_of_a_data_file_is_unreadable_not_waited_on(tmp_path: Path) -> None:
-    """A data file replaced by a FIFO between discovery and reading blocked the command (or its
-    worker) in open() for ever; it is now that file's problem. A FIFO named as DATA is still
-    read (test_a_named_device_is_refused_and_a_named_pipe_is_read)."""
-    import generator
-    from generator.validate.discover import discover
-    from generator.validate.modules import ModuleSource
-    from generator.validate.runner import run_task
-    from generator.validate.tasks import plan
-
-    write(tmp_path / "a.json", {"left": 1})
-    write(tmp_path / "b.jsonl", '{"left": 1}\n' * 20)
-    planned = list(plan(discover([str(tmp_path)], [], None), chunk_bytes=100))
-    assert [task.path for task in planned] == [str(tmp_path / "a.json")] + [
-        str(tmp_path / "b.jsonl")
-    ] * 3
-    for name in ("a.json", "b.jsonl"):
-        (tmp_path / name).unlink()
-        os.mkfifo(tmp_path / name)
-    source = ModuleSource.from_text(generator.compile_source({"type": "object"}, format=False))
-    results: list[Any] = []
-    reader = threading.Thread(
-        target=lambda: results.extend(run_task(task, source, "text") for task in planned),
-        daemon=True,
-    )
-    reader.start()
-    reader.join(HANG_LIMIT)
-    if reader.is_alive():
-        while reader.is_alive():  # open each FIFO for writing: the blocked open() returns
-            for name in ("a.json", "b.jsonl"):
-                try:
-                    os.close(os.open(tmp_path / name, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:  # no reader on this one (yet)
-                    pass
-            reader.join(0.1)
-        pytest.fail("reading a FIFO that replaced a data file blocked")
-    assert [(r.unreadable, [f.problem for f in r.failures]) for r in results] == [
-        (1, ["cannot read: no longer a regular file"])
-    ] * 4
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["msgspec", "json"])
