@@ -70,6 +70,31 @@ def _positive(text: str) -> int:
     return value
 
 
+# Worker processes --jobs may ask for, per CPU this process may run on: validating is CPU bound,
+# so more only cost memory and start-up; a slip like --jobs 10000 started that many Pythons (and
+# 2**31 failed in a traceback).
+JOBS_PER_CPU = 8
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _jobs(text: str) -> int:
+    value = _positive(text)
+    cpus = _usable_cpus()
+    if value > JOBS_PER_CPU * cpus:
+        raise argparse.ArgumentTypeError(
+            f"at most {JOBS_PER_CPU * cpus} ({JOBS_PER_CPU} per usable CPU: {cpus} here), "
+            f"not {value}"
+        )
+    return value
+
+
 def add_validate_parser(commands: Any) -> None:
     """The `validate` subcommand and its options (registered by main's parser)."""
     parser = commands.add_parser(
@@ -163,10 +188,11 @@ def add_validate_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--jobs",
-        type=_positive,
+        type=_jobs,
         default=1,
         metavar="N",
-        help="validate in N worker processes (large JSON Lines files are split)",
+        help="validate in N worker processes (large JSON Lines files are split); at most "
+        f"{JOBS_PER_CPU} per CPU",
     )
     parser.add_argument(
         "--chunk-size",
@@ -224,8 +250,8 @@ def validate_command(args: argparse.Namespace) -> int:
         _complain(f"straightline validate: cannot write the report to standard output: {lost}")
         return 2
     finally:
-        if workers is not None:  # (ended by the run already, unless it stopped before starting)
-            workers.shutdown()
+        if workers is not None:  # (ended by a run that finished; killed where it stopped)
+            workers.stop()
 
 
 class _ReportLost(Exception):

@@ -11,12 +11,20 @@ os._exit) breaks the whole pool, and every task in flight fails with it. Each of
 again alone, in a process of its own, so the task that kills its worker is told from the ones that
 were only in the same pool: it is reported as not checked, by its file and byte range (counted as
 one unreadable), and the others get their results; a new pool takes the tasks that follow.
+
+Ctrl-C and SIGTERM are the parent's: workers start with SIGINT blocked (they print no traceback
+when Ctrl-C reaches the whole process group), and a run that stops kills them rather than wait
+for their tasks, which a stuck custom format function would never end. A worker whose parent
+dies (SIGKILL, the out-of-memory killer) ends too, rather than wait for tasks forever.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import signal
+import threading
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -32,10 +40,40 @@ def _load_in_worker(source: ModuleSource, output_format: str) -> None:
     """Worker start-up: load the module before the first task arrives. A module that cannot be
     loaded is the parent's to report (start_workers): nothing is raised here, where the pool
     would log a traceback and break; each task that finds it so reports that."""
+    _end_with_parent()
     try:
         checker_for(source, output_format)
     except Exception:
         pass
+
+
+def _end_with_parent() -> None:
+    """In a worker: exit when the parent process dies (its end of the start-up pipe closes); the
+    pool's queues would otherwise keep the worker waiting for tasks forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread while it may start processes, which inherit the mask: Ctrl-C
+    then reaches only the parent, which stops the workers (a worker interrupted while it started
+    or waited for a task printed a traceback). A Ctrl-C meanwhile is delivered at the end."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _module_checks(source: ModuleSource, output_format: str, where: str) -> bool:
@@ -56,9 +94,8 @@ def start_workers(source: ModuleSource, output_format: str, jobs: int, where: st
     workers = Workers(source, output_format, jobs)
     try:
         try:
-            # (one check a worker: the pool starts a worker for each task submitted while none
-            # is idle, so all of them start, and load the module, side by side now)
-            pool = workers.pools[-1]
+            # (one check a worker: all of them started, they load the module side by side now)
+            pool = workers.pool()
             checks = [
                 pool.submit(_module_checks, source, output_format, where) for _ in range(jobs)
             ]
@@ -68,14 +105,14 @@ def start_workers(source: ModuleSource, output_format: str, jobs: int, where: st
         if not usable:
             check_module(source.load(), output_format, where)
     except BaseException:
-        workers.shutdown()
+        workers.stop()
         raise
     return workers
 
 
 def run_parallel(tasks: Iterable[Task], workers: "Workers") -> Iterator[tuple[Task, TaskResult]]:
     """Each task and its result, in input order, computed by the worker processes (start_workers);
-    they are shut down at the end."""
+    they are shut down at the end, or killed where the run stops before it (Workers.stop)."""
     jobs = workers.jobs
     pending: deque[tuple[Task, Future[TaskResult]]] = deque()
     try:
@@ -87,6 +124,9 @@ def run_parallel(tasks: Iterable[Task], workers: "Workers") -> Iterator[tuple[Ta
         while pending:
             done_task, future = pending.popleft()
             yield done_task, workers.result(done_task, future)
+    except BaseException:  # Ctrl-C, SIGTERM, the consumer gone (GeneratorExit)
+        workers.stop()
+        raise
     finally:
         workers.shutdown()
 
@@ -99,24 +139,40 @@ class Workers:
         self.context = multiprocessing.get_context("spawn")
         self.pools: list[ProcessPoolExecutor] = []  # every pool made (the last one in use)
         self.owner: dict[int, ProcessPoolExecutor] = {}  # id(future) -> its pool
+        self.launched: list[ProcessPoolExecutor] = []  # the pools whose workers are started
         self._new_pool()
 
     def _new_pool(self) -> None:
-        self.pools.append(
-            ProcessPoolExecutor(
-                max_workers=self.jobs,
-                mp_context=self.context,
-                initializer=_load_in_worker,
-                initargs=(self.source, self.output_format),
-            )
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=self.context,
+            initializer=_load_in_worker,
+            initargs=(self.source, self.output_format),
         )
+        self.pools.append(pool)
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The pool in use, all its workers started before its first task is submitted (and
+        its manager thread with it): a worker started by a later submit raced that thread's
+        clean-up of a pool a worker's death broke, in a traceback ("dictionary changed size
+        during iteration", "handle is closed"). (Private, hence getattr: otherwise the pool
+        starts them as tasks come. Not at the pool's making: one never used would not stop
+        them.)"""
+        pool = self.pools[-1]
+        if pool not in self.launched:
+            self.launched.append(pool)
+            launch = getattr(pool, "_launch_processes", None)
+            if launch is not None:
+                with _sigint_blocked():
+                    launch()
+        return pool
 
     def submit(self, task: Task) -> Future[TaskResult]:
         try:
-            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
+            future = self.pool().submit(run_task, task, self.source, self.output_format)
         except BrokenProcessPool:  # it broke since the last result was taken
             self._new_pool()
-            future = self.pools[-1].submit(run_task, task, self.source, self.output_format)
+            future = self.pool().submit(run_task, task, self.source, self.output_format)
         self.owner[id(future)] = self.pools[-1]
         return future
 
@@ -140,12 +196,22 @@ class Workers:
         for pool in self.pools:
             pool.shutdown(wait=True, cancel_futures=True)
 
+    def stop(self) -> None:
+        """Kill the workers, then shut down: the run is stopping and nobody waits for the tasks
+        they run. (After shutdown() there are none left to kill.)"""
+        for pool in self.pools:
+            # (the pool's own processes: ProcessPoolExecutor has no kill before Python 3.14)
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
+        self.shutdown()
+
 
 def _run_alone(
     connection: Connection, task: Task, source: ModuleSource, output_format: str
 ) -> None:
     """The body of a process that runs one task: its result, or what it raised, goes back on
     `connection`; nothing when the process dies first."""
+    _end_with_parent()
     try:
         try:
             outcome: Any = run_task(task, source, output_format)
@@ -162,12 +228,16 @@ def _alone(context: Any, task: Task, source: ModuleSource, output_format: str) -
     process = context.Process(
         target=_run_alone, args=(sender, task, source, output_format), daemon=True
     )
-    process.start()
+    with _sigint_blocked():
+        process.start()
     sender.close()
     try:
         outcome = receiver.recv()
     except EOFError:  # it died before it could answer
         outcome = None
+    except BaseException:  # the run is stopping: its task may never end
+        process.kill()
+        raise
     finally:
         receiver.close()
         process.join()

@@ -35,6 +35,8 @@ from .tasks import Task
 
 # What stops the run when validating a record raises it: Ctrl-C, and SIGTERM as the command raises it.
 STOPS = (KeyboardInterrupt, Terminated)
+# The problem of a file, block or record that does not fit in memory (MemoryError).
+TOO_LARGE = "cannot read: too large to hold in memory"
 
 
 @dataclass(slots=True)
@@ -181,18 +183,23 @@ def run_task(task: Task, source: ModuleSource, output_format: str) -> TaskResult
             unreadable=1, failures=[Failure(None, problem=f"cannot read: {exc.strerror or exc}")]
         )
     except MemoryError:
-        return TaskResult(
-            unreadable=1,
-            failures=[Failure(None, problem="cannot read: too large to hold in memory")],
-        )
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=TOO_LARGE)])
     if task.format == "jsonl":
-        return _run_jsonl(data, task.first, checker)
+        try:
+            return _run_jsonl(data, task.first, checker)
+        except MemoryError:  # the block as a whole (a record is its own problem in the loop)
+            lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+            return TaskResult(
+                unreadable=1, lines=lines, failures=[Failure(1 if lines else None, None, TOO_LARGE)]
+            )
     try:
         records = read_documents(task.format, data)
     except ReadProblem as problem:
         return TaskResult(
             unreadable=1, failures=[Failure(problem.line, problem.column, problem.message)]
         )
+    except MemoryError:
+        return TaskResult(unreadable=1, failures=[Failure(None, problem=TOO_LARGE)])
     result = TaskResult(records=len(records))
     for line, value in records:
         failure = checker.check(value, line)
@@ -223,6 +230,10 @@ def _run_jsonl(data: bytes, at_file_start: bool, checker: Checker) -> TaskResult
                 value = decode(line)  # type: ignore[arg-type]  # a ReadProblem raises TypeError
             except ValueError as exc:
                 value = decode_again(line, exc)  # type: ignore[arg-type]  # (a str here)
+        except MemoryError:
+            unreadable += 1
+            failures.append(Failure(index + 1, problem=TOO_LARGE))
+            continue
         except (ValueError, RecursionError, TypeError) as exc:
             problem = _line_problem(line, exc, index + 1)
             if problem is None:
@@ -259,17 +270,21 @@ def _run_jsonl_fast(
     skipped = unreadable = 0
     for index, line in enumerate(lines):
         try:
-            value = fast(line)
-        except (ValueError, RecursionError):
             try:
+                value = fast(line)
+            except (ValueError, RecursionError):
                 value = read_jsonl_line(line, at_file_start=at_file_start and index == 0)
-            except BlankLine:
-                skipped += 1
-                continue
-            except ReadProblem as problem:
-                unreadable += 1
-                failures.append(Failure(index + 1, problem.column, problem.message))
-                continue
+        except BlankLine:
+            skipped += 1
+            continue
+        except ReadProblem as problem:
+            unreadable += 1
+            failures.append(Failure(index + 1, problem.column, problem.message))
+            continue
+        except MemoryError:
+            unreadable += 1
+            failures.append(Failure(index + 1, problem=TOO_LARGE))
+            continue
         try:
             if is_valid(value):
                 continue

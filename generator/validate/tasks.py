@@ -11,6 +11,8 @@ says how many lines its range held).
 from __future__ import annotations
 
 import io
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from typing import BinaryIO, Iterator, Sequence
@@ -39,12 +41,26 @@ class Task:
     end: int | None = None
     data: bytes | None = None
     problem: str | None = None  # the file cannot be read, and why (found before reading it)
+    regular: bool = False  # found a regular file (a named FIFO is read as it comes)
 
     def read(self) -> bytes:
-        """The bytes of this task (OSError when the file cannot be read)."""
+        """The bytes of this task (OSError when the file cannot be read, or is no longer the
+        regular file it was found as: a FIFO put in its place would block the open forever)."""
         if self.data is not None:
             return self.data
-        with open(self.path, "rb") as handle:
+        if not self.regular:
+            handle = open(self.path, "rb")
+        else:
+            flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+            descriptor = os.open(self.path, flags)
+            try:
+                if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                    raise OSError("no longer a regular file")
+            except OSError:
+                os.close(descriptor)
+                raise
+            handle = open(descriptor, "rb")
+        with handle:
             if self.start == 0 and self.end is None:
                 return handle.read()
             return _read_range(handle, self.start, self.end)
@@ -109,9 +125,18 @@ def plan(files: Sequence[DataFile], chunk_bytes: int = CHUNK_BYTES) -> Iterator[
                     size=min(chunk_bytes, data.size - start),
                     start=start,
                     end=None if last else start + chunk_bytes,
+                    regular=True,
                 )
         else:
-            yield Task(number, data.path, data.format, first=True, last=True, size=data.size or 0)
+            yield Task(
+                number,
+                data.path,
+                data.format,
+                first=True,
+                last=True,
+                size=data.size or 0,
+                regular=data.size is not None,
+            )
 
 
 def _stdin_tasks(number: int, format: str, chunk_bytes: int) -> Iterator[Task]:

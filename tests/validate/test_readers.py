@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+import threading
 import types
 from decimal import Decimal
 from pathlib import Path
@@ -29,7 +30,7 @@ from generator.validate.readers import (
 from generator.validate.report import dumps, escape
 from generator.validate.tasks import Task, plan
 
-from .conftest import write
+from .conftest import HANG_LIMIT, write
 
 # --- formats ------------------------------------------------------------------------------------
 
@@ -781,6 +782,44 @@ def test_byte_ranges_hold_every_line_exactly_once_in_order(
             assert not any(pieces[index + 1 :])
     counted = sum(len(jsonl_lines(piece, at_file_start=t.first)) for piece, t in zip(pieces, tasks))
     assert counted == len(jsonl_lines(text.encode(), at_file_start=True))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_put_in_place_of_a_planned_file_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """A data file replaced by a FIFO between discovery and reading blocked open() for ever (in
+    the command, or in a --jobs worker); a task of a file found regular now refuses what is no
+    longer one. A FIFO named as DATA is still read (test_a_named_device_is_refused_and_a_named_
+    pipe_is_read)."""
+    write(tmp_path / "a.json", {"left": 1})
+    write(tmp_path / "b.jsonl", '{"left": 1}\n' * 20)
+    planned = list(plan(discover([str(tmp_path)], [], None), chunk_bytes=100))
+    assert [task.path for task in planned] == [str(tmp_path / "a.json")] + [
+        str(tmp_path / "b.jsonl")
+    ] * 3
+    for name in ("a.json", "b.jsonl"):
+        (tmp_path / name).unlink()
+        os.mkfifo(tmp_path / name)
+    refusals: list[str] = []
+
+    def read_all() -> None:
+        for task in planned:
+            try:
+                task.read()
+            except OSError as exc:
+                refusals.append(str(exc))
+
+    reader = threading.Thread(target=read_all, daemon=True)
+    reader.start()
+    reader.join(HANG_LIMIT)
+    while reader.is_alive():  # open each FIFO for writing: the blocked open() returns
+        for name in ("a.json", "b.jsonl"):
+            try:
+                os.close(os.open(tmp_path / name, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # no reader on this one (yet)
+                pass
+        reader.join(0.1)
+        refusals.append("blocked")
+    assert refusals == ["no longer a regular file"] * 4
 
 
 def test_the_plan_numbers_each_file_and_cuts_only_large_json_lines(
