@@ -397,6 +397,11 @@ def test_an_output_number_no_double_holds_is_an_is_error_result(
     text = _texts(result)
     assert "edge: the output holds" in text and f"at {location}," in text, text
     assert "Infinity" not in text and "NaN" not in text
+    assert result.structured_content == {
+        "outcome": "output_rejected",
+        "message": text,
+        "errors": [],
+    }
 
 
 def test_serve_takes_a_tool_runtime() -> None:
