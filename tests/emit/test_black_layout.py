@@ -10,9 +10,13 @@ import black
 import pytest
 
 import generator
+from generator.codegen import Code
 from generator.emit import tree as t
+from generator.primitives import PRELUDE_IMPORTS
 from generator.render import module
 from generator.render.module import _BLACK_MODE, _lines
+from generator.render.sections import CONSTANT, Section
+from generator.render.types import ModuleTypes
 
 LONG = "https://json.schemastore.org/a-schema-with-a-long-name.json#/definitions/" + "x" * 40
 NAMES = [t.Name(f"_v{i}") for i in range(12)]
@@ -192,3 +196,38 @@ def test_huge_statements_are_exploded_not_given_to_black(
     namespace: dict[str, object] = {}
     exec(compile(text, name, "exec"), namespace)
     assert namespace["is_valid"](valid) is True and namespace["is_valid"](invalid) is False  # type: ignore[operator]
+
+
+def test_templates_interpolate_code_only() -> None:
+    """A template's `{{ value }}` takes a Code (compiler-made text): schema text as a plain str
+    never reaches a module unescaped."""
+    template = module._ENV.from_string("x = {{ value }}")
+    assert template.render(value=Code("1")) == "x = 1"
+    with pytest.raises(TypeError, match="templates take Code values only, not str"):
+        template.render(value="__import__('os')")
+
+
+def test_code_black_cannot_format_is_reported_as_a_compiler_bug() -> None:
+    broken = "x = f(" + ", ".join(["a_long_argument_name"] * 6)  # (no closing bracket)
+    with pytest.raises(RuntimeError, match=r"black cannot format \(a compiler bug\)"):
+        module._black_statement(broken, "")
+    with pytest.raises(RuntimeError, match=r"black cannot format \(a compiler bug\)"):
+        module._format_chunk(broken)
+
+
+def test_the_decimal_import_is_added_where_only_the_types_name_decimal() -> None:
+    decimal = Code(PRELUDE_IMPORTS["_Decimal"])
+    any_import, re_import = Code("from typing import Any"), Code("import re as _re")
+    types = ModuleTypes([], [], frozenset(), uses_decimal=True)
+    added = module._with_types([re_import, any_import], types, False, False)
+    assert added[:2] == [re_import, decimal] and len(added) == 3
+    assert module._with_types([any_import], types, False, False)[0] == decimal
+    assert module._with_types([decimal, any_import], types, False, False).count(decimal) == 1
+    no_decimal = ModuleTypes([], [], frozenset(), uses_decimal=False)
+    assert decimal not in module._with_types([any_import], no_decimal, False, False)
+
+
+def test_an_empty_section_is_left_out_of_the_formatted_module() -> None:
+    tag = Section(CONSTANT, "", ("X",), ("int",))
+    sections = module._format([("other", tag, "\n\n"), ("const", tag, "X = 1\n")])
+    assert [section.text for section in sections] == ["X = 1\n"]
