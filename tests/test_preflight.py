@@ -1055,3 +1055,53 @@ def test_the_depth_limit_is_said_in_words(depth: int, said: str) -> None:
     assert raised.value.code == "limit-exceeded" and raised.value.message.endswith(
         said
     ), raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("document", "pointer", "message"),
+    [
+        ({"const": {1: 2}}, "/const", "object key 1 is not a string"),
+        ({"const": object()}, "/const", "a object is not a JSON value"),
+        ({1: {"type": "string"}}, "", "schema key 1 is not a string"),
+        ({"minimum": {1}}, "/minimum", "minimum must be a number, not a set"),
+    ],
+)
+def test_a_registry_document_given_as_python_objects_is_held_to_json(
+    document: dict[Any, Any], pointer: str, message: str
+) -> None:
+    """The registry's documents are checked where the compile reads them, keyword by keyword:
+    a value JSON cannot hold is refused there, at its place in that document."""
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(
+            {"$ref": "https://example.com/s"},
+            profile="draft2020-12",
+            registry={"https://example.com/s": document},
+        )
+    assert (raised.value.code, raised.value.message) == ("bad-keyword-value", message)
+    assert raised.value.pointer == "https://example.com/s#" + pointer
+
+
+def test_a_schema_given_as_python_objects_is_json_all_through() -> None:
+    looped: dict[str, Any] = {"type": "object"}
+    looped["properties"] = {"self": looped}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(looped, profile="draft2020-12")
+    assert (raised.value.code, raised.value.pointer) == ("bad-json", "/properties/self")
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"properties": {("a", "b"): {}}}, profile="draft2020-12")
+    assert raised.value.message == "object key ('a', 'b') is not a string"
+    assert raised.value.pointer == "/properties"
+    deep: list[Any] = []
+    for _ in range(150):
+        deep = [deep]
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"const": deep}, profile="draft2020-12")
+    assert raised.value.code == "limit-exceeded"
+    assert raised.value.message == "value nested deeper than 100 levels"
+
+
+def test_the_octoscript_profile_needs_object_schemas() -> None:
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"properties": {"a": True}}, profile="octoscript")
+    assert (raised.value.code, raised.value.pointer) == ("not-a-schema", "/properties/a")
+    assert raised.value.message == "the octoscript profile needs an object schema here, not true"
