@@ -1105,3 +1105,45 @@ def test_the_octoscript_profile_needs_object_schemas() -> None:
         generator.compile_source({"properties": {"a": True}}, profile="octoscript")
     assert (raised.value.code, raised.value.pointer) == ("not-a-schema", "/properties/a")
     assert raised.value.message == "the octoscript profile needs an object schema here, not true"
+
+
+def test_a_meta_schema_nobody_knows_is_refused_unless_a_profile_is_named() -> None:
+    schema = {"$schema": "https://example.com/my-meta", "type": "integer"}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema)
+    assert (raised.value.code, raised.value.pointer) == ("unknown-profile", "/$schema")
+    assert "names no known draft and no meta-schema in the registry" in raised.value.message
+    assert not generator.compile_module(schema, profile="draft7").is_valid("1")
+
+
+def test_a_custom_meta_schema_without_vocabularies_is_its_parents_draft() -> None:
+    meta = {"$schema": "http://json-schema.org/draft-07/schema#"}
+    schema = {"$schema": "https://example.com/meta", "items": [{"type": "integer"}]}
+    module = generator.compile_module(schema, registry={"https://example.com/meta": meta})
+    # draft 7's array form of items: the first item must be an integer, the rest anything
+    assert module.is_valid([1, "x"]) and not module.is_valid(["x", 1])
+
+
+def test_a_meta_schema_in_a_registry_file_that_cannot_be_used_is_named(tmp_path: Any) -> None:
+    from generator.resolve import RegistryWarning
+
+    (tmp_path / "meta.json").write_text("{not json", encoding="utf-8")
+    schema = {"$schema": (tmp_path / "meta.json").as_uri(), "type": "integer"}
+    with pytest.warns(RegistryWarning):
+        with pytest.raises(generator.SchemaError) as raised:
+            generator.compile_source(schema, registry=tmp_path)
+    assert (raised.value.code, raised.value.pointer) == ("unresolvable-ref", "/$schema")
+    assert f"names registry file {tmp_path / 'meta.json'}, which cannot be used" in str(
+        raised.value.message
+    )
+
+
+def test_a_limit_option_of_none_lifts_the_profiles_limit() -> None:
+    schema = {"enum": [f"value-{i:05d}" for i in range(3000)]}  # about 45 kB: over 32 kB
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, profile="octoscript")
+    assert raised.value.code == "limit-exceeded"
+    lifted = generator.compile_module(
+        schema, profile="octoscript", max_source_bytes=None, max_enum_values=None
+    )
+    assert lifted.is_valid("value-02999") and not lifted.is_valid("value-03000")
