@@ -465,3 +465,26 @@ def test_a_compile_stopped_by_a_signal_in_mid_write_leaves_no_file(
     assert proc.returncode == (143 if signal_name == "SIGTERM" else 130), (proc.returncode, err)
     assert "Traceback" not in err, err
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_reader_gone_is_told_apart_from_a_lost_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """say() on standard output: a closed pipe stays BrokenPipeError (the command then stops
+    quietly), any other write error is OutputLost (the command says the report is incomplete)."""
+    from generator.cli.files import OutputLost, say
+
+    class Failing:
+        def __init__(self, error: OSError) -> None:
+            self.error = error
+
+        def write(self, text: str) -> int:
+            raise self.error
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Failing(BrokenPipeError(32, "Broken pipe")))
+    with pytest.raises(BrokenPipeError):
+        say("a line")
+    monkeypatch.setattr(sys, "stdout", Failing(OSError(28, "No space left on device")))
+    with pytest.raises(OutputLost, match="No space left on device"):
+        say("a line")
