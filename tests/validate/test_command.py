@@ -1330,3 +1330,30 @@ def test_the_builtin_listing_to_a_reader_gone_ends_quietly(
     monkeypatch.setattr(sys, "stdout", Gone())
     assert main(["validate", "--list-builtin"]) == 1
     assert capsys.readouterr().err == ""
+
+
+def test_a_module_is_known_by_its_text_or_its_file_and_refused_without_either(
+    tmp_path: Path,
+) -> None:
+    import types
+
+    import generator
+    from generator.errors import OptionError
+    from generator.validate.modules import ModuleSource, check_module
+
+    compiled = generator.compile_module({"type": "string"})
+    source = ModuleSource.of(compiled)
+    assert source.text == compiled.__source__ and ModuleSource.of(source) is source
+    write(tmp_path / "m.py", compiled.__source__)
+    by_path = ModuleSource.of(str(tmp_path / "m.py"))
+    assert by_path.path == str((tmp_path / "m.py").resolve())
+    assert by_path.load().is_valid("x") and not by_path.load().is_valid(1)
+    with pytest.raises(OptionError, match="neither its source text .* nor a file"):
+        ModuleSource.of(types.ModuleType("bare"))
+    write(tmp_path / "m.txt", compiled.__source__)
+    with pytest.raises(OptionError, match="m.txt: not a Python module file"):
+        ModuleSource.from_path(tmp_path / "m.txt").load()
+    tool = types.ModuleType("tool")
+    tool.is_valid_input = lambda value: True  # type: ignore[attr-defined]
+    with pytest.raises(OptionError, match="a tool contract module: compile its input or output"):
+        check_module(tool, "text", "--module tool.py")
