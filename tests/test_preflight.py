@@ -1147,3 +1147,14 @@ def test_a_limit_option_of_none_lifts_the_profiles_limit() -> None:
         schema, profile="octoscript", max_source_bytes=None, max_enum_values=None
     )
     assert lifted.is_valid("value-02999") and not lifted.is_valid("value-03000")
+
+
+def test_format_assertion_by_vocabulary_reads_only_a_vocabulary_object() -> None:
+    from generator.profiles import asserts_formats_by_vocabulary
+
+    assertion_2020 = "https://json-schema.org/draft/2020-12/vocab/format-assertion"
+    format_2019 = "https://json-schema.org/draft/2019-09/vocab/format"
+    assert asserts_formats_by_vocabulary({assertion_2020: False})
+    assert asserts_formats_by_vocabulary({format_2019: True})
+    assert not asserts_formats_by_vocabulary({format_2019: False})
+    assert not asserts_formats_by_vocabulary([assertion_2020])  # not a $vocabulary object
