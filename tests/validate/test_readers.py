@@ -1037,3 +1037,12 @@ def test_jsonl_is_read_without_msgspec_as_well(monkeypatch: pytest.MonkeyPatch) 
     assert readers.fast_json_decoder() is None
     assert list(read_jsonl(data)) == with_msgspec == [(1, {"a": 1}), (2, [1, 2.5]), (3, "x")]
     monkeypatch.setattr(readers, "_FAST_DECODE", None)
+
+
+def test_dumps_writes_lists_floats_and_what_json_cannot_hold() -> None:
+    """A value JSON cannot write (a non-finite float, a set) is shown by its repr rather than
+    lost; lists and finite floats beside a Decimal are written as JSON writes them."""
+    from decimal import Decimal
+
+    text = dumps([Decimal("1.10"), 2.5, (3, "a"), float("nan"), {1}])
+    assert text == '[1.10, 2.5, [3, "a"], "nan", "{1}"]'
