@@ -1046,3 +1046,26 @@ def test_dumps_writes_lists_floats_and_what_json_cannot_hold() -> None:
 
     text = dumps([Decimal("1.10"), 2.5, (3, "a"), float("nan"), {1}])
     assert text == '[1.10, 2.5, [3, "a"], "nan", "{1}"]'
+
+
+def test_the_text_report_of_a_module_that_gives_no_error_or_no_causes(tmp_path: Path) -> None:
+    """A record a module calls invalid with no error is said so; a module that gives errors but
+    no causes (no best_match of its own) has them listed, the best match first."""
+    from generator.validate.discover import DataFile
+    from generator.validate.report import TextReporter
+    from generator.validate.runner import Failure
+
+    written: list[str] = []
+    reporter = TextReporter(written.append)
+    data = DataFile(str(tmp_path / "d.jsonl"), "d.jsonl", "jsonl", 10)
+    first = {"instance_location": "/a", "message": "1 is not of type 'string'"}
+    best = {"instance_location": "/b", "message": "'b' is a required property"}
+    reporter.failures(
+        data,
+        [Failure(1, errors=[]), Failure(2, errors=[first, best], best_match=best)],
+    )
+    assert "".join(written).splitlines() == [
+        "d.jsonl:1:(root): invalid (the module reported no error)",
+        "d.jsonl:2:/b: 'b' is a required property",
+        "d.jsonl:2:/a: 1 is not of type 'string'",
+    ]
