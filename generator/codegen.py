@@ -128,9 +128,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def lone_surrogate_literals(text: str) -> dict[str, str]:
     """The str literals written by literal() that hold a lone surrogate and occur in `text`, by
-    their text, with their values."""
-    if "\\u" not in text:  # (ascii() writes a surrogate as a \u escape: most modules have none)
-        return {}
+    their text, with their values. (Every module holds a `\\u` escape, the JSON escapes' table
+    among its primitives: no test of the text for one first.)"""
     return {written: value for written, value in list(_LONE_SURROGATES.items()) if written in text}
 
 
@@ -162,9 +161,8 @@ def _quoted(text: str) -> str:
 
 
 def _escape_double_quotes(body: str) -> str:
-    """Escape every `"` not already escaped in a body taken from a single-quoted literal."""
-    if '"' not in body:
-        return body  # nothing to escape (most strings): no walk over the characters
+    """Escape every `"` not already escaped in a body taken from a single-quoted literal (one
+    that holds a `"`: ascii() quotes any other string with a `'` in double quotes)."""
     out = []
     backslashes = 0
     for char in body:

@@ -197,14 +197,8 @@ class Registries:
         if directory is None:
             return {}
         if (directory, uri_root) not in self.loaded:
-            try:
-                self.loaded[directory, uri_root] = load_registry_directory(
-                    directory, uri_root=uri_root
-                )
-            except StraightlineError as error:
-                raise type(error)(
-                    f"registry {directory}: {error.message}", code=error.code, pointer=error.pointer
-                ) from None
+            # (a file it cannot use is a RegistryWarning and a RegistryProblem, never an error)
+            self.loaded[directory, uri_root] = load_registry_directory(directory, uri_root=uri_root)
         return self.loaded[directory, uri_root]
 
 

@@ -435,10 +435,7 @@ class _Reader:
                 shown = path.relative_to(self.root).as_posix() + (
                     "#" + fragment if fragment else ""
                 )
-                try:
-                    target = module_path(out, source)
-                except OptionError as error:
-                    raise self.error(where, f"contracts: {error.message}") from None
+                target = module_path(out, source)  # (any file name makes a module name)
                 if all(job.source != source for job in jobs):
                     jobs.append(Job(source, shown, target, settings))
         return jobs

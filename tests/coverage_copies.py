@@ -9,8 +9,11 @@ copy of it runs in a generated module file.
   a code object of the same qualified name at the same offset from the function's first line; a
   line is reported at the same offset in the source. Anything else (the module's own code, an
   edited copy) is not traced.
-- Modules compiled in memory (generator.compile_module, `<straightline NAME>`) cannot be
-  attributed: coverage.py traces no file whose name starts with `<`, before asking plugins.
+- Modules the compiler executes from text (generator.compile_module and the others that compile
+  with the file name `<straightline NAME>`) would not be traced: coverage.py traces no file whose
+  name starts with `<`, before asking plugins. While the plugin is loaded, the built-in compile()
+  writes such a module's text to a file of the process's own (a temporary directory, by the
+  text's hash) and compiles it under that name, so its copies count as any module file's do.
 - coverage.py records a frame's entry and exit as arcs from and to minus its code's first line,
   which for a copy is the generated file's line. The reporter of the copied files replaces such a
   line with the source's function when only one function enters at (or leaves from) the other
@@ -26,9 +29,14 @@ copy of it runs in a generated module file.
 from __future__ import annotations
 
 import ast
+import atexit
+import builtins
+import hashlib
 import inspect
 import os
+import shutil
 import sys
+import tempfile
 import weakref
 from collections import defaultdict
 from dataclasses import dataclass
@@ -300,7 +308,47 @@ class CopiedReporter(PythonFileReporter):
         return super().translate_arcs(mapped)
 
 
+# The file name the compiler gives a module it executes from text (generator/api.py, contracts,
+# validate/modules.py).
+IN_MEMORY_PREFIX = "<straightline "
+
+
+def compile_in_memory_modules_from_files() -> None:
+    """Make the built-in compile() give a generated module compiled from text, under a
+    `<straightline NAME>` file name, a file of its own instead (once per process)."""
+    original = builtins.compile
+    if getattr(original, "_straightline_coverage", False):
+        return
+    directory = Path(tempfile.mkdtemp(prefix="straightline-coverage-"))
+    owner = os.getpid()  # (a forked child that exits must not remove its parent's files)
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(directory, True))
+    first_line = GENERATED_FIRST_LINE.decode()
+
+    def compile_from_file(source: Any, filename: Any, *args: Any, **kwargs: Any) -> Any:
+        if (
+            isinstance(filename, str)
+            and filename.startswith(IN_MEMORY_PREFIX)
+            and isinstance(source, str)
+            and source.startswith(first_line)
+        ):
+            data = source.encode("utf-8", "surrogatepass")
+            path = directory / (hashlib.sha256(data).hexdigest() + ".py")
+            try:
+                if not path.exists():
+                    partial = path.with_suffix(f".{os.getpid()}.tmp")
+                    partial.write_bytes(data)
+                    os.replace(partial, path)
+                filename = str(path)
+            except OSError:
+                pass  # (not counted, as before)
+        return original(source, filename, *args, **kwargs)
+
+    compile_from_file._straightline_coverage = True  # type: ignore[attr-defined]
+    builtins.compile = compile_from_file
+
+
 def coverage_init(reg: Plugins, options: dict[str, Any]) -> None:
+    compile_in_memory_modules_from_files()
     plugin = CopiesPlugin()
     reg.add_file_tracer(plugin)
     reg.add_configurer(plugin)

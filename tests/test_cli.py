@@ -989,3 +989,68 @@ def test_catalog_names_a_lost_standard_output_in_one_line(
     listed = _shell(redirection, "catalog", "tool.json", cwd=tmp_path)
     assert listed.returncode == 2
     assert listed.stderr == f"straightline: cannot write to standard output: {reason}\n"
+
+
+def test_native_with_a_value_that_is_no_backend(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--native=VALUE` must name a backend; `--native VALUE` (a SRC after a bare --native)
+    is the C backend and a source."""
+    from generator.cli.main import main
+
+    schema = tmp_path / "a.json"
+    schema.write_text('{"type": "string"}', encoding="utf-8")
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "--native=fast", str(schema), "--out", str(tmp_path / "out")])
+    assert exited.value.code == 2
+    assert "argument --native: must be one of c, mypyc" in capsys.readouterr().err
+    assert main(["check", "--native", str(schema), "--out", str(tmp_path / "out")]) == 1
+    assert "a.py" in capsys.readouterr().err  # checked as a source: its module is missing
+
+
+def test_config_with_sources_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.cli.main import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["compile", "--config", str(tmp_path / "pyproject.toml"), "a.json"])
+    assert exited.value.code == 2
+    assert "--config reads the project's contracts: give it without SRC" in capsys.readouterr().err
+
+
+def test_a_reader_going_away_and_an_interrupt_end_the_command_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli_main = importlib.import_module("generator.cli.main")  # (the module, not its main)
+
+    def gone(argv: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli_main, "_main", gone)
+    assert cli_main.main(["check"]) == 1
+    monkeypatch.undo()
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "validate_command", interrupted)
+    assert cli_main.main(["validate", "--schema", "s.json", "d.json"]) == 130
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_command_runs_outside_the_main_thread_without_a_signal_handler(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM's handler can only be set in the main thread: elsewhere (a build hook's thread)
+    the command runs without it, and leaves the process's handler as it was."""
+    import signal
+
+    from generator.cli.main import main
+
+    schema = tmp_path / "a.json"
+    schema.write_text('{"type": "string"}', encoding="utf-8")
+    before = signal.getsignal(signal.SIGTERM)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        status = pool.submit(main, ["compile", str(schema), "--out", str(tmp_path / "out")])
+        assert status.result(timeout=300) == 0
+    assert (tmp_path / "out" / "a.py").is_file()
+    assert signal.getsignal(signal.SIGTERM) is before

@@ -45,7 +45,11 @@ config, data, mode, module_path, report = sys.argv[1:6]
 NAMES = sys.argv[6:]
 cov = coverage.Coverage(data_file=data, config_file=config)
 cov.start()
-if mode == "native":
+if mode == "memory":  # as generator.compile_module executes a module's text
+    ns = types.ModuleType("copies")
+    with open(module_path, encoding="utf-8") as file:
+        exec(compile(file.read(), "<straightline copies>", "exec"), ns.__dict__)
+elif mode == "native":
     from generator import memo_runtime, primitives
     ns = types.SimpleNamespace(
         **{n: getattr(primitives, n, None) or getattr(memo_runtime, n) for n in NAMES}
@@ -133,6 +137,16 @@ def test_a_copy_counts_as_its_source(tmp_path: Path) -> None:
     lean, first = inspect.getsourcelines(memo_runtime._memo_lean)
     unscoped = first + next(i for i, line in enumerate(lean) if "def unscoped" in line)
     assert unscoped + 1 in _in_body(memo_runtime._memo_lean, copied)["executed"]
+
+
+def test_a_copy_in_a_module_compiled_from_text_counts_as_its_source(tmp_path: Path) -> None:
+    """A module executed from its text under `<straightline NAME>` (compile_module's file name),
+    which coverage would not trace, is given a file by the plugin: its copies count too."""
+    native, native_results = _measure(tmp_path, "native")
+    compiled, compiled_results = _measure(tmp_path, "memory")
+    assert compiled_results == native_results
+    for function in FUNCTIONS:
+        assert _in_body(function, compiled) == _in_body(function, native), function.__name__
 
 
 def test_an_edited_copy_is_not_attributed(tmp_path: Path) -> None:

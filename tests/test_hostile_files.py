@@ -252,6 +252,78 @@ def test_a_temporary_locked_by_a_live_writer_is_kept(tmp_path: Path) -> None:
     assert remove_stale_temporaries(target) == [held] and not held.exists()
 
 
+def test_a_temporary_that_changes_under_the_clean_up_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between listing a left-over temporary file and removing it, another process may remove
+    it, replace it or lock it: the clean-up then leaves it and the write goes on."""
+    target = tmp_path / "a.py"
+    assert remove_stale_temporaries(tmp_path / "absent" / "a.py") == []  # no directory to list
+    stale = _temporary(tmp_path, ".a.py.k9x_2abc.tmp", 3600)
+    real_open, real_lstat, real_unlink = os.open, os.lstat, os.unlink
+
+    def gone(path: Any, *args: Any) -> int:
+        if Path(path) == stale:
+            raise FileNotFoundError(2, "No such file or directory")
+        return real_open(path, *args)
+
+    monkeypatch.setattr(os, "open", gone)
+    assert remove_stale_temporaries(target) == [] and stale.exists()
+    monkeypatch.setattr(os, "open", real_open)
+    looked = 0
+
+    def replaced(path: Any, *args: Any) -> os.stat_result:
+        nonlocal looked
+        if Path(path) == stale:
+            looked += 1
+            if looked == 2:  # (the look after it was opened: another file by now)
+                return real_lstat(tmp_path)
+        return real_lstat(path, *args)
+
+    monkeypatch.setattr(os, "lstat", replaced)
+    assert remove_stale_temporaries(target) == [] and stale.exists()
+    monkeypatch.setattr(os, "lstat", real_lstat)
+
+    def busy(path: Any, *args: Any) -> None:
+        if Path(path) == stale:
+            raise PermissionError(13, "Permission denied")
+        real_unlink(path, *args)
+
+    monkeypatch.setattr(os, "unlink", busy)
+    assert remove_stale_temporaries(target) == [] and stale.exists()
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    assert remove_stale_temporaries(target) == [stale] and not stale.exists()
+
+
+def test_without_flock_writes_are_still_atomic_and_nothing_is_cleaned_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where there is no fcntl (Windows): the file is renamed once closed, and left-over
+    temporaries are left, since a live writer's cannot be told from a dead one's."""
+    import generator.files
+
+    monkeypatch.setattr(generator.files, "fcntl", None)
+    stale = _temporary(tmp_path, ".a.py.k9x_2abc.tmp", 3600)
+    write_atomic(tmp_path / "a.py", "x = 1\n")
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == "x = 1\n" and stale.exists()
+    assert remove_stale_temporaries(tmp_path / "a.py") == []
+
+
+def test_the_umask_is_read_without_proc_as_well(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without /proc (macOS), the umask is set and set back to read it."""
+    import generator.files
+
+    from_proc = generator.files._umask()
+
+    def no_proc(*args: Any, **kwargs: Any) -> Any:
+        raise FileNotFoundError(2, "No such file or directory", "/proc/self/status")
+
+    monkeypatch.setattr(generator.files, "open", no_proc, raising=False)
+    assert generator.files._umask() == from_proc
+    monkeypatch.undo()
+    assert generator.files._umask() == from_proc  # (set back as it was)
+
+
 def test_concurrent_writes_of_one_target_all_succeed_and_leave_nothing(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -393,3 +465,26 @@ def test_a_compile_stopped_by_a_signal_in_mid_write_leaves_no_file(
     assert proc.returncode == (143 if signal_name == "SIGTERM" else 130), (proc.returncode, err)
     assert "Traceback" not in err, err
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_reader_gone_is_told_apart_from_a_lost_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """say() on standard output: a closed pipe stays BrokenPipeError (the command then stops
+    quietly), any other write error is OutputLost (the command says the report is incomplete)."""
+    from generator.cli.files import OutputLost, say
+
+    class Failing:
+        def __init__(self, error: OSError) -> None:
+            self.error = error
+
+        def write(self, text: str) -> int:
+            raise self.error
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stdout", Failing(BrokenPipeError(32, "Broken pipe")))
+    with pytest.raises(BrokenPipeError):
+        say("a line")
+    monkeypatch.setattr(sys, "stdout", Failing(OSError(28, "No space left on device")))
+    with pytest.raises(OutputLost, match="No space left on device"):
+        say("a line")

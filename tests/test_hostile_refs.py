@@ -637,3 +637,103 @@ def test_a_doubling_behind_anyof_oneof_or_if_compiles_and_answers_as_python_json
     for instance, expected in zip(instances, answers):
         assert module.is_valid(instance) is expected, instance
         assert (module.errors(instance) == []) is expected, instance
+
+
+@pytest.mark.parametrize("index", ["01", "-1", "2", "99999999999999999999", "１"])
+def test_a_pointer_into_an_array_takes_a_plain_index_in_range_only(index: str) -> None:
+    """RFC 6901: an array index is 0 or digits without a leading zero, and must exist."""
+    schema = {"allOf": [{"type": "integer"}, {"minimum": 0}], "$ref": f"#/allOf/{index}"}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, profile="draft2020-12")
+    assert raised.value.code == "unresolvable-ref"
+    ok = {
+        "allOf": [{"type": "integer"}, {"minimum": 0}],
+        "properties": {"a": {"$ref": "#/allOf/1"}},
+    }
+    assert not generator.compile_module(ok, profile="draft2020-12").is_valid({"a": -1})
+    with pytest.raises(KeyError):
+        resolve_pointer(
+            {"a": 1}, "a"
+        )  # (a fragment that is no pointer: an anchor is read elsewhere)
+
+
+def test_a_relative_reference_against_a_urn_is_taken_as_written() -> None:
+    """A URN has no path to resolve against: `other.json` from `urn:example:root` stays
+    `other.json`, and a fragment alone stays in the URN."""
+    from generator.resolve import join_uri
+
+    assert join_uri("urn:example:root", "other.json") == "other.json"
+    assert join_uri("urn:example:root#/a", "#/b") == "urn:example:root#/b"
+    schema = {
+        "$id": "urn:example:root",
+        "properties": {"a": {"$ref": "other.json"}},
+    }
+    module = generator.compile_module(
+        schema, profile="draft2020-12", registry={"other.json": {"type": "integer"}}
+    )
+    assert module.is_valid({"a": 1}) and not module.is_valid({"a": "x"})
+
+
+def test_a_reference_to_an_id_two_registry_files_declare_is_ambiguous(tmp_path: Any) -> None:
+    from generator.resolve import RegistryWarning
+
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text('{"$id": "https://example.com/s", "type": "string"}')
+    with pytest.warns(RegistryWarning, match="is declared by 2 registry files"):
+        with pytest.raises(generator.SchemaError) as raised:
+            generator.compile_source(
+                {"$ref": "https://example.com/s"}, profile="draft2020-12", registry=tmp_path
+            )
+    assert raised.value.code == "unresolvable-ref"
+    assert raised.value.message.startswith(
+        "$ref 'https://example.com/s' is ambiguous: $id 'https://example.com/s' is declared by 2 "
+        f"registry files: {tmp_path / 'a.json'}, {tmp_path / 'b.json'}"
+    )
+
+
+def test_registry_files_over_the_limit_or_in_an_unlistable_directory_are_warnings(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from generator.resolve import RegistryProblem, RegistryWarning, load_registry_directory
+
+    (tmp_path / "big.json").write_text('{"type": "string", "description": "' + "x" * 40 + '"}')
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "inner.json").write_text("{}")
+    scandir = os.scandir
+
+    def refuse(path: Any) -> Any:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mapping = load_registry_directory(tmp_path, max_bytes=20)
+    messages = [str(w.message) for w in caught if issubclass(w.category, RegistryWarning)]
+    assert any("it is over the limit of 20 bytes; skipped" in m for m in messages), messages
+    assert any("locked: cannot list the directory: Permission denied" in m for m in messages)
+    problems = [v for v in mapping.values() if isinstance(v, RegistryProblem)]
+    assert [p.files for p in problems] == [(str(tmp_path / "big.json"),)]
+
+
+def test_a_registry_path_that_is_no_directory_is_an_option_error(tmp_path: Any) -> None:
+    with pytest.raises(generator.OptionError, match="is not a directory of schema files"):
+        generator.compile_source({"type": "string"}, registry=str(tmp_path / "absent"))
+
+
+def test_registry_files_outside_the_uri_root_keep_their_absolute_uris(tmp_path: Any) -> None:
+    from generator.resolve import ReadLog, file_uri, load_registry_directory
+
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "a.json").write_text('{"type": "string"}')
+    (tmp_path / "project").mkdir()
+    inside = file_uri(tmp_path / "shared" / "a.json", root=tmp_path)
+    assert inside == "file:///shared/a.json"
+    outside = file_uri(tmp_path / "shared" / "a.json", root=tmp_path / "project")
+    assert outside == (tmp_path / "shared" / "a.json").resolve().as_uri()
+    assert outside in load_registry_directory(tmp_path / "shared", uri_root=tmp_path / "project")
+    log = ReadLog({outside: {}})
+    assert 5 not in log and outside in log and list(log.asked) == [outside]  # only URIs recorded

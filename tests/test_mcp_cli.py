@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -286,3 +287,85 @@ def test_import_writes_every_contract_when_standard_output_is_lost(
     assert f"{len(LISTED)} of {len(LISTED)} tools written" in stderr
     assert stderr.endswith("\n") and "cannot write to standard output: " in stderr.splitlines()[-1]
     assert sorted(path.name for path in out.iterdir()) == sorted(f"{n}.json" for n in LISTED)
+
+
+TOOL = {"type": "object", "properties": {"a": {"type": "integer"}}}
+
+
+def test_import_writes_each_usable_tool_once_and_names_the_others(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tool whose name is no file name, one listed twice, one whose file cannot be written:
+    each is named on standard error and the others are written; a schema warning is shown at
+    its pointer, and the tool still written."""
+    import generator.cli.mcp as cli_mcp
+    import generator.runtime.mcp
+
+    tools = [
+        {"name": "../escape", "inputSchema": TOOL},
+        {"name": "add", "inputSchema": TOOL},
+        {"name": "add", "inputSchema": {"type": "string"}},
+        {"name": "full", "inputSchema": TOOL},
+        {"name": "typo", "inputSchema": {"type": "object", "minProperty": 1}},
+    ]
+    monkeypatch.setattr(generator.runtime.mcp, "list_tools", lambda server, timeout: tools)
+    write_atomic = cli_mcp.write_atomic
+
+    def no_space(path: Path, data: str) -> None:
+        if path.name == "full.json":
+            raise OSError(28, "No space left on device")
+        write_atomic(path, data)
+
+    monkeypatch.setattr(cli_mcp, "write_atomic", no_space)
+    out = tmp_path / "out"
+    assert main(["mcp", "import", "-o", str(out), "--", "server-not-started"]) == 1
+    err = capsys.readouterr().err
+    assert "tool '../escape': the name is not a file-safe tool name" in err
+    assert "tool 'add': listed twice: written once" in err
+    assert f"{out / 'full.json'}: cannot write: No space left on device" in err
+    assert "warning: unknown keyword" in err and "[unknown-keyword]" in err
+    assert sorted(p.name for p in out.iterdir()) == ["add.json", "typo.json"]
+    assert json.loads((out / "add.json").read_text())["input"] == TOOL  # the first listed
+
+
+def test_a_runtime_module_that_fails_to_import_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MODULE is imported from the current directory (as `python -m` would): a module that
+    raises, or that imports a module that is not there, is named in one line, status 2."""
+    (tmp_path / "raises_at_import.py").write_text("raise RuntimeError('no config')\n")
+    (tmp_path / "needs_a_package.py").write_text("import not_installed_anywhere\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    for target, message in (
+        ("raises_at_import:runtime", "importing raises_at_import failed: RuntimeError: no config"),
+        (
+            "needs_a_package:runtime",
+            "importing needs_a_package failed: ModuleNotFoundError: "
+            "No module named 'not_installed_anywhere'",
+        ),
+    ):
+        with pytest.raises(SystemExit) as exited:
+            main(["mcp", "serve", target])
+        assert exited.value.code == 2
+        assert f"{target}: {message}" in capsys.readouterr().err
+    assert sys.path[0] == str(tmp_path)  # the current directory, put first once
+
+
+def test_serve_says_what_it_serves_and_an_interrupt_is_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import generator.runtime.mcp
+
+    def serve(runtime: Any, *, http: Any, name: Any, announce: Any) -> None:
+        announce("stdio")
+
+    monkeypatch.setattr(generator.runtime.mcp, "serve", serve)
+    assert main(["mcp", "serve", "tests.mcp_fixtures.served:runtime"]) == 0
+    assert "straightline mcp: serving " in capsys.readouterr().err
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generator.runtime.mcp, "serve", interrupted)
+    assert main(["mcp", "serve", "tests.mcp_fixtures.served:runtime"]) == 130

@@ -1055,3 +1055,106 @@ def test_the_depth_limit_is_said_in_words(depth: int, said: str) -> None:
     assert raised.value.code == "limit-exceeded" and raised.value.message.endswith(
         said
     ), raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("document", "pointer", "message"),
+    [
+        ({"const": {1: 2}}, "/const", "object key 1 is not a string"),
+        ({"const": object()}, "/const", "a object is not a JSON value"),
+        ({1: {"type": "string"}}, "", "schema key 1 is not a string"),
+        ({"minimum": {1}}, "/minimum", "minimum must be a number, not a set"),
+    ],
+)
+def test_a_registry_document_given_as_python_objects_is_held_to_json(
+    document: dict[Any, Any], pointer: str, message: str
+) -> None:
+    """The registry's documents are checked where the compile reads them, keyword by keyword:
+    a value JSON cannot hold is refused there, at its place in that document."""
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(
+            {"$ref": "https://example.com/s"},
+            profile="draft2020-12",
+            registry={"https://example.com/s": document},
+        )
+    assert (raised.value.code, raised.value.message) == ("bad-keyword-value", message)
+    assert raised.value.pointer == "https://example.com/s#" + pointer
+
+
+def test_a_schema_given_as_python_objects_is_json_all_through() -> None:
+    looped: dict[str, Any] = {"type": "object"}
+    looped["properties"] = {"self": looped}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(looped, profile="draft2020-12")
+    assert (raised.value.code, raised.value.pointer) == ("bad-json", "/properties/self")
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"properties": {("a", "b"): {}}}, profile="draft2020-12")
+    assert raised.value.message == "object key ('a', 'b') is not a string"
+    assert raised.value.pointer == "/properties"
+    deep: list[Any] = []
+    for _ in range(150):
+        deep = [deep]
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"const": deep}, profile="draft2020-12")
+    assert raised.value.code == "limit-exceeded"
+    assert raised.value.message == "value nested deeper than 100 levels"
+
+
+def test_the_octoscript_profile_needs_object_schemas() -> None:
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"properties": {"a": True}}, profile="octoscript")
+    assert (raised.value.code, raised.value.pointer) == ("not-a-schema", "/properties/a")
+    assert raised.value.message == "the octoscript profile needs an object schema here, not true"
+
+
+def test_a_meta_schema_nobody_knows_is_refused_unless_a_profile_is_named() -> None:
+    schema = {"$schema": "https://example.com/my-meta", "type": "integer"}
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema)
+    assert (raised.value.code, raised.value.pointer) == ("unknown-profile", "/$schema")
+    assert "names no known draft and no meta-schema in the registry" in raised.value.message
+    assert not generator.compile_module(schema, profile="draft7").is_valid("1")
+
+
+def test_a_custom_meta_schema_without_vocabularies_is_its_parents_draft() -> None:
+    meta = {"$schema": "http://json-schema.org/draft-07/schema#"}
+    schema = {"$schema": "https://example.com/meta", "items": [{"type": "integer"}]}
+    module = generator.compile_module(schema, registry={"https://example.com/meta": meta})
+    # draft 7's array form of items: the first item must be an integer, the rest anything
+    assert module.is_valid([1, "x"]) and not module.is_valid(["x", 1])
+
+
+def test_a_meta_schema_in_a_registry_file_that_cannot_be_used_is_named(tmp_path: Any) -> None:
+    from generator.resolve import RegistryWarning
+
+    (tmp_path / "meta.json").write_text("{not json", encoding="utf-8")
+    schema = {"$schema": (tmp_path / "meta.json").as_uri(), "type": "integer"}
+    with pytest.warns(RegistryWarning):
+        with pytest.raises(generator.SchemaError) as raised:
+            generator.compile_source(schema, registry=tmp_path)
+    assert (raised.value.code, raised.value.pointer) == ("unresolvable-ref", "/$schema")
+    assert f"names registry file {tmp_path / 'meta.json'}, which cannot be used" in str(
+        raised.value.message
+    )
+
+
+def test_a_limit_option_of_none_lifts_the_profiles_limit() -> None:
+    schema = {"enum": [f"value-{i:05d}" for i in range(3000)]}  # about 45 kB: over 32 kB
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source(schema, profile="octoscript")
+    assert raised.value.code == "limit-exceeded"
+    lifted = generator.compile_module(
+        schema, profile="octoscript", max_source_bytes=None, max_enum_values=None
+    )
+    assert lifted.is_valid("value-02999") and not lifted.is_valid("value-03000")
+
+
+def test_format_assertion_by_vocabulary_reads_only_a_vocabulary_object() -> None:
+    from generator.profiles import asserts_formats_by_vocabulary
+
+    assertion_2020 = "https://json-schema.org/draft/2020-12/vocab/format-assertion"
+    format_2019 = "https://json-schema.org/draft/2019-09/vocab/format"
+    assert asserts_formats_by_vocabulary({assertion_2020: False})
+    assert asserts_formats_by_vocabulary({format_2019: True})
+    assert not asserts_formats_by_vocabulary({format_2019: False})
+    assert not asserts_formats_by_vocabulary([assertion_2020])  # not a $vocabulary object

@@ -1907,3 +1907,42 @@ def test_join_separator_is_text_not_a_format() -> None:
 
     assert join(" {} ", [Code("a"), Code("b")]).text == "a {} b"
     assert join(" or ", [Code("x is None"), Code("{0}")]).text == "x is None or {0}"
+
+
+def test_the_escaping_function_refuses_what_is_not_json() -> None:
+    """literal() writes JSON values only: what a schema could hold beside them (the loaders refuse
+    these first) is an error there, never text of its own in the module."""
+    from generator.codegen import literal
+
+    for bad in (math.inf, -math.inf, math.nan, Decimal("Infinity"), Decimal("NaN")):
+        with pytest.raises(ValueError, match="non-finite numbers are not JSON"):
+            literal(bad)
+    with pytest.raises(ValueError, match="object keys must be strings"):
+        literal({1: "one"})
+    for bad in (object(), b"bytes", {"a"}):
+        with pytest.raises(TypeError, match="not a JSON value"):
+            literal(bad)
+
+
+def test_code_holds_text_only_and_code_takes_code_parts_only() -> None:
+    from generator.codegen import Code, code, comment
+
+    assert str(Code("x < 3")) == "x < 3"
+    with pytest.raises(TypeError, match="Code wraps text"):
+        Code(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="code\\(\\) takes Code parts only, not str"):
+        code("if {}:", "__import__('os')")  # type: ignore[arg-type]
+    assert comment("made by straightline").text == "# made by straightline"
+    for bad in ("two\nlines", "a\u2028b", "caf\u00e9"):
+        with pytest.raises(ValueError, match="comment text must be one ASCII line"):
+            comment(bad)
+
+
+def test_integers_too_long_for_decimal_text_are_written_in_hex() -> None:
+    """Python refuses int literals of over 4,300 digits: a const or enum member of 4,001 digits
+    and more is written in hexadecimal, and still matches exactly."""
+    huge = 10**4100 + 7
+    module = compile_module({"enum": [huge, -huge]}, profile="draft2020-12")
+    assert module.is_valid(huge) and module.is_valid(-huge)
+    assert not module.is_valid(huge - 1) and not module.is_valid(-huge + 1)
+    assert "0x" + format(huge, "X") in module.__source__

@@ -870,3 +870,36 @@ def test_definitions_no_reference_reaches_leave_the_registry_record_alone() -> N
     assert "registry-document" not in source
     types = type_statements(source)
     assert "# " + TABLES.type_notes["unresolved"] in types and "Loose = TypedDict(" in types, types
+
+
+def test_types_of_a_root_lowered_apart_match_the_compiles_own() -> None:
+    """module_types lowers a root given without the compile's lowering itself: for a profile
+    that is no draft (strict: no references, the root alone) and for a subschema a fragment
+    names, the types are those the compile writes."""
+    from generator.pipeline import PROFILES, TABLES
+    from generator.render.types import TypedRoot, module_types
+
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "s": {"enum": ["a", "b"]}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+    alone = module_types(
+        [TypedRoot("Instance", schema, PROFILES["strict"])], tables=TABLES
+    ).definitions
+    compiled = generator.compile_source(schema, profile="strict")
+    assert len(alone) == 3 and all(definition.text in compiled for definition in alone)
+    document = {"$defs": {"point": {"type": "array", "items": {"type": "number"}}}}
+    (point,) = module_types(
+        [
+            TypedRoot(
+                "Instance",
+                document,
+                PROFILES["draft2020-12"],
+                fragment="/$defs/point",
+            )
+        ],
+        tables=TABLES,
+    ).definitions
+    assert point.text == "Instance: TypeAlias = list[int | float | _Decimal]"

@@ -9,8 +9,8 @@ import sys
 import warnings
 from typing import Any, Iterator, TextIO
 
-from ..errors import SchemaWarning, StraightlineError
-from ..report import failure_lines, warning_lines
+from ..errors import StraightlineError
+from ..report import failure_lines
 from ..safe_text import escape
 
 
@@ -62,12 +62,6 @@ def report(path: str, error: StraightlineError) -> None:
     """`FILE:POINTER: message [code]` on standard error, a line for each problem a SchemaError
     lists (every unresolvable reference of a schema, say): generator/report.py."""
     for line in failure_lines(path, error):
-        say(line, sys.stderr)
-
-
-def report_warnings(path: str, found: list[SchemaWarning]) -> None:
-    """A compile's schema warnings on standard error, a line each (generator/report.py)."""
-    for line in warning_lines(path, found):
         say(line, sys.stderr)
 
 

@@ -110,7 +110,6 @@ def mcp_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         return 2
     except KeyboardInterrupt:
         return 130
-    return 2  # not reached: parser.error exits
 
 
 # ---------------------------------------------------------------------------------- serve

@@ -40,10 +40,8 @@ LINE_LENGTH = 100
 def wrap_statement(
     stmt: Stmt, indent: str, line: str, width: int = LINE_LENGTH
 ) -> list[str] | None:
-    """The black layout of one statement at `indent` (`line`: its text on one line) if it is
-    over-long; None when it fits, or for a shape not handled."""
-    if len(line) <= width:
-        return None
+    """The black layout of one statement at `indent` (`line`: its text on one line, over-long:
+    module._wrap asks for no other); None for a shape not handled."""
     if isinstance(stmt, Header):
         return _header(indent, stmt, width)
     if (
@@ -139,12 +137,10 @@ def _header(indent: str, header: Header, width: int) -> list[str] | None:
     return None if any(len(line) > width for line in lines) else [opening, *lines, closing]
 
 
-def _flat_operands(test: Expr, op: str) -> list[tuple[str, str]]:
+def _flat_operands(test: BoolOp, op: str) -> list[tuple[str, str]]:
     """(the `and `/`or ` before it, its text) for each operand of an and/or written without
     parentheses around it: an operand binding tighter (an `and` in an `or`) is split too, as
     black splits at every and/or outside brackets."""
-    if not isinstance(test, BoolOp):
-        return [(op, test.render())]
     out: list[tuple[str, str]] = []
     for i, value in enumerate(test.values):
         before = op if i == 0 else test.op + " "
@@ -163,12 +159,10 @@ def _assigned(stmt: Assign) -> str:
 
 
 def _call(indent: str, head: str, call: Call, width: int) -> list[str] | None:
-    """`head + call` at `indent`, split at the call's brackets."""
+    """`head + call` at `indent`, split at the call's brackets (`head + call` does not fit: it is
+    the over-long statement, or a lone argument too long for its line)."""
     func = call.func.render()
     args = [_argument(a) for a in call.args]
-    whole = indent + head + func + "(" + ", ".join(args) + ")"
-    if len(whole) <= width:
-        return [whole]
     inner = indent + INDENT
     opening, closing = indent + head + func + "(", indent + ")"
     if len(opening) > width or len(closing) > width:

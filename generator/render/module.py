@@ -32,7 +32,6 @@ from ..emit.tree import (
     Display,
     ExprStmt,
     Header,
-    Lit,
     Stmt,
     Tuple,
     literal_expr,
@@ -290,20 +289,18 @@ def _tag(kind: str, statements: list[Stmt], returns: dict[str, str]) -> Section:
 
 
 _DISPLAY_TYPES = {"list": "list[Any]", "dict": "dict[Any, Any]", "set": "set[Any]"}
-_INT = re.compile(r"-?(?:[0-9]+|0x[0-9A-F]+)")
-_FLOAT = re.compile(r"-?[0-9.]+(?:e-?[0-9]+)?")
 
 
 def _declared_type(statement: Assign, returns: dict[str, str]) -> str:
     """The static type a reader of the name `statement` binds declares it by, where the value is
     run at import (the mypyc build: a dict's `.get` is a C call only on a `dict`): what its
-    `Final[T]` or annotation says, else what its value is (a display, frozenset(...), a call of a
-    function with a return type, a literal); Any where that is not plain."""
+    `Final[T]` says, else what its value is (a display, frozenset(...), a call of a function with
+    a return type); Any where that is not plain. (The statements are the emitter's constants,
+    `Final` or `Final[T]`, and the late ones, unannotated: aliases, tuples of functions. No value
+    is a literal but `frozenset()`, which is Any here.)"""
     annotation = statement.annotation
     if annotation.startswith("Final[") and annotation.endswith("]"):
         return annotation[len("Final[") : -1]
-    if annotation and annotation != "Final":
-        return annotation
     value = statement.value
     if isinstance(value, Tuple):
         return "tuple[Any, ...]"
@@ -313,16 +310,6 @@ def _declared_type(statement: Assign, returns: dict[str, str]) -> str:
         return (
             "frozenset[Any]" if value.func.id == "frozenset" else returns.get(value.func.id, "Any")
         )
-    if isinstance(value, Lit):  # (as codegen.literal writes it)
-        text = value.code.text
-        if text[:1] in ("'", '"'):
-            return "str"
-        if text in ("True", "False"):
-            return "bool"
-        if _INT.fullmatch(text):
-            return "int"
-        if _FLOAT.fullmatch(text):
-            return "float"
     return "Any"
 
 

@@ -379,3 +379,53 @@ def test_an_output_package_a_symbolic_link_takes_out_of_the_project_is_refused(
     assert built.returncode == 0, built.stderr
     assert "removed" not in built.stdout
     assert sorted(p.name for p in elsewhere.iterdir()) == before == ["a.py"]
+
+
+NOT_TABLES = {
+    "the table a value": ("[tool]\nstraightline = 5\n", "[tool.straightline] must be a table"),
+    "groups a value": (
+        '[tool.straightline]\nout = "gen"\ncontracts = ["a.json"]\ngroups = 5\n',
+        "[tool.straightline] groups: must be a table of tables ([tool.straightline.groups.NAME])",
+    ),
+    "a group a value": (
+        '[tool.straightline]\nout = "gen"\n[tool.straightline.groups]\ng = 5\n',
+        "[tool.straightline.groups.g] must be a table",
+    ),
+    "a group without contracts": (
+        '[tool.straightline]\nout = "gen"\n[tool.straightline.groups.g]\nprofile = "strict"\n',
+        "[tool.straightline.groups.g] needs `contracts`, a list of files, globs or FILE#/pointer",
+    ),
+    "out not a string": (
+        '[tool.straightline]\nout = 5\ncontracts = ["a.json"]\n',
+        "[tool.straightline] out: must be a non-empty string, not 5",
+    ),
+    "out empty": (
+        '[tool.straightline]\nout = ""\ncontracts = ["a.json"]\n',
+        "[tool.straightline] out: must be a non-empty string, not ''",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_TABLES))
+def test_a_table_or_value_of_the_wrong_kind_is_an_error_naming_it(
+    tmp_path: Path, case: str
+) -> None:
+    from generator.errors import ConfigError
+    from generator.project import load_project
+
+    text, expected = NOT_TABLES[case]
+    write(tmp_path / "a.json", {"type": "string"})
+    write(tmp_path / "pyproject.toml", text)
+    with pytest.raises(ConfigError) as raised:
+        load_project(tmp_path / "pyproject.toml")
+    assert raised.value.message == f"{tmp_path / 'pyproject.toml'}: {expected}"
+
+
+def test_a_configuration_that_cannot_be_read_is_an_error_naming_it(tmp_path: Path) -> None:
+    from generator.errors import ConfigError
+    from generator.project import load_project
+
+    (tmp_path / "pyproject.toml").mkdir()  # (a directory in its place)
+    with pytest.raises(ConfigError) as raised:
+        load_project(tmp_path / "pyproject.toml")
+    assert raised.value.message == f"{tmp_path / 'pyproject.toml'}: cannot read: Is a directory"

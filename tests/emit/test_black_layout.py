@@ -6,13 +6,19 @@ written one statement a line."""
 
 from __future__ import annotations
 
+import ast
+
 import black
 import pytest
 
 import generator
+from generator.codegen import Code
 from generator.emit import tree as t
-from generator.render import module
+from generator.primitives import PRELUDE_IMPORTS
+from generator.render import layout, module
 from generator.render.module import _BLACK_MODE, _lines
+from generator.render.sections import CONSTANT, Section
+from generator.render.types import ModuleTypes
 
 LONG = "https://json.schemastore.org/a-schema-with-a-long-name.json#/definitions/" + "x" * 40
 NAMES = [t.Name(f"_v{i}") for i in range(12)]
@@ -58,9 +64,38 @@ LAYOUT = {
             ),
         ),
     ),
+    # an elif line over the limit by two (`elif` is longer than the `(` it loses): its test fits
+    # in parentheses on a line of its own
+    "elif whose test fits in parentheses": t.If(
+        (
+            (t.Compare(x, "is", t.NONE), (t.RETURN_FALSE,)),
+            (t.or_(t.Name("a" * 29), t.Name("b" * 29), t.Name("c" * 25)), (t.RETURN_FALSE,)),
+        )
+    ),
+    # a call of one argument: the argument on a line of its own, or a display exploded
+    "call of one argument": t.ExprStmt(t.call("_items_errors", t.lit("a" * 88))),
+    "call of one long list": t.ExprStmt(
+        t.call("_items_errors", t.Display("list", tuple(t.Name(f"_name{i}") for i in range(20))))
+    ),
 }
 # shapes left to black, on the statement alone
 ALONE = {
+    # an annotation too long for the call's opening line, or for an empty display's
+    "call after a long annotation": t.Assign(
+        t.Name("_K1"),
+        t.call("frozenset", t.Display("set", (t.lit("a"), t.lit("b")))),
+        "Final[tuple[" + ", ".join(["int"] * 24) + "]]",
+    ),
+    "empty display after a long annotation": t.Assign(
+        t.Name("_D1"), t.Display("dict", ()), "Final[tuple[" + ", ".join(["int"] * 24) + "]]"
+    ),
+    # a row holding a one-element list, or a call, too long for its line
+    "row of a long one-element list": t.Assign(
+        t.Name("_B4"), t.Tuple((t.lit("x"), t.Display("list", (t.call("_f", t.lit(LONG)),))))
+    ),
+    "row of a long call": t.Assign(
+        t.Name("_B5"), t.Tuple((t.lit("x"), t.call("_f", t.lit(LONG), t.Name("_v1"))))
+    ),
     "and of two": t.if_(
         t.and_(_test(0), t.Not(t.call(NAMES[1], t.Subscript(x, t.lit(LONG))))), [t.RETURN_FALSE]
     ),
@@ -192,3 +227,60 @@ def test_huge_statements_are_exploded_not_given_to_black(
     namespace: dict[str, object] = {}
     exec(compile(text, name, "exec"), namespace)
     assert namespace["is_valid"](valid) is True and namespace["is_valid"](invalid) is False  # type: ignore[operator]
+
+
+def test_templates_interpolate_code_only() -> None:
+    """A template's `{{ value }}` takes a Code (compiler-made text): schema text as a plain str
+    never reaches a module unescaped."""
+    template = module._ENV.from_string("x = {{ value }}")
+    assert template.render(value=Code("1")) == "x = 1"
+    with pytest.raises(TypeError, match="templates take Code values only, not str"):
+        template.render(value="__import__('os')")
+
+
+def test_code_black_cannot_format_is_reported_as_a_compiler_bug() -> None:
+    broken = "x = f(" + ", ".join(["a_long_argument_name"] * 6)  # (no closing bracket)
+    with pytest.raises(RuntimeError, match=r"black cannot format \(a compiler bug\)"):
+        module._black_statement(broken, "")
+    with pytest.raises(RuntimeError, match=r"black cannot format \(a compiler bug\)"):
+        module._format_chunk(broken)
+
+
+def test_the_decimal_import_is_added_where_only_the_types_name_decimal() -> None:
+    decimal = Code(PRELUDE_IMPORTS["_Decimal"])
+    any_import, re_import = Code("from typing import Any"), Code("import re as _re")
+    types = ModuleTypes([], [], frozenset(), uses_decimal=True)
+    added = module._with_types([re_import, any_import], types, False, False)
+    assert added[:2] == [re_import, decimal] and len(added) == 3
+    assert module._with_types([any_import], types, False, False)[0] == decimal
+    assert module._with_types([decimal, any_import], types, False, False).count(decimal) == 1
+    no_decimal = ModuleTypes([], [], frozenset(), uses_decimal=False)
+    assert decimal not in module._with_types([any_import], no_decimal, False, False)
+
+
+def test_an_empty_section_is_left_out_of_the_formatted_module() -> None:
+    tag = Section(CONSTANT, "", ("X",), ("int",))
+    sections = module._format([("other", tag, "\n\n"), ("const", tag, "X = 1\n")])
+    assert [section.text for section in sections] == ["X = 1\n"]
+
+
+def test_a_huge_row_holding_a_call_is_exploded_at_the_calls_brackets() -> None:
+    """A table row too long for black to be asked (over layout.BLACK_LIMIT) whose element is a
+    call: exploded at the call's parentheses too, and black leaves the result as it is."""
+    members = t.Display("set", tuple(t.lit(f"member-{i}") for i in range(800)))
+    statement = t.Assign(t.Name("_B6"), t.Tuple((t.lit("x"), t.call("frozenset", members))))
+    one_line = t.render_block([statement], 0)[0]
+    assert len(one_line) > layout.BLACK_LIMIT
+    lines = [line.text for line in _lines([statement], 0, True)]
+    assert "    frozenset(" in lines and max(map(len, lines)) <= layout.LINE_LENGTH
+    text = "\n".join(lines) + "\n"
+    assert black.format_str(text, mode=_BLACK_MODE) == text
+    assert ast.dump(ast.parse(text)) == ast.dump(ast.parse(one_line))
+
+
+@pytest.mark.parametrize("count", [2, 12, 30])
+def test_a_signature_is_laid_out_as_black_would(count: int) -> None:
+    params = tuple(f"parameter_{i}: Any" for i in range(count))
+    lines = layout.signature("_check_something", params, "bool")
+    text = "\n".join([*lines, "    pass"]) + "\n"
+    assert black.format_str(text, mode=_BLACK_MODE) == text

@@ -269,3 +269,80 @@ def test_a_constant_test_is_no_if() -> None:
     assert t.Paren(t.TRUE).negate() == t.FALSE and t.Paren(t.Paren(t.FALSE)).negate() == t.TRUE
     assert t.and_(t.Name("x"), t.Paren(t.TRUE).negate()) == t.FALSE
     assert t.Paren(t.Name("x")).negate() == t.Not(t.Paren(t.Name("x")))
+
+
+def test_nodes_refuse_what_they_cannot_render() -> None:
+    with pytest.raises(ValueError, match="not a comparison: '='"):
+        t.Compare(t.Name("x"), "=", t.lit(1))
+    with pytest.raises(ValueError, match="an empty and"):
+        t.and_()
+    with pytest.raises(ValueError, match="an empty or"):
+        t.or_()
+    with pytest.raises(ValueError, match="not a known comment: 'why'"):
+        t.Comment("why")
+    with pytest.raises(TypeError, match="not a JSON value: set"):
+        t.literal_expr({1})
+    with pytest.raises(TypeError, match="not a simple statement"):
+        t.statement_text(t.if_(t.Name("x"), [t.Pass()]))
+
+
+def test_a_generator_expression_is_parenthesised_unless_a_calls_only_argument() -> None:
+    items = t.GenExp(t.Name("v"), t.Name("v"), t.Name("x"), t.Compare(t.Name("v"), ">", t.lit(0)))
+    assert items.render() == "(v for v in x if v > 0)"
+    assert t.call("sum", items).render() == "sum(v for v in x if v > 0)"
+    assert t.BinOp(items, "+", t.lit(1)).render() == "(v for v in x if v > 0) + 1"
+
+
+def test_a_body_of_comments_alone_gets_a_pass() -> None:
+    only_comment = t.if_(t.Name("x"), [t.Comment("str-tests")])
+    lines = t.render_block([only_comment], 0)
+    assert lines[-1].strip() == "pass"
+    compile("\n".join(lines), "<test>", "exec")  # a body of a comment alone is no suite
+    with_code = t.if_(t.Name("x"), [t.Comment("str-tests"), t.RETURN_FALSE])
+    assert "pass" not in "\n".join(t.render_block([with_code], 0))
+
+
+def _run_block(block: list[t.Stmt], value: Any, flag: t.Name | None = None) -> bool:
+    """The block as a function's body on `value`: it ends True, or set `flag` and returns it."""
+    body = [t.Assign(flag, t.TRUE), *block, t.Return(flag)] if flag else [*block, t.Return(t.TRUE)]
+    text = "def check(x):\n" + "\n".join(t.render_block(body, 1))
+    scope: dict[str, Any] = {}
+    exec(text, scope)  # noqa: S102
+    return bool(scope["check"](value))
+
+
+def test_as_flag_sets_the_flag_where_the_block_returns_false() -> None:
+    v, x, flag = t.Name("v"), t.Name("x"), t.Name("c")
+    block = [
+        t.For(v, x, (t.fail_if(t.Compare(v, "<", t.lit(0))),)),
+        t.if_(
+            t.Compare(t.call("len", x), ">", t.lit(3)),
+            [t.RETURN_FALSE],
+            [t.fail_if(t.Compare(t.call("len", x), "==", t.lit(0)))],
+        ),
+        t.fail_if(t.Compare(t.lit(7), "in", x)),
+    ]
+    flagged = t.as_flag(block, flag)
+    assert flagged is not None and flagged[1]
+    for value in ([], [1], [-1, 2], [1, 2, 3, 4], [7], [1, 7], [3, 2, 1]):
+        assert _run_block(flagged[0], value, flag) == _run_block(block, value), value
+    assert t.as_flag([t.Assign(v, x)], flag) == ([t.Assign(v, x)], False)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["alone", "in an if", "in an else", "in a loop", "in a loop's else", "after a failure"],
+)
+def test_as_flag_refuses_a_block_that_returns_anything_but_false(where: str) -> None:
+    """Such a block is called, not checked in place (keywords/applicators.py)."""
+    x, flag = t.Name("x"), t.Name("c")
+    other = t.Return(t.TRUE)
+    block: list[t.Stmt] = {
+        "alone": [other],
+        "in an if": [t.if_(x, [other])],
+        "in an else": [t.if_(x, [t.RETURN_FALSE], [other])],
+        "in a loop": [t.For(t.Name("v"), x, (other,))],
+        "in a loop's else": [t.For(t.Name("v"), x, (), (other,))],
+        "after a failure": [t.fail_if(x), other],
+    }[where]
+    assert t.as_flag(block, flag) is None

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -249,3 +250,63 @@ def test_a_gitlab_ci_file_with_anchors_merges_and_references(tmp_path: Path) -> 
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith("bad/.gitlab-ci.yml:")
     assert result.stdout.endswith("2 records in 2 files: 1 valid, 1 invalid, 0 unreadable\n")
+
+
+@pytest.fixture
+def one_builtin_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """generator.builtin.build with its modules directory in tmp_path (tmp_path/modules) and one
+    built-in schema, the smallest (its compile is quick)."""
+    import generator.builtin
+    from generator.builtin import build
+
+    smallest = min(BUILTINS, key=lambda b: (VENDOR / b.source).stat().st_size)
+    modules = tmp_path / "modules"
+    modules.mkdir()
+    monkeypatch.setattr(generator.builtin, "MODULES", modules)
+    monkeypatch.setattr(build, "MODULES", modules)
+    monkeypatch.setattr(build, "BUILTINS", [smallest])
+    return build, smallest
+
+
+def test_make_builtin_writes_the_modules_and_check_names_each_stale_one(
+    one_builtin_in: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build, builtin = one_builtin_in
+    modules = tmp_path / "modules"
+    (modules / "retired.py").write_text("# a module no built-in compiles to any more\n")
+    assert build.main([]) == 0
+    assert sorted(p.name for p in modules.iterdir()) == ["__init__.py", builtin.module + ".py"]
+    module = ModuleSource.from_path(modules / f"{builtin.module}.py").load()
+    assert callable(module.is_valid)
+    assert build.main(["--check"]) == 0 and capsys.readouterr().err == ""
+
+    (modules / f"{builtin.module}.py").write_text("# edited\n")
+    (modules / "__init__.py").write_text("")
+    (modules / "extra.py").write_text("")
+    assert build.main(["--check"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"generator/builtin/modules/{builtin.module}.py: stale (regenerate: make builtin)",
+        "generator/builtin/modules/__init__.py: missing or changed (regenerate: make builtin)",
+        "generator/builtin/modules/extra.py: no built-in schema compiles to it "
+        "(regenerate: make builtin)",
+    ]
+    (modules / f"{builtin.module}.py").unlink()
+    assert f"modules/{builtin.module}.py: missing" in build.stale()[0]
+
+
+def test_make_builtin_refuses_arguments_it_does_not_know(
+    one_builtin_in: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build, _ = one_builtin_in
+    assert build.main(["--chek"]) == 2
+    assert "usage: python -m generator.builtin.build [--check]" in capsys.readouterr().err
+    assert list((tmp_path / "modules").iterdir()) == []  # nothing built
+
+
+def test_a_module_that_cannot_be_written_leaves_no_temporary_file(tmp_path: Path) -> None:
+    from generator.builtin.build import _write
+
+    (tmp_path / "taken.py").mkdir()  # a directory where the module goes: the rename fails
+    with pytest.raises(OSError):
+        _write(tmp_path / "taken.py", "x = 1\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["taken.py"]

@@ -308,6 +308,7 @@ def test_unreadable_data_in_json_output(tmp_path: Path, module_file: Path) -> No
         (["--profile", "strict", "d.json"], "--profile: compile options, for --schema only"),
         (["--output", "xml", "d.json"], "invalid choice: 'xml'"),
         (["-", "-"], "standard input (-) can be named only once"),
+        (["--jobs", "x", "d.json"], "argument --jobs: not a whole number: 'x'"),
     ],
 )
 def test_usage_errors_exit_2(
@@ -1237,3 +1238,122 @@ def test_the_builtin_listing_to_a_full_standard_output_is_one_line_and_exit_2(
         "straightline validate: cannot write the report to standard output: "
         "No space left on device\n"
     )
+
+
+def test_a_registry_that_is_no_directory_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from generator.cli.main import main
+
+    write(tmp_path / "s.json", {"type": "string"})
+    write(tmp_path / "d.json", '"x"')
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "--schema", "s.json", "--registry", "nowhere", "d.json"]) == 2
+    assert "--registry nowhere: not a directory" in capsys.readouterr().err
+
+
+def test_a_module_cached_with_fetch_remote_is_keyed_by_its_registry_files_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--fetch-remote caches the compiled module; a registry file that changes (its name or
+    its bytes) is a new key, so the module is compiled anew, never reused stale."""
+    from generator.cli.main import main
+
+    write(tmp_path / "s.json", {"$ref": "https://example.com/word.json"})
+    write(
+        tmp_path / "shared" / "word.json",
+        {"$id": "https://example.com/word.json", "type": "string"},
+    )
+    write(tmp_path / "d.json", '"x"')
+    monkeypatch.chdir(tmp_path)
+    command = ["validate", "--schema", "s.json", "--fetch-remote", "--cache-dir", "cache"]
+    command += ["--registry", "shared", "d.json"]
+    assert main(command) == 0
+    assert main(command) == 0  # reused
+    assert len(list((tmp_path / "cache" / "modules").iterdir())) == 1
+    write(
+        tmp_path / "shared" / "word.json",
+        {"$id": "https://example.com/word.json", "type": "integer"},
+    )
+    assert main(command) == 1  # compiled anew: "x" is no integer
+    assert len(list((tmp_path / "cache" / "modules").iterdir())) == 2
+
+
+def test_a_schema_on_standard_input_that_is_not_json_without_pyyaml_is_a_schema_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from generator.cli.main import main
+
+    write(tmp_path / "d.json", '"x"')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "yaml", None)  # (PyYAML not installed)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"type: string\n")))
+    assert main(["validate", "--schema", "-", "d.json"]) == 2
+    err = capsys.readouterr().err
+    assert "not valid JSON" in err and "Traceback" not in err
+
+
+def test_a_schema_that_cannot_be_read_with_fetch_remote_is_a_schema_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """(its cache key cannot be made either: nothing is reused, nothing cached)"""
+    from generator.cli.main import main
+
+    (tmp_path / "schema-dir").mkdir()
+    write(tmp_path / "d.json", '"x"')
+    monkeypatch.chdir(tmp_path)
+    command = ["validate", "--schema", "schema-dir", "--fetch-remote", "--cache-dir", "cache"]
+    assert main([*command, "d.json"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+    assert not (tmp_path / "cache" / "modules").exists()
+
+
+def test_the_builtin_listing_to_a_reader_gone_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from generator.cli.main import main
+
+    class Gone:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:  # (no descriptor: the test's own output stays as it is)
+            raise io.UnsupportedOperation("fileno")
+
+    monkeypatch.setattr(sys, "stdout", Gone())
+    assert main(["validate", "--list-builtin"]) == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_a_module_is_known_by_its_text_or_its_file_and_refused_without_either(
+    tmp_path: Path,
+) -> None:
+    import types
+
+    import generator
+    from generator.errors import OptionError
+    from generator.validate.modules import ModuleSource, check_module
+
+    compiled = generator.compile_module({"type": "string"})
+    source = ModuleSource.of(compiled)
+    assert source.text == compiled.__source__ and ModuleSource.of(source) is source
+    write(tmp_path / "m.py", compiled.__source__)
+    by_path = ModuleSource.of(str(tmp_path / "m.py"))
+    assert by_path.path == str((tmp_path / "m.py").resolve())
+    assert by_path.load().is_valid("x") and not by_path.load().is_valid(1)
+    with pytest.raises(OptionError, match="neither its source text .* nor a file"):
+        ModuleSource.of(types.ModuleType("bare"))
+    write(tmp_path / "m.txt", compiled.__source__)
+    with pytest.raises(OptionError, match="m.txt: not a Python module file"):
+        ModuleSource.from_path(tmp_path / "m.txt").load()
+    tool = types.ModuleType("tool")
+    tool.is_valid_input = lambda value: True  # type: ignore[attr-defined]
+    with pytest.raises(OptionError, match="a tool contract module: compile its input or output"):
+        check_module(tool, "text", "--module tool.py")

@@ -1020,3 +1020,91 @@ def test_dumps_is_ascii_and_keeps_decimals_exact() -> None:
     text = dumps({"x": Decimal("0.30000000000000000001"), "k\n": "\ud800é"})
     assert text.isascii()
     assert text == '{"x": 0.30000000000000000001, "k\\n": "\\ud800\\u00e9"}'
+
+
+def test_yaml_nested_too_deeply_for_the_python_loader_is_a_problem_not_a_crash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """PyYAML without libyaml composes a node by recursion: 900 levels (under the scanner's
+    limit of 1000) exhaust Python's stack there, which is a ReadProblem, as it is in JSON."""
+    import yaml
+
+    from generator.validate import readers
+
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    with pytest.raises(ReadProblem) as caught:
+        read_yaml(b"[" * 900 + b"]" * 900)
+    assert caught.value.message == "invalid YAML: nested too deeply to read"
+    monkeypatch.setattr(readers, "_YAML_LOADER", None)
+
+
+@pytest.mark.parametrize(
+    ("data", "message", "line"),
+    [
+        (b"a = 1\nb = [1,", "invalid TOML: Invalid value", 2),  # at the end of the document
+        (b"a = 1" + b"0" * 5000 + b"\n", "invalid TOML: Exceeds the limit (4300 digits)", None),
+        (b"a = " + b"[" * 100_000 + b"]" * 100_000, "invalid TOML: maximum recursion depth", None),
+    ],
+)
+def test_toml_problems_at_the_end_too_long_or_too_deep(
+    data: bytes, message: str, line: int | None
+) -> None:
+    with pytest.raises(ReadProblem) as caught:
+        read_toml(data)
+    assert caught.value.message.startswith(message) and caught.value.line == line
+
+
+def test_json5_nested_too_deeply_is_a_problem_not_a_crash() -> None:
+    pytest.importorskip("json5")
+    with pytest.raises(ReadProblem) as caught:
+        read_json5(b"[" * 100_000 + b"]" * 100_000)
+    assert (caught.value.message, caught.value.line) == (
+        "invalid JSON5: nested too deeply to read",
+        None,
+    )
+
+
+def test_jsonl_is_read_without_msgspec_as_well(monkeypatch: pytest.MonkeyPatch) -> None:
+    """msgspec is optional: without it, lines are read by json alone, to the same records."""
+    from generator.validate import readers
+
+    data = b'{"a": 1}\n[1, 2.5]\n"x"\n'
+    with_msgspec = list(read_jsonl(data))
+    monkeypatch.setattr(readers, "_FAST_DECODE", None)
+    monkeypatch.setitem(sys.modules, "msgspec", None)  # (its import fails)
+    assert readers.fast_json_decoder() is None
+    assert list(read_jsonl(data)) == with_msgspec == [(1, {"a": 1}), (2, [1, 2.5]), (3, "x")]
+    monkeypatch.setattr(readers, "_FAST_DECODE", None)
+
+
+def test_dumps_writes_lists_floats_and_what_json_cannot_hold() -> None:
+    """A value JSON cannot write (a non-finite float, a set) is shown by its repr rather than
+    lost; lists and finite floats beside a Decimal are written as JSON writes them."""
+    from decimal import Decimal
+
+    text = dumps([Decimal("1.10"), 2.5, (3, "a"), float("nan"), {1}])
+    assert text == '[1.10, 2.5, [3, "a"], "nan", "{1}"]'
+
+
+def test_the_text_report_of_a_module_that_gives_no_error_or_no_causes(tmp_path: Path) -> None:
+    """A record a module calls invalid with no error is said so; a module that gives errors but
+    no causes (no best_match of its own) has them listed, the best match first."""
+    from generator.validate.discover import DataFile
+    from generator.validate.report import TextReporter
+    from generator.validate.runner import Failure
+
+    written: list[str] = []
+    reporter = TextReporter(written.append)
+    data = DataFile(str(tmp_path / "d.jsonl"), "d.jsonl", "jsonl", 10)
+    first = {"instance_location": "/a", "message": "1 is not of type 'string'"}
+    best = {"instance_location": "/b", "message": "'b' is a required property"}
+    reporter.failures(
+        data,
+        [Failure(1, errors=[]), Failure(2, errors=[first, best], best_match=best)],
+    )
+    assert "".join(written).splitlines() == [
+        "d.jsonl:1:(root): invalid (the module reported no error)",
+        "d.jsonl:2:/b: 'b' is a required property",
+        "d.jsonl:2:/a: 1 is not of type 'string'",
+    ]

@@ -330,3 +330,151 @@ def test_the_project_settings_are_checked(tmp_path: Path) -> None:
     )
     (job,) = load_project(tmp_path / "pyproject.toml").jobs
     assert (job.settings.fetch_remote, job.settings.cache_dir) == (True, tmp_path / "c")
+
+
+# --- RemoteCache and CompiledCache in process, with a stand-in for the network -----------------
+
+
+class _Response:
+    """What urllib's opener returns, as RemoteCache reads it."""
+
+    def __init__(self, body: bytes, url: str, headers: dict[str, str] | None = None) -> None:
+        self.body, self.url, self.headers = body, url, headers or {}
+
+    def __enter__(self) -> "_Response":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+    def geturl(self) -> str:
+        return self.url
+
+    def read(self, limit: int) -> bytes:
+        return self.body[:limit]
+
+
+def _opener(responses: dict[str, _Response], asked: list[Any]) -> Any:
+    def open_(request: Any, timeout: float) -> _Response:
+        asked.append(request)
+        found = responses.get(request.full_url)
+        if found is None:
+            raise OSError("network is unreachable")
+        return found
+
+    return open_
+
+
+def test_the_cache_directory_defaults_to_xdg_then_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.remote import default_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "/var/cache/me")
+    assert default_cache_dir() == Path("/var/cache/me/straightline")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", "/home/me")
+    assert default_cache_dir() == Path("/home/me/.cache/straightline")
+
+
+def test_only_http_documents_of_a_safe_size_and_scheme_are_retrieved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator import remote
+
+    url = "https://example.com/s.json"
+    responses = {
+        url: _Response(b"{}", "file:///etc/passwd"),
+        url + "?big": _Response(b"x" * 11, url + "?big"),
+    }
+    cache = remote.RemoteCache(tmp_path, opener=_opener(responses, []))
+    with pytest.raises(remote.FetchError, match="only http and https URIs are retrieved"):
+        cache.get("file:///etc/passwd")
+    with pytest.raises(remote.FetchError, match="redirected to file:///etc/passwd, which is not"):
+        cache.get(url)
+    monkeypatch.setattr(remote, "MAX_BYTES", 10)
+    with pytest.raises(remote.FetchError, match="larger than 10 bytes"):
+        cache.get(url + "?big")
+    assert not (tmp_path / "documents").exists()  # nothing refused was cached
+
+
+def test_a_stale_copy_is_revalidated_by_its_date_and_a_damaged_one_is_no_copy(
+    tmp_path: Path,
+) -> None:
+    from generator.remote import FetchError, RemoteCache
+
+    url = "https://example.com/s.json"
+    asked: list[Any] = []
+    headers = {"Last-Modified": "Mon, 07 Dec 2026 10:00:00 GMT"}
+    responses = {url: _Response(b'{"type": "string"}', url, headers)}
+    cache = RemoteCache(tmp_path, opener=_opener(responses, asked), clock=lambda: 1000.0)
+    assert cache.get(url) == b'{"type": "string"}'
+    assert cache.get(url) == b'{"type": "string"}'  # no max-age: asked again, with the date
+    assert asked[1].get_header("If-modified-since") == "Mon, 07 Dec 2026 10:00:00 GMT"
+    meta, body = cache._paths(url)
+    body.write_bytes(b'{"type": "integer"}')  # the body no longer matches its recorded digest
+    assert cache.cached(url) is None
+    responses.clear()  # offline, and no usable copy
+    with pytest.raises(FetchError, match="cannot be reached"):
+        cache.get(url)
+
+
+def test_a_cache_that_cannot_be_written_is_a_note_and_the_document_is_used(
+    tmp_path: Path,
+) -> None:
+    from generator.remote import CompiledCache, RemoteCache
+
+    url = "https://example.com/s.json"
+    (tmp_path / "cache").write_text("a file where the cache directory goes")
+    cache = RemoteCache(tmp_path / "cache", opener=_opener({url: _Response(b"{}", url)}, []))
+    assert cache.get(url) == b"{}"
+    CompiledCache(cache).save("key", "x = 1\n", {url: "digest"})
+    assert len(cache.notes) == 2
+    assert all(
+        note.startswith(f"cannot write the cache {tmp_path / 'cache'}: ") for note in cache.notes
+    )
+    assert list(tmp_path.iterdir()) == [tmp_path / "cache"]
+    other = RemoteCache(tmp_path / "other", opener=cache.opener)
+    meta, body = other._paths(url)
+    body.mkdir(parents=True)  # a directory where the body goes: the rename fails
+    assert other.get(url) == b"{}" and other.notes[0].startswith("cannot write the cache")
+    assert sorted(p.name for p in body.parent.iterdir()) == [body.name]  # no temporary left
+
+
+def test_a_compiled_module_is_reused_only_with_every_document_as_it_was(tmp_path: Path) -> None:
+    from generator.remote import CompiledCache, RemoteCache, _digest
+
+    url = "https://example.com/s.json"
+    responses = {url: _Response(b"{}", url, {"Cache-Control": "max-age=0"})}
+    cache = RemoteCache(tmp_path, opener=_opener(responses, []))
+    compiled = CompiledCache(cache)
+    compiled.save("k", "x = 1\n", {url: _digest(b"{}")})
+    assert compiled.reuse("k") == "x = 1\n"
+    responses.clear()
+    (tmp_path / "documents").rename(tmp_path / "gone")  # no copy, and the server unreachable
+    assert compiled.reuse("k") is None
+    (tmp_path / "modules" / "k.json").write_text('{"module": 5, "retrieved": {}}')
+    assert compiled.reuse("k") is None  # damaged: compiled anew
+
+
+def test_a_retrieved_document_that_is_not_json_is_an_error_at_its_reference(
+    tmp_path: Path,
+) -> None:
+    import generator
+    from generator.remote import RemoteCache, remote_registry
+
+    url = "https://example.com/s.json"
+    cache = RemoteCache(tmp_path, opener=_opener({url: _Response(b"{not json", url)}, []))
+    registry = remote_registry({}, cache)
+    assert registry.get("https://example.com/other.json") is not None  # (a problem, unreachable)
+    with pytest.raises(generator.SchemaError) as raised:
+        generator.compile_source({"$ref": url}, profile="draft2020-12", registry=registry)
+    assert raised.value.code == "unresolvable-ref"
+    assert f"names {url}, which cannot be retrieved: " in raised.value.message
+
+
+def test_a_cache_directory_that_is_a_file_is_an_option_error(tmp_path: Path) -> None:
+    from generator.errors import OptionError
+    from generator.remote import cache_for
+
+    (tmp_path / "cache").write_text("")
+    with pytest.raises(OptionError, match="--cache-dir .*cache: not a directory"):
+        cache_for(tmp_path / "cache")

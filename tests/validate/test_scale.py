@@ -517,3 +517,29 @@ def test_invalid_records_reports_a_raising_format_function_as_that_records_probl
     assert found[0]["problem"] == f"{raised} SystemExit: 0"
     assert "problem" not in found[1] and found[1]["errors"][0]["instance_location"] == "/sku"
     assert found[2]["problem"] == f"{raised} ValueError: no sku here"
+
+
+def test_how_a_worker_ended_and_failed_is_said_even_when_odd(tmp_path: Path) -> None:
+    """A signal number Python has no name for, an exception whose str() fails, and a range of
+    JSON Lines that cannot be read any more are still worded, never a crash of the report."""
+    from generator.validate.parallel import _detail, _ended, _not_checked
+    from generator.validate.tasks import Task
+
+    assert _ended(-9) == "killed by SIGKILL" and _ended(-250) == "killed by signal 250"
+    assert _ended(3) == "exit status 3"
+
+    class Unprintable(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no text")
+
+    assert _detail(Unprintable()) == "Unprintable"
+    assert _detail(ValueError("bad")) == "ValueError: bad"
+    gone = Task(0, str(tmp_path / "removed.jsonl"), "jsonl", True, True, 10, start=0, end=10)
+    result = _not_checked(gone, "the worker died")
+    assert (result.unreadable, result.lines) == (1, 0)
+    (failure,) = result.failures
+    assert failure.line is None
+    assert failure.problem == (
+        "the 0 lines from here (those that begin between byte 0 and byte 10) could not be "
+        "checked: the worker died"
+    )
