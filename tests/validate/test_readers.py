@@ -822,6 +822,30 @@ def test_a_fifo_put_in_place_of_a_planned_file_is_refused_not_waited_on(tmp_path
     assert refusals == ["no longer a regular file"] * 4
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_task_of_a_file_not_found_regular_reads_it_as_it_comes(tmp_path: Path) -> None:
+    """A FIFO named as DATA (a task not marked regular) is opened as it is and read to its end,
+    whole, as its writer sends it; a regular file read so gives its bytes, whole or by range."""
+    fifo = tmp_path / "lines.jsonl"
+    os.mkfifo(fifo)
+    sent = b'{"left": 1}\n{"left": 2}\n'
+
+    def send() -> None:
+        with open(fifo, "wb") as writer:
+            writer.write(sent)
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    task = Task(0, str(fifo), "jsonl", True, True, 0)
+    assert task.regular is False and task.read() == sent
+    sender.join(HANG_LIMIT)
+    plain = tmp_path / "plain.jsonl"
+    plain.write_bytes(sent)
+    assert Task(1, str(plain), "jsonl", True, True, len(sent)).read() == sent
+    second = Task(1, str(plain), "jsonl", False, True, 12, start=12, end=None)
+    assert second.read() == b'{"left": 2}\n'
+
+
 def test_the_plan_numbers_each_file_and_cuts_only_large_json_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
