@@ -188,7 +188,7 @@ def _uri(location: str) -> str:
             encoded.append(character)
         else:
             for byte in character.encode("utf-8", "surrogatepass"):
-                encoded.append("%" + "0123456789ABCDEF"[byte >> 4] + "0123456789ABCDEF"[byte & 15])
+                encoded.append("%" + "0123456789ABCDEF"[byte // 16] + "0123456789ABCDEF"[byte % 16])
     return base + mark + "".join(encoded)
 
 
