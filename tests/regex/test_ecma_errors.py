@@ -131,6 +131,26 @@ def test_surrogate_pair_escapes_are_one_astral_character(
 
 
 @pytest.mark.parametrize(
+    "pattern, python, matching, failing",
+    [
+        # a pair written as two code units of the source, not escaped: the lowest and highest
+        ("^\ud800\udc00$", r"\A\U00010000\Z", "\U00010000", "\ud800\udc00"),
+        ("^\udbff\udfff$", r"\A\U0010ffff\Z", "\U0010ffff", "\udbff\udfff"),
+        # the quantifier repeats the whole astral character, not its low half
+        ("^\udbff\udc00+$", r"\A\U0010fc00+\Z", "\U0010fc00\U0010fc00", "\udbff\udc00\udc00"),
+        # a low surrogate is no lead: two of them stay two lone code points
+        ("^\udc00\udc00$", r"\A\udc00\udc00\Z", "\udc00\udc00", "\udc00"),
+        # U+E000 is no low surrogate: the lead before it stays alone
+        ("^\ud800\ue000$", r"\A\ud800\ue000\Z", "\ud800\ue000", "\U00010400"),
+    ],
+)
+def test_surrogate_pair_in_the_source_is_one_astral_character(
+    pattern: str, python: str, matching: str, failing: str
+) -> None:
+    assert_same_as(pattern, python, matching, failing)
+
+
+@pytest.mark.parametrize(
     "pattern, python, lone, other",
     [
         # U+E000 is just above the low surrogates

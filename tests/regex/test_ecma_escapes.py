@@ -47,6 +47,10 @@ def test_escape_reads_its_code_point(pattern: str, code_point: int) -> None:
         ("x\\\u00e9", "invalid escape \\\u00e9"),
         ("x\\\x07", "invalid escape (backslash before U+0007)"),
         ("x\\\u200b", "invalid escape (backslash before U+200B)"),
+        # outside a class: a backslash ending the pattern, \k not opening a <name>
+        ("x\\", "\\ at end of pattern"),
+        ("x\\k", "invalid named reference (\\k needs <name>)"),
+        ("x\\ka", "invalid named reference (\\k needs <name>)"),
     ],
 )
 def test_invalid_escape_is_refused_at_its_backslash(pattern: str, message: str) -> None:
@@ -57,3 +61,14 @@ def test_invalid_escape_is_refused_at_its_backslash(pattern: str, message: str) 
 @pytest.mark.parametrize("pattern", ["a{12", "a{1,", "a{1,23", "x{"])
 def test_unclosed_brace_after_an_atom_is_a_lone_bracket(pattern: str) -> None:
     assert refusal(pattern) == ("lone quantifier brackets", 1)
+
+
+def test_backslash_nine_is_a_back_reference() -> None:
+    # the top of the 1-9 range: a reference, refused as one when the group does not exist
+    assert refusal(r"(a)\9") == (
+        "back-reference \\9 to a non-existent group (the pattern has 1)",
+        3,
+    )
+    compiled = compile_pattern(r"^(a)(b)(c)(d)(e)(f)(g)(h)(i)\9$")
+    assert compiled.search("abcdefghii")
+    assert not compiled.search("abcdefghi9")

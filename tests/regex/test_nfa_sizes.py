@@ -8,7 +8,7 @@ import pytest
 
 from generator.regex import risk
 from generator.regex.ecma import _Group, _Quant, _Term, parse
-from generator.regex.nfa import Builder, TooLarge, Unsupported
+from generator.regex.nfa import Builder, TooLarge, Unsupported, split_automaton
 
 
 def _built(pattern: str, mode: str, max_positions: int = 1000, fold_above: int = 0) -> Builder:
@@ -196,6 +196,20 @@ def test_each_position_records_the_repetitions_around_it() -> None:
     nest = (outer.pos, middle.pos, inner.pos)
     # `*` builds its body once: positions a, b, c, d in order
     assert builder.origin == [nest, nest[:2], nest[:1], ()]
+
+
+@pytest.mark.parametrize("pattern", [r"(?:(?:a)*b)*c", r"\b(?:(?:\w)*-)*x"])
+def test_each_state_records_the_repetitions_around_its_position(pattern: str) -> None:
+    # the search states (the start and one per kind of character, two with \b) are in none
+    parsed = parse(pattern)
+    builder = Builder(parsed, "sre", max_positions=1000)
+    automaton = split_automaton(builder, builder.pattern(parsed.body))
+    search = [s for s in range(len(automaton.state_kind)) if automaton.is_search_state(s)]
+    assert len(search) == (3 if builder.uses_word else 2)
+    assert [automaton.origin[s] for s in search] == [()] * len(search)
+    assert [automaton.origin[s] for s, p in enumerate(automaton.state_position) if p >= 0] == [
+        builder.origin[p] for p in automaton.state_position if p >= 0
+    ]
 
 
 def _repeated_first(node: _Term) -> _Term:
