@@ -250,3 +250,23 @@ def test_first_positions_of_a_part_after_one_that_reads_are_not_first() -> None:
     builder = Builder(parsed, "exact", max_positions=100, max_edges=2)
     builder.pattern(parsed.body)
     assert set(builder.follow) == {(0, 1), (1, 2)}
+
+
+def test_a_mode_other_than_exact_or_sre_is_refused_by_name() -> None:
+    with pytest.raises(ValueError) as caught:
+        Builder(parse("a"), "fast", max_positions=10)
+    assert str(caught.value) == "unknown mode 'fast'"
+
+
+def test_sre_mode_without_a_reference_width_bounds_every_reference_that_reads() -> None:
+    # risk.py passes BACKREF_WIDTH; left out, the bound is 0: even a one-character group's
+    # reference is flagged (compared text of up to 1 character), an empty group's is not
+    flagged = _built(r"(a)\1", "sre")
+    assert flagged.flags == [
+        (
+            "the back-reference at position 3 compares text of up to 1 characters' length "
+            "each time it is tried",
+            3,
+        )
+    ]
+    assert _built(r"()\1", "sre").flags == []
