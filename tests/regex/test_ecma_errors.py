@@ -163,3 +163,40 @@ def test_high_surrogate_escape_before_a_non_low_surrogate_escape_stays_alone(
     pattern: str, python: str, lone: str, other: str
 ) -> None:
     assert_same_as(pattern, python, lone, other)
+
+
+# -- quantified assertions -----------------------------------------------------------------------
+
+_NOTHING_TO_REPEAT = "nothing to repeat (assertions cannot be quantified)"
+
+
+@pytest.mark.parametrize(
+    "pattern, position",
+    [("a^*", 2), ("$*", 1), (r"\b+", 2), (r"x\B?", 3), (r"\b{2}", 2), ("(?=a)*", 5)],
+)
+def test_quantified_assertion_is_refused_at_its_quantifier(pattern: str, position: int) -> None:
+    assert_refused(pattern, _NOTHING_TO_REPEAT, position)
+
+
+@pytest.mark.parametrize("pattern", [r"\b{", r"\b{2"])
+def test_brace_after_an_assertion_that_is_no_quantifier_is_a_lone_bracket(pattern: str) -> None:
+    assert_refused(pattern, "lone quantifier brackets", 2)
+
+
+def test_an_assertion_before_a_plain_character_is_not_quantified() -> None:
+    assert_same_as("^X", r"\AX", "X", "aX")
+
+
+# -- back-references into repeated parts ---------------------------------------------------------
+
+_MAY_NOT_PARTICIPATE = (
+    "back-reference to a group inside a repeated atom that may not participate in every "
+    "iteration (ECMA clears captures on each iteration, Python does not)"
+)
+
+
+@pytest.mark.parametrize("pattern", [r"(?:(a*)\1)*", r"(?:(a?)\1)+"])
+def test_reference_in_a_repeated_part_that_can_read_nothing_is_refused(pattern: str) -> None:
+    # the group and its reference can both read nothing: Python runs an empty iteration, which
+    # sets the group to "" where ECMA keeps the last iteration's text
+    assert_refused(pattern, _MAY_NOT_PARTICIPATE, 7)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.regex import compile_pattern
+from generator.regex import compile_pattern, translate
 
 from .patterns import refusal
 
@@ -72,3 +72,43 @@ def test_backslash_nine_is_a_back_reference() -> None:
     compiled = compile_pattern(r"^(a)(b)(c)(d)(e)(f)(g)(h)(i)\9$")
     assert compiled.search("abcdefghii")
     assert not compiled.search("abcdefghi9")
+
+
+@pytest.mark.parametrize(
+    "code_point, python",
+    [
+        # ASCII letters, digits and _ bare; the other printable ASCII escaped; the rest by number
+        (0x20, "\\x20"),
+        (0x21, "\\!"),
+        (0x2F, "\\/"),
+        (0x30, "0"),
+        (0x39, "9"),
+        (0x3A, "\\:"),
+        (0x40, "\\@"),
+        (0x41, "A"),
+        (0x5A, "Z"),
+        (0x5B, "\\["),
+        (0x5F, "_"),
+        (0x60, "\\`"),
+        (0x61, "a"),
+        (0x7A, "z"),
+        (0x7B, "\\{"),
+        (0x7E, "\\~"),
+        (0x7F, "\\x7f"),
+        (0x80, "\\u0080"),
+        (0xFFFF, "\\uffff"),
+        (0x10000, "\\U00010000"),
+    ],
+)
+def test_code_point_is_written_bare_escaped_or_by_number(code_point: int, python: str) -> None:
+    assert translate(r"\u{%x}" % code_point) == python
+
+
+def test_back_reference_from_the_hundredth_group_on_is_by_name() -> None:
+    # Python reads \100 as an octal escape ("@"): the 100th group and later are referred to by
+    # a name given to them, the 99th and earlier by number
+    pattern = "(a)" * 98 + r"(b)(c)\99\100"
+    assert translate(pattern).endswith(r"(?P<_g100>c)(?(99)\99)(?(100)(?P=_g100))")
+    compiled = compile_pattern("^" + pattern + "$")
+    assert compiled.search("a" * 98 + "bcbc")
+    assert not compiled.search("a" * 98 + "bcb@")
