@@ -200,3 +200,48 @@ def test_reference_in_a_repeated_part_that_can_read_nothing_is_refused(pattern: 
     # the group and its reference can both read nothing: Python runs an empty iteration, which
     # sets the group to "" where ECMA keeps the last iteration's text
     assert_refused(pattern, _MAY_NOT_PARTICIPATE, 7)
+
+
+@pytest.mark.parametrize("pattern, position", [(r"(?:(a)|b){2}\1", 12), (r"(?:(a)|b){0,2}\1", 14)])
+def test_reference_to_a_group_an_iteration_may_skip_is_refused(pattern: str, position: int) -> None:
+    # "ab": ECMA's second iteration clears the group, Python keeps "a"
+    assert_refused(pattern, _MAY_NOT_PARTICIPATE, position)
+
+
+def test_reference_to_a_group_in_an_optional_part_is_kept() -> None:
+    # ? runs its part at most once: nothing to clear
+    assert_same_as(r"^(?:(a)|b)?\1$", r"\A(?:(a)|b)?(?(1)\1)\Z", "aa", "a")
+
+
+def test_reference_in_a_repeated_part_of_a_look_behind_is_refused_at_itself() -> None:
+    assert_refused(
+        r"(a)(?<=(?:\1)?b)c", "back-references inside look-behind cannot be translated exactly", 10
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern, python",
+    [
+        (r"(?!(a)b)\1", r"(?!(a)b)(?:)"),
+        (r"(?<!(a))\1", r"(?<!(a))(?:)"),
+        # ... also in another negative look-around
+        (r"(?!(a)b)(?!\1)c", r"(?!(a)b)(?!(?:))c"),
+    ],
+)
+def test_reference_to_a_group_in_a_negative_look_around_matches_empty(
+    pattern: str, python: str
+) -> None:
+    # the group has never matched where the look-around lets the match go on
+    assert translate(pattern) == python
+
+
+@pytest.mark.parametrize("pattern, position", [("a{2,1}", 1), ("x(?:ab){10,9}", 7)])
+def test_brace_quantifier_with_its_bounds_reversed_is_refused_at_its_brace(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "numbers out of order in {} quantifier", position)
+
+
+def test_reference_in_a_negative_look_ahead_of_a_repeated_part_is_refused() -> None:
+    # a group in a negative look-around of a repeated part counts as one an iteration may skip
+    assert_refused(r"(?:(?!(a)\1)b)*", _MAY_NOT_PARTICIPATE, 9)
