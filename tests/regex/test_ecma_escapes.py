@@ -112,3 +112,14 @@ def test_back_reference_from_the_hundredth_group_on_is_by_name() -> None:
     compiled = compile_pattern("^" + pattern + "$")
     assert compiled.search("a" * 98 + "bcbc")
     assert not compiled.search("a" * 98 + "bcb@")
+
+
+def test_reference_number_of_ten_digits_or_more_is_not_shown_in_the_refusal() -> None:
+    assert refusal(r"(a)\999999999") == (
+        "back-reference \\999999999 to a non-existent group (the pattern has 1)",
+        3,
+    )
+    assert refusal(r"(a)\1000000000") == (
+        "back-reference \\... to a non-existent group (the pattern has 1)",
+        3,
+    )
