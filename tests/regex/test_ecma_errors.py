@@ -253,3 +253,15 @@ def test_brace_quantifier_with_its_bounds_reversed_is_refused_at_its_brace(
 def test_reference_in_a_negative_look_ahead_of_a_repeated_part_is_refused() -> None:
     # a group in a negative look-around of a repeated part counts as one an iteration may skip
     assert_refused(r"(?:(?!(a)\1)b)*", _MAY_NOT_PARTICIPATE, 9)
+
+
+def test_references_after_one_that_matches_empty_are_still_checked() -> None:
+    # \1 comes before its group (it matches empty); \2 after it names no group
+    assert_refused(r"\1(a)\2", "back-reference \\2 to a non-existent group (the pattern has 1)", 5)
+
+
+@pytest.mark.parametrize("pattern, position", [(r"(?<=a+)b", 0), (r"x(?<=a|bc)", 1)])
+def test_look_behind_of_varying_width_is_refused_at_its_parenthesis(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "look-behind must have a fixed width in Python re", position)
