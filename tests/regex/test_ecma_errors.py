@@ -265,3 +265,19 @@ def test_look_behind_of_varying_width_is_refused_at_its_parenthesis(
     pattern: str, position: int
 ) -> None:
     assert_refused(pattern, "look-behind must have a fixed width in Python re", position)
+
+
+@pytest.mark.parametrize(
+    "pattern, position", [("*a", 0), ("x|+", 2), ("a(?:?)", 4), ("{1}", 0), ("a|{2,3}", 2)]
+)
+def test_quantifier_with_no_atom_before_it_is_refused_at_itself(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "nothing to repeat", position)
+
+
+@pytest.mark.parametrize("pattern, position", [("{", 0), ("a|{x", 2)])
+def test_brace_opening_an_alternative_that_is_no_quantifier_is_a_lone_bracket(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "lone quantifier brackets", position)
