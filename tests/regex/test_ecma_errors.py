@@ -131,6 +131,26 @@ def test_surrogate_pair_escapes_are_one_astral_character(
 
 
 @pytest.mark.parametrize(
+    "pattern, python, matching, failing",
+    [
+        # a pair written as two code units of the source, not escaped: the lowest and highest
+        ("^\ud800\udc00$", r"\A\U00010000\Z", "\U00010000", "\ud800\udc00"),
+        ("^\udbff\udfff$", r"\A\U0010ffff\Z", "\U0010ffff", "\udbff\udfff"),
+        # the quantifier repeats the whole astral character, not its low half
+        ("^\udbff\udc00+$", r"\A\U0010fc00+\Z", "\U0010fc00\U0010fc00", "\udbff\udc00\udc00"),
+        # a low surrogate is no lead: two of them stay two lone code points
+        ("^\udc00\udc00$", r"\A\udc00\udc00\Z", "\udc00\udc00", "\udc00"),
+        # U+E000 is no low surrogate: the lead before it stays alone
+        ("^\ud800\ue000$", r"\A\ud800\ue000\Z", "\ud800\ue000", "\U00010400"),
+    ],
+)
+def test_surrogate_pair_in_the_source_is_one_astral_character(
+    pattern: str, python: str, matching: str, failing: str
+) -> None:
+    assert_same_as(pattern, python, matching, failing)
+
+
+@pytest.mark.parametrize(
     "pattern, python, lone, other",
     [
         # U+E000 is just above the low surrogates
@@ -143,3 +163,121 @@ def test_high_surrogate_escape_before_a_non_low_surrogate_escape_stays_alone(
     pattern: str, python: str, lone: str, other: str
 ) -> None:
     assert_same_as(pattern, python, lone, other)
+
+
+# -- quantified assertions -----------------------------------------------------------------------
+
+_NOTHING_TO_REPEAT = "nothing to repeat (assertions cannot be quantified)"
+
+
+@pytest.mark.parametrize(
+    "pattern, position",
+    [("a^*", 2), ("$*", 1), (r"\b+", 2), (r"x\B?", 3), (r"\b{2}", 2), ("(?=a)*", 5)],
+)
+def test_quantified_assertion_is_refused_at_its_quantifier(pattern: str, position: int) -> None:
+    assert_refused(pattern, _NOTHING_TO_REPEAT, position)
+
+
+@pytest.mark.parametrize("pattern", [r"\b{", r"\b{2"])
+def test_brace_after_an_assertion_that_is_no_quantifier_is_a_lone_bracket(pattern: str) -> None:
+    assert_refused(pattern, "lone quantifier brackets", 2)
+
+
+def test_an_assertion_before_a_plain_character_is_not_quantified() -> None:
+    assert_same_as("^X", r"\AX", "X", "aX")
+
+
+# -- back-references into repeated parts ---------------------------------------------------------
+
+_MAY_NOT_PARTICIPATE = (
+    "back-reference to a group inside a repeated atom that may not participate in every "
+    "iteration (ECMA clears captures on each iteration, Python does not)"
+)
+
+
+@pytest.mark.parametrize("pattern", [r"(?:(a*)\1)*", r"(?:(a?)\1)+"])
+def test_reference_in_a_repeated_part_that_can_read_nothing_is_refused(pattern: str) -> None:
+    # the group and its reference can both read nothing: Python runs an empty iteration, which
+    # sets the group to "" where ECMA keeps the last iteration's text
+    assert_refused(pattern, _MAY_NOT_PARTICIPATE, 7)
+
+
+@pytest.mark.parametrize(
+    "pattern, position",
+    [
+        (r"(?:(a)|b){2}\1", 12),
+        (r"(?:(a)|b){0,2}\1", 14),
+        # the optional part's skip reaches a group nested in a group inside it
+        (r"(?:(?:(a))?b){2}\1", 16),
+    ],
+)
+def test_reference_to_a_group_an_iteration_may_skip_is_refused(pattern: str, position: int) -> None:
+    # "ab": ECMA's second iteration clears the group, Python keeps "a"
+    assert_refused(pattern, _MAY_NOT_PARTICIPATE, position)
+
+
+def test_reference_to_a_group_in_an_optional_part_is_kept() -> None:
+    # ? runs its part at most once: nothing to clear
+    assert_same_as(r"^(?:(a)|b)?\1$", r"\A(?:(a)|b)?(?(1)\1)\Z", "aa", "a")
+
+
+def test_reference_in_a_repeated_part_of_a_look_behind_is_refused_at_itself() -> None:
+    assert_refused(
+        r"(a)(?<=(?:\1)?b)c", "back-references inside look-behind cannot be translated exactly", 10
+    )
+
+
+@pytest.mark.parametrize(
+    "pattern, python",
+    [
+        (r"(?!(a)b)\1", r"(?!(a)b)(?:)"),
+        (r"(?<!(a))\1", r"(?<!(a))(?:)"),
+        # ... also in another negative look-around
+        (r"(?!(a)b)(?!\1)c", r"(?!(a)b)(?!(?:))c"),
+    ],
+)
+def test_reference_to_a_group_in_a_negative_look_around_matches_empty(
+    pattern: str, python: str
+) -> None:
+    # the group has never matched where the look-around lets the match go on
+    assert translate(pattern) == python
+
+
+@pytest.mark.parametrize("pattern, position", [("a{2,1}", 1), ("x(?:ab){10,9}", 7)])
+def test_brace_quantifier_with_its_bounds_reversed_is_refused_at_its_brace(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "numbers out of order in {} quantifier", position)
+
+
+def test_reference_in_a_negative_look_ahead_of_a_repeated_part_is_refused() -> None:
+    # a group in a negative look-around of a repeated part counts as one an iteration may skip
+    assert_refused(r"(?:(?!(a)\1)b)*", _MAY_NOT_PARTICIPATE, 9)
+
+
+def test_references_after_one_that_matches_empty_are_still_checked() -> None:
+    # \1 comes before its group (it matches empty); \2 after it names no group
+    assert_refused(r"\1(a)\2", "back-reference \\2 to a non-existent group (the pattern has 1)", 5)
+
+
+@pytest.mark.parametrize("pattern, position", [(r"(?<=a+)b", 0), (r"x(?<=a|bc)", 1)])
+def test_look_behind_of_varying_width_is_refused_at_its_parenthesis(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "look-behind must have a fixed width in Python re", position)
+
+
+@pytest.mark.parametrize(
+    "pattern, position", [("*a", 0), ("x|+", 2), ("a(?:?)", 4), ("{1}", 0), ("a|{2,3}", 2)]
+)
+def test_quantifier_with_no_atom_before_it_is_refused_at_itself(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "nothing to repeat", position)
+
+
+@pytest.mark.parametrize("pattern, position", [("{", 0), ("a|{x", 2)])
+def test_brace_opening_an_alternative_that_is_no_quantifier_is_a_lone_bracket(
+    pattern: str, position: int
+) -> None:
+    assert_refused(pattern, "lone quantifier brackets", position)

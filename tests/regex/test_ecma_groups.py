@@ -57,3 +57,19 @@ def test_nesting_bound_after_closed_groups_still_holds() -> None:
         f"groups nested more than {MAX_NESTING} deep",
         6 + MAX_NESTING,
     )
+
+
+@pytest.mark.parametrize(
+    "pattern, python",
+    [
+        # a group without a name stays unnamed, also when referred to (below the 100th)
+        (r"(a)\1", r"(a)(?(1)\1)"),
+        # a name Python does not take is replaced by _g and the group's number
+        (r"(?<é>a)\k<é>", r"(?P<_g1>a)(?(1)\1)"),
+        # ... with underscores before it while that is a name the pattern already uses
+        (r"(?<_g2>a)(?<é>b)", "(?P<_g2>a)(?P<__g2>b)"),
+        (r"(?<_g3>a)(?<__g3>c)(?<é>b)", "(?P<_g3>a)(?P<__g3>c)(?P<___g3>b)"),
+    ],
+)
+def test_groups_are_named_in_python_only_as_needed(pattern: str, python: str) -> None:
+    assert translate(pattern) == python

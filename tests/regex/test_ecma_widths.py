@@ -14,6 +14,9 @@ from generator.regex import compile_pattern
         (r"(?<=\b)a", "a", "ba"),
         (r"(?<=(?:\b|^))a", "-a", "ba"),
         (r"(?<=)a", "ba", "b"),
+        # a repetition of a part that reads nothing reads nothing, however often it runs
+        (r"(?<=(?:\b)*a)b", "ab", "cb"),
+        (r"(?<=a(?:){3,})b", "ab", "cb"),
     ],
 )
 def test_a_look_behind_of_width_zero_is_translated(

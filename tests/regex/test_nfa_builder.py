@@ -115,6 +115,24 @@ def test_ambiguity_inside_a_repetition_is_not_taken_for_the_search_re_reading() 
 
 
 @pytest.mark.parametrize(
+    "pattern",
+    [
+        # (?:|) is two ways through nothing; each group joins it to what comes before or after
+        # it in the group, and the ways must survive into the route from a to b
+        r"^(?:a(?:\B(?:|))b)*$",  # \B then two ways: two ways through the group
+        r"^(?:a(?:(?:|)(?:|))b)*$",  # two ways, twice: more than one way
+        r"^(?:b(?:\B(?:(?:|)a)))*$",  # two ways to a, after \B: two routes from b to a
+        r"^(?:(?:(?:a(?:|))\B)b)*$",  # two ways from a, then \B: two routes from a to b
+    ],
+)
+def test_ways_through_parts_that_read_nothing_multiply_into_the_routes(pattern: str) -> None:
+    # Python backtracks into the other way at each iteration: exponential on a failing input
+    assert assess_risk(pattern) == Risk(
+        True, _AMBIGUOUS.format(" (the repetition at position 1)"), 1
+    )
+
+
+@pytest.mark.parametrize(
     ("pattern", "risky"),
     [
         # zero iterations and the empty alternative: two ways to read nothing before "b"

@@ -8,7 +8,7 @@ import pytest
 
 from generator.regex import risk
 from generator.regex.ecma import _Group, _Quant, _Term, parse
-from generator.regex.nfa import Builder, TooLarge, Unsupported
+from generator.regex.nfa import Builder, TooLarge, Unsupported, split_automaton
 
 
 def _built(pattern: str, mode: str, max_positions: int = 1000, fold_above: int = 0) -> Builder:
@@ -198,6 +198,20 @@ def test_each_position_records_the_repetitions_around_it() -> None:
     assert builder.origin == [nest, nest[:2], nest[:1], ()]
 
 
+@pytest.mark.parametrize("pattern", [r"(?:(?:a)*b)*c", r"\b(?:(?:\w)*-)*x"])
+def test_each_state_records_the_repetitions_around_its_position(pattern: str) -> None:
+    # the search states (the start and one per kind of character, two with \b) are in none
+    parsed = parse(pattern)
+    builder = Builder(parsed, "sre", max_positions=1000)
+    automaton = split_automaton(builder, builder.pattern(parsed.body))
+    search = [s for s in range(len(automaton.state_kind)) if automaton.is_search_state(s)]
+    assert len(search) == (3 if builder.uses_word else 2)
+    assert [automaton.origin[s] for s in search] == [()] * len(search)
+    assert [automaton.origin[s] for s, p in enumerate(automaton.state_position) if p >= 0] == [
+        builder.origin[p] for p in automaton.state_position if p >= 0
+    ]
+
+
 def _repeated_first(node: _Term) -> _Term:
     """The first term of the group a repetition repeats."""
     assert isinstance(node, _Quant) and isinstance(node.atom, _Group)
@@ -236,3 +250,23 @@ def test_first_positions_of_a_part_after_one_that_reads_are_not_first() -> None:
     builder = Builder(parsed, "exact", max_positions=100, max_edges=2)
     builder.pattern(parsed.body)
     assert set(builder.follow) == {(0, 1), (1, 2)}
+
+
+def test_a_mode_other_than_exact_or_sre_is_refused_by_name() -> None:
+    with pytest.raises(ValueError) as caught:
+        Builder(parse("a"), "fast", max_positions=10)
+    assert str(caught.value) == "unknown mode 'fast'"
+
+
+def test_sre_mode_without_a_reference_width_bounds_every_reference_that_reads() -> None:
+    # risk.py passes BACKREF_WIDTH; left out, the bound is 0: even a one-character group's
+    # reference is flagged (compared text of up to 1 character), an empty group's is not
+    flagged = _built(r"(a)\1", "sre")
+    assert flagged.flags == [
+        (
+            "the back-reference at position 3 compares text of up to 1 characters' length "
+            "each time it is tried",
+            3,
+        )
+    ]
+    assert _built(r"()\1", "sre").flags == []

@@ -44,6 +44,9 @@ WIDE = [
     (r"(?<!a{65})y", Risk(True, scans("look-behind", 0, "65 characters"), 0)),
     # the second look-around is the wide one: the verdict points at it, not at the first
     (r"(?<=\d{3})(?=\d{70})", Risk(True, scans("look-ahead", 10, "70 characters"), 10)),
+    # a capture group in the body is as wide as what it holds
+    (r"(?=(a+))", Risk(True, scans("look-ahead", 0, "unboundedly far"), 0)),
+    (r"x(?=(?:(a)b){40})", Risk(True, scans("look-ahead", 1, "80 characters"), 1)),
 ]
 
 

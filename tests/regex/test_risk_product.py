@@ -92,3 +92,18 @@ def test_the_budget_is_exactly_the_steps_taken(monkeypatch: pytest.MonkeyPatch) 
     assert assess(r"(?:a|a)*") == risk.Risk(
         True, "the pattern is too complex to analyse for backtracking"
     )
+
+
+def test_a_pair_is_read_from_its_first_state_when_both_have_as_many_classes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search moving on re-reads `x(?:[^a](?:|x)){2}$`'s text: found within 20 steps when a
+    # pair's classes are read from its first state unless the second has fewer; reading from the
+    # second on a tie (the same pairs, another order) takes 21, over a budget of 20.
+    verdict = quadratic("its text", None)
+    monkeypatch.setattr(risk, "BUDGET", 20)
+    assert assess(r"x(?:[^a](?:|x)){2}$") == verdict
+    monkeypatch.setattr(risk, "BUDGET", 19)
+    assert assess(r"x(?:[^a](?:|x)){2}$") == risk.Risk(
+        True, "the pattern is too complex to analyse for backtracking"
+    )
