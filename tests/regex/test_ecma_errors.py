@@ -172,7 +172,18 @@ _NOTHING_TO_REPEAT = "nothing to repeat (assertions cannot be quantified)"
 
 @pytest.mark.parametrize(
     "pattern, position",
-    [("a^*", 2), ("$*", 1), (r"\b+", 2), (r"x\B?", 3), (r"\b{2}", 2), ("(?=a)*", 5)],
+    [
+        ("a^*", 2),
+        ("$*", 1),
+        (r"\b+", 2),
+        (r"x\B?", 3),
+        (r"\b{2}", 2),
+        ("(?=a)*", 5),
+        ("(?!a)+", 5),
+        ("(?<=a)?", 6),
+        ("(?<!a)*", 6),
+        ("b(?<!a){1,2}", 7),
+    ],
 )
 def test_quantified_assertion_is_refused_at_its_quantifier(pattern: str, position: int) -> None:
     assert_refused(pattern, _NOTHING_TO_REPEAT, position)
