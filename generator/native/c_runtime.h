@@ -204,6 +204,24 @@ static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyOb
     return result;
 }
 
+/* A fresh table for a call that owns one, made the running call's (sl_memo_now); NULL with
+   MemoryError set. sl_memo_close puts back the table it replaced (`outer`). */
+static sl_memo *sl_memo_open(void) {
+    sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
+    if (table == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    table->holders = 1;
+    sl_memo_now = table;
+    return table;
+}
+
+static void sl_memo_close(sl_memo *table, sl_memo *outer) {
+    sl_memo_now = outer;
+    sl_memo_let_go(table);
+}
+
 /* memo_runtime._memo_owned(run, args): run(*args) with a fresh C table in sl_memo_now, the
    outer call's again on the way out. The Python wrappers' dict (the error path's) is the
    table's too, made when a wrapper first reads `_MEMO.table` (sl_memo_state below): an is_valid
@@ -215,13 +233,11 @@ static PyObject *sl_memo_owned(PyObject *arguments) {
     if (!PyArg_UnpackTuple(arguments, "_memo_owned", 2, 2, &run, &run_arguments)) {
         return NULL;
     }
-    sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
-    if (table == NULL) {
-        return PyErr_NoMemory();
-    }
-    table->holders = 1;
     sl_memo *outer_table = sl_memo_now;
-    sl_memo_now = table;
+    sl_memo *table = sl_memo_open();
+    if (table == NULL) {
+        return NULL;
+    }
     PyObject *result;
     if (PyTuple_Check(run_arguments)) {
         result = PyObject_Call(run, run_arguments, NULL);
@@ -230,8 +246,7 @@ static PyObject *sl_memo_owned(PyObject *arguments) {
         result = unpacked == NULL ? NULL : PyObject_Call(run, unpacked, NULL);
         Py_XDECREF(unpacked);
     }
-    sl_memo_now = outer_table;
-    sl_memo_let_go(table);
+    sl_memo_close(table, outer_table);
     return result;
 }
 
@@ -246,16 +261,11 @@ static PyObject *sl_public_is_valid(PyObject *x, int (*call)(PyObject *), int ow
     if (!owned) {
         valid = call(x);
     } else if (!Py_EnterRecursiveCall(" while calling a Python object")) {
-        sl_memo *table = PyMem_Calloc(1, sizeof(sl_memo));
-        if (table == NULL) {
-            PyErr_NoMemory();
-        } else {
-            table->holders = 1;
-            sl_memo *outer_table = sl_memo_now;
-            sl_memo_now = table;
+        sl_memo *outer_table = sl_memo_now;
+        sl_memo *table = sl_memo_open();
+        if (table != NULL) {
             valid = call(x);
-            sl_memo_now = outer_table;
-            sl_memo_let_go(table);
+            sl_memo_close(table, outer_table);
         }
         Py_LeaveRecursiveCall();
     }
