@@ -10,6 +10,12 @@ tests/mutation/equivalent.toml. Every mutant that survived, found no test, or ti
 not listed there, is printed with `mutmut show`'s diff. Exit status 1 when one is.
 
     python -m tests.mutation.run [NAME ...] [--max-children N] [--list]
+
+Each module's results are also kept in tests/mutation/records/NAME.json, committed: each
+mutant's exit code and each function's hash, as mutmut's own .meta files hold them. A new
+workspace starts from that record, and mutmut keeps a recorded result while its function's hash
+is the same (its own rule for its own results), so a run cut short on one machine is carried on
+from where it stopped on another.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 WORK = ROOT / ".mutate"
+RECORDS = HERE / "records"
 MUTMUT = Path(sys.executable).parent / "mutmut"
 # What a workspace holds a copy of: the sources, and what the tests and the compiler read beside
 # them. (Copies, not links: hatchling's sdist walk, meeting a link to generator/ under .mutate/,
@@ -135,7 +142,70 @@ def workspace(module: Module) -> Path:
     copied = where / "mutants" / "tests"
     if copied.is_dir():
         shutil.rmtree(copied)
+    carried = restore_record(module, where)
+    if carried:
+        shown = _record_path(module).relative_to(ROOT)
+        print(f"{module.name}: {carried} results carried from {shown}", flush=True)
     return where
+
+
+def _record_path(module: Module) -> Path:
+    return RECORDS / f"{module.name}.json"
+
+
+def _meta(where: Path, source: str) -> Path:
+    return where / "mutants" / (source + ".meta")
+
+
+def restore_record(module: Module, where: Path) -> int:
+    """Write the module's record into a workspace that has no results of its own: a .meta file
+    of mutmut's for each source file the record holds and the workspace does not. mutmut drops
+    a result when its function's hash differs. The number of results written."""
+    path = _record_path(module)
+    if not path.exists():
+        return 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    written = 0
+    for source, kept in record.items():
+        meta = _meta(where, source)
+        if meta.exists() or not (where / source).is_file():
+            continue
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        body = {
+            "exit_code_by_key": kept["exit_code_by_key"],
+            "hash_by_function_name": kept["hash_by_function_name"],
+            "type_check_error_by_key": {},
+            "durations_by_key": {},
+            "estimated_durations_by_key": {},
+        }
+        meta.write_text(json.dumps(body, indent=1), encoding="utf-8")
+        written += len(kept["exit_code_by_key"])
+    return written
+
+
+def save_record(module: Module, where: Path) -> int:
+    """The workspace's results, as its .meta files hold them now (also while mutmut runs: it
+    writes each result as it comes), into the module's record: the mutants with a result and
+    the hashes of their files' functions. The number of results kept."""
+    record: dict[str, dict[str, dict[str, object]]] = {}
+    root = where / "mutants"
+    for meta in sorted(root.rglob("*.py.meta")) if root.is_dir() else []:
+        source = meta.relative_to(root).as_posix()[: -len(".meta")]
+        if not any(fnmatch.fnmatch(source, pattern) for pattern in module.mutate):
+            continue
+        body = json.loads(meta.read_text(encoding="utf-8"))
+        codes = {k: v for k, v in sorted(body["exit_code_by_key"].items()) if v is not None}
+        if codes:
+            hashes = dict(sorted(body["hash_by_function_name"].items()))
+            record[source] = {"exit_code_by_key": codes, "hash_by_function_name": hashes}
+    if not record:
+        return 0
+    RECORDS.mkdir(exist_ok=True)
+    text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+    partial = _record_path(module).with_suffix(".json.part")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(_record_path(module))
+    return sum(len(kept["exit_code_by_key"]) for kept in record.values())
 
 
 def run_mutmut(module: Module, where: Path, max_children: int) -> int:
@@ -243,6 +313,12 @@ def main(argv: list[str] | None = None) -> int:
         "--report-only", action="store_true", help="report the last run's results, run nothing"
     )
     parser.add_argument(
+        "--save-record",
+        action="store_true",
+        help="with --report-only: keep the workspace's results so far in tests/mutation/records/ "
+        "(a run keeps them when it ends)",
+    )
+    parser.add_argument(
         "--fresh-stats",
         action="store_true",
         help="find again which tests reach which function (after a change to tests/mutation/plugin.py)",
@@ -278,10 +354,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"{module.name}: mutmut run in {where.relative_to(ROOT)} (log: mutmut.log)",
                 flush=True,
             )
-            if run_mutmut(module, where, args.max_children) != 0:
+            code = run_mutmut(module, where, args.max_children)
+            save_record(module, where)  # (what it tested, also when it stopped short)
+            if code != 0:
                 failed = True
                 lines.append(f"{module.name:10} (mutmut run failed)")
                 continue
+        if args.report_only and args.save_record:
+            kept = save_record(module, where)
+            print(f"{module.name}: {kept} results kept in {_record_path(module).relative_to(ROOT)}")
         result = score(results(where), listed, module)
         for mutant, diff in zip(result.alive, diffs(where, result.alive)):
             print(f"\n{mutant}: {result.statuses[mutant]}\n{diff}")

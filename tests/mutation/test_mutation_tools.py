@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
+import subprocess
 import sys
 import tomllib
 import types
@@ -333,3 +335,98 @@ def test_outside_a_mutant_s_run_no_test_has_a_cpu_limit(
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     with pytest.raises(StopIteration):
         call.send(None)
+
+
+# -- the committed record of results --------------------------------------------------------------
+
+_TOY = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+# mutmut's own step that makes a file's mutants and keeps or drops its recorded results
+_MAKE_MUTANTS = (
+    "from pathlib import Path\n"
+    "from mutmut.__main__ import create_mutants_for_file\n"
+    "create_mutants_for_file(Path('generator/toy.py'), Path('mutants/generator/toy.py'))\n"
+)
+
+
+def _toy_workspace(where: Path, source: str) -> Path:
+    (where / "generator").mkdir(parents=True)
+    (where / "generator" / "toy.py").write_text(source)
+    (where / "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["generator"]\n')
+    return where
+
+
+def _make_mutants(where: Path) -> dict[str, int | None]:
+    """mutmut's mutants of the toy file made in `where`, and their results as its .meta holds."""
+    copy = where / "mutants" / "generator" / "toy.py"
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(where / "generator" / "toy.py", copy)  # (as mutmut copies: same mtime)
+    subprocess.run([sys.executable, "-c", _MAKE_MUTANTS], cwd=where, check=True)
+    codes: dict[str, int | None] = json.loads(
+        (where / "mutants/generator/toy.py.meta").read_text()
+    )["exit_code_by_key"]
+    return codes
+
+
+def test_a_record_carries_results_to_a_new_workspace_while_their_function_is_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run, "RECORDS", tmp_path / "records")
+    module = run.Module("toy", ["generator/toy.py"], ["tests"])
+    first = _toy_workspace(tmp_path / "first", _TOY)
+    codes = _make_mutants(first)
+    add, sub = "generator.toy.x_add__mutmut_1", "generator.toy.x_sub__mutmut_1"
+    assert codes == {add: None, sub: None}
+    meta = first / "mutants/generator/toy.py.meta"
+    body = json.loads(meta.read_text())
+    body["exit_code_by_key"] = {add: 1, sub: 0}  # add's mutant killed, sub's alive
+    meta.write_text(json.dumps(body))
+    assert run.save_record(module, first) == 2
+    # a new machine's workspace, where sub has changed since
+    second = _toy_workspace(tmp_path / "second", _TOY.replace("a - b", "b - a"))
+    assert run.restore_record(module, second) == 2
+    assert _make_mutants(second) == {add: 1, sub: None}
+    # the same source again: both results kept
+    third = _toy_workspace(tmp_path / "third", _TOY)
+    run.restore_record(module, third)
+    assert _make_mutants(third) == {add: 1, sub: 0}
+
+
+def test_a_record_keeps_only_results_of_the_module_s_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run, "RECORDS", tmp_path / "records")
+    module = run.Module("toy", ["generator/toy*.py"], ["tests"])
+    untested = {"generator.toy.x_f__mutmut_2": None}
+    for source, codes in (
+        ("generator/toy.py", {"generator.toy.x_f__mutmut_1": 1, **untested}),
+        ("generator/toy_two.py", {"generator.toy_two.x_g__mutmut_1": 0}),
+        ("generator/other.py", {"generator.other.x_h__mutmut_1": 1}),
+        ("generator/toy_none.py", {"generator.toy_none.x_k__mutmut_1": None}),
+    ):
+        meta = tmp_path / "ws" / "mutants" / (source + ".meta")
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        hashes = {"x_" + source[-4]: "abc"}
+        meta.write_text(json.dumps({"exit_code_by_key": codes, "hash_by_function_name": hashes}))
+    assert run.save_record(module, tmp_path / "ws") == 2
+    record = json.loads((tmp_path / "records" / "toy.json").read_text())
+    assert record == {
+        "generator/toy.py": {
+            "exit_code_by_key": {"generator.toy.x_f__mutmut_1": 1},
+            "hash_by_function_name": {"x_y": "abc"},
+        },
+        "generator/toy_two.py": {
+            "exit_code_by_key": {"generator.toy_two.x_g__mutmut_1": 0},
+            "hash_by_function_name": {"x_o": "abc"},
+        },
+    }
+    # a workspace with results of its own keeps them; one without takes the record's
+    (tmp_path / "ws" / "generator").mkdir()
+    for source in ("generator/toy.py", "generator/toy_two.py"):
+        (tmp_path / "ws" / source).write_text("")
+    kept = (tmp_path / "ws" / "mutants/generator/toy.py.meta").read_text()
+    (tmp_path / "ws" / "mutants/generator/toy_two.py.meta").unlink()
+    assert run.restore_record(module, tmp_path / "ws") == 1
+    assert (tmp_path / "ws" / "mutants/generator/toy.py.meta").read_text() == kept
+    restored = json.loads((tmp_path / "ws" / "mutants/generator/toy_two.py.meta").read_text())
+    assert restored["exit_code_by_key"] == {"generator.toy_two.x_g__mutmut_1": 0}
+    assert not list((tmp_path / "records").glob("*.part"))
