@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import re
 import shutil
 import sys
@@ -76,11 +77,23 @@ def test_a_refusal_before_any_reference_is_held_skips_their_releases() -> None:
     assert refusal is not None and refusal.group(1) == "released"
     released, done = root.index("  released:"), root.index("  done:")
     assert done < released
-    # every local and temporary is released between `done` and `released`, the pass's slots after
+    # every local and temporary is released between `done` and `released`, and nothing after
     between = root[done:released]
     assert between.count("Py_XDECREF(") >= 1
-    assert "P0[" not in between
-    assert "if (ok0) for (int i = 0; i < 4; i++) Py_XDECREF(P0[i]);" in root[released:]
+    assert "Py_XDECREF(" not in root[released:]
+
+
+def test_a_pass_s_slots_are_borrowed_and_read_only_while_the_dict_is_unchanged() -> None:
+    """A pass keeps no reference (the dict holds its items while its version is the one the pass
+    saw, and a slot is read only then), so nothing releases the slots."""
+    root, c_text = _root_c()
+    start = c_text.index("static int sl_pass_sl_v0_0(")
+    pass_text = c_text[start : c_text.index("\n}\n", start)]
+    assert pass_text.count("P[") == len(KEYS) + 1  # (each key's slot, and the loop that empties)
+    assert "Py_NewRef" not in pass_text and "Py_XSETREF" not in pass_text
+    assert "P0[" not in root[root.index("  done:") :]
+    reads = re.findall(r"if \(ok0 > 0 && SL_DICT_VERSION\(x\) == V0\) (q\d+) = P0\[\d\];", root)
+    assert len(reads) >= len(KEYS)
 
 
 @pytest.mark.parametrize(
@@ -104,6 +117,82 @@ def test_no_return_inside_a_loop_skips_the_releases(schema: Any) -> None:
     assert looping  # (the control: the schema's functions do loop)
     for function in looping:
         assert "goto released;" not in function[function.index("for (;;)") :], function
+
+
+def _releases(function: str) -> dict[str, set[str]]:
+    """What each exit label of a C fast function releases: the names of the Py_XDECREFs after
+    it, to the end."""
+    tail = function[function.index("\n  done:") :]
+    found: dict[str, set[str]] = {}
+    label, names = "", []
+    for line in reversed(tail.splitlines()):
+        released = re.fullmatch(r"\s*Py_XDECREF\((\w+)\);", line)
+        if released:
+            names.append(released.group(1))
+        elif re.fullmatch(r"  (\w+):", line):
+            label = line.strip()[:-1]
+            found[label] = set(names)
+    return found
+
+
+def _return_exits(function: str) -> list[tuple[str, set[str]]]:
+    """Each return's label and the names it must release: those set on a line before it, and,
+    inside a loop, those set anywhere in its outermost loop (an earlier round ran them)."""
+    lines = function[: function.index("\n  error:")].splitlines()
+    set_before: list[set[str]] = []
+    seen: set[str] = set()
+    for line in lines:
+        seen |= set(re.findall(r"Py_XSETREF\((\w+), ", line))
+        set_before.append(set(seen))
+    exits = []
+    depth, loop_depth, pending = 0, None, []
+    for index, line in enumerate(lines):
+        if "for (;;) {" in line and loop_depth is None:
+            loop_depth = depth
+        depth += line.count("{") - line.count("}")
+        exit_ = re.fullmatch(r"\s*goto (\w+);", line)
+        if exit_ and index and lines[index - 1].strip().startswith("result = "):
+            if loop_depth is not None:
+                pending.append(exit_.group(1))
+            else:
+                exits.append((exit_.group(1), set_before[index]))
+        if loop_depth is not None and depth <= loop_depth:  # (the outermost loop closed)
+            exits += [(label, set_before[index]) for label in pending]
+            loop_depth, pending = None, []
+    return exits
+
+
+RELEASE_SCHEMAS = [
+    SCHEMA,
+    {"type": "array", "items": {"type": "integer"}},
+    {"type": "array", "items": {"type": "array", "items": {"enum": [1, "a"]}}},
+    {
+        "type": "object",
+        "properties": {"a": {"type": "array", "items": {"type": "object", "required": ["b"]}}},
+        "additionalProperties": {"type": "string", "maxLength": 2},
+    },
+]
+
+
+@pytest.mark.parametrize("schema", RELEASE_SCHEMAS + ["strict"])
+def test_every_return_releases_what_may_have_been_set_before_it(schema: Any) -> None:
+    """A return releases only the locals and temporaries set before it (`rel_<count>`), and one
+    inside a loop all its outermost loop sets: checked here from the C's own lines."""
+    if schema == "strict":
+        path = Path(__file__).parents[1] / "contracts/strict/structured_completion.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+    text, built = compile_built(schema, name=NAME)
+    c_text = render_c(schema, text, NAME, f"{NAME}.py", compiled=(text, built)).render()
+    functions = re.findall(r"static int sl_v\d+\(PyObject \*x\) \{\n(?:.*\n)*?\}\n", c_text)
+    assert functions
+    partial = 0
+    for function in functions:
+        releases = _releases(function)
+        every = releases["done"]
+        for label, needed in _return_exits(function):
+            assert needed <= releases[label], (label, needed - releases[label], function)
+            partial += releases[label] < every
+    assert partial  # (the control: some return releases less than everything)
 
 
 @pytest.fixture(scope="module")

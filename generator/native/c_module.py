@@ -90,6 +90,8 @@ _STR_METHODS = {
     "endswith": "sl_endswith",
 }
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# a local or temporary set (each is set so, passes apart)
+_SET = re.compile(r"Py_XSETREF\((\w+), ")
 # Parts of a C string literal (compilers limit one literal's length).
 _CHUNK = 2000
 
@@ -147,10 +149,15 @@ class CFunction:
         self.temps = 0
         self.ints = 0
         self.lines: list[str] = []
-        # whether a line written so far may hold a local or a temporary: until one does, a
-        # return skips their releases (`released`: only the passes' slots are let go)
-        self.may_own = False
+        # the locals and temporaries in the order the lines written so far first set them: a
+        # return outside loops releases only those (`rel_<count>`, the release of the first
+        # <count>; none: `released`, only the passes' slots), as no line after it has run
+        self.set_order: dict[str, None] = {}
+        self.release_labels: set[int] = set()
         self.skips_releases = False
+        # the returns inside the loop being written, each its line's index: they release what
+        # the whole outermost loop sets (an earlier round may have run any of it)
+        self.loop_returns: list[int] = []
         self.depth = 1
         self.loops: list[str] = []  # the `broken` flag of each enclosing for loop
         # the locals assigned on every path to the statement being rendered (no check when read)
@@ -178,8 +185,16 @@ class CFunction:
     # -- output --------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
-        if "Py_XSETREF(" in line:  # (every local and temporary is set so; passes apart)
-            self.may_own = True
+        if "Py_XSETREF(" in line:
+            self.set_order.update(dict.fromkeys(_SET.findall(line)))
+
+    def release_to(self, count: int) -> str:
+        """The label that releases the first `count` locals and temporaries set."""
+        if not count:
+            self.skips_releases = True
+            return "released"
+        self.release_labels.add(count)
+        return f"rel_{count}"
 
     def temp(self) -> str:
         self.temps += 1
@@ -215,18 +230,18 @@ class CFunction:
             if name in self.locals
         ]
         for site, count in enumerate(self.sites):
-            head.append(f"    PyObject *P{site}[{count}] = {{NULL}};")
+            head.append(f"    PyObject *P{site}[{count}];  /* (read only after a pass set it) */")
             head.append(f"    int ok{site} = 0;")
             head.append(f"    uint64_t V{site} = 0;")
         tail = ["    goto done;", "  error:", "    result = -1;", "  done:"]
-        tail += [f"    Py_XDECREF({name});" for name in owned]
+        order = list(self.set_order)  # (each a local or temporary of `owned`)
+        tail += [f"    Py_XDECREF({name});" for name in owned if name not in self.set_order]
+        for count in range(len(order), 0, -1):  # (the last set first: a return's label enters)
+            if count in self.release_labels:
+                tail.append(f"  rel_{count}:")
+            tail.append(f"    Py_XDECREF({order[count - 1]});")
         if self.skips_releases:
             tail.append("  released:")
-        # (ok 0: no pass has filled the slots, or the last one failed and emptied them)
-        tail += [
-            f"    if (ok{site}) for (int i = 0; i < {count}; i++) Py_XDECREF(P{site}[i]);"
-            for site, count in enumerate(self.sites)
-        ]
         tail += [f"    (void)ok{site}; (void)V{site};" for site in range(len(self.sites))]
         tail += ["    return result;", "}"]
         return head + self.lines + tail
@@ -250,13 +265,12 @@ class CFunction:
             if stmt.value is None:
                 raise Unsupported("return without a value")
             test = self.test(stmt.value)
-            if self.may_own:
-                self.emit(f"result = {test};")
+            self.emit(f"result = {test};")
+            if self.loops:  # (its label is known when the outermost loop is written)
+                self.loop_returns.append(len(self.lines))
                 self.emit("goto done;")
-            else:  # (every local and temporary still NULL: nothing of theirs to release)
-                self.emit(f"result = {test};")
-                self.emit("goto released;")
-                self.skips_releases = True
+            else:
+                self.emit(f"goto {self.release_to(len(self.set_order))};")
         elif isinstance(stmt, t.Assign):
             self.assignment(stmt)
         elif isinstance(stmt, t.ExprStmt):
@@ -473,13 +487,14 @@ class CFunction:
 
     def pass_function(self, site: int, keys: list[str]) -> CUnit:
         """`sl_pass_<symbol>_<site>(d, P, V)`: the pass of `site` over the exact dict `d`, each
-        key's item (a new reference) in its slot of P and the dict's version in V; 1, or 0 with
-        every slot empty where the pass cannot stand for the look-ups. Raises nothing."""
+        key's item in its slot of P and the dict's version in V; 1, or 0 where the pass cannot
+        stand for the look-ups. Raises nothing. An item is borrowed, as a look-up's is: it is
+        read only while the dict's version is V, so while the dict holds it."""
         by_length: dict[int, list[tuple[int, str]]] = {}
         for slot, key in enumerate(keys):
             by_length.setdefault(len(key), []).append((slot, key))
         lines = [
-            f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P[i]);",
+            f"    for (int i = 0; i < {len(keys)}; i++) P[i] = NULL;",
             f"    if (!SL_PREFETCH || PyDict_GET_SIZE(d) > {2 * len(keys) + 8}) return 0;",
             "    Py_ssize_t position = 0;",
             "    PyObject *key, *item;",
@@ -497,7 +512,7 @@ class CFunction:
                 literal = _c_bytes(key.encode("ascii"))
                 lines.append(
                     f"            if (memcmp(text, {literal}, {length}) == 0) "
-                    f"{{ Py_XSETREF(P[{slot}], Py_NewRef(item)); break; }}"
+                    f"{{ P[{slot}] = item; break; }}"
                 )
             lines.append("            break;")
         lines += [
@@ -506,7 +521,6 @@ class CFunction:
             "    *V = SL_DICT_VERSION(d);",
             "    return 1;",
             "  fail:",
-            f"    for (int i = 0; i < {len(keys)}; i++) Py_CLEAR(P[i]);",
             "    return 0;",
             "}",
         ]
@@ -578,8 +592,11 @@ class CFunction:
         ):
             # the value was just made into its own temporary: made into the local instead
             self.temps -= 1
+            if next(reversed(self.set_order), None) == value:  # (first set there: now nowhere)
+                del self.set_order[value]
             self.lines[-2] = self.lines[-2].replace(made[1], f"Py_XSETREF({local}, ", 1)
             self.lines[-1] = f"{'    ' * self.depth}if ({local} == NULL) goto error;"
+            self.set_order.setdefault(local)
         else:
             self.emit(f"Py_XSETREF({local}, Py_NewRef({value}));")
         if target.id in self.table_targets:  # type: ignore[attr-defined]
@@ -601,8 +618,6 @@ class CFunction:
         ):
             view, source = source.func.attr, source.func.value
         container = self.obj(source)
-        # (a return in the body may run after an earlier round set a local: never `released`)
-        self.may_own = True
         # (the body runs again after it assigns: nothing known of what it or the loop assigns)
         for assigned in _assigned_names([stmt]):
             self.forget(assigned)
@@ -683,6 +698,11 @@ class CFunction:
         self.loops.append(broken)
         self.block(stmt.body)
         self.loops.pop()
+        if not self.loops:  # (the outermost loop: its returns release all it may have set)
+            label = self.release_to(len(self.set_order))
+            for index in self.loop_returns:
+                self.lines[index] = self.lines[index].replace("goto done;", f"goto {label};")
+            self.loop_returns.clear()
         self.depth -= 1
         self.emit("}")
         self.assigned = before  # (the body may not run)
