@@ -151,7 +151,7 @@ class CFunction:
         self.lines: list[str] = []
         # the locals and temporaries in the order the lines written so far first set them: a
         # return outside loops releases only those (`rel_<count>`, the release of the first
-        # <count>; none: `released`, only the passes' slots), as no line after it has run
+        # <count>; none: `released`), as no line after it has run
         self.set_order: dict[str, None] = {}
         self.release_labels: set[int] = set()
         self.skips_releases = False
