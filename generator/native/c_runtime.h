@@ -330,6 +330,18 @@ static void sl_unbound(const char *name) {
    comparison; anything else through PyObject_RichCompare. */
 static int sl_compare(PyObject *left, PyObject *right, int op) {
     PyObject *result;
+    if ((op == Py_EQ || op == Py_NE) && Py_IS_TYPE(left, &PyUnicode_Type)
+        && Py_IS_TYPE(right, &PyUnicode_Type) && PyUnicode_IS_COMPACT(left)
+        && PyUnicode_IS_COMPACT(right)) {
+        /* two exact strs: equal by their code units, as str's own comparison reads them (a str
+           is kept in the narrowest kind that holds it, so strs of two kinds differ) */
+        Py_ssize_t length = PyUnicode_GET_LENGTH(left);
+        int kind = PyUnicode_KIND(left);
+        int same = left == right
+            || (length == PyUnicode_GET_LENGTH(right) && kind == PyUnicode_KIND(right)
+                && memcmp(PyUnicode_DATA(left), PyUnicode_DATA(right), (size_t)length * kind) == 0);
+        return op == Py_EQ ? same : !same;
+    }
     if (Py_IS_TYPE(left, &PyLong_Type) && Py_IS_TYPE(right, &PyLong_Type)) {
         result = PyLong_Type.tp_richcompare(left, right, op);
     } else if (Py_IS_TYPE(left, &PyFloat_Type) && Py_IS_TYPE(right, &PyFloat_Type)) {
