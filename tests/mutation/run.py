@@ -44,6 +44,8 @@ COPIED = ("generator", "tests", "templates", "contracts", "generated", "examples
 _NOT_COPIED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", ".pytest_cache")
 # mutmut's statuses, as `mutmut results` prints them, that count as a kill.
 KILLED = ("killed", "timeout", "segfault", "caught by type check")
+# ... and the one of a mutant no run has tested yet (a run stopped short: counted apart)
+NOT_RUN = "not checked"
 
 
 @dataclass
@@ -65,8 +67,14 @@ class Score:
     @property
     def counted(self) -> list[str]:
         return [
-            m for m in self.statuses if m not in self.equivalent and self.statuses[m] != "skipped"
+            m
+            for m in self.statuses
+            if m not in self.equivalent and self.statuses[m] not in ("skipped", NOT_RUN)
         ]
+
+    @property
+    def not_run(self) -> int:
+        return sum(status == NOT_RUN for status in self.statuses.values())
 
     @property
     def killed(self) -> int:
@@ -79,10 +87,11 @@ class Score:
     def line(self, name: str) -> str:
         total = len(self.counted)
         percent = f"{100 * self.killed / total:.1f}%" if total else "-"
+        pending = f"; {self.not_run} not run yet" if self.not_run else ""
         return (
             f"{name:10} {percent:>6} killed {self.killed} of {total} "
-            f"({len(self.alive)} not killed; {len(self.equivalent)} equivalent listed; "
-            f"{len(self.statuses)} mutants)"
+            f"({len(self.alive)} not killed; {len(self.equivalent)} equivalent listed"
+            f"{pending}; {len(self.statuses)} mutants)"
         )
 
 
@@ -219,7 +228,7 @@ def run_mutmut(module: Module, where: Path, max_children: int) -> int:
     alive_before = [
         m
         for m, status in results(where).items()
-        if status not in (*KILLED, "not checked") and m not in listed
+        if status not in (*KILLED, NOT_RUN) and m not in listed
     ]
     with open(log, "w", encoding="utf-8") as out:
         command = [str(MUTMUT), "run", "--max-children", str(max_children)]
@@ -371,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"\n{mutant}: listed as equivalent in tests/mutation/equivalent.toml, but "
                 f"{result.statuses.get(mutant, 'no longer a mutant')}: remove it"
             )
-        failed = failed or bool(result.alive)
+        failed = failed or bool(result.alive) or bool(result.not_run)
         lines.append(result.line(module.name))
     print("\nmodule      score")
     print("\n".join(lines))

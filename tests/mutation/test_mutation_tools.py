@@ -192,6 +192,19 @@ def test_the_score_counts_kills_of_the_mutants_not_listed_as_equivalent() -> Non
     assert result.line("outputs").split()[:6] == ["outputs", "50.0%", "killed", "2", "of", "4"]
 
 
+def test_mutants_not_run_yet_are_counted_apart_not_as_alive() -> None:
+    """A run stopped short (or a record carried from one) leaves mutants no run has tested:
+    neither killed nor alive, and the score is of those run."""
+    name = "generator.outputs.x__pick__mutmut_{}".format
+    statuses = {name(1): "killed", name(2): "survived", name(3): "not checked"}
+    statuses[name(4)] = "not checked"
+    result = _score(statuses, {name(4): "listed, not run yet"})
+    assert result.alive == [name(2)] and result.killed == 1 and result.not_run == 2
+    assert result.line("outputs").split()[:6] == ["outputs", "50.0%", "killed", "1", "of", "2"]
+    assert "2 not run yet" in result.line("outputs")
+    assert "not run yet" not in _score({name(1): "killed"}, {}).line("outputs")
+
+
 def test_equivalent_mutants_are_matched_to_a_module_by_its_file_patterns() -> None:
     module = run.Module("plan", ["generator/plan/*"], ["tests/test_plan.py"])
     statuses = {
