@@ -153,7 +153,7 @@ def _assess_body(
 
 
 def _assess_lookaround(
-    parsed: ParsedPattern, node: _Group, once: bool, evaluations: int = 1, nested: bool = False
+    parsed: ParsedPattern, node: _Group, once: bool, evaluations: int, nested: bool
 ) -> Risk:
     what = "look-ahead" if node.kind in ("ahead", "nahead") else "look-behind"
     # (at the top level each copy of a counted repetition reads on, as any repetition does:

@@ -119,6 +119,32 @@ def test_look_aheads_nested_in_counted_repetitions_multiply_their_runs() -> None
         assert assess(_nested_lookaheads(depth)).risky
 
 
+def test_nested_look_aheads_may_run_up_to_the_limit_and_no_more() -> None:
+    def nested(depth: int, count: int) -> str:
+        pattern = "a"
+        for _ in range(depth):
+            pattern = "(?:(?=" + pattern + ")a){%d}" % count
+        return "^" + pattern + "$"
+
+    assert risk.LOOKAROUND_EVALUATIONS == 10_000 == 10**4
+    assert assess(nested(4, 10)) == risk.Risk(False)  # 10,000 runs: at the limit
+    over = assess(nested(4, 11))  # 14,641 runs
+    assert over.risky and "runs 14641 times each time the pattern is tried" in over.reason
+
+
+def test_an_unbounded_folded_repetition_counts_its_look_aheads_once_a_round() -> None:
+    # the + is folded (its 201 positions twice would be over FOLD_ABOVE) into one copy run in a
+    # loop: a round runs the innermost look-ahead 200 x 6 x 5 times, as the copy does
+    def pattern(middle: int) -> str:
+        inner = "(?:(?=(?:(?=(?:(?=a)a){5})a){%d})a){200}" % middle
+        return "^(?=(?:" + inner + "b)+)"
+
+    assert risk.FOLD_ABOVE < 2 * 201
+    assert assess(pattern(6)) == risk.Risk(False)  # 6,000 runs a round
+    over = assess(pattern(12))  # 12,000
+    assert over.risky and "runs 12000 times each time the pattern is tried" in over.reason
+
+
 def test_folded_counted_repetition_multiplies_by_its_bound() -> None:
     # 300 copies of one position are folded into a loop, which still runs the look-ahead 300 times
     inner = "(?:(?=(?:(?=a)a){30})a){30}"
