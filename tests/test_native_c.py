@@ -749,6 +749,93 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
 
 
+def test_only_a_module_file_named_as_an_identifier_is_built_in_c(tmp_path: Path) -> None:
+    text = generator.compile_source({"type": "object"}, name="m")
+    for name in ("not-a-name.py", "m.txt"):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(NativeBuildError) as raised:
+            build_c_native(tmp_path / name, {"type": "object"}, name="m")
+        assert raised.value.message == (
+            f"{tmp_path / name}: a native build needs a module file NAME.py, NAME an identifier"
+        )
+    (tmp_path / "folder.py").mkdir()
+    for missing in ("missing.py", "folder.py"):
+        with pytest.raises(NativeBuildError) as raised:
+            build_c_native(tmp_path / missing, {"type": "object"}, name="m")
+        assert raised.value.message == f"{tmp_path / missing}: not a file"
+    (tmp_path / "latin.py").write_bytes(b"# caf\xe9\n")
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(tmp_path / "latin.py", {"type": "object"}, name="latin")
+    assert raised.value.message == (
+        f"{tmp_path / 'latin.py'}: not a module straightline wrote (not UTF-8)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "folder.py",
+        "latin.py",
+        "m.txt",
+        "not-a-name.py",
+    ]
+
+
+def test_one_c_build_refuses_two_modules_of_the_same_name(tmp_path: Path) -> None:
+    """Two m.py outside any package are both the module `m`: one build cannot hold both."""
+    jobs: list[tuple[Path, Any, dict[str, Any]]] = []
+    for directory in ("a", "b"):
+        (tmp_path / directory).mkdir()
+        module = tmp_path / directory / "m.py"
+        module.write_text(generator.compile_source({"type": "object"}, name="m"))
+        jobs.append((module, {"type": "object"}, {"name": "m"}))
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_natives(jobs)
+    assert raised.value.message == "one build cannot hold two modules of the same name: m, m"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "m.py", "m.py"]
+
+
+def _fake_c_worker(
+    edit: Path | None, status: int | None
+) -> Any:  # (the worker's run, as c_build calls it)
+    def run(command: list[str], work: Path, timeout: float | None) -> tuple[int | None, str]:
+        if edit is not None:
+            edit.write_text(edit.read_text() + "# edited\n")
+        (work / "lib").mkdir()
+        (work / "lib" / ("m" + EXTENSION_SUFFIX)).write_bytes(b"not a real extension")
+        return status, ""
+
+    return run
+
+
+def test_a_module_changed_while_its_c_was_compiled_is_not_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.native import c_build
+
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setattr(c_build, "_run", _fake_c_worker(module, 0))
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(module, {"type": "object"}, name="m")
+    assert raised.value.message == (
+        f"{module}: the module changed while it was being compiled; build it again"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_a_c_build_over_its_time_is_stopped_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.native import c_build
+
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setattr(c_build, "_run", _fake_c_worker(None, None))  # (_run: None when stopped)
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(module, {"type": "object"}, name="m", timeout=1.5)
+    assert raised.value.message == (
+        "the C build of m took over 1.5 s and was stopped; the pure-Python module is used"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
 # -- the command line -----------------------------------------------------------------------------------
 
 
