@@ -412,3 +412,49 @@ def test_a_dynamic_ref_no_resource_in_scope_anchors_ends_at_its_static_target() 
     reference = DraftReference(schema, "draft2020-12", registry=registry)
     for instance, valid in ((1, True), ("1", False), (None, False)):
         assert reference.is_valid(instance) is valid is module.is_valid(instance)
+
+
+def test_a_resource_of_the_roots_draft_inside_one_of_another_has_the_roots_rules() -> None:
+    """2020-12 around draft 7 around 2020-12 again: the innermost resource is read by the root's
+    own profile ($ref siblings count there), in place and by reference."""
+    new = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"v": {"$ref": "#/$defs/n", "minimum": 5}},
+        "$defs": {"n": {"type": "integer"}},
+    }
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "old": {
+                "$id": "http://example.com/old.json",
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"new": {"$id": "http://example.com/new.json", **new}},
+            },
+            "again": {"$ref": "http://example.com/new.json"},
+        },
+    }
+    module = generator.compile_module(schema, format=False)
+    reference = DraftReference(schema, "draft2020-12")
+    for instance, valid in [
+        ({"old": {"new": {"v": 7}}}, True),
+        ({"old": {"new": {"v": 1}}}, False),
+        ({"again": {"v": 1}}, False),
+        ({"again": {"v": 7.5}}, False),
+    ]:
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid, instance
+
+
+def test_a_dynamic_ref_passes_over_resources_anchoring_other_names() -> None:
+    """Two resources with dynamic anchors of different names: the $dynamicRef to one of them is
+    resolved past the other, in the module as in the reference."""
+    schema = {
+        "$defs": {
+            "a": {"$id": "http://example.com/a", "$dynamicAnchor": "one"},
+            "b": {"$id": "http://example.com/b", "$dynamicAnchor": "two", "type": "integer"},
+        },
+        "$dynamicRef": "http://example.com/b#two",
+    }
+    module = generator.compile_module(schema, format=False)
+    reference = DraftReference(schema, "draft2020-12")
+    for instance, valid in ((1, True), ("1", False)):
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid
