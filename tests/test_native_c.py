@@ -1018,3 +1018,54 @@ def test_a_dict_changed_during_validation_is_read_again(tmp_path: Path) -> None:
             answers.append(validator.is_valid(instance))
     # deleted before b is read: valid; b made a string before it is read: invalid
     assert answers == [True, True, False, False]
+
+
+# -- constructs with no C form ------------------------------------------------------------------------
+
+
+def _no_c_form_cases() -> list[Any]:
+    from generator.emit import tree as t
+
+    x = t.Name("x")
+    return [
+        pytest.param([t.Assign(t.Name("y"), x)], "a body that can end without a return", id="end"),
+        pytest.param([t.Return()], "return without a value", id="bare-return"),
+        pytest.param([t.Break(), t.Return(t.TRUE)], "break outside a loop", id="break"),
+        pytest.param(
+            [t.Assign(t.Attr(x, "y"), t.TRUE), t.Return(t.TRUE)],
+            "an assignment to something other than a local name",
+            id="assign-attribute",
+        ),
+        pytest.param(
+            [t.Return(t.Compare(t.BinOp(x, "*", x), "==", t.lit(1)))],
+            "the operator *",
+            id="operator",
+        ),
+        pytest.param(
+            [t.For(t.Attr(x, "a"), x, (t.Pass(),)), t.Return(t.TRUE)],
+            "a loop target other than names",
+            id="loop-target",
+        ),
+        pytest.param([t.Header("if", x), t.Return(t.TRUE)], "Header", id="statement"),
+        pytest.param(
+            [t.Return(t.Compare(x, "==", t.Display("list", ())))], "Display", id="expression"
+        ),
+    ]
+
+
+@pytest.mark.parametrize("body, why", _no_c_form_cases())
+def test_a_construct_with_no_c_form_leaves_its_function_the_pure_modules(
+    body: list[Any], why: str
+) -> None:
+    """A fast function whose tree holds a construct the renderer has no C form for is not
+    rendered: the C module fetches the pure function instead, and records why."""
+    from generator.codegen import Code
+    from generator.emit import tree as t
+    from generator.emit.module import Function
+    from generator.native.c_module import CModule
+
+    function = Function(t.Name("_v0"), ("x: Any",), Code('"""d"""'), body)
+    module = CModule("m", "X = 1\n", [function], [], "m.py")
+    text = module.render()
+    assert module.fallbacks == {"_v0": why} and module.rendered == {}
+    assert "sl__v0(PyObject *x) {" not in text and "_v0" in module.symbols.globals

@@ -89,7 +89,6 @@ _STR_METHODS = {
     "startswith": "sl_startswith",
     "endswith": "sl_endswith",
 }
-_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Parts of a C string literal (compilers limit one literal's length).
 _CHUNK = 2000
 
@@ -562,7 +561,7 @@ class CFunction:
         self.assigned &= arm  # (assigned after the chain: on every arm's path)
 
     def local(self, name: t.Expr) -> str:
-        if not isinstance(name, t.Name) or name.id == "x" or not _C_NAME.match(name.id):
+        if not isinstance(name, t.Name) or name.id == "x":
             raise Unsupported("an assignment to something other than a local name")
         return "L_" + self.locals.setdefault(name.id, name.id)
 
@@ -867,9 +866,7 @@ class CFunction:
             return local
         if name in _TYPES:
             return f"((PyObject *)&{_TYPES[name]})"
-        if not _C_NAME.match(name):
-            raise Unsupported("a name C cannot spell")
-        return self.module.symbols.global_(name)
+        return self.module.symbols.global_(name)  # (a tree's Name: an ASCII identifier)
 
     def literal(self, text: str) -> str:
         if text in ("True", "False", "None"):
