@@ -1069,3 +1069,152 @@ def test_a_construct_with_no_c_form_leaves_its_function_the_pure_modules(
     text = module.render()
     assert module.fallbacks == {"_v0": why} and module.rendered == {}
     assert "sl__v0(PyObject *x) {" not in text and "_v0" in module.symbols.globals
+
+
+def _forms_the_emitter_does_not_write() -> dict[str, list[Any]]:
+    """Fast-function bodies (as code trees) with C forms that no schema's module holds today."""
+    from generator.emit import tree as t
+
+    x = t.Name("x")
+    key, v, a, b, c, kind = (t.Name(s) for s in ("key", "v", "a", "b", "c", "kind"))
+
+    def of_type(name: str, *body: Any) -> Any:
+        return t.If(((t.Compare(t.Call(t.Name("type"), (x,)), "is", t.Name(name)), body),))
+
+    def length(e: Any) -> Any:
+        return t.Call(t.Name("len"), (e,))
+
+    def when(test: Any, *body: Any) -> Any:
+        return t.If(((test, body),))
+
+    yes, no = t.Return(t.TRUE), t.Return(t.FALSE)
+    return {
+        # for key in x.items(): one name over an exact dict's items
+        "_v0": [
+            of_type(
+                "dict",
+                t.For(
+                    key,
+                    t.Call(t.Attr(x, "items"), ()),
+                    (when(t.Compare(t.Subscript(key, t.lit(1)), "==", t.lit(0)), no),),
+                ),
+            ),
+            yes,
+        ],
+        # for a, b, c in x: three names unpacked
+        "_v1": [
+            of_type(
+                "list", t.For(t.Tuple((a, b, c), bare=True), x, (when(t.Compare(a, "==", c), no),))
+            ),
+            yes,
+        ],
+        # a test's bool held in a local, returned
+        "_v2": [t.Assign(v, t.Compare(x, "==", t.lit(1))), t.Return(v)],
+        # a size as a test: if len(x)
+        "_v3": [of_type("str", when(length(x), no)), yes],
+        # an expression statement, an attribute
+        "_v4": [
+            of_type(
+                "int",
+                t.ExprStmt(t.Call(t.Name("abs"), (x,))),
+                t.Return(t.Compare(t.Attr(x, "real"), ">", t.lit(2))),
+            ),
+            yes,
+        ],
+        # sizes in parentheses
+        "_v5": [
+            of_type("list", t.Return(t.Compare(t.Paren(length(x)), "<", t.Paren(t.lit(3))))),
+            yes,
+        ],
+        # a local read where it may be unbound
+        "_v6": [when(t.Compare(x, "==", t.lit(1)), t.Assign(v, t.TRUE)), t.Return(v)],
+        # sums that are not counts: a test plus a number, a size plus a float
+        "_v7": [
+            of_type(
+                "int", t.Return(t.Compare(t.Sum((t.Compare(x, ">", t.lit(1)), x)), ">", t.lit(2)))
+            ),
+            yes,
+        ],
+        "_v8": [
+            of_type("list", t.Return(t.Compare(t.Sum((length(x), t.lit(1.5))), ">", t.lit(2)))),
+            yes,
+        ],
+        # len() of a value of no known type
+        "_v9": [t.Return(t.Compare(length(x), ">", t.lit(1)))],
+        # get() with a key that is no literal, and with no default
+        "_v10": [
+            of_type(
+                "dict",
+                t.Return(
+                    t.Compare(
+                        t.Call(
+                            t.Attr(x, "get"), (t.Call(t.Attr(x, "get"), (t.lit("k"),)), t.lit(0))
+                        ),
+                        "==",
+                        t.lit(0),
+                    )
+                ),
+            ),
+            yes,
+        ],
+        # `x is dict`: a test that tells nothing of x's type
+        "_v11": [when(t.Compare(x, "is", t.Name("dict")), no), yes],
+        # a local's type read, then the local assigned again: the type no longer its
+        "_v12": [
+            t.Assign(v, x),
+            t.Assign(kind, t.Call(t.Name("type"), (v,))),
+            t.Assign(v, t.lit(1)),
+            when(t.Compare(kind, "is", t.Name("int")), t.Return(t.Compare(v, "==", t.lit(1)))),
+            no,
+        ],
+    }
+
+
+def test_c_forms_no_module_holds_today_answer_as_their_python(tmp_path: Path) -> None:
+    """Code trees with C forms the emitter writes no schema's module with today (an items() loop
+    over one name, three names unpacked, a bool or a size where an object is wanted, an
+    attribute, an unbound local, a get with a key that is no literal...), rendered in C and built:
+    each C function answers, or raises, as the same tree rendered as Python."""
+    from generator.codegen import Code
+    from generator.emit import tree as t
+    from generator.emit.module import Function
+    from generator.native.c_build import _compile, c_units
+    from generator.native.c_module import CModule
+
+    bodies = _forms_the_emitter_does_not_write()
+    functions = [Function(t.Name(n), ("x: Any",), Code('"""d"""'), b) for n, b in bodies.items()]
+    text = "from typing import Any\n\n" + "".join(
+        f"def {f.name.id}(x: Any) -> bool:\n" + "\n".join(t.render_block(f.body, 1)) + "\n\n"
+        for f in functions
+    )
+    module = CModule("sl_c_forms", text, functions, [], "sl_c_forms.py")
+    module.render()
+    assert module.fallbacks == {} and sorted(module.rendered) == sorted(bodies)
+    (extension,) = _compile(tmp_path, [("sl_c_forms", c_units(module.units()))], None, False, 600)
+    lib = tmp_path / "installed"
+    lib.mkdir()
+    (lib / ("sl_c_forms" + EXTENSION_SUFFIX)).write_bytes(extension)
+    spec = importlib.util.spec_from_file_location(
+        "sl_c_forms", lib / ("sl_c_forms" + EXTENSION_SUFFIX)
+    )
+    assert spec is not None and spec.loader is not None
+    built = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(built)
+    pure: dict[str, Any] = {}
+    exec(compile(text, "sl_c_forms.py", "exec"), pure)
+    instances = [{"a": 0}, {"a": 1}, {"k": "a", "a": 0}, {"k": "a", "a": 5}, {"k": [1]}]
+    instances += [[[1, 2, 3]], [[1, 2, 1]], [[1, 2]], [], 1, 2, 5, "", "ab", [1, 2], None, True]
+
+    def answer(function: Any, instance: Any) -> Any:
+        try:
+            return function(instance)
+        except Exception as error:  # (the same exception type both ways)
+            return type(error).__name__
+
+    for name in bodies:
+        assert type(getattr(built, name)) is not type(pure[name])  # (the C function)
+        for instance in instances:
+            assert answer(getattr(built, name), instance) == answer(pure[name], instance), (
+                name,
+                instance,
+            )
