@@ -1123,7 +1123,12 @@ def _forms_the_emitter_does_not_write() -> dict[str, list[Any]]:
         ],
         # sizes in parentheses
         "_v5": [
-            of_type("list", t.Return(t.Compare(t.Paren(length(x)), "<", t.Paren(t.lit(3))))),
+            of_type(
+                "list",
+                t.Return(
+                    t.Compare(t.Paren(length(x)), "<", t.Paren(t.BinOp(t.lit(3), "-", length(x))))
+                ),
+            ),
             yes,
         ],
         # a local read where it may be unbound

@@ -1061,12 +1061,6 @@ class CFunction:
                     return _Value("bool", found_)
             if func.id == "type" and len(expr.args) == 1:
                 return _Value("obj", f"((PyObject *)Py_TYPE({self.obj(expr.args[0])}))")
-            if func.id == "len" and len(expr.args) == 1:
-                size = f"n{self.ints}"
-                self.ints += 1
-                self.emit(f"Py_ssize_t {size} = PyObject_Length({self.obj(expr.args[0])});")
-                self.emit(f"if ({size} < 0) goto error;")
-                return _Value("size", size)
             if func.id == "isinstance" and len(expr.args) == 2:
                 value, classes = self.obj(expr.args[0]), self.obj(expr.args[1])
                 found = self.int_var()
