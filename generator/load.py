@@ -47,10 +47,11 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _find_duplicate(value: Any) -> tuple[str, str] | None:
-    """Pointer and key of the first object (in document order) that had a duplicate key."""
+def _find_duplicate(value: Any) -> tuple[str, str]:
+    """Pointer and key of the first object (in document order) that had a duplicate key (there is
+    one: pairs_hook made it, and an object holding it that lost it to a duplicate key is one)."""
     stack: list[tuple[str, Any]] = [("", value)]
-    while stack:
+    while True:
         pointer, node = stack.pop()
         if isinstance(node, _Duplicate):
             return pointer, node.duplicate_key
@@ -61,7 +62,6 @@ def _find_duplicate(value: Any) -> tuple[str, str] | None:
         else:
             continue
         stack.extend(reversed(children))
-    return None
 
 
 def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = "schema") -> Any:
@@ -123,9 +123,7 @@ def load_json(source: str | bytes, *, max_bytes: int | None = None, what: str = 
     except ValueError as exc:  # NaN/Infinity, or an integer literal over Python's digit limit
         raise SchemaError(f"the {what} is not valid JSON: {exc}", code="bad-json") from None
     if found_duplicate:
-        where = _find_duplicate(value)
-        assert where is not None
-        pointer, key = where
+        pointer, key = _find_duplicate(value)
         raise SchemaError(
             f"duplicate key {key!r} in an object of the {what}", code="bad-json", pointer=pointer
         )
@@ -216,8 +214,6 @@ def load_schema(
         try:
             schema = _plain(schema)
             raw = dumps_exact(schema, ensure_ascii=True, separators=(",", ":")).encode()
-        except (TypeError, ValueError) as exc:
-            raise SchemaError(f"the schema is not a JSON value: {exc}", code="bad-json") from None
         except RecursionError:
             raise SchemaError("the schema is nested too deeply", code="limit-exceeded") from None
         return schema, raw
@@ -228,9 +224,9 @@ def load_schema(
 
 
 def _plain(value: Any) -> Any:
-    """A copy of a JSON value in the exact built-in types, read through the base types' own
-    methods: subclasses in a schema given as Python objects (a str whose __repr__ returns code,
-    a dict whose items() lies) never reach the compiler."""
+    """A copy of a JSON value (one check_value accepted) in the exact built-in types, read
+    through the base types' own methods: subclasses in a schema given as Python objects (a str
+    whose __repr__ returns code, a dict whose items() lies) never reach the compiler."""
     if value is None or value is True or value is False:
         return value
     if isinstance(value, str):
@@ -243,6 +239,4 @@ def _plain(value: Any) -> Any:
         return Decimal(Decimal.__str__(value))
     if isinstance(value, dict):
         return {_plain(k): _plain(v) for k, v in dict.items(value)}
-    if isinstance(value, list):
-        return [_plain(v) for v in list.__iter__(value)]
-    raise TypeError(f"{type(value).__name__} is not JSON")
+    return [_plain(v) for v in list.__iter__(value)]  # (a list: check_value refused all else)

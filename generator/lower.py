@@ -44,7 +44,6 @@ class Lowering:
         self._scheduled: set[str] = set()  # keys in graph or pending
         self.resource_ids: dict[str, int] = {}
         self.dynamic_names: set[tuple[str, str]] = set()  # (mode, anchor) of dynamic references
-        self._preflighted: set[str] = set()
         # (document URI, pointers): the subschemas of the compiled document that preflight
         # already checked under the root's profile (api.prepare)
         self._root_checked = preflighted
@@ -245,9 +244,7 @@ class Lowering:
         assert self.registry is not None
         while True:
             while self.pending:
-                location = self.pending.pop()
-                if location.key in self.graph:
-                    continue
+                location = self.pending.pop()  # (each key is scheduled once: see target)
                 with self.in_draft(self.draft_at(location)), self.located(location):
                     self.check_target(location)
                     ctx = Context(location.document.uri, location.pointer, location.base)
@@ -286,10 +283,8 @@ class Lowering:
                 self.chain_cycles[key] = self.chain_cycles[key].in_document(uri)
 
     def check_target(self, location: Location) -> None:
-        """Preflight a reference target (it may lie in another document or an unknown keyword)."""
-        if location.key in self._preflighted:
-            return
-        self._preflighted.add(location.key)
+        """Preflight a reference target (it may lie in another document or an unknown keyword);
+        lower_pending asks once a location."""
         document, checked = self._root_checked
         if (
             self.profile is self.root_profile

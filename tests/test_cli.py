@@ -912,6 +912,58 @@ def test_catalog_output_in_a_missing_directory_is_a_usage_error(tmp_path):
     assert json.loads((tmp_path / "x.json").read_text())[0]["name"] == "t"
 
 
+def test_catalog_output_that_cannot_be_written_is_named_and_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`catalog -o DIR` (an existing directory, not a file): the write fails, the command says
+    so in one line and exits 1, and the directory is left as it was."""
+    from generator.cli.main import main
+
+    tool = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {}}
+    write(tmp_path / "tool.json", tool)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "mine.txt").write_text("mine\n", encoding="utf-8")
+    output = str(tmp_path / "taken")
+    assert main(["catalog", str(tmp_path / "tool.json"), "-o", output]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"{output}: cannot write: Is a directory\n" and captured.out == ""
+    assert listing(tmp_path / "taken") == {"mine.txt"}
+
+
+def test_catalog_without_output_prints_the_entries_on_standard_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from generator.cli.main import main
+
+    tool = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {}}
+    write(tmp_path / "tool.json", tool)
+    assert main(["catalog", str(tmp_path / "tool.json")]) == 0
+    captured = capsys.readouterr()
+    assert [entry["name"] for entry in json.loads(captured.out)] == ["t"] and captured.err == ""
+
+
+def test_catalog_to_a_reader_that_went_away_ends_quietly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A reader gone (`catalog a.json | head -c0`) is the quiet exit 1 of every command, not the
+    one-line complaint of a full or closed standard output."""
+    from generator.cli.main import main
+
+    class Gone:  # (no fileno: drop_output leaves the test's own standard output alone)
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    tool = {"name": "t", "description": "d", "input": {"type": "object"}, "output": {}}
+    write(tmp_path / "tool.json", tool)
+    monkeypatch.setattr(sys, "stdout", Gone())
+    assert main(["catalog", str(tmp_path / "tool.json")]) == 1
+    monkeypatch.undo()
+    assert capsys.readouterr().err == ""
+
+
 # -- closed and full standard output ---------------------------------------------------------------
 
 

@@ -4,8 +4,11 @@ NaN/Infinity, bad encodings, syntax errors and oversized sources are SchemaError
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -285,6 +288,65 @@ def test_size_limit_via_compile_module() -> None:
             '{"type": "string"}', profile="strict", max_source_bytes=10, format=False
         )
     assert info.value.code == "limit-exceeded"
+
+
+def test_a_file_over_the_source_limit_is_refused_reading_one_byte_more(tmp_path: Path) -> None:
+    from generator.load import read_source
+
+    path = tmp_path / "s.json"
+    path.write_bytes(b'{"type": "string"}   ')  # 21 bytes
+    assert read_source(str(path), max_bytes=21) == path.read_bytes()
+    with pytest.raises(generator.SchemaError) as info:
+        read_source(str(path), max_bytes=20)
+    assert info.value.code == "limit-exceeded"
+    assert info.value.message == "the file is over the source limit of 20 bytes"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_put_in_place_of_a_checked_file_is_refused_without_blocking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file was regular when its type was checked, and a FIFO (which no writer opens) when it
+    was opened: the opened descriptor's own type refuses it, and the non-blocking open means
+    nothing waited for a writer."""
+    from generator.load import read_regular
+
+    regular, fifo = tmp_path / "s.json", tmp_path / "fifo"
+    regular.write_text("{}")
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    monkeypatch.setattr(
+        os, "stat", lambda path, *a, **k: real_stat(regular if path == fifo else path, *a, **k)
+    )
+    with pytest.raises(OSError) as raised:
+        read_regular(fifo)
+    monkeypatch.undo()
+    assert raised.value.errno == errno.EINVAL
+    assert raised.value.strerror == "a FIFO, not a regular file"
+
+
+@pytest.mark.parametrize(
+    "schema, kind", [([{"type": "string"}], "list"), (3, "int"), (None, "NoneType")]
+)
+def test_a_schema_that_is_no_object_boolean_or_text_is_refused(schema: Any, kind: str) -> None:
+    with pytest.raises(generator.SchemaError) as info:
+        generator.compile_source(schema)
+    assert info.value.code == "not-a-schema"
+    assert info.value.message == (
+        f"a schema must be JSON text, bytes, an object or a boolean, not {kind}"
+    )
+
+
+def test_a_schema_object_nested_past_the_recursion_limit_is_a_schema_error() -> None:
+    """Given as Python objects (no parser bounds its depth), 100,000 levels of `not`: the copy
+    into exact types is refused as too deep, never a RecursionError."""
+    schema: dict[str, Any] = {}
+    for _ in range(100_000):
+        schema = {"not": schema}
+    with pytest.raises(generator.SchemaError) as info:
+        generator.compile_source(schema)
+    assert info.value.code == "limit-exceeded"
+    assert info.value.message == "the schema is nested too deeply"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -749,6 +749,93 @@ def test_a_failing_c_compiler_is_a_typed_error_and_leaves_nothing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
 
 
+def test_only_a_module_file_named_as_an_identifier_is_built_in_c(tmp_path: Path) -> None:
+    text = generator.compile_source({"type": "object"}, name="m")
+    for name in ("not-a-name.py", "m.txt"):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(NativeBuildError) as raised:
+            build_c_native(tmp_path / name, {"type": "object"}, name="m")
+        assert raised.value.message == (
+            f"{tmp_path / name}: a native build needs a module file NAME.py, NAME an identifier"
+        )
+    (tmp_path / "folder.py").mkdir()
+    for missing in ("missing.py", "folder.py"):
+        with pytest.raises(NativeBuildError) as raised:
+            build_c_native(tmp_path / missing, {"type": "object"}, name="m")
+        assert raised.value.message == f"{tmp_path / missing}: not a file"
+    (tmp_path / "latin.py").write_bytes(b"# caf\xe9\n")
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(tmp_path / "latin.py", {"type": "object"}, name="latin")
+    assert raised.value.message == (
+        f"{tmp_path / 'latin.py'}: not a module straightline wrote (not UTF-8)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "folder.py",
+        "latin.py",
+        "m.txt",
+        "not-a-name.py",
+    ]
+
+
+def test_one_c_build_refuses_two_modules_of_the_same_name(tmp_path: Path) -> None:
+    """Two m.py outside any package are both the module `m`: one build cannot hold both."""
+    jobs: list[tuple[Path, Any, dict[str, Any]]] = []
+    for directory in ("a", "b"):
+        (tmp_path / directory).mkdir()
+        module = tmp_path / directory / "m.py"
+        module.write_text(generator.compile_source({"type": "object"}, name="m"))
+        jobs.append((module, {"type": "object"}, {"name": "m"}))
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_natives(jobs)
+    assert raised.value.message == "one build cannot hold two modules of the same name: m, m"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "m.py", "m.py"]
+
+
+def _fake_c_worker(
+    edit: Path | None, status: int | None
+) -> Any:  # (the worker's run, as c_build calls it)
+    def run(command: list[str], work: Path, timeout: float | None) -> tuple[int | None, str]:
+        if edit is not None:
+            edit.write_text(edit.read_text() + "# edited\n")
+        (work / "lib").mkdir()
+        (work / "lib" / ("m" + EXTENSION_SUFFIX)).write_bytes(b"not a real extension")
+        return status, ""
+
+    return run
+
+
+def test_a_module_changed_while_its_c_was_compiled_is_not_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.native import c_build
+
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setattr(c_build, "_run", _fake_c_worker(module, 0))
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(module, {"type": "object"}, name="m")
+    assert raised.value.message == (
+        f"{module}: the module changed while it was being compiled; build it again"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
+def test_a_c_build_over_its_time_is_stopped_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.native import c_build
+
+    module = tmp_path / "m.py"
+    module.write_text(generator.compile_source({"type": "object"}, name="m"))
+    monkeypatch.setattr(c_build, "_run", _fake_c_worker(None, None))  # (_run: None when stopped)
+    with pytest.raises(NativeBuildError) as raised:
+        build_c_native(module, {"type": "object"}, name="m", timeout=1.5)
+    assert raised.value.message == (
+        "the C build of m took over 1.5 s and was stopped; the pure-Python module is used"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.py"]
+
+
 # -- the command line -----------------------------------------------------------------------------------
 
 
@@ -931,3 +1018,208 @@ def test_a_dict_changed_during_validation_is_read_again(tmp_path: Path) -> None:
             answers.append(validator.is_valid(instance))
     # deleted before b is read: valid; b made a string before it is read: invalid
     assert answers == [True, True, False, False]
+
+
+# -- constructs with no C form ------------------------------------------------------------------------
+
+
+def _no_c_form_cases() -> list[Any]:
+    from generator.emit import tree as t
+
+    x = t.Name("x")
+    return [
+        pytest.param([t.Assign(t.Name("y"), x)], "a body that can end without a return", id="end"),
+        pytest.param([t.Return()], "return without a value", id="bare-return"),
+        pytest.param([t.Break(), t.Return(t.TRUE)], "break outside a loop", id="break"),
+        pytest.param(
+            [t.Assign(t.Attr(x, "y"), t.TRUE), t.Return(t.TRUE)],
+            "an assignment to something other than a local name",
+            id="assign-attribute",
+        ),
+        pytest.param(
+            [t.Return(t.Compare(t.BinOp(x, "*", x), "==", t.lit(1)))],
+            "the operator *",
+            id="operator",
+        ),
+        pytest.param(
+            [t.For(t.Attr(x, "a"), x, (t.Pass(),)), t.Return(t.TRUE)],
+            "a loop target other than names",
+            id="loop-target",
+        ),
+        pytest.param([t.Header("if", x), t.Return(t.TRUE)], "Header", id="statement"),
+        pytest.param(
+            [t.Return(t.Compare(x, "==", t.Display("list", ())))], "Display", id="expression"
+        ),
+    ]
+
+
+@pytest.mark.parametrize("body, why", _no_c_form_cases())
+def test_a_construct_with_no_c_form_leaves_its_function_the_pure_modules(
+    body: list[Any], why: str
+) -> None:
+    """A fast function whose tree holds a construct the renderer has no C form for is not
+    rendered: the C module fetches the pure function instead, and records why."""
+    from generator.codegen import Code
+    from generator.emit import tree as t
+    from generator.emit.module import Function
+    from generator.native.c_module import CModule
+
+    function = Function(t.Name("_v0"), ("x: Any",), Code('"""d"""'), body)
+    module = CModule("m", "X = 1\n", [function], [], "m.py")
+    text = module.render()
+    assert module.fallbacks == {"_v0": why} and module.rendered == {}
+    assert "sl__v0(PyObject *x) {" not in text and "_v0" in module.symbols.globals
+
+
+def _forms_the_emitter_does_not_write() -> dict[str, list[Any]]:
+    """Fast-function bodies (as code trees) with C forms that no schema's module holds today."""
+    from generator.emit import tree as t
+
+    x = t.Name("x")
+    key, v, a, b, c, kind = (t.Name(s) for s in ("key", "v", "a", "b", "c", "kind"))
+
+    def of_type(name: str, *body: Any) -> Any:
+        return t.If(((t.Compare(t.Call(t.Name("type"), (x,)), "is", t.Name(name)), body),))
+
+    def length(e: Any) -> Any:
+        return t.Call(t.Name("len"), (e,))
+
+    def when(test: Any, *body: Any) -> Any:
+        return t.If(((test, body),))
+
+    yes, no = t.Return(t.TRUE), t.Return(t.FALSE)
+    return {
+        # for key in x.items(): one name over an exact dict's items
+        "_v0": [
+            of_type(
+                "dict",
+                t.For(
+                    key,
+                    t.Call(t.Attr(x, "items"), ()),
+                    (when(t.Compare(t.Subscript(key, t.lit(1)), "==", t.lit(0)), no),),
+                ),
+            ),
+            yes,
+        ],
+        # for a, b, c in x: three names unpacked
+        "_v1": [
+            of_type(
+                "list", t.For(t.Tuple((a, b, c), bare=True), x, (when(t.Compare(a, "==", c), no),))
+            ),
+            yes,
+        ],
+        # a test's bool held in a local, returned
+        "_v2": [t.Assign(v, t.Compare(x, "==", t.lit(1))), t.Return(v)],
+        # a size as a test: if len(x)
+        "_v3": [of_type("str", when(length(x), no)), yes],
+        # an expression statement, an attribute
+        "_v4": [
+            of_type(
+                "int",
+                t.ExprStmt(t.Call(t.Name("abs"), (x,))),
+                t.Return(t.Compare(t.Attr(x, "real"), ">", t.lit(2))),
+            ),
+            yes,
+        ],
+        # sizes in parentheses
+        "_v5": [
+            of_type(
+                "list",
+                t.Return(
+                    t.Compare(t.Paren(length(x)), "<", t.Paren(t.BinOp(t.lit(3), "-", length(x))))
+                ),
+            ),
+            yes,
+        ],
+        # a local read where it may be unbound
+        "_v6": [when(t.Compare(x, "==", t.lit(1)), t.Assign(v, t.TRUE)), t.Return(v)],
+        # sums that are not counts: a test plus a number, a size plus a float
+        "_v7": [
+            of_type(
+                "int", t.Return(t.Compare(t.Sum((t.Compare(x, ">", t.lit(1)), x)), ">", t.lit(2)))
+            ),
+            yes,
+        ],
+        "_v8": [
+            of_type("list", t.Return(t.Compare(t.Sum((length(x), t.lit(1.5))), ">", t.lit(2)))),
+            yes,
+        ],
+        # len() of a value of no known type
+        "_v9": [t.Return(t.Compare(length(x), ">", t.lit(1)))],
+        # get() with a key that is no literal, and with no default
+        "_v10": [
+            of_type(
+                "dict",
+                t.Return(
+                    t.Compare(
+                        t.Call(
+                            t.Attr(x, "get"), (t.Call(t.Attr(x, "get"), (t.lit("k"),)), t.lit(0))
+                        ),
+                        "==",
+                        t.lit(0),
+                    )
+                ),
+            ),
+            yes,
+        ],
+        # `x is dict`: a test that tells nothing of x's type
+        "_v11": [when(t.Compare(x, "is", t.Name("dict")), no), yes],
+        # a local's type read, then the local assigned again: the type no longer its
+        "_v12": [
+            t.Assign(v, x),
+            t.Assign(kind, t.Call(t.Name("type"), (v,))),
+            t.Assign(v, t.lit(1)),
+            when(t.Compare(kind, "is", t.Name("int")), t.Return(t.Compare(v, "==", t.lit(1)))),
+            no,
+        ],
+    }
+
+
+def test_c_forms_no_module_holds_today_answer_as_their_python(tmp_path: Path) -> None:
+    """Code trees with C forms the emitter writes no schema's module with today (an items() loop
+    over one name, three names unpacked, a bool or a size where an object is wanted, an
+    attribute, an unbound local, a get with a key that is no literal...), rendered in C and built:
+    each C function answers, or raises, as the same tree rendered as Python."""
+    from generator.codegen import Code
+    from generator.emit import tree as t
+    from generator.emit.module import Function
+    from generator.native.c_build import _compile, c_units
+    from generator.native.c_module import CModule
+
+    bodies = _forms_the_emitter_does_not_write()
+    functions = [Function(t.Name(n), ("x: Any",), Code('"""d"""'), b) for n, b in bodies.items()]
+    text = "from typing import Any\n\n" + "".join(
+        f"def {f.name.id}(x: Any) -> bool:\n" + "\n".join(t.render_block(f.body, 1)) + "\n\n"
+        for f in functions
+    )
+    module = CModule("sl_c_forms", text, functions, [], "sl_c_forms.py")
+    module.render()
+    assert module.fallbacks == {} and sorted(module.rendered) == sorted(bodies)
+    (extension,) = _compile(tmp_path, [("sl_c_forms", c_units(module.units()))], None, False, 600)
+    lib = tmp_path / "installed"
+    lib.mkdir()
+    (lib / ("sl_c_forms" + EXTENSION_SUFFIX)).write_bytes(extension)
+    spec = importlib.util.spec_from_file_location(
+        "sl_c_forms", lib / ("sl_c_forms" + EXTENSION_SUFFIX)
+    )
+    assert spec is not None and spec.loader is not None
+    built = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(built)
+    pure: dict[str, Any] = {}
+    exec(compile(text, "sl_c_forms.py", "exec"), pure)
+    instances = [{"a": 0}, {"a": 1}, {"k": "a", "a": 0}, {"k": "a", "a": 5}, {"k": [1]}]
+    instances += [[[1, 2, 3]], [[1, 2, 1]], [[1, 2]], [], 1, 2, 5, "", "ab", [1, 2], None, True]
+
+    def answer(function: Any, instance: Any) -> Any:
+        try:
+            return function(instance)
+        except Exception as error:  # (the same exception type both ways)
+            return type(error).__name__
+
+    for name in bodies:
+        assert type(getattr(built, name)) is not type(pure[name])  # (the C function)
+        for instance in instances:
+            assert answer(getattr(built, name), instance) == answer(pure[name], instance), (
+                name,
+                instance,
+            )

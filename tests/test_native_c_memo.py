@@ -389,3 +389,19 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     script += _FRESH.format(package=PACKAGE)
     payload = json.dumps([(case.name, case.tests) for case in built.cases])
     assert sanitized_run(tmp_path, script, payload) > 200
+
+
+def test_only_the_lean_unscoped_memo_wrapper_is_called_from_c_directly() -> None:
+    """_memo_fast(_vN, pointer, False, False) is the lean wrapper the C calls past; the same
+    call with a loop or a scope flag set, or any other call, is left to the interpreter."""
+    from generator.emit import tree as t
+    from generator.native.c_module import _lean_memo
+
+    def wrapper(*flags: bool) -> t.Expr:
+        return t.Call(t.Name("_memo_fast"), (t.Name("_v3"), t.lit("/$defs/a"), *map(t.lit, flags)))
+
+    assert _lean_memo(wrapper(False, False)) == "_v3"
+    assert _lean_memo(wrapper(True, False)) is None
+    assert _lean_memo(wrapper(False, True)) is None
+    assert _lean_memo(t.Call(t.Name("_memo_fast"), (t.Name("_v3"),))) is None
+    assert _lean_memo(t.Name("_v3")) is None

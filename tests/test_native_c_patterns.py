@@ -634,3 +634,18 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
     assert done.returncode == 0, (done.returncode, done.stderr[-4000:])
     assert "ERROR: AddressSanitizer" not in done.stderr and "runtime error:" not in done.stderr
     assert int(done.stdout.split()[-1]) == len(instances)
+
+
+def test_only_a_pattern_whose_automaton_is_a_dfa_gets_c_tables() -> None:
+    """CModule.dfa (no compiler run): a pattern constant whose automaton is a DFA gets its C
+    tables; a back-reference (no automaton), a constant with no recorded source, or a `matcher`
+    call of a pattern the pure module does not run with _dfa_search gets none: the call stays."""
+    from generator.native.c_module import CModule
+
+    sources = {"_P0": "^a+$", "_P1": "(a)\\1"}
+    module = CModule("m", "X = 1\n", [], [], "m.py", pattern_sources=sources)
+    assert module.dfa("_P0", "search") == "sl_dfa0"
+    assert module.dfa("_P1", "search") is None
+    assert module.dfa("_P2", "search") is None
+    assert module.dfa("_P0", "matcher") is None
+    assert module.dfa("_P0", "search") == "sl_dfa0" and len(module.dfa_tables) == 1  # (once)

@@ -413,3 +413,35 @@ def test_an_address_and_undefined_behaviour_sanitized_build_agrees(tmp_path: Pat
         [(case.name, case.tests) for case in built.cases], skipkeys=True, default=repr
     )
     assert sanitized_run(tmp_path, script, payload) > 300
+
+
+def test_a_table_read_in_c_is_filled_only_with_literal_keys_and_one_kind_of_entry() -> None:
+    """_tables (no compiler run): a table filled with str-literal keys, each entry a function,
+    is read in C; one whose entries mix pairs and functions, one a row of which has a key that is
+    no literal, and one another statement names, are left to the interpreter's dict."""
+    from generator.emit import tree as t
+    from generator.native.c_module import _tables
+
+    def empty(name: str) -> t.Stmt:
+        return t.Assign(t.Name(name), t.Display("dict", ()))
+
+    def update(name: str, *rows: tuple[t.Expr, str]) -> t.Stmt:
+        items = tuple((key, t.Name(value)) for key, value in rows)
+        return t.ExprStmt(t.Call(t.Attr(t.Name(name), "update"), (t.Display("dict", items),)))
+
+    constants = [empty(n) for n in ("_F0", "_F1", "_F2", "_F3")]
+    late = [
+        t.Assign(t.Name("_Q0"), t.Tuple((t.Name("_v1"), t.Name("_e1")))),
+        update("_F0", (t.lit("a"), "_v1"), (t.lit("b"), "_v2")),
+        update("_F1", (t.lit("a"), "_Q0"), (t.lit("b"), "_v2")),  # a pair and a function
+        update("_F2", (t.Name("_K"), "_v1")),  # a key that is no literal
+        update("_F3", (t.lit("a"), "_v1")),
+        t.ExprStmt(t.Call(t.Name("print"), (t.Name("_F3"),))),  # named elsewhere
+    ]
+    tables = _tables(constants, late)
+    assert list(tables) == ["_F0"]
+    assert (tables["_F0"].kind, tables["_F0"].keys, tables["_F0"].callees) == (
+        "function",
+        ("a", "b"),
+        ("_v1", "_v2"),
+    )

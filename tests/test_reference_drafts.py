@@ -332,3 +332,129 @@ def test_an_if_alone_is_not_evaluated_before_2019(schema: Any) -> None:
     ]
     for instance in ({"a": 1}, [1, [2]], None):
         assert later.is_valid(instance) and later.errors(instance) == []
+
+
+@pytest.mark.parametrize("draft", ["draft3", "strict", "no-such-draft"])
+def test_the_reference_refuses_a_name_that_is_no_draft(draft: str) -> None:
+    with pytest.raises(KeyError):
+        DraftReference({}, draft)
+
+
+META = "http://example.com/meta"
+
+
+@pytest.mark.parametrize(
+    "draft, schema, registry",
+    [
+        # a meta-schema found nowhere: no vocabulary information
+        ("draft2020-12", {"$schema": "http://example.com/unknown", "minimum": 3}, {}),
+        # a meta-schema without $vocabulary
+        ("draft2020-12", {"$schema": META, "minimum": 3}, {META: {"$id": META}}),
+        # draft 7 has no vocabularies
+        ("draft7", {"$schema": META, "minimum": 3}, {META: {"$id": META}}),
+        # a subschema's own $schema, unknown
+        (
+            "draft2020-12",
+            {"properties": {"a": {"$id": "http://example.com/a", "$schema": META, "minimum": 3}}},
+            {},
+        ),
+    ],
+)
+def test_a_meta_schema_that_says_nothing_keeps_the_rules_in_force_in_both(
+    draft: str, schema: Any, registry: dict[str, Any]
+) -> None:
+    """An unknown meta-schema, or one that names no vocabularies, changes nothing: `minimum`
+    still applies, in the reference as in the compiled module."""
+    module = generator.compile_module(schema, profile=draft, registry=registry, format=False)
+    reference = DraftReference(schema, draft, registry=registry)
+    answers = [reference.is_valid(i) for i in (1, 5, {"a": 1}, {"a": 5})]
+    assert answers == [module.is_valid(i) for i in (1, 5, {"a": 1}, {"a": 5})]
+    assert False in answers and True in answers  # (minimum decided something)
+
+
+@pytest.mark.parametrize(
+    "draft, schema",
+    [
+        ("draft2020-12", {"$ref": 5}),
+        ("draft2020-12", {"$dynamicRef": 5}),
+        ("draft2019-09", {"$recursiveRef": 5}),
+        ("draft2020-12", {"format": 5}),
+        ("draft2020-12", {"items": [{"type": "string"}]}),  # (a tuple: 2020-12 has prefixItems)
+        ("draft2020-12", {"properties": {"a": 5}}),
+    ],
+)
+def test_a_keyword_value_of_the_wrong_kind_applies_nothing_in_the_reference(
+    draft: str, schema: Any
+) -> None:
+    """The reference is an oracle for schemas preflight accepted; one it is handed anyway, with a
+    value of the wrong kind, is read as applying nothing there (the compiler refuses it)."""
+    reference = DraftReference(schema, draft, format_options=format_options(format_assertion=True))
+    for instance in (1, [1], {"a": 1}):
+        assert reference.is_valid(instance) and reference.errors(instance) == []
+
+
+def test_a_custom_format_the_reference_cannot_import_is_an_option_error() -> None:
+    from generator.errors import OptionError
+
+    options = format_options(formats={"sku": "no_such_module_here:is_sku"})
+    reference = DraftReference({"format": "sku"}, "draft2020-12", format_options=options)
+    with pytest.raises(OptionError, match="no_such_module_here:is_sku cannot be imported"):
+        reference.is_valid("x")
+
+
+def test_a_dynamic_ref_no_resource_in_scope_anchors_ends_at_its_static_target() -> None:
+    """The $dynamicAnchor the static target bears is in no resource of the dynamic scope (the
+    target's document was never entered): the reference resolves as $ref does, as the module."""
+    other = "http://example.com/other"
+    schema = {"$id": "http://example.com/root", "$dynamicRef": other + "#node"}
+    registry = {other: {"$id": other, "$dynamicAnchor": "node", "type": "integer"}}
+    module = generator.compile_module(schema, registry=registry, format=False)
+    reference = DraftReference(schema, "draft2020-12", registry=registry)
+    for instance, valid in ((1, True), ("1", False), (None, False)):
+        assert reference.is_valid(instance) is valid is module.is_valid(instance)
+
+
+def test_a_resource_of_the_roots_draft_inside_one_of_another_has_the_roots_rules() -> None:
+    """2020-12 around draft 7 around 2020-12 again: the innermost resource is read by the root's
+    own profile ($ref siblings count there), in place and by reference."""
+    new = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"v": {"$ref": "#/$defs/n", "minimum": 5}},
+        "$defs": {"n": {"type": "integer"}},
+    }
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "old": {
+                "$id": "http://example.com/old.json",
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "properties": {"new": {"$id": "http://example.com/new.json", **new}},
+            },
+            "again": {"$ref": "http://example.com/new.json"},
+        },
+    }
+    module = generator.compile_module(schema, format=False)
+    reference = DraftReference(schema, "draft2020-12")
+    for instance, valid in [
+        ({"old": {"new": {"v": 7}}}, True),
+        ({"old": {"new": {"v": 1}}}, False),
+        ({"again": {"v": 1}}, False),
+        ({"again": {"v": 7.5}}, False),
+    ]:
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid, instance
+
+
+def test_a_dynamic_ref_passes_over_resources_anchoring_other_names() -> None:
+    """Two resources with dynamic anchors of different names: the $dynamicRef to one of them is
+    resolved past the other, in the module as in the reference."""
+    schema = {
+        "$defs": {
+            "a": {"$id": "http://example.com/a", "$dynamicAnchor": "one"},
+            "b": {"$id": "http://example.com/b", "$dynamicAnchor": "two", "type": "integer"},
+        },
+        "$dynamicRef": "http://example.com/b#two",
+    }
+    module = generator.compile_module(schema, format=False)
+    reference = DraftReference(schema, "draft2020-12")
+    for instance, valid in ((1, True), ("1", False)):
+        assert module.is_valid(instance) is reference.is_valid(instance) is valid

@@ -111,13 +111,12 @@ def build_job(
     )
 
 
-def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...] = ()) -> Any:
+def _fetching(registry: dict[str, Any], settings: Settings, uris: tuple[str, ...]) -> Any:
     """fetching_registry, with the notes of retrieving `uris` printed."""
     fetching = fetching_registry(registry, settings, uris)
-    if uris:
-        for note in fetching.cache.notes:
-            say(f"note: {note}", sys.stderr)
-        fetching.cache.notes.clear()
+    for note in fetching.cache.notes:
+        say(f"note: {note}", sys.stderr)
+    fetching.cache.notes.clear()
     return fetching
 
 

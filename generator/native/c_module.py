@@ -89,7 +89,6 @@ _STR_METHODS = {
     "startswith": "sl_startswith",
     "endswith": "sl_endswith",
 }
-_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # a local or temporary set (each is set so, passes apart)
 _SET = re.compile(r"Py_XSETREF\((\w+), ")
 # Parts of a C string literal (compilers limit one literal's length).
@@ -576,7 +575,7 @@ class CFunction:
         self.assigned &= arm  # (assigned after the chain: on every arm's path)
 
     def local(self, name: t.Expr) -> str:
-        if not isinstance(name, t.Name) or name.id == "x" or not _C_NAME.match(name.id):
+        if not isinstance(name, t.Name) or name.id == "x":
             raise Unsupported("an assignment to something other than a local name")
         return "L_" + self.locals.setdefault(name.id, name.id)
 
@@ -887,9 +886,7 @@ class CFunction:
             return local
         if name in _TYPES:
             return f"((PyObject *)&{_TYPES[name]})"
-        if not _C_NAME.match(name):
-            raise Unsupported("a name C cannot spell")
-        return self.module.symbols.global_(name)
+        return self.module.symbols.global_(name)  # (a tree's Name: an ASCII identifier)
 
     def literal(self, text: str) -> str:
         if text in ("True", "False", "None"):
@@ -1084,12 +1081,6 @@ class CFunction:
                     return _Value("bool", found_)
             if func.id == "type" and len(expr.args) == 1:
                 return _Value("obj", f"((PyObject *)Py_TYPE({self.obj(expr.args[0])}))")
-            if func.id == "len" and len(expr.args) == 1:
-                size = f"n{self.ints}"
-                self.ints += 1
-                self.emit(f"Py_ssize_t {size} = PyObject_Length({self.obj(expr.args[0])});")
-                self.emit(f"if ({size} < 0) goto error;")
-                return _Value("size", size)
             if func.id == "isinstance" and len(expr.args) == 2:
                 value, classes = self.obj(expr.args[0]), self.obj(expr.args[1])
                 found = self.int_var()

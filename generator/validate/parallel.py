@@ -51,8 +51,7 @@ def _end_with_parent() -> None:
     """In a worker: exit when the parent process dies (its end of the start-up pipe closes); the
     pool's queues would otherwise keep the worker waiting for tasks forever."""
     parent = multiprocessing.parent_process()
-    if parent is None:
-        return
+    assert parent is not None  # (called only in the processes this module starts)
 
     def watch() -> None:
         parent.join()

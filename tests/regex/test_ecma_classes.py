@@ -54,7 +54,14 @@ def test_count_past_python_limit_is_refused_however_many_digits() -> None:
 
 @pytest.mark.parametrize(
     "pattern, translated",
-    [("[a-cd-f]", "[a-f]"), ("[a-cc-e]", "[a-e]"), ("[d-fa-c]", "[a-f]"), ("[a-ce]", "[a-ce]")],
+    [
+        ("[a-cd-f]", "[a-f]"),
+        ("[a-cc-e]", "[a-e]"),
+        ("[d-fa-c]", "[a-f]"),
+        ("[a-ce]", "[a-ce]"),
+        ("[a-zc-e]", "[a-z]"),  # a range inside another: nothing added
+        ("[a-z\\d0-5]", "[0-9a-z]"),
+    ],
 )
 def test_adjacent_and_overlapping_ranges_are_merged(pattern: str, translated: str) -> None:
     assert translate(pattern) == translated

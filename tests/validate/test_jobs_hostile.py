@@ -259,3 +259,107 @@ def test_a_pools_workers_all_start_before_its_first_task(tmp_path: Path, module_
     finally:
         workers.shutdown()
     assert [child for child in multiprocessing.active_children() if child not in before] == []
+
+
+# A module that dies (os._exit) or raises as it loads in any process multiprocessing started, and
+# loads in the command's own process: its workers break, its tasks cannot run in them.
+_IN_WORKERS = "\nimport multiprocessing as _mp, os as _os\nif _mp.parent_process() is not None:\n"
+
+
+def _module_in_workers(tail: str) -> Any:
+    import generator
+    from generator.validate.modules import ModuleSource
+
+    text = generator.compile_source({"required": ["right"]}, format=False)
+    return ModuleSource.from_text(text + _IN_WORKERS + tail)
+
+
+def _one_task(tmp_path: Path) -> Any:
+    from generator.validate.discover import discover
+    from generator.validate.tasks import plan
+
+    write(tmp_path / "d.json", {"right": 1})
+    (task,) = plan(discover([str(tmp_path / "d.json")], [], None))
+    return task
+
+
+def test_workers_that_die_as_they_load_the_module_leave_each_task_not_checked(
+    tmp_path: Path,
+) -> None:
+    """Every worker of every pool dies at start-up (the module kills it as it loads): the start-up
+    check is taken from the parent, and each task, run again alone, is reported as not checked
+    by a worker that died, with its exit status; nothing hangs."""
+    from generator.validate.parallel import run_parallel, start_workers
+
+    source = _module_in_workers("    _os._exit(3)\n")
+    task = _one_task(tmp_path)
+    workers = start_workers(source, "text", 2, "--module m.py")
+    [(done, result)] = list(run_parallel([task], workers))
+    assert done is task
+    assert (result.records, result.unreadable) == (0, 1)
+    assert [failure.problem for failure in result.failures] == [
+        "could not be checked: the worker process validating it died (exit status 3)"
+    ]
+
+
+def test_a_module_that_raises_in_its_workers_leaves_each_task_not_checked(
+    tmp_path: Path,
+) -> None:
+    """A module that loads in the command but raises in a worker: each task's exception comes
+    back out of the pool, and the task is reported as not checked, naming it."""
+    from generator.validate.parallel import run_parallel, start_workers
+
+    source = _module_in_workers("    raise RuntimeError('not in a worker')\n")
+    task = _one_task(tmp_path)
+    workers = start_workers(source, "text", 1, "--module m.py")
+    [(_, result)] = list(run_parallel([task], workers))
+    assert result.unreadable == 1
+    assert [failure.problem for failure in result.failures] == [
+        "could not be checked: validating it raised OptionError: (root): the compiled schema "
+        "cannot be loaded (RuntimeError: not in a worker); a custom format's module must be "
+        "importable (on PYTHONPATH) [bad-option]"
+    ]
+
+
+def test_a_task_run_alone_that_raises_is_not_checked_and_says_why(tmp_path: Path) -> None:
+    """A task run again alone after its pool broke, whose own process raises rather than dies:
+    reported as not checked, with what it raised."""
+    import multiprocessing
+
+    from generator.validate.parallel import _alone
+
+    source = _module_in_workers("    raise RuntimeError('not in a worker')\n")
+    task = _one_task(tmp_path)
+    result = _alone(multiprocessing.get_context("spawn"), task, source, "text")
+    assert result.unreadable == 1
+    assert [failure.problem for failure in result.failures] == [
+        "could not be checked: validating it raised OptionError: (root): the compiled schema "
+        "cannot be loaded (RuntimeError: not in a worker); a custom format's module must be "
+        "importable (on PYTHONPATH) [bad-option]"
+    ]
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer")
+def test_ctrl_c_while_a_task_runs_alone_kills_its_process(tmp_path: Path) -> None:
+    """Ctrl-C while a task runs again alone (its format function or module stuck for ever): the
+    run stops at once and the task's process is killed, not waited for."""
+    import multiprocessing
+
+    from generator.validate.parallel import _alone
+
+    source = _module_in_workers("    import time\n    time.sleep(100_000)\n")
+    task = _one_task(tmp_path)
+    before = set(multiprocessing.active_children())
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 1.0)  # (once the process is started and waited for)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _alone(multiprocessing.get_context("spawn"), task, source, "text")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [child for child in multiprocessing.active_children() if child not in before] == []

@@ -302,6 +302,11 @@ def test_a_project_setting_fetches_for_compile_and_check_and_modules_never_fetch
     assert offline.returncode == 0, offline.stderr
     notes = [line for line in offline.stderr.splitlines() if line.startswith("note: ")]
     assert len(notes) == 2 and all("cannot be reached" in note for note in notes), offline.stderr
+    # check reads the same cached copies, offline too, with the same notes
+    offline_check = command("check")
+    assert offline_check.returncode == 0, offline_check.stderr
+    check_notes = [line for line in offline_check.stderr.splitlines() if line.startswith("note: ")]
+    assert sorted(check_notes) == sorted(notes), offline_check.stderr
     recompiled: dict[str, Any] = {}
     exec(
         compile((tmp_path / "gen" / "schema.py").read_text(encoding="utf-8"), "schema.py", "exec"),
