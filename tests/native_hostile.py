@@ -4,8 +4,34 @@ framework."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
+
+
+def native_and_pure(directory: Path, schema: Any, name: str) -> tuple[Any, Any]:
+    """The C build of `schema`'s module NAME written in `directory`, imported, and the same
+    module file run as pure Python."""
+    import generator
+    from generator.native.c_build import build_c_native
+
+    path = directory / f"{name}.py"
+    path.write_text(generator.compile_source(schema, name=name))
+    build_c_native(path, schema, timeout=1200, name=name)
+    sys.path.insert(0, str(directory))
+    try:
+        native = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(directory))
+    assert Path(native.__file__ or "").suffix != ".py"
+    spec = importlib.util.spec_from_file_location(f"pure_{name}", path)
+    assert spec is not None and spec.loader is not None
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    return native, pure
 
 
 def outcome(function: Any, instance: Any) -> tuple[Any, ...]:

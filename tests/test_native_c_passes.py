@@ -6,22 +6,18 @@ module's."""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import generator
 from generator.api import compile_built
-from generator.native.c_build import build_c_native, render_c
+from generator.native.c_build import render_c
 
-from .native_hostile import assert_same, hostile_instances
+from .native_hostile import assert_same, hostile_instances, native_and_pure
 
 pytestmark = pytest.mark.skipif(
     shutil.which("cc") is None and shutil.which("gcc") is None,
@@ -198,21 +194,7 @@ def test_every_return_releases_what_may_have_been_set_before_it(schema: Any) -> 
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     """(the C build, the pure module) of SCHEMA."""
-    directory = tmp_path_factory.mktemp("native_c_passes")
-    path = directory / f"{NAME}.py"
-    path.write_text(generator.compile_source(SCHEMA, name=NAME))
-    build_c_native(path, SCHEMA, timeout=1200, name=NAME)
-    sys.path.insert(0, str(directory))
-    try:
-        native = importlib.import_module(NAME)
-    finally:
-        sys.path.remove(str(directory))
-    assert Path(native.__file__ or "").suffix != ".py"
-    spec = importlib.util.spec_from_file_location(f"pure_{NAME}", path)
-    assert spec is not None and spec.loader is not None
-    pure = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(pure)
-    return native, pure
+    return native_and_pure(tmp_path_factory.mktemp("native_c_passes"), SCHEMA, NAME)
 
 
 VALID = {"alpha": 1, "beta": "ab", "gamma": {"x": 2}, "delta": ["a"]}
