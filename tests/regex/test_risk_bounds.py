@@ -145,6 +145,14 @@ def test_an_unbounded_folded_repetition_counts_its_look_aheads_once_a_round() ->
     assert over.risky and "runs 12000 times each time the pattern is tried" in over.reason
 
 
+def test_a_zero_width_repetition_run_once_counts_its_look_aheads_once() -> None:
+    # (?:(?=W)){1} reads nothing: its one iteration runs W's look-aheads 20 x 20 x 20 times
+    nested = "(?:(?=(?:(?=(?:(?=a)a){20})a){20})a){20}"
+    assert assess("^(?:(?=" + nested + ")){1}a") == risk.Risk(False)  # 8,000 runs
+    twice = assess("^(?:(?=" + nested + ")){2}a")  # 16,000
+    assert twice.risky and "runs 16000 times each time the pattern is tried" in twice.reason
+
+
 def test_folded_counted_repetition_multiplies_by_its_bound() -> None:
     # 300 copies of one position are folded into a loop, which still runs the look-ahead 300 times
     inner = "(?:(?=(?:(?=a)a){30})a){30}"
