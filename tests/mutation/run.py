@@ -28,9 +28,11 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -192,6 +194,18 @@ def restore_record(module: Module, where: Path) -> int:
     return written
 
 
+def _read_meta(meta: Path) -> dict[str, Any]:
+    """A .meta file of mutmut's, read again while a running mutmut is half-way through writing
+    it (it writes in place)."""
+    for _ in range(50):
+        try:
+            body: dict[str, Any] = json.loads(meta.read_text(encoding="utf-8"))
+            return body
+        except json.JSONDecodeError:
+            time.sleep(0.1)
+    raise SystemExit(f"{meta}: not JSON after 5 s (is mutmut writing it?)")
+
+
 def save_record(module: Module, where: Path) -> int:
     """The workspace's results, as its .meta files hold them now (also while mutmut runs: it
     writes each result as it comes), into the module's record: the mutants with a result and
@@ -202,7 +216,7 @@ def save_record(module: Module, where: Path) -> int:
         source = meta.relative_to(root).as_posix()[: -len(".meta")]
         if not any(fnmatch.fnmatch(source, pattern) for pattern in module.mutate):
             continue
-        body = json.loads(meta.read_text(encoding="utf-8"))
+        body = _read_meta(meta)
         codes = {k: v for k, v in sorted(body["exit_code_by_key"].items()) if v is not None}
         if codes:
             hashes = dict(sorted(body["hash_by_function_name"].items()))

@@ -443,3 +443,28 @@ def test_a_record_keeps_only_results_of_the_module_s_files(
     restored = json.loads((tmp_path / "ws" / "mutants/generator/toy_two.py.meta").read_text())
     assert restored["exit_code_by_key"] == {"generator.toy_two.x_g__mutmut_1": 0}
     assert not list((tmp_path / "records").glob("*.part"))
+
+
+def test_a_meta_file_caught_half_written_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mutmut rewrites a .meta file in place after each result: a record saved while it runs
+    may meet one half-written, and reads it again."""
+    meta = tmp_path / "toy.py.meta"
+    whole = json.dumps({"exit_code_by_key": {"m": 1}, "hash_by_function_name": {}})
+    meta.write_text(whole)
+    reads = [whole[: len(whole) // 2], ""]
+    real = Path.read_text
+
+    def read_text(self: Path, *args: object, **kwargs: object) -> str:
+        if self == meta and reads:
+            return reads.pop(0)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+    monkeypatch.setattr(run.time, "sleep", lambda seconds: None)
+    assert run._read_meta(meta)["exit_code_by_key"] == {"m": 1}
+    assert reads == []
+    reads[:] = ["{"] * 60
+    with pytest.raises(SystemExit, match="not JSON"):
+        run._read_meta(meta)
