@@ -105,8 +105,8 @@ def test_each_case_is_cut_into_several_units_at_a_small_unit_size() -> None:
         assert len(units) > 2, name
         assert c_units(file_units, len(c_text)) == [c_text]  # (functions within one unit: not cut)
         # every fast function is defined in exactly one unit, none in the first (the data's)
-        defined = [unit.count("(PyObject *x) {\n") for unit in units]
-        assert defined[0] == 0 and sum(defined) == c_text.count("(PyObject *x) {\n"), name
+        defined = [unit.count("*sl_stack) {\n") for unit in units]
+        assert defined[0] == 0 and sum(defined) == c_text.count("*sl_stack) {\n"), name
         # stack.h's per-thread state: defined by the first unit, shared by the others
         state = "\n_Thread_local straightline_stack straightline_this_stack;\n"
         assert [unit.count(state) for unit in units] == [1] + [0] * (len(units) - 1)

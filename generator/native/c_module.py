@@ -71,10 +71,18 @@ _SIZE_MACROS = {
     "PyUnicode_Type": "PyUnicode_GET_LENGTH",
     "PyTuple_Type": "PyTuple_GET_SIZE",
 }
-# The built-in types a module-level set of types may hold, as C pointers.
-_TYPE_POINTERS = {
-    **{name: f"((PyObject *)&{c_type})" for name, c_type in _TYPES.items()},
-    "type(None)": "((PyObject *)Py_TYPE(Py_None))",
+# The built-in types a module-level set of types may hold, by their bits in c_runtime.h's
+# sl_builtin_type_in.
+_TYPE_BITS = {
+    "bool": "SL_TYPE_BOOL",
+    "dict": "SL_TYPE_DICT",
+    "float": "SL_TYPE_FLOAT",
+    "int": "SL_TYPE_INT",
+    "list": "SL_TYPE_LIST",
+    "str": "SL_TYPE_STR",
+    "tuple": "SL_TYPE_TUPLE",
+    "type": "SL_TYPE_TYPE",
+    "type(None)": "SL_TYPE_NONE",
 }
 # The str methods of no argument, or one, that C tests on an exact str (c_runtime.h), by the
 # C call that takes the receiver, the argument if any, and the method's name.
@@ -137,7 +145,8 @@ class _Value:
 
 
 class CFunction:
-    """One fast function as C: `static int sl_<name>(PyObject *x)`, 1 (valid), 0, or -1 with an
+    """One fast function as C: `static int sl_<name>(PyObject *x, const straightline_stack
+    *sl_stack)` (sl_stack: the thread's, passed down), 1 (valid), 0, or -1 with an
     exception set. Every object it holds is in a local or temporary released at its one exit."""
 
     def __init__(self, module: CModule, function: Function) -> None:
@@ -391,7 +400,7 @@ class CFunction:
         found = self.int_var()
         self.emit(f"if ({index} >= 0) {{")
         self.depth += 1
-        self.emit(f"{found} = sl_tcall{number}({index}, {self.obj(expr.args[0])});")
+        self.emit(f"{found} = sl_tcall{number}({index}, {self.obj(expr.args[0])}, sl_stack);")
         self.depth -= 1
         self.emit("} else {")
         self.emit(f"    {found} = -2;")
@@ -607,7 +616,8 @@ class CFunction:
         """A for loop. An exact dict is walked with PyDict_Next (its keys, or with `.items()` /
         `.values()` its pairs or values, a change of size an error as the dict's iterator says),
         an exact list by index (as the list's iterator does); anything else through
-        PyObject_GetIter."""
+        PyObject_GetIter. Where the source is known exact (its type tested), only its way is
+        written."""
         source, view = stmt.source, ""
         if (
             isinstance(source, t.Call)
@@ -616,6 +626,7 @@ class CFunction:
             and source.func.attr in ("items", "values")
         ):
             view, source = source.func.attr, source.func.value
+        known = self.exact.get(source.id) if isinstance(source, t.Name) else None
         container = self.obj(source)
         # (the body runs again after it assigns: nothing known of what it or the loop assigns)
         for assigned in _assigned_names([stmt]):
@@ -626,52 +637,89 @@ class CFunction:
         mode, position, size, first, second, broken = (
             f"{s}{n}" for s in ("mode", "pos", "size", "e", "f", "broken")
         )
-        list_mode = "" if view else f" : Py_IS_TYPE({container}, &PyList_Type) ? 2"
-        self.emit(
-            f"int {broken} = 0, {mode} = Py_IS_TYPE({container}, &PyDict_Type) ? 1{list_mode} : 0;"
-        )
-        self.emit(f"Py_ssize_t {position} = 0, {size} = 0;")
-        self.emit(f"if ({mode}) {{")
-        if view:
-            self.emit(
-                "    if (sl_counted()) goto error;"
-            )  # (the pure module's call of items()/values())
-        self.emit(f"    Py_XSETREF({keep}, Py_NewRef({container}));")
-        self.emit(f"    {size} = {mode} == 1 ? PyDict_GET_SIZE({keep}) : 0;")
-        self.emit("} else {")
-        if view:
-            name = self.module.symbols.name(view)
-            self.emit(f"    Py_XSETREF({keep}, sl_method({name}, &{container}, 1));")
-            self.emit(f"    if ({keep} == NULL) goto error;")
-            self.emit(f"    Py_XSETREF({iterator}, PyObject_GetIter({keep}));")
+        # the ways this loop may walk: 1 an exact dict, 2 an exact list (no view), 0 an iterator
+        if known == "PyDict_Type":
+            modes = {1}
+        elif known == "PyList_Type" and not view:
+            modes = {2}
         else:
-            self.emit(f"    Py_XSETREF({iterator}, PyObject_GetIter({container}));")
-        self.emit(f"    if ({iterator} == NULL) goto error;")
-        self.emit("}")
+            modes = {0, 1} if view else {0, 1, 2}
+        if len(modes) > 1:
+            list_mode = "" if view else f" : Py_IS_TYPE({container}, &PyList_Type) ? 2"
+            kinds = f"Py_IS_TYPE({container}, &PyDict_Type) ? 1{list_mode} : 0"
+            self.emit(f"int {broken} = 0, {mode} = {kinds};")
+        else:
+            self.emit(f"int {broken} = 0;")
+        self.emit(f"Py_ssize_t {position} = 0, {size} = 0;")
+        if modes != {0}:
+            if len(modes) > 1:
+                self.emit(f"if ({mode}) {{")
+                self.depth += 1
+            if view and 1 in modes:
+                self.emit("if (sl_counted()) goto error;")  # (the pure module's items()/values())
+            self.emit(f"Py_XSETREF({keep}, Py_NewRef({container}));")
+            if modes == {1}:
+                self.emit(f"{size} = PyDict_GET_SIZE({keep});")
+            elif 1 in modes:
+                self.emit(f"{size} = {mode} == 1 ? PyDict_GET_SIZE({keep}) : 0;")
+            if len(modes) > 1:
+                self.depth -= 1
+                self.emit("} else {")
+        if 0 in modes:
+            self.depth += 1
+            if view:
+                name = self.module.symbols.name(view)
+                self.emit(f"Py_XSETREF({keep}, sl_method({name}, &{container}, 1));")
+                self.emit(f"if ({keep} == NULL) goto error;")
+                self.emit(f"Py_XSETREF({iterator}, PyObject_GetIter({keep}));")
+            else:
+                self.emit(f"Py_XSETREF({iterator}, PyObject_GetIter({container}));")
+            self.emit(f"if ({iterator} == NULL) goto error;")
+            self.depth -= 1
+            self.emit("}")
         self.emit("for (;;) {")
         self.depth += 1
         before = set(self.assigned)
         self.emit(f"PyObject *{first} = NULL, *{second} = NULL;")
-        self.emit(f"if ({mode} == 1) {{")
-        self.emit(
-            f"    if (PyDict_GET_SIZE({keep}) != {size}) {{ sl_dict_changed(); goto error; }}"
-        )
-        self.emit(f"    if (!PyDict_Next({keep}, &{position}, &{first}, &{second})) break;")
-        if view == "values":
-            self.emit(f"    {first} = {second};")
-        elif view == "items" and not isinstance(stmt.target, t.Tuple):
-            self.emit(f"    Py_XSETREF({pair}, PyTuple_Pack(2, {first}, {second}));")
-            self.emit(f"    if ({pair} == NULL) goto error;")
-            self.emit(f"    {first} = {pair};")
-        self.emit(f"}} else if ({mode} == 2) {{")
-        self.emit(f"    if ({position} >= PyList_GET_SIZE({keep})) break;")
-        self.emit(f"    {first} = PyList_GET_ITEM({keep}, {position});")
-        self.emit(f"    {position}++;")
-        self.emit("} else {")
-        self.emit(f"    Py_XSETREF({item}, PyIter_Next({iterator}));")
-        self.emit(f"    if ({item} == NULL) {{ if (PyErr_Occurred()) goto error; break; }}")
-        self.emit(f"    {first} = {item};")
-        self.emit("}")
+        ways = []
+        if 1 in modes:
+            dict_way = [
+                f"if (PyDict_GET_SIZE({keep}) != {size}) {{ sl_dict_changed(); goto error; }}",
+                f"if (!PyDict_Next({keep}, &{position}, &{first}, &{second})) break;",
+            ]
+            if view == "values":
+                dict_way.append(f"{first} = {second};")
+            elif view == "items" and not isinstance(stmt.target, t.Tuple):
+                dict_way.append(f"Py_XSETREF({pair}, PyTuple_Pack(2, {first}, {second}));")
+                dict_way.append(f"if ({pair} == NULL) goto error;")
+                dict_way.append(f"{first} = {pair};")
+            ways.append((1, dict_way))
+        if 2 in modes:
+            list_way = [
+                f"if ({position} >= PyList_GET_SIZE({keep})) break;",
+                f"{first} = PyList_GET_ITEM({keep}, {position});",
+                f"{position}++;",
+            ]
+            ways.append((2, list_way))
+        if 0 in modes:
+            iterator_way = [
+                f"Py_XSETREF({item}, PyIter_Next({iterator}));",
+                f"if ({item} == NULL) {{ if (PyErr_Occurred()) goto error; break; }}",
+                f"{first} = {item};",
+            ]
+            ways.append((0, iterator_way))
+        for index, (number, lines) in enumerate(ways):
+            if len(ways) > 1:
+                if index == 0:
+                    self.emit(f"if ({mode} == {number}) {{")
+                elif index < len(ways) - 1:
+                    self.emit(f"}} else if ({mode} == {number}) {{")
+                else:
+                    self.emit("} else {")
+            for line in lines:
+                self.emit(("    " if len(ways) > 1 else "") + line)
+        if len(ways) > 1:
+            self.emit("}")
         self.emit(f"(void){second};")
         target = stmt.target
         if isinstance(target, t.Name):
@@ -679,12 +727,13 @@ class CFunction:
         elif isinstance(target, t.Tuple) and all(isinstance(e, t.Name) for e in target.elements):
             count = len(target.elements)
             if view == "items" and count == 2:
-                self.emit(f"if ({mode} != 1) {{")
-                self.emit(f"    Py_XSETREF({pair}, sl_unpack({first}, 2));")
-                self.emit(f"    if ({pair} == NULL) goto error;")
-                self.emit(f"    {first} = PyTuple_GET_ITEM({pair}, 0);")
-                self.emit(f"    {second} = PyTuple_GET_ITEM({pair}, 1);")
-                self.emit("}")
+                if modes != {1}:  # (an exact dict's pass gave the pair)
+                    self.emit(f"if ({mode} != 1) {{")
+                    self.emit(f"    Py_XSETREF({pair}, sl_unpack({first}, 2));")
+                    self.emit(f"    if ({pair} == NULL) goto error;")
+                    self.emit(f"    {first} = PyTuple_GET_ITEM({pair}, 0);")
+                    self.emit(f"    {second} = PyTuple_GET_ITEM({pair}, 1);")
+                    self.emit("}")
                 self.assign(target.elements[0], first)
                 self.assign(target.elements[1], second)
             else:
@@ -727,7 +776,7 @@ class CFunction:
             return self.bool_op(expr)
         if isinstance(expr, t.Name) and self.exact.get(expr.id) in _SIZE_MACROS:
             return f"({_SIZE_MACROS[self.exact[expr.id]]}({self.name(expr.id)}) != 0)"
-        found = self.value(expr)
+        found = self.call(expr, truth=True) if isinstance(expr, t.Call) else self.value(expr)
         if found.kind == "bool":
             return found.text
         if found.kind == "size":
@@ -992,12 +1041,9 @@ class CFunction:
             )
             left, right = self.obj(expr.left), self.obj(container)
             types = self.module.frozensets.get(container.id) if frozen else None  # type: ignore[attr-defined]
-            if types and all(name in _TYPE_POINTERS for name in types):
-                tests = " || ".join(f"{left} == {_TYPE_POINTERS[name]}" for name in sorted(types))
-                self.emit(
-                    f"{found} = Py_IS_TYPE({left}, &PyType_Type) ? ({tests}) "
-                    f": sl_set_contains({right}, {left});"
-                )
+            if types and all(name in _TYPE_BITS for name in types):
+                mask = " | ".join(_TYPE_BITS[name] for name in sorted(types))
+                self.emit(f"{found} = sl_builtin_type_in({left}, {mask}, {right});")
             elif frozen and container.id in self.module.str_sets:  # type: ignore[attr-defined]
                 # (an exact str is one of the set's strs where its text is: found in C)
                 number = self.module.used_str_sets.setdefault(
@@ -1045,7 +1091,9 @@ class CFunction:
             return f"({found.text} ? Py_True : Py_False)"
         return self.owned(f"PyLong_FromSsize_t({found.text})")
 
-    def call(self, expr: t.Call) -> _Value:
+    def call(self, expr: t.Call, truth: bool = False) -> _Value:
+        """A call's value; with `truth`, where only its truth is read, a call C has no form of its
+        own as that truth (sl_call_truth)."""
         if any(isinstance(a, (t.GenExp, t.ListComp)) for a in expr.args):
             raise Unsupported("a generator expression")
         direct = self.table_call(expr)
@@ -1059,14 +1107,14 @@ class CFunction:
             if memo is not None and len(expr.args) == 1:
                 argument = self.obj(expr.args[0])
                 found = self.int_var()
-                self.emit(f"{found} = sl_memo_{self.module.symbol(memo)}({argument}, 0);")
+                self.emit(f"{found} = sl_memo_{self.module.symbol(memo)}({argument}, 0, sl_stack);")
                 self.emit(f"if ({found} < 0) goto error;")
                 return _Value("bool", found)
             target = self.module.target(func.id)
             if target is not None and len(expr.args) == 1:
                 argument = self.obj(expr.args[0])
                 found = self.int_var()
-                self.emit(f"{found} = sl_call_{self.module.symbol(target)}({argument});")
+                self.emit(f"{found} = sl_call_{self.module.symbol(target)}({argument}, sl_stack);")
                 self.emit(f"if ({found} < 0) goto error;")
                 return _Value("bool", found)
             if func.id == "_unique" and len(expr.args) == 1:
@@ -1089,6 +1137,13 @@ class CFunction:
                 return _Value("bool", found)
         callee = self.obj(func)
         arguments = [self.obj(a) for a in expr.args]
+        if truth:
+            found = self.int_var()
+            array = f"a{len(self.lines)}"
+            self.emit(f"{{ PyObject *{array}[] = {{{', '.join(arguments) or 'NULL'}}};")
+            self.emit(f"  {found} = sl_call_truth({callee}, {array}, {len(arguments)}); }}")
+            self.emit(f"if ({found} < 0) goto error;")
+            return _Value("bool", found)
         return _Value("obj", self.vectorcall(callee, arguments))
 
     def vectorcall(self, callee: str, arguments: list[str], method: str = "") -> str:
@@ -1327,7 +1382,7 @@ UnitKind = Literal["directive", "prototype", "inline", "function", "data", "init
 class CUnit:
     """One top-level unit of the C file, recorded as it is written: `lead` the blank lines and
     comments before it, `code` the unit itself. A prototype, function or data unit is `static`:
-    its code is `static ` + `declarator` (what it declares, `int sl_v0(PyObject *x)`,
+    its code is `static ` + `declarator` (what it declares, `int sl_v0(PyObject *x, const straightline_stack *sl_stack)`,
     `PyObject *sl_g[3]`) + the rest."""
 
     kind: UnitKind
@@ -1357,8 +1412,8 @@ def _static(kind: UnitKind, declarator: str, rest: str, *lines: str) -> CUnit:
 
 
 def _fast_declarator(symbol: str) -> str:
-    """A fast function's declaration (its prototype, less `static`)."""
-    return f"int {symbol}(PyObject *x)"
+    """A fast function's declaration (its prototype, less `static`): c_runtime.h's sl_fast."""
+    return f"int {symbol}(PyObject *x, const straightline_stack *sl_stack)"
 
 
 class CModule:
@@ -1468,7 +1523,7 @@ class CModule:
         return name if name in self.fast else None
 
     def _memo_caller(self, number: int, alias: str, name: str) -> CUnit:
-        """`sl_memo_<symbol>(x, from_python)`: a call of `alias`, the lean memo wrapper of the
+        """`sl_memo_<symbol>(x, from_python, sl_stack)`: a call of `alias`, the lean memo wrapper of the
         fast function `name` (sl_memo_lean, c_runtime.h), keyed in the call's C table by
         `number`, with the wrapper itself for a call without a table (fetched before any
         function is replaced)."""
@@ -1476,8 +1531,9 @@ class CModule:
         arguments = ", ".join((f"sl_call_{symbol}", str(number), self.symbols.global_(alias)))
         return _unit(
             "inline",
-            f"static inline int sl_memo_{symbol}(PyObject *x, int from_python) {{ "
-            f"return sl_memo_lean(x, {arguments}, from_python); }}",
+            f"static inline int sl_memo_{symbol}(PyObject *x, int from_python, "
+            "const straightline_stack *sl_stack) { "
+            f"return sl_memo_lean(x, {arguments}, from_python, sl_stack); }}",
         )
 
     @staticmethod
@@ -1493,9 +1549,9 @@ class CModule:
         memo wrapper's C form, a fast function through its alias), or None: no C form."""
         memo = self.memo(name)
         if memo is not None:
-            return f"sl_memo_{self.symbol(memo)}(v, 0)"
+            return f"sl_memo_{self.symbol(memo)}(v, 0, sl_stack)"
         target = self.target(name)
-        return f"sl_call_{self.symbol(target)}(v)" if target is not None else None
+        return f"sl_call_{self.symbol(target)}(v, sl_stack)" if target is not None else None
 
     def _table_c(self, name: str, number: int) -> Iterable[CUnit]:
         """A table's C: its entries (read at init, sl_table_ready), the function that finds a
@@ -1517,7 +1573,7 @@ class CModule:
         ]
         yield _static(
             "function",
-            f"int sl_tcall{number}(Py_ssize_t i, PyObject *v)",
+            f"int sl_tcall{number}(Py_ssize_t i, PyObject *v, const straightline_stack *sl_stack)",
             " {",
             *lines,
             "    }",
@@ -1630,13 +1686,15 @@ class CModule:
             if name in self.rendered:
                 yield _unit(
                     "inline",
-                    f"static inline int sl_call_{symbol}(PyObject *x) {{ if (sl_enter()) return -1; "
-                    f"int r = {symbol}(x); Py_LeaveRecursiveCall(); return r; }}",
+                    f"static inline int sl_call_{symbol}(PyObject *x, "
+                    "const straightline_stack *sl_stack) { if (sl_enter(sl_stack)) return -1; "
+                    f"int r = {symbol}(x, sl_stack); Py_LeaveRecursiveCall(); return r; }}",
                 )
             else:
                 yield _unit(
                     "inline",
-                    f"static inline int sl_call_{symbol}(PyObject *x) {{ return {symbol}(x); }}",
+                    f"static inline int sl_call_{symbol}(PyObject *x, "
+                    f"const straightline_stack *sl_stack) {{ return {symbol}(x, sl_stack); }}",
                 )
         yield from self.memo_callers
         yield ""
@@ -1671,7 +1729,7 @@ class CModule:
             yield _static(
                 "function",
                 f"PyObject *sl_py{name}(PyObject *self, PyObject *x)",
-                f" {{ return sl_from_int(sl_stack_low() ? -1 : {self.symbol(name)}(x)); }}",
+                f" {{ return sl_from_int(sl_from_python({self.symbol(name)}, x)); }}",
             )
         # each memo wrapper's C form, installed in its place (the public functions and the
         # Python error path call it too: one table, one answer per value)
@@ -1679,7 +1737,9 @@ class CModule:
             yield _static(
                 "function",
                 f"PyObject *sl_py{alias}(PyObject *self, PyObject *x)",
-                f" {{ return sl_from_int(sl_stack_low() ? -1 : sl_memo_{self.symbol(name)}(x, 1)); }}",
+                " { const straightline_stack *sl_stack = straightline_thread_stack();"
+                " return sl_from_int(straightline_check_stack_of(sl_stack) ? -1 :"
+                f" sl_memo_{self.symbol(name)}(x, 1, sl_stack)); }}",
             )
         rendered += self.memos
         methods = [f"    {{{_c_string(name)}, sl_py{name}, METH_O, NULL}}," for name in rendered]
@@ -1688,14 +1748,15 @@ class CModule:
             # counts): the C function's own or its memo wrapper's
             memo = self.memo(public.fast)
             root = (
-                f"sl_memo_{self.symbol(memo)}(x, 1)"
+                f"sl_memo_{self.symbol(memo)}(x, 1, sl_stack)"
                 if memo is not None
-                else f"{self.symbol(self.target(public.fast) or public.fast)}(x)"
+                else f"{self.symbol(self.target(public.fast) or public.fast)}(x, sl_stack)"
             )
             yield _static(
                 "function",
-                f"int sl_public_root{number}(PyObject *x)",
-                f" {{ if (sl_enter()) return -1; int r = {root}; Py_LeaveRecursiveCall(); return r; }}",
+                f"int sl_public_root{number}(PyObject *x, const straightline_stack *sl_stack)",
+                " { if (sl_enter(sl_stack)) return -1;"
+                f" int r = {root}; Py_LeaveRecursiveCall(); return r; }}",
             )
             yield _static(
                 "function",

@@ -11,13 +11,17 @@
 #include <math.h>
 #include "straightline_stack.h"
 
+/* A C fast function: `int sl_<name>(PyObject *x, const straightline_stack *sl_stack)`, sl_stack
+   the calling thread's stack (straightline_thread_stack), passed down the calls. */
+typedef int (*sl_fast)(PyObject *, const straightline_stack *);
+
 /* A C fast function called from C counts one level against the recursion limit, as the pure
    module's frame does, and checks the C stack first: 0, or -1 with RecursionError set. */
-static inline int sl_enter(void) {
+static inline int sl_enter(const straightline_stack *stack) {
     if (Py_EnterRecursiveCall(" in is_valid")) {
         return -1;
     }
-    if (straightline_check_stack()) {
+    if (straightline_check_stack_of(stack)) {
         Py_LeaveRecursiveCall();
         return -1;
     }
@@ -36,8 +40,14 @@ static inline int sl_counted(void) {
     return 0;
 }
 
-static inline int sl_stack_low(void) {
-    return straightline_check_stack() != 0;
+/* A C fast function called from Python (the module's `_v0`...): the thread's stack found once,
+   checked, then passed down. 1, 0, or -1 with an exception set. */
+static int sl_from_python(sl_fast function, PyObject *x) {
+    const straightline_stack *stack = straightline_thread_stack();
+    if (straightline_check_stack_of(stack)) {
+        return -1;
+    }
+    return function(x, stack);
 }
 
 static PyObject *sl_from_int(int result) {
@@ -153,8 +163,8 @@ static Py_NO_INLINE int sl_memo_grow(sl_memo *table) {
    already, as CPython counts the call of a C function; the function's, by `call`, checks the C
    stack too), and a hit two more while it runs, as the wrapper's key comparison is counted. With no table (called other than through a public function) the pure wrapper is
    called: it makes one. 1, 0, or -1 with an exception set. */
-static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyObject *wrapper,
-                        int from_python) {
+static int sl_memo_lean(PyObject *x, sl_fast call, int function, PyObject *wrapper,
+                        int from_python, const straightline_stack *stack) {
     sl_memo *table = sl_memo_now;
     if (table == NULL) {
         return sl_call_pure(wrapper, x);
@@ -177,7 +187,7 @@ static int sl_memo_lean(PyObject *x, int (*call)(PyObject *), int function, PyOb
     } else {
         uint32_t *index = table->index;
         table->holders++;  /* (held through the call, whatever the thread runs meanwhile) */
-        result = call(x);
+        result = call(x, stack);
         if (table->holders == 1) {  /* (its owner returned meanwhile: nothing to keep) */
             sl_memo_let_go(table);
         } else if (--table->holders, result >= 0) {
@@ -255,16 +265,17 @@ static PyObject *sl_memo_owned(PyObject *arguments) {
    the pure function calls it (the owner's level, then the root's call's: `call` counts it), and
    a RecursionError answered by `on_fresh_stack(deep, x)`, as the pure one answers it. CPython
    counts this call's level as it counts the pure function's frame. */
-static PyObject *sl_public_is_valid(PyObject *x, int (*call)(PyObject *), int owned,
+static PyObject *sl_public_is_valid(PyObject *x, sl_fast call, int owned,
                                     PyObject *on_fresh_stack, PyObject *deep) {
     int valid = -1;
+    const straightline_stack *stack = straightline_thread_stack();
     if (!owned) {
-        valid = call(x);
+        valid = call(x, stack);
     } else if (!Py_EnterRecursiveCall(" while calling a Python object")) {
         sl_memo *outer_table = sl_memo_now;
         sl_memo *table = sl_memo_open();
         if (table != NULL) {
-            valid = call(x);
+            valid = call(x, stack);
             sl_memo_close(table, outer_table);
         }
         Py_LeaveRecursiveCall();
@@ -521,6 +532,51 @@ static int sl_set_contains(PyObject *s, PyObject *key) {
         found = PySequence_Contains(s, key);
     }
     return found;
+}
+
+/* `type(x) in S`, S a module-level frozenset of built-in types whose bits (SL_TYPE_*) are `mask`:
+   a type whose own type is exactly `type` compares as its identity, so it is one of S's when it is
+   one of their pointers; any other (a metaclass may define its own == and hash) is looked up in S
+   as the interpreter would. One function, not a test at each use: most uses are on the way to a
+   failure (docs/native.md, "Smaller C"). */
+#define SL_TYPE_BOOL 1u
+#define SL_TYPE_DICT 2u
+#define SL_TYPE_FLOAT 4u
+#define SL_TYPE_INT 8u
+#define SL_TYPE_LIST 16u
+#define SL_TYPE_STR 32u
+#define SL_TYPE_TUPLE 64u
+#define SL_TYPE_TYPE 128u
+#define SL_TYPE_NONE 256u
+static int sl_builtin_type_in(PyObject *type, unsigned mask, PyObject *set) {
+    unsigned bit;
+    if (!Py_IS_TYPE(type, &PyType_Type)) {
+        return sl_set_contains(set, type);
+    }
+    if (type == (PyObject *)&PyBool_Type) bit = SL_TYPE_BOOL;
+    else if (type == (PyObject *)&PyDict_Type) bit = SL_TYPE_DICT;
+    else if (type == (PyObject *)&PyFloat_Type) bit = SL_TYPE_FLOAT;
+    else if (type == (PyObject *)&PyLong_Type) bit = SL_TYPE_INT;
+    else if (type == (PyObject *)&PyList_Type) bit = SL_TYPE_LIST;
+    else if (type == (PyObject *)&PyUnicode_Type) bit = SL_TYPE_STR;
+    else if (type == (PyObject *)&PyTuple_Type) bit = SL_TYPE_TUPLE;
+    else if (type == (PyObject *)&PyType_Type) bit = SL_TYPE_TYPE;
+    else if (type == (PyObject *)Py_TYPE(Py_None)) bit = SL_TYPE_NONE;
+    else return 0;
+    return (mask & bit) != 0;
+}
+
+/* `if f(a, b):` of a call C has no form of its own (the pure module's helpers: `_ok(_e3, x)`): the
+   truth of the call's result, which is released at once, as the interpreter releases it after
+   the test. 1, 0, or -1 with an exception set. */
+static int sl_call_truth(PyObject *callee, PyObject *const *arguments, size_t count) {
+    PyObject *result = PyObject_Vectorcall(callee, arguments, count, NULL);
+    if (result == NULL) {
+        return -1;
+    }
+    int truth = PyObject_IsTrue(result);
+    Py_DECREF(result);
+    return truth;
 }
 
 static PyObject *sl_method(PyObject *name, PyObject *const *arguments, size_t count) {
