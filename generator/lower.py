@@ -19,7 +19,7 @@ from .errors import SchemaError, join_pointer
 from .keywords.base import Context, KeywordTables
 from .preflight import preflight
 from .profiles import Profile, profile_below
-from .resolve import KeywordReading, Location, Registry, embedded_draft, join_id
+from .resolve import KeywordReading, Location, Registry, embedded_draft
 
 
 class Lowering:
@@ -64,9 +64,10 @@ class Lowering:
         resource = None
         if ctx is not None and self.registry is not None:
             key = ctx.document + "#" + pointer
-            base = self.registry.bases.get(key)
-            if base is None:
-                base = self.base_inside(schema, pointer, ctx.base)
+            # a schema the registry did not index (one in an unknown keyword, reached by a
+            # pointer) has the base it is in: its `$id` identifies nothing, as python-jsonschema,
+            # jsonschema-rs and the reference read it (2020-12 leaves it undefined, 9.4.2)
+            base = self.registry.bases.get(key, ctx.base)
             ctx = Context(ctx.document, pointer, base)
             if key in self.registry.resource_of:
                 resource = self.resource_id(self.registry.resource_of[key])
@@ -76,16 +77,6 @@ class Lowering:
             with self.in_draft(embedded):
                 return self._node(schema, pointer, ctx, resource)
         return self._node(schema, pointer, ctx, resource)
-
-    def base_inside(self, schema: dict[str, Any], pointer: str, outer: str) -> str:
-        """The base URI inside a schema the registry did not index (one in an unknown keyword)."""
-        word = self.profile.dialect.id_keyword
-        ident = schema.get(word)
-        if not isinstance(ident, str) or ident.startswith("#"):
-            return outer
-        return join_id(
-            outer, ident, word, join_pointer(pointer, word)
-        )  # (preflight says a bad one first)
 
     def _node(
         self, schema: dict[str, Any], pointer: str, ctx: Context | None, resource: int | None

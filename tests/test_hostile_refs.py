@@ -737,3 +737,28 @@ def test_registry_files_outside_the_uri_root_keep_their_absolute_uris(tmp_path: 
     assert outside in load_registry_directory(tmp_path / "shared", uri_root=tmp_path / "project")
     log = ReadLog({outside: {}})
     assert 5 not in log and outside in log and list(log.asked) == [outside]  # only URIs recorded
+
+
+@pytest.mark.parametrize("draft", ["draft2020-12", "draft2019-09", "draft7", "draft6"])
+def test_an_id_in_an_unknown_keyword_reached_by_a_pointer_sets_no_base(draft: str) -> None:
+    """A schema inside an unknown keyword is no resource: reached by a JSON pointer, its relative
+    references resolve against the base it is in, not its own `$id` (2020-12 leaves this
+    undefined, 9.4.2; python-jsonschema and jsonschema-rs read it so), as the reference does."""
+    word = "$id"
+    holder: dict[str, Any] = {word: "http://example.com/inner/", "$ref": "item.json"}
+    schema = {
+        word: "http://example.com/root/",
+        "x-holder": holder,
+        "allOf": [{"$ref": "#/x-holder"}],
+    }
+    registry = {
+        "http://example.com/root/item.json": {"type": "integer"},
+        "http://example.com/inner/item.json": {"type": "string"},
+    }
+    module = generator.compile_module(schema, profile=draft, registry=registry, format=False)
+    reference = DraftReference(schema, draft, registry=registry)
+    for instance, valid in ((1, True), ("a", False)):
+        assert module.is_valid(instance) is valid, instance
+        assert reference.is_valid(instance) is valid, instance
+    (error,) = module.errors("a")
+    assert error.absolute_keyword_location == "http://example.com/root/item.json#/type"
