@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Literal, Mapping, TypeGuard
 
+from ..codegen import Code
 from ..emit import tree as t
 from ..emit.module import Function
 from ..regex.automaton import compile_automaton
@@ -133,6 +134,17 @@ class Symbols:
 
     def name(self, text: str) -> str:
         return f"sl_n[{self.names.setdefault(text, len(self.names))}]"
+
+
+@dataclass(frozen=True)
+class _PropertyCall:
+    """`if "k" in d: [n = n + 1;] if not f(d["k"]): return False` (CFunction.property_call): the
+    dict's name, the key, the count's name (or None) and the callee's C symbol."""
+
+    dict_name: str
+    key: t.Lit
+    counted: str | None
+    callee: str
 
 
 @dataclass
@@ -256,10 +268,153 @@ class CFunction:
 
     # -- statements ----------------------------------------------------------------------------
     def block(self, block: Iterable[t.Stmt]) -> None:
-        for stmt in block:
+        stmts = list(block)
+        index = 0
+        while index < len(stmts):
+            run = self.property_run(stmts, index)
+            if len(run) >= 2:
+                self.property_calls(run)
+                index += len(run)
+                self.found_items.clear()
+                continue
+            stmt = stmts[index]
             self.statement(stmt)
             if not _runs_no_code(stmt):
                 self.found_items.clear()  # (code that ran may have changed a dict)
+            index += 1
+
+    def property_call(self, stmt: t.Stmt) -> _PropertyCall | None:
+        """`if "k" in d: [n = n + 1;] if not f(d["k"]): return False`, d a dict known exact, n a
+        count, f a fast function called plainly (sl_call_...): what property_calls needs of it."""
+        if not (isinstance(stmt, t.If) and len(stmt.branches) == 1 and not stmt.orelse):
+            return None
+        test, body = stmt.branches[0]
+        if not (
+            isinstance(test, t.Compare)
+            and test.op == "in"
+            and _is_str_literal(test.left)
+            and isinstance(test.right, t.Name)
+            and self.exact.get(test.right.id) == "PyDict_Type"
+        ):
+            return None
+        key, dict_name = test.left, test.right.id
+        counted = None
+        if len(body) == 2 and isinstance(body[0], t.Assign):
+            target, value = body[0].target, body[0].value
+            if not (
+                isinstance(target, t.Name)
+                and target.id in self.sizes
+                and isinstance(value, t.BinOp)
+                and value.op == "+"
+                and value.left == target
+                and isinstance(value.right, t.Lit)
+                and value.right.code.text == "1"
+            ):
+                return None
+            counted, body = target.id, body[1:]
+        if len(body) != 1 or not isinstance(body[0], t.If):
+            return None
+        inner = body[0]
+        if len(inner.branches) != 1 or inner.orelse:
+            return None
+        call, returned = inner.branches[0]
+        if not (
+            isinstance(call, t.Not)
+            and isinstance(call.operand, t.Call)
+            and isinstance(call.operand.func, t.Name)
+            and len(call.operand.args) == 1
+            and returned == (t.Return(t.Lit(Code("False"))),)
+        ):
+            return None
+        func, (item,) = call.operand.func, call.operand.args
+        if not (
+            isinstance(func, t.Name)
+            and isinstance(item, t.Subscript)
+            and item.value == test.right
+            and isinstance(item.index, t.Lit)
+            and item.index.code.text == key.code.text
+        ):
+            return None
+        if func.id in self.locals or func.id in self.table_locals:
+            return None
+        if self.module.memo(func.id) is not None:
+            return None
+        callee = self.module.target(func.id)
+        if callee is None:
+            return None
+        return _PropertyCall(dict_name, key, counted, self.module.symbol(callee))
+
+    def property_run(self, stmts: list[t.Stmt], start: int) -> list[_PropertyCall]:
+        """The property calls from `start` on, of one dict and one count, whose keys one pass read
+        (or none did)."""
+        run: list[_PropertyCall] = []
+        for stmt in stmts[start:]:
+            found = self.property_call(stmt)
+            if found is None or (
+                run and (found.dict_name, found.counted) != (run[0].dict_name, run[0].counted)
+            ):
+                break
+            run.append(found)
+        sites = {
+            self.prefetched.get((c.dict_name, str.__str__(c.key.value)), (None, 0))[0] for c in run
+        }
+        return run if len(sites) == 1 else []
+
+    def property_calls(self, run: list[_PropertyCall]) -> None:
+        """A run of property calls (property_call) as a table walked by one loop: each entry the
+        key's slot in the pass, its constant and the callee; the answers, the order and the
+        look-ups are the statements' (docs/native.md, "Property calls as a table")."""
+        n = len(self.lines)
+        dict_ = self.name(run[0].dict_name)
+        rows = []
+        site = None
+        for call in run:
+            constant = self.literal(call.key.code.text)
+            number = self.module.symbols.constants[call.key.code.text]
+            found = self.prefetched.get((call.dict_name, str.__str__(call.key.value)))
+            site, slot = found if found is not None else (None, -1)
+            rows.append(f"{{{slot}, {number}, {call.callee}, SL_COUNTS_{call.callee}}}")
+            assert constant == f"sl_k[{number}]"
+        table, item, index, answer = f"R{n}", f"q{n}", f"i{n}", f"c{n}"
+        self.emit(f"static const sl_property_call {table}[{len(rows)}] = {{{', '.join(rows)}}};")
+        self.emit(f"for (int {index} = 0; {index} < {len(rows)}; {index}++) {{")
+        self.depth += 1
+        self.emit(f"PyObject *{item};")
+        lookup = (
+            f"{{ {item} = sl_dict_find({dict_}, sl_k[{table}[{index}].key], "
+            f"sl_kh[{table}[{index}].key]); "
+            f"if ({item} == NULL && PyErr_Occurred()) goto error; }}"
+        )
+        if site is not None:
+            self.emit(
+                f"if (ok{site} < 0) ok{site} = sl_pass_{self.symbol}_{site}({dict_}, P{site}, "
+                f"&V{site});"
+            )
+            self.emit(
+                f"if (ok{site} > 0 && SL_DICT_VERSION({dict_}) == V{site}) "
+                f"{item} = P{site}[{table}[{index}].slot];"
+            )
+            self.emit("else " + lookup)
+        else:
+            self.emit(lookup)
+        self.emit(f"if ({item} != NULL) {{")
+        self.depth += 1
+        if run[0].counted is not None:
+            counted = run[0].counted
+            self.emit(f"S_{counted} = (S_{counted} + ((Py_ssize_t)1));")
+            self.used_sizes.add(counted)
+        # (as the callee's sl_call_ form calls it: counted, unless it is the pure module's)
+        self.emit(f"if ({table}[{index}].counts && sl_enter(sl_stack)) goto error;")
+        self.emit(f"int {answer} = {table}[{index}].call({item}, sl_stack);")
+        self.emit(f"if ({table}[{index}].counts) Py_LeaveRecursiveCall();")
+        self.emit(f"if ({answer} < 0) goto error;")
+        self.emit(f"if (!{answer}) {{")
+        self.nested([t.Return(t.Lit(Code("False"), False))])
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
+        self.depth -= 1
+        self.emit("}")
 
     def nested(self, block: Iterable[t.Stmt]) -> None:
         self.depth += 1
@@ -1683,6 +1838,9 @@ class CModule:
             yield _static("prototype", _fast_declarator(self.symbol(name)), ";")
         for name in self.fast:
             symbol = self.symbol(name)
+            # (whether a call of it counts a level: the property tables' entries read it)
+            counts = int(name in self.rendered)
+            yield _unit("inline", f"enum {{ SL_COUNTS_{symbol} = {counts} }};")
             if name in self.rendered:
                 yield _unit(
                     "inline",

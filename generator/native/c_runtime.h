@@ -15,6 +15,17 @@
    the calling thread's stack (straightline_thread_stack), passed down the calls. */
 typedef int (*sl_fast)(PyObject *, const straightline_stack *);
 
+/* A run of an object's properties that each call one fast function on their item when the key
+   is present (c_module.py's property_calls), walked by one loop: the key's slot in the object's
+   pass (-1: none), its constant (sl_k, sl_kh), the callee, and whether a call of it counts a
+   level (SL_COUNTS_<callee>: not where it calls the pure module's function, which counts its own). */
+typedef struct {
+    int slot;
+    int key;
+    sl_fast call;
+    int counts;
+} sl_property_call;
+
 /* A C fast function called from C counts one level against the recursion limit, as the pure
    module's frame does, and checks the C stack first: 0, or -1 with RecursionError set. */
 static inline int sl_enter(const straightline_stack *stack) {
