@@ -289,15 +289,10 @@ class CFunction:
         if not (isinstance(stmt, t.If) and len(stmt.branches) == 1 and not stmt.orelse):
             return None
         test, body = stmt.branches[0]
-        if not (
-            isinstance(test, t.Compare)
-            and test.op == "in"
-            and _is_str_literal(test.left)
-            and isinstance(test.right, t.Name)
-            and self.exact.get(test.right.id) == "PyDict_Type"
-        ):
+        tested = self.key_in_exact_dict(test)
+        if tested is None:
             return None
-        key, dict_name = test.left, test.right.id
+        key, dict_name = tested
         counted = None
         if len(body) == 2 and isinstance(body[0], t.Assign):
             target, value = body[0].target, body[0].value
@@ -330,7 +325,7 @@ class CFunction:
         if not (
             isinstance(func, t.Name)
             and isinstance(item, t.Subscript)
-            and item.value == test.right
+            and item.value == t.Name(dict_name)
             and isinstance(item.index, t.Lit)
             and item.index.code.text == key.code.text
         ):
@@ -1218,9 +1213,8 @@ class CFunction:
         self.emit(f"if ({found} < 0) goto error;")
         return _Value("bool", negated + found)
 
-    def found_item_test(self, test: t.Expr) -> str | None:
-        """The C test of an if's `"key" in d` (d a dict known exact), looking the item up once:
-        the body's `d["key"]` reads it (found_items) until code runs that could change d."""
+    def key_in_exact_dict(self, test: t.Expr) -> tuple[t.Lit, str] | None:
+        """`"key" in d`, d a dict known exact: the key and d's name."""
         if not (
             isinstance(test, t.Compare)
             and test.op == "in"
@@ -1229,14 +1223,25 @@ class CFunction:
             and self.exact.get(test.right.id) == "PyDict_Type"
         ):
             return None
-        text = test.left.code.text
-        item = self.prefetched_item(test.right.id, test.left)
+        return test.left, test.right.id
+
+    def found_item_test(self, test: t.Expr) -> str | None:
+        """The C test of an if's `"key" in d` (d a dict known exact), looking the item up once:
+        the body's `d["key"]` reads it (found_items) until code runs that could change d."""
+        tested = self.key_in_exact_dict(test)
+        if tested is None:
+            return None
+        key, dict_name = tested
+        text = key.code.text
+        item = self.prefetched_item(dict_name, key)
         if item is None:
-            key, container = self.literal(text), self.obj(test.right)
+            constant, container = self.literal(text), self.name(dict_name)
             item = f"f{len(self.lines)}"
-            self.emit(f"PyObject *{item} = sl_dict_find({container}, {key}, {_hash_of(key)});")
+            self.emit(
+                f"PyObject *{item} = sl_dict_find({container}, {constant}, {_hash_of(constant)});"
+            )
             self.emit(f"if ({item} == NULL && PyErr_Occurred()) goto error;")
-        self.found_items[(test.right.id, text)] = item
+        self.found_items[(dict_name, text)] = item
         return f"({item} != NULL)"
 
     def obj_of(self, found: _Value) -> str:
